@@ -1,0 +1,158 @@
+/**
+ * `npm run sim -- [flags]`: the same core as the browser, run in Node. Kept as a function from
+ * argv to (exit code, stdout, stderr) so tests call it directly.
+ */
+import { BUG_NAMES, DEFAULT_CONFIG, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, checkConfig, nodeIdsFor, parseRange, type BugName, type SimConfig } from '../sim/config';
+import { PRESETS, findPreset } from '../sim/presets';
+import { parseSeed } from '../sim/prng';
+import { runReport, summaryLines } from '../sim/report';
+import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/schedule';
+import { Simulation } from '../sim/simulation';
+import { UsageError, parseFlags, wholeNumber } from './args';
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const FLAGS = [
+  { name: 'seed', value: true },
+  { name: 'nodes', value: true },
+  { name: 'timeout', value: true },
+  { name: 'heartbeat', value: true },
+  { name: 'latency', value: true },
+  { name: 'schedule', value: true },
+  { name: 'until', value: true },
+  { name: 'submit-every', value: true },
+  { name: 'preset', value: true },
+  { name: 'clients', value: true },
+  { name: 'bugs', value: true },
+  { name: 'json', value: false },
+  { name: 'help', value: false },
+] as const;
+
+export const SIM_USAGE = `Usage: npm run sim -- [flags]
+  --seed N            PRNG seed, any non-negative integer (default 42)
+  --nodes N           cluster size ${MIN_NODES}-${MAX_NODES}, ids n1..nN (default 5)
+  --timeout A-B       election timeout range in ms (default 150-300)
+  --heartbeat MS      leader heartbeat interval in ms (default 50)
+  --latency A-B       message latency range in ms (default 5-15)
+  --schedule "TEXT"   actions like "@1168 crash n2; @1360 restart n2"
+  --until MS          simulate until this time (default: preset's, else last action + 1000, at least 2000)
+  --submit-every K    at every multiple of K ms, submit x=<i> to the leader
+  --clients A,B       lock-service clients (one capital letter each, at most ${MAX_CLIENTS})
+  --bugs a,b          switch on bugs: ${BUG_NAMES.join(', ')}
+  --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
+  --json              print one JSON object instead of text`;
+
+export interface ResolvedRun {
+  readonly config: SimConfig;
+  readonly schedule: Action[];
+  readonly untilMs: number;
+  readonly submitEveryMs: number | null;
+  readonly json: boolean;
+}
+
+/** Turns flags into a checked run description, or throws a UsageError with one sentence. */
+export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
+  const flags = parseFlags(argv, FLAGS);
+  if (flags.has('help')) return 'help';
+  const str = (name: string) => {
+    const v = flags.get(name);
+    return typeof v === 'string' ? v : undefined;
+  };
+  let config: SimConfig = DEFAULT_CONFIG;
+  let scheduleText = '';
+  let untilMs: number | null = null;
+  const presetName = str('preset');
+  if (presetName !== undefined) {
+    const preset = findPreset(presetName);
+    if (!preset) throw new UsageError(`Unknown preset "${presetName}"; the presets are ${PRESETS.map((p) => p.name).join(', ')}.`);
+    config = preset.config;
+    scheduleText = preset.schedule;
+    untilMs = preset.untilMs;
+  }
+  const seed = str('seed');
+  if (seed !== undefined) {
+    const parsed = parseSeed(seed.trim());
+    if (typeof parsed === 'string') throw new UsageError(`--seed must be a non-negative integer, not "${seed}".`);
+    config = { ...config, seed: parsed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(parsed) : parsed };
+  }
+  const nodes = str('nodes');
+  if (nodes !== undefined) config = { ...config, nodeIds: nodeIdsFor(wholeNumber(nodes, 'nodes', MIN_NODES, MAX_NODES)) };
+  const range = (flag: string, what: string) => {
+    const text = str(flag);
+    if (text === undefined) return undefined;
+    const r = parseRange(text, `--${flag}`);
+    if (typeof r === 'string') throw new UsageError(r);
+    void what;
+    return r;
+  };
+  const timeout = range('timeout', 'election timeout');
+  if (timeout) config = { ...config, electionTimeoutMs: timeout };
+  const latency = range('latency', 'latency');
+  if (latency) config = { ...config, latencyMs: latency };
+  const heartbeat = str('heartbeat');
+  if (heartbeat !== undefined) config = { ...config, heartbeatMs: wholeNumber(heartbeat, 'heartbeat', 1, 60_000) };
+  const clients = str('clients');
+  if (clients !== undefined) config = { ...config, clientIds: clients.trim() === '' ? [] : clients.split(',').map((c) => c.trim()) };
+  const bugs = str('bugs');
+  if (bugs !== undefined) {
+    const names = bugs.split(',').map((b) => b.trim()).filter((b) => b !== '');
+    for (const name of names) {
+      if (!(BUG_NAMES as readonly string[]).includes(name)) throw new UsageError(`Unknown bug "${name}" in --bugs; the bugs are ${BUG_NAMES.join(', ')}.`);
+    }
+    config = { ...config, bugs: names as BugName[] };
+  }
+  const problem = checkConfig(config);
+  if (problem) throw new UsageError(problem);
+  const scheduleFlag = str('schedule');
+  if (scheduleFlag !== undefined) scheduleText = scheduleFlag;
+  let schedule: Action[];
+  try {
+    schedule = parseSchedule(scheduleText);
+  } catch (error) {
+    if (error instanceof ScheduleError) throw new UsageError(error.message);
+    throw error;
+  }
+  const scheduleProblem = checkSchedule(schedule, config);
+  if (scheduleProblem) throw new UsageError(scheduleProblem);
+  const until = str('until');
+  if (until !== undefined) untilMs = wholeNumber(until, 'until', 0, MAX_MS);
+  if (untilMs === null) untilMs = Math.max(2000, ...schedule.map((a) => a.at + 1000));
+  const every = str('submit-every');
+  const submitEveryMs = every === undefined ? null : wholeNumber(every, 'submit-every', 1, MAX_MS);
+  return { config, schedule, untilMs, submitEveryMs, json: flags.has('json') };
+}
+
+export function header(config: SimConfig): string {
+  const [tMin, tMax] = config.electionTimeoutMs;
+  const [lMin, lMax] = config.latencyMs;
+  const clients = config.clientIds.length > 0 ? `, clients ${config.clientIds.join(', ')}` : '';
+  const bugs = config.bugs.length > 0 ? `, bugs ${config.bugs.join(', ')}` : '';
+  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, latency ${lMin}-${lMax} ms, seed ${String(config.seed)}${clients}${bugs}`;
+}
+
+export function runSimCli(argv: readonly string[], clock: () => number = () => 0): CliResult {
+  let run: ResolvedRun | 'help';
+  try {
+    run = resolveRun(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return { code: 2, stdout: '', stderr: error.message + '\n' };
+    throw error;
+  }
+  if (run === 'help') return { code: 0, stdout: SIM_USAGE + '\n', stderr: '' };
+  const started = clock();
+  const sim = new Simulation(run.config, run.schedule, { submitEveryMs: run.submitEveryMs });
+  sim.advanceTo(run.untilMs);
+  const wallMs = clock() - started;
+  const simMsPerSec = wallMs > 0 ? Math.round((run.untilMs / wallMs) * 1000) : null;
+  if (run.json) {
+    const report = { ...runReport(sim.cluster, sim.lockService), stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
+    return { code: 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '' };
+  }
+  const lines = [header(run.config), ...sim.cluster.events.map((e) => e.line), ...summaryLines(sim.cluster)];
+  if (sim.lockService) lines.push(...sim.lockService.summaryLines());
+  return { code: 0, stdout: lines.join('\n') + '\n', stderr: '' };
+}

@@ -1,0 +1,285 @@
+/**
+ * The nodes plus a simulated network, advanced one millisecond per `step()`, exactly as the
+ * chapter's RaftCluster: one seeded CPython-compatible random stream for every election timeout
+ * and every message latency, integer-millisecond time, delivery in (deliverAt, seq) order, and a
+ * message dropped at delivery time when its receiver is down or the two ends are in different
+ * partition groups. Features the chapter does not have (lock service, clients, loss, drift) draw
+ * from the same stream only when used, so a Raft-only run stays reference-exact.
+ */
+import { validateConfig, type BugName, type SimConfig } from './config';
+import { describe, eventLine, sortedIds } from './describe';
+import type { EventKind, SimEvent } from './events';
+import type { ApplyResult } from './lockStateMachine';
+import { MessageQueue } from './messageQueue';
+import { RaftNode, type NodeBugs, type NodeHost } from './node';
+import { CPythonRandom } from './prng';
+import type { Command, Envelope, LogEntry, Message, MessageType } from './types';
+
+/** The lock service plugs in here; the cluster stays a Raft cluster without it. */
+export interface ClusterExtension {
+  onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void;
+  onMessage(dst: string, src: string, msg: Message): void;
+  /** Whether `id` is an actor of the extension (a client or a store) that is up to receive. */
+  isActor(id: string): boolean;
+  canReceive(id: string): boolean;
+  /** After nodes tick, once per simulated millisecond. */
+  tick(): void;
+}
+
+export interface DroppedMessage {
+  readonly envelope: Envelope;
+  readonly droppedAt: number;
+  readonly reason: 'down' | 'partition' | 'loss';
+}
+
+/** Observers run after every step (invariant checkers live outside node code). */
+export type StepObserver = (cluster: Cluster) => void;
+
+const RECENT_DROPS_MS = 400;
+
+export class Cluster implements NodeHost {
+  readonly config: SimConfig;
+  readonly rng: CPythonRandom;
+  readonly heartbeatMs: number;
+  nowMs = 0;
+  readonly nodes: RaftNode[] = [];
+  readonly nodeById = new Map<string, RaftNode>();
+  readonly inflight = new MessageQueue();
+  private seq = 0;
+  /** Partition groups; empty means everyone reaches everyone. */
+  groups: string[][] = [];
+  private groupOf = new Map<string, number>();
+  readonly events: SimEvent[] = [];
+  readonly sent: Record<string, number> = { RequestVote: 0, VoteReply: 0, AppendEntries: 0, AppendReply: 0 };
+  dropped = 0;
+  readonly leadersByTerm = new Map<number, string[]>();
+  readonly recentDrops: DroppedMessage[] = [];
+  readonly bugs: NodeBugs;
+  readonly bugSet: ReadonlySet<BugName>;
+  /** Percent of messages lost in flight; 0 draws nothing. */
+  lossPct = 0;
+  readonly driftPct: number[];
+  private readonly driftBaseLocal: number[];
+  private readonly driftBaseNow: number[];
+  extension: ClusterExtension | null = null;
+  private readonly observers: StepObserver[] = [];
+  private readonly timeoutRange: readonly [number, number];
+  private readonly latencyRange: readonly [number, number];
+
+  constructor(config: SimConfig) {
+    this.config = validateConfig(config);
+    this.rng = new CPythonRandom(config.seed);
+    this.heartbeatMs = config.heartbeatMs;
+    this.timeoutRange = config.electionTimeoutMs;
+    this.latencyRange = config.latencyMs;
+    this.bugSet = new Set(config.bugs);
+    this.bugs = {
+      figure8: this.bugSet.has('figure8'),
+      noLogCheck: this.bugSet.has('no-log-check'),
+      expireAnyToken: this.bugSet.has('expire-any-token'),
+    };
+    const ids = config.nodeIds;
+    this.driftPct = ids.map(() => 0);
+    this.driftBaseLocal = ids.map(() => 0);
+    this.driftBaseNow = ids.map(() => 0);
+    // One election timeout per node at construction, in node order.
+    ids.forEach((id, i) => {
+      const node = new RaftNode(id, i, ids.filter((p) => p !== id), this);
+      this.nodes.push(node);
+      this.nodeById.set(id, node);
+    });
+  }
+
+  // -- services the nodes call ------------------------------------------------------------
+
+  randomElectionTimeout(): number {
+    return this.rng.randint(this.timeoutRange[0], this.timeoutRange[1]);
+  }
+
+  send(src: string, dst: string, msg: Message): void {
+    const type: MessageType = msg.type;
+    this.sent[type] = (this.sent[type] ?? 0) + 1;
+    const deliverAt = this.nowMs + this.rng.randint(this.latencyRange[0], this.latencyRange[1]);
+    // Loss draws only when switched on, so runs without it stay reference-exact.
+    const lost = this.lossPct > 0 && this.rng.random() * 100 < this.lossPct;
+    this.inflight.push({ deliverAt, seq: this.seq++, sentAt: this.nowMs, src, dst, payload: msg, lost });
+  }
+
+  logEvent(text: string, kind: EventKind, subjects: readonly string[]): void {
+    this.events.push({ t: this.nowMs, kind, subjects, text, line: eventLine(this.nowMs, text) });
+  }
+
+  recordLeader(term: number, id: string, voters: readonly string[]): void {
+    let list = this.leadersByTerm.get(term);
+    if (!list) this.leadersByTerm.set(term, (list = []));
+    list.push(id);
+    this.logEvent(describe.wins(id, term, voters), 'leader', [id]);
+  }
+
+  onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
+    this.extension?.onApplied(node, index, entry, result);
+  }
+
+  onClientMessage(node: RaftNode, src: string, msg: Message): void {
+    this.extension?.onMessage(node.id, src, msg);
+  }
+
+  localNowMs(node: RaftNode): number {
+    const i = node.index;
+    const pct = this.driftPct[i];
+    if (pct === 0) return this.driftBaseLocal[i] + (this.nowMs - this.driftBaseNow[i]);
+    return this.driftBaseLocal[i] + ((this.nowMs - this.driftBaseNow[i]) * (100 + pct)) / 100;
+  }
+
+  // -- the simulation loop ----------------------------------------------------------------
+
+  reachable(a: string, b: string): boolean {
+    if (this.groups.length === 0) return true;
+    const ga = this.groupOf.get(a);
+    const gb = this.groupOf.get(b);
+    // Actors named in no group (clients, stores) reach everyone.
+    return ga === undefined || gb === undefined || ga === gb;
+  }
+
+  private canReceive(id: string): boolean {
+    const node = this.nodeById.get(id);
+    if (node) return node.alive;
+    return this.extension?.canReceive(id) ?? false;
+  }
+
+  step(): void {
+    const now = ++this.nowMs;
+    const queue = this.inflight;
+    while (queue.peekDeliverAt() <= now) {
+      const env = queue.pop() as Envelope;
+      const reason = env.lost
+        ? 'loss'
+        : !this.canReceive(env.dst)
+          ? 'down'
+          : !this.reachable(env.src, env.dst)
+            ? 'partition'
+            : null;
+      if (reason !== null) {
+        this.dropped++;
+        this.noteDrop(env, reason);
+        continue;
+      }
+      const node = this.nodeById.get(env.dst);
+      if (node) node.onMessage(env.src, env.payload);
+      else this.extension?.onMessage(env.dst, env.src, env.payload);
+    }
+    const nodes = this.nodes;
+    for (let i = 0; i < nodes.length; i++) nodes[i].tick();
+    if (this.extension) this.extension.tick();
+    const observers = this.observers;
+    for (let i = 0; i < observers.length; i++) observers[i](this);
+  }
+
+  private noteDrop(envelope: Envelope, reason: DroppedMessage['reason']): void {
+    const drops = this.recentDrops;
+    drops.push({ envelope, droppedAt: this.nowMs, reason });
+    if (drops.length > 256 || drops[0].droppedAt < this.nowMs - RECENT_DROPS_MS) {
+      let cut = 0;
+      while (cut < drops.length && (drops[cut].droppedAt < this.nowMs - RECENT_DROPS_MS || drops.length - cut > 256)) cut++;
+      drops.splice(0, cut);
+    }
+  }
+
+  run(ms: number): void {
+    for (let i = 0; i < ms; i++) this.step();
+  }
+
+  runUntil(t: number): void {
+    while (this.nowMs < t) this.step();
+  }
+
+  addObserver(observer: StepObserver): void {
+    this.observers.push(observer);
+  }
+
+  /** The live leader with the highest term; a stale one may linger in a minority partition. */
+  leader(): RaftNode | null {
+    let best: RaftNode | null = null;
+    for (const node of this.nodes) {
+      if (node.alive && node.role === 'leader' && (best === null || node.term > best.term)) best = node;
+    }
+    return best;
+  }
+
+  node(id: string): RaftNode {
+    const node = this.nodeById.get(id);
+    if (!node) throw new Error(`There is no node "${id}"; the nodes are ${this.config.nodeIds.join(', ')}.`);
+    return node;
+  }
+
+  // -- fault injection --------------------------------------------------------------------
+
+  /** Split the network into `groups`; nodes named in none of them form one more group. */
+  partition(groups: readonly (readonly string[])[]): void {
+    const named = groups.map((g) => [...g]);
+    const mentioned = new Set(named.flat());
+    const rest = this.config.nodeIds.filter((id) => !mentioned.has(id));
+    this.groups = rest.length > 0 ? [...named, rest] : named;
+    this.groupOf = new Map();
+    this.groups.forEach((g, i) => g.forEach((id) => this.groupOf.set(id, i)));
+    const subjects = sortedIds(mentioned);
+    this.logEvent(describe.partition(this.groups), 'partition', subjects);
+  }
+
+  heal(): void {
+    this.groups = [];
+    this.groupOf = new Map();
+    this.logEvent(describe.healed(), 'heal', []);
+  }
+
+  crash(id: string): void {
+    this.node(id).alive = false;
+    this.logEvent(describe.crashes(id), 'crash', [id]);
+  }
+
+  /** Back from a crash with its persistent state (term, vote, log) and nothing else. */
+  restart(id: string): void {
+    const node = this.node(id);
+    node.restart(this.bugSet.has('forget-vote'));
+    this.logEvent(describe.restarts(id, node.term), 'restart', [id]);
+  }
+
+  /**
+   * A client command to `target` (default: the current leader). Returns the entry's index, or
+   * null when rejected; a rejection is logged as an event, as the schedule language says.
+   */
+  submit(command: Command, target: string | null = null): number | null {
+    const text = typeof command === 'string' ? command : JSON.stringify(command);
+    const node = target === null ? this.leader() : this.node(target);
+    let reason: string | null = null;
+    if (node === null) reason = 'no leader';
+    else if (!node.alive) reason = `${node.id} is down`;
+    else if (node.role !== 'leader') reason = `${node.id} is not the leader`;
+    if (reason !== null || node === null) {
+      this.logEvent(describe.submitRejected(text, target, reason ?? 'no leader'), 'submit', target ? [target] : []);
+      return null;
+    }
+    return node.submit(command);
+  }
+
+  setDrift(id: string, pct: number): void {
+    const node = this.node(id);
+    const i = node.index;
+    // Keep the local clock continuous: rebase it at the moment the rate changes.
+    this.driftBaseLocal[i] = this.localNowMs(node);
+    this.driftBaseNow[i] = this.nowMs;
+    this.driftPct[i] = pct;
+    this.logEvent(describe.drift(id, pct), 'fault', [id]);
+  }
+
+  setLoss(pct: number): void {
+    this.lossPct = pct;
+    this.logEvent(describe.loss(pct), 'fault', []);
+  }
+
+  /** Election Safety: at most one leader was elected in any term. */
+  electionSafetyHolds(): boolean {
+    for (const ids of this.leadersByTerm.values()) if (new Set(ids).size > 1) return false;
+    return true;
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * One Raft server, following the paper's server rules exactly as the chapter's RaftNode has them.
+ * Indices are 1-based as in the paper: `log[i - 1]` is entry `i`. `term`, `votedFor` and `log`
+ * are persistent; everything else is volatile and rebuilt after a restart.
+ *
+ * The node is a state machine (etcd-io/raft's `Step`): messages and ticks come in, sends and
+ * events go out through its host. Role changes happen only in becomeFollower/Candidate/Leader.
+ */
+import { describe } from './describe';
+import { LockStateMachine, type ApplyResult } from './lockStateMachine';
+import type { EventKind } from './events';
+import type { AppendEntries, AppendReply, Command, LogEntry, Message, RequestVote, Role, VoteReply } from './types';
+
+/** What a node needs from the cluster: time, randomness, the network and the event log. */
+export interface NodeHost {
+  readonly nowMs: number;
+  readonly heartbeatMs: number;
+  randomElectionTimeout(): number;
+  send(src: string, dst: string, msg: Message): void;
+  logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
+  recordLeader(term: number, id: string, voters: readonly string[]): void;
+  /** Called after a node applied a committed entry to its state machine. */
+  onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void;
+  /** A client-request handler (the lock service); null in a Raft-only run. */
+  onClientMessage(node: RaftNode, src: string, msg: Message): void;
+  /** This node's local clock reading (drift applies), in ms. */
+  localNowMs(node: RaftNode): number;
+  readonly bugs: NodeBugs;
+}
+
+export interface NodeBugs {
+  /** Commit earlier-term entries by counting replicas (violates Figure 8). */
+  figure8: boolean;
+  /** Vote without the up-to-date check (violates the election restriction, §5.4.1). */
+  noLogCheck: boolean;
+  /** Expire removes whatever lock holds the key. */
+  expireAnyToken: boolean;
+}
+
+export class RaftNode {
+  readonly id: string;
+  readonly peers: readonly string[];
+  private readonly host: NodeHost;
+  /** Position in the cluster's node order. */
+  readonly index: number;
+
+  // Persistent state (a real server fsyncs these before answering any RPC).
+  term = 0;
+  votedFor: string | null = null;
+  log: LogEntry[] = [];
+
+  // Volatile state.
+  role: Role = 'follower';
+  leaderId: string | null = null;
+  commitIndex = 0;
+  lastApplied = 0;
+  alive = true;
+  readonly votes = new Set<string>();
+  readonly nextIndex = new Map<string, number>();
+  readonly matchIndex = new Map<string, number>();
+  heartbeatDue = 0;
+  electionDeadline = 0;
+  /** When the current election timer was last reset (for drawing the draining arc). */
+  electionTimerStart = 0;
+  readonly stateMachine = new LockStateMachine();
+  /** Heartbeat rounds sent while leader (the chapter's "80 heartbeats sent"). */
+  heartbeatsSent = 0;
+
+  constructor(id: string, index: number, peers: readonly string[], host: NodeHost) {
+    this.id = id;
+    this.index = index;
+    this.peers = peers;
+    this.host = host;
+    this.resetElectionTimer();
+  }
+
+  get majority(): number {
+    return ((this.peers.length + 1) >> 1) + 1;
+  }
+
+  get lastLogIndex(): number {
+    return this.log.length;
+  }
+
+  get lastLogTerm(): number {
+    const n = this.log.length;
+    return n > 0 ? this.log[n - 1].term : 0;
+  }
+
+  resetElectionTimer(): void {
+    const now = this.host.nowMs;
+    this.electionTimerStart = now;
+    this.electionDeadline = now + this.host.randomElectionTimeout();
+  }
+
+  /** One simulated millisecond: a leader heartbeats, everyone else watches the timer. */
+  tick(): void {
+    if (!this.alive) return;
+    const now = this.host.nowMs;
+    if (this.role === 'leader') {
+      if (now >= this.heartbeatDue) {
+        this.heartbeatsSent++;
+        this.broadcastAppend();
+      }
+    } else if (now >= this.electionDeadline) {
+      this.becomeCandidate();
+    }
+  }
+
+  /** The timer fired without a heartbeat: new term, vote for self, ask everyone else. */
+  becomeCandidate(): void {
+    this.term += 1;
+    this.role = 'candidate';
+    this.votedFor = this.id;
+    this.leaderId = null;
+    this.votes.clear();
+    this.votes.add(this.id);
+    this.resetElectionTimer();
+    this.host.logEvent(describe.electionTimeout(this.id, this.term), 'election', [this.id]);
+    const request: RequestVote = {
+      type: 'RequestVote',
+      term: this.term,
+      candidate: this.id,
+      lastLogIndex: this.lastLogIndex,
+      lastLogTerm: this.lastLogTerm,
+    };
+    for (const peer of this.peers) this.host.send(this.id, peer, request);
+    this.maybeBecomeLeader();
+  }
+
+  /** Rule for all servers: a higher term makes this node's term, vote and role stale. */
+  becomeFollower(term: number): void {
+    if (term > this.term) {
+      this.term = term;
+      this.votedFor = null;
+    }
+    if (this.role !== 'follower') this.host.logEvent(describe.stepsDown(this.id, term), 'step-down', [this.id]);
+    this.role = 'follower';
+    this.leaderId = null;
+  }
+
+  private maybeBecomeLeader(): void {
+    if (this.votes.size < this.majority) return;
+    this.becomeLeader();
+  }
+
+  private becomeLeader(): void {
+    this.role = 'leader';
+    this.leaderId = this.id;
+    const next = this.lastLogIndex + 1;
+    for (const peer of this.peers) {
+      this.nextIndex.set(peer, next);
+      this.matchIndex.set(peer, 0);
+    }
+    this.host.recordLeader(this.term, this.id, [...this.votes].sort());
+    this.broadcastAppend(); // the first heartbeat stops everyone else's timer
+  }
+
+  /** Dispatch one delivered message; the reply (if any) goes back to the sender. */
+  onMessage(src: string, msg: Message): void {
+    if (!this.alive) return;
+    if (msg.type === 'ClientRequest' || msg.type === 'ClientReply' || msg.type === 'StoreWrite') {
+      this.host.onClientMessage(this, src, msg);
+      return;
+    }
+    if (msg.term > this.term) this.becomeFollower(msg.term);
+    let reply: Message | null = null;
+    switch (msg.type) {
+      case 'RequestVote':
+        reply = this.handleRequestVote(msg);
+        break;
+      case 'VoteReply':
+        this.handleVoteReply(src, msg);
+        break;
+      case 'AppendEntries':
+        reply = this.handleAppendEntries(msg);
+        break;
+      case 'AppendReply':
+        this.handleAppendReply(src, msg);
+        break;
+    }
+    if (reply !== null) this.host.send(this.id, src, reply);
+  }
+
+  /** One vote per term, only for a candidate whose log is at least as up to date as ours (§5.4.1). */
+  private handleRequestVote(msg: RequestVote): VoteReply {
+    const myLastTerm = this.lastLogTerm;
+    const upToDate =
+      this.host.bugs.noLogCheck ||
+      msg.lastLogTerm > myLastTerm ||
+      (msg.lastLogTerm === myLastTerm && msg.lastLogIndex >= this.lastLogIndex);
+    const granted =
+      msg.term === this.term && (this.votedFor === null || this.votedFor === msg.candidate) && upToDate;
+    if (granted) {
+      this.votedFor = msg.candidate;
+      this.resetElectionTimer(); // granting a vote counts as hearing from a leader
+    }
+    return { type: 'VoteReply', term: this.term, granted };
+  }
+
+  private handleVoteReply(src: string, msg: VoteReply): void {
+    if (this.role === 'candidate' && msg.term === this.term && msg.granted) {
+      this.votes.add(src);
+      this.maybeBecomeLeader();
+    }
+  }
+
+  /** Leader: send every follower the entries it is missing, or an empty heartbeat. */
+  broadcastAppend(): void {
+    this.heartbeatDue = this.host.nowMs + this.host.heartbeatMs;
+    for (const peer of this.peers) this.sendAppend(peer);
+  }
+
+  private sendAppend(peer: string): void {
+    const prevIndex = (this.nextIndex.get(peer) ?? 1) - 1;
+    const prevTerm = prevIndex > 0 ? this.log[prevIndex - 1].term : 0;
+    const entries = prevIndex < this.log.length ? this.log.slice(prevIndex) : EMPTY;
+    const message: AppendEntries = {
+      type: 'AppendEntries',
+      term: this.term,
+      leader: this.id,
+      prevLogIndex: prevIndex,
+      prevLogTerm: prevTerm,
+      entries,
+      leaderCommit: this.commitIndex,
+    };
+    this.host.send(this.id, peer, message);
+  }
+
+  /** Client write: append to the leader's log and replicate; returns the entry's index. */
+  submit(command: Command): number {
+    if (this.role !== 'leader') throw new Error(`${this.id} is not the leader`);
+    this.log.push({ term: this.term, command });
+    this.broadcastAppend();
+    return this.lastLogIndex;
+  }
+
+  private handleAppendEntries(msg: AppendEntries): AppendReply {
+    if (msg.term < this.term) return { type: 'AppendReply', term: this.term, success: false, matchIndex: 0 };
+    this.becomeFollower(msg.term); // a candidate that hears from this term's leader yields
+    this.leaderId = msg.leader;
+    this.resetElectionTimer();
+    const prev = msg.prevLogIndex;
+    if (prev > this.log.length || (prev > 0 && this.log[prev - 1].term !== msg.prevLogTerm)) {
+      // Consistency check failed: the leader backs up one entry and retries.
+      return { type: 'AppendReply', term: this.term, success: false, matchIndex: 0 };
+    }
+    const entries = msg.entries;
+    for (let offset = 0; offset < entries.length; offset++) {
+      const position = prev + offset;
+      const entry = entries[offset];
+      if (position < this.log.length && this.log[position].term !== entry.term) {
+        this.log.length = position; // conflicting tail: the leader's log wins
+      }
+      if (position >= this.log.length) this.log.push(entry);
+    }
+    const lastNew = prev + entries.length;
+    if (msg.leaderCommit > this.commitIndex) {
+      this.commitIndex = Math.max(this.commitIndex, Math.min(msg.leaderCommit, lastNew));
+      this.applyCommitted();
+    }
+    return { type: 'AppendReply', term: this.term, success: true, matchIndex: lastNew };
+  }
+
+  private handleAppendReply(src: string, msg: AppendReply): void {
+    if (this.role !== 'leader' || msg.term !== this.term) return;
+    if (msg.success) {
+      const match = Math.max(this.matchIndex.get(src) ?? 0, msg.matchIndex);
+      this.matchIndex.set(src, match);
+      this.nextIndex.set(src, match + 1);
+      this.advanceCommitIndex();
+    } else {
+      this.nextIndex.set(src, Math.max(1, (this.nextIndex.get(src) ?? 1) - 1));
+      this.sendAppend(src); // retry one entry earlier until the logs agree
+    }
+  }
+
+  /**
+   * Commit the highest index a majority holds, counting only entries of the current term
+   * (paper, Figure 8); older entries are committed indirectly, once a newer one is.
+   */
+  private advanceCommitIndex(): void {
+    const figure8Bug = this.host.bugs.figure8;
+    for (let index = this.log.length; index > this.commitIndex; index--) {
+      if (this.log[index - 1].term !== this.term) {
+        if (!figure8Bug) return;
+      }
+      let replicas = 1;
+      for (const peer of this.peers) if ((this.matchIndex.get(peer) ?? 0) >= index) replicas++;
+      if (replicas >= this.majority) {
+        this.commitIndex = index;
+        this.applyCommitted();
+        return;
+      }
+    }
+  }
+
+  /** Apply every committed entry not yet applied, in log order. */
+  applyCommitted(): void {
+    while (this.lastApplied < this.commitIndex) {
+      const index = ++this.lastApplied;
+      const entry = this.log[index - 1];
+      const result = this.stateMachine.apply(entry.command, this.host.localNowMs(this), {
+        expireAnyToken: this.host.bugs.expireAnyToken,
+      });
+      this.host.onApplied(this, index, entry, result);
+    }
+  }
+
+  /** Restart after a crash: persistent state kept, volatile state rebuilt. */
+  restart(forgetVote: boolean): void {
+    this.alive = true;
+    this.role = 'follower';
+    this.leaderId = null;
+    this.commitIndex = 0; // volatile: re-learned from the leader's next heartbeat
+    this.lastApplied = 0; // the applied state is volatile too: re-applied as commits are re-learned
+    this.stateMachine.reset();
+    if (forgetVote) {
+      // Bug `forget-vote`: a server that did not persist its term and vote.
+      this.term = 0;
+      this.votedFor = null;
+    }
+    this.resetElectionTimer();
+  }
+}
+
+const EMPTY: readonly LogEntry[] = Object.freeze([]);

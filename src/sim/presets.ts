@@ -1,0 +1,86 @@
+/** Named runs: the chapter's demo and control, and the lock-service stories. */
+import { DEFAULT_CONFIG, type SimConfig } from './config';
+
+export interface Preset {
+  readonly name: string;
+  readonly title: string;
+  /** What a teacher would say about it, in one or two sentences. */
+  readonly blurb: string;
+  readonly config: SimConfig;
+  readonly schedule: string;
+  readonly untilMs: number;
+}
+
+export const CHAPTER_SCHEDULE =
+  '@1168 crash n2; @1360 restart n2; @1410 submit x=1; @1410 submit x=2; @1560 partition n2,n3; ' +
+  '@1753 submit x=3 to n3; @1753 submit y=1 to n1; @1953 heal';
+
+const withClients = (clientIds: string[], extra: Partial<SimConfig> = {}): SimConfig => ({
+  ...DEFAULT_CONFIG,
+  clientIds,
+  ...extra,
+});
+
+export const PRESETS: readonly Preset[] = [
+  {
+    name: 'chapter',
+    title: "The chapter's demo",
+    blurb:
+      'n2 leads, crashes and is replaced in 192 ms; a partition strands the old leader n3 with x=3, which it can never commit; healing erases it.',
+    config: DEFAULT_CONFIG,
+    schedule: CHAPTER_SCHEDULE,
+    untilMs: 2253,
+  },
+  {
+    name: 'split-vote',
+    title: 'Split votes (identical timeouts)',
+    blurb: 'Every node times out at the same moment and votes for itself: ten terms pass with no leader.',
+    config: { ...DEFAULT_CONFIG, electionTimeoutMs: [200, 200] },
+    schedule: '',
+    untilMs: 2000,
+  },
+  {
+    name: 'fencing',
+    title: 'Fencing tokens vs a GC pause',
+    blurb:
+      'A holds job:42 and pauses 11 s; its lease expires and B takes the lock with token 2. When A wakes and writes with token 1, the fenced store refuses it and the unfenced store loses B’s write.',
+    config: withClients(['A', 'B']),
+    schedule:
+      '@1000 client A acquire job:42 10000; @1000 client A write result=A-first; @2000 client B acquire job:42 10000; ' +
+      '@2500 client A pause 11000; @13000 client B acquire job:42 10000; @13000 client B write result=B-first; ' +
+      '@13000 client A write result=A-second',
+    untilMs: 15000,
+  },
+  {
+    name: 'ghost-lock',
+    title: 'Ghost lock',
+    blurb: 'A asks for the lock and crashes before the answer arrives; the leader sees A is gone and releases the lock it just granted.',
+    config: withClients(['A', 'B']),
+    schedule: '@1000 client A acquire job:42 10000; @1001 client A crash; @1400 client B acquire job:42 10000; @1400 client B write result=B-first',
+    untilMs: 3000,
+  },
+  {
+    name: 'clock-drift',
+    title: 'A leader whose clock runs fast',
+    blurb:
+      'The leader’s clock runs 50% fast, so it expires A’s lease while A still believes it holds it. B gets token 2; A and B both write, and only the fenced store stays correct.',
+    config: withClients(['A', 'B']),
+    schedule:
+      '@400 drift n1 50; @400 drift n2 50; @400 drift n3 50; @400 drift n4 50; @400 drift n5 50; ' +
+      '@1000 client A acquire job:42 6000; @1000 client A write result=A-first; @6000 client B acquire job:42 6000; ' +
+      '@6000 client B write result=B-first; @6200 client A write result=A-second',
+    untilMs: 8000,
+  },
+  {
+    name: 'failover-lease',
+    title: 'Leader fails while a lease runs',
+    blurb: 'A holds job:42 when the leader crashes; the new leader, which applied the grant too, expires the lease by its own clock.',
+    config: withClients(['A', 'B']),
+    schedule: '@1000 client A acquire job:42 3000; @1500 crash n2; @2000 client B acquire job:42 3000; @5000 client B acquire job:42 3000',
+    untilMs: 7000,
+  },
+];
+
+export function findPreset(name: string): Preset | null {
+  return PRESETS.find((p) => p.name === name) ?? null;
+}

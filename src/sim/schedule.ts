@@ -1,0 +1,274 @@
+/**
+ * The schedule language (DESIGN.md): actions separated by `;`, each `@<ms> <verb> <args>`,
+ * applied after the simulation has advanced to that time, in the order written. One text format
+ * for the CLI, presets, share links and recorded UI actions.
+ */
+import { MAX_MS, type SimConfig } from './config';
+
+export type ClientIntent =
+  | { readonly op: 'acquire'; readonly key: string; readonly leaseMs: number }
+  | { readonly op: 'write'; readonly key: string; readonly value: string }
+  | { readonly op: 'release'; readonly key: string }
+  | { readonly op: 'pause'; readonly ms: number }
+  | { readonly op: 'crash' }
+  | { readonly op: 'restart' };
+
+export type ActionBody =
+  | { readonly verb: 'crash'; readonly node: string }
+  | { readonly verb: 'restart'; readonly node: string }
+  | { readonly verb: 'partition'; readonly groups: readonly (readonly string[])[] }
+  | { readonly verb: 'heal' }
+  | { readonly verb: 'submit'; readonly command: string; readonly target: string | null }
+  | { readonly verb: 'client'; readonly client: string; readonly intent: ClientIntent }
+  | { readonly verb: 'drift'; readonly node: string; readonly pct: number }
+  | { readonly verb: 'loss'; readonly pct: number };
+
+export type Action = ActionBody & { readonly at: number };
+
+export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss'] as const;
+export const CLIENT_OPS = ['acquire', 'write', 'release', 'pause', 'crash', 'restart'] as const;
+export const DEFAULT_LEASE_MS = 10_000;
+export const MAX_SCHEDULE_CHARS = 100_000;
+export const MAX_ACTIONS = 5_000;
+
+export class ScheduleError extends Error {
+  override name = 'ScheduleError';
+}
+
+const ID = /^[A-Za-z][A-Za-z0-9]{0,7}$/;
+const TOKEN = /^[^\s;|,]{1,64}$/;
+const KEY = /^[A-Za-z0-9_.:/-]{1,32}$/;
+
+/** Parses schedule text; throws a ScheduleError naming the action, its position and what is allowed. */
+export function parseSchedule(text: string): Action[] {
+  if (text.length > MAX_SCHEDULE_CHARS) {
+    throw new ScheduleError(`The schedule is ${text.length} characters long; at most ${MAX_SCHEDULE_CHARS} are allowed.`);
+  }
+  const actions: Action[] = [];
+  let offset = 0;
+  const parts = text.split(/[;\n]/);
+  let number = 0;
+  for (const raw of parts) {
+    const start = offset;
+    offset += raw.length + 1;
+    const part = raw.trim();
+    if (part === '') continue;
+    number++;
+    if (number > MAX_ACTIONS) throw new ScheduleError(`The schedule has more than ${MAX_ACTIONS} actions; at most ${MAX_ACTIONS} are allowed.`);
+    const where = `Action ${number} ("${part.length > 60 ? part.slice(0, 57) + '...' : part}", at character ${start + raw.indexOf(part) + 1})`;
+    actions.push(parseAction(part, where));
+  }
+  return actions;
+}
+
+function parseAction(part: string, where: string): Action {
+  const m = /^@\s*(\S+)\s*(.*)$/s.exec(part);
+  if (!m) throw new ScheduleError(`${where} must start with @ and a time in ms, like "@1168 crash n2".`);
+  const timeText = m[1];
+  if (!/^\d{1,9}$/.test(timeText) || Number(timeText) > MAX_MS) {
+    throw new ScheduleError(`${where} has time "@${timeText}"; a time is a whole number of ms from 0 to ${MAX_MS}.`);
+  }
+  const at = Number(timeText);
+  const words = m[2].trim().split(/\s+/).filter((w) => w !== '');
+  const verb = words[0];
+  if (verb === undefined) throw new ScheduleError(`${where} has no verb; the verbs are ${VERBS.join(', ')}.`);
+  const args = words.slice(1);
+  const body = parseBody(verb, args, m[2].trim().slice(verb.length).trim(), where);
+  return { at, ...body };
+}
+
+function expectArgs(args: string[], count: number, usage: string, where: string): void {
+  if (args.length !== count) throw new ScheduleError(`${where} is not of the form "${usage}".`);
+}
+
+function nodeArg(id: string | undefined, usage: string, where: string): string {
+  if (id === undefined || !ID.test(id)) throw new ScheduleError(`${where} is not of the form "${usage}".`);
+  return id;
+}
+
+function percent(text: string | undefined, min: number, what: string, where: string): number {
+  if (text === undefined || !/^-?\d{1,3}(\.\d{1,2})?$/.test(text) || Number(text) < min || Number(text) > (min < 0 ? 90 : 100)) {
+    throw new ScheduleError(`${where} has ${what} "${text ?? ''}"; it must be a number of percent from ${min} to ${min < 0 ? 90 : 100}.`);
+  }
+  return Number(text);
+}
+
+function parseBody(verb: string, args: string[], rest: string, where: string): ActionBody {
+  switch (verb) {
+    case 'crash':
+    case 'restart':
+      expectArgs(args, 1, `@<ms> ${verb} <node>`, where);
+      return { verb, node: nodeArg(args[0], `@<ms> ${verb} <node>`, where) };
+    case 'heal':
+      expectArgs(args, 0, '@<ms> heal', where);
+      return { verb };
+    case 'partition': {
+      const usage = '@<ms> partition n1,n2 | n3,n4';
+      if (rest === '') throw new ScheduleError(`${where} names no groups; write it like "${usage}".`);
+      const groups = rest.split('|').map((g) => g.split(',').map((id) => id.trim()));
+      const seen = new Set<string>();
+      for (const group of groups) {
+        for (const id of group) {
+          if (!ID.test(id)) {
+            throw new ScheduleError(`${where} has ${id === '' ? 'an empty name' : `"${id}"`} in a group; write groups of node or client ids like "${usage}".`);
+          }
+          if (seen.has(id)) throw new ScheduleError(`${where} names ${id} in more than one group; each node may be in one group.`);
+          seen.add(id);
+        }
+      }
+      return { verb, groups };
+    }
+    case 'submit': {
+      const usage = '@<ms> submit <command> [to <node>]';
+      if (args.length === 1 && TOKEN.test(args[0])) return { verb, command: args[0], target: null };
+      if (args.length === 3 && args[1] === 'to' && TOKEN.test(args[0])) {
+        return { verb, command: args[0], target: nodeArg(args[2], usage, where) };
+      }
+      throw new ScheduleError(`${where} is not of the form "${usage}" (a command has no spaces, like x=1).`);
+    }
+    case 'drift': {
+      expectArgs(args, 2, '@<ms> drift <node> <percent>', where);
+      return { verb, node: nodeArg(args[0], '@<ms> drift <node> <percent>', where), pct: percent(args[1], -90, 'drift', where) };
+    }
+    case 'loss':
+      expectArgs(args, 1, '@<ms> loss <percent>', where);
+      return { verb, pct: percent(args[0], 0, 'loss', where) };
+    case 'client':
+      return parseClient(args, where);
+    default:
+      throw new ScheduleError(`${where} has unknown verb "${verb}"; the verbs are ${VERBS.join(', ')}.`);
+  }
+}
+
+function parseClient(args: string[], where: string): ActionBody {
+  const client = args[0];
+  if (client === undefined || !/^[A-Z]$/.test(client)) {
+    throw new ScheduleError(`${where} needs a client name, one capital letter, like "client A acquire job:42 10000".`);
+  }
+  const op = args[1];
+  const rest = args.slice(2);
+  const at = (usage: string) => new ScheduleError(`${where} is not of the form "client ${client} ${usage}".`);
+  switch (op) {
+    case 'acquire': {
+      if (rest.length < 1 || rest.length > 2 || !KEY.test(rest[0])) throw at('acquire <key> [lease ms]');
+      let leaseMs = DEFAULT_LEASE_MS;
+      if (rest.length === 2) {
+        if (!/^\d{1,9}$/.test(rest[1]) || Number(rest[1]) < 1 || Number(rest[1]) > 10_000_000) {
+          throw new ScheduleError(`${where} has lease "${rest[1]}"; a lease is a whole number of ms from 1 to 10000000.`);
+        }
+        leaseMs = Number(rest[1]);
+      }
+      return { verb: 'client', client, intent: { op, key: rest[0], leaseMs } };
+    }
+    case 'write': {
+      const m = rest.length === 1 ? /^([A-Za-z0-9_.:/-]{1,32})=([^\s;]{0,64})$/.exec(rest[0]) : null;
+      if (!m) throw at('write <key>=<value>');
+      return { verb: 'client', client, intent: { op, key: m[1], value: m[2] } };
+    }
+    case 'release':
+      if (rest.length !== 1 || !KEY.test(rest[0])) throw at('release <key>');
+      return { verb: 'client', client, intent: { op, key: rest[0] } };
+    case 'pause':
+      if (rest.length !== 1 || !/^\d{1,9}$/.test(rest[0]) || Number(rest[0]) < 1 || Number(rest[0]) > 10_000_000) {
+        throw new ScheduleError(`${where} is not of the form "client ${client} pause <ms>" with ms from 1 to 10000000.`);
+      }
+      return { verb: 'client', client, intent: { op, ms: Number(rest[0]) } };
+    case 'crash':
+    case 'restart':
+      if (rest.length !== 0) throw at(op);
+      return { verb: 'client', client, intent: { op } };
+    default:
+      throw new ScheduleError(
+        `${where} has unknown client action "${op ?? ''}"; a client can ${CLIENT_OPS.join(', ')}.`,
+      );
+  }
+}
+
+/** Checks a parsed schedule against a configuration: every node and client it names must exist. */
+export function checkSchedule(actions: readonly Action[], config: SimConfig): string | null {
+  const nodes = new Set(config.nodeIds);
+  const clients = new Set(config.clientIds);
+  const nodeList = config.nodeIds.join(', ');
+  for (let i = 0; i < actions.length; i++) {
+    const a = actions[i];
+    const where = `Action ${i + 1} ("${formatAction(a)}")`;
+    const needNode = (id: string) =>
+      nodes.has(id) ? null : `${where} names node "${id}", which is not in the cluster; the nodes are ${nodeList}.`;
+    let problem: string | null = null;
+    switch (a.verb) {
+      case 'crash':
+      case 'restart':
+      case 'drift':
+        problem = needNode(a.node);
+        break;
+      case 'submit':
+        problem = a.target === null ? null : needNode(a.target);
+        break;
+      case 'partition':
+        for (const id of a.groups.flat()) {
+          if (!nodes.has(id) && !clients.has(id)) {
+            problem = `${where} names "${id}", which is no node or client of this run; the nodes are ${nodeList}${clients.size ? ` and the clients ${[...clients].join(', ')}` : ''}.`;
+            break;
+          }
+        }
+        break;
+      case 'client':
+        if (!clients.has(a.client)) {
+          problem = `${where} names client ${a.client}, which this run does not have; ${clients.size ? `the clients are ${[...clients].join(', ')}` : 'add it with --clients'}.`;
+        }
+        break;
+      default:
+        break;
+    }
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** The canonical text of one action; `parseSchedule(formatSchedule(a))` gives `a` back. */
+export function formatAction(a: Action): string {
+  return `@${a.at} ${formatBody(a)}`;
+}
+
+export function formatBody(a: ActionBody): string {
+  switch (a.verb) {
+    case 'crash':
+    case 'restart':
+      return `${a.verb} ${a.node}`;
+    case 'heal':
+      return 'heal';
+    case 'partition':
+      return `partition ${a.groups.map((g) => g.join(',')).join(' | ')}`;
+    case 'submit':
+      return `submit ${a.command}${a.target ? ` to ${a.target}` : ''}`;
+    case 'drift':
+      return `drift ${a.node} ${a.pct}`;
+    case 'loss':
+      return `loss ${a.pct}`;
+    case 'client': {
+      const i = a.intent;
+      switch (i.op) {
+        case 'acquire':
+          return `client ${a.client} acquire ${i.key} ${i.leaseMs}`;
+        case 'write':
+          return `client ${a.client} write ${i.key}=${i.value}`;
+        case 'release':
+          return `client ${a.client} release ${i.key}`;
+        case 'pause':
+          return `client ${a.client} pause ${i.ms}`;
+        case 'crash':
+        case 'restart':
+          return `client ${a.client} ${i.op}`;
+      }
+    }
+  }
+}
+
+export function formatSchedule(actions: readonly Action[]): string {
+  return actions.map(formatAction).join('; ');
+}
+
+/** Stable sort by time: same-time actions keep the order they were written in. */
+export function sortActions(actions: readonly Action[]): Action[] {
+  return actions.map((a, i) => [a, i] as const).sort((x, y) => x[0].at - y[0].at || x[1] - y[1]).map(([a]) => a);
+}

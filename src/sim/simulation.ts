@@ -1,0 +1,104 @@
+/**
+ * A run: a cluster plus the schedule that drives it. A run is a pure function of
+ * (configuration, schedule, submit-every), so `new Simulation(...)` advanced to any time gives
+ * the same state every time — which is what share links, time travel and the fuzzer rely on.
+ */
+import { Cluster } from './cluster';
+import { checkConfig, type SimConfig } from './config';
+import { LockService } from './lockService';
+import { checkSchedule, sortActions, type Action } from './schedule';
+
+export interface RunOptions {
+  /** At every positive multiple of this many ms, after that time's actions, submit `x=<i>` to the leader. */
+  readonly submitEveryMs?: number | null;
+}
+
+export class Simulation {
+  readonly cluster: Cluster;
+  readonly lockService: LockService | null;
+  private readonly actions: Action[];
+  private nextAction = 0;
+  private readonly submitEveryMs: number | null;
+  /** The i of the next `x=<i>` submitted by --submit-every; grows only on success. */
+  private submitCounter = 0;
+
+  constructor(config: SimConfig, schedule: readonly Action[] = [], options: RunOptions = {}) {
+    const problem = checkConfig(config) ?? checkSchedule(schedule, config);
+    if (problem) throw new RangeError(problem);
+    this.cluster = new Cluster(config);
+    this.lockService = config.clientIds.length > 0 ? new LockService(this.cluster, config.clientIds) : null;
+    this.actions = sortActions(schedule);
+    this.submitEveryMs = options.submitEveryMs ?? null;
+    this.applyDue();
+  }
+
+  get nowMs(): number {
+    return this.cluster.nowMs;
+  }
+
+  get schedule(): readonly Action[] {
+    return this.actions;
+  }
+
+  /** Time of the next scheduled action, or Infinity. */
+  nextActionAt(): number {
+    return this.nextAction < this.actions.length ? this.actions[this.nextAction].at : Infinity;
+  }
+
+  step(): void {
+    this.cluster.step();
+    this.applyDue();
+  }
+
+  advanceTo(t: number): void {
+    while (this.cluster.nowMs < t) this.step();
+  }
+
+  private applyDue(): void {
+    const now = this.cluster.nowMs;
+    const actions = this.actions;
+    while (this.nextAction < actions.length && actions[this.nextAction].at <= now) {
+      this.apply(actions[this.nextAction++]);
+    }
+    const every = this.submitEveryMs;
+    if (every !== null && now > 0 && now % every === 0) {
+      const leader = this.cluster.leader();
+      if (leader !== null) {
+        leader.submit(`x=${this.submitCounter}`);
+        this.submitCounter++;
+      }
+    }
+  }
+
+  /** Applies one action now. The action must already be checked against the configuration. */
+  apply(action: Action): void {
+    const c = this.cluster;
+    switch (action.verb) {
+      case 'crash':
+        c.crash(action.node);
+        break;
+      case 'restart':
+        c.restart(action.node);
+        break;
+      case 'partition':
+        c.partition(action.groups);
+        break;
+      case 'heal':
+        c.heal();
+        break;
+      case 'submit':
+        c.submit(action.command, action.target);
+        break;
+      case 'drift':
+        c.setDrift(action.node, action.pct);
+        break;
+      case 'loss':
+        c.setLoss(action.pct);
+        break;
+      case 'client':
+        if (this.lockService === null) throw new RangeError(`This run has no clients, so "client ${action.client}" cannot act.`);
+        this.lockService.clientIntent(action.client, action.intent);
+        break;
+    }
+  }
+}

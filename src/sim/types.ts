@@ -1,0 +1,97 @@
+/** Shared shapes of the simulation core: roles, log entries and the messages on the wire. */
+
+export type Role = 'follower' | 'candidate' | 'leader';
+
+/** Lock-service commands (shared/seeds/000): the token is assigned at apply time, never carried. */
+export type LockCommand =
+  | { readonly type: 'grant'; readonly key: string; readonly leaseMs: number; readonly owner: string }
+  | { readonly type: 'release'; readonly key: string }
+  | { readonly type: 'expire'; readonly key: string; readonly token: number };
+
+/** A log command is either a plain string (applies as Noop) or a lock command. */
+export type Command = string | LockCommand;
+
+export interface LogEntry {
+  readonly term: number;
+  readonly command: Command;
+}
+
+export interface RequestVote {
+  readonly type: 'RequestVote';
+  readonly term: number;
+  readonly candidate: string;
+  readonly lastLogIndex: number;
+  readonly lastLogTerm: number;
+}
+
+export interface VoteReply {
+  readonly type: 'VoteReply';
+  readonly term: number;
+  readonly granted: boolean;
+}
+
+export interface AppendEntries {
+  readonly type: 'AppendEntries';
+  readonly term: number;
+  readonly leader: string;
+  readonly prevLogIndex: number;
+  readonly prevLogTerm: number;
+  readonly entries: readonly LogEntry[];
+  readonly leaderCommit: number;
+}
+
+export interface AppendReply {
+  readonly type: 'AppendReply';
+  readonly term: number;
+  readonly success: boolean;
+  readonly matchIndex: number;
+}
+
+export type RaftMessage = RequestVote | VoteReply | AppendEntries | AppendReply;
+
+/** Client → node: ask the lock service for something. `id` lets the client match the reply. */
+export interface ClientRequest {
+  readonly type: 'ClientRequest';
+  readonly id: number;
+  readonly op: 'acquire' | 'release';
+  readonly key: string;
+  readonly leaseMs: number;
+}
+
+/** Node → client: the answer, or a redirect to the node this one believes leads. */
+export interface ClientReply {
+  readonly type: 'ClientReply';
+  readonly id: number;
+  readonly op: 'acquire' | 'release';
+  readonly key: string;
+  readonly outcome: 'granted' | 'busy' | 'released' | 'not-found' | 'not-leader';
+  readonly token: number | null;
+  readonly leaderHint: string | null;
+}
+
+/** Client → store: a write stamped with the client's fencing token (null if it has none). */
+export interface StoreWrite {
+  readonly type: 'StoreWrite';
+  readonly key: string;
+  readonly value: string;
+  readonly token: number | null;
+  /** The lock key the client believes it holds while writing (for findings), if any. */
+  readonly lockKey: string | null;
+}
+
+export type Message = RaftMessage | ClientRequest | ClientReply | StoreWrite;
+export type MessageType = Message['type'];
+
+export const RAFT_MESSAGE_TYPES = ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply'] as const;
+
+/** One message on the simulated network; ordered by (deliverAt, seq) like the chapter's Envelope. */
+export interface Envelope {
+  readonly deliverAt: number;
+  readonly seq: number;
+  readonly sentAt: number;
+  readonly src: string;
+  readonly dst: string;
+  readonly payload: Message;
+  /** Set when loss decided at send time that this message will never arrive. */
+  readonly lost: boolean;
+}
