@@ -2,6 +2,9 @@
  * The one formatter for event text: event lines, test expectations and error sentences all come
  * from here, so the chapter's wording lives in one place.
  */
+import type { ApplyResult } from './lockStateMachine';
+import type { ClientIntent } from './schedule';
+import type { StoreWriteRecord } from './stores';
 import type { Command, LockCommand } from './types';
 
 /** `t=  156 ms n2 election timeout, ...`: `t=` then the time right-aligned to 5 characters. */
@@ -51,3 +54,54 @@ export function lockCommandText(command: LockCommand): string {
 export function pyList(items: readonly (string | number)[]): string {
   return '[' + items.map((s) => (typeof s === 'number' ? String(s) : `'${s}'`)).join(', ') + ']';
 }
+
+const tokenText = (token: number | null) => (token === null ? 'no token' : `token ${token}`);
+
+/** Lock-service lines, in the chapter's fencing-demo wording where it has one. */
+export const lockService = {
+  applied: (node: string, command: LockCommand, result: ApplyResult): string => {
+    switch (command.type) {
+      case 'grant':
+        return result.type === 'Granted'
+          ? `${node} grants ${command.key} to ${command.owner} -> token ${result.token}, lease ${command.leaseMs} ms`
+          : `${node} applies grant ${command.key} to ${command.owner}: GrantRejected, the key is held`;
+      case 'release':
+        return result.type === 'Released' ? `${node} releases ${command.key}` : `${node} applies release ${command.key}: NotFound`;
+      case 'expire':
+        return result.type === 'Expired' && result.existed
+          ? `${node} expires ${command.key} (token ${command.token})`
+          : `${node} applies expire ${command.key} token ${command.token}: nothing removed, token no longer current`;
+    }
+  },
+  busy: (node: string, key: string, client: string, owner: string | null) =>
+    `${node} refuses ${key} to ${client}: busy${owner ? ` (held by ${owner})` : ' (a change is pending)'}`,
+  ghost: (node: string, key: string, client: string, token: number) =>
+    `${node} granted ${key} to ${client} with token ${token}, but ${client} is gone: releasing the ghost lock`,
+  leaseRanOut: (node: string, key: string, token: number, owner: string) =>
+    `${node} lease on ${key} (token ${token}, ${owner}) ran out by its clock; proposes expire`,
+  clientAsks: (client: string, node: string, intent: ClientIntent) =>
+    intent.op === 'acquire'
+      ? `${client} asks ${node} for ${intent.key} (lease ${intent.leaseMs} ms)`
+      : `${client} asks ${node} to release ${'key' in intent ? intent.key : ''}`,
+  clientTimesOut: (client: string, node: string, ms: number, next: string) =>
+    `${client} hears nothing from ${node} in ${ms} ms; tries ${next}`,
+  redirected: (client: string, node: string, next: string, hinted: boolean) =>
+    `${client} is told ${node} is not the leader; tries ${next}${hinted ? '' : ' (no leader known)'}`,
+  clientAcquired: (client: string, key: string, token: number, deadline: number) =>
+    `${client} acquires ${key} -> token ${token}, its lease ends by t=${deadline} ms`,
+  clientBusy: (client: string, key: string) => `${client} tries ${key} -> busy`,
+  clientReleased: (client: string, key: string, existed: boolean) =>
+    existed ? `${client} released ${key}` : `${client} release ${key} -> not found`,
+  clientPauses: (client: string, ms: number) => `${client} pauses for ${ms} ms (a pause it cannot see)`,
+  clientWakes: (client: string, slept: number, key: string | null, remaining: number | null) =>
+    `${client} wakes up after ${slept} ms${key !== null && remaining !== null ? `, lease on ${key} remaining ${remaining} ms` : ''}`,
+  clientCrashes: (client: string) => `${client} crashes`,
+  clientRestarts: (client: string) => `${client} restarts with no locks`,
+  clientIgnores: (client: string, intent: ClientIntent) => `${client} is down: ${intent.op} ignored`,
+  clientWrites: (client: string, key: string, value: string, token: number | null) =>
+    `${client} writes ${key}=${value} with ${tokenText(token)}`,
+  storeWrite: (store: string, w: StoreWriteRecord) =>
+    w.accepted
+      ? `${store} store accepts ${w.key}=${w.value} from ${w.client} (${tokenText(w.token)})${w.leaseEnded ? ', though that lease had ended' : ''}`
+      : `${store} store rejects ${w.key}=${w.value} from ${w.client}: ${w.reason}`,
+};

@@ -78,6 +78,14 @@ export class RaftNode {
     return ((this.peers.length + 1) >> 1) + 1;
   }
 
+  nextIndexOf(peer: string): number {
+    return this.nextIndex.get(peer) ?? this.lastLogIndex + 1;
+  }
+
+  matchIndexOf(peer: string): number {
+    return this.matchIndex.get(peer) ?? 0;
+  }
+
   get lastLogIndex(): number {
     return this.log.length;
   }

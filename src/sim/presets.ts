@@ -56,17 +56,17 @@ export const PRESETS: readonly Preset[] = [
     title: 'Ghost lock',
     blurb: 'A asks for the lock and crashes before the answer arrives; the leader sees A is gone and releases the lock it just granted.',
     config: withClients(['A', 'B']),
-    schedule: '@1000 client A acquire job:42 10000; @1001 client A crash; @1400 client B acquire job:42 10000; @1400 client B write result=B-first',
+    schedule: '@1000 client A acquire job:42 10000; @1040 client A crash; @1400 client B acquire job:42 10000; @1400 client B write result=B-first',
     untilMs: 3000,
   },
   {
     name: 'clock-drift',
     title: 'A leader whose clock runs fast',
     blurb:
-      'The leader’s clock runs 50% fast, so it expires A’s lease while A still believes it holds it. B gets token 2; A and B both write, and only the fenced store stays correct.',
+      'The leader n2’s clock runs 50% fast, so it expires A’s lease while A still believes it holds it. B gets token 2; A and B both write, and only the fenced store stays correct.',
     config: withClients(['A', 'B']),
     schedule:
-      '@400 drift n1 50; @400 drift n2 50; @400 drift n3 50; @400 drift n4 50; @400 drift n5 50; ' +
+      '@400 drift n2 50; ' +
       '@1000 client A acquire job:42 6000; @1000 client A write result=A-first; @6000 client B acquire job:42 6000; ' +
       '@6000 client B write result=B-first; @6200 client A write result=A-second',
     untilMs: 8000,

@@ -6,7 +6,7 @@
 import { Cluster } from './cluster';
 import { checkConfig, type SimConfig } from './config';
 import { LockService } from './lockService';
-import { checkSchedule, sortActions, type Action } from './schedule';
+import { checkSchedule, sortActions, type Action, type ActionBody } from './schedule';
 
 export interface RunOptions {
   /** At every positive multiple of this many ms, after that time's actions, submit `x=<i>` to the leader. */
@@ -68,6 +68,21 @@ export class Simulation {
         this.submitCounter++;
       }
     }
+  }
+
+  /**
+   * A person's action, taken now: checked against the configuration, recorded into the
+   * schedule at the current time (before any later scheduled actions) and applied. Returns the
+   * recorded action, or an error sentence (and changes nothing).
+   */
+  act(body: ActionBody): Action | string {
+    const action = { at: this.cluster.nowMs, ...body } as Action;
+    const problem = checkSchedule([action], this.cluster.config);
+    if (problem) return problem.replace(/^Action 1 /, 'Action ');
+    this.actions.splice(this.nextAction, 0, action);
+    this.nextAction++;
+    this.apply(action);
+    return action;
   }
 
   /** Applies one action now. The action must already be checked against the configuration. */

@@ -1,0 +1,247 @@
+/**
+ * What the view needs of a run at one instant, as plain structured-clone-able data. The worker
+ * posts one of these per animation frame; the UI never reaches into the simulation itself.
+ */
+import { commandText } from './describe';
+import type { SimEvent } from './events';
+import type { Simulation } from './simulation';
+import type { MessageType, Role } from './types';
+
+/** How many trailing log entries a snapshot carries per node (the UI shows the tail). */
+export const SNAPSHOT_LOG_TAIL = 60;
+
+export interface LogEntryView {
+  readonly index: number;
+  readonly term: number;
+  readonly text: string;
+  readonly kind: 'plain' | 'grant' | 'release' | 'expire';
+}
+
+export interface LockView {
+  readonly key: string;
+  readonly owner: string;
+  readonly token: number;
+  readonly leaseMs: number;
+  /** Lease time left by this node's own clock (negative once it ran out). */
+  readonly remainingMs: number;
+}
+
+export interface NodeView {
+  readonly id: string;
+  readonly alive: boolean;
+  readonly role: Role;
+  readonly term: number;
+  readonly votedFor: string | null;
+  /** Votes received in the current candidacy (meaningful while candidate or just elected). */
+  readonly votes: readonly string[];
+  readonly leaderId: string | null;
+  readonly electionTimerStart: number;
+  readonly electionDeadline: number;
+  readonly heartbeatDue: number;
+  readonly logLength: number;
+  /** The last SNAPSHOT_LOG_TAIL entries. */
+  readonly log: readonly LogEntryView[];
+  readonly commitIndex: number;
+  readonly lastApplied: number;
+  /** Leader only: per peer. */
+  readonly nextIndex: Readonly<Record<string, number>>;
+  readonly matchIndex: Readonly<Record<string, number>>;
+  readonly locks: readonly LockView[];
+  readonly nextToken: number;
+  readonly driftPct: number;
+  readonly localNowMs: number;
+}
+
+export interface MessageView {
+  readonly seq: number;
+  readonly type: MessageType;
+  readonly src: string;
+  readonly dst: string;
+  readonly sentAt: number;
+  readonly deliverAt: number;
+  /** Will be lost in flight (message loss); drawn dying half way. */
+  readonly lost: boolean;
+  /** Short text for tooltips: "AE term 2 [x=1] commit 1", "vote granted". */
+  readonly label: string;
+}
+
+export interface DropView extends MessageView {
+  readonly droppedAt: number;
+  readonly reason: 'down' | 'partition' | 'loss';
+}
+
+export interface ClientView {
+  readonly id: string;
+  readonly alive: boolean;
+  readonly paused: boolean;
+  readonly pausedUntil: number | null;
+  readonly status: string;
+  readonly believedLeader: string;
+  readonly currentToken: number | null;
+  readonly holdings: readonly { readonly key: string; readonly token: number; readonly deadline: number }[];
+  readonly queue: readonly string[];
+}
+
+export interface StoreView {
+  readonly id: 'fenced' | 'unfenced';
+  readonly checksTokens: boolean;
+  readonly values: readonly { readonly key: string; readonly value: string; readonly token: number | null }[];
+  readonly accepted: number;
+  readonly rejected: number;
+  readonly writes: readonly {
+    readonly t: number;
+    readonly client: string;
+    readonly key: string;
+    readonly value: string;
+    readonly token: number | null;
+    readonly accepted: boolean;
+    readonly leaseEnded: boolean;
+    readonly reason: string | null;
+  }[];
+}
+
+export interface Snapshot {
+  readonly now: number;
+  readonly nodes: readonly NodeView[];
+  readonly leader: string | null;
+  readonly messages: readonly MessageView[];
+  readonly drops: readonly DropView[];
+  /** Partition groups; empty when the network is whole. */
+  readonly partitions: readonly (readonly string[])[];
+  readonly clients: readonly ClientView[];
+  readonly stores: { readonly fenced: StoreView; readonly unfenced: StoreView } | null;
+  readonly lossPct: number;
+  readonly sent: Readonly<Record<string, number>>;
+  readonly dropped: number;
+  readonly eventCount: number;
+}
+
+export function messageLabel(payload: import('./types').Message): string {
+  switch (payload.type) {
+    case 'RequestVote':
+      return `RequestVote term ${payload.term} (last ${payload.lastLogIndex}/${payload.lastLogTerm})`;
+    case 'VoteReply':
+      return `vote ${payload.granted ? 'granted' : 'refused'} (term ${payload.term})`;
+    case 'AppendEntries':
+      return payload.entries.length === 0
+        ? `heartbeat term ${payload.term}, commit ${payload.leaderCommit}`
+        : `AppendEntries term ${payload.term} [${payload.entries.map((e) => commandText(e.command)).join(', ')}] after ${payload.prevLogIndex}`;
+    case 'AppendReply':
+      return `append ${payload.success ? `ok, match ${payload.matchIndex}` : 'rejected'} (term ${payload.term})`;
+    case 'ClientRequest':
+      return `${payload.op} ${payload.key}`;
+    case 'ClientReply':
+      return `${payload.outcome}${payload.token !== null ? ` token ${payload.token}` : ''} (${payload.key})`;
+    case 'StoreWrite':
+      return `write ${payload.key}=${payload.value} token ${payload.token ?? 'none'}`;
+  }
+}
+
+export function takeSnapshot(sim: Simulation): Snapshot {
+  const cluster = sim.cluster;
+  const now = cluster.nowMs;
+  const nodes: NodeView[] = cluster.nodes.map((node) => {
+    const from = Math.max(0, node.log.length - SNAPSHOT_LOG_TAIL);
+    const log: LogEntryView[] = [];
+    for (let i = from; i < node.log.length; i++) {
+      const entry = node.log[i];
+      const c = entry.command;
+      log.push({ index: i + 1, term: entry.term, text: commandText(c), kind: typeof c === 'string' ? 'plain' : c.type });
+    }
+    const local = cluster.localNowMs(node);
+    const locks: LockView[] = [...node.stateMachine.locks].map(([key, h]) => ({
+      key,
+      owner: h.owner,
+      token: h.token,
+      leaseMs: h.leaseMs,
+      remainingMs: Math.round(h.grantedAtLocalMs + h.leaseMs - local),
+    }));
+    const isLeader = node.role === 'leader';
+    return {
+      id: node.id,
+      alive: node.alive,
+      role: node.role,
+      term: node.term,
+      votedFor: node.votedFor,
+      votes: node.role === 'follower' ? [] : [...node.votes].sort(),
+      leaderId: node.leaderId,
+      electionTimerStart: node.electionTimerStart,
+      electionDeadline: node.electionDeadline,
+      heartbeatDue: node.heartbeatDue,
+      logLength: node.log.length,
+      log,
+      commitIndex: node.commitIndex,
+      lastApplied: node.lastApplied,
+      nextIndex: isLeader ? Object.fromEntries(node.peers.map((p) => [p, node.nextIndexOf(p)])) : {},
+      matchIndex: isLeader ? Object.fromEntries(node.peers.map((p) => [p, node.matchIndexOf(p)])) : {},
+      locks,
+      nextToken: node.stateMachine.nextToken,
+      driftPct: cluster.driftPct[node.index],
+      localNowMs: Math.round(local),
+    };
+  });
+  const messages: MessageView[] = cluster.inflight.items.map((env) => ({
+    seq: env.seq,
+    type: env.payload.type,
+    src: env.src,
+    dst: env.dst,
+    sentAt: env.sentAt,
+    deliverAt: env.deliverAt,
+    lost: env.lost,
+    label: messageLabel(env.payload),
+  }));
+  messages.sort((a, b) => a.seq - b.seq);
+  const drops: DropView[] = cluster.recentDrops.map((d) => ({
+    seq: d.envelope.seq,
+    type: d.envelope.payload.type,
+    src: d.envelope.src,
+    dst: d.envelope.dst,
+    sentAt: d.envelope.sentAt,
+    deliverAt: d.envelope.deliverAt,
+    lost: d.envelope.lost,
+    label: messageLabel(d.envelope.payload),
+    droppedAt: d.droppedAt,
+    reason: d.reason,
+  }));
+  const ls = sim.lockService;
+  const clients: ClientView[] = ls
+    ? [...ls.clients.values()].map((c) => ({
+        id: c.id,
+        alive: c.alive,
+        paused: c.paused(now),
+        pausedUntil: c.paused(now) ? c.pausedUntil : null,
+        status: c.status,
+        believedLeader: c.believedLeader,
+        currentToken: c.currentToken,
+        holdings: [...c.holdings].map(([key, h]) => ({ key, token: h.token, deadline: h.deadline })),
+        queue: c.queue.map((i) => i.op + ('key' in i ? ` ${i.key}` : '')),
+      }))
+    : [];
+  const storeView = (s: import('./stores').Store): StoreView => ({
+    id: s.id,
+    checksTokens: s.checksTokens,
+    values: [...s.values].map(([key, v]) => ({ key, value: v.value, token: v.token })),
+    accepted: s.accepted,
+    rejected: s.rejected,
+    writes: s.writes.slice(-50),
+  });
+  return {
+    now,
+    nodes,
+    leader: cluster.leader()?.id ?? null,
+    messages,
+    drops,
+    partitions: cluster.groups.map((g) => [...g]),
+    clients,
+    stores: ls ? { fenced: storeView(ls.fenced), unfenced: storeView(ls.unfenced) } : null,
+    lossPct: cluster.lossPct,
+    sent: { ...cluster.sent },
+    dropped: cluster.dropped,
+    eventCount: cluster.events.length,
+  };
+}
+
+/** Events from index `from` on, for streaming new lines with each snapshot. */
+export function eventsSince(sim: Simulation, from: number): SimEvent[] {
+  return sim.cluster.events.slice(from);
+}
