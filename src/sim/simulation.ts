@@ -3,6 +3,7 @@
  * (configuration, schedule, submit-every), so `new Simulation(...)` advanced to any time gives
  * the same state every time — which is what share links, time travel and the fuzzer rely on.
  */
+import { deepClone } from './clone';
 import { Cluster } from './cluster';
 import { checkConfig, type SimConfig } from './config';
 import { LockService } from './lockService';
@@ -38,6 +39,23 @@ export class Simulation {
 
   get schedule(): readonly Action[] {
     return this.actions;
+  }
+
+  /** An independent copy at the same instant (a checkpoint for time travel). */
+  clone(): Simulation {
+    return deepClone(this);
+  }
+
+  /** Actions not yet applied (all later than now): removed from the run and returned. */
+  dropFutureActions(): Action[] {
+    return this.actions.splice(this.nextAction);
+  }
+
+  /** Replaces the actions not yet applied with those of `schedule` later than now. */
+  replaceFutureActions(schedule: readonly Action[]): void {
+    this.actions.length = this.nextAction;
+    const now = this.cluster.nowMs;
+    for (const a of sortActions(schedule)) if (a.at > now) this.actions.push(a);
   }
 
   /** Time of the next scheduled action, or Infinity. */

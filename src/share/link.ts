@@ -1,0 +1,251 @@
+/**
+ * Share links: the URL holds the whole run — format version, seed, configuration, schedule and
+ * the current time — so opening it replays the exact run and lands paused at that moment.
+ * Short links stay human-readable (`?v=1&seed=42&s=@1168+crash+n2`); long schedules are
+ * deflated (fflate) and base64url-encoded in `z`. Every bad link gets one sentence.
+ */
+import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
+import { BUG_NAMES, DEFAULT_CONFIG, checkConfig, nodeIdsFor, parseRange, type BugName, type SimConfig } from '../sim/config';
+import { parseSeed } from '../sim/prng';
+import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/schedule';
+
+export const LINK_VERSION = 1;
+/** Longest link text accepted, and longest schedule a compressed link may expand to. */
+export const MAX_LINK_CHARS = 64 * 1024;
+/** Seeking is replay: a link may land at most an hour into a run. */
+export const MAX_LINK_TIME_MS = 3_600_000;
+/** Schedules longer than this are compressed. */
+const COMPRESS_OVER_CHARS = 600;
+
+export interface RunSpec {
+  readonly config: SimConfig;
+  readonly schedule: readonly Action[];
+  /** Where the run lands, paused. */
+  readonly atMs: number;
+}
+
+export type Decoded = { readonly ok: true; readonly spec: RunSpec } | { readonly ok: false; readonly error: string };
+
+const sameRange = (a: readonly number[], b: readonly number[]) => a[0] === b[0] && a[1] === b[1];
+
+/** The query string (without `?`) for a run. Defaults are left out so short links stay short. */
+export function encodeLink(spec: RunSpec): string {
+  const c = spec.config;
+  const p = new URLSearchParams();
+  p.set('v', String(LINK_VERSION));
+  p.set('seed', String(c.seed));
+  if (c.nodeIds.length !== DEFAULT_CONFIG.nodeIds.length) p.set('nodes', String(c.nodeIds.length));
+  if (!sameRange(c.electionTimeoutMs, DEFAULT_CONFIG.electionTimeoutMs)) p.set('timeout', c.electionTimeoutMs.join('-'));
+  if (c.heartbeatMs !== DEFAULT_CONFIG.heartbeatMs) p.set('heartbeat', String(c.heartbeatMs));
+  if (!sameRange(c.latencyMs, DEFAULT_CONFIG.latencyMs)) p.set('latency', c.latencyMs.join('-'));
+  if (c.clientIds.length > 0) p.set('clients', c.clientIds.join(''));
+  if (c.bugs.length > 0) p.set('bugs', c.bugs.join(','));
+  const text = formatSchedule(spec.schedule);
+  if (text.length > COMPRESS_OVER_CHARS) p.set('z', toBase64Url(deflateSync(strToU8(text), { level: 9 })));
+  else if (text.length > 0) p.set('s', text);
+  p.set('t', String(spec.atMs));
+  return p.toString();
+}
+
+const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 's', 'z', 't']);
+
+/** Reads a link's query string (with or without `?`, or a whole URL). Never throws. */
+export function decodeLink(input: string): Decoded {
+  try {
+    return decode(input);
+  } catch (error) {
+    // Anything unforeseen still becomes one sentence rather than a crash.
+    return fail(`This link could not be read (${error instanceof Error ? error.message : String(error)}).`);
+  }
+}
+
+function fail(error: string): Decoded {
+  return { ok: false, error };
+}
+
+function decode(input: string): Decoded {
+  if (input.length > MAX_LINK_CHARS) {
+    return fail(`This link is ${input.length} characters long; at most ${MAX_LINK_CHARS} are allowed.`);
+  }
+  const q = input.includes('?') ? input.slice(input.indexOf('?') + 1) : input;
+  const query = q.split('#')[0];
+  let params: URLSearchParams;
+  try {
+    params = new URLSearchParams(query);
+  } catch {
+    return fail('This link is not a Lockstep link: its query string cannot be read.');
+  }
+  for (const key of params.keys()) {
+    if (!KNOWN.has(key)) return fail(`This link has an unknown field "${key.slice(0, 20)}"; a Lockstep link has ${[...KNOWN].join(', ')}.`);
+    if (params.getAll(key).length > 1) return fail(`This link gives "${key}" more than once.`);
+  }
+  const v = params.get('v');
+  if (v === null) return fail('This link has no format version (v=1); it is not a Lockstep run link.');
+  if (v !== String(LINK_VERSION)) return fail(`This link is format version "${v.slice(0, 12)}"; this Lockstep reads version ${LINK_VERSION}.`);
+  let config: SimConfig = { ...DEFAULT_CONFIG };
+  const seedText = params.get('seed');
+  if (seedText === null) return fail('This link has no seed.');
+  const seed = parseSeed(seedText);
+  if (typeof seed === 'string') return fail(`This link's seed "${seedText.slice(0, 30)}" is not a non-negative integer.`);
+  config = { ...config, seed: seed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : seed };
+  const nodes = params.get('nodes');
+  if (nodes !== null) {
+    if (!/^\d{1,2}$/.test(nodes) || Number(nodes) < 1 || Number(nodes) > 9) return fail(`This link asks for "${nodes.slice(0, 12)}" nodes; a cluster has 1 to 9.`);
+    config = { ...config, nodeIds: nodeIdsFor(Number(nodes)) };
+  }
+  for (const [field, key] of [['timeout', 'electionTimeoutMs'], ['latency', 'latencyMs']] as const) {
+    const text = params.get(field);
+    if (text === null) continue;
+    const range = parseRange(text, `The link's ${field}`);
+    if (typeof range === 'string') return fail(range);
+    config = { ...config, [key]: range };
+  }
+  const heartbeat = params.get('heartbeat');
+  if (heartbeat !== null) {
+    if (!/^\d{1,6}$/.test(heartbeat)) return fail(`This link's heartbeat "${heartbeat.slice(0, 12)}" is not a whole number of ms.`);
+    config = { ...config, heartbeatMs: Number(heartbeat) };
+  }
+  const clients = params.get('clients');
+  if (clients !== null) {
+    if (!/^[A-Z]{0,6}$/.test(clients)) return fail(`This link's clients "${clients.slice(0, 12)}" must be up to 6 capital letters, like AB.`);
+    config = { ...config, clientIds: clients.split('') };
+  }
+  const bugs = params.get('bugs');
+  if (bugs !== null && bugs !== '') {
+    const names = bugs.split(',');
+    const unknown = names.find((b) => !(BUG_NAMES as readonly string[]).includes(b));
+    if (unknown !== undefined) return fail(`This link switches on unknown bug "${unknown.slice(0, 30)}"; the bugs are ${BUG_NAMES.join(', ')}.`);
+    config = { ...config, bugs: names as BugName[] };
+  }
+  const configProblem = checkConfig(config);
+  if (configProblem) return fail(`This link's configuration is invalid: ${configProblem}`);
+  let text = params.get('s') ?? '';
+  const z = params.get('z');
+  if (z !== null) {
+    if (params.has('s')) return fail('This link has both a plain (s) and a compressed (z) schedule; it may have only one.');
+    const unpacked = unpack(z);
+    if (unpacked === null) return fail('The compressed schedule in this link is damaged or truncated.');
+    if (unpacked === 'too-big') return fail(`The compressed schedule in this link expands past ${MAX_SCHEDULE_CHARS} characters; that is too large.`);
+    text = unpacked;
+  }
+  let schedule: Action[];
+  try {
+    schedule = parseSchedule(text);
+  } catch (error) {
+    if (error instanceof ScheduleError) return fail(`This link's schedule is invalid: ${error.message}`);
+    throw error;
+  }
+  const scheduleProblem = checkSchedule(schedule, config);
+  if (scheduleProblem) return fail(`This link's schedule is invalid: ${scheduleProblem}`);
+  const t = params.get('t');
+  let atMs = 0;
+  if (t !== null) {
+    if (!/^\d{1,10}$/.test(t) || Number(t) > MAX_LINK_TIME_MS) return fail(`This link's time "${t.slice(0, 14)}" must be a whole number of ms from 0 to ${MAX_LINK_TIME_MS}.`);
+    atMs = Number(t);
+  }
+  return { ok: true, spec: { config, schedule, atMs } };
+}
+
+function unpack(z: string): string | null | 'too-big' {
+  if (!/^[A-Za-z0-9_-]+$/.test(z)) return null;
+  const bytes = fromBase64Url(z);
+  if (bytes === null) return null;
+  let out: Uint8Array;
+  try {
+    out = inflateSync(bytes, { out: new Uint8Array(MAX_SCHEDULE_CHARS * 4 + 1) });
+  } catch {
+    return null;
+  }
+  if (out.length > MAX_SCHEDULE_CHARS * 4) return 'too-big';
+  let text: string;
+  try {
+    text = strFromU8(out);
+  } catch {
+    return null;
+  }
+  if (text.length > MAX_SCHEDULE_CHARS) return 'too-big';
+  // A truncated deflate stream can still inflate to a prefix; a schedule always round-trips.
+  return text;
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i];
+    const b = i + 1 < bytes.length ? bytes[i + 1] : 0;
+    const c = i + 2 < bytes.length ? bytes[i + 2] : 0;
+    const n = (a << 16) | (b << 8) | c;
+    out += ALPHABET[(n >> 18) & 63] + ALPHABET[(n >> 12) & 63];
+    if (i + 1 < bytes.length) out += ALPHABET[(n >> 6) & 63];
+    if (i + 2 < bytes.length) out += ALPHABET[n & 63];
+  }
+  return out;
+}
+
+export function fromBase64Url(text: string): Uint8Array | null {
+  if (text.length % 4 === 1) return null;
+  const bytes: number[] = [];
+  let buffer = 0;
+  let bits = 0;
+  for (const ch of text) {
+    const v = ALPHABET.indexOf(ch);
+    if (v < 0) return null;
+    buffer = (buffer << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((buffer >> bits) & 0xff);
+    }
+  }
+  return Uint8Array.from(bytes);
+}
+
+/** The run as a small JSON file: the same content as the link, spelled out. */
+export function runToJson(spec: RunSpec): string {
+  const c = spec.config;
+  const file = {
+    format: 'lockstep-run',
+    version: LINK_VERSION,
+    seed: String(c.seed),
+    nodes: c.nodeIds.length,
+    timeout: c.electionTimeoutMs.join('-'),
+    heartbeat: c.heartbeatMs,
+    latency: c.latencyMs.join('-'),
+    clients: c.clientIds.join(''),
+    bugs: c.bugs.join(','),
+    schedule: formatSchedule(spec.schedule).split('; ').filter((a) => a !== ''),
+    t: spec.atMs,
+  };
+  return JSON.stringify(file, null, 2) + '\n';
+}
+
+/** Reads a run file through the same checks as a link. Never throws. */
+export function runFromJson(text: string): Decoded {
+  if (text.length > MAX_LINK_CHARS * 2) return fail(`This file is ${text.length} characters long; a run file is at most ${MAX_LINK_CHARS * 2}.`);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return fail('This file is not JSON; a run file is what "Export run" saves.');
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || (data as { format?: unknown }).format !== 'lockstep-run') {
+    return fail('This JSON is not a Lockstep run file (it needs "format": "lockstep-run").');
+  }
+  const d = data as Record<string, unknown>;
+  const p = new URLSearchParams();
+  const fields: [string, string][] = [['version', 'v'], ['seed', 'seed'], ['nodes', 'nodes'], ['timeout', 'timeout'], ['heartbeat', 'heartbeat'], ['latency', 'latency'], ['clients', 'clients'], ['bugs', 'bugs'], ['t', 't']];
+  for (const [from, to] of fields) {
+    const v = d[from];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' && typeof v !== 'number') return fail(`The run file's "${from}" must be a string or a number.`);
+    p.set(to, String(v));
+  }
+  const schedule = d.schedule;
+  if (schedule !== undefined) {
+    if (!Array.isArray(schedule) || schedule.some((a) => typeof a !== 'string')) return fail('The run file\'s "schedule" must be a list of actions like "@1168 crash n2".');
+    p.set('s', schedule.join('; '));
+  }
+  return decodeLink(p.toString());
+}
