@@ -7,7 +7,7 @@ import { deepClone } from './clone';
 import { Cluster } from './cluster';
 import { checkConfig, type SimConfig } from './config';
 import { LockService } from './lockService';
-import { checkSchedule, sortActions, type Action, type ActionBody } from './schedule';
+import { checkSchedule, type Action, type ActionBody } from './schedule';
 
 export interface RunOptions {
   /** At every positive multiple of this many ms, after that time's actions, submit `x=<i>` to the leader. */
@@ -28,7 +28,9 @@ export class Simulation {
     if (problem) throw new RangeError(problem);
     this.cluster = new Cluster(config);
     this.lockService = config.clientIds.length > 0 ? new LockService(this.cluster, config.clientIds) : null;
-    this.actions = sortActions(schedule);
+    // Kept in the order written: an action whose time has already passed when its turn comes
+    // (written after a later one) applies at once, as a plain loop over the schedule would.
+    this.actions = [...schedule];
     this.submitEveryMs = options.submitEveryMs ?? null;
     this.applyDue();
   }
@@ -51,11 +53,18 @@ export class Simulation {
     return this.actions.splice(this.nextAction);
   }
 
-  /** Replaces the actions not yet applied with those of `schedule` later than now. */
+  /** How many of the schedule's actions have been applied. */
+  get appliedCount(): number {
+    return this.nextAction;
+  }
+
+  /**
+   * Replaces the actions not yet applied with those of `schedule` past the applied prefix
+   * (the caller guarantees the prefix is unchanged).
+   */
   replaceFutureActions(schedule: readonly Action[]): void {
     this.actions.length = this.nextAction;
-    const now = this.cluster.nowMs;
-    for (const a of sortActions(schedule)) if (a.at > now) this.actions.push(a);
+    for (let i = this.nextAction; i < schedule.length; i++) this.actions.push(schedule[i]);
   }
 
   /** Time of the next scheduled action, or Infinity. */

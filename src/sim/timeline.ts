@@ -7,7 +7,7 @@
  */
 import type { SimConfig } from './config';
 import type { EventKind, SimEvent } from './events';
-import { sortActions, type Action, type ActionBody } from './schedule';
+import type { Action, ActionBody } from './schedule';
 import { Simulation } from './simulation';
 
 export const CHECKPOINT_MS = 2000;
@@ -23,6 +23,8 @@ export interface Landmark {
 
 interface HistoryEntry {
   readonly added: Action;
+  /** How many actions came before it in the schedule. */
+  readonly position: number;
   readonly setAside: readonly Action[];
 }
 
@@ -40,7 +42,7 @@ export class Timeline {
 
   constructor(config: SimConfig, schedule: readonly Action[] = [], checkpointMs = CHECKPOINT_MS) {
     this.config = config;
-    this.scheduleList = sortActions(schedule);
+    this.scheduleList = [...schedule];
     this.checkpointMs = checkpointMs;
     this.current = new Simulation(config, this.scheduleList);
     this.furthest = this.current;
@@ -113,8 +115,8 @@ export class Timeline {
       this.current.replaceFutureActions(later);
       return result;
     }
-    this.scheduleList = [...this.scheduleList.filter((a) => a.at <= now && a !== result), result];
-    this.undoStack.push({ added: result, setAside: later });
+    this.scheduleList = [...this.current.schedule];
+    this.undoStack.push({ added: result, position: this.scheduleList.length - 1, setAside: later });
     this.redoStack.length = 0;
     // A checkpoint taken at `now` predates the new action, so it goes too.
     this.forget(now - 1);
@@ -125,7 +127,7 @@ export class Timeline {
   undo(): boolean {
     const entry = this.undoStack.pop();
     if (!entry) return false;
-    this.scheduleList = sortActions([...this.scheduleList.filter((a) => a !== entry.added), ...entry.setAside]);
+    this.scheduleList = [...this.scheduleList.slice(0, entry.position), ...entry.setAside];
     this.redoStack.push(entry);
     this.rebuildFrom(entry.added.at);
     return true;
@@ -134,8 +136,7 @@ export class Timeline {
   redo(): boolean {
     const entry = this.redoStack.pop();
     if (!entry) return false;
-    const keep = this.scheduleList.filter((a) => a.at <= entry.added.at);
-    this.scheduleList = [...keep, entry.added];
+    this.scheduleList = [...this.scheduleList.slice(0, entry.position), entry.added];
     this.undoStack.push(entry);
     this.rebuildFrom(entry.added.at);
     return true;
