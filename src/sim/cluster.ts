@@ -12,7 +12,7 @@ import type { EventKind, SimEvent } from './events';
 import type { ApplyResult } from './lockStateMachine';
 import { MessageQueue } from './messageQueue';
 import { RaftNode, type NodeBugs, type NodeHost } from './node';
-import { CPythonRandom } from './prng';
+import { CPythonRandom, randintParams, type RandintParams } from './prng';
 import type { Command, Envelope, LogEntry, Message, MessageType } from './types';
 
 /** The lock service plugs in here; the cluster stays a Raft cluster without it. */
@@ -65,6 +65,9 @@ export class Cluster implements NodeHost {
   private readonly observers: StepObserver[] = [];
   private readonly timeoutRange: readonly [number, number];
   private readonly latencyRange: readonly [number, number];
+  // The two fixed randint ranges, with their bit lengths worked out once (same draws as randint).
+  private readonly timeoutDraw: RandintParams | null;
+  private readonly latencyDraw: RandintParams | null;
 
   constructor(config: SimConfig) {
     this.config = validateConfig(config);
@@ -72,6 +75,8 @@ export class Cluster implements NodeHost {
     this.heartbeatMs = config.heartbeatMs;
     this.timeoutRange = config.electionTimeoutMs;
     this.latencyRange = config.latencyMs;
+    this.timeoutDraw = randintParams(config.electionTimeoutMs[0], config.electionTimeoutMs[1]);
+    this.latencyDraw = randintParams(config.latencyMs[0], config.latencyMs[1]);
     this.bugSet = new Set(config.bugs);
     this.bugs = {
       figure8: this.bugSet.has('figure8'),
@@ -93,13 +98,35 @@ export class Cluster implements NodeHost {
   // -- services the nodes call ------------------------------------------------------------
 
   randomElectionTimeout(): number {
+    const p = this.timeoutDraw;
+    if (p !== null) return this.rng.randintShifted(p.a, p.width, p.shift);
     return this.rng.randint(this.timeoutRange[0], this.timeoutRange[1]);
   }
 
   send(src: string, dst: string, msg: Message): void {
     const type: MessageType = msg.type;
-    this.sent[type] = (this.sent[type] ?? 0) + 1;
-    const deliverAt = this.nowMs + this.rng.randint(this.latencyRange[0], this.latencyRange[1]);
+    const sent = this.sent;
+    // Constant keys for the four Raft types keep this store monomorphic on the hot path.
+    switch (type) {
+      case 'AppendEntries':
+        sent.AppendEntries++;
+        break;
+      case 'AppendReply':
+        sent.AppendReply++;
+        break;
+      case 'RequestVote':
+        sent.RequestVote++;
+        break;
+      case 'VoteReply':
+        sent.VoteReply++;
+        break;
+      default:
+        sent[type] = (sent[type] ?? 0) + 1;
+    }
+    const p = this.latencyDraw;
+    const latency =
+      p !== null ? this.rng.randintShifted(p.a, p.width, p.shift) : this.rng.randint(this.latencyRange[0], this.latencyRange[1]);
+    const deliverAt = this.nowMs + latency;
     // Loss draws only when switched on, so runs without it stay reference-exact.
     const lost = this.lossPct > 0 && this.rng.random() * 100 < this.lossPct;
     this.inflight.push({ deliverAt, seq: this.seq++, sentAt: this.nowMs, src, dst, payload: msg, lost });
@@ -152,11 +179,13 @@ export class Cluster implements NodeHost {
     const queue = this.inflight;
     while (queue.peekDeliverAt() <= now) {
       const env = queue.pop() as Envelope;
+      // One lookup serves both the liveness check (canReceive) and the delivery.
+      const node = this.nodeById.get(env.dst);
       const reason = env.lost
         ? 'loss'
-        : !this.canReceive(env.dst)
+        : !(node !== undefined ? node.alive : this.canReceive(env.dst))
           ? 'down'
-          : !this.reachable(env.src, env.dst)
+          : this.groups.length !== 0 && !this.reachable(env.src, env.dst)
             ? 'partition'
             : null;
       if (reason !== null) {
@@ -164,8 +193,7 @@ export class Cluster implements NodeHost {
         this.noteDrop(env, reason);
         continue;
       }
-      const node = this.nodeById.get(env.dst);
-      if (node) node.onMessage(env.src, env.payload);
+      if (node !== undefined) node.onMessage(env.src, env.payload);
       else this.extension?.onMessage(env.dst, env.src, env.payload);
     }
     const nodes = this.nodes;

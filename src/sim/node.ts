@@ -7,7 +7,7 @@
  * events go out through its host. Role changes happen only in becomeFollower/Candidate/Leader.
  */
 import { describe } from './describe';
-import { LockStateMachine, type ApplyResult } from './lockStateMachine';
+import { LockStateMachine, type ApplyOptions, type ApplyResult } from './lockStateMachine';
 import type { EventKind } from './events';
 import type { AppendEntries, AppendReply, Command, LogEntry, Message, RequestVote, Role, VoteReply } from './types';
 
@@ -56,8 +56,17 @@ export class RaftNode {
   lastApplied = 0;
   alive = true;
   readonly votes = new Set<string>();
-  readonly nextIndex = new Map<string, number>();
-  readonly matchIndex = new Map<string, number>();
+  /**
+   * Leader state per peer, stored by peer position (`peers[i]`) so the replication hot path does
+   * array reads instead of Map lookups. `nextIndex`/`matchIndex` are read-only Map views of it;
+   * like the chapter's dicts they are empty until the node first leads and keep their values after.
+   */
+  private readonly nextIdx: number[];
+  private readonly matchIdx: number[];
+  private readonly peerSlot = new Map<string, number>();
+  private hasLeaderState = false;
+  readonly nextIndex: ReadonlyMap<string, number>;
+  readonly matchIndex: ReadonlyMap<string, number>;
   heartbeatDue = 0;
   electionDeadline = 0;
   /** When the current election timer was last reset (for drawing the draining arc). */
@@ -71,19 +80,33 @@ export class RaftNode {
     this.index = index;
     this.peers = peers;
     this.host = host;
+    this.nextIdx = peers.map(() => 0);
+    this.matchIdx = peers.map(() => 0);
+    peers.forEach((peer, slot) => this.peerSlot.set(peer, slot));
+    this.nextIndex = new PeerIndexView(this, peers, this.nextIdx);
+    this.matchIndex = new PeerIndexView(this, peers, this.matchIdx);
     this.resetElectionTimer();
+  }
+
+  /** @internal for PeerIndexView */
+  leaderStateReady(): boolean {
+    return this.hasLeaderState;
   }
 
   get majority(): number {
     return ((this.peers.length + 1) >> 1) + 1;
   }
 
+  /** The leader's next index for `peer`; lastLogIndex + 1 before this node first led. */
   nextIndexOf(peer: string): number {
-    return this.nextIndex.get(peer) ?? this.lastLogIndex + 1;
+    const slot = this.peerSlot.get(peer);
+    return slot === undefined || !this.hasLeaderState ? this.lastLogIndex + 1 : this.nextIdx[slot];
   }
 
+  /** The highest index the leader knows `peer` holds; 0 before this node first led. */
   matchIndexOf(peer: string): number {
-    return this.matchIndex.get(peer) ?? 0;
+    const slot = this.peerSlot.get(peer);
+    return slot === undefined || !this.hasLeaderState ? 0 : this.matchIdx[slot];
   }
 
   get lastLogIndex(): number {
@@ -156,10 +179,9 @@ export class RaftNode {
     this.role = 'leader';
     this.leaderId = this.id;
     const next = this.lastLogIndex + 1;
-    for (const peer of this.peers) {
-      this.nextIndex.set(peer, next);
-      this.matchIndex.set(peer, 0);
-    }
+    this.nextIdx.fill(next);
+    this.matchIdx.fill(0);
+    this.hasLeaderState = true;
     this.host.recordLeader(this.term, this.id, [...this.votes].sort());
     this.broadcastAppend(); // the first heartbeat stops everyone else's timer
   }
@@ -216,13 +238,15 @@ export class RaftNode {
   /** Leader: send every follower the entries it is missing, or an empty heartbeat. */
   broadcastAppend(): void {
     this.heartbeatDue = this.host.nowMs + this.host.heartbeatMs;
-    for (const peer of this.peers) this.sendAppend(peer);
+    const n = this.peers.length;
+    for (let slot = 0; slot < n; slot++) this.sendAppend(slot);
   }
 
-  private sendAppend(peer: string): void {
-    const prevIndex = (this.nextIndex.get(peer) ?? 1) - 1;
-    const prevTerm = prevIndex > 0 ? this.log[prevIndex - 1].term : 0;
-    const entries = prevIndex < this.log.length ? this.log.slice(prevIndex) : EMPTY;
+  private sendAppend(slot: number): void {
+    const log = this.log;
+    const prevIndex = this.nextIdx[slot] - 1;
+    const prevTerm = prevIndex > 0 ? log[prevIndex - 1].term : 0;
+    const entries = prevIndex < log.length ? log.slice(prevIndex) : EMPTY;
     const message: AppendEntries = {
       type: 'AppendEntries',
       term: this.term,
@@ -232,7 +256,7 @@ export class RaftNode {
       entries,
       leaderCommit: this.commitIndex,
     };
-    this.host.send(this.id, peer, message);
+    this.host.send(this.id, this.peers[slot], message);
   }
 
   /** Client write: append to the leader's log and replicate; returns the entry's index. */
@@ -272,14 +296,17 @@ export class RaftNode {
 
   private handleAppendReply(src: string, msg: AppendReply): void {
     if (this.role !== 'leader' || msg.term !== this.term) return;
+    const slot = this.peerSlot.get(src);
+    if (slot === undefined) return;
     if (msg.success) {
-      const match = Math.max(this.matchIndex.get(src) ?? 0, msg.matchIndex);
-      this.matchIndex.set(src, match);
-      this.nextIndex.set(src, match + 1);
+      const match = this.matchIdx[slot] > msg.matchIndex ? this.matchIdx[slot] : msg.matchIndex;
+      this.matchIdx[slot] = match;
+      this.nextIdx[slot] = match + 1;
       this.advanceCommitIndex();
     } else {
-      this.nextIndex.set(src, Math.max(1, (this.nextIndex.get(src) ?? 1) - 1));
-      this.sendAppend(src); // retry one entry earlier until the logs agree
+      const next = this.nextIdx[slot] - 1;
+      this.nextIdx[slot] = next > 1 ? next : 1;
+      this.sendAppend(slot); // retry one entry earlier until the logs agree
     }
   }
 
@@ -288,14 +315,15 @@ export class RaftNode {
    * (paper, Figure 8); older entries are committed indirectly, once a newer one is.
    */
   private advanceCommitIndex(): void {
-    const figure8Bug = this.host.bugs.figure8;
-    for (let index = this.log.length; index > this.commitIndex; index--) {
-      if (this.log[index - 1].term !== this.term) {
-        if (!figure8Bug) return;
-      }
+    const log = this.log;
+    const match = this.matchIdx;
+    const n = match.length;
+    const majority = this.majority;
+    for (let index = log.length; index > this.commitIndex; index--) {
+      if (log[index - 1].term !== this.term && !this.host.bugs.figure8) return;
       let replicas = 1;
-      for (const peer of this.peers) if ((this.matchIndex.get(peer) ?? 0) >= index) replicas++;
-      if (replicas >= this.majority) {
+      for (let slot = 0; slot < n; slot++) if (match[slot] >= index) replicas++;
+      if (replicas >= majority) {
         this.commitIndex = index;
         this.applyCommitted();
         return;
@@ -308,9 +336,8 @@ export class RaftNode {
     while (this.lastApplied < this.commitIndex) {
       const index = ++this.lastApplied;
       const entry = this.log[index - 1];
-      const result = this.stateMachine.apply(entry.command, this.host.localNowMs(this), {
-        expireAnyToken: this.host.bugs.expireAnyToken,
-      });
+      const options = this.host.bugs.expireAnyToken ? EXPIRE_ANY_TOKEN : STRICT_EXPIRE;
+      const result = this.stateMachine.apply(entry.command, this.host.localNowMs(this), options);
       this.host.onApplied(this, index, entry, result);
     }
   }
@@ -333,3 +360,49 @@ export class RaftNode {
 }
 
 const EMPTY: readonly LogEntry[] = Object.freeze([]);
+const EXPIRE_ANY_TOKEN: ApplyOptions = Object.freeze({ expireAnyToken: true });
+const STRICT_EXPIRE: ApplyOptions = Object.freeze({ expireAnyToken: false });
+
+/** A read-only Map view of one per-peer array of a node's leader state. */
+class PeerIndexView implements ReadonlyMap<string, number> {
+  constructor(
+    private readonly node: RaftNode,
+    private readonly peers: readonly string[],
+    private readonly values_: readonly number[],
+  ) {}
+
+  get size(): number {
+    return this.node.leaderStateReady() ? this.peers.length : 0;
+  }
+
+  get(peer: string): number | undefined {
+    if (!this.node.leaderStateReady()) return undefined;
+    const slot = this.peers.indexOf(peer);
+    return slot === -1 ? undefined : this.values_[slot];
+  }
+
+  has(peer: string): boolean {
+    return this.node.leaderStateReady() && this.peers.includes(peer);
+  }
+
+  *entries(): MapIterator<[string, number]> {
+    if (!this.node.leaderStateReady()) return;
+    for (let i = 0; i < this.peers.length; i++) yield [this.peers[i], this.values_[i]];
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [peer] of this.entries()) yield peer;
+  }
+
+  *values(): MapIterator<number> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, number]> {
+    return this.entries();
+  }
+
+  forEach(fn: (value: number, key: string, map: ReadonlyMap<string, number>) => void, thisArg?: unknown): void {
+    for (const [peer, value] of this.entries()) fn.call(thisArg, value, peer, this);
+  }
+}

@@ -127,6 +127,17 @@ export class CPythonRandom {
     return a + this.randbelow(width);
   }
 
+  /**
+   * `randint(a, a + width - 1)` where `shift` = 32 - bitLength(width), for widths up to 2^32 - 1:
+   * the same draws as `randint`, without recomputing the bit length on every call. Callers with a
+   * fixed range (election timeouts, latencies) get both numbers once from `randintParams`.
+   */
+  randintShifted(a: number, width: number, shift: number): number {
+    let r = this.nextUint32() >>> shift;
+    while (r >= width) r = this.nextUint32() >>> shift;
+    return a + r;
+  }
+
   /** CPython 3.11 `_randbelow_with_getrandbits`: k is the bit length of n itself, so n = 1 draws too. */
   randbelow(n: number): number {
     const k = bitLength(n);
@@ -147,6 +158,19 @@ export class CPythonRandom {
     const b = this.nextUint32() >>> 6;
     return (a * 67108864 + b) / 9007199254740992;
   }
+}
+
+/** A fixed `randint(a, b)` range prepared for `randintShifted`, or null when it needs the general path. */
+export interface RandintParams {
+  readonly a: number;
+  readonly width: number;
+  readonly shift: number;
+}
+
+export function randintParams(a: number, b: number): RandintParams | null {
+  const width = b - a + 1;
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(width) || width <= 0 || width >= 0x100000000) return null;
+  return { a, width, shift: 32 - bitLength(width) };
 }
 
 function bitLength(n: number): number {

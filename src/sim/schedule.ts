@@ -267,8 +267,3 @@ export function formatBody(a: ActionBody): string {
 export function formatSchedule(actions: readonly Action[]): string {
   return actions.map(formatAction).join('; ');
 }
-
-/** Stable sort by time: same-time actions keep the order they were written in. */
-export function sortActions(actions: readonly Action[]): Action[] {
-  return actions.map((a, i) => [a, i] as const).sort((x, y) => x[0].at - y[0].at || x[1] - y[1]).map(([a]) => a);
-}
