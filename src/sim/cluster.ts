@@ -35,6 +35,9 @@ export interface DroppedMessage {
 /** Observers run after every step (invariant checkers live outside node code). */
 export type StepObserver = (cluster: Cluster) => void;
 
+/** Sees every entry a node applies, with its result, as it happens (invariant checkers). */
+export type ApplyObserver = (node: RaftNode, index: number, entry: LogEntry, result: ApplyResult) => void;
+
 const RECENT_DROPS_MS = 400;
 
 export class Cluster implements NodeHost {
@@ -63,6 +66,7 @@ export class Cluster implements NodeHost {
   private readonly driftBaseNow: number[];
   extension: ClusterExtension | null = null;
   private readonly observers: StepObserver[] = [];
+  private readonly applyObservers: ApplyObserver[] = [];
   private readonly timeoutRange: readonly [number, number];
   private readonly latencyRange: readonly [number, number];
   // The two fixed randint ranges, with their bit lengths worked out once (same draws as randint).
@@ -144,6 +148,8 @@ export class Cluster implements NodeHost {
   }
 
   onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
+    const observers = this.applyObservers;
+    for (let i = 0; i < observers.length; i++) observers[i](node, index, entry, result);
     this.extension?.onApplied(node, index, entry, result);
   }
 
@@ -218,11 +224,45 @@ export class Cluster implements NodeHost {
   }
 
   runUntil(t: number): void {
-    while (this.nowMs < t) this.step();
+    while (this.nowMs < t) {
+      this.skipQuiet(t);
+      if (this.nowMs < t) this.step();
+    }
+  }
+
+  /**
+   * The first time after now at which step() can change anything: a message falling due or a
+   * node's timer or heartbeat firing. Every step before it would only move the clock. With step
+   * observers or an extension (they act every millisecond) it is always the next millisecond.
+   */
+  nextEventMs(): number {
+    const soonest = this.nowMs + 1;
+    if (this.extension !== null || this.observers.length > 0) return soonest;
+    let next = this.inflight.peekDeliverAt();
+    const nodes = this.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const due = nodes[i].nextTickDue();
+      if (due < next) next = due;
+    }
+    return next > soonest ? next : soonest;
+  }
+
+  /**
+   * Moves the clock over quiet milliseconds (see nextEventMs), to `limitMs` at most. Exactly
+   * what stepping through them would do, minus the work: nothing happens and nothing draws.
+   */
+  skipQuiet(limitMs: number): void {
+    const next = this.nextEventMs() - 1;
+    const target = next < limitMs ? next : limitMs;
+    if (target > this.nowMs) this.nowMs = target;
   }
 
   addObserver(observer: StepObserver): void {
     this.observers.push(observer);
+  }
+
+  addApplyObserver(observer: ApplyObserver): void {
+    this.applyObservers.push(observer);
   }
 
   /** The live leader with the highest term; a stale one may linger in a minority partition. */

@@ -90,6 +90,7 @@ export const lockService = {
   clientAcquired: (client: string, key: string, token: number, deadline: number) =>
     `${client} acquires ${key} -> token ${token}, its lease ends by t=${deadline} ms`,
   clientBusy: (client: string, key: string) => `${client} tries ${key} -> busy`,
+  clientReleaseBusy: (client: string, key: string) => `${client} release ${key} -> busy, a change to it is pending; not released`,
   clientReleased: (client: string, key: string, existed: boolean) =>
     existed ? `${client} released ${key}` : `${client} release ${key} -> not found`,
   clientPauses: (client: string, ms: number) => `${client} pauses for ${ms} ms (a pause it cannot see)`,
@@ -104,4 +105,47 @@ export const lockService = {
     w.accepted
       ? `${store} store accepts ${w.key}=${w.value} from ${w.client} (${tokenText(w.token)})${w.leaseEnded ? ', though that lease had ended' : ''}`
       : `${store} store rejects ${w.key}=${w.value} from ${w.client}: ${w.reason}`,
+};
+
+/** Invariant-violation sentences: one plain sentence each, naming the nodes and what went wrong. */
+export const invariant = {
+  titles: {
+    'election-safety': 'Election Safety',
+    'log-matching': 'Log Matching',
+    'leader-completeness': 'Leader Completeness',
+    'state-machine-safety': 'State Machine Safety',
+    'leader-append-only': 'Leader Append-Only',
+    'applied-monotonic': 'Applied index never moves back',
+    'one-holder': 'At most one holder per key',
+    'tokens': 'Tokens increase and agree',
+    'expire-token': 'Expire needs a matching token',
+    'fencing': 'Fenced store never goes back',
+  },
+  twoLeaders: (term: number, a: string, b: string) => `${a} and ${b} were both elected leader of term ${term}.`,
+  logEntryDiffers: (a: string, b: string, index: number, term: number, textA: string, textB: string) =>
+    `${a} and ${b} both hold an entry of term ${term} at index ${index}, but ${a} has ${textA} and ${b} has ${textB}.`,
+  logPrefixDiffers: (a: string, b: string, index: number, term: number, prevA: number, prevB: number) =>
+    `${a} and ${b} both hold an entry of term ${term} at index ${index}, but the entries before it differ (term ${prevA} on ${a}, term ${prevB} on ${b}).`,
+  leaderMissesCommitted: (leader: string, term: number, index: number, text: string, entryTerm: number, commitTerm: number, has: string | null) =>
+    `${leader} leads term ${term} without ${text} (term ${entryTerm}), committed at index ${index} in term ${commitTerm}; its log has ${has ?? 'nothing'} there.`,
+  appliedDiffers: (node: string, index: number, text: string, first: string, firstText: string) =>
+    `${node} applied ${text} at index ${index}, but ${first} had applied ${firstText} there.`,
+  leaderRewrote: (node: string, term: number, from: number, before: number, after: number) =>
+    `${node}, leader of term ${term}, removed or overwrote its own entries from index ${from} (log of ${before} entries became ${after}).`,
+  appliedBack: (node: string, from: number, to: number) =>
+    `${node}'s applied index moved back from ${from} to ${to} without a restart.`,
+  appliedTwice: (node: string, index: number, last: number) =>
+    `${node} applied index ${index} again after index ${last}, without a restart.`,
+  twoHolders: (node: string, key: string, owner: string, token: number, holder: string, heldToken: number) =>
+    `${node} granted ${key} to ${owner} (token ${token}) while its applied log still gives ${key} to ${holder} (token ${heldToken}).`,
+  tokenNotIncreasing: (node: string, token: number, last: number) =>
+    `${node} issued token ${token} after token ${last}; tokens must increase in apply order.`,
+  tokenDiffers: (node: string, index: number, got: number | null, first: string, expected: number | null) =>
+    `${node} applied the grant at index ${index} as ${got === null ? 'rejected' : `token ${got}`}, but ${first} applied it as ${expected === null ? 'rejected' : `token ${expected}`}.`,
+  expireWrongToken: (node: string, key: string, token: number, holder: string, heldToken: number) =>
+    `${node} applied expire ${key} token ${token}, which removed ${holder}'s lock with token ${heldToken}.`,
+  fencedWentBack: (client: string, key: string, token: number | null, highest: number) =>
+    `the fenced store accepted ${token === null ? 'a write with no token' : `token ${token}`} for ${key} from ${client} after accepting token ${highest}.`,
+  /** `t= 1234 ms VIOLATION Election Safety: ...`, in the event-line format. */
+  line: (t: number, title: string, sentence: string) => eventLine(t, `VIOLATION ${title}: ${sentence}`),
 };

@@ -223,10 +223,6 @@ export class LockService implements ClusterExtension {
     const held = node.stateMachine.locks.get(msg.key);
     const request: Pending = { client: src, requestId: msg.id, op: msg.op, key: msg.key, term: node.term };
     if (msg.op === 'acquire') {
-      if (held && held.owner === src) {
-        this.reply(node, request, 'granted', held.token); // a retry of a grant whose answer was lost
-        return;
-      }
       const waiting = this.pendingFor(node);
       for (const [index, p] of waiting) {
         if (p.key === msg.key && p.client === src && p.op === 'acquire' && index > node.lastApplied) {
@@ -234,8 +230,22 @@ export class LockService implements ClusterExtension {
           return;
         }
       }
-      if (held || this.uncommittedTouches(node, msg.key)) {
-        this.log(say.busy(node.id, msg.key, src, held?.owner ?? null), 'lock', [node.id, src]);
+    }
+    // The leader's log holds every committed entry (Leader Completeness) but its applied state
+    // may lag it, e.g. just after a restart; an entry it has not applied yet for this key could
+    // change the answer, so it decides nothing about the key until that entry is applied.
+    if (this.uncommittedTouches(node, msg.key)) {
+      this.log(say.busy(node.id, msg.key, src, null), 'lock', [node.id, src]);
+      this.reply(node, request, 'busy', null);
+      return;
+    }
+    if (msg.op === 'acquire') {
+      if (held && held.owner === src) {
+        this.reply(node, request, 'granted', held.token); // a retry of a grant whose answer was lost
+        return;
+      }
+      if (held) {
+        this.log(say.busy(node.id, msg.key, src, held.owner), 'lock', [node.id, src]);
         this.reply(node, request, 'busy', null);
         return;
       }
@@ -370,7 +380,7 @@ export class LockService implements ClusterExtension {
       c.currentLockKey = key;
       this.log(say.clientAcquired(c.id, key, msg.token, deadline), 'client', [c.id]);
     } else if (msg.outcome === 'busy') {
-      this.log(say.clientBusy(c.id, key), 'client', [c.id]);
+      this.log(o.intent.op === 'acquire' ? say.clientBusy(c.id, key) : say.clientReleaseBusy(c.id, key), 'client', [c.id]);
     } else if (msg.outcome === 'released' || msg.outcome === 'not-found') {
       c.holdings.delete(key);
       if (c.currentLockKey === key) {

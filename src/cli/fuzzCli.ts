@@ -1,0 +1,156 @@
+/**
+ * `npm run fuzz -- --runs N --seed S [--bug NAME]`: swarm fuzzing with every invariant on.
+ * Kept as a function from argv to an exit code, writing through two sinks, so tests call it
+ * directly: 0 when every run holds, 1 with a shrunk counterexample, 2 for a bad flag.
+ */
+import { encodeLink } from '../share/link';
+import { BUG_NAMES, type BugName, type SimConfig } from '../sim/config';
+import { FUZZ_DURATION_MS, fuzz, type Counterexample, type FuzzResult } from '../sim/fuzz';
+import { parseSeed, type Seed } from '../sim/prng';
+import { formatSchedule, type Action } from '../sim/schedule';
+import { UsageError, parseFlags, wholeNumber } from './args';
+import { header } from './simCli';
+
+export const FUZZ_USAGE = `Usage: npm run fuzz -- --runs N --seed S [--bug NAME]
+  --runs N       how many runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (1-1000000, default 200)
+  --seed S       fuzz seed, any non-negative integer (default 1); run i draws from (S << 32) + i
+  --bug NAME     switch on one bug: ${BUG_NAMES.join(', ')}
+  --no-shrink    print the counterexample as found, without shrinking it`;
+
+const FLAGS = [
+  { name: 'runs', value: true },
+  { name: 'seed', value: true },
+  { name: 'bug', value: true },
+  { name: 'no-shrink', value: false },
+  { name: 'help', value: false },
+] as const;
+
+export interface FuzzCliIo {
+  /** Result lines. */
+  readonly out: (line: string) => void;
+  /** Progress: `text` replaces the previous progress line when `inPlace`. */
+  readonly progress: (text: string, inPlace: boolean) => void;
+  /** Whether progress may update one line in place (a terminal). */
+  readonly tty: boolean;
+  /** Wall-clock ms, for the runs-per-minute figure. */
+  readonly clock: () => number;
+}
+
+export interface FuzzArgs {
+  readonly runs: number;
+  readonly seed: Seed;
+  readonly bugs: readonly BugName[];
+  readonly shrink: boolean;
+}
+
+export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
+  const flags = parseFlags(argv, FLAGS);
+  if (flags.has('help')) return 'help';
+  const runsText = flags.get('runs');
+  const runs = typeof runsText === 'string' ? wholeNumber(runsText, 'runs', 1, 1_000_000) : 200;
+  const seedText = flags.get('seed');
+  let seed: Seed = 1;
+  if (typeof seedText === 'string') {
+    const parsed = parseSeed(seedText.trim());
+    if (typeof parsed === 'string') throw new UsageError(`--seed must be a non-negative integer, not "${seedText}".`);
+    seed = parsed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(parsed) : parsed;
+  }
+  const bugText = flags.get('bug');
+  const bugs: BugName[] = [];
+  if (typeof bugText === 'string') {
+    if (!(BUG_NAMES as readonly string[]).includes(bugText)) {
+      throw new UsageError(`Unknown bug "${bugText}" in --bug; the bugs are ${BUG_NAMES.join(', ')}.`);
+    }
+    bugs.push(bugText as BugName);
+  }
+  return { runs, seed, bugs, shrink: !flags.has('no-shrink') };
+}
+
+/** The app's share link (src/share/link.ts) for a counterexample, landing at the violation. */
+export function shareQuery(config: SimConfig, schedule: readonly Action[], atMs: number): string {
+  return '?' + encodeLink({ config, schedule, atMs });
+}
+
+/** `npm run sim` flags that print the same run's timeline. */
+export function simCommand(config: SimConfig, schedule: readonly Action[], untilMs: number): string {
+  const flags = [
+    `--seed ${String(config.seed)}`,
+    `--nodes ${config.nodeIds.length}`,
+    `--timeout ${config.electionTimeoutMs.join('-')}`,
+    `--heartbeat ${config.heartbeatMs}`,
+    `--latency ${config.latencyMs.join('-')}`,
+  ];
+  if (config.clientIds.length > 0) flags.push(`--clients ${config.clientIds.join(',')}`);
+  if (config.bugs.length > 0) flags.push(`--bugs ${config.bugs.join(',')}`);
+  flags.push(`--until ${untilMs}`, `--schedule "${formatSchedule(schedule)}"`);
+  return `npm run sim -- ${flags.join(' ')}`;
+}
+
+export function counterexampleLines(cx: Counterexample, args: FuzzArgs): string[] {
+  const v = cx.violation;
+  return [
+    `VIOLATION of ${v.title} in run ${cx.run} (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}), at t=${v.t} ms, nodes ${v.nodes.join(', ')}`,
+    `  ${v.sentence}`,
+    `seed ${String(cx.config.seed)}; ${header(cx.config)}`,
+    `fault kinds: ${cx.kinds.join(', ')}`,
+    `schedule (shrunk from ${cx.original.schedule.length} to ${cx.schedule.length} actions in ${cx.shrinkRuns} replays; run until ${cx.untilMs} ms):`,
+    `  ${cx.scheduleText || '(empty)'}`,
+    `replay: ${simCommand(cx.config, cx.schedule, cx.untilMs)}`,
+    `share link: ${shareQuery(cx.config, cx.schedule, cx.untilMs)}`,
+  ];
+}
+
+export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
+  let args: FuzzArgs | 'help';
+  try {
+    args = parseFuzzArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.out(error.message);
+      return 2;
+    }
+    throw error;
+  }
+  if (args === 'help') {
+    io.out(FUZZ_USAGE);
+    return 0;
+  }
+  const started = io.clock();
+  const gen = fuzz({ seed: args.seed, runs: args.runs, bugs: args.bugs, shrink: args.shrink });
+  const tenth = Math.max(1, Math.floor(args.runs / 10));
+  let result: FuzzResult;
+  let lastShown = -1;
+  for (;;) {
+    const step = gen.next();
+    if (step.done) {
+      result = step.value;
+      break;
+    }
+    const p = step.value;
+    if (p.phase === 'search') {
+      const last = p.runsDone === args.runs || p.last.violation !== null;
+      if (io.tty ? p.runsDone - lastShown >= Math.max(1, Math.floor(args.runs / 200)) || last : p.runsDone % tenth === 0 || last) {
+        lastShown = p.runsDone;
+        const pct = Math.floor((p.runsDone / args.runs) * 100);
+        const state = p.last.violation !== null ? `violation in run ${p.last.run}` : 'no violation so far';
+        io.progress(`fuzz: run ${p.runsDone}/${args.runs} (${pct}%), ${state}, ${p.findings} stale writes found`, io.tty);
+      }
+    } else if (io.tty || p.attempts % 25 === 0) {
+      io.progress(`shrinking: ${p.actions} actions left after ${p.attempts} of at most ${p.budget} replays`, io.tty);
+    }
+  }
+  if (io.tty) io.progress('', true);
+  const wallMs = io.clock() - started;
+  const perMinute = wallMs > 0 ? Math.round((result.runsDone / wallMs) * 60_000) : null;
+  const cx = result.counterexample;
+  if (cx !== null) {
+    for (const line of counterexampleLines(cx, args)) io.out(line);
+    return 1;
+  }
+  io.out(
+    `${result.runsDone} runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}): every invariant held` +
+      `${perMinute !== null ? `; ${perMinute.toLocaleString('en-US')} runs/min` : ''}`,
+  );
+  io.out(`findings (not failures): the unfenced store accepted ${result.findings} writes from clients whose lease had ended`);
+  return 0;
+}

@@ -1,0 +1,453 @@
+/**
+ * Safety invariants, checked after every simulated millisecond from outside the node code
+ * (TigerBeetle's VOPR): the Raft paper's Figure 3 properties plus the lock service's own.
+ *
+ * Every check is incremental, so a fuzz run can afford all of them every millisecond: the
+ * checker keeps a shadow of what it has already seen (each node's log as entry references, the
+ * commit and applied positions, the applied lock table) and looks only at what changed — new or
+ * replaced log entries, newly committed indices, applies as they happen (through the cluster's
+ * apply observer), new leaders, new store writes. Restarts are read from the event list, since a
+ * restart legitimately rewinds the applied index and re-applies the log from the start.
+ */
+import type { Cluster } from './cluster';
+import type { SimConfig } from './config';
+import { commandText, invariant as say } from './describe';
+import type { ApplyResult } from './lockStateMachine';
+import type { LockService } from './lockService';
+import type { RaftNode } from './node';
+import { formatSchedule, type Action } from './schedule';
+import type { Command, LogEntry } from './types';
+
+export const INVARIANT_IDS = [
+  'election-safety',
+  'log-matching',
+  'leader-completeness',
+  'state-machine-safety',
+  'leader-append-only',
+  'applied-monotonic',
+  'one-holder',
+  'tokens',
+  'expire-token',
+  'fencing',
+] as const;
+export type InvariantId = (typeof INVARIANT_IDS)[number];
+
+export interface Violation {
+  readonly invariant: InvariantId;
+  /** The invariant's name as people read it (`Election Safety`). */
+  readonly title: string;
+  /** Simulated ms at which the checker saw it. */
+  readonly t: number;
+  /** Node ids (and, for store checks, client and store ids) involved. */
+  readonly nodes: readonly string[];
+  /** One plain sentence of what went wrong. */
+  readonly sentence: string;
+  /** `t= 1234 ms VIOLATION <title>: <sentence>`. */
+  readonly line: string;
+  /** Configuration and schedule that reproduce it when run until `untilMs`. */
+  readonly config: SimConfig;
+  readonly schedule: string;
+  readonly untilMs: number;
+}
+
+/** A write the unfenced store took from a client whose lease had ended: a finding, not a failure. */
+export interface StaleWriteFinding {
+  readonly t: number;
+  readonly client: string;
+  readonly key: string;
+  readonly value: string;
+  readonly token: number | null;
+}
+
+/** What the checker needs of a run: a Simulation satisfies it. */
+export interface CheckedRun {
+  readonly cluster: Cluster;
+  readonly lockService: LockService | null;
+  readonly schedule: readonly Action[];
+  /** How many schedule actions have been applied (the reproducing prefix); all if absent. */
+  readonly appliedCount?: number;
+}
+
+export interface CheckerOptions {
+  /** Stop recording after this many violations (the first is what matters). Default 20. */
+  readonly maxViolations?: number;
+  /** Called once per recorded violation, as it is found. */
+  readonly onViolation?: (violation: Violation) => void;
+}
+
+interface LogRecord {
+  readonly term: number;
+  readonly entry: LogEntry;
+  readonly prevTerm: number;
+  readonly node: string;
+  /** Another record at the same index with a different term. */
+  other: LogRecord | null;
+}
+
+interface CommitRecord {
+  readonly term: number;
+  readonly entry: LogEntry;
+  /** The lowest term of a node that first saw it committed: the term it was committed in. */
+  commitTerm: number;
+  readonly t: number;
+}
+
+interface ApplyRecord {
+  readonly entry: LogEntry;
+  readonly node: string;
+  /** For a grant: the token it produced, or null if rejected; undefined for other commands. */
+  grant: number | null | undefined;
+}
+
+interface ShadowLock {
+  readonly owner: string;
+  readonly token: number;
+}
+
+/** Everything the checker tracks about one node, reset by a restart where the node resets. */
+interface NodeTrack {
+  /** The node's log as the checker last saw it (entry references). */
+  readonly log: LogEntry[];
+  commitIndex: number;
+  lastApplied: number;
+  /** Index of the last entry seen applied through the apply observer. */
+  appliedIndex: number;
+  /** The term this node led at the last check, or -1. */
+  leaderTerm: number;
+  /** The lock table the applied commands imply (the reference semantics). */
+  readonly locks: Map<string, ShadowLock>;
+  lastToken: number;
+}
+
+const sameCommand = (a: Command, b: Command) => a === b || commandText(a) === commandText(b);
+
+export class InvariantChecker {
+  readonly violations: Violation[] = [];
+  readonly findings: StaleWriteFinding[] = [];
+  private readonly run: CheckedRun;
+  private readonly cluster: Cluster;
+  private readonly maxViolations: number;
+  private readonly onViolation: ((v: Violation) => void) | null;
+  private readonly tracks: NodeTrack[];
+  private eventCursor = 0;
+  private leaderEventsSeen = 0;
+  private leaderEventsChecked = 0;
+  private readonly leaderOfTerm = new Map<number, string>();
+  private readonly reportedTerms = new Set<number>();
+  /** Log Matching table: index → the first entry seen there for each term. */
+  private readonly logTable: (LogRecord | undefined)[] = [];
+  private readonly committed: (CommitRecord | undefined)[] = [];
+  private maxCommitted = 0;
+  private readonly applied: (ApplyRecord | undefined)[] = [];
+  private fencedCursor = 0;
+  private unfencedCursor = 0;
+  private readonly fencedHighest = new Map<string, number>();
+
+  constructor(run: CheckedRun, options: CheckerOptions = {}) {
+    this.run = run;
+    this.cluster = run.cluster;
+    this.maxViolations = options.maxViolations ?? 20;
+    this.onViolation = options.onViolation ?? null;
+    this.tracks = run.cluster.nodes.map((node) => ({
+      log: node.log.slice(),
+      commitIndex: node.commitIndex,
+      lastApplied: node.lastApplied,
+      appliedIndex: node.lastApplied,
+      leaderTerm: node.role === 'leader' ? node.term : -1,
+      locks: new Map(),
+      lastToken: 0,
+    }));
+    this.eventCursor = run.cluster.events.length;
+  }
+
+  /** The first violation, or null while every invariant holds. */
+  get first(): Violation | null {
+    return this.violations.length > 0 ? this.violations[0] : null;
+  }
+
+  get ok(): boolean {
+    return this.violations.length === 0;
+  }
+
+  /** Hooks the checker into the cluster: `check` after every step, `onApply` on every apply. */
+  attach(): this {
+    // Simulation.clone() shares these closures with the copy; a checker watches only its own run.
+    const own = this.cluster;
+    own.addObserver((cluster) => {
+      if (cluster === own) this.check();
+    });
+    own.addApplyObserver((node, index, entry, result) => {
+      if (own.nodes[node.index] === node) this.onApply(node, index, entry, result);
+    });
+    return this;
+  }
+
+  // -- after every step ---------------------------------------------------------------------
+
+  check(): void {
+    this.catchUpEvents();
+    const nodes = this.cluster.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      const track = this.tracks[i];
+      const log = node.log;
+      const len = log.length;
+      const seen = track.log;
+      if (len !== seen.length || (len > 0 && log[len - 1] !== seen[len - 1])) this.onLogChange(node, track);
+      if (node.commitIndex !== track.commitIndex) {
+        if (node.commitIndex > track.commitIndex) this.onCommit(node, track.commitIndex, node.commitIndex);
+        track.commitIndex = node.commitIndex;
+      }
+      if (node.role === 'leader') {
+        if (track.leaderTerm !== node.term) this.onNewLeader(node);
+        track.leaderTerm = node.term;
+      } else {
+        track.leaderTerm = -1;
+      }
+      if (node.lastApplied < track.lastApplied) {
+        this.violate('applied-monotonic', [node.id], say.appliedBack(node.id, track.lastApplied, node.lastApplied));
+      }
+      track.lastApplied = node.lastApplied;
+    }
+    if (this.leaderEventsSeen !== this.leaderEventsChecked) this.scanLeadersByTerm();
+    const locks = this.run.lockService;
+    if (locks !== null) this.checkStores(locks);
+  }
+
+  /** Restarts (which legitimately rewind commit and applied state) and elections, from the event list. */
+  private catchUpEvents(): void {
+    const events = this.cluster.events;
+    while (this.eventCursor < events.length) {
+      const e = events[this.eventCursor++];
+      if (e.kind === 'restart') {
+        const node = this.cluster.nodeById.get(e.subjects[0]);
+        if (node) {
+          const track = this.tracks[node.index];
+          track.commitIndex = 0;
+          track.lastApplied = 0;
+          track.appliedIndex = 0;
+          track.leaderTerm = -1;
+          track.locks.clear();
+          track.lastToken = 0;
+        }
+      } else if (e.kind === 'leader') {
+        this.leaderEventsSeen++;
+      }
+    }
+  }
+
+  /**
+   * Finds where the node's log departs from the checker's copy (appends touch nothing before the
+   * old end, a conflict replaces a suffix), checks each new entry, and updates the copy.
+   */
+  private onLogChange(node: RaftNode, track: NodeTrack): void {
+    const log = node.log;
+    const seen = track.log;
+    let p = log.length < seen.length ? log.length : seen.length;
+    while (p > 0 && log[p - 1] !== seen[p - 1]) p--;
+    // Leader Append-Only: a leader of the same term as at the last check only appends.
+    if (p < seen.length && node.role === 'leader' && track.leaderTerm === node.term) {
+      this.violate('leader-append-only', [node.id], say.leaderRewrote(node.id, node.term, p + 1, seen.length, log.length));
+    }
+    seen.length = p;
+    for (let pos = p; pos < log.length; pos++) {
+      const entry = log[pos];
+      seen.push(entry);
+      this.checkLogMatching(node, pos + 1, entry, pos > 0 ? log[pos - 1].term : 0);
+    }
+  }
+
+  /**
+   * Log Matching, checked one entry at a time: every (index, term) must name one command and one
+   * predecessor term. By induction on the index, two logs sharing an (index, term) then agree on
+   * every entry up to it — the paper's property — without ever comparing whole logs.
+   */
+  private checkLogMatching(node: RaftNode, index: number, entry: LogEntry, prevTerm: number): void {
+    let rec = this.logTable[index];
+    while (rec !== undefined && rec !== null && rec.term !== entry.term) rec = rec.other ?? undefined;
+    if (rec === undefined || rec === null) {
+      const fresh: LogRecord = { term: entry.term, entry, prevTerm, node: node.id, other: this.logTable[index] ?? null };
+      this.logTable[index] = fresh;
+      return;
+    }
+    if (rec.entry !== entry && !sameCommand(rec.entry.command, entry.command)) {
+      this.violate(
+        'log-matching',
+        [rec.node, node.id],
+        say.logEntryDiffers(rec.node, node.id, index, entry.term, commandText(rec.entry.command), commandText(entry.command)),
+      );
+    } else if (rec.prevTerm !== prevTerm) {
+      this.violate('log-matching', [rec.node, node.id], say.logPrefixDiffers(rec.node, node.id, index, entry.term, rec.prevTerm, prevTerm));
+    }
+  }
+
+  private onCommit(node: RaftNode, from: number, to: number): void {
+    const now = this.cluster.nowMs;
+    const log = node.log;
+    // Re-learning commits after a restart re-walks known indices; only new ones are recorded.
+    for (let index = from + 1; index <= to; index++) {
+      const known = this.committed[index];
+      if (known !== undefined) {
+        if (known.t === now && node.term < known.commitTerm) known.commitTerm = node.term;
+        continue;
+      }
+      const entry = log[index - 1];
+      if (entry === undefined) break;
+      this.committed[index] = { term: entry.term, entry, commitTerm: node.term, t: now };
+      if (index > this.maxCommitted) this.maxCommitted = index;
+    }
+    // A leader of a later term must already hold what was just committed.
+    for (const other of this.cluster.nodes) {
+      if (other.role === 'leader' && other.term > node.term) this.checkLeaderHolds(other, from + 1, to);
+    }
+  }
+
+  private onNewLeader(node: RaftNode): void {
+    const previous = this.leaderOfTerm.get(node.term);
+    if (previous === undefined) this.leaderOfTerm.set(node.term, node.id);
+    else if (previous !== node.id) this.reportTwoLeaders(node.term, previous, node.id);
+    this.checkLeaderHolds(node, 1, this.maxCommitted);
+  }
+
+  /** Leader Completeness: every entry committed in an earlier term is in this leader's log. */
+  private checkLeaderHolds(leader: RaftNode, from: number, to: number): void {
+    const log = leader.log;
+    for (let index = from; index <= to; index++) {
+      const rec = this.committed[index];
+      if (rec === undefined || rec.commitTerm >= leader.term) continue;
+      const has = log[index - 1];
+      if (has !== undefined && has.term === rec.term) continue;
+      this.violate(
+        'leader-completeness',
+        [leader.id],
+        say.leaderMissesCommitted(
+          leader.id, leader.term, index, commandText(rec.entry.command), rec.term, rec.commitTerm,
+          has === undefined ? null : `${commandText(has.command)} (term ${has.term})`,
+        ),
+      );
+      return;
+    }
+  }
+
+  /** Election Safety from the cluster's own record, which also sees leaders that lasted under 1 ms. */
+  private scanLeadersByTerm(): void {
+    this.leaderEventsChecked = this.leaderEventsSeen;
+    for (const [term, ids] of this.cluster.leadersByTerm) {
+      if (ids.length < 2 || this.reportedTerms.has(term)) continue;
+      for (let i = 1; i < ids.length; i++) {
+        if (ids[i] !== ids[0]) {
+          this.reportTwoLeaders(term, ids[0], ids[i]);
+          break;
+        }
+      }
+    }
+  }
+
+  private reportTwoLeaders(term: number, a: string, b: string): void {
+    if (this.reportedTerms.has(term)) return;
+    this.reportedTerms.add(term);
+    this.violate('election-safety', [a, b], say.twoLeaders(term, a, b));
+  }
+
+  private checkStores(locks: LockService): void {
+    const fenced = locks.fenced.writes;
+    while (this.fencedCursor < fenced.length) {
+      const w = fenced[this.fencedCursor++];
+      if (!w.accepted) continue;
+      const highest = this.fencedHighest.get(w.key);
+      // A write with no token is below every token.
+      if (highest !== undefined && (w.token === null || w.token < highest)) {
+        this.violate('fencing', [w.client, 'fenced'], say.fencedWentBack(w.client, w.key, w.token, highest));
+      }
+      if (w.token !== null && (highest === undefined || w.token > highest)) this.fencedHighest.set(w.key, w.token);
+    }
+    const unfenced = locks.unfenced.writes;
+    while (this.unfencedCursor < unfenced.length) {
+      const w = unfenced[this.unfencedCursor++];
+      if (w.accepted && w.leaseEnded) this.findings.push({ t: w.t, client: w.client, key: w.key, value: w.value, token: w.token });
+    }
+  }
+
+  // -- on every apply -----------------------------------------------------------------------
+
+  onApply(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
+    this.catchUpEvents();
+    const track = this.tracks[node.index];
+    if (index <= track.appliedIndex) {
+      this.violate('applied-monotonic', [node.id], say.appliedTwice(node.id, index, track.appliedIndex));
+    }
+    track.appliedIndex = index;
+    let rec = this.applied[index];
+    if (rec === undefined) {
+      this.applied[index] = rec = { entry, node: node.id, grant: undefined };
+    } else if (rec.entry !== entry && !sameCommand(rec.entry.command, entry.command)) {
+      this.violate(
+        'state-machine-safety',
+        [rec.node, node.id],
+        say.appliedDiffers(node.id, index, commandText(entry.command), rec.node, commandText(rec.entry.command)),
+      );
+    }
+    const command = entry.command;
+    if (typeof command === 'string') return;
+    const shadow = track.locks;
+    switch (command.type) {
+      case 'grant': {
+        const token = result.type === 'Granted' ? result.token : null;
+        if (token !== null) {
+          const held = shadow.get(command.key);
+          if (held !== undefined) {
+            this.violate('one-holder', [node.id], say.twoHolders(node.id, command.key, command.owner, token, held.owner, held.token));
+          } else {
+            shadow.set(command.key, { owner: command.owner, token });
+          }
+          if (token <= track.lastToken) this.violate('tokens', [node.id], say.tokenNotIncreasing(node.id, token, track.lastToken));
+          track.lastToken = token;
+        }
+        if (rec.grant === undefined) rec.grant = token;
+        else if (rec.grant !== token && rec.node !== node.id) {
+          this.violate('tokens', [rec.node, node.id], say.tokenDiffers(node.id, index, token, rec.node, rec.grant));
+        }
+        return;
+      }
+      case 'release':
+        shadow.delete(command.key);
+        return;
+      case 'expire': {
+        const held = shadow.get(command.key);
+        const removed = result.type === 'Expired' && result.existed;
+        if (removed && held !== undefined && held.token !== command.token) {
+          this.violate('expire-token', [node.id], say.expireWrongToken(node.id, command.key, command.token, held.owner, held.token));
+        }
+        if (held !== undefined && held.token === command.token) shadow.delete(command.key);
+        return;
+      }
+    }
+  }
+
+  // -- recording ----------------------------------------------------------------------------
+
+  private violate(id: InvariantId, nodes: readonly string[], sentence: string): void {
+    if (this.violations.length >= this.maxViolations) return;
+    const t = this.cluster.nowMs;
+    const title = say.titles[id];
+    const actions = this.run.schedule.slice(0, this.run.appliedCount ?? this.run.schedule.length);
+    const violation: Violation = {
+      invariant: id,
+      title,
+      t,
+      nodes: [...new Set(nodes)],
+      sentence,
+      line: say.line(t, title, sentence),
+      config: this.cluster.config,
+      schedule: formatSchedule(actions),
+      untilMs: t,
+    };
+    this.violations.push(violation);
+    this.onViolation?.(violation);
+  }
+}
+
+/** Attaches every invariant to a run (a Simulation): checked after every step from now on. */
+export function attachInvariants(run: CheckedRun, options: CheckerOptions = {}): InvariantChecker {
+  return new InvariantChecker(run, options).attach();
+}

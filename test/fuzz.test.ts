@@ -1,0 +1,122 @@
+// Property tier: the swarm fuzzer. Every switchable bug is found within 200 runs of a fixed
+// seed, and the printed (shrunk) schedule reproduces the violation with the bug and holds
+// without it. Without bugs the runs hold; the CLI's exit codes and output are checked too.
+import { describe, expect, it } from 'vitest';
+import { decodeLink } from '../src/share/link';
+import { runFuzzCli, type FuzzCliIo } from '../src/cli/fuzzCli';
+import { BUG_NAMES, type BugName } from '../src/sim/config';
+import { BUG_FAULTS, FAULT_KINDS, fuzz, fuzzRun, replay, runFuzz, type FuzzProgress } from '../src/sim/fuzz';
+import { formatSchedule, parseSchedule } from '../src/sim/schedule';
+
+const SEED = 1;
+
+function cliIo(): FuzzCliIo & { lines: string[]; progressLines: string[] } {
+  const lines: string[] = [];
+  const progressLines: string[] = [];
+  return { out: (l) => lines.push(l), progress: (t) => progressLines.push(t), tty: false, clock: () => 0, lines, progressLines };
+}
+
+describe('each switchable bug is found within 200 runs, and its schedule reproduces', () => {
+  it.each(BUG_NAMES.map((b) => [b]))('%s', (bug) => {
+    const result = runFuzz({ seed: SEED, runs: 200, bugs: [bug as BugName], maxShrinkRuns: 150 });
+    const cx = result.counterexample;
+    expect(cx, `no violation in 200 runs with ${bug}`).not.toBeNull();
+    if (cx === null) return;
+    expect(cx.run).toBeLessThan(200);
+    expect(cx.schedule.length).toBeLessThanOrEqual(cx.original.schedule.length);
+    // The printed text, parsed back, is the schedule.
+    const schedule = parseSchedule(cx.scheduleText);
+    expect(formatSchedule(schedule)).toBe(cx.scheduleText);
+    const withBug = replay(cx.config, schedule, cx.untilMs);
+    expect(withBug?.invariant).toBe(cx.violation.invariant);
+    expect(withBug?.t).toBe(cx.untilMs);
+    expect(withBug?.sentence).toBe(cx.violation.sentence);
+    const without = replay({ ...cx.config, bugs: [] }, schedule, 10_000);
+    expect(without).toBeNull();
+  });
+
+  it('the bug kinds exist in the swarm', () => {
+    for (const kinds of Object.values(BUG_FAULTS)) for (const k of kinds) expect(FAULT_KINDS).toContain(k);
+  });
+});
+
+describe('the swarm', () => {
+  it('is deterministic: the same fuzz seed and run give the same run', () => {
+    const a = fuzzRun(5, 17);
+    const b = fuzzRun(5, 17);
+    expect(formatSchedule(a.schedule)).toBe(formatSchedule(b.schedule));
+    expect(a.config).toEqual(b.config);
+    expect(formatSchedule(a.schedule)).not.toBe(formatSchedule(fuzzRun(5, 18).schedule));
+  });
+
+  it('draws cluster sizes 3, 5 and 7 and varied fault subsets', () => {
+    const sizes = new Set<number>();
+    const subsets = new Set<string>();
+    for (let run = 0; run < 40; run++) {
+      const o = fuzzRun(3, run, [], 500);
+      sizes.add(o.config.nodeIds.length);
+      subsets.add(o.kinds.join(','));
+    }
+    expect([...sizes].sort()).toEqual([3, 5, 7]);
+    expect(subsets.size).toBeGreaterThan(30);
+  });
+
+  it("a run's recorded schedule replays it exactly", () => {
+    for (const run of [0, 1, 2]) {
+      const o = fuzzRun(9, run);
+      expect(replay(o.config, parseSchedule(formatSchedule(o.schedule)), o.untilMs)).toBeNull();
+    }
+  });
+
+  it('is a generator: progress after every run, resumable in chunks', () => {
+    const gen = fuzz({ seed: 2, runs: 5 });
+    const seen: FuzzProgress[] = [];
+    let step = gen.next();
+    while (!step.done) {
+      seen.push(step.value);
+      step = gen.next();
+    }
+    expect(seen.map((p) => (p.phase === 'search' ? p.runsDone : -1))).toEqual([1, 2, 3, 4, 5]);
+    expect(step.value.counterexample).toBeNull();
+    expect(step.value.runsDone).toBe(5);
+  });
+});
+
+describe('npm run fuzz', () => {
+  it('exits 0 when every run holds, with progress per 10%', () => {
+    const io = cliIo();
+    expect(runFuzzCli(['--runs', '20', '--seed', '4'], io)).toBe(0);
+    expect(io.progressLines.length).toBe(10);
+    expect(io.progressLines[9]).toMatch(/^fuzz: run 20\/20 \(100%\), no violation so far/);
+    expect(io.lines[0]).toMatch(/^20 runs of 10 simulated seconds \(fuzz seed 4\): every invariant held/);
+  });
+
+  it('exits 1 with the seed, the shrunk schedule, the sentence and a share link', () => {
+    const io = cliIo();
+    expect(runFuzzCli(['--runs', '50', '--seed', '1', '--bug', 'no-log-check'], io)).toBe(1);
+    const text = io.lines.join('\n');
+    expect(text).toMatch(/^VIOLATION of Leader Completeness in run \d+ \(fuzz seed 1, bug no-log-check\)/);
+    expect(text).toMatch(/\n {2}n\d leads term \d+ without/);
+    expect(text).toMatch(/\nseed \d+; \d nodes, election timeout/);
+    expect(text).toContain('\nreplay: npm run sim -- --seed ');
+    const link = io.lines.find((l) => l.startsWith('share link: '))?.slice('share link: '.length) ?? '';
+    const decoded = decodeLink(link);
+    expect(decoded.ok).toBe(true);
+    if (decoded.ok) {
+      expect(decoded.spec.config.bugs).toEqual(['no-log-check']);
+      const schedule = io.lines[io.lines.findIndex((l) => l.startsWith('schedule (')) + 1].trim();
+      expect(formatSchedule(decoded.spec.schedule)).toBe(schedule);
+    }
+  });
+
+  it.each([
+    [['--runs', 'many'], '--runs must be a whole number from 1 to 1000000, not "many".'],
+    [['--bug', 'typo'], 'Unknown bug "typo" in --bug; the bugs are figure8, forget-vote, no-log-check, expire-any-token, follower-expiry, no-fencing.'],
+    [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
+    [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --no-shrink, --help.'],
+  ])('bad flags %j exit 2 with one sentence', (argv, message) => {
+    const io = cliIo();
+    expect(runFuzzCli(argv, io)).toBe(2);
+    expect(io.lines).toEqual([message]);
+  });
+});
