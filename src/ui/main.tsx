@@ -1,12 +1,37 @@
+/** Boots the page: the store, the simulation worker, the bridge between them, then React. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import type { HostEndpoint } from '../worker/protocol';
+import { App } from './App';
+import { HostBridge } from './bridge/hostBridge';
+import { LabProvider } from './labContext';
+import { defaultRun, runFromQuery } from './runs';
+import { createLabStore } from './store/labStore';
+import { tabForPreset } from './tabs';
+import './styles.css';
 
-function App() {
-  return <main><h1>Lockstep</h1><p>Raft and fenced locks, step by step.</p></main>;
-}
+const store = createLabStore();
+const worker = new Worker(new URL('../worker/sim.worker.ts', import.meta.url), { type: 'module' });
+const bridge = new HostBridge(worker as unknown as HostEndpoint, store);
+
+const fromLink = runFromQuery(location.search);
+const run = fromLink === null || typeof fromLink === 'string' ? defaultRun() : fromLink;
+bridge.setSpeed(run.speed);
+bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: run.playing, label: run.label });
+if (typeof fromLink === 'string') store.setState({ error: `${fromLink} Opening the default run instead.` });
+store.getState().setSideTab(tabForPreset(run.label));
+// A preset switches the side panel to what it is about.
+store.subscribe((s, prev) => {
+  if (s.runId !== prev.runId && s.label !== prev.label && s.label !== null) s.setSideTab(tabForPreset(s.label));
+});
+
+// Test and benchmark hooks: read-only access to the store.
+(window as unknown as { lockstep: unknown }).lockstep = { store, bridge };
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <App />
+    <LabProvider store={store} bridge={bridge}>
+      <App />
+    </LabProvider>
   </StrictMode>,
 );

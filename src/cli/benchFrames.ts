@@ -1,0 +1,82 @@
+/**
+ * `npm run bench:ui`: frame times of the built page in real Chromium with 9 nodes, 4 clients and
+ * ~200 messages in flight (long latencies and a fast heartbeat keep the network full). Reports
+ * the median and 95th percentile of requestAnimationFrame deltas, messages in flight, and how
+ * many node glyph elements were replaced while measuring (0: the SVG is updated, not rebuilt).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir } from './staticSite';
+
+const MEASURE_MS = 5000;
+const CLIENT_LOOP = ['A', 'B', 'C', 'D']
+  .flatMap((c, i) => Array.from({ length: 20 }, (_, k) => [`@${1500 + k * 1000 + i * 100} client ${c} acquire lock${i} 400`, `@${1700 + k * 1000 + i * 100} client ${c} write k${i}=v${k}`]).flat())
+  .join('; ');
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'lockstep-bench-'));
+  buildSite(dir);
+  const server = await serveDir(dir);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    // tsx keeps function names with a helper the page does not have.
+    await page.addInitScript('window.__name = (f) => f;');
+    const query = new URLSearchParams({
+      nodes: '9',
+      clients: 'A,B,C,D',
+      latency: '200-400',
+      heartbeat: '20',
+      timeout: '1000-2000',
+      speed: '1',
+      t: '3000',
+      ...(process.env.BENCH_PAUSED ? { paused: '' } : {}),
+      schedule: CLIENT_LOOP,
+    });
+    await page.goto(`${server.url}?${query}`);
+    await page.waitForSelector('[data-role="leader"][data-alive="true"]', { timeout: 20_000 });
+    await page.waitForTimeout(500);
+    const result = await page.evaluate(async (ms) => {
+      const lab = (window as unknown as { lockstep: { store: { getState(): { snapshot: { messages: unknown[] } | null } } } }).lockstep;
+      let replaced = 0;
+      const observer = new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n instanceof Element && n.matches('[data-node-id]')) replaced++;
+      });
+      observer.observe(document.querySelector('svg.diagram') as Element, { childList: true, subtree: true });
+      const deltas: number[] = [];
+      const inflight: number[] = [];
+      await new Promise<void>((done) => {
+        const start = performance.now();
+        let last = start;
+        const frame = (t: number) => {
+          deltas.push(t - last);
+          last = t;
+          inflight.push(lab.store.getState().snapshot?.messages.length ?? 0);
+          if (t - start < ms) requestAnimationFrame(frame);
+          else done();
+        };
+        requestAnimationFrame(frame);
+      });
+      observer.disconnect();
+      return { deltas: deltas.slice(1), inflight, replaced, drawn: document.querySelectorAll('.messages > *').length };
+    }, MEASURE_MS);
+    const sorted = [...result.deltas].sort((a, b) => a - b);
+    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+    const meanInflight = result.inflight.reduce((a, b) => a + b, 0) / Math.max(1, result.inflight.length);
+    console.log(`frames measured: ${sorted.length} over ${MEASURE_MS} ms (1920x1080, 9 nodes, 4 clients)`);
+    console.log(`messages in flight: mean ${meanInflight.toFixed(0)}, min ${Math.min(...result.inflight)}, max ${Math.max(...result.inflight)}; drawn at the end: ${result.drawn}`);
+    console.log(`frame time: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+    console.log(`node glyph elements replaced while measuring: ${result.replaced}`);
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exitCode = 1;
+});

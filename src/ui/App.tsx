@@ -1,0 +1,134 @@
+/** The page: controls on top, the diagram on the left, panels and the event log on the right. */
+import { memo, type KeyboardEvent } from 'react';
+import { ClientsPanel } from './panels/ClientsPanel';
+import { EventLogPanel } from './panels/EventLogPanel';
+import { LockTablePanel } from './panels/LockTablePanel';
+import { LogsPanel } from './panels/LogsPanel';
+import { NodeContextPanel } from './panels/NodeContextPanel';
+import { StoresPanel } from './panels/StoresPanel';
+import { NetworkControls } from './controls/NetworkControls';
+import { PlaybackControls } from './controls/PlaybackControls';
+import { PresetBlurb, PresetPicker } from './controls/PresetPicker';
+import { RunSettings } from './controls/RunSettings';
+import { Diagram } from './diagram/Diagram';
+import { Legend } from './diagram/Legend';
+import { useBridge, useLab, useLabStore } from './labContext';
+import { SIDE_TABS, type LabState, type SideTab } from './store/labStore';
+import { selectError } from './store/selectors';
+import { useKeyboardShortcuts } from './useKeyboardShortcuts';
+
+const TAB_TITLES: Record<SideTab, string> = {
+  clients: 'Clients',
+  stores: 'Stores',
+  logs: 'Logs',
+  locks: 'Lock table',
+  node: 'Node',
+  settings: 'Run settings',
+};
+
+const selectStatus = (s: LabState) => {
+  const snap = s.snapshot;
+  if (!snap) return 'starting…';
+  const leader = snap.nodes.find((n) => n.id === snap.leader);
+  const parts = [leader ? `leader ${leader.id} (term ${leader.term})` : 'no leader'];
+  parts.push(`${snap.messages.length} message${snap.messages.length === 1 ? '' : 's'} in flight`);
+  if (snap.partitions.length > 0) parts.push('network partitioned');
+  if (snap.lossPct > 0) parts.push(`${snap.lossPct}% loss`);
+  return parts.join(' · ');
+};
+
+const Status = memo(function Status() {
+  const text = useLab(selectStatus);
+  return (
+    <p className="status" data-testid="status">
+      {text}
+    </p>
+  );
+});
+
+const ErrorBanner = memo(function ErrorBanner() {
+  const error = useLab(selectError);
+  const store = useLabStore();
+  if (!error) return null;
+  return (
+    <div className="error-banner" role="alert" data-testid="error">
+      <span>{error}</span>
+      <button type="button" onClick={() => store.getState().dismissError()}>
+        Dismiss
+      </button>
+    </div>
+  );
+});
+
+const selectTab = (s: LabState) => s.sideTab;
+
+const SideTabs = memo(function SideTabs() {
+  const tab = useLab(selectTab);
+  const store = useLabStore();
+  const onKeyDown = (e: KeyboardEvent) => {
+    const i = SIDE_TABS.indexOf(tab);
+    const next = e.key === 'ArrowRight' ? SIDE_TABS[(i + 1) % SIDE_TABS.length] : e.key === 'ArrowLeft' ? SIDE_TABS[(i + SIDE_TABS.length - 1) % SIDE_TABS.length] : null;
+    if (!next) return;
+    e.preventDefault();
+    store.getState().setSideTab(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  };
+  return (
+    <div className="side-tabs">
+      <div role="tablist" aria-label="Panels" className="tablist" onKeyDown={onKeyDown}>
+        {SIDE_TABS.map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            id={`tab-${t}`}
+            aria-selected={t === tab}
+            aria-controls={`tabpanel-${t}`}
+            tabIndex={t === tab ? 0 : -1}
+            onClick={() => store.getState().setSideTab(t)}
+          >
+            {TAB_TITLES[t]}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" tabIndex={0} id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
+        {tab === 'clients' && <ClientsPanel />}
+        {tab === 'stores' && <StoresPanel />}
+        {tab === 'logs' && <LogsPanel />}
+        {tab === 'locks' && <LockTablePanel />}
+        {tab === 'node' && <NodeContextPanel />}
+        {tab === 'settings' && <RunSettings />}
+      </div>
+    </div>
+  );
+});
+
+export function App() {
+  const bridge = useBridge();
+  useKeyboardShortcuts(bridge);
+  return (
+    <div className="app">
+      <header className="topbar">
+        <h1 className="brand">Lockstep</h1>
+        <PlaybackControls />
+      </header>
+      <div className="subbar">
+        <PresetPicker />
+        <PresetBlurb />
+        <Status />
+      </div>
+      <ErrorBanner />
+      <main className="stage">
+        <section className="diagram-pane" aria-label="Cluster">
+          <Diagram />
+          <NetworkControls />
+          <Legend />
+        </section>
+        <aside className="side">
+          <SideTabs />
+          <EventLogPanel />
+        </aside>
+      </main>
+    </div>
+  );
+}

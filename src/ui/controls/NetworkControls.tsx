@@ -1,0 +1,92 @@
+/** Partitions (isolate the selected nodes, heal), message loss, and submitting a command. */
+import { memo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useBridge, useLab, useLabStore } from '../labContext';
+import { selectLossPct, selectNodeIds, selectPartitions, selectSelectedNodes } from '../store/selectors';
+
+export const NetworkControls = memo(function NetworkControls() {
+  const bridge = useBridge();
+  const store = useLabStore();
+  const selected = useLab(selectSelectedNodes);
+  const partitions = useLab(selectPartitions);
+  const nodeIds = useLab(useShallow(selectNodeIds));
+  const lossPct = useLab(selectLossPct);
+  const [loss, setLoss] = useState('10');
+  const [command, setCommand] = useState('x=1');
+  const [target, setTarget] = useState('leader');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const isolate = () => {
+    const rest = nodeIds.filter((id) => !selected.includes(id));
+    if (selected.length === 0 || rest.length === 0) {
+      setProblem('Select some nodes but not all of them (shift-click, or focus a node and press S) to isolate them.');
+      return;
+    }
+    setProblem(null);
+    bridge.act({ verb: 'partition', groups: [[...selected], rest] });
+    store.getState().clearSelection();
+  };
+  const setLossNow = () => {
+    const pct = Number(loss);
+    if (!/^\s*\d{1,3}(\.\d{1,2})?\s*$/.test(loss) || pct > 100) {
+      setProblem(`Message loss is a number of percent from 0 to 100, not "${loss}".`);
+      return;
+    }
+    setProblem(null);
+    bridge.act({ verb: 'loss', pct });
+  };
+  const submit = () => {
+    if (!/^[^\s;|,]{1,64}$/.test(command)) {
+      setProblem(`A command has no spaces, commas, bars or semicolons, like x=1, not "${command}".`);
+      return;
+    }
+    setProblem(null);
+    bridge.act({ verb: 'submit', command, target: target === 'leader' ? null : target });
+  };
+  return (
+    <section className="panel network-panel" aria-label="Network and commands">
+      <div className="button-row">
+        <button type="button" onClick={isolate} aria-describedby="selection-note">
+          Isolate selected{selected.length > 0 ? ` (${selected.join(', ')})` : ''}
+        </button>
+        <button type="button" onClick={() => bridge.act({ verb: 'heal' })} disabled={partitions.length === 0}>
+          Heal partition
+        </button>
+        <span id="selection-note" className="hint">
+          {partitions.length > 0 ? 'partitioned' : 'drag across the diagram to cut, or shift-click nodes'}
+        </span>
+      </div>
+      <div className="button-row">
+        <label>
+          command <input value={command} onChange={(e) => setCommand(e.target.value)} size={6} onKeyDown={(e) => e.key === 'Enter' && submit()} />
+        </label>
+        <label>
+          to
+          <select value={target} onChange={(e) => setTarget(e.target.value)} aria-label="Submit to">
+            <option value="leader">the leader</option>
+            {nodeIds.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={submit}>
+          Submit
+        </button>
+        <label>
+          loss %
+          <input value={loss} onChange={(e) => setLoss(e.target.value)} size={3} onKeyDown={(e) => e.key === 'Enter' && setLossNow()} />
+        </label>
+        <button type="button" onClick={setLossNow}>
+          Set loss (now {lossPct}%)
+        </button>
+      </div>
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </section>
+  );
+});

@@ -1,0 +1,74 @@
+/** Play/pause, stepping (1 ms, to the next event, back 1 ms), speed, the clock and "go to". */
+import { memo, useState } from 'react';
+import { SPEED_CHOICES, speedLabel } from '../../worker/protocol';
+import { useBridge, useLab } from '../labContext';
+import { selectNow, selectPlaying, selectSpeed } from '../store/selectors';
+import type { LabState } from '../store/labStore';
+
+const selectStopAt = (s: LabState) => s.stopAtMs;
+
+export const PlaybackControls = memo(function PlaybackControls() {
+  const bridge = useBridge();
+  const playing = useLab(selectPlaying);
+  const speed = useLab(selectSpeed);
+  const now = useLab(selectNow);
+  const stopAt = useLab(selectStopAt);
+  const [goTo, setGoTo] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const go = () => {
+    const text = goTo.trim();
+    if (!/^\d{1,6}$/.test(text) || Number(text) > 600_000) {
+      setProblem(`A time is a whole number of ms from 0 to 600000, not "${goTo}".`);
+      return;
+    }
+    setProblem(null);
+    bridge.seek(Number(text));
+  };
+  const choices: number[] = SPEED_CHOICES.includes(speed as (typeof SPEED_CHOICES)[number]) ? [...SPEED_CHOICES] : [...SPEED_CHOICES, speed].sort((a, b) => a - b);
+  return (
+    <div className="playback" role="group" aria-label="Playback">
+      <button type="button" className="primary play" onClick={() => bridge.togglePlay()} aria-keyshortcuts="Space">
+        {playing ? '❚❚ Pause' : '▶ Play'}
+      </button>
+      <button type="button" onClick={() => bridge.seek(Math.max(0, now - 1))} aria-keyshortcuts="ArrowLeft" aria-label="Step back 1 ms" title="Step back 1 ms (replays the run)">
+        ◀ 1 ms
+      </button>
+      <button type="button" onClick={() => bridge.stepMs(1)} aria-keyshortcuts="ArrowRight" aria-label="Step 1 ms" title="Step forward 1 ms">
+        1 ms ▶
+      </button>
+      <button type="button" onClick={() => bridge.stepToNextEvent()} aria-keyshortcuts="Shift+ArrowRight" title="Run until the next event line">
+        Next event ▶|
+      </button>
+      <label className="speed">
+        Speed
+        <select value={speed} onChange={(e) => bridge.setSpeed(Number(e.target.value))}>
+          {choices.map((s) => (
+            <option key={s} value={s}>
+              {speedLabel(s)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <output className="clock" aria-label="Simulated time" data-testid="clock" data-now={now}>
+        t = {now} ms{stopAt !== null ? ` / ${stopAt}` : ''}
+      </output>
+      <label className="goto">
+        Go to ms
+        <input value={goTo} onChange={(e) => setGoTo(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && go()} size={6} inputMode="numeric" />
+      </label>
+      <button type="button" onClick={go}>
+        Go
+      </button>
+      {stopAt !== null && (
+        <button type="button" onClick={() => bridge.seek(stopAt)} title="Jump to where this preset ends">
+          To end
+        </button>
+      )}
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+});

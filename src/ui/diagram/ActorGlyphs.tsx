@@ -1,0 +1,57 @@
+/** Clients (left) and the two stores (right) on the diagram. */
+import { memo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useLab } from '../labContext';
+import { clientGlyphFields, disagreeingKeys, storeGlyphFields } from '../store/selectors';
+import { CLIENT_SIZE, STORE_SIZE, type Point } from './layout';
+
+export const ClientGlyph = memo(function ClientGlyph({ id, at }: { id: string; at: Point }) {
+  const c = useLab(useShallow((s) => clientGlyphFields(s, id)));
+  const { w, h } = CLIENT_SIZE;
+  const state = !c.alive ? 'down' : c.paused ? 'paused' : 'up';
+  return (
+    <g className={`client client-${state}`} transform={`translate(${at.x},${at.y})`} data-client-id={id} role="img" aria-label={`client ${id}, ${c.status}${c.token !== null ? `, token ${c.token}` : ''}`}>
+      <rect x={-w / 2} y={-h / 2} width={w} height={h} rx={12} />
+      <text className="client-id" y={-6} fontSize={22}>
+        client {id}
+      </text>
+      <text className="client-token" y={19} fontSize={15}>
+        {!c.alive ? 'CRASHED' : c.paused ? 'PAUSED' : c.token !== null ? `token ${c.token}` : 'no token'}
+      </text>
+    </g>
+  );
+});
+
+export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 'unfenced'; at: Point }) {
+  const v = useLab(useShallow((s) => storeGlyphFields(s, id)));
+  const { w, h } = STORE_SIZE;
+  const ry = 10;
+  const d = `M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 1 ${w / 2},${-h / 2 + ry}V${h / 2 - ry}A${w / 2},${ry} 0 0 1 ${-w / 2},${h / 2 - ry}Z`;
+  return (
+    <g className={`store store-${id}${v.disagree ? ' disagree' : ''}`} transform={`translate(${at.x},${at.y})`} role="img" aria-label={`${id} store: ${v.text}`}>
+      <path d={d} />
+      <path className="store-lid" d={`M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 0 ${w / 2},${-h / 2 + ry}`} />
+      <text className="store-name" y={-h / 2 + 34} fontSize={16}>
+        {id === 'fenced' ? 'fenced store' : 'unfenced store'}
+      </text>
+      <text className="store-value" y={-h / 2 + 56} fontSize={14}>
+        {v.text.length > 16 ? v.text.slice(0, 15) + '…' : v.text}
+      </text>
+    </g>
+  );
+});
+
+export const DisagreeMark = memo(function DisagreeMark({ between }: { between: [Point, Point] }) {
+  const keys = useLab(useShallow(disagreeingKeys));
+  if (keys.length === 0) return null;
+  const x = between[0].x;
+  const y = (between[0].y + between[1].y) / 2;
+  return (
+    <g className="disagree-mark" transform={`translate(${x},${y})`}>
+      <circle r={22} />
+      <text y={9} fontSize={28}>
+        ≠
+      </text>
+    </g>
+  );
+});

@@ -1,0 +1,89 @@
+/**
+ * The cluster diagram. React owns every SVG element; D3 supplies scales, shapes, hulls, arcs
+ * and pointer geometry. Subscriptions are narrow: the diagram itself only to the ids, each
+ * glyph to its own node, the message layer to messages and the clock.
+ */
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useBridge, useLab } from '../labContext';
+import { selectClientIds, selectNodeIds } from '../store/selectors';
+import { ClientGlyph, DisagreeMark, StoreGlyph } from './ActorGlyphs';
+import { createCutGesture } from './cutGesture';
+import { diagramLayout, groupsForCut, VIEW_H, VIEW_W, type Point } from './layout';
+import { MessagesLayer } from './MessagesLayer';
+import { NodeGlyph } from './NodeGlyph';
+import { PartitionRegions } from './PartitionRegions';
+
+const selectHasStores = (s: { snapshot: { stores: unknown } | null }) => s.snapshot?.stores != null;
+
+export const Diagram = memo(function Diagram() {
+  const nodeIds = useLab(useShallow(selectNodeIds));
+  const clientIds = useLab(useShallow(selectClientIds));
+  const hasStores = useLab(selectHasStores);
+  const bridge = useBridge();
+  const layout = useMemo(() => diagramLayout(nodeIds, clientIds, hasStores), [nodeIds, clientIds, hasStores]);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [cutLine, setCutLine] = useState<{ a: Point; b: Point } | null>(null);
+
+  const callbacks = useMemo(
+    () => ({
+      preview: setCutLine,
+      cut: (a: Point, b: Point) => {
+        const groups = groupsForCut(layout, nodeIds, a, b);
+        if (groups) bridge.act({ verb: 'partition', groups });
+      },
+    }),
+    [layout, nodeIds, bridge],
+  );
+  const gesture = useRef<ReturnType<typeof createCutGesture> | null>(null);
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    gesture.current = createCutGesture(svg, { preview: () => {}, cut: () => {} });
+    return () => {
+      gesture.current?.destroy();
+      gesture.current = null;
+    };
+    // Created once per svg; the effect below swaps in fresh callbacks.
+  }, []);
+  useEffect(() => {
+    gesture.current?.update(callbacks);
+  }, [callbacks]);
+
+  const preview = cutLine ? groupsForCut(layout, nodeIds, cutLine.a, cutLine.b) : null;
+  return (
+    <svg
+      ref={svgRef}
+      className="diagram"
+      viewBox={`0 0 ${VIEW_W} ${VIEW_H}`}
+      preserveAspectRatio="xMidYMid meet"
+      role="group"
+      aria-label="Cluster diagram: nodes on a ring, clients on the left, stores on the right. Drag across empty space to cut the network."
+    >
+      <rect className="diagram-bg" x={0} y={0} width={VIEW_W} height={VIEW_H} />
+      <PartitionRegions layout={layout} />
+      <MessagesLayer layout={layout} />
+      {clientIds.map((id) => (
+        <ClientGlyph key={id} id={id} at={layout.clients[id]} />
+      ))}
+      {hasStores && (
+        <>
+          <StoreGlyph id="fenced" at={layout.stores.fenced} />
+          <StoreGlyph id="unfenced" at={layout.stores.unfenced} />
+          <DisagreeMark between={[layout.stores.fenced, layout.stores.unfenced]} />
+        </>
+      )}
+      {nodeIds.map((id) => (
+        <NodeGlyph key={id} id={id} at={layout.nodes[id]} radius={layout.nodeRadius} label={layout.nodeLabels[id]} />
+      ))}
+      {cutLine && (
+        <g className="cut-preview">
+          <line x1={cutLine.a.x} y1={cutLine.a.y} x2={cutLine.b.x} y2={cutLine.b.y} />
+          <text x={cutLine.b.x + 10} y={cutLine.b.y - 10} fontSize={16}>
+            {preview ? `cut: ${preview.map((g) => g.join(',')).join(' | ')}` : 'drag across the ring to cut'}
+          </text>
+        </g>
+      )}
+    </svg>
+  );
+});

@@ -1,0 +1,36 @@
+/** What the shapes mean: roles and message kinds, drawn with the diagram's own shapes. */
+import { memo } from 'react';
+import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath } from './messageShapes';
+import { roleShapePath } from './NodeGlyph';
+
+export const Legend = memo(function Legend() {
+  return (
+    <ul className="legend" aria-label="Legend">
+      {(['follower', 'candidate', 'leader', 'down'] as const).map((role) => (
+        <li key={role} className={`legend-role node role-${role}`}>
+          <svg viewBox="-16 -16 32 32" width="1.4em" height="1.4em" aria-hidden="true">
+            <path className="node-shape" d={roleShapePath(role === 'down' ? 'follower' : role, 12)} />
+          </svg>
+          {role}
+        </li>
+      ))}
+      {MESSAGE_KINDS.map((k) => (
+        <li key={k}>
+          <svg viewBox="-12 -12 24 24" width="1.2em" height="1.2em" aria-hidden="true">
+            <path className={`msg msg-${k}`} d={symbolPath(k)} />
+          </svg>
+          {MESSAGE_LOOKS[k].name}
+        </li>
+      ))}
+      <li>
+        <svg viewBox="-12 -12 24 24" width="1.2em" height="1.2em" aria-hidden="true">
+          <g className="drop drop-loss">
+            <circle r={9} />
+            <path d="M-6,-6L6,6M6,-6L-6,6" />
+          </g>
+        </svg>
+        dropped
+      </li>
+    </ul>
+  );
+});

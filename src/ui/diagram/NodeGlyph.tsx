@@ -1,0 +1,149 @@
+/**
+ * One server on the ring. Role shows three ways — colour, shape (follower circle, candidate
+ * rounded square, leader hexagon) and the word — with the term inside, a draining election
+ * timer, vote marks, and a crossed-out grey glyph when the node is down. It subscribes to its
+ * own node only; the timer arc follows the clock through its controller.
+ */
+import { memo, useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useBridge, useLab, useLabStore } from '../labContext';
+import { glyphFields, majorityOf, type GlyphFields } from '../store/selectors';
+import { createTimerArc } from './timerArc';
+import type { NodeLabelPlace, Point } from './layout';
+
+export function roleShapePath(role: string, r: number): string {
+  if (role === 'leader') {
+    const R = r * 1.1;
+    const pts = Array.from({ length: 6 }, (_, i) => {
+      const a = (Math.PI / 3) * i;
+      return `${(R * Math.cos(a)).toFixed(1)},${(R * Math.sin(a)).toFixed(1)}`;
+    });
+    return `M${pts.join('L')}Z`;
+  }
+  if (role === 'candidate') {
+    const h = r * 0.92;
+    const c = r * 0.32;
+    return `M${-h + c},${-h}H${h - c}Q${h},${-h} ${h},${-h + c}V${h - c}Q${h},${h} ${h - c},${h}H${-h + c}Q${-h},${h} ${-h},${h - c}V${-h + c}Q${-h},${-h} ${-h + c},${-h}Z`;
+  }
+  return `M${r},0A${r},${r} 0 1 1 ${-r},0A${r},${r} 0 1 1 ${r},0Z`;
+}
+
+export function nodeLabel(id: string, f: Pick<GlyphFields, 'alive' | 'role' | 'term' | 'votedFor' | 'selected' | 'driftPct'>): string {
+  // The words follow the glyph's visible text in order, so speech and sight agree.
+  const state = f.alive ? f.role : `crashed (was ${f.role})`;
+  const vote = f.alive && f.role === 'follower' && f.votedFor ? `, voted ${f.votedFor}` : '';
+  const drift = f.driftPct !== 0 ? `, clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : '';
+  return `${id}, ${state}, term ${f.term}${vote}${drift}${f.selected ? ', selected' : ''}`;
+}
+
+interface Props {
+  readonly id: string;
+  readonly at: Point;
+  readonly radius: number;
+  readonly label: NodeLabelPlace;
+}
+
+export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: Props) {
+  const f = useLab(useShallow((s) => glyphFields(s, id)));
+  const store = useLabStore();
+  const bridge = useBridge();
+  const arcRef = useRef<SVGPathElement>(null);
+
+  useEffect(() => {
+    const path = arcRef.current;
+    if (!path) return;
+    const controller = createTimerArc(path, store, id, r * (f.role === 'leader' ? 1.1 : 1));
+    return () => controller.destroy();
+  }, [store, id, r, f.role]);
+
+  const crashOrRestart = () => bridge.act({ verb: f.alive ? 'crash' : 'restart', node: id });
+  const onClick = (e: MouseEvent) => {
+    if (e.shiftKey || e.metaKey || e.ctrlKey) {
+      store.getState().toggleSelected(id);
+      return;
+    }
+    store.getState().focusNode(id);
+    crashOrRestart();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      store.getState().focusNode(id);
+      crashOrRestart();
+    } else if (e.key === 's' || e.key === 'S') {
+      e.preventDefault();
+      store.getState().toggleSelected(id);
+    }
+  };
+  const k = r / 52;
+  const role = f.alive ? f.role : 'crashed';
+  const majority = majorityOf(f.clusterSize);
+  const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;
+  const dot = 6 * k;
+  const voteText = f.alive && f.role === 'follower' && f.votedFor ? `voted ${f.votedFor}` : null;
+  const driftText = f.driftPct !== 0 ? `clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : null;
+  const lines = [showVotes ? null : voteText, driftText].filter((t): t is string => t !== null);
+  const lineHeight = 17 * k;
+  const firstLineY = label.dy + (showVotes ? (label.dy < -5 ? -lineHeight : lineHeight) : 0) - (label.dy < -5 ? (lines.length - 1) * lineHeight : 0);
+  return (
+    <g
+      className={`node role-${f.alive ? f.role : 'down'}${f.selected ? ' selected' : ''}${f.focused ? ' focused' : ''}`}
+      transform={`translate(${at.x.toFixed(1)},${at.y.toFixed(1)})`}
+      data-node-id={id}
+      data-role={f.role}
+      data-term={f.term}
+      data-alive={String(f.alive)}
+      data-commit-index={f.commitIndex}
+      data-log-length={f.logLength}
+      role="button"
+      tabIndex={0}
+      aria-label={nodeLabel(id, f)}
+      aria-description={`Click or press Enter to ${f.alive ? 'crash' : 'restart'} ${id}; shift-click or press S to select it for isolating.`}
+      onClick={onClick}
+      onKeyDown={onKeyDown}
+      onFocus={() => store.getState().focusNode(id)}
+    >
+      <circle className="focus-ring" r={r * 1.1 + 20} />
+      {f.selected && <circle className="select-ring" r={r * 1.1 + 18} />}
+      {f.alive && f.role !== 'leader' && <circle className="timer-track" r={r + 9} />}
+      <path className="timer-arc" ref={arcRef} />
+      <path className="node-shape" d={roleShapePath(f.role, r)} />
+      {/* Spaces between the text elements are not drawn, but keep the words apart for accessibility checks. */}
+      <text className="node-id" y={-17 * k} fontSize={23 * k}>
+        {id}
+      </text>{' '}
+      <text className="node-role" y={4 * k} fontSize={14 * k}>
+        {role}
+      </text>{' '}
+      <text className="node-term" y={25 * k} fontSize={17 * k}>
+        term {f.term}
+      </text>{' '}
+      {!f.alive && (
+        <g className="down-cross">
+          <line x1={-r * 0.8} y1={-r * 0.8} x2={r * 0.8} y2={r * 0.8} />
+          <line x1={r * 0.8} y1={-r * 0.8} x2={-r * 0.8} y2={r * 0.8} />
+        </g>
+      )}
+      {showVotes && (
+        // Vote marks hug the node on its outer side, one per server, filled for each vote won.
+        <g className="votes">
+          {Array.from({ length: f.clusterSize }, (_, i) => {
+            const theta = label.angle + (i - (f.clusterSize - 1) / 2) * 0.21;
+            const R = r * 1.1 + 22 * k;
+            return <circle key={i} className={i < f.votes ? 'vote got' : 'vote'} cx={R * Math.cos(theta)} cy={R * Math.sin(theta)} r={dot} />;
+          })}
+          {(() => {
+            const theta = label.angle + (majority - 0.5 - (f.clusterSize - 1) / 2) * 0.21;
+            const R = r * 1.1 + 22 * k;
+            return <line className="vote-majority" x1={(R - 10) * Math.cos(theta)} y1={(R - 10) * Math.sin(theta)} x2={(R + 10) * Math.cos(theta)} y2={(R + 10) * Math.sin(theta)} />;
+          })()}
+        </g>
+      )}
+      {lines.map((text, i) => (
+        <text key={text} className={text.startsWith('clock') ? 'node-side node-drift' : 'node-side node-vote'} x={label.dx} y={firstLineY + i * lineHeight} fontSize={15 * k} style={{ textAnchor: label.anchor }}>
+          {text}
+        </text>
+      ))}{' '}
+    </g>
+  );
+});

@@ -1,0 +1,64 @@
+/**
+ * Partition groups as shaded regions: the hull of each group's glyphs, labelled with whether it
+ * holds a majority (only a majority can elect a leader or commit).
+ */
+import { line, polygonHull, curveCatmullRomClosed, type Delaunay } from 'd3';
+import { memo } from 'react';
+import { useLab } from '../labContext';
+import { majorityOf, selectNodeIds, selectPartitions } from '../store/selectors';
+import { useShallow } from 'zustand/react/shallow';
+import { actorPoint, VIEW_H, VIEW_W, type DiagramLayout } from './layout';
+
+type P = Delaunay.Point;
+const smooth = line<P>().curve(curveCatmullRomClosed.alpha(0.5));
+
+export function groupOutline(layout: DiagramLayout, ids: readonly string[], pad: number): { d: string; top: P; bottom: P } | null {
+  const pts: P[] = [];
+  for (const id of ids) {
+    const c = actorPoint(layout, id);
+    if (!c) continue;
+    for (let i = 0; i < 16; i++) {
+      const a = (Math.PI * 2 * i) / 16;
+      pts.push([c.x + pad * Math.cos(a), c.y + pad * Math.sin(a)]);
+    }
+  }
+  if (pts.length === 0) return null;
+  const hull = polygonHull(pts);
+  if (!hull) return null;
+  let top = hull[0];
+  let bottom = hull[0];
+  for (const p of hull) {
+    if (p[1] < top[1]) top = p;
+    if (p[1] > bottom[1]) bottom = p;
+  }
+  return { d: smooth(hull) ?? '', top, bottom };
+}
+
+export const PartitionRegions = memo(function PartitionRegions({ layout }: { layout: DiagramLayout }) {
+  const groups = useLab(selectPartitions);
+  const nodeIds = useLab(useShallow(selectNodeIds));
+  if (groups.length === 0) return null;
+  const majority = majorityOf(nodeIds.length);
+  return (
+    <g className="partitions">
+      {groups.map((g, i) => {
+        const outline = groupOutline(layout, g, layout.nodeRadius + 30);
+        if (!outline) return null;
+        const members = g.filter((id) => nodeIds.includes(id)).length;
+        const hasMajority = members >= majority;
+        return (
+          <g key={i} className={`partition-group group-${i % 4}`}>
+            <path d={outline.d} />
+            <text
+              x={Math.min(VIEW_W - 150, Math.max(150, outline.top[0]))}
+              y={outline.top[1] > 30 ? outline.top[1] - 10 : Math.min(VIEW_H - 10, outline.bottom[1] + 18)}
+              fontSize={17}
+            >
+              {hasMajority ? `majority (${members} of ${nodeIds.length})` : `minority (${members} of ${nodeIds.length}): cannot commit`}
+            </text>
+          </g>
+        );
+      })}
+    </g>
+  );
+});

@@ -1,0 +1,126 @@
+/**
+ * Where everything sits on the diagram, in viewBox units: nodes on a ring in the middle,
+ * clients in a column on the left, the two stores on the right, so client↔node and
+ * client↔store messages have paths of their own.
+ */
+import { scalePoint } from 'd3';
+
+export const VIEW_W = 940;
+export const VIEW_H = 590;
+export const RING = { cx: 470, cy: 292, r: 204 } as const;
+export const CLIENT_X = 66;
+export const STORE_X = 856;
+export const CLIENT_SIZE = { w: 104, h: 62 } as const;
+export const STORE_SIZE = { w: 136, h: 78 } as const;
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface NodeLabelPlace {
+  readonly dx: number;
+  readonly dy: number;
+  readonly anchor: 'start' | 'middle' | 'end';
+  /** The outward direction from the ring's centre, in radians. */
+  readonly angle: number;
+}
+
+export interface DiagramLayout {
+  readonly nodes: Readonly<Record<string, Point>>;
+  /** Where each node's side label (votes, drift) goes, relative to the node: outward from the ring. */
+  readonly nodeLabels: Readonly<Record<string, NodeLabelPlace>>;
+  readonly clients: Readonly<Record<string, Point>>;
+  readonly stores: Readonly<Record<string, Point>>;
+  /** Glyph radius of a node; smaller for bigger clusters so neighbours never touch. */
+  readonly nodeRadius: number;
+}
+
+export function nodeRadiusFor(count: number): number {
+  return count <= 5 ? 52 : count <= 7 ? 48 : 44;
+}
+
+export function diagramLayout(nodeIds: readonly string[], clientIds: readonly string[], hasStores: boolean): DiagramLayout {
+  const nodes: Record<string, Point> = {};
+  const nodeLabels: Record<string, NodeLabelPlace> = {};
+  const n = nodeIds.length;
+  const radius = nodeRadiusFor(n);
+  nodeIds.forEach((id, i) => {
+    // Start at the top and go clockwise, like a clock face.
+    const angle = n === 1 ? Math.PI / 2 : -Math.PI / 2 + (2 * Math.PI * i) / n;
+    nodes[id] = n === 1 ? { x: RING.cx, y: RING.cy } : { x: RING.cx + RING.r * Math.cos(angle), y: RING.cy + RING.r * Math.sin(angle) };
+    // Labels go outward, away from the ring's centre, so neighbours' labels never meet.
+    const cos = Math.cos(angle);
+    const sin = Math.sin(angle);
+    const d = radius * 1.1 + 16;
+    nodeLabels[id] = { dx: cos * d, dy: sin * d + (sin > 0.3 ? 8 : sin < -0.3 ? -8 : 0), anchor: Math.abs(cos) < 0.35 ? 'middle' : cos > 0 ? 'start' : 'end', angle };
+  });
+  const clientY = scalePoint<string>().domain(clientIds).range([130, 460]).padding(0.5);
+  const clients: Record<string, Point> = {};
+  for (const id of clientIds) clients[id] = { x: CLIENT_X, y: clientIds.length === 1 ? RING.cy : (clientY(id) as number) };
+  const stores: Record<string, Point> = hasStores ? { fenced: { x: STORE_X, y: 200 }, unfenced: { x: STORE_X, y: 390 } } : {};
+  return { nodes, nodeLabels, clients, stores, nodeRadius: radius };
+}
+
+/** The point of an actor (node, client or store) by id. */
+export function actorPoint(layout: DiagramLayout, id: string): Point | null {
+  return layout.nodes[id] ?? layout.clients[id] ?? layout.stores[id] ?? null;
+}
+
+/** How far from an actor's centre a message path starts or ends (its glyph's edge). */
+export function actorInset(layout: DiagramLayout, id: string): number {
+  if (layout.nodes[id]) return layout.nodeRadius + 4;
+  if (layout.clients[id]) return CLIENT_SIZE.w / 2 - 6;
+  if (layout.stores[id]) return STORE_SIZE.w / 2 - 6;
+  return 0;
+}
+
+/**
+ * A message's lane from src to dst: edge to edge, shifted a little to the right of its
+ * direction so a request and its reply travel on separate lanes.
+ */
+export function messageLane(layout: DiagramLayout, src: string, dst: string): { from: Point; to: Point } | null {
+  const a = actorPoint(layout, src);
+  const b = actorPoint(layout, dst);
+  if (!a || !b) return null;
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len;
+  const uy = dy / len;
+  const shift = 7;
+  const px = -uy * shift;
+  const py = ux * shift;
+  const s = Math.min(actorInset(layout, src), len / 2);
+  const e = Math.min(actorInset(layout, dst), len / 2);
+  return {
+    from: { x: a.x + ux * s + px, y: a.y + uy * s + py },
+    to: { x: b.x - ux * e + px, y: b.y - uy * e + py },
+  };
+}
+
+export function lerp(from: Point, to: Point, t: number): Point {
+  return { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t };
+}
+
+/** Which side of the line through a and b the point p is on: 1, -1 (or 0 on the line). */
+export function sideOfLine(a: Point, b: Point, p: Point): number {
+  return Math.sign((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x));
+}
+
+/**
+ * The groups a cut drawn from a to b makes of the nodes: one group per side of the line.
+ * Returns null unless the cut is long enough and has nodes on both sides.
+ */
+export function groupsForCut(layout: DiagramLayout, nodeIds: readonly string[], a: Point, b: Point): string[][] | null {
+  if (Math.hypot(b.x - a.x, b.y - a.y) < 40) return null;
+  const left: string[] = [];
+  const right: string[] = [];
+  for (const id of nodeIds) {
+    const p = layout.nodes[id];
+    if (!p) continue;
+    (sideOfLine(a, b, p) >= 0 ? left : right).push(id);
+  }
+  if (left.length === 0 || right.length === 0) return null;
+  return [left, right];
+}

@@ -1,0 +1,79 @@
+/**
+ * How each kind of message looks: a d3 symbol shape and a colour class, so types differ by
+ * shape as well as colour. The legend is drawn from the same table.
+ */
+import { symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTimes, symbolTriangle, symbolWye, type SymbolType } from 'd3';
+import type { MessageView } from '../../sim/snapshot';
+
+export type MessageKind =
+  | 'vote-request'
+  | 'vote-granted'
+  | 'vote-refused'
+  | 'append'
+  | 'heartbeat'
+  | 'append-ok'
+  | 'append-rejected'
+  | 'client-request'
+  | 'client-reply'
+  | 'store-write';
+
+interface Look {
+  readonly shape: SymbolType;
+  readonly size: number;
+  readonly name: string;
+  /** Stroke-only shapes (no fill). */
+  readonly hollow?: boolean;
+}
+
+export const MESSAGE_LOOKS: Readonly<Record<MessageKind, Look>> = {
+  'vote-request': { shape: symbolDiamond, size: 300, name: 'RequestVote' },
+  'vote-granted': { shape: symbolCircle, size: 220, name: 'vote granted' },
+  'vote-refused': { shape: symbolTimes, size: 220, name: 'vote refused', hollow: true },
+  append: { shape: symbolSquare, size: 300, name: 'AppendEntries (with entries)' },
+  heartbeat: { shape: symbolCircle, size: 170, name: 'heartbeat (empty AppendEntries)', hollow: true },
+  'append-ok': { shape: symbolTriangle, size: 200, name: 'AppendReply ok' },
+  'append-rejected': { shape: symbolTimes, size: 200, name: 'AppendReply rejected', hollow: true },
+  'client-request': { shape: symbolWye, size: 300, name: 'client request' },
+  'client-reply': { shape: symbolStar, size: 300, name: 'client reply' },
+  'store-write': { shape: symbolCross, size: 300, name: 'store write' },
+};
+
+export const MESSAGE_KINDS = Object.keys(MESSAGE_LOOKS) as MessageKind[];
+
+const paths = new Map<string, string>();
+
+/** The path of a kind's symbol, centred on 0,0 (cached: there are only a few). */
+export function symbolPath(kind: MessageKind, scale = 1): string {
+  const key = `${kind}:${scale}`;
+  let d = paths.get(key);
+  if (d === undefined) {
+    const look = MESSAGE_LOOKS[kind];
+    d = symbol(look.shape, look.size * scale * scale)() ?? '';
+    paths.set(key, d);
+  }
+  return d;
+}
+
+export function messageKind(m: Pick<MessageView, 'type' | 'label'>): MessageKind {
+  switch (m.type) {
+    case 'RequestVote':
+      return 'vote-request';
+    case 'VoteReply':
+      return m.label.startsWith('vote granted') ? 'vote-granted' : 'vote-refused';
+    case 'AppendEntries':
+      return m.label.startsWith('heartbeat') ? 'heartbeat' : 'append';
+    case 'AppendReply':
+      return m.label.startsWith('append ok') ? 'append-ok' : 'append-rejected';
+    case 'ClientRequest':
+      return 'client-request';
+    case 'ClientReply':
+      return 'client-reply';
+    case 'StoreWrite':
+      return 'store-write';
+  }
+}
+
+/** Where on its path a dropped message dies: mid-way for loss and partitions, at the door for a down node. */
+export function dropPosition(reason: 'down' | 'partition' | 'loss'): number {
+  return reason === 'down' ? 0.88 : 0.5;
+}

@@ -1,0 +1,155 @@
+/**
+ * The lock-service clients: what each is doing, its token, its own lease countdown, and buttons
+ * for everything a client can do. A client's lease clock is its own — it cannot see its pauses.
+ */
+import { memo, useState } from 'react';
+import { MAX_CLIENTS } from '../../sim/config';
+import type { ClientView } from '../../sim/snapshot';
+import { formatDuration } from '../format';
+import { useBridge, useLab } from '../labContext';
+import { selectClients, selectConfig, selectNow, selectSchedule } from '../store/selectors';
+
+function ClientCard({ client, now }: { client: ClientView; now: number }) {
+  const bridge = useBridge();
+  const [key, setKey] = useState('job:42');
+  const [lease, setLease] = useState('10000');
+  const [write, setWrite] = useState(`result=${client.id}-1`);
+  const [pause, setPause] = useState('5000');
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = client.id;
+  const intent = (body: Parameters<typeof bridge.act>[0]) => {
+    setProblem(null);
+    bridge.act(body);
+  };
+  const whole = (text: string, what: string, min: number, max: number): number | null => {
+    if (!/^\d{1,9}$/.test(text.trim()) || Number(text) < min || Number(text) > max) {
+      setProblem(`${what} must be a whole number of ms from ${min} to ${max}, not "${text}".`);
+      return null;
+    }
+    return Number(text);
+  };
+  const keyOk = (k: string) => {
+    if (!/^[A-Za-z0-9_.:/-]{1,32}$/.test(k)) {
+      setProblem(`A key is 1 to 32 letters, digits or _.:/- (like job:42), not "${k}".`);
+      return false;
+    }
+    return true;
+  };
+  const state = !client.alive ? 'crashed' : client.paused ? 'paused' : 'running';
+  const holding = client.holdings[0];
+  const leaseLeft = holding ? holding.deadline - now : null;
+  return (
+    <article className={`client-card client-${state}`} aria-labelledby={`client-${id}-title`} data-client={id}>
+      <h3 id={`client-${id}-title`}>
+        Client {id} <span className={`badge badge-${state}`}>{state}</span>
+      </h3>
+      <dl className="client-facts">
+        <dt>doing</dt>
+        <dd data-testid={`client-${id}-status`}>{client.status}</dd>
+        <dt>token</dt>
+        <dd className="token">{client.currentToken ?? 'none'}</dd>
+        <dt>its lease</dt>
+        <dd>
+          {holding
+            ? `${holding.key}: ${leaseLeft !== null && leaseLeft > 0 ? `${formatDuration(leaseLeft)} left` : `ended ${formatDuration(-(leaseLeft ?? 0))} ago`} by its clock`
+            : 'none'}
+        </dd>
+        {client.queue.length > 0 && (
+          <>
+            <dt>queued</dt>
+            <dd>{client.queue.join(', ')}</dd>
+          </>
+        )}
+      </dl>
+      <div className="client-inputs">
+        <label>
+          lock key <input value={key} onChange={(e) => setKey(e.target.value)} size={7} />
+        </label>
+        <label>
+          lease ms <input value={lease} onChange={(e) => setLease(e.target.value)} size={6} inputMode="numeric" />
+        </label>
+        <label>
+          write <input value={write} onChange={(e) => setWrite(e.target.value)} size={11} />
+        </label>
+        <label>
+          pause ms <input value={pause} onChange={(e) => setPause(e.target.value)} size={6} inputMode="numeric" />
+        </label>
+      </div>
+      <div className="button-row">
+        <button
+          type="button"
+          onClick={() => {
+            const ms = whole(lease, 'A lease', 1, 10_000_000);
+            if (ms !== null && keyOk(key)) intent({ verb: 'client', client: id, intent: { op: 'acquire', key, leaseMs: ms } });
+          }}
+        >
+          Acquire
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            const m = /^([A-Za-z0-9_.:/-]{1,32})=([^\s;]{0,64})$/.exec(write.trim());
+            if (!m) {
+              setProblem(`A write is key=value with no spaces, like result=A-1, not "${write}".`);
+              return;
+            }
+            intent({ verb: 'client', client: id, intent: { op: 'write', key: m[1], value: m[2] } });
+          }}
+          title="Writes to both stores, stamped with the client's current token"
+        >
+          Write
+        </button>
+        <button type="button" onClick={() => keyOk(key) && intent({ verb: 'client', client: id, intent: { op: 'release', key } })}>
+          Release
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            const ms = whole(pause, 'A pause', 1, 10_000_000);
+            if (ms !== null) intent({ verb: 'client', client: id, intent: { op: 'pause', ms } });
+          }}
+        >
+          Pause
+        </button>
+        <button type="button" className="danger" onClick={() => intent({ verb: 'client', client: id, intent: { op: client.alive ? 'crash' : 'restart' } })}>
+          {client.alive ? 'Crash' : 'Restart'}
+        </button>
+      </div>
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </article>
+  );
+}
+
+const NEXT_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+export const ClientsPanel = memo(function ClientsPanel() {
+  const clients = useLab(selectClients);
+  const now = useLab(selectNow);
+  const config = useLab(selectConfig);
+  const schedule = useLab(selectSchedule);
+  const bridge = useBridge();
+  const addClient = () => {
+    const next = [...NEXT_LETTERS].find((l) => !config.clientIds.includes(l));
+    if (!next) return;
+    // Replaying the run to now with one more client: the run is a function of its inputs.
+    bridge.load({ ...config, clientIds: [...config.clientIds, next] }, schedule, { startAtMs: now });
+  };
+  return (
+    <section className="panel clients-panel" aria-labelledby="clients-title">
+      <h2 id="clients-title">Clients</h2>
+      {clients.length === 0 && <p className="hint">This run has no lock-service clients.</p>}
+      <div className="client-cards">
+        {clients.map((c) => (
+          <ClientCard key={c.id} client={c} now={now} />
+        ))}
+      </div>
+      <button type="button" onClick={addClient} disabled={config.clientIds.length >= MAX_CLIENTS}>
+        Add client
+      </button>
+    </section>
+  );
+});

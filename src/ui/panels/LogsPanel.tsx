@@ -1,0 +1,89 @@
+/**
+ * One row per node: its log tail coloured by term, committed entries solid and uncommitted ones
+ * dashed, the commit index and last applied marked, and the leader's nextIndex/matchIndex for
+ * each peer.
+ */
+import { memo } from 'react';
+import type { NodeView } from '../../sim/snapshot';
+import { termColour, truncate } from '../format';
+import { useLab } from '../labContext';
+import { selectLeader, selectNodes } from '../store/selectors';
+
+/** Entries shown per row: the newest ones. */
+export const LOG_ENTRIES_SHOWN = 12;
+
+function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
+  const entries = node.log.slice(-LOG_ENTRIES_SHOWN);
+  const hidden = node.logLength - entries.length;
+  const isLeader = node.alive && node.role === 'leader';
+  const next = leader && leader.id !== node.id ? leader.nextIndex[node.id] : undefined;
+  const match = leader && leader.id !== node.id ? leader.matchIndex[node.id] : undefined;
+  return (
+    <tr data-log-node={node.id} data-commit-index={node.commitIndex} className={node.alive ? '' : 'down'}>
+      <th scope="row">
+        <span className="log-node-id">{node.id}</span>
+        <span className="log-node-role">{node.alive ? node.role : 'down'}</span>
+      </th>
+      <td>
+        <div className="log-entries">
+        {hidden > 0 && <span className="log-more" title={`${hidden} older entries`}>+{hidden}</span>}
+        {entries.length === 0 && <span className="log-empty">empty</span>}
+        {entries.map((e) => {
+          const committed = e.index <= node.commitIndex;
+          const applied = e.index <= node.lastApplied;
+          return (
+            <span key={e.index} className="log-slot">
+              <span
+                className={`entry ${committed ? 'committed' : 'uncommitted'}${e.index === match ? ' match' : ''}`}
+                style={{ ['--term' as string]: termColour(e.term) }}
+                title={`entry ${e.index}, term ${e.term}: ${e.text}${committed ? ' (committed)' : ' (not committed)'}${applied ? ', applied' : ''}`}
+                data-index={e.index}
+                data-committed={committed}
+              >
+                <span className="entry-index">
+                  {e.index}·t{e.term}
+                </span>
+                <span className="entry-text">{truncate(e.text, 16)}</span>
+              </span>
+              {e.index === node.commitIndex && <span className="commit-mark" role="img" aria-label={`commit index ${node.commitIndex}`} />}
+            </span>
+          );
+        })}
+        {next !== undefined && next > node.logLength && <span className="next-slot" title={`the leader sends entry ${next} next`}>next</span>}
+        </div>
+      </td>
+      <td className="log-marks">
+        <span>commit {node.commitIndex}</span>
+        <span>applied {node.lastApplied}</span>
+        {isLeader && <span className="leader-tag">leader</span>}
+        {next !== undefined && (
+          <span className="peer-index" title={`leader ${leader?.id}'s view of ${node.id}`}>
+            next {next} · match {match}
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export const LogsPanel = memo(function LogsPanel() {
+  const nodes = useLab(selectNodes);
+  const leaderId = useLab(selectLeader);
+  const leader = nodes.find((n) => n.id === leaderId) ?? null;
+  return (
+    <section className="panel logs-panel" aria-labelledby="logs-title">
+      <h2 id="logs-title">Logs</h2>
+      <p className="hint">
+        Colour = term. Solid = committed, dashed = not yet committed, the bar marks the commit index.
+        {leader ? ` next/match: what leader ${leader.id} knows of each follower.` : ''}
+      </p>
+      <table className="logs">
+        <tbody>
+          {nodes.map((n) => (
+            <LogRow key={n.id} node={n} leader={leader} />
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+});

@@ -1,0 +1,84 @@
+/** The node picked on the diagram: its state in words, crash/restart, and its clock drift. */
+import { memo, useState } from 'react';
+import { formatDuration } from '../format';
+import { useBridge, useLab } from '../labContext';
+import { nodeById, selectClock, selectFocusedNode } from '../store/selectors';
+import type { LabState } from '../store/labStore';
+
+export const NodeContextPanel = memo(function NodeContextPanel() {
+  const id = useLab(selectFocusedNode);
+  const node = useLab((s: LabState) => (id ? nodeById(s, id) : undefined));
+  const clock = useLab(selectClock);
+  const bridge = useBridge();
+  const [drift, setDrift] = useState('50');
+  const [problem, setProblem] = useState<string | null>(null);
+  if (!id || !node) {
+    return (
+      <section className="panel node-panel" aria-labelledby="node-title">
+        <h2 id="node-title">Node</h2>
+        <p className="hint">Click a node to crash or restart it; it shows up here. Shift-click nodes to select them for isolating.</p>
+      </section>
+    );
+  }
+  const timerLeft = node.electionDeadline - clock;
+  const setDriftNow = () => {
+    const m = /^\s*(-?\d{1,2}(\.\d{1,2})?)\s*%?\s*$/.exec(drift);
+    const pct = m ? Number(m[1]) : NaN;
+    if (!m || pct < -90 || pct > 90) {
+      setProblem(`Clock drift is a number of percent from -90 to 90, not "${drift}".`);
+      return;
+    }
+    setProblem(null);
+    bridge.act({ verb: 'drift', node: id, pct });
+  };
+  return (
+    <section className="panel node-panel" aria-labelledby="node-title">
+      <h2 id="node-title">
+        Node {id}: {node.alive ? node.role : `down (was ${node.role})`}, term {node.term}
+      </h2>
+      <dl className="facts">
+        <dt>voted for</dt>
+        <dd>{node.votedFor ?? 'nobody'} in term {node.term}</dd>
+        <dt>believes leader</dt>
+        <dd>{node.leaderId ?? 'unknown'}</dd>
+        {node.role !== 'leader' && node.alive && (
+          <>
+            <dt>election timer</dt>
+            <dd>{timerLeft > 0 ? `${formatDuration(timerLeft)} left` : 'firing'}</dd>
+          </>
+        )}
+        {node.role === 'candidate' && (
+          <>
+            <dt>votes</dt>
+            <dd>{node.votes.join(', ') || 'none'}</dd>
+          </>
+        )}
+        <dt>log</dt>
+        <dd>
+          {node.logLength} entries, commit {node.commitIndex}, applied {node.lastApplied}
+        </dd>
+        <dt>clock</dt>
+        <dd>
+          {node.localNowMs} ms local{node.driftPct !== 0 ? ` (drift ${node.driftPct > 0 ? '+' : ''}${node.driftPct}%)` : ''}
+        </dd>
+      </dl>
+      <div className="button-row">
+        <button type="button" className="danger" onClick={() => bridge.act({ verb: node.alive ? 'crash' : 'restart', node: id })}>
+          {node.alive ? `Crash ${id}` : `Restart ${id}`}
+        </button>
+        <label>
+          drift %
+          <input value={drift} onChange={(e) => setDrift(e.target.value)} size={4} onKeyDown={(e) => e.key === 'Enter' && setDriftNow()} />
+        </label>
+        <button type="button" onClick={setDriftNow}>
+          Set {id} clock drift
+        </button>
+      </div>
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </section>
+  );
+});

@@ -1,0 +1,97 @@
+/**
+ * The chapter's two resources side by side: the fenced store checks tokens, the unfenced one
+ * takes every write. When their values differ, a marker says where and why.
+ */
+import { memo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { StoreView } from '../../sim/snapshot';
+import { useLab } from '../labContext';
+import { disagreeingKeys, selectStores } from '../store/selectors';
+
+function StoreCard({ store }: { store: StoreView }) {
+  const writes = [...store.writes].reverse();
+  return (
+    <article className={`store-card store-card-${store.id}`} data-testid={`store-${store.id}`} aria-labelledby={`store-${store.id}-title`}>
+      <h3 id={`store-${store.id}-title`}>
+        {store.id === 'fenced' ? 'Fenced store' : 'Unfenced store'}
+        <span className="store-kind">{store.checksTokens ? 'checks tokens' : 'takes every write'}</span>
+      </h3>
+      <table className="store-values">
+        <thead>
+          <tr>
+            <th scope="col">key</th>
+            <th scope="col">value</th>
+            <th scope="col">token</th>
+          </tr>
+        </thead>
+        <tbody>
+          {store.values.length === 0 && (
+            <tr>
+              <td colSpan={3} className="muted">
+                empty
+              </td>
+            </tr>
+          )}
+          {store.values.map((v) => (
+            <tr key={v.key} data-store-key={v.key}>
+              <td>{v.key}</td>
+              <td className="store-value-text">{v.value}</td>
+              <td className="token">{v.token ?? 'none'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="store-counts">
+        {store.accepted} accepted, {store.rejected} rejected
+      </p>
+      <ol className="store-writes" aria-label={`${store.id} store write history, newest first`}>
+        {writes.map((w, i) => (
+          <li key={`${w.t}-${i}`} className={w.accepted ? 'accepted' : 'rejected'}>
+            <span className="write-mark" aria-hidden="true">
+              {w.accepted ? '✓' : '✗'}
+            </span>
+            t={w.t} {w.client} {w.key}={w.value} (token {w.token ?? 'none'}) {w.accepted ? 'accepted' : 'rejected'}
+            {w.accepted && w.leaseEnded ? ' — its lease had ended' : ''}
+            {w.reason ? `: ${w.reason}` : ''}
+          </li>
+        ))}
+      </ol>
+    </article>
+  );
+}
+
+export const StoresPanel = memo(function StoresPanel() {
+  const stores = useLab(selectStores);
+  const disagree = useLab(useShallow(disagreeingKeys));
+  if (!stores) {
+    return (
+      <section className="panel stores-panel" aria-labelledby="stores-title">
+        <h2 id="stores-title">Stores</h2>
+        <p className="hint">This run has no clients, so nothing writes to the stores. Add a client to bring them in.</p>
+      </section>
+    );
+  }
+  const value = (s: StoreView, key: string) => s.values.find((v) => v.key === key);
+  return (
+    <section className="panel stores-panel" aria-labelledby="stores-title">
+      <h2 id="stores-title">Stores</h2>
+      {disagree.length > 0 && (
+        <p className="disagree-banner" data-testid="stores-disagree" role="status">
+          <strong>≠ The stores disagree</strong>{' '}
+          {disagree
+            .map((k) => {
+              const f = value(stores.fenced, k);
+              const u = value(stores.unfenced, k);
+              return `on ${k}: fenced has ${f ? `${f.value} (token ${f.token ?? 'none'})` : 'nothing'}, unfenced has ${u ? `${u.value} (token ${u.token ?? 'none'})` : 'nothing'}`;
+            })
+            .join('; ')}
+          . Only the fenced store refused the stale write.
+        </p>
+      )}
+      <div className="store-cards">
+        <StoreCard store={stores.fenced} />
+        <StoreCard store={stores.unfenced} />
+      </div>
+    </section>
+  );
+});

@@ -1,0 +1,215 @@
+/**
+ * Real-browser flows against the built site (vite build into a temp dir, served from a
+ * sub-path on 127.0.0.1) in Debian's chromium. Screenshots go to test-results/browser/.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } from '../../src/cli/staticSite';
+
+const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
+const haveChromium = existsSync(CHROMIUM_PATH);
+
+let dir = '';
+let server: StaticServer;
+let browser: Browser;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  mkdirSync(SHOTS, { recursive: true });
+  dir = mkdtempSync(join(tmpdir(), 'lockstep-site-'));
+  buildSite(dir);
+  server = await serveDir(dir);
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(query = '', viewport = { width: 1280, height: 720 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(m.text());
+  });
+  await page.goto(server.url + query);
+  await page.waitForSelector('[data-node-id]');
+  return page;
+}
+
+const liveLeader = (page: Page) =>
+  page.evaluate(() => document.querySelector('[data-role="leader"][data-alive="true"]')?.getAttribute('data-node-id') ?? null);
+
+async function waitForLeader(page: Page, not: string | null = null): Promise<string> {
+  await page.waitForFunction(
+    (old) => {
+      const el = document.querySelector('[data-role="leader"][data-alive="true"]');
+      return el !== null && el.getAttribute('data-node-id') !== old;
+    },
+    not,
+    { timeout: 15_000 },
+  );
+  return (await liveLeader(page)) as string;
+}
+
+const nowMs = (page: Page) => page.getByTestId('clock').getAttribute('data-now').then(Number);
+
+async function goTo(page: Page, ms: number) {
+  await page.getByLabel('Go to ms').fill(String(ms));
+  await page.getByRole('button', { name: 'Go', exact: true }).click();
+  await page.waitForFunction((t) => document.querySelector('[data-testid="clock"]')?.getAttribute('data-now') === String(t), ms);
+}
+
+describe.skipIf(!haveChromium)('in a real browser', () => {
+  it('opens the default run playing, and a leader appears', async () => {
+    const page = await open();
+    const leader = await waitForLeader(page);
+    expect(leader).toBe('n2'); // seed 42: n2 wins term 1 at 168 ms
+    expect(await page.locator('[data-node-id]').count()).toBe(5);
+    expect(await page.locator('.client').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('event-log').locator('li').count()).toBeGreaterThanOrEqual(2);
+    expect(await page.getByTestId('event-log').locator('li').first().textContent()).toBe('t=  156 ms n2 election timeout, candidate in term 1');
+    expect(await page.getByRole('button', { name: 'n2, leader, term 1' }).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, '01-default-leader.png') });
+    await page.close();
+  });
+
+  it('crashing the leader by clicking it brings a new leader', async () => {
+    const page = await open('?speed=1');
+    const old = await waitForLeader(page);
+    await page.locator(`[data-node-id="${old}"] .node-shape`).click(); // the shape is still; the timer arc is not
+    await expect.poll(() => page.locator(`[data-node-id="${old}"]`).getAttribute('data-alive')).toBe('false');
+    await page.screenshot({ path: join(SHOTS, '02a-leader-crashed.png') });
+    const next = await waitForLeader(page, old);
+    expect(next).not.toBe(old);
+    expect(Number(await page.locator(`[data-node-id="${next}"]`).getAttribute('data-term'))).toBeGreaterThan(1);
+    await page.getByRole('button', { name: /Pause/ }).click();
+    await page.screenshot({ path: join(SHOTS, '02b-new-leader.png') });
+    await page.close();
+  });
+
+  it('a partition isolating the leader leaves the minority unable to commit', async () => {
+    const page = await open('?paused');
+    await page.getByRole('button', { name: /Next event/ }).click();
+    await page.getByRole('button', { name: /Next event/ }).click();
+    const leader = await waitForLeader(page);
+    const follower = leader === 'n1' ? 'n2' : 'n1';
+    await page.locator(`[data-node-id="${leader}"] .node-shape`).click({ modifiers: ['Shift'] });
+    await page.locator(`[data-node-id="${follower}"] .node-shape`).click({ modifiers: ['Shift'] });
+    await page.getByRole('button', { name: /Isolate selected/ }).click();
+    await expect.poll(() => page.locator('.partition-group').count()).toBe(2);
+    await page.getByLabel('command', { exact: true }).fill('x=9');
+    await page.getByLabel('Submit to').selectOption(leader);
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    const t = await nowMs(page);
+    await goTo(page, t + 1500);
+    const old = page.locator(`[data-node-id="${leader}"]`);
+    expect(await old.getAttribute('data-role')).toBe('leader');
+    expect(await old.getAttribute('data-log-length')).toBe('1');
+    expect(await old.getAttribute('data-commit-index')).toBe('0'); // x=9 never commits in the minority
+    const majorityLeader = await page.evaluate(
+      (oldId) => [...document.querySelectorAll('[data-role="leader"][data-alive="true"]')].map((e) => e.getAttribute('data-node-id')).find((id) => id !== oldId) ?? null,
+      leader,
+    );
+    expect(majorityLeader).not.toBeNull();
+    expect(await page.locator('.partition-group text').allTextContents()).toContain('minority (2 of 5): cannot commit');
+    await page.screenshot({ path: join(SHOTS, '03-partition-minority.png') });
+
+    // Heal, then draw a cut with the mouse: the nodes on each side become the groups.
+    await page.getByRole('button', { name: 'Heal partition' }).click();
+    await expect.poll(() => page.locator('.partition-group').count()).toBe(0);
+    const box = (await page.locator('svg.diagram').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.5, box.y + 4);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.52, box.y + box.height * 0.5, { steps: 5 });
+    await page.mouse.move(box.x + box.width * 0.55, box.y + box.height - 4, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(() => page.locator('.partition-group').count()).toBe(2);
+    const lines = await page.getByTestId('event-log').locator('li').allTextContents();
+    expect(lines.at(-1)).toMatch(/ms partition \{.*\} \| \{.*\}$/);
+    await page.screenshot({ path: join(SHOTS, '03b-drawn-cut.png') });
+    await page.close();
+  });
+
+  it('the fencing preset ends with the two stores disagreeing as the chapter says', async () => {
+    const page = await open();
+    await page.getByLabel('Scenario').selectOption('fencing');
+    await expect.poll(() => page.getByTestId('preset-blurb').textContent()).toMatch(/A holds job:42 and pauses 11 s/);
+    await page.getByRole('button', { name: 'To end' }).click();
+    await expect.poll(() => nowMs(page)).toBe(15000);
+    const fenced = page.getByTestId('store-fenced');
+    const unfenced = page.getByTestId('store-unfenced');
+    expect(await fenced.locator('[data-store-key="result"]').textContent()).toBe('resultB-first2');
+    expect(await unfenced.locator('[data-store-key="result"]').textContent()).toBe('resultA-second1');
+    expect(await page.getByTestId('stores-disagree').textContent()).toContain('fenced has B-first (token 2), unfenced has A-second (token 1)');
+    expect(await page.locator('.disagree-mark').count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, '04-fencing-end.png') });
+    await page.getByRole('tab', { name: 'Clients' }).click();
+    await page.screenshot({ path: join(SHOTS, '04b-fencing-clients.png') });
+    await page.close();
+  });
+
+  it('nothing overlaps at 5 to 9 nodes, in light and dark', async () => {
+    for (const n of [5, 6, 7, 8, 9]) {
+      const page = await open(`?nodes=${n}&clients=A,B,C,D&paused&t=900`);
+      if (n === 9) await page.emulateMedia({ colorScheme: 'dark' });
+      await expect.poll(() => nowMs(page)).toBe(900);
+      const shapes = await page.evaluate(() =>
+        [...document.querySelectorAll('[data-node-id], .client, .store')].map((el) => {
+          const isNode = el.hasAttribute('data-node-id');
+          const b = (el.querySelector(isNode ? '.node-shape' : 'rect, path') as SVGGraphicsElement).getBoundingClientRect();
+          return { id: el.getAttribute('data-node-id') ?? el.textContent ?? '', isNode, x: b.x, y: b.y, w: b.width, h: b.height };
+        }),
+      );
+      // Nodes are round (a circle, a hexagon, a rounded square): compare them as circles.
+      const apart = (a: (typeof shapes)[0], b: (typeof shapes)[0]) => {
+        if (a.isNode && b.isNode) {
+          const d = Math.hypot(a.x + a.w / 2 - (b.x + b.w / 2), a.y + a.h / 2 - (b.y + b.h / 2));
+          return d > Math.max(a.w, a.h) / 2 + Math.max(b.w, b.h) / 2;
+        }
+        return !(a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h);
+      };
+      for (let i = 0; i < shapes.length; i++) {
+        for (let j = i + 1; j < shapes.length; j++) {
+          expect(apart(shapes[i], shapes[j]), `${shapes[i].id} overlaps ${shapes[j].id} at ${n} nodes`).toBe(true);
+        }
+      }
+      if (n === 9) await page.screenshot({ path: join(SHOTS, '05-nine-nodes-dark.png') });
+      await page.close();
+    }
+  });
+
+  it('has no serious or critical axe violations, and bad links get one sentence', async () => {
+    const page = await open('?preset=chapter&paused&t=1800');
+    await expect.poll(() => nowMs(page)).toBe(1800);
+    await page.addScriptTag({ content: readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8') });
+    const check = async () => {
+      const result = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe;
+        return axe.run(document, { resultTypes: ['violations'] });
+      });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).slice(0, 2).join(' ; ')}`);
+    };
+    expect(await check()).toEqual([]);
+    for (const tab of ['Clients', 'Stores', 'Lock table', 'Node', 'Run settings']) {
+      await page.getByRole('tab', { name: tab }).click();
+      expect(await check(), tab).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    expect(await check(), 'dark').toEqual([]);
+    await page.screenshot({ path: join(SHOTS, '06-chapter-logs-dark.png') });
+    await page.close();
+
+    const bad = await open('?nodes=12');
+    expect(await bad.getByTestId('error').textContent()).toContain('The number of nodes must be a whole number from 1 to 9, not "12". Opening the default run instead.');
+    await bad.close();
+    expect(pageErrors).toEqual([]);
+  });
+});

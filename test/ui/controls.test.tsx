@@ -1,0 +1,111 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/ui/App';
+import { PlaybackControls } from '../../src/ui/controls/PlaybackControls';
+import { RunSettings } from '../../src/ui/controls/RunSettings';
+import { NetworkControls } from '../../src/ui/controls/NetworkControls';
+import { renderLab } from './labHarness';
+
+afterEach(cleanup);
+
+describe('playback controls', () => {
+  it('play/pause, step, next event, speed and go-to send the right messages', () => {
+    const { sent, store } = renderLab(<PlaybackControls />);
+    fireEvent.click(screen.getByRole('button', { name: /Play/ }));
+    expect(sent.at(-1)).toEqual({ type: 'play' });
+    expect(screen.getByRole('button', { name: /Pause/ })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Step 1 ms' }));
+    expect(sent.at(-1)).toEqual({ type: 'step', by: 'ms', ms: 1 });
+    expect(store.getState().playing).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: /Next event/ }));
+    expect(sent.at(-1)).toEqual({ type: 'step', by: 'event' });
+    fireEvent.click(screen.getByRole('button', { name: 'Step back 1 ms' }));
+    expect(sent.at(-1)).toEqual({ type: 'seek', toMs: 399 });
+    fireEvent.change(screen.getByLabelText('Speed'), { target: { value: '5' } });
+    expect(sent.at(-1)).toEqual({ type: 'speed', speed: 5 });
+    fireEvent.change(screen.getByLabelText('Go to ms'), { target: { value: '1500' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Go' }));
+    expect(sent.at(-1)).toEqual({ type: 'seek', toMs: 1500 });
+    expect(screen.getByLabelText('Simulated time').textContent).toBe('t = 400 ms');
+  });
+});
+
+describe('run settings', () => {
+  it('refuses a bad cluster size with one sentence and keeps the run', () => {
+    const { sent } = renderLab(<RunSettings />);
+    fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '12' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply and restart' }));
+    expect(screen.getByTestId('settings-error').textContent).toBe('A cluster has 1 to 9 nodes, not "12".');
+    expect(sent).toEqual([]);
+    fireEvent.change(screen.getByLabelText(/Heartbeat/), { target: { value: '400' } });
+    fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '7' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply and restart' }));
+    expect(screen.getByTestId('settings-error').textContent).toMatch(/^Heartbeat interval must be .* shorter than the minimum election timeout \(150 ms\), not 400\.$/);
+    expect(sent).toEqual([]);
+  });
+
+  it('applies a good configuration as a new run', () => {
+    const { sent } = renderLab(<RunSettings />);
+    fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '7' } });
+    fireEvent.change(screen.getByLabelText(/Seed/), { target: { value: '7' } });
+    fireEvent.change(screen.getByLabelText(/Latency/), { target: { value: '10-30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply and restart' }));
+    const load = sent.at(-1);
+    expect(load?.type).toBe('load');
+    if (load?.type === 'load') {
+      expect(load.config.nodeIds).toHaveLength(7);
+      expect(load.config.seed).toBe(7);
+      expect(load.config.latencyMs).toEqual([10, 30]);
+    }
+  });
+
+  it('refuses a schedule that names a node the cluster lacks', () => {
+    const { sent } = renderLab(<RunSettings />);
+    fireEvent.change(screen.getByLabelText(/Schedule/), { target: { value: '@100 crash n8' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply and restart' }));
+    expect(screen.getByTestId('settings-error').textContent).toMatch(/names node "n8", which is not in the cluster/);
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('network controls', () => {
+  it('isolates the selected nodes, heals, submits and sets loss', () => {
+    const { sent, store } = renderLab(<NetworkControls />);
+    fireEvent.click(screen.getByRole('button', { name: /Isolate selected/ }));
+    expect(screen.getByRole('alert').textContent).toMatch(/^Select some nodes but not all of them/);
+    act(() => {
+      store.getState().toggleSelected('n2');
+      store.getState().toggleSelected('n3');
+    });
+    fireEvent.click(screen.getByRole('button', { name: /Isolate selected \(n2, n3\)/ }));
+    expect(sent.at(-1)).toEqual({ type: 'action', body: { verb: 'partition', groups: [['n2', 'n3'], ['n1', 'n4', 'n5']] } });
+    fireEvent.change(screen.getByLabelText('Submit to'), { target: { value: 'n3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(sent.at(-1)).toEqual({ type: 'action', body: { verb: 'submit', command: 'x=1', target: 'n3' } });
+    fireEvent.change(screen.getByLabelText(/loss %/), { target: { value: '150' } });
+    fireEvent.click(screen.getByRole('button', { name: /Set loss/ }));
+    expect(screen.getByRole('alert').textContent).toBe('Message loss is a number of percent from 0 to 100, not "150".');
+  });
+});
+
+describe('the whole page', () => {
+  it('space plays and pauses, arrows step, and every button has a name', () => {
+    const { sent, container } = renderLab(<App />);
+    fireEvent.keyDown(document.body, { key: ' ' });
+    expect(sent.at(-1)).toEqual({ type: 'play' });
+    fireEvent.keyDown(document.body, { key: ' ' });
+    expect(sent.at(-1)).toEqual({ type: 'pause' });
+    fireEvent.keyDown(document.body, { key: 'ArrowRight' });
+    expect(sent.at(-1)).toEqual({ type: 'step', by: 'ms', ms: 1 });
+    fireEvent.keyDown(document.body, { key: 'ArrowRight', shiftKey: true });
+    expect(sent.at(-1)).toEqual({ type: 'step', by: 'event' });
+    fireEvent.keyDown(document.body, { key: 'ArrowLeft' });
+    expect(sent.at(-1)).toEqual({ type: 'seek', toMs: 399 });
+    for (const el of container.querySelectorAll('button, input, select, textarea, [role="button"]')) {
+      const name = el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '';
+      const labelled = el.closest('label') !== null || name !== '';
+      expect(labelled, el.outerHTML.slice(0, 80)).toBe(true);
+    }
+  });
+});

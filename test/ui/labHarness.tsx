@@ -1,0 +1,44 @@
+/** Renders UI pieces against a real store filled from a real simulation, with a recording endpoint. */
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { DEFAULT_CONFIG, type SimConfig } from '../../src/sim/config';
+import { parseSchedule } from '../../src/sim/schedule';
+import { Simulation } from '../../src/sim/simulation';
+import { eventsSince, takeSnapshot } from '../../src/sim/snapshot';
+import { HostBridge } from '../../src/ui/bridge/hostBridge';
+import { LabProvider } from '../../src/ui/labContext';
+import { createLabStore } from '../../src/ui/store/labStore';
+import type { HostEndpoint, HostToWorker } from '../../src/worker/protocol';
+
+export function recordingEndpoint() {
+  const sent: HostToWorker[] = [];
+  const endpoint: HostEndpoint = {
+    postMessage: (m) => sent.push(m),
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  };
+  return { endpoint, sent };
+}
+
+export function renderLab(ui: ReactElement, run: { config?: SimConfig; schedule?: string; untilMs?: number } = {}) {
+  const config = run.config ?? { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] };
+  const sim = new Simulation(config, parseSchedule(run.schedule ?? ''));
+  sim.advanceTo(run.untilMs ?? 400);
+  const store = createLabStore();
+  store.setState({
+    runId: 1,
+    snapshot: takeSnapshot(sim),
+    events: eventsSince(sim, 0),
+    clockMs: sim.nowMs,
+    config,
+    schedule: run.schedule ?? '',
+  });
+  const { endpoint, sent } = recordingEndpoint();
+  const bridge = new HostBridge(endpoint, store, { scheduleFlush: (f) => f() });
+  const result = render(
+    <LabProvider store={store} bridge={bridge}>
+      {ui}
+    </LabProvider>,
+  );
+  return { ...result, store, bridge, sent, sim };
+}
