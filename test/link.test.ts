@@ -47,6 +47,7 @@ const specArb: fc.Arbitrary<RunSpec> = fc
     clients: fc.constantFrom([], ['A'], ['A', 'B'], ['A', 'B', 'C', 'D']),
     bugs: fc.subarray(['figure8', 'no-fencing', 'forget-vote'] as const),
     t: fc.integer({ min: 0, max: 3_600_000 }),
+    speed: fc.option(fc.constantFrom(0.01, 0.1, 0.25, 1, 2.5, 100), { nil: undefined }),
   })
   .chain((r) => {
     const config: SimConfig = {
@@ -58,7 +59,9 @@ const specArb: fc.Arbitrary<RunSpec> = fc
       clientIds: r.clients,
       bugs: r.bugs,
     };
-    return fc.array(actionArb(r.nodes, r.clients), { maxLength: 60 }).map((schedule) => ({ config, schedule, atMs: r.t }));
+    return fc
+      .array(actionArb(r.nodes, r.clients), { maxLength: 60 })
+      .map((schedule): RunSpec => (r.speed === undefined ? { config, schedule, atMs: r.t } : { config, schedule, atMs: r.t, speed: r.speed }));
   });
 
 describe('share links', () => {
@@ -85,6 +88,7 @@ describe('share links', () => {
         expect(decoded.spec.config.clientIds).toEqual(spec.config.clientIds);
         expect(decoded.spec.config.bugs).toEqual(spec.config.bugs);
         expect(decoded.spec.atMs).toBe(spec.atMs);
+        expect(decoded.spec.speed).toBe(spec.speed);
         expect(encodeLink(decoded.spec)).toBe(link);
       }),
       { numRuns: 500 },
@@ -167,6 +171,19 @@ describe('share links', () => {
     expect(runFromJson('not json')).toMatchObject({ ok: false, error: expect.stringMatching(/not JSON/) });
     expect(runFromJson('{"format":"other"}')).toMatchObject({ ok: false, error: expect.stringMatching(/not a Lockstep run file/) });
     expect(runFromJson('{"format":"lockstep-run","version":1,"seed":"1","schedule":[3]}')).toMatchObject({ ok: false, error: expect.stringMatching(/list of actions/) });
+  });
+
+  it('carries the playback speed as an optional view field, and refuses a bad one', () => {
+    const spec: RunSpec = { config: DEFAULT_CONFIG, schedule: [], atMs: 10, speed: 0.25 };
+    const link = encodeLink(spec);
+    expect(link).toBe('v=1&seed=42&t=10&speed=0.25');
+    expect(decodeLink(link)).toEqual({ ok: true, spec });
+    expect(decodeLink('v=1&seed=42&t=10')).toEqual({ ok: true, spec: { config: DEFAULT_CONFIG, schedule: [], atMs: 10 } });
+    for (const bad of ['0', '101', 'fast', '-1', '1e2', '0.0001']) {
+      expect(decodeLink(`v=1&seed=42&speed=${bad}`)).toEqual({ ok: false, error: `This link's speed "${bad}" must be a number from 0.01 to 100 (simulated ms per real ms).` });
+    }
+    const back = runFromJson(runToJson(spec));
+    expect(back.ok && back.spec.speed).toBe(0.25);
   });
 
   it('base64url round-trips bytes and rejects impossible lengths', () => {

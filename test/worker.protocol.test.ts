@@ -4,20 +4,26 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, nodeIdsFor } from '../src/sim/config';
-import { CHAPTER_SCHEDULE } from '../src/sim/presets';
-import { MAX_SEEK_MS, SimDriver } from '../src/worker/simDriver';
+import { CHAPTER_SCHEDULE, findPreset } from '../src/sim/presets';
+import { parseSchedule } from '../src/sim/schedule';
+import { Simulation } from '../src/sim/simulation';
+import { MAX_SEEK_MS, SimDriver, type DriverOptions } from '../src/worker/simDriver';
 import type { HostEndpoint, WorkerEndpoint, WorkerToHost } from '../src/worker/protocol';
 import { HostBridge } from '../src/ui/bridge/hostBridge';
 import { createLabStore } from '../src/ui/store/labStore';
 
-function setup() {
+function setup(options: DriverOptions = {}) {
   const channel = new MessageChannel();
   let realNow = 1000;
   const frames: (() => void)[] = [];
-  const driver = new SimDriver(channel.port1 as unknown as WorkerEndpoint, {
-    now: () => realNow,
-    requestFrame: (cb) => frames.push(cb),
-  });
+  const driver = new SimDriver(
+    channel.port1 as unknown as WorkerEndpoint,
+    {
+      now: () => realNow,
+      requestFrame: (cb) => frames.push(cb),
+    },
+    options,
+  );
   const received: WorkerToHost[] = [];
   channel.port2.addEventListener('message', (e) => received.push(e.data as WorkerToHost));
   const store = createLabStore();
@@ -183,4 +189,162 @@ describe('worker protocol over a MessageChannel', () => {
     expect(s.snapshot?.now).toBe(520);
     expect(s.playing).toBe(false);
   });
+
+  it('seeks through the timeline: back, forward and back again land on the same run', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, CHAPTER_SCHEDULE);
+    await t.frame();
+    t.bridge.seek(2253);
+    await t.frame();
+    const fresh = new Simulation(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE));
+    fresh.advanceTo(1500);
+    t.bridge.seek(1500);
+    await t.frame();
+    const s = t.store.getState();
+    expect(s.snapshot?.now).toBe(1500);
+    expect(s.events.map((e) => e.line)).toEqual(fresh.cluster.events.map((e) => e.line));
+    expect(s.snapshot?.nodes.map((n) => [n.id, n.role, n.term, n.logLength, n.commitIndex])).toEqual(
+      fresh.cluster.nodes.map((n) => [n.id, n.alive ? n.role : n.role, n.term, n.log.length, n.commitIndex]),
+    );
+    expect(s.horizonMs).toBe(2253);
+  });
+
+  it('coalesces a burst of seeks (a dragged scrubber) into one per frame', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, CHAPTER_SCHEDULE);
+    await t.frame();
+    const before = t.received.length;
+    for (let ms = 100; ms <= 2000; ms += 100) t.bridge.seek(ms);
+    await t.frame();
+    expect(t.received.length - before).toBe(1);
+    expect(t.store.getState().snapshot?.now).toBe(2000);
+  });
+
+  it('sends the landmarks, and steps to the previous and next event and landmark', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, CHAPTER_SCHEDULE);
+    await t.frame();
+    t.bridge.seek(2253);
+    await t.frame();
+    const marks = t.store.getState().landmarks;
+    expect(marks.map((m) => `${m.t} ${m.kind}`)).toEqual(['168 leader', '1168 crash', '1360 leader', '1360 restart', '1560 partition', '1753 leader', '1953 heal']);
+    t.bridge.seek(1200);
+    await t.frame();
+    expect(t.bridge.jumpToLandmark(-1)).toBe(true);
+    await t.frame();
+    expect(t.store.getState().snapshot?.now).toBe(1168);
+    t.bridge.jumpToLandmark(1);
+    await t.frame();
+    expect(t.store.getState().snapshot?.now).toBe(1360);
+    t.bridge.stepToPreviousEvent();
+    await t.frame();
+    const prev = t.store.getState();
+    expect(prev.snapshot?.now).toBeLessThan(1360);
+    expect(prev.events.at(-1)?.t).toBe(prev.snapshot?.now);
+    t.bridge.stepToNextEvent();
+    await t.frame();
+    expect(t.store.getState().snapshot?.now).toBe(1360);
+    expect(t.store.getState().events.at(-1)?.t).toBe(1360);
+  });
+
+  it('acting in the past forks the run; undo brings the set-aside actions back, redo forks again', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, CHAPTER_SCHEDULE);
+    await t.frame();
+    t.bridge.seek(2253);
+    await t.frame();
+    const fullLog = t.store.getState().events.map((e) => e.line);
+    t.bridge.seek(1500);
+    t.bridge.act({ verb: 'crash', node: 'n1' });
+    await t.frame();
+    let s = t.store.getState();
+    expect(s.schedule).toBe('@1168 crash n2; @1360 restart n2; @1410 submit x=1; @1410 submit x=2; @1500 crash n1');
+    expect(s.snapshot?.now).toBe(1500);
+    expect(s.events.at(-1)?.line).toBe('t= 1500 ms n1 crashes');
+    expect([s.canUndo, s.canRedo]).toEqual([true, false]);
+    expect(s.horizonMs).toBe(1500); // the old future is gone
+    t.bridge.undo();
+    await t.frame();
+    s = t.store.getState();
+    expect(s.schedule).toBe(formatChapter());
+    expect(s.snapshot?.now).toBe(1500);
+    expect([s.canUndo, s.canRedo]).toEqual([false, true]);
+    t.bridge.seek(2253);
+    await t.frame();
+    expect(t.store.getState().events.map((e) => e.line)).toEqual(fullLog);
+    t.bridge.redo();
+    await t.frame();
+    s = t.store.getState();
+    expect(s.schedule).toMatch(/@1500 crash n1$/);
+    expect(s.snapshot?.now).toBe(2253);
+    expect(s.events.map((e) => e.line)).toContain('t= 1500 ms n1 crashes');
+  });
+
+  it('checks every invariant on this run up to the horizon, and counts stale unfenced writes apart', async () => {
+    const t = (current = setup());
+    const fencing = findPreset('fencing')!;
+    t.bridge.load(fencing.config, fencing.schedule);
+    await t.frame();
+    t.bridge.seek(15000);
+    await t.frame();
+    await t.frame();
+    const check = t.store.getState().check;
+    expect(check).toEqual({ checkedToMs: 15000, violation: null, staleWrites: 1 });
+  });
+
+  it('points at the first violation of a run with a bug, exactly where the fuzzer found it', async () => {
+    const t = (current = setup());
+    const config = { ...DEFAULT_CONFIG, seed: 675600611, nodeIds: nodeIdsFor(7), electionTimeoutMs: [141, 152] as const, heartbeatMs: 34, latencyMs: [6, 26] as const, clientIds: ['A', 'B', 'C', 'D'], bugs: ['no-fencing' as const] };
+    const schedule = '@5158 client C pause 786; @5158 client C write k1=C5; @5528 client B acquire k1 48; @5528 client B write k1=B6';
+    t.bridge.load(config, schedule, { startAtMs: 6000 });
+    await t.frame();
+    await t.frame();
+    const v = t.store.getState().check?.violation;
+    expect(v).toMatchObject({ invariant: 'fencing', t: 5950, nodes: ['C', 'fenced'] });
+    // Without the bug the same schedule holds.
+    t.bridge.load({ ...config, bugs: [] }, schedule, { startAtMs: 6000 });
+    await t.frame();
+    await t.frame();
+    expect(t.store.getState().check).toMatchObject({ checkedToMs: 6000, violation: null });
+  });
+
+  it('finds a counterexample in slices with progress, and loads it paused at the violation', async () => {
+    const t = (current = setup({ fuzzStepsPerFrame: 4 }));
+    t.bridge.load(DEFAULT_CONFIG, '');
+    await t.frame();
+    t.bridge.findCounterexample({ seed: 42, runs: 20, bugs: ['no-fencing'] });
+    expect(t.store.getState().fuzzRunning).toBe(true);
+    for (let i = 0; i < 200 && t.store.getState().fuzzRunning; i++) await t.frame(40);
+    const s = t.store.getState();
+    const done = s.fuzzDone!;
+    expect(done.found?.violation.invariant).toBe('fencing');
+    expect(s.label).toBe('counterexample');
+    expect(s.playing).toBe(false);
+    expect(s.snapshot?.now).toBe(done.found!.violation.t);
+    expect(s.config.bugs).toEqual(['no-fencing']);
+    expect(s.schedule).toBe(done.found!.schedule);
+    await t.frame();
+    expect(t.store.getState().check?.violation).toMatchObject({ invariant: 'fencing', t: done.found!.violation.t });
+    expect(t.received.some((m) => m.type === 'fuzz-progress')).toBe(true);
+  });
+
+  it('reports progress while searching and can be cancelled', async () => {
+    const t = (current = setup({ fuzzStepsPerFrame: 1 }));
+    t.bridge.findCounterexample({ seed: 1, runs: 500, bugs: [], durationMs: 2000 });
+    await t.frame(10);
+    await t.frame(10);
+    const p = t.store.getState().fuzzProgress!;
+    expect(p.phase).toBe('search');
+    expect(p.runsDone).toBeGreaterThanOrEqual(1);
+    expect(p.runs).toBe(500);
+    expect(p.runsPerSec).toBeGreaterThan(0);
+    t.bridge.cancelFuzz();
+    await t.frame();
+    const s = t.store.getState();
+    expect(s.fuzzRunning).toBe(false);
+    expect(s.fuzzDone).toMatchObject({ cancelled: true, found: null });
+    expect(s.fuzzDone!.runsDone).toBeLessThan(500);
+  });
 });
+
+const formatChapter = () => CHAPTER_SCHEDULE;

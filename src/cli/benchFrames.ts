@@ -8,6 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { DEFAULT_CONFIG, nodeIdsFor } from '../sim/config';
+import { parseSchedule } from '../sim/schedule';
+import { encodeLink } from '../share/link';
 import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir } from './staticSite';
 
 const MEASURE_MS = 5000;
@@ -24,18 +27,12 @@ async function main(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     // tsx keeps function names with a helper the page does not have.
     await page.addInitScript('window.__name = (f) => f;');
-    const query = new URLSearchParams({
-      nodes: '9',
-      clients: 'A,B,C,D',
-      latency: '200-400',
-      heartbeat: '20',
-      timeout: '1000-2000',
-      speed: '1',
-      t: '3000',
-      ...(process.env.BENCH_PAUSED ? { paused: '' } : {}),
-      schedule: CLIENT_LOOP,
-    });
+    const config = { ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(9), clientIds: ['A', 'B', 'C', 'D'], latencyMs: [200, 400] as const, heartbeatMs: 20, electionTimeoutMs: [1000, 2000] as const };
+    // A share link lands paused at its time; the benchmark then plays it at 1x.
+    const query = encodeLink({ config, schedule: parseSchedule(CLIENT_LOOP), atMs: 3000, speed: 1 });
     await page.goto(`${server.url}?${query}`);
+    await page.waitForSelector('[data-node-id]');
+    if (!process.env.BENCH_PAUSED) await page.getByRole('button', { name: /Play/ }).click();
     await page.waitForSelector('[data-role="leader"][data-alive="true"]', { timeout: 20_000 });
     await page.waitForTimeout(500);
     const result = await page.evaluate(async (ms) => {

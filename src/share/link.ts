@@ -22,7 +22,13 @@ export interface RunSpec {
   readonly schedule: readonly Action[];
   /** Where the run lands, paused. */
   readonly atMs: number;
+  /** A view setting, not part of the run: playback speed (simulated ms per real ms), if not the default. */
+  readonly speed?: number;
 }
+
+/** Playback speeds a link may carry. */
+export const MIN_LINK_SPEED = 0.01;
+export const MAX_LINK_SPEED = 100;
 
 export type Decoded = { readonly ok: true; readonly spec: RunSpec } | { readonly ok: false; readonly error: string };
 
@@ -44,10 +50,11 @@ export function encodeLink(spec: RunSpec): string {
   if (text.length > COMPRESS_OVER_CHARS) p.set('z', toBase64Url(deflateSync(strToU8(text), { level: 9 })));
   else if (text.length > 0) p.set('s', text);
   p.set('t', String(spec.atMs));
+  if (spec.speed !== undefined) p.set('speed', String(spec.speed));
   return p.toString();
 }
 
-const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 's', 'z', 't']);
+const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 's', 'z', 't', 'speed']);
 
 /** Reads a link's query string (with or without `?`, or a whole URL). Never throws. */
 export function decodeLink(input: string): Decoded {
@@ -143,6 +150,14 @@ function decode(input: string): Decoded {
     if (!/^\d{1,10}$/.test(t) || Number(t) > MAX_LINK_TIME_MS) return fail(`This link's time "${t.slice(0, 14)}" must be a whole number of ms from 0 to ${MAX_LINK_TIME_MS}.`);
     atMs = Number(t);
   }
+  const speedText = params.get('speed');
+  if (speedText !== null) {
+    const speed = Number(speedText);
+    if (!/^\d{1,3}(\.\d{1,3})?$/.test(speedText) || speed < MIN_LINK_SPEED || speed > MAX_LINK_SPEED) {
+      return fail(`This link's speed "${speedText.slice(0, 14)}" must be a number from ${MIN_LINK_SPEED} to ${MAX_LINK_SPEED} (simulated ms per real ms).`);
+    }
+    return { ok: true, spec: { config, schedule, atMs, speed } };
+  }
   return { ok: true, spec: { config, schedule, atMs } };
 }
 
@@ -217,6 +232,7 @@ export function runToJson(spec: RunSpec): string {
     bugs: c.bugs.join(','),
     schedule: formatSchedule(spec.schedule).split('; ').filter((a) => a !== ''),
     t: spec.atMs,
+    ...(spec.speed !== undefined ? { speed: spec.speed } : {}),
   };
   return JSON.stringify(file, null, 2) + '\n';
 }
@@ -228,14 +244,14 @@ export function runFromJson(text: string): Decoded {
   try {
     data = JSON.parse(text);
   } catch {
-    return fail('This file is not JSON; a run file is what "Export run" saves.');
+    return fail('This file is not JSON; a run file is what "Export" saves.');
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data) || (data as { format?: unknown }).format !== 'lockstep-run') {
     return fail('This JSON is not a Lockstep run file (it needs "format": "lockstep-run").');
   }
   const d = data as Record<string, unknown>;
   const p = new URLSearchParams();
-  const fields: [string, string][] = [['version', 'v'], ['seed', 'seed'], ['nodes', 'nodes'], ['timeout', 'timeout'], ['heartbeat', 'heartbeat'], ['latency', 'latency'], ['clients', 'clients'], ['bugs', 'bugs'], ['t', 't']];
+  const fields: [string, string][] = [['version', 'v'], ['seed', 'seed'], ['nodes', 'nodes'], ['timeout', 'timeout'], ['heartbeat', 'heartbeat'], ['latency', 'latency'], ['clients', 'clients'], ['bugs', 'bugs'], ['t', 't'], ['speed', 'speed']];
   for (const [from, to] of fields) {
     const v = d[from];
     if (v === undefined) continue;
@@ -247,5 +263,7 @@ export function runFromJson(text: string): Decoded {
     if (!Array.isArray(schedule) || schedule.some((a) => typeof a !== 'string')) return fail('The run file\'s "schedule" must be a list of actions like "@1168 crash n2".');
     p.set('s', schedule.join('; '));
   }
-  return decodeLink(p.toString());
+  const decoded = decodeLink(p.toString());
+  // The same checks as a link, but the sentence names what the person opened.
+  return decoded.ok ? decoded : fail(decoded.error.replace(/\b([Tt])his link\b/g, '$1his run file').replace(/\b([Tt])he link's\b/g, "$1he run file's"));
 }

@@ -6,6 +6,10 @@ import { LockTablePanel } from './panels/LockTablePanel';
 import { LogsPanel } from './panels/LogsPanel';
 import { NodeContextPanel } from './panels/NodeContextPanel';
 import { StoresPanel } from './panels/StoresPanel';
+import { BugsMenu, InvariantBadge, InvariantsPanel } from './panels/InvariantsPanel';
+import { ScheduleEditor } from './controls/ScheduleEditor';
+import { Scrubber } from './controls/Scrubber';
+import { ShareControls } from './controls/ShareControls';
 import { NetworkControls } from './controls/NetworkControls';
 import { PlaybackControls } from './controls/PlaybackControls';
 import { PresetBlurb, PresetPicker } from './controls/PresetPicker';
@@ -23,6 +27,8 @@ const TAB_TITLES: Record<SideTab, string> = {
   logs: 'Logs',
   locks: 'Lock table',
   node: 'Node',
+  invariants: 'Invariants',
+  schedule: 'Schedule',
   settings: 'Run settings',
 };
 
@@ -97,6 +103,8 @@ const SideTabs = memo(function SideTabs() {
         {tab === 'logs' && <LogsPanel />}
         {tab === 'locks' && <LockTablePanel />}
         {tab === 'node' && <NodeContextPanel />}
+        {tab === 'invariants' && <InvariantsPanel />}
+        {tab === 'schedule' && <ScheduleEditor />}
         {tab === 'settings' && <RunSettings />}
       </div>
     </div>
@@ -111,13 +119,21 @@ export function App() {
       <header className="topbar">
         <h1 className="brand">Lockstep</h1>
         <PlaybackControls />
+        <ShareControls />
       </header>
       <div className="subbar">
-        <PresetPicker />
+        <div className="subbar-left">
+          <PresetPicker />
+          <BugsMenu />
+        </div>
         <PresetBlurb />
-        <Status />
+        <div className="subbar-right">
+          <Status />
+          <InvariantBadge />
+        </div>
       </div>
       <ErrorBanner />
+      <Scrubber />
       <main className="stage">
         <section className="diagram-pane" aria-label="Cluster">
           <Diagram />

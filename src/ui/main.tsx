@@ -8,6 +8,7 @@ import { LabProvider } from './labContext';
 import { defaultRun, runFromQuery } from './runs';
 import { createLabStore } from './store/labStore';
 import { tabForPreset } from './tabs';
+import { startUrlSync } from './urlSync';
 import './styles.css';
 
 const store = createLabStore();
@@ -19,10 +20,15 @@ const run = fromLink === null || typeof fromLink === 'string' ? defaultRun() : f
 bridge.setSpeed(run.speed);
 bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: run.playing, label: run.label });
 if (typeof fromLink === 'string') store.setState({ error: `${fromLink} Opening the default run instead.` });
-store.getState().setSideTab(tabForPreset(run.label));
-// A preset switches the side panel to what it is about.
+startUrlSync(store, {
+  replace: (query) => history.replaceState(history.state, '', `${location.pathname}?${query}${location.hash}`),
+  now: () => performance.now(),
+});
+store.getState().setSideTab(tabForPreset(run.label) ?? 'logs');
+// A preset (or a found counterexample) switches the side panel to what it is about.
 store.subscribe((s, prev) => {
-  if (s.runId !== prev.runId && s.label !== prev.label && s.label !== null) s.setSideTab(tabForPreset(s.label));
+  const tab = s.runId !== prev.runId && s.label !== prev.label ? tabForPreset(s.label) : null;
+  if (tab !== null) s.setSideTab(tab);
 });
 
 // Test and benchmark hooks: read-only access to the store.

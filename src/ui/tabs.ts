@@ -1,7 +1,7 @@
-/** Which side panel a scenario is about. */
+/** Which side panel a scenario is about (null: leave the panel as it is). */
 import type { SideTab } from './store/labStore';
 
-export function tabForPreset(label: string | null): SideTab {
+export function tabForPreset(label: string | null): SideTab | null {
   switch (label) {
     case 'fencing':
     case 'clock-drift':
@@ -9,6 +9,12 @@ export function tabForPreset(label: string | null): SideTab {
     case 'ghost-lock':
     case 'failover-lease':
       return 'locks';
+    case 'counterexample':
+      return 'invariants';
+    case 'custom':
+    case 'link':
+    case null:
+      return null;
     default:
       return 'logs';
   }

@@ -1,6 +1,23 @@
-/** Space plays or pauses; → steps 1 ms, shift+→ to the next event; ← steps back 1 ms. */
+/**
+ * Keys for the whole page (not while typing in a field): space plays or pauses; ←/→ step 1 ms;
+ * Shift+←/→ (or , and .) go to the previous/next event; [ and ] to the previous/next landmark;
+ * Ctrl+Z undoes the last action and Ctrl+Shift+Z (or Ctrl+Y) redoes it.
+ */
 import { useEffect } from 'react';
 import type { HostBridge } from './bridge/hostBridge';
+
+/** What the keyboard help lists, in order. */
+export const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
+  ['Space', 'play / pause'],
+  ['→', 'forward 1 ms'],
+  ['←', 'back 1 ms'],
+  ['Shift+→  or  .', 'next event'],
+  ['Shift+←  or  ,', 'previous event'],
+  [']', 'next landmark'],
+  ['[', 'previous landmark'],
+  ['Ctrl+Z', 'undo the last action'],
+  ['Ctrl+Shift+Z  or  Ctrl+Y', 'redo'],
+];
 
 function typingInto(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false;
@@ -8,7 +25,19 @@ function typingInto(target: EventTarget | null): boolean {
 }
 
 export function handleShortcut(e: KeyboardEvent, bridge: HostBridge): boolean {
-  if (e.altKey || e.ctrlKey || e.metaKey || typingInto(e.target)) return false;
+  if (e.altKey || typingInto(e.target)) return false;
+  if (e.ctrlKey || e.metaKey) {
+    const key = e.key.toLowerCase();
+    if (key === 'z' && !e.shiftKey) {
+      bridge.undo();
+      return true;
+    }
+    if ((key === 'z' && e.shiftKey) || key === 'y') {
+      bridge.redo();
+      return true;
+    }
+    return false;
+  }
   const target = e.target instanceof Element ? e.target : null;
   switch (e.key) {
     case ' ':
@@ -23,11 +52,29 @@ export function handleShortcut(e: KeyboardEvent, bridge: HostBridge): boolean {
       return true;
     case 'ArrowLeft': {
       if (target?.closest('[role="tab"]')) return false;
+      if (e.shiftKey) {
+        bridge.stepToPreviousEvent();
+        return true;
+      }
       const now = bridge.store.getState().snapshot?.now ?? 0;
       bridge.pause();
-      bridge.seek(Math.max(0, now - (e.shiftKey ? 10 : 1)));
+      bridge.seek(Math.max(0, now - 1));
       return true;
     }
+    case '.':
+    case '>':
+      bridge.stepToNextEvent();
+      return true;
+    case ',':
+    case '<':
+      bridge.stepToPreviousEvent();
+      return true;
+    case ']':
+      bridge.jumpToLandmark(1);
+      return true;
+    case '[':
+      bridge.jumpToLandmark(-1);
+      return true;
     default:
       return false;
   }

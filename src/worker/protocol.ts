@@ -3,8 +3,9 @@
  * unions. The host never reaches into the simulation: it sends these and receives snapshots.
  * Host and worker talk through an `Endpoint`, so tests connect them over a `MessageChannel`.
  */
-import type { SimConfig } from '../sim/config';
-import type { SimEvent } from '../sim/events';
+import type { BugName, SimConfig } from '../sim/config';
+import type { EventKind, SimEvent } from '../sim/events';
+import type { InvariantId } from '../sim/invariants';
 import type { ActionBody } from '../sim/schedule';
 import type { Snapshot } from '../sim/snapshot';
 
@@ -13,6 +14,9 @@ export const MIN_SPEED = 0.01;
 export const MAX_SPEED = 100;
 export const DEFAULT_SPEED = 0.1;
 export const SPEED_CHOICES = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100] as const;
+
+/** The furthest a seek or a load's start time may go: replaying is fast, but not free. */
+export const MAX_SEEK_MS = 600_000;
 
 /** How far "step to the next event" looks before giving up, in simulated ms. */
 export const NEXT_EVENT_HORIZON_MS = 60_000;
@@ -35,14 +39,54 @@ export type HostToWorker =
     }
   | { readonly type: 'play' }
   | { readonly type: 'pause' }
-  /** `ms`: advance this many ms (default 1); `event`: advance until a new event line appears. */
+  /** `ms`: advance this many ms (default 1); `event`: go to the next (or previous) event's time. */
   | { readonly type: 'step'; readonly by: 'ms'; readonly ms?: number }
-  | { readonly type: 'step'; readonly by: 'event' }
-  /** Go to a time: forward by stepping, backward by replaying the recorded schedule from 0. */
+  | { readonly type: 'step'; readonly by: 'event'; readonly direction?: 1 | -1 }
+  /**
+   * Go to a time (the timeline replays from the nearest checkpoint). Seeks that arrive faster
+   * than frames (a dragged scrubber) are coalesced: only the last one is computed.
+   */
   | { readonly type: 'seek'; readonly toMs: number }
   | { readonly type: 'speed'; readonly speed: number }
-  /** A person's action, applied and recorded at the current simulated time. */
-  | { readonly type: 'action'; readonly body: ActionBody };
+  /**
+   * A person's action, applied and recorded at the current simulated time. In the past it forks
+   * the run: the actions after now are set aside (undo brings them back).
+   */
+  | { readonly type: 'action'; readonly body: ActionBody }
+  | { readonly type: 'undo' }
+  | { readonly type: 'redo' }
+  /** Search for a counterexample with the swarm fuzzer, in slices between frames. */
+  | { readonly type: 'fuzz'; readonly seed: number; readonly runs: number; readonly bugs: readonly BugName[]; readonly durationMs?: number }
+  | { readonly type: 'fuzz-cancel' };
+
+/** A scrubber mark: an election, crash, restart, partition, heal, lock grant/expiry or rejected write. */
+export interface LandmarkView {
+  readonly t: number;
+  readonly kind: EventKind;
+  readonly text: string;
+}
+
+export interface ViolationView {
+  readonly invariant: InvariantId;
+  readonly title: string;
+  readonly t: number;
+  readonly nodes: readonly string[];
+  readonly sentence: string;
+  readonly line: string;
+}
+
+/**
+ * The invariant checker's view of this run. It checks a separate copy of the run, advanced to
+ * the timeline's horizon in slices; a run is a pure function of its inputs, so what it finds is
+ * exactly what the viewed run does.
+ */
+export interface CheckStatus {
+  /** The checker has looked at every millisecond up to here. */
+  readonly checkedToMs: number;
+  readonly violation: ViolationView | null;
+  /** Writes the unfenced store accepted from a client whose lease had ended (not failures). */
+  readonly staleWrites: number;
+}
 
 export interface SnapshotMessage {
   readonly type: 'snapshot';
@@ -62,6 +106,13 @@ export interface SnapshotMessage {
   readonly config: SimConfig;
   /** The run's schedule with every recorded action, in the schedule language. */
   readonly schedule: string;
+  /** The furthest time computed for this schedule (the scrubber's known extent). */
+  readonly horizonMs: number;
+  readonly canUndo: boolean;
+  readonly canRedo: boolean;
+  /** The run's landmarks up to the horizon; null when unchanged since the last snapshot of this run. */
+  readonly landmarks: readonly LandmarkView[] | null;
+  readonly check: CheckStatus;
 }
 
 /** Sent instead of a snapshot when only the fractional clock moved (very slow playback). */
@@ -77,7 +128,27 @@ export interface ErrorMessage {
   readonly message: string;
 }
 
-export type WorkerToHost = SnapshotMessage | ClockMessage | ErrorMessage;
+export interface FuzzProgressMessage {
+  readonly type: 'fuzz-progress';
+  readonly phase: 'search' | 'shrink';
+  readonly runsDone: number;
+  readonly runs: number;
+  readonly runsPerSec: number;
+  /** Replays spent shrinking the counterexample so far. */
+  readonly shrinkAttempts: number;
+}
+
+export interface FuzzDoneMessage {
+  readonly type: 'fuzz-done';
+  readonly runsDone: number;
+  readonly runs: number;
+  readonly cancelled: boolean;
+  readonly seconds: number;
+  /** What was found; the worker has loaded its run, paused at the violation. */
+  readonly found: { readonly violation: ViolationView; readonly schedule: string; readonly actions: number; readonly run: number } | null;
+}
+
+export type WorkerToHost = SnapshotMessage | ClockMessage | ErrorMessage | FuzzProgressMessage | FuzzDoneMessage;
 
 /** The part of `Worker`, `MessagePort` and a worker's global scope both sides use. */
 export interface Endpoint<In, Out> {

@@ -8,6 +8,12 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } from '../../src/cli/staticSite';
+import { findPreset } from '../../src/sim/presets';
+import { formatAction, parseSchedule } from '../../src/sim/schedule';
+import { encodeLink } from '../../src/share/link';
+
+/** The default run (seed 42, clients A and B) as a link: it lands paused at 0. */
+const DEFAULT_LINK = 'v=1&seed=42&clients=AB&t=0';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
 const haveChromium = existsSync(CHROMIUM_PATH);
@@ -81,7 +87,8 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
   });
 
   it('crashing the leader by clicking it brings a new leader', async () => {
-    const page = await open('?speed=1');
+    const page = await open(`?${DEFAULT_LINK}&speed=1`);
+    await page.getByRole('button', { name: /Play/ }).click();
     const old = await waitForLeader(page);
     await page.locator(`[data-node-id="${old}"] .node-shape`).click(); // the shape is still; the timer arc is not
     await expect.poll(() => page.locator(`[data-node-id="${old}"]`).getAttribute('data-alive')).toBe('false');
@@ -95,9 +102,9 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
   });
 
   it('a partition isolating the leader leaves the minority unable to commit', async () => {
-    const page = await open('?paused');
-    await page.getByRole('button', { name: /Next event/ }).click();
-    await page.getByRole('button', { name: /Next event/ }).click();
+    const page = await open(`?${DEFAULT_LINK}`);
+    await page.getByRole('button', { name: 'Next event' }).click();
+    await page.getByRole('button', { name: 'Next event' }).click();
     const leader = await waitForLeader(page);
     const follower = leader === 'n1' ? 'n2' : 'n1';
     await page.locator(`[data-node-id="${leader}"] .node-shape`).click({ modifiers: ['Shift'] });
@@ -157,7 +164,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
 
   it('nothing overlaps at 5 to 9 nodes, in light and dark', async () => {
     for (const n of [5, 6, 7, 8, 9]) {
-      const page = await open(`?nodes=${n}&clients=A,B,C,D&paused&t=900`);
+      const page = await open(`?v=1&seed=42&nodes=${n}&clients=ABCD&t=900`);
       if (n === 9) await page.emulateMedia({ colorScheme: 'dark' });
       await expect.poll(() => nowMs(page)).toBe(900);
       const shapes = await page.evaluate(() =>
@@ -186,7 +193,8 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
   });
 
   it('has no serious or critical axe violations, and bad links get one sentence', async () => {
-    const page = await open('?preset=chapter&paused&t=1800');
+    const chapter = findPreset('chapter')!;
+    const page = await open(`?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1800 })}`);
     await expect.poll(() => nowMs(page)).toBe(1800);
     await page.addScriptTag({ content: readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8') });
     const check = async () => {
@@ -197,7 +205,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
       return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).slice(0, 2).join(' ; ')}`);
     };
     expect(await check()).toEqual([]);
-    for (const tab of ['Clients', 'Stores', 'Lock table', 'Node', 'Run settings']) {
+    for (const tab of ['Clients', 'Stores', 'Lock table', 'Node', 'Invariants', 'Schedule', 'Run settings']) {
       await page.getByRole('tab', { name: tab }).click();
       expect(await check(), tab).toEqual([]);
     }
@@ -207,9 +215,146 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page.screenshot({ path: join(SHOTS, '06-chapter-logs-dark.png') });
     await page.close();
 
-    const bad = await open('?nodes=12');
-    expect(await bad.getByTestId('error').textContent()).toContain('The number of nodes must be a whole number from 1 to 9, not "12". Opening the default run instead.');
-    await bad.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('takes actions, copies the link, and a fresh page shows the same run at the same time', async () => {
+    const page = await open(`?${DEFAULT_LINK}`);
+    await goTo(page, 600);
+    await page.locator('[data-node-id="n2"] .node-shape').click(); // the leader of term 1
+    await expect.poll(() => page.locator('[data-node-id="n2"]').getAttribute('data-alive')).toBe('false');
+    await goTo(page, 1000);
+    const leader = await waitForLeader(page, 'n2');
+    await page.getByRole('tab', { name: 'Clients' }).click();
+    const clientA = page.locator('[data-client="A"]');
+    await clientA.getByRole('button', { name: 'Acquire' }).click();
+    await goTo(page, 1300);
+    await clientA.getByRole('button', { name: 'Write' }).click();
+    await goTo(page, 1400);
+    // Cut off one live follower: the majority keeps going.
+    const follower = await page.evaluate(() => document.querySelector('[data-role="follower"][data-alive="true"]')?.getAttribute('data-node-id') ?? null);
+    expect(follower).not.toBeNull();
+    await page.locator(`[data-node-id="${follower}"] .node-shape`).click({ modifiers: ['Shift'] });
+    await page.getByRole('button', { name: /Isolate selected/ }).click();
+    await expect.poll(() => page.locator('.partition-group').count()).toBe(2);
+    await goTo(page, 2500);
+    expect(await liveLeader(page)).toBe(leader);
+    await page.getByRole('tab', { name: 'Schedule' }).click();
+    const schedule = await page.getByTestId('schedule-text').inputValue();
+    const rest = ['n1', 'n2', 'n3', 'n4', 'n5'].filter((id) => id !== follower).join(',');
+    expect(schedule).toBe(`@600 crash n2\n@1000 client A acquire job:42 10000\n@1300 client A write result=A-1\n@1400 partition ${follower} | ${rest}`);
+    await page.getByRole('button', { name: /Copy link/ }).click();
+    const link = await page.getByTestId('share-url').inputValue();
+    await expect.poll(() => page.url()).toBe(link); // the address bar holds the run too
+    expect(link).toContain('t=2500');
+    const before = await runState(page);
+    expect(before.stores.fenced).toContain('result');
+    await page.screenshot({ path: join(SHOTS, '07-actions-then-copy-link.png') });
+
+    const fresh = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    fresh.on('pageerror', (e) => pageErrors.push(e.message));
+    await fresh.goto(link);
+    await fresh.waitForSelector('[data-node-id]');
+    await expect.poll(() => nowMs(fresh)).toBe(2500);
+    expect(await fresh.getByRole('button', { name: /Play/ }).count()).toBe(1); // landed paused
+    expect(await runState(fresh)).toEqual(before);
+    await fresh.getByRole('tab', { name: 'Schedule' }).click();
+    expect(await fresh.getByTestId('schedule-text').inputValue()).toBe(schedule);
+    await fresh.screenshot({ path: join(SHOTS, '08-link-opened-fresh.png') });
+    // Reloading is the same as opening the link.
+    await fresh.reload();
+    await fresh.waitForSelector('[data-node-id]');
+    await expect.poll(() => nowMs(fresh)).toBe(2500);
+    expect(await runState(fresh)).toEqual(before);
+    await fresh.close();
+    await page.close();
+  });
+
+  it('scrubs: landmarks, events, drag, and acting in the past forks the run until undo', async () => {
+    const chapter = findPreset('chapter')!;
+    const page = await open(`?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 2253 })}`);
+    await expect.poll(() => nowMs(page)).toBe(2253);
+    await expect.poll(() => page.locator('.scrub-lane .mark').count()).toBe(7);
+    expect(await page.getByRole('button', { name: 't=1168 ms: n2 crashes' }).getAttribute('data-look')).toBe('crash');
+    await page.keyboard.press('[');
+    await expect.poll(() => nowMs(page)).toBe(1953);
+    await page.keyboard.press('Shift+ArrowLeft'); // the previous event: n1 wins term 3
+    await expect.poll(() => nowMs(page)).toBe(1753);
+    await page.getByRole('button', { name: 'Previous landmark' }).click();
+    await expect.poll(() => nowMs(page)).toBe(1560);
+    // Drag the thumb to about a quarter of the track.
+    const range = page.getByRole('slider', { name: 'Time in the run' });
+    const box = (await range.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(async () => Math.abs((await nowMs(page)) - 2253 * 0.25)).toBeLessThan(120);
+    // Act in the past: the later actions are set aside; undo brings them back.
+    await goTo(page, 1500);
+    await page.locator('[data-node-id="n4"] .node-shape').click();
+    await page.getByRole('tab', { name: 'Schedule' }).click();
+    await expect.poll(() => page.getByTestId('schedule-text').inputValue()).toBe('@1168 crash n2\n@1360 restart n2\n@1410 submit x=1\n@1410 submit x=2\n@1500 crash n4');
+    await page.screenshot({ path: join(SHOTS, '09-forked-in-the-past.png') });
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.getByTestId('schedule-text').inputValue()).toBe(parseSchedule(chapter.schedule).map((a) => formatAction(a)).join('\n'));
+    expect(await page.getByRole('button', { name: /Redo/ }).isEnabled()).toBe(true);
+    await page.close();
+  });
+
+  it('switches a bug on and finds a counterexample, landing on the violation', async () => {
+    const page = await open(`?${DEFAULT_LINK}`);
+    expect(await page.getByTestId('invariant-badge').textContent()).toBe('✓ 10 invariants hold');
+    await page.getByTestId('bugs-summary').click();
+    await page.getByRole('checkbox', { name: /no-fencing/ }).check();
+    await expect.poll(() => page.getByTestId('bugs-summary').textContent()).toMatch(/^Bugs on: no-fencing/);
+    await expect.poll(() => page.url()).toContain('bugs=no-fencing');
+    await page.getByTestId('bugs-summary').click();
+    await page.getByRole('tab', { name: 'Invariants' }).click();
+    await page.getByRole('button', { name: 'Find a counterexample' }).click();
+    await expect.poll(() => page.getByTestId('fuzz-result').textContent(), { timeout: 30_000 }).toMatch(/^Found in run \d+ of 200/);
+    const badge = page.getByTestId('invariant-badge');
+    await expect.poll(() => badge.getAttribute('data-state')).toBe('violated');
+    const t = Number(/at t=(\d+) ms/.exec((await badge.textContent()) ?? '')?.[1]);
+    expect(await nowMs(page)).toBe(t);
+    expect(await page.getByTestId('invariant-verdict').textContent()).toContain(`Fenced store never goes back violated at t=${t} ms`);
+    expect(await page.locator('.scrub-lane .mark-violation').count()).toBe(1);
+    await expect.poll(() => page.url()).toContain(`t=${t}`);
+    await page.screenshot({ path: join(SHOTS, '10-counterexample.png') });
+    await page.close();
+  });
+
+  it('a bad or old-style link gets one sentence and the default run', async () => {
+    for (const [query, sentence] of [
+      ['?nodes=12&paused', 'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, s, z, t, speed.'],
+      ['?v=1&seed=42&s=%40100+explode+n1', 'This link\'s schedule is invalid: Action 1 ("@100 explode n1", at character 1) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss.'],
+    ]) {
+      const bad = await open(query);
+      expect(await bad.getByTestId('error').textContent()).toBe(`${sentence} Opening the default run instead.Dismiss`);
+      expect(await bad.locator('[data-node-id]').count()).toBe(5);
+      expect(await bad.locator('.client').count()).toBe(2);
+      if (query.startsWith('?v=1&seed=42&s')) await bad.screenshot({ path: join(SHOTS, '11-bad-link.png') });
+      await bad.close();
+    }
     expect(pageErrors).toEqual([]);
   });
 });
+
+/** What must be identical when a link is reopened: event log, nodes, stores, lock table. */
+async function runState(page: Page) {
+  await page.getByRole('tab', { name: 'Stores' }).click();
+  const stores = { fenced: await page.getByTestId('store-fenced').textContent(), unfenced: await page.getByTestId('store-unfenced').textContent() };
+  await page.getByRole('tab', { name: 'Lock table' }).click();
+  const locks = await page.locator('.tabpanel').textContent();
+  return {
+    now: await nowMs(page),
+    events: await page.getByTestId('event-log').locator('li').allTextContents(),
+    nodes: await page.evaluate(() =>
+      [...document.querySelectorAll('[data-node-id]')].map((el) =>
+        ['data-node-id', 'data-role', 'data-alive', 'data-term', 'data-log-length', 'data-commit-index'].map((a) => el.getAttribute(a)).join(' '),
+      ),
+    ),
+    stores,
+    locks,
+  };
+}

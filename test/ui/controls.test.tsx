@@ -5,6 +5,7 @@ import { App } from '../../src/ui/App';
 import { PlaybackControls } from '../../src/ui/controls/PlaybackControls';
 import { RunSettings } from '../../src/ui/controls/RunSettings';
 import { NetworkControls } from '../../src/ui/controls/NetworkControls';
+import { DEFAULT_CONFIG, nodeIdsFor } from '../../src/sim/config';
 import { renderLab } from './labHarness';
 
 afterEach(cleanup);
@@ -18,8 +19,6 @@ describe('playback controls', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Step 1 ms' }));
     expect(sent.at(-1)).toEqual({ type: 'step', by: 'ms', ms: 1 });
     expect(store.getState().playing).toBe(false);
-    fireEvent.click(screen.getByRole('button', { name: /Next event/ }));
-    expect(sent.at(-1)).toEqual({ type: 'step', by: 'event' });
     fireEvent.click(screen.getByRole('button', { name: 'Step back 1 ms' }));
     expect(sent.at(-1)).toEqual({ type: 'seek', toMs: 399 });
     fireEvent.change(screen.getByLabelText('Speed'), { target: { value: '5' } });
@@ -35,37 +34,40 @@ describe('run settings', () => {
   it('refuses a bad cluster size with one sentence and keeps the run', () => {
     const { sent } = renderLab(<RunSettings />);
     fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '12' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Apply and restart' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Apply configuration' }));
     expect(screen.getByTestId('settings-error').textContent).toBe('A cluster has 1 to 9 nodes, not "12".');
     expect(sent).toEqual([]);
     fireEvent.change(screen.getByLabelText(/Heartbeat/), { target: { value: '400' } });
     fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '7' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Apply and restart' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Apply configuration' }));
     expect(screen.getByTestId('settings-error').textContent).toMatch(/^Heartbeat interval must be .* shorter than the minimum election timeout \(150 ms\), not 400\.$/);
     expect(sent).toEqual([]);
   });
 
-  it('applies a good configuration as a new run', () => {
-    const { sent } = renderLab(<RunSettings />);
+  it('applies a good configuration as a new run with the recorded schedule, replayed to now', () => {
+    const { sent } = renderLab(<RunSettings />, { schedule: '@100 crash n2; @200 client A acquire job:42 1000' });
     fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '7' } });
     fireEvent.change(screen.getByLabelText(/Seed/), { target: { value: '7' } });
     fireEvent.change(screen.getByLabelText(/Latency/), { target: { value: '10-30' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Apply and restart' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Apply configuration' }));
     const load = sent.at(-1);
     expect(load?.type).toBe('load');
     if (load?.type === 'load') {
       expect(load.config.nodeIds).toHaveLength(7);
       expect(load.config.seed).toBe(7);
       expect(load.config.latencyMs).toEqual([10, 30]);
+      expect(load.schedule).toBe('@100 crash n2; @200 client A acquire job:42 1000');
+      expect(load.startAtMs).toBe(400);
     }
   });
 
-  it('refuses a schedule that names a node the cluster lacks', () => {
-    const { sent } = renderLab(<RunSettings />);
-    fireEvent.change(screen.getByLabelText(/Schedule/), { target: { value: '@100 crash n8' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Apply and restart' }));
-    expect(screen.getByTestId('settings-error').textContent).toMatch(/names node "n8", which is not in the cluster/);
-    expect(sent).toEqual([]);
+  it('keeps the recorded actions that still fit a smaller cluster, and says which it left out', () => {
+    const { sent } = renderLab(<RunSettings />, { config: { ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(7) }, schedule: '@100 crash n7; @200 crash n1' });
+    fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply configuration' }));
+    const load = sent.at(-1);
+    expect(load?.type === 'load' && load.schedule).toBe('@200 crash n1');
+    expect(screen.getByTestId('settings-error').textContent).toBe('The new run leaves out 1 recorded action that names nodes it does not have (@100 crash n7).');
   });
 });
 
@@ -102,6 +104,20 @@ describe('the whole page', () => {
     expect(sent.at(-1)).toEqual({ type: 'step', by: 'event' });
     fireEvent.keyDown(document.body, { key: 'ArrowLeft' });
     expect(sent.at(-1)).toEqual({ type: 'seek', toMs: 399 });
+    fireEvent.keyDown(document.body, { key: 'ArrowLeft', shiftKey: true });
+    expect(sent.at(-1)).toEqual({ type: 'step', by: 'event', direction: -1 });
+    fireEvent.keyDown(document.body, { key: '.' });
+    expect(sent.at(-1)).toEqual({ type: 'step', by: 'event' });
+    fireEvent.keyDown(document.body, { key: ',' });
+    expect(sent.at(-1)).toEqual({ type: 'step', by: 'event', direction: -1 });
+    fireEvent.keyDown(document.body, { key: '[' });
+    expect(sent.at(-1)).toEqual({ type: 'seek', toMs: 168 }); // n2 elected: the landmark before 400 ms
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
+    expect(sent.at(-1)).toEqual({ type: 'undo' });
+    fireEvent.keyDown(document.body, { key: 'Z', ctrlKey: true, shiftKey: true });
+    expect(sent.at(-1)).toEqual({ type: 'redo' });
+    fireEvent.click(screen.getByRole('button', { name: /Keys/ }));
+    expect(screen.getByText('previous landmark')).toBeTruthy(); // the keyboard help lists every key
     for (const el of container.querySelectorAll('button, input, select, textarea, [role="button"]')) {
       const name = el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '';
       const labelled = el.closest('label') !== null || name !== '';

@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { DEFAULT_CONFIG, type SimConfig } from '../../src/sim/config';
 import { parseSchedule } from '../../src/sim/schedule';
-import { Simulation } from '../../src/sim/simulation';
+import { Timeline } from '../../src/sim/timeline';
 import { eventsSince, takeSnapshot } from '../../src/sim/snapshot';
 import { HostBridge } from '../../src/ui/bridge/hostBridge';
 import { LabProvider } from '../../src/ui/labContext';
@@ -20,10 +20,12 @@ export function recordingEndpoint() {
   return { endpoint, sent };
 }
 
-export function renderLab(ui: ReactElement, run: { config?: SimConfig; schedule?: string; untilMs?: number } = {}) {
+export function renderLab(ui: ReactElement, run: { config?: SimConfig; schedule?: string; untilMs?: number; viewAtMs?: number } = {}) {
   const config = run.config ?? { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] };
-  const sim = new Simulation(config, parseSchedule(run.schedule ?? ''));
-  sim.advanceTo(run.untilMs ?? 400);
+  const timeline = new Timeline(config, parseSchedule(run.schedule ?? ''));
+  timeline.advanceTo(run.untilMs ?? 400);
+  if (run.viewAtMs !== undefined) timeline.seek(run.viewAtMs);
+  const sim = timeline.current;
   const store = createLabStore();
   store.setState({
     runId: 1,
@@ -32,6 +34,9 @@ export function renderLab(ui: ReactElement, run: { config?: SimConfig; schedule?
     clockMs: sim.nowMs,
     config,
     schedule: run.schedule ?? '',
+    horizonMs: timeline.horizonMs,
+    landmarks: timeline.landmarks(),
+    check: { checkedToMs: timeline.horizonMs, violation: null, staleWrites: 0 },
   });
   const { endpoint, sent } = recordingEndpoint();
   const bridge = new HostBridge(endpoint, store, { scheduleFlush: (f) => f() });

@@ -3,10 +3,19 @@
  * store with `setState` from outside React — at most once per animation frame, however many
  * messages arrived in between (their event lines are concatenated, the latest snapshot wins).
  */
-import type { SimConfig } from '../../sim/config';
+import type { BugName, SimConfig } from '../../sim/config';
 import type { SimEvent } from '../../sim/events';
 import type { ActionBody } from '../../sim/schedule';
-import { clampSpeed, type HostEndpoint, type HostToWorker, type SnapshotMessage, type WorkerToHost } from '../../worker/protocol';
+import {
+  clampSpeed,
+  type FuzzDoneMessage,
+  type FuzzProgressMessage,
+  type HostEndpoint,
+  type HostToWorker,
+  type LandmarkView,
+  type SnapshotMessage,
+  type WorkerToHost,
+} from '../../worker/protocol';
 import { MAX_EVENTS_KEPT, type LabState, type LabStore } from '../store/labStore';
 
 export interface BridgeOptions {
@@ -32,6 +41,9 @@ export class HostBridge {
   private pendingReset = false;
   private pendingClock: number | null = null;
   private pendingError: string | null = null;
+  private pendingLandmarks: readonly LandmarkView[] | null = null;
+  private pendingFuzzProgress: FuzzProgressMessage | null = null;
+  private pendingFuzzDone: FuzzDoneMessage | null = null;
   private flushQueued = false;
   private readonly scheduleFlush: (flush: () => void) => void;
   private readonly onMessage = (event: MessageEvent<WorkerToHost>) => this.receive(event.data);
@@ -80,8 +92,50 @@ export class HostBridge {
     this.send({ type: 'step', by: 'event' });
   }
 
+  stepToPreviousEvent(): void {
+    this.store.setState({ playing: false });
+    this.send({ type: 'step', by: 'event', direction: -1 });
+  }
+
   seek(toMs: number): void {
     this.send({ type: 'seek', toMs });
+  }
+
+  /** Pauses and goes to the previous/next landmark of the run (elections, crashes, ...). */
+  jumpToLandmark(direction: 1 | -1): boolean {
+    const s = this.store.getState();
+    const now = s.snapshot?.now ?? 0;
+    const marks = s.landmarks;
+    let to: number | null = null;
+    if (direction < 0) {
+      for (let i = marks.length - 1; i >= 0; i--) if (marks[i].t < now) { to = marks[i].t; break; }
+    } else {
+      for (const m of marks) if (m.t > now) { to = m.t; break; }
+    }
+    if (to === null) return false;
+    if (s.playing) this.pause();
+    this.seek(to);
+    return true;
+  }
+
+  undo(): void {
+    this.store.setState({ playing: false });
+    this.send({ type: 'undo' });
+  }
+
+  redo(): void {
+    this.store.setState({ playing: false });
+    this.send({ type: 'redo' });
+  }
+
+  /** Searches for a counterexample in the worker; the run it finds is loaded, paused at the violation. */
+  findCounterexample(options: { seed: number; runs: number; bugs: readonly BugName[]; durationMs?: number }): void {
+    this.store.setState({ playing: false, fuzzRunning: true, fuzzProgress: null, fuzzDone: null });
+    this.send({ type: 'fuzz', ...options });
+  }
+
+  cancelFuzz(): void {
+    this.send({ type: 'fuzz-cancel' });
   }
 
   setSpeed(speed: number): void {
@@ -112,10 +166,18 @@ export class HostBridge {
         } else {
           for (const e of message.events) this.pendingEvents.push(e);
         }
+        if (!sameRun) this.pendingLandmarks = null;
+        if (message.landmarks !== null) this.pendingLandmarks = message.landmarks;
         this.pendingSnapshot = message;
         this.pendingClock = null;
         break;
       }
+      case 'fuzz-progress':
+        this.pendingFuzzProgress = message;
+        break;
+      case 'fuzz-done':
+        this.pendingFuzzDone = message;
+        break;
       case 'clock':
         if (message.runId === (this.pendingSnapshot?.runId ?? this.store.getState().runId)) this.pendingClock = message.clockMs;
         break;
@@ -137,6 +199,12 @@ export class HostBridge {
     const reset = this.pendingReset;
     const clock = this.pendingClock;
     const error = this.pendingError;
+    const landmarks = this.pendingLandmarks;
+    const fuzzProgress = this.pendingFuzzProgress;
+    const fuzzDone = this.pendingFuzzDone;
+    this.pendingLandmarks = null;
+    this.pendingFuzzProgress = null;
+    this.pendingFuzzDone = null;
     this.pendingSnapshot = null;
     this.pendingEvents = [];
     this.pendingReset = false;
@@ -159,7 +227,12 @@ export class HostBridge {
           config: snap.config,
           schedule: snap.schedule,
           label: snap.label,
+          horizonMs: snap.horizonMs,
+          canUndo: snap.canUndo,
+          canRedo: snap.canRedo,
+          check: snap.check,
         });
+        if (landmarks !== null) next.landmarks = landmarks;
         if (snap.runId !== s.runId) {
           // A new run may have fewer nodes: forget selections that no longer exist.
           next.selectedNodes = s.selectedNodes.filter((id) => ids.has(id));
@@ -168,6 +241,11 @@ export class HostBridge {
       }
       if (clock !== null) next.clockMs = clock;
       if (error !== null) next.error = error;
+      if (fuzzProgress !== null) next.fuzzProgress = fuzzProgress;
+      if (fuzzDone !== null) {
+        next.fuzzDone = fuzzDone;
+        next.fuzzRunning = false;
+      }
       return next;
     });
   }

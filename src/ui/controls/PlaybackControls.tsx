@@ -1,4 +1,4 @@
-/** Play/pause, stepping (1 ms, to the next event, back 1 ms), speed, the clock and "go to". */
+/** Play/pause, stepping 1 ms either way, speed, the clock and "go to" (events and landmarks are on the scrubber). */
 import { memo, useState } from 'react';
 import { SPEED_CHOICES, speedLabel } from '../../worker/protocol';
 import { useBridge, useLab } from '../labContext';
@@ -35,9 +35,6 @@ export const PlaybackControls = memo(function PlaybackControls() {
       </button>
       <button type="button" onClick={() => bridge.stepMs(1)} aria-keyshortcuts="ArrowRight" aria-label="Step 1 ms" title="Step forward 1 ms">
         1 ms ▶
-      </button>
-      <button type="button" onClick={() => bridge.stepToNextEvent()} aria-keyshortcuts="Shift+ArrowRight" title="Run until the next event line">
-        Next event ▶|
       </button>
       <label className="speed">
         Speed

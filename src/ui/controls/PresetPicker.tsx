@@ -37,6 +37,14 @@ export const PresetPicker = memo(function PresetPicker() {
 export const PresetBlurb = memo(function PresetBlurb() {
   const label = useLab(selectLabel);
   const preset = ALL_PRESETS.find((p) => p.name === label);
+  if (label === 'counterexample') {
+    return (
+      <p className="blurb" data-testid="preset-blurb">
+        <strong>A counterexample.</strong> The fuzzer found this run and shrank its schedule; it stops where an invariant first fails. Step back through it, or
+        switch the bug off to see the same schedule hold.
+      </p>
+    );
+  }
   if (!preset) return <p className="blurb">A custom run: your settings and schedule.</p>;
   return (
     <p className="blurb" data-testid="preset-blurb">

@@ -1,14 +1,14 @@
 /**
- * The run's inputs: seed, cluster size, timeouts, heartbeat, latency and the schedule. Applying
- * restarts the run from t=0; a bad value gets one sentence and the current run keeps going.
+ * The run's configuration: seed, cluster size, timeouts, heartbeat, latency. Applying starts a
+ * new run with the recorded schedule (the actions that still fit), replayed to the current time;
+ * a bad value gets one sentence and the current run keeps going. The schedule has its own tab.
  */
 import { memo, useState } from 'react';
 import { checkConfig, MAX_NODES, MIN_NODES, nodeIdsFor, parseRange, type SimConfig } from '../../sim/config';
 import { parseSeed } from '../../sim/prng';
-import { checkSchedule, parseSchedule, ScheduleError } from '../../sim/schedule';
+import { checkSchedule, formatAction, formatSchedule, parseSchedule, type Action } from '../../sim/schedule';
 import { useBridge, useLab } from '../labContext';
-import { shareQuery } from '../runs';
-import { selectConfig, selectNow, selectSchedule } from '../store/selectors';
+import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 
 export function configFromFields(base: SimConfig, f: { seed: string; nodes: string; timeout: string; heartbeat: string; latency: string }): SimConfig | string {
   const seed = parseSeed(f.seed.trim());
@@ -32,19 +32,25 @@ export function configFromFields(base: SimConfig, f: { seed: string; nodes: stri
   return checkConfig(config) ?? config;
 }
 
-function SettingsForm({ config, schedule }: { config: SimConfig; schedule: string }) {
+/** The actions of a schedule that fit a configuration (a smaller cluster drops those naming the missing nodes). */
+export function keepValidActions(schedule: string, config: SimConfig): { kept: Action[]; dropped: Action[] } {
+  const kept: Action[] = [];
+  const dropped: Action[] = [];
+  for (const a of parseSchedule(schedule)) (checkSchedule([a], config) === null ? kept : dropped).push(a);
+  return { kept, dropped };
+}
+
+function SettingsForm({ config, schedule, problem, setProblem }: { config: SimConfig; schedule: string; problem: string | null; setProblem: (p: string | null) => void }) {
   const bridge = useBridge();
   const now = useLab(selectNow);
+  const playing = useLab(selectPlaying);
   const [f, setF] = useState({
     seed: String(config.seed),
     nodes: String(config.nodeIds.length),
     timeout: config.electionTimeoutMs.join('-'),
     heartbeat: String(config.heartbeatMs),
     latency: config.latencyMs.join('-'),
-    schedule,
   });
-  const [problem, setProblem] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   const field = (name: keyof typeof f) => ({
     value: f[name],
     onChange: (e: { target: { value: string } }) => setF({ ...f, [name]: e.target.value }),
@@ -55,28 +61,12 @@ function SettingsForm({ config, schedule }: { config: SimConfig; schedule: strin
       setProblem(next);
       return;
     }
-    try {
-      const problemInSchedule = checkSchedule(parseSchedule(f.schedule), next);
-      if (problemInSchedule) {
-        setProblem(problemInSchedule);
-        return;
-      }
-    } catch (e) {
-      setProblem(e instanceof ScheduleError ? e.message : String(e));
-      return;
-    }
     setProblem(null);
-    bridge.load(next, f.schedule, { playing: true, label: 'custom' });
-  };
-  const copyLink = async () => {
-    const url = `${location.origin}${location.pathname}${shareQuery(config, schedule, now)}`;
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied(true);
-    } catch {
-      setProblem('The browser did not allow copying; the link is in the address bar now.');
+    const { kept, dropped } = keepValidActions(schedule, next);
+    bridge.load(next, formatSchedule(kept), { startAtMs: now, playing, label: 'custom' });
+    if (dropped.length > 0) {
+      setProblem(`The new run leaves out ${dropped.length} recorded action${dropped.length === 1 ? '' : 's'} that name${dropped.length === 1 ? 's' : ''} nodes it does not have (${dropped.map(formatAction).join('; ')}).`);
     }
-    history.replaceState(null, '', url);
   };
   return (
     <form
@@ -86,6 +76,7 @@ function SettingsForm({ config, schedule }: { config: SimConfig; schedule: strin
         apply();
       }}
     >
+      <p className="hint">A new configuration starts a new run with the recorded schedule, replayed to t = {now} ms.</p>
       <div className="settings-grid">
         <label>
           Seed <input {...field('seed')} inputMode="numeric" size={8} />
@@ -103,16 +94,9 @@ function SettingsForm({ config, schedule }: { config: SimConfig; schedule: strin
           Latency ms <input {...field('latency')} size={7} placeholder="5-15" />
         </label>
       </div>
-      <label className="schedule-field">
-        Schedule (every action you take is recorded here)
-        <textarea {...field('schedule')} rows={3} spellCheck={false} />
-      </label>
       <div className="button-row">
         <button type="submit" className="primary">
-          Apply and restart
-        </button>
-        <button type="button" onClick={copyLink}>
-          {copied ? 'Link copied' : 'Copy link to this moment'}
+          Apply configuration
         </button>
       </div>
       {problem && (
@@ -127,6 +111,7 @@ function SettingsForm({ config, schedule }: { config: SimConfig; schedule: strin
 export const RunSettings = memo(function RunSettings() {
   const config = useLab(selectConfig);
   const schedule = useLab(selectSchedule);
-  // Re-seeded from the run whenever the run's inputs change (a new load or a recorded action).
-  return <SettingsForm key={`${JSON.stringify(config, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}|${schedule}`} config={config} schedule={schedule} />;
+  const [problem, setProblem] = useState<string | null>(null);
+  // Re-seeded from the run whenever its configuration changes (a new load).
+  return <SettingsForm key={JSON.stringify(config, (_k, v) => (typeof v === 'bigint' ? String(v) : v))} config={config} schedule={schedule} problem={problem} setProblem={setProblem} />;
 });

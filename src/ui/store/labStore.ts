@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_CONFIG, type SimConfig } from '../../sim/config';
 import type { SimEvent } from '../../sim/events';
 import type { Snapshot } from '../../sim/snapshot';
-import { DEFAULT_SPEED } from '../../worker/protocol';
+import { DEFAULT_SPEED, type CheckStatus, type FuzzDoneMessage, type FuzzProgressMessage, type LandmarkView } from '../../worker/protocol';
 
 /** The most event lines kept for the event log. */
 export const MAX_EVENTS_KEPT = 3_000;
@@ -32,6 +32,21 @@ export interface SimSlice {
   readonly label: string | null;
   /** The last error sentence from the worker; the run it refers to kept going. */
   readonly error: string | null;
+  /** The furthest time computed for this run's schedule. */
+  readonly horizonMs: number;
+  readonly canUndo: boolean;
+  readonly canRedo: boolean;
+  readonly landmarks: readonly LandmarkView[];
+  /** The live invariant checker's verdict on this run. */
+  readonly check: CheckStatus | null;
+}
+
+/** The counterexample search in the worker. */
+export interface FuzzSlice {
+  readonly fuzzRunning: boolean;
+  readonly fuzzProgress: FuzzProgressMessage | null;
+  /** How the last search ended. */
+  readonly fuzzDone: FuzzDoneMessage | null;
 }
 
 export interface SelectionSlice {
@@ -44,7 +59,7 @@ export interface SelectionSlice {
   clearSelection(): void;
 }
 
-export const SIDE_TABS = ['clients', 'stores', 'logs', 'locks', 'node', 'settings'] as const;
+export const SIDE_TABS = ['clients', 'stores', 'logs', 'locks', 'node', 'invariants', 'schedule', 'settings'] as const;
 export type SideTab = (typeof SIDE_TABS)[number];
 
 export interface ViewSlice {
@@ -57,7 +72,7 @@ export interface ViewSlice {
   dismissError(): void;
 }
 
-export type LabState = PlaybackSlice & SimSlice & SelectionSlice & ViewSlice;
+export type LabState = PlaybackSlice & SimSlice & FuzzSlice & SelectionSlice & ViewSlice;
 export type LabStore = StoreApi<LabState>;
 
 type Set = StoreApi<LabState>['setState'];
@@ -72,7 +87,14 @@ const simSlice = (): SimSlice => ({
   schedule: '',
   label: null,
   error: null,
+  horizonMs: 0,
+  canUndo: false,
+  canRedo: false,
+  landmarks: [],
+  check: null,
 });
+
+const fuzzSlice = (): FuzzSlice => ({ fuzzRunning: false, fuzzProgress: null, fuzzDone: null });
 
 const selectionSlice = (set: Set): SelectionSlice => ({
   focusedNode: null,
@@ -98,6 +120,7 @@ export function createLabStore(): LabStore {
   return createStore<LabState>()((set) => ({
     ...playbackSlice(),
     ...simSlice(),
+    ...fuzzSlice(),
     ...selectionSlice(set),
     ...viewSlice(set),
   }));

@@ -1,0 +1,262 @@
+/**
+ * The timeline scrubber: the whole run as a track, its landmarks marked (elections, crashes,
+ * restarts, partitions, heals, lock grants and expiries, rejected writes, the first invariant
+ * violation), a draggable thumb, stepping by event and by landmark, and undo/redo of actions.
+ * Every move is a seek in the worker's Timeline (checkpoints + deterministic replay).
+ */
+import { scaleLinear, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTimes, symbolTriangle, type SymbolType } from 'd3';
+import { memo, useEffect, useMemo, useState, type ChangeEvent } from 'react';
+import { parseSchedule } from '../../sim/schedule';
+import type { LandmarkView } from '../../worker/protocol';
+import { formatDuration } from '../format';
+import { useBridge, useLab } from '../labContext';
+import type { LabState } from '../store/labStore';
+import { selectNow, selectPlaying } from '../store/selectors';
+
+export type MarkLook = 'leader' | 'crash' | 'restart' | 'partition' | 'heal' | 'grant' | 'expire' | 'rejected' | 'violation';
+
+export const MARK_NAMES: Record<MarkLook, string> = {
+  leader: 'election won',
+  crash: 'crash',
+  restart: 'restart',
+  partition: 'partition',
+  heal: 'heal',
+  grant: 'lock granted',
+  expire: 'lock expired or freed',
+  rejected: 'write rejected',
+  violation: 'invariant violated',
+};
+
+const MARK_SYMBOLS: Record<MarkLook, SymbolType> = {
+  leader: symbolTriangle,
+  crash: symbolTimes,
+  restart: symbolCircle,
+  partition: symbolSquare,
+  heal: symbolCross,
+  grant: symbolDiamond,
+  expire: symbolDiamond,
+  rejected: symbolSquare,
+  violation: symbolStar,
+};
+
+export function markLook(m: LandmarkView): MarkLook {
+  switch (m.kind) {
+    case 'leader':
+    case 'crash':
+    case 'restart':
+    case 'partition':
+    case 'heal':
+      return m.kind;
+    case 'lock':
+      return / grants /.test(m.text) ? 'grant' : 'expire';
+    default:
+      return 'rejected';
+  }
+}
+
+export function markPath(look: MarkLook, size = 60): string {
+  if (look === 'partition') return 'M-1.6,-6H1.6V6H-1.6Z';
+  return symbol(MARK_SYMBOLS[look], look === 'violation' ? size * 1.8 : size)() ?? '';
+}
+
+function MarkIcon({ look }: { look: MarkLook }) {
+  return (
+    <svg viewBox="-7 -7 14 14" width="0.95em" height="0.95em" aria-hidden="true" className={`mark-icon icon-${look}`}>
+      <path d={markPath(look)} />
+    </svg>
+  );
+}
+
+interface Mark {
+  readonly t: number;
+  readonly look: MarkLook;
+  readonly label: string;
+  /** 0 on the lane's lower row; 1 when it would cover a mark just before it. */
+  readonly level: 0 | 1;
+}
+
+/** Marks closer than this share of the track would cover each other. */
+const MARK_GAP = 0.012;
+
+/**
+ * At most one mark per kind per 1/`buckets` of the track (a long run stays readable), and a
+ * mark that would cover the one before it goes up a row.
+ */
+export function thinMarks(marks: readonly LandmarkView[], endMs: number, buckets = 400): Mark[] {
+  const out: { t: number; look: MarkLook; label: string; level: 0 | 1 }[] = [];
+  const seen = new Map<string, { index: number; more: number }>();
+  const lastAt = [-Infinity, -Infinity];
+  const span = Math.max(1, endMs);
+  for (const m of marks) {
+    const look = markLook(m);
+    const key = `${look}:${Math.floor((m.t / span) * buckets)}`;
+    const prev = seen.get(key);
+    if (prev) {
+      prev.more++;
+      const first = out[prev.index];
+      first.label = `${first.label.replace(/ \(and \d+ more\)$/, '')} (and ${prev.more} more)`;
+      continue;
+    }
+    const x = m.t / span;
+    const level: 0 | 1 = x - lastAt[0] >= MARK_GAP ? 0 : x - lastAt[1] >= MARK_GAP ? 1 : 0;
+    lastAt[level] = x;
+    seen.set(key, { index: out.length, more: 0 });
+    out.push({ t: m.t, look, label: `t=${m.t} ms: ${m.text}`, level });
+  }
+  return out;
+}
+
+const selectTrack = (s: LabState) => s.horizonMs;
+const selectLandmarks = (s: LabState) => s.landmarks;
+const selectStopAt = (s: LabState) => s.stopAtMs;
+const selectScheduleText = (s: LabState) => s.schedule;
+const selectViolation = (s: LabState) => s.check?.violation ?? null;
+const selectCanUndo = (s: LabState) => s.canUndo;
+const selectCanRedo = (s: LabState) => s.canRedo;
+
+/** The track's end: everything computed, every recorded action, the preset's end, with a margin. */
+export function trackEnd(horizonMs: number, nowMs: number, lastActionMs: number, stopAtMs: number | null): number {
+  const furthest = Math.max(horizonMs, nowMs, lastActionMs, stopAtMs ?? 0, 1000);
+  return furthest;
+}
+
+export const Scrubber = memo(function Scrubber() {
+  const bridge = useBridge();
+  const now = useLab(selectNow);
+  const playing = useLab(selectPlaying);
+  const horizon = useLab(selectTrack);
+  const landmarks = useLab(selectLandmarks);
+  const stopAt = useLab(selectStopAt);
+  const scheduleText = useLab(selectScheduleText);
+  const violation = useLab(selectViolation);
+  const canUndo = useLab(selectCanUndo);
+  const canRedo = useLab(selectCanRedo);
+  const [drag, setDrag] = useState<number | null>(null);
+
+  const actionTimes = useMemo(() => {
+    try {
+      return parseSchedule(scheduleText).map((a) => a.at);
+    } catch {
+      return [];
+    }
+  }, [scheduleText]);
+  const end = trackEnd(horizon, now, actionTimes.length > 0 ? Math.max(...actionTimes) : 0, stopAt);
+  const marks = useMemo(() => thinMarks(landmarks, end), [landmarks, end]);
+  const ticks = useMemo(() => scaleLinear().domain([0, end]).ticks(8), [end]);
+  const pct = (t: number) => `${(Math.min(t, end) / end) * 100}%`;
+
+  // The thumb follows the drag until the worker lands there.
+  useEffect(() => {
+    if (drag !== null && drag === now) setDrag(null);
+  }, [drag, now]);
+
+  const seek = (t: number) => {
+    if (playing) bridge.pause();
+    bridge.seek(t);
+  };
+  const onChange = (e: ChangeEvent<HTMLInputElement>) => {
+    const t = Number(e.target.value);
+    setDrag(t);
+    seek(t);
+  };
+  const value = drag ?? now;
+  const actionMarks = useMemo(() => [...new Set(actionTimes)], [actionTimes]);
+
+  return (
+    <section className="scrubber" aria-label="Timeline">
+      <div className="scrub-buttons">
+        <button type="button" onClick={() => bridge.jumpToLandmark(-1)} aria-label="Previous landmark" aria-keyshortcuts="[" title="Previous landmark ([)">
+          ⇤
+        </button>
+        <button type="button" onClick={() => bridge.stepToPreviousEvent()} aria-label="Previous event" aria-keyshortcuts="Shift+ArrowLeft ," title="Previous event (Shift+← or ,)">
+          ◀•
+        </button>
+      </div>
+      <div className="scrub-track" data-testid="scrubber" data-end={end}>
+        <div className="scrub-lane" aria-label="Landmarks" role="group">
+          <div className="scrub-future" style={{ left: pct(horizon) }} title="Not computed yet: play or seek to see it" />
+          {marks.map((m) => (
+            <button
+              key={`${m.look}-${m.t}`}
+              type="button"
+              tabIndex={-1}
+              className={`mark mark-${m.look} level-${m.level}`}
+              style={{ left: pct(m.t) }}
+              aria-label={m.label}
+              title={m.label}
+              data-t={m.t}
+              data-look={m.look}
+              onClick={() => seek(m.t)}
+            >
+              <MarkIcon look={m.look} />
+            </button>
+          ))}
+          {violation && (
+            <button
+              type="button"
+              tabIndex={-1}
+              className="mark mark-violation"
+              style={{ left: pct(violation.t) }}
+              aria-label={`t=${violation.t} ms: ${violation.title} violated`}
+              title={`t=${violation.t} ms: ${violation.title} violated — ${violation.sentence}`}
+              data-t={violation.t}
+              data-look="violation"
+              onClick={() => seek(violation.t)}
+            >
+              <MarkIcon look="violation" />
+            </button>
+          )}
+        </div>
+        <input
+          type="range"
+          className="scrub-range"
+          min={0}
+          max={end}
+          step={1}
+          value={Math.min(value, end)}
+          onChange={onChange}
+          aria-label="Time in the run"
+          aria-valuetext={`t = ${value} ms of ${end} ms`}
+        />
+        <div className="scrub-actions" aria-hidden="true">
+          {actionMarks.map((t) => (
+            <span key={t} className="action-tick" style={{ left: pct(t) }} />
+          ))}
+        </div>
+        <div className="scrub-axis" aria-hidden="true">
+          {ticks.map((t) => (
+            <span key={t} style={{ left: pct(t) }}>
+              {t === 0 ? '0' : formatDuration(t)}
+            </span>
+          ))}
+        </div>
+      </div>
+      <div className="scrub-buttons">
+        <button type="button" onClick={() => bridge.stepToNextEvent()} aria-label="Next event" aria-keyshortcuts="Shift+ArrowRight ." title="Next event (Shift+→ or .)">
+          •▶
+        </button>
+        <button type="button" onClick={() => bridge.jumpToLandmark(1)} aria-label="Next landmark" aria-keyshortcuts="]" title="Next landmark (])">
+          ⇥
+        </button>
+        <button type="button" onClick={() => bridge.undo()} disabled={!canUndo} aria-keyshortcuts="Control+Z" title="Undo the last action (Ctrl+Z); actions it set aside come back">
+          ↶ Undo
+        </button>
+        <button type="button" onClick={() => bridge.redo()} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z" title="Redo (Ctrl+Shift+Z)">
+          ↷ Redo
+        </button>
+      </div>
+      <ul className="scrub-legend" aria-label="Timeline marks">
+        {(Object.keys(MARK_NAMES) as MarkLook[]).map((look) => (
+          <li key={look}>
+            <MarkIcon look={look} />
+            {MARK_NAMES[look]}
+          </li>
+        ))}
+        <li>
+          <span className="action-tick legend-tick" aria-hidden="true" />
+          your actions
+        </li>
+      </ul>
+    </section>
+  );
+});

@@ -1,0 +1,127 @@
+/**
+ * Sharing the run: copy its link (the URL always holds it), export it as a small JSON file,
+ * import one, and the keyboard help. A link or file replays the exact run, paused at its time.
+ */
+import { memo, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { parseSchedule } from '../../sim/schedule';
+import { runFromJson, runToJson } from '../../share/link';
+import { DEFAULT_SPEED } from '../../worker/protocol';
+import { useBridge, useLabStore } from '../labContext';
+import { FloatingPanel, Popover } from './Popover';
+import { runFromSpec } from '../runs';
+import type { LabState } from '../store/labStore';
+import { SHORTCUTS } from '../useKeyboardShortcuts';
+import { currentLink, pageUrl } from '../urlSync';
+
+/** Clipboard writes can hang or be refused (no focus, no permission); then the field is selected. */
+async function writeClipboard(text: string): Promise<boolean> {
+  const clipboard = typeof navigator !== 'undefined' ? navigator.clipboard : undefined;
+  if (!clipboard?.writeText) return false;
+  try {
+    return await Promise.race([clipboard.writeText(text).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000))]);
+  } catch {
+    return false;
+  }
+}
+
+function fileName(s: LabState): string {
+  return `lockstep-seed${String(s.config.seed)}-t${s.snapshot?.now ?? 0}ms.json`;
+}
+
+export function runFileText(s: LabState): string {
+  const speed = Math.round(s.speed * 1000) / 1000;
+  return runToJson({ config: s.config, schedule: parseSchedule(s.schedule), atMs: s.snapshot?.now ?? 0, ...(speed !== DEFAULT_SPEED ? { speed } : {}) });
+}
+
+export const ShareControls = memo(function ShareControls() {
+  const bridge = useBridge();
+  const store = useLabStore();
+  const [shown, setShown] = useState<{ url: string; copied: boolean | null } | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  const group = useRef<HTMLDivElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (shown && shown.copied === false) field.current?.select();
+  }, [shown]);
+
+  const copy = async () => {
+    const query = currentLink(store.getState());
+    if (query === null) return;
+    const url = pageUrl(query);
+    setShown({ url, copied: null });
+    const copied = await writeClipboard(url);
+    setShown((s) => (s && s.url === url ? { url, copied } : s));
+  };
+
+  const exportRun = () => {
+    const s = store.getState();
+    if (!s.snapshot) return;
+    const blob = new Blob([runFileText(s)], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = fileName(s);
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  };
+
+  const importRun = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    const decoded = runFromJson(await file.text());
+    const run = decoded.ok ? runFromSpec(decoded.spec) : decoded.error;
+    if (typeof run === 'string') {
+      store.setState({ error: `${file.name}: ${run} The current run is kept.` });
+      return;
+    }
+    bridge.setSpeed(run.speed);
+    bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: false, label: run.label });
+  };
+
+  return (
+    <div className="share" role="group" aria-label="Share" ref={group}>
+      <button type="button" onClick={() => void copy()} title="Copy a link that reopens this run, paused at this moment">
+        Copy link
+      </button>
+      <button type="button" onClick={exportRun} title="Save this run (seed, configuration, schedule, time) as a small JSON file">
+        Export
+      </button>
+      <button type="button" onClick={() => fileInput.current?.click()} title="Open a run file saved with Export run">
+        Import…
+      </button>
+      <input ref={fileInput} type="file" accept=".json,application/json" hidden onChange={(e) => void importRun(e)} aria-label="Run file to import" data-testid="import-file" />
+      <Popover className="keys-help" label="Keys">
+        <table>
+          <caption>Keyboard shortcuts (not while typing in a field)</caption>
+          <tbody>
+            {SHORTCUTS.map(([keys, what]) => (
+              <tr key={keys}>
+                <th scope="row">
+                  <kbd>{keys}</kbd>
+                </th>
+                <td>{what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Popover>
+      {shown && (
+        <FloatingPanel anchor={group} align="right" className="share-popover">
+          <label>
+            Link to this moment
+            <input ref={field} readOnly value={shown.url} data-testid="share-url" size={36} onFocus={(e) => e.target.select()} />
+          </label>
+          <span className="hint" role="status">
+            {shown.copied === null ? 'Copying…' : shown.copied ? 'Copied to the clipboard.' : 'Selected: press Ctrl+C (⌘C) to copy it.'}
+          </span>
+          <button type="button" onClick={() => setShown(null)}>
+            Close
+          </button>
+        </FloatingPanel>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,224 @@
+/**
+ * Correctness made visible: every invariant the worker checks after each simulated millisecond
+ * (on a separate copy of this exact run), the first violation with a jump to its time, the
+ * unfenced store's stale writes counted apart, the switchable bugs, and the counterexample
+ * search that fuzzes in the worker and loads what it finds.
+ */
+import { memo, useEffect, useRef, useState } from 'react';
+import { BUG_NAMES, type BugName, type SimConfig } from '../../sim/config';
+import { invariant as say } from '../../sim/describe';
+import { INVARIANT_IDS } from '../../sim/invariants';
+import { Popover } from '../controls/Popover';
+import { useBridge, useLab, useLabStore } from '../labContext';
+import type { LabState } from '../store/labStore';
+import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+
+export const BUG_BLURBS: Record<BugName, string> = {
+  figure8: 'leaders commit entries of earlier terms by counting replicas (the paper’s Figure 8)',
+  'forget-vote': 'a restart loses the node’s term and vote',
+  'no-log-check': 'nodes vote without checking the candidate’s log is up to date',
+  'expire-any-token': 'Expire removes a lock whatever its token',
+  'follower-expiry': 'followers drop leases by their own clock',
+  'no-fencing': 'the fenced store stops checking tokens',
+};
+
+const selectCheck = (s: LabState) => s.check;
+const selectHorizon = (s: LabState) => s.horizonMs;
+const selectFuzzRunning = (s: LabState) => s.fuzzRunning;
+const selectFuzzProgress = (s: LabState) => s.fuzzProgress;
+const selectFuzzDone = (s: LabState) => s.fuzzDone;
+const selectLabelOf = (s: LabState) => s.label;
+
+/** The fuzz seed for a run: its own seed, folded to 32 bits. */
+export function fuzzSeedOf(config: SimConfig): number {
+  try {
+    return Number(BigInt(config.seed) % 2n ** 32n);
+  } catch {
+    return 1;
+  }
+}
+
+/** One line for the header: green while every invariant holds, red at the first violation. */
+export const InvariantBadge = memo(function InvariantBadge() {
+  const check = useLab(selectCheck);
+  const store = useLabStore();
+  if (!check) return null;
+  const v = check.violation;
+  return (
+    <button
+      type="button"
+      className={`invariant-badge ${v ? 'bad' : 'ok'}`}
+      data-testid="invariant-badge"
+      data-state={v ? 'violated' : 'holding'}
+      onClick={() => store.getState().setSideTab('invariants')}
+      title="Open the invariants panel"
+    >
+      {v ? `✗ ${v.title} violated at t=${v.t} ms` : `✓ ${INVARIANT_IDS.length} invariants hold`}
+    </button>
+  );
+});
+
+export const BugsMenu = memo(function BugsMenu() {
+  const bridge = useBridge();
+  const config = useLab(selectConfig);
+  const schedule = useLab(selectSchedule);
+  const now = useLab(selectNow);
+  const playing = useLab(selectPlaying);
+  const label = useLab(selectLabelOf);
+  // The box shows what was asked for until the new run arrives from the worker.
+  const [asked, setAsked] = useState<{ from: SimConfig; bugs: readonly BugName[] } | null>(null);
+  const shown = asked && asked.from === config ? asked.bugs : config.bugs;
+  const toggle = (bug: BugName, on: boolean) => {
+    const bugs = BUG_NAMES.filter((b) => (b === bug ? on : shown.includes(b)));
+    setAsked({ from: config, bugs });
+    // A new run with the same schedule, replayed to now: the bug changes what the run does.
+    bridge.load({ ...config, bugs }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
+  };
+  return (
+    <Popover align="left" className={`bugs-menu ${config.bugs.length > 0 ? 'bugs-on' : ''}`} testId="bugs-summary" label={config.bugs.length > 0 ? `Bugs on: ${config.bugs.join(', ')}` : 'Bugs: none'}>
+      <fieldset>
+        <legend>Switch a bug on (a new run, replayed to now; carried in the link)</legend>
+        {BUG_NAMES.map((b) => (
+          <label key={b} className="bug-option">
+            <input type="checkbox" checked={shown.includes(b)} onChange={(e) => toggle(b, e.target.checked)} />
+            <code>{b}</code> <span className="muted">{BUG_BLURBS[b]}</span>
+          </label>
+        ))}
+      </fieldset>
+    </Popover>
+  );
+});
+
+function FuzzControls() {
+  const bridge = useBridge();
+  const config = useLab(selectConfig);
+  const running = useLab(selectFuzzRunning);
+  const progress = useLab(selectFuzzProgress);
+  const done = useLab(selectFuzzDone);
+  const [runs, setRuns] = useState('200');
+  const [problem, setProblem] = useState<string | null>(null);
+  const seed = fuzzSeedOf(config);
+  const start = () => {
+    if (!/^\d{1,5}$/.test(runs.trim()) || Number(runs) < 1 || Number(runs) > 10_000) {
+      setProblem(`The number of runs is a whole number from 1 to 10000, not "${runs}".`);
+      return;
+    }
+    setProblem(null);
+    bridge.findCounterexample({ seed, runs: Number(runs), bugs: config.bugs });
+  };
+  return (
+    <div className="fuzz" data-testid="fuzz">
+      <h3>Find a counterexample</h3>
+      <p className="hint">
+        Swarm fuzzing in the worker: random clusters, timings and faults{config.bugs.length > 0 ? ` with ${config.bugs.join(', ')} on` : ''}, every
+        invariant checked each ms; the first failing run is shrunk and loaded, paused at the violation. Fuzz seed {seed}.
+      </p>
+      <div className="button-row">
+        <label>
+          runs <input value={runs} onChange={(e) => setRuns(e.target.value)} size={5} inputMode="numeric" disabled={running} />
+        </label>
+        {running ? (
+          <button type="button" className="danger" onClick={() => bridge.cancelFuzz()}>
+            Cancel search
+          </button>
+        ) : (
+          <button type="button" className="primary" onClick={start}>
+            Find a counterexample
+          </button>
+        )}
+      </div>
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+      {running && (
+        <div className="fuzz-progress" role="status" data-testid="fuzz-progress">
+          <progress max={progress?.runs ?? 1} value={progress?.runsDone ?? 0} aria-label="Runs searched" />{' '}
+          {progress
+            ? progress.phase === 'shrink'
+              ? `found one after ${progress.runsDone} runs; shrinking its schedule (${progress.shrinkAttempts} replays)`
+              : `${progress.runsDone} of ${progress.runs} runs · ${progress.runsPerSec.toFixed(1)} runs/s`
+            : 'starting…'}
+        </div>
+      )}
+      {!running && done && (
+        <p className={`fuzz-result ${done.found ? 'bad' : 'ok'}`} role="status" data-testid="fuzz-result">
+          {done.found
+            ? `Found in run ${done.found.run + 1} of ${done.runs} (${done.seconds.toFixed(1)} s): ${done.found.violation.title} at t=${done.found.violation.t} ms, shrunk to ${done.found.actions} action${done.found.actions === 1 ? '' : 's'}. The run is loaded, paused there.`
+            : done.cancelled
+              ? `Cancelled after ${done.runsDone} runs (${done.seconds.toFixed(1)} s); no violation so far.`
+              : `No violation in ${done.runsDone} runs (${done.seconds.toFixed(1)} s, ${(done.runsDone / Math.max(0.001, done.seconds)).toFixed(1)} runs/s).`}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export const InvariantsPanel = memo(function InvariantsPanel() {
+  const bridge = useBridge();
+  const done = useLab(selectFuzzDone);
+  const top = useRef<HTMLHeadingElement>(null);
+  // A found counterexample is loaded: show its verdict, wherever the panel was scrolled.
+  useEffect(() => {
+    if (done?.found) top.current?.scrollIntoView?.({ block: 'start' });
+  }, [done]);
+  const check = useLab(selectCheck);
+  const horizon = useLab(selectHorizon);
+  const playing = useLab(selectPlaying);
+  const config = useLab(selectConfig);
+  const v = check?.violation ?? null;
+  const behind = check !== null && check.checkedToMs < horizon;
+  return (
+    <section className="panel invariants-panel" aria-labelledby="invariants-title">
+      <h2 id="invariants-title" ref={top}>
+        Invariants
+      </h2>
+      {!check ? (
+        <p className="hint">Starting…</p>
+      ) : v ? (
+        <div className="verdict bad" role="status" data-testid="invariant-verdict" data-state="violated">
+          <p>
+            <strong>✗ {v.title} violated</strong> at t={v.t} ms{v.nodes.length > 0 ? `, involving ${v.nodes.join(', ')}` : ''}.
+          </p>
+          <p className="sentence">{v.sentence}</p>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              if (playing) bridge.pause();
+              bridge.seek(v.t);
+            }}
+          >
+            Jump to t={v.t} ms
+          </button>
+        </div>
+      ) : (
+        <p className="verdict ok" role="status" data-testid="invariant-verdict" data-state="holding">
+          <strong>✓ All {INVARIANT_IDS.length} invariants hold</strong> for every millisecond up to t={check.checkedToMs} ms
+          {behind ? ` (checking… ${horizon - check.checkedToMs} ms to go)` : ''}.
+        </p>
+      )}
+      {config.bugs.length > 0 && <p className="bugs-note">Bugs on in this run: {config.bugs.join(', ')}.</p>}
+      <FuzzControls />
+      <h3 className="checked-title">Checked after every simulated millisecond</h3>
+      <ul className="invariant-list" aria-label="Invariants checked after every millisecond">
+        {INVARIANT_IDS.map((id) => {
+          const failed = v?.invariant === id;
+          return (
+            <li key={id} className={failed ? 'bad' : 'ok'} data-invariant={id}>
+              <span aria-hidden="true">{failed ? '✗' : '✓'}</span> {say.titles[id]}
+              {failed ? ' — violated' : ''}
+            </li>
+          );
+        })}
+      </ul>
+      {check && (
+        <p className="findings" data-testid="stale-writes">
+          Stale writes accepted by the unfenced store: <strong>{check.staleWrites}</strong>
+          <span className="hint"> — a client wrote after its lease had ended; the fenced store refuses these, the unfenced one cannot tell. Counted, not failures.</span>
+        </p>
+      )}
+    </section>
+  );
+});

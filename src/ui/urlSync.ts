@@ -1,0 +1,66 @@
+/**
+ * Keeps the page's URL holding the run (history.replaceState): at once when paused (after a
+ * seek, a step or an action) unless the last write was under 100 ms ago (a dragged scrubber;
+ * browsers throttle replaceState), and at most every 500 ms while playing. Reloading the page,
+ * or opening the URL anywhere, reproduces the run paused at that time.
+ */
+import { linkQuery, type LinkState } from './runs';
+import type { LabState, LabStore } from './store/labStore';
+
+export const URL_EVERY_MS = 500;
+export const URL_EVERY_MS_PAUSED = 100;
+
+export interface UrlSyncOptions {
+  /** Puts the query string (without `?`) in the address bar. */
+  readonly replace: (query: string) => void;
+  readonly now: () => number;
+}
+
+export function linkStateOf(s: LabState): LinkState | null {
+  if (!s.snapshot) return null;
+  return { config: s.config, schedule: s.schedule, nowMs: s.snapshot.now, speed: s.speed };
+}
+
+/** The query string for the store's run now, or null before the first snapshot. */
+export function currentLink(s: LabState): string | null {
+  const state = linkStateOf(s);
+  return state ? linkQuery(state) : null;
+}
+
+export function startUrlSync(store: LabStore, options: UrlSyncOptions): () => void {
+  let written: LinkState | null = null;
+  let writtenAt = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const same = (a: LinkState | null, b: LinkState) =>
+    a !== null && a.config === b.config && a.schedule === b.schedule && a.nowMs === b.nowMs && a.speed === b.speed;
+  const write = () => {
+    timer = null;
+    const state = linkStateOf(store.getState());
+    if (state === null || same(written, state)) return;
+    written = state;
+    writtenAt = options.now();
+    options.replace(linkQuery(state));
+  };
+  const onChange = (s: LabState) => {
+    const state = linkStateOf(s);
+    if (state === null || same(written, state)) return;
+    const wait = (s.playing ? URL_EVERY_MS : URL_EVERY_MS_PAUSED) - (options.now() - writtenAt);
+    if (wait <= 0) {
+      if (timer !== null) clearTimeout(timer);
+      write();
+    } else if (timer === null) {
+      timer = setTimeout(write, wait);
+    }
+  };
+  const unsubscribe = store.subscribe(onChange);
+  onChange(store.getState());
+  return () => {
+    unsubscribe();
+    if (timer !== null) clearTimeout(timer);
+  };
+}
+
+/** The page's own address for a query string. */
+export function pageUrl(query: string): string {
+  return `${location.origin}${location.pathname}?${query}`;
+}
