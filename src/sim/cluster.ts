@@ -133,7 +133,7 @@ export class Cluster implements NodeHost {
     const deliverAt = this.nowMs + latency;
     // Loss draws only when switched on, so runs without it stay reference-exact.
     const lost = this.lossPct > 0 && this.rng.random() * 100 < this.lossPct;
-    this.inflight.push({ deliverAt, seq: this.seq++, sentAt: this.nowMs, src, dst, payload: msg, lost });
+    this.inflight.enqueue(deliverAt, this.seq++, this.nowMs, src, dst, msg, lost);
   }
 
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void {
@@ -201,6 +201,7 @@ export class Cluster implements NodeHost {
       }
       if (node !== undefined) node.onMessage(env.src, env.payload);
       else this.extension?.onMessage(env.dst, env.src, env.payload);
+      queue.release(env); // delivered: nothing refers to the envelope any more (drops keep theirs)
     }
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) nodes[i].tick();
@@ -252,9 +253,25 @@ export class Cluster implements NodeHost {
    * what stepping through them would do, minus the work: nothing happens and nothing draws.
    */
   skipQuiet(limitMs: number): void {
-    const next = this.nextEventMs() - 1;
-    const target = next < limitMs ? next : limitMs;
-    if (target > this.nowMs) this.nowMs = target;
+    const now = this.nowMs;
+    if (limitMs <= now || this.extension !== null || this.observers.length > 0) return;
+    // The last quiet millisecond: before the next delivery (checked first, as it is often next)...
+    let last = this.inflight.peekDeliverAt() - 1;
+    if (last <= now) return;
+    if (limitMs < last) last = limitMs;
+    // ...and before any node's timer or heartbeat.
+    const nodes = this.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const due = nodes[i].nextTickDue() - 1;
+      if (due < last) {
+        if (due <= now) return;
+        last = due;
+      }
+    }
+    // `| 0` keeps nowMs a small integer: a limit computed with Math.min or a division may be a
+    // boxed double, and storing one would turn every read of nowMs into a float conversion.
+    if (last < 0x40000000) this.nowMs = last | 0;
+    else if (last < Infinity) this.nowMs = last;
   }
 
   addObserver(observer: StepObserver): void {

@@ -6,26 +6,39 @@
  * bucket in seq order. Push and pop are O(1), which matters because every Raft message passes
  * through here once. The ring always spans every deliverAt in flight (it grows when a push
  * would not fit), so each bucket holds messages of exactly one deliverAt.
+ *
+ * Envelopes made by `enqueue` are recycled once the cluster has delivered them (`release`):
+ * one object per message in flight instead of one per message ever sent. They never leave the
+ * queue: `items` hands out copies.
  */
-import type { Envelope } from './types';
+import type { Envelope, Message } from './types';
 
 const INITIAL_RING = 64;
 
+type MutableEnvelope = { -readonly [K in keyof Envelope]: Envelope[K] };
+
 export class MessageQueue {
-  private ring: Envelope[][];
-  /** Read position of each bucket: entries before it are already popped. */
-  private heads: number[];
+  private ring: (Envelope | undefined)[][];
+  /** Read and write positions of each bucket; the bucket's array is reused, never shrunk. */
+  private heads: Int32Array;
+  private tails: Int32Array;
   private mask: number;
   private count = 0;
   /** No message is due before this time (it is the earliest deliverAt once peek has run). */
   private cursor = 0;
-  /** The latest deliverAt in flight. */
-  private latest = -Infinity;
+  /** The latest deliverAt in flight (meaningless while the queue is empty). */
+  private latest = 0;
   private itemsCache: Envelope[] | null = null;
+  /** The highest seq ever pushed. */
+  private maxSeq = -1;
+  /** Free envelopes: pool[0..poolSize) (indexed by hand: push/pop here were builtin calls). */
+  private readonly pool: MutableEnvelope[] = [];
+  private poolSize = 0;
 
   constructor() {
     this.ring = [];
-    this.heads = [];
+    this.heads = new Int32Array(0);
+    this.tails = new Int32Array(0);
     this.mask = 0;
     this.allocate(INITIAL_RING);
   }
@@ -34,14 +47,15 @@ export class MessageQueue {
     return this.count;
   }
 
-  /** The messages in flight in delivery order; for snapshots and invariants. */
+  /** Copies of the messages in flight, in delivery order; for snapshots and invariants. */
   get items(): readonly Envelope[] {
     if (this.itemsCache === null) {
       const out: Envelope[] = [];
       if (this.count > 0) {
         for (let t = this.cursor; t <= this.latest; t++) {
-          const bucket = this.ring[t & this.mask];
-          for (let i = this.heads[t & this.mask]; i < bucket.length; i++) out.push(bucket[i]);
+          const slot = t & this.mask;
+          const bucket = this.ring[slot];
+          for (let i = this.heads[slot]; i < this.tails[slot]; i++) out.push({ ...(bucket[i] as Envelope) });
         }
       }
       this.itemsCache = out;
@@ -51,13 +65,39 @@ export class MessageQueue {
 
   peekDeliverAt(): number {
     if (this.count === 0) return Infinity;
-    const ring = this.ring;
     const heads = this.heads;
+    const tails = this.tails;
     const mask = this.mask;
     let t = this.cursor;
-    while (heads[t & mask] === ring[t & mask].length) t++;
+    while (heads[t & mask] === tails[t & mask]) t++;
     this.cursor = t;
     return t;
+  }
+
+  /** Queues a message in a recycled envelope when one is free (see `release`). */
+  enqueue(deliverAt: number, seq: number, sentAt: number, src: string, dst: string, payload: Message, lost: boolean): void {
+    const env = this.poolSize > 0 ? this.pool[--this.poolSize] : undefined;
+    if (env === undefined) {
+      this.push({ deliverAt, seq, sentAt, src, dst, payload, lost });
+      return;
+    }
+    env.deliverAt = deliverAt;
+    env.seq = seq;
+    env.sentAt = sentAt;
+    env.src = src;
+    env.dst = dst;
+    env.payload = payload;
+    env.lost = lost;
+    this.push(env);
+  }
+
+  /**
+   * Hands back a popped envelope for reuse by `enqueue`. Only for envelopes nobody keeps: the
+   * cluster releases each one right after delivering it.
+   */
+  release(env: Envelope): void {
+    // Keep at most 4096 spares (a literal: a module const would be reloaded on every call).
+    if (this.poolSize < 4096) this.pool[this.poolSize++] = env as MutableEnvelope;
   }
 
   push(env: Envelope): void {
@@ -73,15 +113,21 @@ export class MessageQueue {
       this.cursor = low;
       this.latest = high;
     }
-    const bucket = this.ring[t & this.mask];
-    const n = bucket.length;
-    if (n === this.heads[t & this.mask] || bucket[n - 1].seq < env.seq) {
-      bucket.push(env);
+    const slot = t & this.mask;
+    const bucket = this.ring[slot];
+    const n = this.tails[slot]++;
+    // A seq above every one pushed before (always, from Cluster) goes last without looking.
+    if (env.seq > this.maxSeq || n === this.heads[slot] || (bucket[n - 1] as Envelope).seq < env.seq) {
+      bucket[n] = env;
+      if (env.seq > this.maxSeq) this.maxSeq = env.seq;
     } else {
       // Out-of-order seq (never from Cluster, whose seq only grows): insert in place.
       let i = n;
-      while (i > this.heads[t & this.mask] && bucket[i - 1].seq > env.seq) i--;
-      bucket.splice(i, 0, env);
+      while (i > this.heads[slot] && (bucket[i - 1] as Envelope).seq > env.seq) {
+        bucket[i] = bucket[i - 1];
+        i--;
+      }
+      bucket[i] = env;
     }
     this.count++;
     this.itemsCache = null;
@@ -92,11 +138,14 @@ export class MessageQueue {
     const t = this.peekDeliverAt();
     const slot = t & this.mask;
     const bucket = this.ring[slot];
-    const env = bucket[this.heads[slot]++];
-    if (this.heads[slot] === bucket.length) {
-      // Reuse the bucket's array: no allocation per millisecond.
-      bucket.length = 0;
+    const head = this.heads[slot];
+    const env = bucket[head] as Envelope;
+    bucket[head] = undefined; // let the envelope go
+    if (head + 1 === this.tails[slot]) {
       this.heads[slot] = 0;
+      this.tails[slot] = 0;
+    } else {
+      this.heads[slot] = head + 1;
     }
     this.count--;
     this.itemsCache = null;
@@ -105,28 +154,37 @@ export class MessageQueue {
 
   clear(): void {
     for (let i = 0; i < this.ring.length; i++) {
-      this.ring[i].length = 0;
+      this.ring[i].fill(undefined);
       this.heads[i] = 0;
+      this.tails[i] = 0;
     }
     this.count = 0;
     this.cursor = 0;
-    this.latest = -Infinity;
+    this.latest = 0;
     this.itemsCache = null;
   }
 
   private allocate(size: number): void {
     this.ring = Array.from({ length: size }, () => []);
-    this.heads = new Array<number>(size).fill(0);
+    this.heads = new Int32Array(size);
+    this.tails = new Int32Array(size);
     this.mask = size - 1;
   }
 
   /** Re-spread every message over a ring at least `span` buckets wide (a power of two). */
   private grow(span: number): void {
-    this.itemsCache = null;
-    const all = [...this.items];
+    const all: Envelope[] = [];
+    for (let t = this.cursor; t <= this.latest; t++) {
+      const slot = t & this.mask;
+      const bucket = this.ring[slot];
+      for (let i = this.heads[slot]; i < this.tails[slot]; i++) all.push(bucket[i] as Envelope);
+    }
     let size = this.ring.length;
     while (size < span) size *= 2;
     this.allocate(size);
-    for (const env of all) this.ring[env.deliverAt & this.mask].push(env);
+    for (const env of all) {
+      const slot = env.deliverAt & this.mask;
+      this.ring[slot][this.tails[slot]++] = env;
+    }
   }
 }

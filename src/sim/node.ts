@@ -72,6 +72,7 @@ export class RaftNode {
   /** When the current election timer was last reset (for drawing the draining arc). */
   electionTimerStart = 0;
   readonly stateMachine = new LockStateMachine();
+  private lastAppendReply: AppendReply | null = null;
   /** Heartbeat rounds sent while leader (the chapter's "80 heartbeats sent"). */
   heartbeatsSent = 0;
 
@@ -136,6 +137,15 @@ export class RaftNode {
     } else if (now >= this.electionDeadline) {
       this.becomeCandidate();
     }
+  }
+
+  /**
+   * The earliest time at which tick() does something (Infinity while down), so a driver can
+   * skip the quiet milliseconds before it. Must mirror tick() exactly.
+   */
+  nextTickDue(): number {
+    if (!this.alive) return Infinity;
+    return this.role === 'leader' ? this.heartbeatDue : this.electionDeadline;
   }
 
   /** The timer fired without a heartbeat: new term, vote for self, ask everyone else. */
@@ -239,24 +249,31 @@ export class RaftNode {
   broadcastAppend(): void {
     this.heartbeatDue = this.host.nowMs + this.host.heartbeatMs;
     const n = this.peers.length;
-    for (let slot = 0; slot < n; slot++) this.sendAppend(slot);
+    const next = this.nextIdx;
+    // Peers at the same next index get the same (immutable) message: one object, one slice.
+    let shared: AppendEntries | null = null;
+    for (let slot = 0; slot < n; slot++) {
+      if (shared === null || shared.prevLogIndex !== next[slot] - 1) shared = this.appendFor(next[slot] - 1);
+      this.host.send(this.id, this.peers[slot], shared);
+    }
   }
 
   private sendAppend(slot: number): void {
+    this.host.send(this.id, this.peers[slot], this.appendFor(this.nextIdx[slot] - 1));
+  }
+
+  /** AppendEntries carrying every entry after `prevIndex` (none: a heartbeat). */
+  private appendFor(prevIndex: number): AppendEntries {
     const log = this.log;
-    const prevIndex = this.nextIdx[slot] - 1;
-    const prevTerm = prevIndex > 0 ? log[prevIndex - 1].term : 0;
-    const entries = prevIndex < log.length ? log.slice(prevIndex) : EMPTY;
-    const message: AppendEntries = {
+    return {
       type: 'AppendEntries',
       term: this.term,
       leader: this.id,
       prevLogIndex: prevIndex,
-      prevLogTerm: prevTerm,
-      entries,
+      prevLogTerm: prevIndex > 0 ? log[prevIndex - 1].term : 0,
+      entries: prevIndex < log.length ? log.slice(prevIndex) : EMPTY,
       leaderCommit: this.commitIndex,
     };
-    this.host.send(this.id, this.peers[slot], message);
   }
 
   /** Client write: append to the leader's log and replicate; returns the entry's index. */
@@ -268,14 +285,14 @@ export class RaftNode {
   }
 
   private handleAppendEntries(msg: AppendEntries): AppendReply {
-    if (msg.term < this.term) return { type: 'AppendReply', term: this.term, success: false, matchIndex: 0 };
+    if (msg.term < this.term) return this.appendReply(false, 0);
     this.becomeFollower(msg.term); // a candidate that hears from this term's leader yields
     this.leaderId = msg.leader;
     this.resetElectionTimer();
     const prev = msg.prevLogIndex;
     if (prev > this.log.length || (prev > 0 && this.log[prev - 1].term !== msg.prevLogTerm)) {
       // Consistency check failed: the leader backs up one entry and retries.
-      return { type: 'AppendReply', term: this.term, success: false, matchIndex: 0 };
+      return this.appendReply(false, 0);
     }
     const entries = msg.entries;
     for (let offset = 0; offset < entries.length; offset++) {
@@ -291,7 +308,14 @@ export class RaftNode {
       this.commitIndex = Math.max(this.commitIndex, Math.min(msg.leaderCommit, lastNew));
       this.applyCommitted();
     }
-    return { type: 'AppendReply', term: this.term, success: true, matchIndex: lastNew };
+    return this.appendReply(true, lastNew);
+  }
+
+  /** Replies are immutable, so an answer equal to the last one (a heartbeat's) is sent again as is. */
+  private appendReply(success: boolean, matchIndex: number): AppendReply {
+    const last = this.lastAppendReply;
+    if (last !== null && last.term === this.term && last.success === success && last.matchIndex === matchIndex) return last;
+    return (this.lastAppendReply = { type: 'AppendReply', term: this.term, success, matchIndex });
   }
 
   private handleAppendReply(src: string, msg: AppendReply): void {
@@ -302,7 +326,8 @@ export class RaftNode {
       const match = this.matchIdx[slot] > msg.matchIndex ? this.matchIdx[slot] : msg.matchIndex;
       this.matchIdx[slot] = match;
       this.nextIdx[slot] = match + 1;
-      this.advanceCommitIndex();
+      // A reply at or below the commit index changes no count that could commit anything new.
+      if (match > this.commitIndex) this.advanceCommitIndex();
     } else {
       const next = this.nextIdx[slot] - 1;
       this.nextIdx[slot] = next > 1 ? next : 1;

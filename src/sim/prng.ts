@@ -7,8 +7,10 @@
 
 const N = 624;
 const M = 397;
-const MATRIX_A = 0x9908b0df;
-const UPPER_MASK = 0x80000000;
+// The state lives in an Int32Array and these constants are int32 (same bits as CPython's
+// uint32 words), so the twist and the tempering stay in int32 arithmetic: no float conversions.
+const MATRIX_A = 0x9908b0df | 0;
+const UPPER_MASK = 0x80000000 | 0;
 const LOWER_MASK = 0x7fffffff;
 
 /** A seed: any non-negative integer. Seeds past 2^53 must be given as a bigint (or a decimal string). */
@@ -28,7 +30,7 @@ export function parseSeed(value: Seed): bigint | string {
 }
 
 export class CPythonRandom {
-  private readonly mt = new Uint32Array(N);
+  private readonly mt = new Int32Array(N);
   private mti = N + 1;
 
   constructor(seed: Seed) {
@@ -74,33 +76,40 @@ export class CPythonRandom {
         i = 1;
       }
     }
-    mt[0] = 0x80000000; // MSB is 1, assuring a non-zero initial array
+    mt[0] = UPPER_MASK; // MSB is 1, assuring a non-zero initial array
   }
 
   private twist(): void {
+    // Constants as locals: module-level consts are context slots that optimized code reloads and
+    // re-checks on every iteration; locals are folded into the loop.
     const mt = this.mt;
+    const upper = UPPER_MASK;
+    const lower = LOWER_MASK;
+    const matrix = MATRIX_A;
+    const n = N;
+    const m = M;
     let kk = 0;
     let y: number;
-    for (; kk < N - M; kk++) {
-      y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-      mt[kk] = mt[kk + M] ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    for (; kk < n - m; kk++) {
+      y = (mt[kk] & upper) | (mt[kk + 1] & lower);
+      mt[kk] = mt[kk + m] ^ (y >>> 1) ^ (-(y & 1) & matrix);
     }
-    for (; kk < N - 1; kk++) {
-      y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-      mt[kk] = mt[kk + (M - N)] ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    for (; kk < n - 1; kk++) {
+      y = (mt[kk] & upper) | (mt[kk + 1] & lower);
+      mt[kk] = mt[kk + (m - n)] ^ (y >>> 1) ^ (-(y & 1) & matrix);
     }
-    y = (mt[N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
-    mt[N - 1] = mt[M - 1] ^ (y >>> 1) ^ (y & 1 ? MATRIX_A : 0);
+    y = (mt[n - 1] & upper) | (mt[0] & lower);
+    mt[n - 1] = mt[m - 1] ^ (y >>> 1) ^ (-(y & 1) & matrix);
     this.mti = 0;
   }
 
   /** CPython's genrand_uint32: the next tempered 32-bit word. */
   nextUint32(): number {
-    if (this.mti >= N) this.twist();
+    if (this.mti >= 624) this.twist(); // N, as a literal for the same reason as in twist()
     let y = this.mt[this.mti++];
     y ^= y >>> 11;
-    y ^= (y << 7) & 0x9d2c5680;
-    y ^= (y << 15) & 0xefc60000;
+    y ^= (y << 7) & -1658038656; // TEMPER_B (0x9d2c5680) as int32
+    y ^= (y << 15) & -272236544; // TEMPER_C (0xefc60000) as int32
     y ^= y >>> 18;
     return y >>> 0;
   }

@@ -22,6 +22,8 @@ export class Simulation {
   private readonly submitEveryMs: number | null;
   /** The i of the next `x=<i>` submitted by --submit-every; grows only on success. */
   private submitCounter = 0;
+  /** No multiple of submitEveryMs falls before this time (see applyDue). */
+  private submitCheckMs = 0;
 
   constructor(config: SimConfig, schedule: readonly Action[] = [], options: RunOptions = {}) {
     const problem = checkConfig(config) ?? checkSchedule(schedule, config);
@@ -78,7 +80,19 @@ export class Simulation {
   }
 
   advanceTo(t: number): void {
-    while (this.cluster.nowMs < t) this.step();
+    const cluster = this.cluster;
+    const every = this.submitEveryMs;
+    // The next --submit-every time after now, kept up to date by addition as time moves on.
+    let nextSubmit = every === null ? Infinity : (Math.floor(cluster.nowMs / every) + 1) * every;
+    while (cluster.nowMs < t) {
+      // Quiet milliseconds only move the clock: jump to just before the next one that acts.
+      let limit = t < nextSubmit ? t : nextSubmit;
+      const action = this.nextActionAt();
+      if (action < limit) limit = action;
+      cluster.skipQuiet(limit - 1);
+      this.step();
+      while (nextSubmit <= cluster.nowMs) nextSubmit += every as number;
+    }
   }
 
   private applyDue(): void {
@@ -88,11 +102,17 @@ export class Simulation {
       this.apply(actions[this.nextAction++]);
     }
     const every = this.submitEveryMs;
-    if (every !== null && now > 0 && now % every === 0) {
-      const leader = this.cluster.leader();
-      if (leader !== null) {
-        leader.submit(`x=${this.submitCounter}`);
-        this.submitCounter++;
+    // The modulo runs once per multiple of `every`, not every millisecond: before
+    // submitCheckMs (the first multiple after the last time checked) there is none.
+    if (every !== null && now >= this.submitCheckMs) {
+      const rest = now % every;
+      this.submitCheckMs = now - rest + every;
+      if (now > 0 && rest === 0) {
+        const leader = this.cluster.leader();
+        if (leader !== null) {
+          leader.submit(`x=${this.submitCounter}`);
+          this.submitCounter++;
+        }
       }
     }
   }

@@ -1,0 +1,190 @@
+// `npm run sim`: flags in, text or JSON out; every bad flag is exit code 2 and one sentence on
+// stderr, never a stack trace. runSimCli is a function of argv, so the tests call it directly.
+import { describe, expect, it } from 'vitest';
+import { SECTIONS, formatRate, measureRate, median, parseBenchArgs, runBench, timeSection, type RateSection } from '../src/cli/bench';
+import { header, runSimCli } from '../src/cli/simCli';
+import { DEFAULT_CONFIG } from '../src/sim/config';
+
+interface JsonNode {
+  readonly alive: boolean;
+  readonly role: string;
+  readonly term: number;
+  readonly log: { term: number; command: string }[];
+}
+const json = (argv: string[]) => JSON.parse(runSimCli([...argv, '--json']).stdout) as { nodes: Record<string, JsonNode>; events: string[] };
+const commands = (node: JsonNode) => node.log.map((e) => e.command);
+
+describe('bad flags: exit code 2 and one sentence', () => {
+  const cases: { argv: string[]; message: RegExp }[] = [
+    { argv: ['--bogus'], message: /^Unknown flag "--bogus"; the known flags are --seed, --nodes, .*--help\.$/ },
+    { argv: ['stray'], message: /^Unexpected argument "stray"; flags start with --/ },
+    { argv: ['--nodes', '12'], message: /^--nodes must be a whole number from 1 to 9, not "12"\.$/ },
+    { argv: ['--nodes', '0'], message: /^--nodes must be a whole number from 1 to 9, not "0"\.$/ },
+    { argv: ['--nodes'], message: /^Flag --nodes needs a value\.$/ },
+    { argv: ['--timeout', '300-150'], message: /^Election timeout range must be positive and ordered \(min <= max, at most 60000 ms\), not 300-150\.$/ },
+    { argv: ['--timeout', 'fast'], message: /^--timeout must be written A-B with whole numbers of ms, like 150-300, not "fast"\.$/ },
+    { argv: ['--heartbeat', '500'], message: /^Heartbeat interval must be .*shorter than the minimum election timeout \(150 ms\), not 500\.$/ },
+    { argv: ['--latency', '9-3'], message: /^Latency range must be non-negative and ordered .*not 9-3\.$/ },
+    { argv: ['--seed', '-1'], message: /^--seed must be a non-negative integer, not "-1"\.$/ },
+    { argv: ['--seed', '4.2'], message: /^--seed must be a non-negative integer, not "4\.2"\.$/ },
+    { argv: ['--preset', 'nope'], message: /^Unknown preset "nope"; the presets are chapter, split-vote, / },
+    { argv: ['--schedule', '@100 explode n1'], message: /^Action 1 \("@100 explode n1", at character 1\) has unknown verb "explode"; the verbs are / },
+    { argv: ['--schedule', '@5 crash n9'], message: /^Action 1 \("@5 crash n9"\) names node "n9", which is not in the cluster; the nodes are n1, n2, n3, n4, n5\.$/ },
+    { argv: ['--nodes', '3', '--schedule', '@5 crash n4'], message: /names node "n4", which is not in the cluster; the nodes are n1, n2, n3\.$/ },
+    { argv: ['--schedule', '@5 partition n1,n2 | n2'], message: /names n2 in more than one group/ },
+    { argv: ['--until', 'abc'], message: /^--until must be a whole number from 0 to 100000000, not "abc"\.$/ },
+    { argv: ['--submit-every', '0'], message: /^--submit-every must be a whole number from 1 to 100000000, not "0"\.$/ },
+    { argv: ['--json=yes'], message: /^Flag --json takes no value\.$/ },
+    { argv: ['--seed', '1', '--seed', '2'], message: /^Flag --seed is given twice; give it once\.$/ },
+    { argv: ['--bugs', 'nope'], message: /^Unknown bug "nope" in --bugs; the bugs are / },
+  ];
+  for (const c of cases) {
+    it(`${c.argv.join(' ')}`, () => {
+      const result = runSimCli(c.argv);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.endsWith('\n')).toBe(true);
+      const text = result.stderr.trimEnd();
+      expect(text).toMatch(c.message);
+      expect(text).not.toMatch(/\n/); // one line
+      expect(text).not.toMatch(/\bat .*:\d+|Error:/); // no stack trace, no error class name
+      expect(text.endsWith('.')).toBe(true);
+    });
+  }
+
+  it('--help prints the usage on stdout with exit code 0', () => {
+    const result = runSimCli(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: npm run sim -- \[flags\]/);
+    expect(result.stdout).toContain('--submit-every K');
+  });
+});
+
+describe('the human header line', () => {
+  it('describes the default run', () => {
+    expect(runSimCli([]).stdout.split('\n')[0]).toBe(
+      '5 nodes, election timeout 150-300 ms, heartbeat every 50 ms, latency 5-15 ms, seed 42',
+    );
+    expect(header(DEFAULT_CONFIG)).toBe('5 nodes, election timeout 150-300 ms, heartbeat every 50 ms, latency 5-15 ms, seed 42');
+  });
+
+  it('reflects every flag', () => {
+    const argv = ['--nodes', '3', '--timeout', '200-400', '--heartbeat', '20', '--latency', '0-3', '--seed', '7', '--until', '100'];
+    expect(runSimCli(argv).stdout.split('\n')[0]).toBe(
+      '3 nodes, election timeout 200-400 ms, heartbeat every 20 ms, latency 0-3 ms, seed 7',
+    );
+  });
+
+  it('keeps seeds past 2^53 exact', () => {
+    expect(runSimCli(['--seed', '123456789012345678901234567890', '--until', '10']).stdout.split('\n')[0]).toMatch(
+      /seed 123456789012345678901234567890$/,
+    );
+  });
+});
+
+describe('--submit-every K', () => {
+  it('submits x=0, x=1, ... to the leader at every multiple of K once there is one', () => {
+    // Seed 42: n2 leads from 168 ms, so 100 ms has no leader and is skipped without using up x=0.
+    const report = json(['--submit-every', '100', '--until', '1000']);
+    const leader = report.nodes.n2;
+    expect(leader.role).toBe('leader');
+    expect(commands(leader)).toEqual(['x=0', 'x=1', 'x=2', 'x=3', 'x=4', 'x=5', 'x=6', 'x=7', 'x=8']);
+    expect(leader.log.every((e) => e.term === 1)).toBe(true);
+    expect(report.events.some((e) => e.includes('rejected'))).toBe(false); // skipped silently
+  });
+
+  it('i grows only on success: the ms with no leader after a crash submit nothing', () => {
+    const report = json(['--submit-every', '100', '--until', '1600', '--schedule', '@1168 crash n2']);
+    // A crashed node keeps its last role internally (as in the chapter), so count live leaders.
+    const leaders = Object.entries(report.nodes).filter(([, n]) => n.alive && n.role === 'leader');
+    expect(leaders).toHaveLength(1);
+    const [id, leader] = leaders[0];
+    expect(id).not.toBe('n2');
+    // x=0..x=9 at 200..1100 ms under n2; none at 1200 or 1300 (no leader); then x=10, x=11, ...
+    const log = commands(leader);
+    expect(log.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `x=${i}`));
+    expect(log.slice(10)).toEqual(Array.from({ length: log.length - 10 }, (_, i) => `x=${10 + i}`));
+    expect(log.length).toBeLessThan(15); // at most 1400, 1500 and 1600 after the failover
+    expect(commands(report.nodes.n2)).toEqual(log.slice(0, 10));
+  });
+
+  it("comes after that millisecond's scheduled actions", () => {
+    const report = json(['--submit-every', '500', '--until', '600', '--schedule', '@500 submit y=1']);
+    expect(commands(report.nodes.n2)).toEqual(['y=1', 'x=0']);
+  });
+
+  it('is deterministic: the same flags give the same logs', () => {
+    const a = runSimCli(['--submit-every', '7', '--seed', '3', '--until', '3000', '--json']).stdout;
+    const b = runSimCli(['--submit-every', '7', '--seed', '3', '--until', '3000', '--json']).stdout;
+    expect(b).toBe(a);
+  });
+});
+
+describe('text output', () => {
+  it('runs until the last action + 1000 ms (at least 2000) by default', () => {
+    expect(JSON.parse(runSimCli(['--json']).stdout).now).toBe(2000);
+    expect(JSON.parse(runSimCli(['--json', '--schedule', '@2500 heal']).stdout).now).toBe(3500);
+  });
+
+  it('reports a rejected submit as an event', () => {
+    const out = runSimCli(['--schedule', '@100 submit x=1; @500 submit x=2 to n3', '--until', '600']).stdout;
+    expect(out).toContain('t=  100 ms submit x=1 rejected: no leader');
+    expect(out).toContain('t=  500 ms submit x=2 to n3 rejected: n3 is not the leader');
+  });
+});
+
+describe('npm run bench helpers', () => {
+  it('median of odd and even counts', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(() => median([])).toThrow(RangeError);
+  });
+
+  it('timeSection runs the warm-ups untimed, then times each repetition', () => {
+    let now = 0;
+    let calls = 0;
+    const durations = [100, 100, 5, 9, 7]; // two warm-ups, then three timed runs
+    const timing = timeSection(() => (now += durations[calls++]), { warmups: 2, reps: 3, clock: () => now });
+    expect(calls).toBe(5);
+    expect(timing.samplesMs).toEqual([5, 9, 7]);
+    expect(timing.medianMs).toBe(7);
+    expect(timing.warmupRuns).toBe(2);
+  });
+
+  it('a timed warm-up runs at least the given runs, then until the time has passed, capped', () => {
+    let now = 0;
+    const run = () => (now += 30);
+    expect(timeSection(run, { warmups: 1, warmupMs: 100, reps: 1, clock: () => now }).warmupRuns).toBe(4); // 30, 60, 90, 120
+    expect(timeSection(run, { warmups: 1, warmupMs: 10_000, maxWarmups: 5, reps: 1, clock: () => now }).warmupRuns).toBe(5);
+    expect(timeSection(run, { warmups: 3, warmupMs: 1, reps: 1, clock: () => now }).warmupRuns).toBe(3);
+  });
+
+  it('measureRate turns the median into units per second and checks the target', () => {
+    let now = 0;
+    const section: RateSection = { name: 'demo', unit: 'sim-ms/s', work: 120_000, target: { perSec: 4_800_000, why: 'test' }, run: () => (now += 20) };
+    const result = measureRate(section, { warmups: 0, reps: 3, clock: () => now });
+    expect(result.perSec).toBe(6_000_000);
+    expect(result.met).toBe(true);
+    expect(formatRate(result)).toBe(
+      'demo: 6,000,000 sim-ms/s (median 20.0 ms of 3 runs after 0 warm-up runs, min 20.0, max 20.0); target >= 4,800,000 (test): ok',
+    );
+    const slow = measureRate({ ...section, run: () => (now += 40) }, { warmups: 0, reps: 1, clock: () => now });
+    expect(slow.met).toBe(false);
+    expect(formatRate(slow)).toMatch(/3,000,000 sim-ms\/s .*: BELOW TARGET$/);
+  });
+
+  it('the sections are the two issue-2 workloads with their targets (20x the Python reference)', () => {
+    expect(SECTIONS.slice(0, 2).map((s) => [s.work, s.target?.perSec])).toEqual([
+      [120_000, 4_800_000],
+      [120_000, 15_800_000],
+    ]);
+  });
+
+  it('bad bench flags are one sentence and exit code 2', () => {
+    expect(parseBenchArgs([])).toEqual({ reps: 9, warmups: null, strict: false });
+    expect(parseBenchArgs(['--reps', '3', '--warmups', '0', '--strict'])).toEqual({ reps: 3, warmups: 0, strict: true });
+    const errors: string[] = [];
+    expect(runBench(['--reps', '0'], () => {}, (line) => errors.push(line))).toBe(2);
+    expect(errors).toEqual(['--reps must be a whole number from 1 to 1000, not "0".']);
+  });
+});
