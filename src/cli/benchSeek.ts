@@ -3,6 +3,7 @@
  * partitions), then seeks to random instants; each seek must take under 50 ms.
  */
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { makeConfig } from '../sim/config';
 import { CPythonRandom } from '../sim/prng';
 import { parseSchedule } from '../sim/schedule';
@@ -47,4 +48,4 @@ export function benchSeek(log: (line: string) => void = console.log): { medianMs
   return { medianMs, p95Ms, maxMs };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) benchSeek();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) benchSeek();

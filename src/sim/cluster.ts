@@ -137,7 +137,8 @@ export class Cluster implements NodeHost {
   }
 
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void {
-    this.events.push({ t: this.nowMs, kind, subjects, text, line: eventLine(this.nowMs, text) });
+    // Frozen so that checkpoints share events rather than copy them.
+    this.events.push(Object.freeze({ t: this.nowMs, kind, subjects, text, line: eventLine(this.nowMs, text) }));
   }
 
   recordLeader(term: number, id: string, voters: readonly string[]): void {

@@ -279,7 +279,8 @@ export class RaftNode {
   /** Client write: append to the leader's log and replicate; returns the entry's index. */
   submit(command: Command): number {
     if (this.role !== 'leader') throw new Error(`${this.id} is not the leader`);
-    this.log.push({ term: this.term, command });
+    // Frozen: entries never change, so checkpoints (deep copies) share them instead of copying.
+    this.log.push(Object.freeze({ term: this.term, command }));
     this.broadcastAppend();
     return this.lastLogIndex;
   }
