@@ -5,6 +5,7 @@
 import { commandText } from './describe';
 import type { SimEvent } from './events';
 import type { Simulation } from './simulation';
+import type { StoreWriteRecord } from './stores';
 import type { MessageType, Role } from './types';
 
 /** How many trailing log entries a snapshot carries per node (the UI shows the tail). */
@@ -88,16 +89,7 @@ export interface StoreView {
   readonly values: readonly { readonly key: string; readonly value: string; readonly token: number | null }[];
   readonly accepted: number;
   readonly rejected: number;
-  readonly writes: readonly {
-    readonly t: number;
-    readonly client: string;
-    readonly key: string;
-    readonly value: string;
-    readonly token: number | null;
-    readonly accepted: boolean;
-    readonly leaseEnded: boolean;
-    readonly reason: string | null;
-  }[];
+  readonly writes: readonly StoreWriteRecord[];
 }
 
 export interface Snapshot {

@@ -5,7 +5,7 @@
  */
 import type { BugName, SimConfig } from '../sim/config';
 import type { EventKind, SimEvent } from '../sim/events';
-import type { InvariantId } from '../sim/invariants';
+import type { Violation } from '../sim/invariants';
 import type { ActionBody } from '../sim/schedule';
 import type { Snapshot } from '../sim/snapshot';
 
@@ -66,14 +66,7 @@ export interface LandmarkView {
   readonly text: string;
 }
 
-export interface ViolationView {
-  readonly invariant: InvariantId;
-  readonly title: string;
-  readonly t: number;
-  readonly nodes: readonly string[];
-  readonly sentence: string;
-  readonly line: string;
-}
+export type ViolationView = Pick<Violation, 'invariant' | 'title' | 't' | 'nodes' | 'sentence' | 'line'>;
 
 /**
  * The invariant checker's view of this run. It checks a separate copy of the run, advanced to

@@ -3,6 +3,7 @@ import { memo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import { selectLossPct, selectNodeIds, selectPartitions, selectSelectedNodes } from '../store/selectors';
+import { FieldError } from './FieldError';
 
 export const NetworkControls = memo(function NetworkControls() {
   const bridge = useBridge();
@@ -82,11 +83,7 @@ export const NetworkControls = memo(function NetworkControls() {
           Set loss (now {lossPct}%)
         </button>
       </div>
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldError problem={problem} />
     </section>
   );
 });

@@ -4,6 +4,7 @@ import { SPEED_CHOICES, speedLabel } from '../../worker/protocol';
 import { useBridge, useLab } from '../labContext';
 import { selectNow, selectPlaying, selectSpeed } from '../store/selectors';
 import type { LabState } from '../store/labStore';
+import { FieldError } from './FieldError';
 
 const selectStopAt = (s: LabState) => s.stopAtMs;
 
@@ -61,11 +62,7 @@ export const PlaybackControls = memo(function PlaybackControls() {
           To end
         </button>
       )}
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldError problem={problem} />
     </div>
   );
 });

@@ -9,6 +9,7 @@ import { parseSeed } from '../../sim/prng';
 import { checkSchedule, formatAction, formatSchedule, parseSchedule, type Action } from '../../sim/schedule';
 import { useBridge, useLab } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+import { FieldError } from './FieldError';
 
 export function configFromFields(base: SimConfig, f: { seed: string; nodes: string; timeout: string; heartbeat: string; latency: string }): SimConfig | string {
   const seed = parseSeed(f.seed.trim());
@@ -99,11 +100,7 @@ function SettingsForm({ config, schedule, problem, setProblem }: { config: SimCo
           Apply configuration
         </button>
       </div>
-      {problem && (
-        <p className="field-error" role="alert" data-testid="settings-error">
-          {problem}
-        </p>
-      )}
+      <FieldError problem={problem} testId="settings-error" />
     </form>
   );
 }

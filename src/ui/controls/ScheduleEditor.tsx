@@ -9,6 +9,7 @@ import { checkSchedule, formatSchedule, parseSchedule, ScheduleError, VERBS } fr
 import { useBridge, useLab } from '../labContext';
 import type { LabState } from '../store/labStore';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+import { FieldError } from './FieldError';
 
 /** The schedule one action per line (the language takes `;` or new lines between actions). */
 export function scheduleLines(text: string): string {
@@ -78,11 +79,7 @@ export const ScheduleEditor = memo(function ScheduleEditor() {
           placeholder={'@1168 crash n2\n@1360 restart n2\n@1410 submit x=1'}
         />
       </label>
-      {problem && (
-        <p className="field-error" id={errorId} role="alert" data-testid="schedule-error">
-          {problem}
-        </p>
-      )}
+      <FieldError problem={problem} id={errorId} testId="schedule-error" />
       <div className="button-row">
         <button type="button" className="primary" onClick={apply} disabled={draft === null}>
           Apply schedule

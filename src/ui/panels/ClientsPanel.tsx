@@ -8,6 +8,7 @@ import type { ClientView } from '../../sim/snapshot';
 import { formatDuration } from '../format';
 import { useBridge, useLab } from '../labContext';
 import { selectClients, selectConfig, selectNow, selectSchedule } from '../store/selectors';
+import { FieldError } from '../controls/FieldError';
 
 function ClientCard({ client, now }: { client: ClientView; now: number }) {
   const bridge = useBridge();
@@ -115,11 +116,7 @@ function ClientCard({ client, now }: { client: ClientView; now: number }) {
           {client.alive ? 'Crash' : 'Restart'}
         </button>
       </div>
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldError problem={problem} />
     </article>
   );
 }

@@ -12,6 +12,7 @@ import { Popover } from '../controls/Popover';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import type { LabState } from '../store/labStore';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+import { FieldError } from '../controls/FieldError';
 
 export const BUG_BLURBS: Record<BugName, string> = {
   figure8: 'leaders commit entries of earlier terms by counting replicas (the paper’s Figure 8)',
@@ -127,11 +128,7 @@ function FuzzControls() {
           </button>
         )}
       </div>
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldError problem={problem} />
       {running && (
         <div className="fuzz-progress" role="status" data-testid="fuzz-progress">
           <progress max={progress?.runs ?? 1} value={progress?.runsDone ?? 0} aria-label="Runs searched" />{' '}

@@ -4,6 +4,7 @@ import { formatDuration } from '../format';
 import { useBridge, useLab } from '../labContext';
 import { nodeById, selectClock, selectFocusedNode } from '../store/selectors';
 import type { LabState } from '../store/labStore';
+import { FieldError } from '../controls/FieldError';
 
 export const NodeContextPanel = memo(function NodeContextPanel() {
   const id = useLab(selectFocusedNode);
@@ -74,11 +75,7 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
           Set {id} clock drift
         </button>
       </div>
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldError problem={problem} />
     </section>
   );
 });
