@@ -86,6 +86,24 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page.close();
   });
 
+  it('draws messages in flight on the canvas under the diagram, where their lanes run', async () => {
+    // Paused at 170 ms: n2 has just won and its first heartbeats are on their way to n1, n3, n4, n5.
+    const page = await open('?v=1&seed=42&clients=AB&t=170');
+    await expect.poll(() => page.locator('[data-role="leader"]').count()).toBe(1);
+    const inflight = await page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { snapshot: { messages: unknown[] } | null } } } }).lockstep.store.getState().snapshot?.messages.length ?? 0);
+    expect(inflight).toBeGreaterThan(0);
+    const painted = async () =>
+      page.evaluate(() => {
+        const canvas = document.querySelector('canvas.diagram-messages') as HTMLCanvasElement;
+        const data = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height).data;
+        let opaque = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) opaque++;
+        return opaque;
+      });
+    await expect.poll(painted).toBeGreaterThan(50);
+    await page.close();
+  });
+
   it('crashing the leader by clicking it brings a new leader', async () => {
     const page = await open(`?${DEFAULT_LINK}&speed=1`);
     await page.getByRole('button', { name: /Play/ }).click();

@@ -1,7 +1,7 @@
 /**
  * The cluster diagram. React owns every SVG element; D3 supplies scales, shapes, hulls, arcs
  * and pointer geometry. Subscriptions are narrow: the diagram itself only to the ids, each
- * glyph to its own node, the message layer to messages and the clock.
+ * glyph to its own node; messages are painted on a canvas underneath, outside React.
  */
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -52,38 +52,40 @@ export const Diagram = memo(function Diagram() {
 
   const preview = cutLine ? groupsForCut(layout, nodeIds, cutLine.a, cutLine.b) : null;
   return (
-    <svg
-      ref={svgRef}
-      className="diagram"
-      viewBox={`0 0 ${VIEW_W} ${VIEW_H}`}
-      preserveAspectRatio="xMidYMid meet"
-      role="group"
-      aria-label="Cluster diagram: nodes on a ring, clients on the left, stores on the right. Drag across empty space to cut the network."
-    >
-      <rect className="diagram-bg" x={0} y={0} width={VIEW_W} height={VIEW_H} />
-      <PartitionRegions layout={layout} />
+    <div className="diagram-frame">
       <MessagesLayer layout={layout} />
-      {clientIds.map((id) => (
-        <ClientGlyph key={id} id={id} at={layout.clients[id]} />
-      ))}
-      {hasStores && (
-        <>
-          <StoreGlyph id="fenced" at={layout.stores.fenced} />
-          <StoreGlyph id="unfenced" at={layout.stores.unfenced} />
-          <DisagreeMark between={[layout.stores.fenced, layout.stores.unfenced]} />
-        </>
-      )}
-      {nodeIds.map((id) => (
-        <NodeGlyph key={id} id={id} at={layout.nodes[id]} radius={layout.nodeRadius} label={layout.nodeLabels[id]} />
-      ))}
-      {cutLine && (
-        <g className="cut-preview">
-          <line x1={cutLine.a.x} y1={cutLine.a.y} x2={cutLine.b.x} y2={cutLine.b.y} />
-          <text x={cutLine.b.x + 10} y={cutLine.b.y - 10} fontSize={16}>
-            {preview ? `cut: ${preview.map((g) => g.join(',')).join(' | ')}` : 'drag across the ring to cut'}
-          </text>
-        </g>
-      )}
-    </svg>
+      <svg
+        ref={svgRef}
+        className="diagram"
+        viewBox={`0 0 ${VIEW_W} ${VIEW_H}`}
+        preserveAspectRatio="xMidYMid meet"
+        role="group"
+        aria-label="Cluster diagram: nodes on a ring, clients on the left, stores on the right. Drag across empty space to cut the network."
+      >
+        <rect className="diagram-bg" x={0} y={0} width={VIEW_W} height={VIEW_H} />
+        <PartitionRegions layout={layout} />
+        {clientIds.map((id) => (
+          <ClientGlyph key={id} id={id} at={layout.clients[id]} />
+        ))}
+        {hasStores && (
+          <>
+            <StoreGlyph id="fenced" at={layout.stores.fenced} />
+            <StoreGlyph id="unfenced" at={layout.stores.unfenced} />
+            <DisagreeMark between={[layout.stores.fenced, layout.stores.unfenced]} />
+          </>
+        )}
+        {nodeIds.map((id) => (
+          <NodeGlyph key={id} id={id} at={layout.nodes[id]} radius={layout.nodeRadius} label={layout.nodeLabels[id]} />
+        ))}
+        {cutLine && (
+          <g className="cut-preview">
+            <line x1={cutLine.a.x} y1={cutLine.a.y} x2={cutLine.b.x} y2={cutLine.b.y} />
+            <text x={cutLine.b.x + 10} y={cutLine.b.y - 10} fontSize={16}>
+              {preview ? `cut: ${preview.map((g) => g.join(',')).join(' | ')}` : 'drag across the ring to cut'}
+            </text>
+          </g>
+        )}
+      </svg>
+    </div>
   );
 });

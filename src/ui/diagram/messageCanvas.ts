@@ -1,0 +1,211 @@
+/**
+ * Messages in flight drawn on a canvas under the SVG diagram. Hundreds of moving SVG elements
+ * cost the browser style, layout and paint every frame; a canvas redraw of the same shapes
+ * costs a fraction of that (measured with `npm run bench:ui`). Each message sits at
+ * (now − sent)/(deliver − sent) of its lane — a pure function of the clock, so stepping and
+ * seeking need no animation state (RaftScope's rule). A message that will be lost dies half
+ * way; a dropped one bursts where it died.
+ *
+ * A small controller with update/destroy, as DESIGN.md asks of D3-style code: React creates
+ * the canvas, this draws on it.
+ */
+import type { DropView, MessageView } from '../../sim/snapshot';
+import { lerp, messageLane, VIEW_H, VIEW_W, type DiagramLayout } from './layout';
+import { dropPosition, messageKind, symbolPath, type MessageKind } from './messageShapes';
+
+/** How long (simulated ms) a drop's burst stays visible. */
+export const DROP_VISIBLE_MS = 120;
+
+export function progressOf(m: Pick<MessageView, 'sentAt' | 'deliverAt'>, clockMs: number): number {
+  const span = m.deliverAt - m.sentAt;
+  if (span <= 0) return 1;
+  return Math.min(1, Math.max(0, (clockMs - m.sentAt) / span));
+}
+
+export interface MessageFrame {
+  readonly messages: readonly MessageView[];
+  readonly drops: readonly DropView[];
+  readonly clockMs: number;
+}
+
+interface Palette {
+  readonly panel: string;
+  readonly drop: string;
+  readonly kind: Readonly<Record<MessageKind, string>>;
+}
+
+/** Colour variables per kind, the same ones the legend's CSS classes use. */
+const KIND_VARS: Readonly<Record<MessageKind, string>> = {
+  'vote-request': '--msg-vote',
+  'vote-granted': '--msg-granted',
+  'vote-refused': '--msg-refused',
+  append: '--msg-append',
+  heartbeat: '--msg-append',
+  'append-ok': '--msg-reply',
+  'append-rejected': '--msg-refused',
+  'client-request': '--msg-client',
+  'client-reply': '--msg-client-reply',
+  'store-write': '--msg-store',
+};
+
+const CROSS = 'M-7,-7L7,7M7,-7L-7,7';
+
+export class MessageCanvas {
+  private readonly canvas: HTMLCanvasElement;
+  private readonly ctx: CanvasRenderingContext2D | null;
+  private layout: DiagramLayout;
+  private palette: Palette;
+  private readonly shapes = new Map<MessageKind, Path2D>();
+  private cross: Path2D | null = null;
+  private frame: MessageFrame = { messages: [], drops: [], clockMs: 0 };
+  private pending = 0;
+  private readonly resizeObserver: ResizeObserver | null;
+  private readonly colorScheme: MediaQueryList | null;
+  private readonly onScheme = () => {
+    this.palette = readPalette(this.canvas);
+    this.schedule();
+  };
+
+  constructor(canvas: HTMLCanvasElement, layout: DiagramLayout) {
+    this.canvas = canvas;
+    // jsdom (component tests) has no 2D context; the controller then draws nothing.
+    let ctx: CanvasRenderingContext2D | null;
+    try {
+      ctx = canvas.getContext('2d');
+    } catch {
+      ctx = null;
+    }
+    this.ctx = ctx;
+    this.layout = layout;
+    this.palette = readPalette(canvas);
+    this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => this.schedule());
+    this.resizeObserver?.observe(canvas);
+    this.colorScheme = typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-color-scheme: dark)');
+    this.colorScheme?.addEventListener('change', this.onScheme);
+  }
+
+  update(layout: DiagramLayout): void {
+    this.layout = layout;
+    this.schedule();
+  }
+
+  show(frame: MessageFrame): void {
+    this.frame = frame;
+    this.schedule();
+  }
+
+  destroy(): void {
+    if (this.pending) cancelAnimationFrame(this.pending);
+    this.pending = 0;
+    this.resizeObserver?.disconnect();
+    this.colorScheme?.removeEventListener('change', this.onScheme);
+  }
+
+  /** At most one draw per animation frame, however many snapshots arrive. */
+  private schedule(): void {
+    if (this.pending || !this.ctx) return;
+    this.pending = requestAnimationFrame(() => {
+      this.pending = 0;
+      this.draw();
+    });
+  }
+
+  private draw(): void {
+    const ctx = this.ctx;
+    if (!ctx) return;
+    const canvas = this.canvas;
+    const dpr = window.devicePixelRatio || 1;
+    const cw = canvas.clientWidth;
+    const ch = canvas.clientHeight;
+    const width = Math.max(1, Math.round(cw * dpr));
+    const height = Math.max(1, Math.round(ch * dpr));
+    if (canvas.width !== width || canvas.height !== height) {
+      canvas.width = width;
+      canvas.height = height;
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    // The SVG above uses viewBox + xMidYMid meet: map view units the same way.
+    const s = Math.min(cw / VIEW_W, ch / VIEW_H);
+    const ox = (cw - VIEW_W * s) / 2;
+    const oy = (ch - VIEW_H * s) / 2;
+    const { messages, drops, clockMs } = this.frame;
+    const layout = this.layout;
+    for (const m of messages) {
+      const lane = messageLane(layout, m.src, m.dst);
+      if (!lane) continue;
+      const p = progressOf(m, clockMs);
+      if (m.lost && p >= 0.5) {
+        const at = lerp(lane.from, lane.to, 0.5);
+        const fade = 1 - Math.min(1, (clockMs - (m.sentAt + (m.deliverAt - m.sentAt) / 2)) / DROP_VISIBLE_MS);
+        this.burst(at.x, at.y, Math.max(0.25, fade), dpr, s, ox, oy);
+        continue;
+      }
+      const at = lerp(lane.from, lane.to, p);
+      ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * (ox + at.x * s), dpr * (oy + at.y * s));
+      this.symbol(messageKind(m));
+    }
+    for (const d of drops) {
+      const age = clockMs - d.droppedAt;
+      if (age < 0 || age > DROP_VISIBLE_MS) continue;
+      const lane = messageLane(layout, d.src, d.dst);
+      if (!lane) continue;
+      const at = lerp(lane.from, lane.to, dropPosition(d.reason));
+      this.burst(at.x, at.y, 1 - age / DROP_VISIBLE_MS, dpr, s, ox, oy);
+    }
+  }
+
+  private shape(kind: MessageKind): Path2D {
+    let path = this.shapes.get(kind);
+    if (!path) this.shapes.set(kind, (path = new Path2D(symbolPath(kind))));
+    return path;
+  }
+
+  /** One message symbol at the current transform, styled like the legend. */
+  private symbol(kind: MessageKind): void {
+    const ctx = this.ctx as CanvasRenderingContext2D;
+    const path = this.shape(kind);
+    const color = this.palette.kind[kind];
+    if (kind === 'heartbeat') {
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 3;
+      ctx.stroke(path);
+      return;
+    }
+    ctx.fillStyle = color;
+    ctx.fill(path);
+    if (kind === 'vote-refused' || kind === 'append-rejected') {
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 3;
+    } else {
+      ctx.strokeStyle = this.palette.panel;
+      ctx.lineWidth = 1.5;
+    }
+    ctx.stroke(path);
+  }
+
+  private burst(x: number, y: number, fade: number, dpr: number, s: number, ox: number, oy: number): void {
+    const ctx = this.ctx as CanvasRenderingContext2D;
+    ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * (ox + x * s), dpr * (oy + y * s));
+    ctx.globalAlpha = fade;
+    ctx.strokeStyle = this.palette.drop;
+    ctx.lineWidth = 2.5;
+    ctx.beginPath();
+    ctx.arc(0, 0, 8 + 16 * (1 - fade), 0, Math.PI * 2);
+    ctx.stroke();
+    ctx.lineWidth = 3.5;
+    ctx.lineCap = 'round';
+    if (!this.cross) this.cross = new Path2D(CROSS);
+    ctx.stroke(this.cross);
+    ctx.lineCap = 'butt';
+    ctx.globalAlpha = 1;
+  }
+}
+
+function readPalette(el: Element): Palette {
+  const style = typeof getComputedStyle === 'undefined' ? null : getComputedStyle(el);
+  const read = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
+  const kind = {} as Record<MessageKind, string>;
+  for (const [k, v] of Object.entries(KIND_VARS) as [MessageKind, string][]) kind[k] = read(v, '#888');
+  return { panel: read('--panel', '#fff'), drop: read('--drop', '#c62828'), kind };
+}
