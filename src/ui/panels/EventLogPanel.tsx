@@ -1,13 +1,25 @@
 /** The event log in the chapter's line format, newest at the bottom and kept in view, filterable. */
 import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { EVENT_KINDS } from '../../sim/events';
+import { EVENT_KINDS, type SimEvent } from '../../sim/events';
 import { useLab, useLabStore } from '../labContext';
 import { selectClientIds, selectEvents, selectNodeIds } from '../store/selectors';
 import type { LabState } from '../store/labStore';
 
 /** Lines rendered at most (the newest); the store keeps more. */
 export const EVENT_LINES_SHOWN = 400;
+
+/**
+ * A stable key per event object: when the shown window slides by one line, React then moves
+ * nothing and re-creates nothing but the lines that came and went.
+ */
+const eventKeys = new WeakMap<SimEvent, number>();
+let nextEventKey = 0;
+function keyOf(e: SimEvent): number {
+  let key = eventKeys.get(e);
+  if (key === undefined) eventKeys.set(e, (key = nextEventKey++));
+  return key;
+}
 
 const selectFilter = (s: LabState) => ({ subject: s.eventSubject, kind: s.eventKind });
 
@@ -20,11 +32,17 @@ export const EventLogPanel = memo(function EventLogPanel() {
   const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);
 
+  // Scan back from the newest line and stop at EVENT_LINES_SHOWN matches: this runs whenever
+  // new lines arrive, so it must not walk the whole kept log every frame.
   const shown = useMemo(() => {
-    const out = events.filter(
-      (e) => (filter.subject === 'all' || e.subjects.includes(filter.subject)) && (filter.kind === 'all' || e.kind === filter.kind),
-    );
-    return out.length > EVENT_LINES_SHOWN ? out.slice(out.length - EVENT_LINES_SHOWN) : out;
+    const all = filter.subject === 'all' && filter.kind === 'all';
+    if (all) return events.length > EVENT_LINES_SHOWN ? events.slice(events.length - EVENT_LINES_SHOWN) : events;
+    const out: SimEvent[] = [];
+    for (let i = events.length - 1; i >= 0 && out.length < EVENT_LINES_SHOWN; i--) {
+      const e = events[i];
+      if ((filter.subject === 'all' || e.subjects.includes(filter.subject)) && (filter.kind === 'all' || e.kind === filter.kind)) out.push(e);
+    }
+    return out.reverse();
   }, [events, filter.subject, filter.kind]);
 
   useLayoutEffect(() => {
@@ -65,8 +83,8 @@ export const EventLogPanel = memo(function EventLogPanel() {
         </label>
       </div>
       <ol className="event-log" data-testid="event-log" ref={listRef} onScroll={onScroll} tabIndex={0} aria-label="Event log, newest last">
-        {shown.map((e, i) => (
-          <li key={`${e.t}-${i}-${e.line}`} className={`event event-${e.kind}`}>
+        {shown.map((e) => (
+          <li key={keyOf(e)} className={`event event-${e.kind}`}>
             {e.line}
           </li>
         ))}
