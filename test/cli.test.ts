@@ -188,3 +188,29 @@ describe('npm run bench helpers', () => {
     expect(errors).toEqual(['--reps must be a whole number from 1 to 1000, not "0".']);
   });
 });
+
+describe('invariants in the sim CLI (issue 6: checked in the CLI, tests and the UI)', () => {
+  const figure8 = [
+    '--seed', '3045747055', '--nodes', '5', '--timeout', '141-368', '--heartbeat', '17', '--latency', '6-34', '--until', '1890',
+    '--schedule', '@486 submit v1; @486 submit v2; @519 crash n5; @693 restart n5; @1064 submit v3; @1065 crash n1; @1134 restart n1; @1356 partition n4; @1356 submit v4 to n4; @1399 crash n4; @1559 partition n5; @1559 submit v5 to n5; @1564 restart n4; @1844 heal',
+  ];
+
+  it('says every invariant held on the chapter run', () => {
+    expect(runSimCli(['--preset', 'chapter']).stdout).toContain('invariants: every invariant held at every millisecond');
+  });
+
+  it('prints the violation a fuzzer-found schedule reproduces with the bug, and none without it', () => {
+    const withBug = runSimCli([...figure8, '--bugs', 'figure8']);
+    expect(withBug.stdout).toMatch(/t= 1890 ms VIOLATION Leader Completeness: n5 leads term 7 without v4/);
+    const json = JSON.parse(runSimCli([...figure8, '--bugs', 'figure8', '--json']).stdout);
+    expect(json.invariants.violations[0]).toMatchObject({ invariant: 'leader-completeness', t: 1890 });
+    const without = runSimCli(figure8);
+    expect(without.stdout).toContain('invariants: every invariant held at every millisecond');
+  });
+
+  it('counts stale unfenced writes as findings, and --no-check skips the checker', () => {
+    expect(runSimCli(['--preset', 'fencing']).stdout).toContain('findings: the unfenced store accepted 1 write(s) from clients whose lease had ended');
+    const json = JSON.parse(runSimCli(['--preset', 'fencing', '--json', '--no-check']).stdout);
+    expect(json.invariants).toEqual({ checked: false });
+  });
+});

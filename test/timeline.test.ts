@@ -109,6 +109,17 @@ describe('time travel', () => {
     expect(fingerprint(timeline.current)).toBe(fingerprint(fresh(config, timeline.schedule, 2500)));
   });
 
+  it('keeps at most the allowed number of checkpoints by doubling their spacing, and seeks stay exact', () => {
+    const timeline = new Timeline(fencing.config, fencingSchedule, 250, 8);
+    timeline.advanceTo(15000);
+    expect(timeline.checkpointCount).toBeLessThanOrEqual(8);
+    expect(timeline.checkpointMs).toBe(2000);
+    for (const t of [14999, 3, 8000, 12345, 6001]) {
+      timeline.seek(t);
+      expect(fingerprint(timeline.current), `at ${t}`).toBe(fingerprint(fresh(fencing.config, fencingSchedule, t)));
+    }
+  });
+
   it('an invalid action changes nothing and says why', () => {
     const timeline = new Timeline(makeConfig(), parseSchedule('@5000 crash n1'), 1000);
     timeline.advanceTo(1000);

@@ -20,7 +20,9 @@ export function busySchedule(runMs: number): string {
     parts.push(`@${t + 1_000} client A acquire job:42 3000`, `@${t + 1_500} client A write result=A`);
     parts.push(`@${t + 2_000} client B acquire job:42 3000`, `@${t + 9_000} client B acquire job:42 3000`, `@${t + 9_500} client B write result=B`);
   }
-  return parts.join('; ');
+  // Actions apply in the order written, so write them in time order.
+  const at = (a: string) => Number(a.slice(1, a.indexOf(' ')));
+  return parts.sort((a, b) => at(a) - at(b)).join('; ');
 }
 
 export function benchSeek(log: (line: string) => void = console.log): { medianMs: number; p95Ms: number; maxMs: number } {

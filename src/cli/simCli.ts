@@ -7,6 +7,7 @@ import { PRESETS, findPreset } from '../sim/presets';
 import { parseSeed } from '../sim/prng';
 import { runReport, summaryLines } from '../sim/report';
 import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/schedule';
+import { attachInvariants } from '../sim/invariants';
 import { Simulation } from '../sim/simulation';
 import { UsageError, parseFlags, wholeNumber } from './args';
 
@@ -29,6 +30,7 @@ const FLAGS = [
   { name: 'clients', value: true },
   { name: 'bugs', value: true },
   { name: 'json', value: false },
+  { name: 'no-check', value: false },
   { name: 'help', value: false },
 ] as const;
 
@@ -44,7 +46,8 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --clients A,B       lock-service clients (one capital letter each, at most ${MAX_CLIENTS})
   --bugs a,b          switch on bugs: ${BUG_NAMES.join(', ')}
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
-  --json              print one JSON object instead of text`;
+  --json              print one JSON object instead of text
+  --no-check          skip the invariant checks (measure the bare engine)`;
 
 export interface ResolvedRun {
   readonly config: SimConfig;
@@ -52,6 +55,7 @@ export interface ResolvedRun {
   readonly untilMs: number;
   readonly submitEveryMs: number | null;
   readonly json: boolean;
+  readonly check: boolean;
 }
 
 /** Turns flags into a checked run description, or throws a UsageError with one sentence. */
@@ -123,7 +127,7 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
   if (untilMs === null) untilMs = Math.max(2000, ...schedule.map((a) => a.at + 1000));
   const every = str('submit-every');
   const submitEveryMs = every === undefined ? null : wholeNumber(every, 'submit-every', 1, MAX_MS);
-  return { config, schedule, untilMs, submitEveryMs, json: flags.has('json') };
+  return { config, schedule, untilMs, submitEveryMs, json: flags.has('json'), check: !flags.has('no-check') };
 }
 
 export function header(config: SimConfig): string {
@@ -143,16 +147,30 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     throw error;
   }
   if (run === 'help') return { code: 0, stdout: SIM_USAGE + '\n', stderr: '' };
-  const started = clock();
   const sim = new Simulation(run.config, run.schedule, { submitEveryMs: run.submitEveryMs });
+  // Every invariant is checked after every simulated millisecond, here as in tests and the page.
+  const checker = run.check ? attachInvariants(sim) : null;
+  const started = clock();
   sim.advanceTo(run.untilMs);
   const wallMs = clock() - started;
   const simMsPerSec = wallMs > 0 ? Math.round((run.untilMs / wallMs) * 1000) : null;
   if (run.json) {
-    const report = { ...runReport(sim.cluster, sim.lockService), stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
+    const invariants = checker
+      ? {
+          checked: true,
+          violations: checker.violations.map(({ invariant, title, t, nodes, sentence, line }) => ({ invariant, title, t, nodes, sentence, line })),
+          staleWritesAccepted: checker.findings.length,
+        }
+      : { checked: false };
+    const report = { ...runReport(sim.cluster, sim.lockService), invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
     return { code: 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '' };
   }
   const lines = [header(run.config), ...sim.cluster.events.map((e) => e.line), ...summaryLines(sim.cluster)];
   if (sim.lockService) lines.push(...sim.lockService.summaryLines());
+  if (checker) {
+    if (checker.violations.length === 0) lines.push('invariants: every invariant held at every millisecond');
+    else lines.push(...checker.violations.map((v) => v.line));
+    if (checker.findings.length > 0) lines.push(`findings: the unfenced store accepted ${checker.findings.length} write(s) from clients whose lease had ended`);
+  }
   return { code: 0, stdout: lines.join('\n') + '\n', stderr: '' };
 }

@@ -74,7 +74,7 @@ function parseAction(part: string, where: string): Action {
   if (verb === undefined) throw new ScheduleError(`${where} has no verb; the verbs are ${VERBS.join(', ')}.`);
   const args = words.slice(1);
   const body = parseBody(verb, args, m[2].trim().slice(verb.length).trim(), where);
-  return { at, ...body };
+  return freezeAction({ at, ...body });
 }
 
 function expectArgs(args: string[], count: number, usage: string, where: string): void {
@@ -182,6 +182,19 @@ function parseClient(args: string[], where: string): ActionBody {
         `${where} has unknown client action "${op ?? ''}"; a client can ${CLIENT_OPS.join(', ')}.`,
       );
   }
+}
+
+/**
+ * Actions never change once written, so they are frozen (with their groups and intent): a
+ * checkpoint's deep copy then shares them instead of copying thousands of them.
+ */
+export function freezeAction(action: Action): Action {
+  if ('groups' in action) {
+    for (const group of action.groups) Object.freeze(group);
+    Object.freeze(action.groups);
+  }
+  if ('intent' in action) Object.freeze(action.intent);
+  return Object.freeze(action);
 }
 
 /** Checks a parsed schedule against a configuration: every node and client it names must exist. */

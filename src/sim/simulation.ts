@@ -7,7 +7,7 @@ import { deepClone } from './clone';
 import { Cluster } from './cluster';
 import { checkConfig, type SimConfig } from './config';
 import { LockService } from './lockService';
-import { checkSchedule, type Action, type ActionBody } from './schedule';
+import { checkSchedule, freezeAction, type Action, type ActionBody } from './schedule';
 
 export interface RunOptions {
   /** At every positive multiple of this many ms, after that time's actions, submit `x=<i>` to the leader. */
@@ -123,7 +123,7 @@ export class Simulation {
    * recorded action, or an error sentence (and changes nothing).
    */
   act(body: ActionBody): Action | string {
-    const action = { at: this.cluster.nowMs, ...body } as Action;
+    const action = freezeAction({ at: this.cluster.nowMs, ...body } as Action);
     const problem = checkSchedule([action], this.cluster.config);
     if (problem) return problem.replace(/^Action 1 /, 'Action ');
     this.actions.splice(this.nextAction, 0, action);

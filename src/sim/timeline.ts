@@ -11,6 +11,11 @@ import type { Action, ActionBody } from './schedule';
 import { Simulation } from './simulation';
 
 export const CHECKPOINT_MS = 2000;
+/**
+ * Checkpoints kept at most. Past this the spacing doubles and every other one goes, so an hour
+ * of run costs no more memory than ten minutes, and a seek replays at most one spacing.
+ */
+export const MAX_CHECKPOINTS = 300;
 
 /** Event kinds marked on the scrubber. */
 export const LANDMARK_KINDS: ReadonlySet<EventKind> = new Set(['leader', 'crash', 'restart', 'partition', 'heal', 'lock', 'store']);
@@ -38,12 +43,15 @@ export class Timeline {
   private readonly checkpoints = new Map<number, Simulation>();
   private readonly undoStack: HistoryEntry[] = [];
   private readonly redoStack: HistoryEntry[] = [];
-  readonly checkpointMs: number;
+  /** Current spacing of checkpoints; doubles whenever MAX_CHECKPOINTS would be exceeded. */
+  checkpointMs: number;
+  private readonly maxCheckpoints: number;
 
-  constructor(config: SimConfig, schedule: readonly Action[] = [], checkpointMs = CHECKPOINT_MS) {
+  constructor(config: SimConfig, schedule: readonly Action[] = [], checkpointMs = CHECKPOINT_MS, maxCheckpoints = MAX_CHECKPOINTS) {
     this.config = config;
     this.scheduleList = [...schedule];
     this.checkpointMs = checkpointMs;
+    this.maxCheckpoints = Math.max(2, maxCheckpoints);
     this.current = new Simulation(config, this.scheduleList);
     this.furthest = this.current;
   }
@@ -81,7 +89,10 @@ export class Timeline {
 
   private afterAdvance(): void {
     const now = this.current.nowMs;
-    if (now % this.checkpointMs === 0 && !this.checkpoints.has(now)) this.checkpoints.set(now, this.current.clone());
+    if (now % this.checkpointMs === 0 && !this.checkpoints.has(now)) {
+      this.checkpoints.set(now, this.current.clone());
+      if (this.checkpoints.size > this.maxCheckpoints) this.thinCheckpoints();
+    }
     if (now > this.furthest.nowMs) this.furthest = this.current;
   }
 
@@ -164,6 +175,11 @@ export class Timeline {
     const sim = checkpoint.clone();
     sim.replaceFutureActions(this.scheduleList);
     return sim;
+  }
+
+  private thinCheckpoints(): void {
+    this.checkpointMs *= 2;
+    for (const at of [...this.checkpoints.keys()]) if (at % this.checkpointMs !== 0) this.checkpoints.delete(at);
   }
 
   /** Drops checkpoints after time `t` (they were computed from another schedule). */
