@@ -61,6 +61,8 @@ export class MessageCanvas {
   private pending = 0;
   private readonly resizeObserver: ResizeObserver | null;
   private readonly colorScheme: MediaQueryList | null;
+  /** With reduced motion, a drop is a still mark rather than a growing, fading ring. */
+  private readonly reducedMotion: MediaQueryList | null;
   private readonly onScheme = () => {
     this.palette = readPalette(this.canvas);
     this.schedule();
@@ -82,6 +84,7 @@ export class MessageCanvas {
     this.resizeObserver?.observe(canvas);
     this.colorScheme = typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-color-scheme: dark)');
     this.colorScheme?.addEventListener('change', this.onScheme);
+    this.reducedMotion = typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-reduced-motion: reduce)');
   }
 
   update(layout: DiagramLayout): void {
@@ -186,6 +189,7 @@ export class MessageCanvas {
 
   private burst(x: number, y: number, fade: number, dpr: number, s: number, ox: number, oy: number): void {
     const ctx = this.ctx as CanvasRenderingContext2D;
+    if (this.reducedMotion?.matches) fade = 1;
     ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * (ox + x * s), dpr * (oy + y * s));
     ctx.globalAlpha = fade;
     ctx.strokeStyle = this.palette.drop;
