@@ -6,7 +6,7 @@ import { commandText } from './describe';
 import type { SimEvent } from './events';
 import type { Simulation } from './simulation';
 import type { StoreWriteRecord } from './stores';
-import type { MessageType, Role } from './types';
+import type { Message, MessageType, Role } from './types';
 
 /** How many trailing log entries a snapshot carries per node (the UI shows the tail). */
 export const SNAPSHOT_LOG_TAIL = 60;
@@ -64,6 +64,10 @@ export interface MessageView {
   readonly lost: boolean;
   /** Short text for tooltips: "AE term 2 [x=1] commit 1", "vote granted". */
   readonly label: string;
+  /** A reply's verdict (vote granted, append succeeded); null for other types. */
+  readonly ok: boolean | null;
+  /** An AppendEntries that carries no entries: a heartbeat. */
+  readonly heartbeat: boolean;
 }
 
 export interface DropView extends MessageView {
@@ -108,7 +112,16 @@ export interface Snapshot {
   readonly eventCount: number;
 }
 
-export function messageLabel(payload: import('./types').Message): string {
+/** The fields of a message the view draws from, beyond its type and ends. */
+function messageFacts(payload: Message): Pick<MessageView, 'label' | 'ok' | 'heartbeat'> {
+  return {
+    label: messageLabel(payload),
+    ok: payload.type === 'VoteReply' ? payload.granted : payload.type === 'AppendReply' ? payload.success : null,
+    heartbeat: payload.type === 'AppendEntries' && payload.entries.length === 0,
+  };
+}
+
+export function messageLabel(payload: Message): string {
   switch (payload.type) {
     case 'RequestVote':
       return `RequestVote term ${payload.term} (last ${payload.lastLogIndex}/${payload.lastLogTerm})`;
@@ -180,7 +193,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
     sentAt: env.sentAt,
     deliverAt: env.deliverAt,
     lost: env.lost,
-    label: messageLabel(env.payload),
+    ...messageFacts(env.payload),
   }));
   messages.sort((a, b) => a.seq - b.seq);
   const drops: DropView[] = cluster.recentDrops.map((d) => ({
@@ -191,7 +204,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
     sentAt: d.envelope.sentAt,
     deliverAt: d.envelope.deliverAt,
     lost: d.envelope.lost,
-    label: messageLabel(d.envelope.payload),
+    ...messageFacts(d.envelope.payload),
     droppedAt: d.droppedAt,
     reason: d.reason,
   }));

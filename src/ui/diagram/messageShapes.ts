@@ -54,16 +54,16 @@ export function symbolPath(kind: MessageKind, scale = 1): string {
   return d;
 }
 
-export function messageKind(m: Pick<MessageView, 'type' | 'label'>): MessageKind {
+export function messageKind(m: Pick<MessageView, 'type' | 'ok' | 'heartbeat'>): MessageKind {
   switch (m.type) {
     case 'RequestVote':
       return 'vote-request';
     case 'VoteReply':
-      return m.label.startsWith('vote granted') ? 'vote-granted' : 'vote-refused';
+      return m.ok ? 'vote-granted' : 'vote-refused';
     case 'AppendEntries':
-      return m.label.startsWith('heartbeat') ? 'heartbeat' : 'append';
+      return m.heartbeat ? 'heartbeat' : 'append';
     case 'AppendReply':
-      return m.label.startsWith('append ok') ? 'append-ok' : 'append-rejected';
+      return m.ok ? 'append-ok' : 'append-rejected';
     case 'ClientRequest':
       return 'client-request';
     case 'ClientReply':
