@@ -2,6 +2,7 @@
 // (deliverAt, seq) heap order, a prepared randint range draws what randint draws, and skipping
 // quiet milliseconds ends in exactly the state stepping through them would.
 import fc from 'fast-check';
+import { matchIndexMap, nextIndexMap } from './helpers/leaderState';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../src/sim/cluster';
 import { DEFAULT_CONFIG, nodeIdsFor, type SimConfig } from '../src/sim/config';
@@ -147,8 +148,8 @@ function fingerprint(sim: Simulation): unknown {
       heartbeatDue: n.heartbeatDue,
       heartbeatsSent: n.heartbeatsSent,
       votes: [...n.votes],
-      nextIndex: [...n.nextIndex],
-      matchIndex: [...n.matchIndex],
+      nextIndex: [...nextIndexMap(n)],
+      matchIndex: [...matchIndexMap(n)],
     })),
     inflight: c.inflight.items.map((e) => [e.deliverAt, e.seq, e.src, e.dst, e.payload.type]),
     drops: c.recentDrops.map((d) => [d.droppedAt, d.reason, d.envelope.seq]),

@@ -114,8 +114,8 @@ describe('each invariant catches a hand-built violation', () => {
 
   it('one holder: a grant applied while the applied log still gives the key to another', () => {
     const { sim, checker, leader } = settled(WITH_CLIENTS, '@300 client A acquire job 60000');
-    expect(leader.stateMachine.locks.get('job')?.owner).toBe('A');
-    leader.stateMachine.locks.delete('job'); // the leader forgets A's lock outside the log
+    expect(sim.lockService!.machineOf(leader).locks.get('job')?.owner).toBe('A');
+    sim.lockService!.machineOf(leader).locks.delete('job'); // the leader forgets A's lock outside the log
     sim.act({ verb: 'client', client: 'B', intent: { op: 'acquire', key: 'job', leaseMs: 1000 } });
     sim.advanceTo(sim.nowMs + 500);
     expect(firstOf(checker)).toBe('one-holder');
@@ -125,7 +125,7 @@ describe('each invariant catches a hand-built violation', () => {
 
   it('tokens: a token issued twice in apply order', () => {
     const { sim, checker, leader } = settled(WITH_CLIENTS, '@300 client A acquire job 60000; @600 client A release job');
-    leader.stateMachine.nextToken = 1;
+    sim.lockService!.machineOf(leader).nextToken = 1;
     sim.act({ verb: 'client', client: 'B', intent: { op: 'acquire', key: 'job', leaseMs: 1000 } });
     sim.advanceTo(sim.nowMs + 500);
     expect(firstOf(checker)).toBe('tokens');
@@ -134,7 +134,7 @@ describe('each invariant catches a hand-built violation', () => {
 
   it('tokens: two nodes giving one grant different tokens', () => {
     const { sim, checker, follower } = settled(WITH_CLIENTS, '@300 client A acquire job 60000; @600 client A release job');
-    follower.stateMachine.nextToken = 10;
+    sim.lockService!.machineOf(follower).nextToken = 10;
     sim.act({ verb: 'client', client: 'B', intent: { op: 'acquire', key: 'job', leaseMs: 1000 } });
     sim.advanceTo(sim.nowMs + 500);
     expect(firstOf(checker)).toBe('tokens');
@@ -143,9 +143,9 @@ describe('each invariant catches a hand-built violation', () => {
 
   it('Expire: removing a lock whose token does not match', () => {
     const { sim, checker, leader } = settled(WITH_CLIENTS, '@300 client A acquire job 60000');
-    const held = leader.stateMachine.locks.get('job');
+    const held = sim.lockService!.machineOf(leader).locks.get('job');
     if (!held) throw new Error('A holds no lock');
-    leader.stateMachine.locks.set('job', { ...held, token: 99 });
+    sim.lockService!.machineOf(leader).locks.set('job', { ...held, token: 99 });
     leader.submit({ type: 'expire', key: 'job', token: 99 });
     sim.advanceTo(sim.nowMs + 300);
     expect(firstOf(checker)).toBe('expire-token');

@@ -3,6 +3,7 @@ import { runSimCli } from '../src/cli/simCli';
 import { DEFAULT_CONFIG, makeConfig } from '../src/sim/config';
 import { LockStateMachine } from '../src/sim/lockStateMachine';
 import { findPreset } from '../src/sim/presets';
+import { lockReport } from '../src/sim/report';
 import { ScheduleError, parseSchedule, checkSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 
@@ -141,7 +142,7 @@ describe('lock service on the cluster', () => {
     // Bypass the leader's Busy check: the state machine's defensive path must hold anyway.
     leader?.submit({ type: 'grant', key: 'job:42', leaseMs: 10000, owner: 'B' });
     sim.advanceTo(1700);
-    for (const node of sim.cluster.nodes) expect(node.stateMachine.locks.get('job:42')?.owner).toBe('A');
+    for (const node of sim.cluster.nodes) expect(sim.lockService!.machineOf(node).locks.get('job:42')?.owner).toBe('A');
     expect(lines(sim).some((l) => /GrantRejected/.test(l))).toBe(true);
   });
 
@@ -177,7 +178,7 @@ describe('lock service on the cluster', () => {
       const sim = runPreset(name);
       const byApplied = new Map<number, string>();
       for (const node of sim.cluster.nodes) {
-        const table = JSON.stringify([...node.stateMachine.locks].map(([k, h]) => [k, h.owner, h.token]));
+        const table = JSON.stringify([...sim.lockService!.machineOf(node).locks].map(([k, h]) => [k, h.owner, h.token]));
         const seen = byApplied.get(node.lastApplied);
         if (seen !== undefined) expect(table, `${name} ${node.id}`).toBe(seen);
         byApplied.set(node.lastApplied, table);
@@ -189,7 +190,7 @@ describe('lock service on the cluster', () => {
 describe('lock presets', () => {
   it('fencing: the fenced store keeps B-first (token 2) and rejects A; the unfenced store ends with A-second', () => {
     const sim = runPreset('fencing');
-    const report = sim.lockService?.report();
+    const report = sim.lockService ? lockReport(sim.lockService) : undefined;
     expect(report?.stores.fenced.values).toEqual({ result: { value: 'B-first', token: 2 } });
     expect(report?.stores.unfenced.values).toEqual({ result: { value: 'A-second', token: 1 } });
     expect(report?.stores.fenced.rejected).toBe(1);
@@ -214,7 +215,7 @@ describe('lock presets', () => {
     const text = lines(sim).join('\n');
     expect(text).toMatch(/granted job:42 to A with token 1, but A is gone: releasing the ghost lock/);
     expect(text).toMatch(/B acquires job:42 -> token 2/);
-    for (const node of sim.cluster.nodes) expect(node.stateMachine.locks.get('job:42')?.owner).toBe('B');
+    for (const node of sim.cluster.nodes) expect(sim.lockService!.machineOf(node).locks.get('job:42')?.owner).toBe('B');
   });
 
   it('clock-drift: a fast leader clock expires A early; both believe they hold it; only the fenced store stays right', () => {

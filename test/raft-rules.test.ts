@@ -3,14 +3,14 @@
 // other node, timer or network delay takes part.
 import { describe, expect, it } from 'vitest';
 import type { EventKind } from '../src/sim/events';
-import type { ApplyResult } from '../src/sim/lockStateMachine';
 import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/node';
-import type { AppendEntries, AppendReply, LogEntry, Message, RequestVote, VoteReply } from '../src/sim/types';
+import type { AppendEntries, AppendReply, LogEntry, RaftMessage, RequestVote, VoteReply } from '../src/sim/types';
+import { matchIndexMap, nextIndexMap } from './helpers/leaderState';
 
 interface Sent {
   readonly src: string;
   readonly dst: string;
-  readonly msg: Message;
+  readonly msg: RaftMessage;
 }
 
 class FakeHost implements NodeHost {
@@ -23,13 +23,13 @@ class FakeHost implements NodeHost {
   events: { text: string; kind: EventKind }[] = [];
   leaders: { term: number; id: string; voters: readonly string[] }[] = [];
   applied: { node: string; index: number; entry: LogEntry }[] = [];
-  bugs: NodeBugs = { figure8: false, noLogCheck: false, expireAnyToken: false };
+  bugs: NodeBugs = { figure8: false, noLogCheck: false };
 
   randomElectionTimeout(): number {
     this.draws++;
     return this.timeoutMs;
   }
-  send(src: string, dst: string, msg: Message): void {
+  send(src: string, dst: string, msg: RaftMessage): void {
     this.sent.push({ src, dst, msg });
   }
   logEvent(text: string, kind: EventKind): void {
@@ -38,12 +38,8 @@ class FakeHost implements NodeHost {
   recordLeader(term: number, id: string, voters: readonly string[]): void {
     this.leaders.push({ term, id, voters });
   }
-  onApplied(node: RaftNode, index: number, entry: LogEntry, _result: ApplyResult): void {
+  onCommitted(node: RaftNode, index: number, entry: LogEntry): void {
     this.applied.push({ node: node.id, index, entry });
-  }
-  onClientMessage(): void {}
-  localNowMs(): number {
-    return this.nowMs;
   }
   /** Sends since the last call. */
   take(): Sent[] {
@@ -109,11 +105,11 @@ const appendReply = (term: number, success: boolean, matchIndex: number): Append
 });
 
 const terms = (node: RaftNode) => node.log.map((e) => e.term);
-const only = <T extends Message['type']>(sent: Sent[], type: T) =>
-  sent.filter((s) => s.msg.type === type).map((s) => ({ ...s, msg: s.msg as Extract<Message, { type: T }> }));
+const only = <T extends RaftMessage['type']>(sent: Sent[], type: T) =>
+  sent.filter((s) => s.msg.type === type).map((s) => ({ ...s, msg: s.msg as Extract<RaftMessage, { type: T }> }));
 
 describe('§5.1 terms: a stale term is refused, a newer term demotes', () => {
-  const stale: { name: string; msg: Message }[] = [
+  const stale: { name: string; msg: RaftMessage }[] = [
     { name: 'RequestVote', msg: requestVote(2, 'n2', 9, 2) },
     { name: 'AppendEntries', msg: append(2, 0, 0, [2]) },
   ];
@@ -150,7 +146,7 @@ describe('§5.1 terms: a stale term is refused, a newer term demotes', () => {
     expect(node.commitIndex).toBe(0);
   });
 
-  const demoting: { name: string; msg: Message }[] = [
+  const demoting: { name: string; msg: RaftMessage }[] = [
     { name: 'RequestVote', msg: requestVote(5, 'n3') },
     { name: 'VoteReply', msg: voteReply(5, false) },
     { name: 'AppendEntries', msg: append(5, 0, 0) },
@@ -498,20 +494,20 @@ describe('restart (persistent and volatile state)', () => {
 describe('leader state views', () => {
   it('nextIndex and matchIndex read as Maps over the peers once the node has led', () => {
     const { node: follower } = makeNode();
-    expect(follower.nextIndex.size).toBe(0);
-    expect(follower.matchIndex.get('n2')).toBeUndefined();
+    expect(nextIndexMap(follower).size).toBe(0);
+    expect(matchIndexMap(follower).get('n2')).toBeUndefined();
     expect(follower.nextIndexOf('n2')).toBe(1);
     const { node } = makeLeader({ term: 2, logTerms: [1, 2] });
     node.onMessage('n3', appendReply(2, true, 2));
-    expect([...node.nextIndex]).toEqual([
+    expect([...nextIndexMap(node)]).toEqual([
       ['n2', 3],
       ['n3', 3],
       ['n4', 3],
       ['n5', 3],
     ]);
-    expect(Object.fromEntries(node.matchIndex)).toEqual({ n2: 0, n3: 2, n4: 0, n5: 0 });
-    expect(node.matchIndex.has('n1')).toBe(false);
-    expect([...node.matchIndex.keys()]).toEqual(PEERS);
+    expect(Object.fromEntries(matchIndexMap(node))).toEqual({ n2: 0, n3: 2, n4: 0, n5: 0 });
+    expect(matchIndexMap(node).has('n1')).toBe(false);
+    expect([...matchIndexMap(node).keys()]).toEqual(PEERS);
   });
 
   it('an AppendReply from a node that is not a peer is ignored', () => {

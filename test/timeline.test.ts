@@ -135,8 +135,8 @@ describe('time travel', () => {
     timeline.advanceTo(15000);
     const marks = timeline.landmarks();
     expect(marks.find((m) => m.kind === 'leader')?.t).toBe(168);
-    expect(marks.some((m) => m.kind === 'store' && /rejects/.test(m.text))).toBe(true);
-    expect(marks.some((m) => m.kind === 'lock' && /expires/.test(m.text))).toBe(true);
+    expect(marks.some((m) => m.kind === 'store-rejected' && /rejects/.test(m.text))).toBe(true);
+    expect(marks.some((m) => m.kind === 'lock-expired' && /expires/.test(m.text))).toBe(true);
     timeline.seek(200);
     expect(timeline.eventTimeFrom(-1)).toBe(168);
     expect(timeline.eventTimeFrom(1)).toBe(1000);

@@ -5,7 +5,7 @@
 import { BUG_NAMES, DEFAULT_CONFIG, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, checkConfig, nodeIdsFor, parseRange, type BugName, type SimConfig } from '../sim/config';
 import { PRESETS, findPreset } from '../sim/presets';
 import { parseSeed } from '../sim/prng';
-import { runReport, summaryLines } from '../sim/report';
+import { lockSummaryLines, runReport, summaryLines } from '../sim/report';
 import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/schedule';
 import { attachInvariants } from '../sim/invariants';
 import { Simulation } from '../sim/simulation';
@@ -166,7 +166,7 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     return { code: 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '' };
   }
   const lines = [header(run.config), ...sim.cluster.events.map((e) => e.line), ...summaryLines(sim.cluster)];
-  if (sim.lockService) lines.push(...sim.lockService.summaryLines());
+  if (sim.lockService) lines.push(...lockSummaryLines(sim.lockService));
   if (checker) {
     if (checker.violations.length === 0) lines.push('invariants: every invariant held at every millisecond');
     else lines.push(...checker.violations.map((v) => v.line));

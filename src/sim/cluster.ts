@@ -9,18 +9,26 @@
 import { validateConfig, type BugName, type SimConfig } from './config';
 import { describe, eventLine, sortedIds } from './describe';
 import type { EventKind, SimEvent } from './events';
-import type { ApplyResult } from './lockStateMachine';
 import { MessageQueue } from './messageQueue';
 import { RaftNode, type NodeBugs, type NodeHost } from './node';
 import { CPythonRandom, randintParams, type RandintParams } from './prng';
-import type { Command, Envelope, LogEntry, Message, MessageType } from './types';
+import type { ApplyResult, Command, Envelope, LogEntry, Message, MessageType, RaftMessage } from './types';
 
-/** The lock service plugs in here; the cluster stays a Raft cluster without it. */
+/**
+ * A service on top of Raft (the lock service) plugs in here; the cluster stays a Raft cluster
+ * without it. It owns every actor that is not a node (clients, stores) and every message that
+ * is not a Raft RPC, and keeps one copy of its state machine per node.
+ */
 export interface ClusterExtension {
+  /** Applies committed entry `index` to `node`'s copy of the state machine. */
+  apply(node: RaftNode, index: number, entry: LogEntry): ApplyResult;
+  /** What follows an apply (events, replies to clients), after the apply observers saw it. */
   onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void;
+  /** `node` restarted: its copy of the state machine is volatile and starts over. */
+  onRestart(node: RaftNode): void;
+  /** A delivered message that is not a Raft RPC, or whose receiver is not a node. */
   onMessage(dst: string, src: string, msg: Message): void;
   /** Whether `id` is an actor of the extension (a client or a store) that is up to receive. */
-  isActor(id: string): boolean;
   canReceive(id: string): boolean;
   /** After nodes tick, once per simulated millisecond. */
   tick(): void;
@@ -35,8 +43,11 @@ export interface DroppedMessage {
 /** Observers run after every step (invariant checkers live outside node code). */
 export type StepObserver = (cluster: Cluster) => void;
 
-/** Sees every entry a node applies, with its result, as it happens (invariant checkers). */
-export type ApplyObserver = (node: RaftNode, index: number, entry: LogEntry, result: ApplyResult) => void;
+/**
+ * Sees every entry a node applies, as it happens (invariant checkers), with the state machine's
+ * result; null in a run without a service on top of Raft.
+ */
+export type ApplyObserver = (node: RaftNode, index: number, entry: LogEntry, result: ApplyResult | null) => void;
 
 const RECENT_DROPS_MS = 400;
 
@@ -85,7 +96,6 @@ export class Cluster implements NodeHost {
     this.bugs = {
       figure8: this.bugSet.has('figure8'),
       noLogCheck: this.bugSet.has('no-log-check'),
-      expireAnyToken: this.bugSet.has('expire-any-token'),
     };
     const ids = config.nodeIds;
     this.driftPct = ids.map(() => 0);
@@ -148,16 +158,15 @@ export class Cluster implements NodeHost {
     this.logEvent(describe.wins(id, term, voters), 'leader', [id]);
   }
 
-  onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
+  onCommitted(node: RaftNode, index: number, entry: LogEntry): void {
+    const extension = this.extension;
+    const result = extension !== null ? extension.apply(node, index, entry) : null;
     const observers = this.applyObservers;
     for (let i = 0; i < observers.length; i++) observers[i](node, index, entry, result);
-    this.extension?.onApplied(node, index, entry, result);
+    if (extension !== null) extension.onApplied(node, index, entry, result as ApplyResult);
   }
 
-  onClientMessage(node: RaftNode, src: string, msg: Message): void {
-    this.extension?.onMessage(node.id, src, msg);
-  }
-
+  /** This node's local clock reading (drift applies), in ms. */
   localNowMs(node: RaftNode): number {
     const i = node.index;
     const pct = this.driftPct[i];
@@ -200,8 +209,11 @@ export class Cluster implements NodeHost {
         this.noteDrop(env, reason);
         continue;
       }
-      if (node !== undefined) node.onMessage(env.src, env.payload);
-      else this.extension?.onMessage(env.dst, env.src, env.payload);
+      const payload = env.payload;
+      // Raft RPCs go to the node; everything else (client requests, replies, store writes) to the
+      // service on top. Without one, every message is a Raft RPC between nodes.
+      if (node !== undefined && (this.extension === null || isRaftMessage(payload))) node.onMessage(env.src, payload as RaftMessage);
+      else this.extension?.onMessage(env.dst, env.src, payload);
       queue.release(env); // delivered: nothing refers to the envelope any more (drops keep theirs)
     }
     const nodes = this.nodes;
@@ -327,6 +339,7 @@ export class Cluster implements NodeHost {
   restart(id: string): void {
     const node = this.node(id);
     node.restart(this.bugSet.has('forget-vote'));
+    this.extension?.onRestart(node);
     this.logEvent(describe.restarts(id, node.term), 'restart', [id]);
   }
 
@@ -342,7 +355,7 @@ export class Cluster implements NodeHost {
     else if (!node.alive) reason = `${node.id} is down`;
     else if (node.role !== 'leader') reason = `${node.id} is not the leader`;
     if (reason !== null || node === null) {
-      this.logEvent(describe.submitRejected(text, target, reason ?? 'no leader'), 'submit', target ? [target] : []);
+      this.logEvent(describe.submitRejected(text, target, reason ?? 'no leader'), 'submit-rejected', target ? [target] : []);
       return null;
     }
     return node.submit(command);
@@ -355,12 +368,12 @@ export class Cluster implements NodeHost {
     this.driftBaseLocal[i] = this.localNowMs(node);
     this.driftBaseNow[i] = this.nowMs;
     this.driftPct[i] = pct;
-    this.logEvent(describe.drift(id, pct), 'fault', [id]);
+    this.logEvent(describe.drift(id, pct), 'drift', [id]);
   }
 
   setLoss(pct: number): void {
     this.lossPct = pct;
-    this.logEvent(describe.loss(pct), 'fault', []);
+    this.logEvent(describe.loss(pct), 'loss', []);
   }
 
   /** Election Safety: at most one leader was elected in any term. */
@@ -368,4 +381,9 @@ export class Cluster implements NodeHost {
     for (const ids of this.leadersByTerm.values()) if (new Set(ids).size > 1) return false;
     return true;
   }
+}
+
+function isRaftMessage(msg: Message): msg is RaftMessage {
+  const type = msg.type;
+  return type === 'AppendEntries' || type === 'AppendReply' || type === 'RequestVote' || type === 'VoteReply';
 }

@@ -12,11 +12,10 @@
 import type { Cluster } from './cluster';
 import type { SimConfig } from './config';
 import { commandText, invariant as say } from './describe';
-import type { ApplyResult } from './lockStateMachine';
 import type { LockService } from './lockService';
 import type { RaftNode } from './node';
 import { formatSchedule, type Action } from './schedule';
-import type { Command, LogEntry } from './types';
+import type { ApplyResult, Command, LogEntry } from './types';
 
 export const INVARIANT_IDS = [
   'election-safety',
@@ -370,7 +369,7 @@ export class InvariantChecker {
 
   // -- on every apply -----------------------------------------------------------------------
 
-  onApply(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
+  onApply(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult | null): void {
     this.catchUpEvents();
     const track = this.tracks[node.index];
     if (index <= track.appliedIndex) {
@@ -388,7 +387,8 @@ export class InvariantChecker {
       );
     }
     const command = entry.command;
-    if (typeof command === 'string') return;
+    // Lock commands come only from the lock service, which gives every apply a result.
+    if (typeof command === 'string' || result === null) return;
     const shadow = track.locks;
     switch (command.type) {
       case 'grant': {

@@ -3,7 +3,9 @@
  * order; the fencing token is assigned here, at apply time, from one counter for the whole
  * service, so every node computes the same token for the same Grant.
  */
-import type { Command } from './types';
+import type { ApplyResult, Command } from './types';
+
+export type { ApplyResult };
 
 export interface LockHolder {
   readonly owner: string;
@@ -12,14 +14,6 @@ export interface LockHolder {
   /** The applying node's local clock reading when it applied the Grant (for lease countdowns). */
   readonly grantedAtLocalMs: number;
 }
-
-export type ApplyResult =
-  | { readonly type: 'Granted'; readonly token: number }
-  | { readonly type: 'GrantRejected' }
-  | { readonly type: 'Released' }
-  | { readonly type: 'NotFound' }
-  | { readonly type: 'Expired'; readonly existed: boolean }
-  | { readonly type: 'Noop' };
 
 export interface ApplyOptions {
   /** Bug `expire-any-token`: an Expire removes the lock whatever token it names. */

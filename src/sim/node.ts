@@ -7,24 +7,19 @@
  * events go out through its host. Role changes happen only in becomeFollower/Candidate/Leader.
  */
 import { describe } from './describe';
-import { LockStateMachine, type ApplyOptions, type ApplyResult } from './lockStateMachine';
 import type { EventKind } from './events';
-import type { AppendEntries, AppendReply, Command, LogEntry, Message, RequestVote, Role, VoteReply } from './types';
+import type { AppendEntries, AppendReply, Command, LogEntry, RaftMessage, RequestVote, Role, VoteReply } from './types';
 
 /** What a node needs from the cluster: time, randomness, the network and the event log. */
 export interface NodeHost {
   readonly nowMs: number;
   readonly heartbeatMs: number;
   randomElectionTimeout(): number;
-  send(src: string, dst: string, msg: Message): void;
+  send(src: string, dst: string, msg: RaftMessage): void;
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
   recordLeader(term: number, id: string, voters: readonly string[]): void;
-  /** Called after a node applied a committed entry to its state machine. */
-  onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void;
-  /** A client-request handler (the lock service); null in a Raft-only run. */
-  onClientMessage(node: RaftNode, src: string, msg: Message): void;
-  /** This node's local clock reading (drift applies), in ms. */
-  localNowMs(node: RaftNode): number;
+  /** Entry `index` is committed and this node applies it now, in log order (lastApplied moved to it). */
+  onCommitted(node: RaftNode, index: number, entry: LogEntry): void;
   readonly bugs: NodeBugs;
 }
 
@@ -33,8 +28,6 @@ export interface NodeBugs {
   figure8: boolean;
   /** Vote without the up-to-date check (violates the election restriction, §5.4.1). */
   noLogCheck: boolean;
-  /** Expire removes whatever lock holds the key. */
-  expireAnyToken: boolean;
 }
 
 export class RaftNode {
@@ -58,20 +51,17 @@ export class RaftNode {
   readonly votes = new Set<string>();
   /**
    * Leader state per peer, stored by peer position (`peers[i]`) so the replication hot path does
-   * array reads instead of Map lookups. `nextIndex`/`matchIndex` are read-only Map views of it;
-   * like the chapter's dicts they are empty until the node first leads and keep their values after.
+   * array reads instead of Map lookups. Like the chapter's dicts it is empty until the node first
+   * leads (`hasLed`) and keeps its values after.
    */
   private readonly nextIdx: number[];
   private readonly matchIdx: number[];
   private readonly peerSlot = new Map<string, number>();
   private hasLeaderState = false;
-  readonly nextIndex: ReadonlyMap<string, number>;
-  readonly matchIndex: ReadonlyMap<string, number>;
   heartbeatDue = 0;
   electionDeadline = 0;
   /** When the current election timer was last reset (for drawing the draining arc). */
   electionTimerStart = 0;
-  readonly stateMachine = new LockStateMachine();
   private lastAppendReply: AppendReply | null = null;
   /** Heartbeat rounds sent while leader (the chapter's "80 heartbeats sent"). */
   heartbeatsSent = 0;
@@ -84,13 +74,11 @@ export class RaftNode {
     this.nextIdx = peers.map(() => 0);
     this.matchIdx = peers.map(() => 0);
     peers.forEach((peer, slot) => this.peerSlot.set(peer, slot));
-    this.nextIndex = new PeerIndexView(this, peers, this.nextIdx);
-    this.matchIndex = new PeerIndexView(this, peers, this.matchIdx);
     this.resetElectionTimer();
   }
 
-  /** @internal for PeerIndexView */
-  leaderStateReady(): boolean {
+  /** Whether this node has ever led (its nextIndex/matchIndex exist from then on). */
+  get hasLed(): boolean {
     return this.hasLeaderState;
   }
 
@@ -197,14 +185,10 @@ export class RaftNode {
   }
 
   /** Dispatch one delivered message; the reply (if any) goes back to the sender. */
-  onMessage(src: string, msg: Message): void {
+  onMessage(src: string, msg: RaftMessage): void {
     if (!this.alive) return;
-    if (msg.type === 'ClientRequest' || msg.type === 'ClientReply' || msg.type === 'StoreWrite') {
-      this.host.onClientMessage(this, src, msg);
-      return;
-    }
     if (msg.term > this.term) this.becomeFollower(msg.term);
-    let reply: Message | null = null;
+    let reply: RaftMessage | null = null;
     switch (msg.type) {
       case 'RequestVote':
         reply = this.handleRequestVote(msg);
@@ -357,25 +341,24 @@ export class RaftNode {
     }
   }
 
-  /** Apply every committed entry not yet applied, in log order. */
+  /** Hand every committed entry not yet applied to the state machine, in log order (Figure 2). */
   applyCommitted(): void {
     while (this.lastApplied < this.commitIndex) {
       const index = ++this.lastApplied;
-      const entry = this.log[index - 1];
-      const options = this.host.bugs.expireAnyToken ? EXPIRE_ANY_TOKEN : STRICT_EXPIRE;
-      const result = this.stateMachine.apply(entry.command, this.host.localNowMs(this), options);
-      this.host.onApplied(this, index, entry, result);
+      this.host.onCommitted(this, index, this.log[index - 1]);
     }
   }
 
-  /** Restart after a crash: persistent state kept, volatile state rebuilt. */
+  /**
+   * Restart after a crash: persistent state kept, volatile state rebuilt. The state machine is
+   * volatile too: the host resets it, and it is re-applied as commits are re-learned.
+   */
   restart(forgetVote: boolean): void {
     this.alive = true;
     this.role = 'follower';
     this.leaderId = null;
     this.commitIndex = 0; // volatile: re-learned from the leader's next heartbeat
-    this.lastApplied = 0; // the applied state is volatile too: re-applied as commits are re-learned
-    this.stateMachine.reset();
+    this.lastApplied = 0;
     if (forgetVote) {
       // Bug `forget-vote`: a server that did not persist its term and vote.
       this.term = 0;
@@ -386,49 +369,3 @@ export class RaftNode {
 }
 
 const EMPTY: readonly LogEntry[] = Object.freeze([]);
-const EXPIRE_ANY_TOKEN: ApplyOptions = Object.freeze({ expireAnyToken: true });
-const STRICT_EXPIRE: ApplyOptions = Object.freeze({ expireAnyToken: false });
-
-/** A read-only Map view of one per-peer array of a node's leader state. */
-class PeerIndexView implements ReadonlyMap<string, number> {
-  constructor(
-    private readonly node: RaftNode,
-    private readonly peers: readonly string[],
-    private readonly values_: readonly number[],
-  ) {}
-
-  get size(): number {
-    return this.node.leaderStateReady() ? this.peers.length : 0;
-  }
-
-  get(peer: string): number | undefined {
-    if (!this.node.leaderStateReady()) return undefined;
-    const slot = this.peers.indexOf(peer);
-    return slot === -1 ? undefined : this.values_[slot];
-  }
-
-  has(peer: string): boolean {
-    return this.node.leaderStateReady() && this.peers.includes(peer);
-  }
-
-  *entries(): MapIterator<[string, number]> {
-    if (!this.node.leaderStateReady()) return;
-    for (let i = 0; i < this.peers.length; i++) yield [this.peers[i], this.values_[i]];
-  }
-
-  *keys(): MapIterator<string> {
-    for (const [peer] of this.entries()) yield peer;
-  }
-
-  *values(): MapIterator<number> {
-    for (const [, value] of this.entries()) yield value;
-  }
-
-  [Symbol.iterator](): MapIterator<[string, number]> {
-    return this.entries();
-  }
-
-  forEach(fn: (value: number, key: string, map: ReadonlyMap<string, number>) => void, thisArg?: unknown): void {
-    for (const [peer, value] of this.entries()) fn.call(thisArg, value, peer, this);
-  }
-}

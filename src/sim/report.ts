@@ -2,6 +2,7 @@
 import type { Cluster } from './cluster';
 import { commandText, pyList } from './describe';
 import type { LockService } from './lockService';
+import { LockStateMachine } from './lockStateMachine';
 import type { Command, LogEntry } from './types';
 
 export interface JsonLogEntry {
@@ -15,9 +16,11 @@ export function logEntryJson(entry: LogEntry): JsonLogEntry {
 
 export function runReport(cluster: Cluster, lockService: LockService | null) {
   const nodes: Record<string, unknown> = {};
+  const noLocks = new LockStateMachine();
   for (const node of cluster.nodes) {
+    const machine = lockService !== null ? lockService.machineOf(node) : noLocks;
     const locks: Record<string, { owner: string; token: number; leaseMs: number }> = {};
-    for (const [key, holder] of node.stateMachine.locks) locks[key] = { owner: holder.owner, token: holder.token, leaseMs: holder.leaseMs };
+    for (const [key, holder] of machine.locks) locks[key] = { owner: holder.owner, token: holder.token, leaseMs: holder.leaseMs };
     nodes[node.id] = {
       alive: node.alive,
       role: node.role,
@@ -25,7 +28,7 @@ export function runReport(cluster: Cluster, lockService: LockService | null) {
       votedFor: node.votedFor,
       commitIndex: node.commitIndex,
       lastApplied: node.lastApplied,
-      nextToken: node.stateMachine.nextToken,
+      nextToken: machine.nextToken,
       locks,
       driftPct: cluster.driftPct[node.index],
       log: node.log.map(logEntryJson),
@@ -47,8 +50,34 @@ export function runReport(cluster: Cluster, lockService: LockService | null) {
     electionSafety: cluster.electionSafetyHolds(),
     sent,
     dropped: cluster.dropped,
-    ...(lockService ? lockService.report() : {}),
+    ...(lockService ? lockReport(lockService) : {}),
   };
+}
+
+/** The clients' and stores' part of `--json`. */
+export function lockReport(service: LockService) {
+  const clients: Record<string, { alive: boolean; paused: boolean; tokens: Record<string, number> }> = {};
+  for (const c of service.clients.values()) {
+    const tokens: Record<string, number> = {};
+    for (const [key, h] of c.holdings) tokens[key] = h.token;
+    clients[c.id] = { alive: c.alive, paused: c.paused(service.cluster.nowMs), tokens };
+  }
+  return { clients, stores: { fenced: service.fenced.report(), unfenced: service.unfenced.report() } };
+}
+
+/** The closing lines of a lock-service run: what each store holds, and whether they disagree. */
+export function lockSummaryLines(service: LockService): string[] {
+  const lines: string[] = [];
+  const { fenced, unfenced } = service;
+  for (const store of [fenced, unfenced]) {
+    const values = [...store.values].map(([k, v]) => `${k}=${v.value} (token ${v.token ?? 'none'})`).join(', ') || 'empty';
+    lines.push(`[${store.id}] store: ${values}; ${store.accepted} accepted, ${store.rejected} rejected`);
+  }
+  const disagree = [...new Set([...fenced.values.keys(), ...unfenced.values.keys()])].filter(
+    (k) => fenced.values.get(k)?.value !== unfenced.values.get(k)?.value,
+  );
+  if (disagree.length > 0) lines.push(`the stores disagree on ${disagree.join(', ')}: only the fenced one refused the stale write`);
+  return lines;
 }
 
 /** The chapter-style closing lines: leaders per term, Election Safety, and each node's log. */

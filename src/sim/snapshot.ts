@@ -145,6 +145,7 @@ export function messageLabel(payload: Message): string {
 export function takeSnapshot(sim: Simulation): Snapshot {
   const cluster = sim.cluster;
   const now = cluster.nowMs;
+  const ls = sim.lockService;
   const nodes: NodeView[] = cluster.nodes.map((node) => {
     const from = Math.max(0, node.log.length - SNAPSHOT_LOG_TAIL);
     const log: LogEntryView[] = [];
@@ -154,7 +155,8 @@ export function takeSnapshot(sim: Simulation): Snapshot {
       log.push({ index: i + 1, term: entry.term, text: commandText(c), kind: typeof c === 'string' ? 'plain' : c.type });
     }
     const local = cluster.localNowMs(node);
-    const locks: LockView[] = [...node.stateMachine.locks].map(([key, h]) => ({
+    const machine = ls !== null ? ls.machineOf(node) : null;
+    const locks: LockView[] = (machine === null ? [] : [...machine.locks]).map(([key, h]) => ({
       key,
       owner: h.owner,
       token: h.token,
@@ -180,7 +182,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
       nextIndex: isLeader ? Object.fromEntries(node.peers.map((p) => [p, node.nextIndexOf(p)])) : {},
       matchIndex: isLeader ? Object.fromEntries(node.peers.map((p) => [p, node.matchIndexOf(p)])) : {},
       locks,
-      nextToken: node.stateMachine.nextToken,
+      nextToken: machine?.nextToken ?? 1,
       driftPct: cluster.driftPct[node.index],
       localNowMs: Math.round(local),
     };
@@ -208,7 +210,6 @@ export function takeSnapshot(sim: Simulation): Snapshot {
     droppedAt: d.droppedAt,
     reason: d.reason,
   }));
-  const ls = sim.lockService;
   const clients: ClientView[] = ls
     ? [...ls.clients.values()].map((c) => ({
         id: c.id,

@@ -6,7 +6,7 @@
  * brings them back.
  */
 import type { SimConfig } from './config';
-import type { EventKind, SimEvent } from './events';
+import type { EventKind } from './events';
 import type { Action, ActionBody } from './schedule';
 import { Simulation } from './simulation';
 
@@ -17,8 +17,10 @@ export const CHECKPOINT_MS = 2000;
  */
 export const MAX_CHECKPOINTS = 300;
 
-/** Event kinds marked on the scrubber. */
-export const LANDMARK_KINDS: ReadonlySet<EventKind> = new Set(['leader', 'crash', 'restart', 'partition', 'heal', 'lock', 'store']);
+/** Event kinds marked on the scrubber: elections, faults, lock grants and frees, refused writes. */
+export const LANDMARK_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
+  'leader', 'crash', 'restart', 'partition', 'heal', 'lock-granted', 'lock-expired', 'lock-ghost', 'store-rejected',
+]);
 
 export interface Landmark {
   readonly t: number;
@@ -191,7 +193,7 @@ export class Timeline {
   /** Landmarks of the run so far (up to the horizon). */
   landmarks(): Landmark[] {
     const out: Landmark[] = [];
-    for (const e of this.furthest.cluster.events) if (isLandmark(e)) out.push({ t: e.t, kind: e.kind, text: e.text });
+    for (const e of this.furthest.cluster.events) if (LANDMARK_KINDS.has(e.kind)) out.push({ t: e.t, kind: e.kind, text: e.text });
     return out;
   }
 
@@ -210,11 +212,4 @@ export class Timeline {
   get checkpointCount(): number {
     return this.checkpoints.size;
   }
-}
-
-function isLandmark(e: SimEvent): boolean {
-  if (!LANDMARK_KINDS.has(e.kind)) return false;
-  if (e.kind === 'store') return e.text.includes('rejects');
-  if (e.kind === 'lock') return / grants | expires |ghost/.test(e.text);
-  return true;
 }

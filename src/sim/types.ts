@@ -8,6 +8,18 @@ export type LockCommand =
   | { readonly type: 'release'; readonly key: string }
   | { readonly type: 'expire'; readonly key: string; readonly token: number };
 
+/**
+ * What applying a committed command to the lock table gives (shared/seeds/000); plain string
+ * commands apply as Noop.
+ */
+export type ApplyResult =
+  | { readonly type: 'Granted'; readonly token: number }
+  | { readonly type: 'GrantRejected' }
+  | { readonly type: 'Released' }
+  | { readonly type: 'NotFound' }
+  | { readonly type: 'Expired'; readonly existed: boolean }
+  | { readonly type: 'Noop' };
+
 /** A log command is either a plain string (applies as Noop) or a lock command. */
 export type Command = string | LockCommand;
 

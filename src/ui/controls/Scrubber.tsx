@@ -47,8 +47,11 @@ export function markLook(m: LandmarkView): MarkLook {
     case 'partition':
     case 'heal':
       return m.kind;
-    case 'lock':
-      return / grants /.test(m.text) ? 'grant' : 'expire';
+    case 'lock-granted':
+      return 'grant';
+    case 'lock-expired':
+    case 'lock-ghost':
+      return 'expire';
     default:
       return 'rejected';
   }

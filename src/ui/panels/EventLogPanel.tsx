@@ -1,7 +1,7 @@
 /** The event log in the chapter's line format, newest at the bottom and kept in view, filterable. */
 import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { EVENT_KINDS, type SimEvent } from '../../sim/events';
+import { EVENT_CATEGORIES, eventCategory, type SimEvent } from '../../sim/events';
 import { useLab, useLabStore } from '../labContext';
 import { selectClientIds, selectEvents, selectNodeIds } from '../store/selectors';
 import type { LabState } from '../store/labStore';
@@ -40,7 +40,7 @@ export const EventLogPanel = memo(function EventLogPanel() {
     const out: SimEvent[] = [];
     for (let i = events.length - 1; i >= 0 && out.length < EVENT_LINES_SHOWN; i--) {
       const e = events[i];
-      if ((filter.subject === 'all' || e.subjects.includes(filter.subject)) && (filter.kind === 'all' || e.kind === filter.kind)) out.push(e);
+      if ((filter.subject === 'all' || e.subjects.includes(filter.subject)) && (filter.kind === 'all' || eventCategory(e.kind) === filter.kind)) out.push(e);
     }
     return out.reverse();
   }, [events, filter.subject, filter.kind]);
@@ -74,7 +74,7 @@ export const EventLogPanel = memo(function EventLogPanel() {
           kind{' '}
           <select value={filter.kind} onChange={(e) => store.getState().setEventFilter({ kind: e.target.value })}>
             <option value="all">all kinds</option>
-            {EVENT_KINDS.map((k) => (
+            {EVENT_CATEGORIES.map((k) => (
               <option key={k} value={k}>
                 {k}
               </option>
@@ -84,7 +84,7 @@ export const EventLogPanel = memo(function EventLogPanel() {
       </div>
       <ol className="event-log" data-testid="event-log" ref={listRef} onScroll={onScroll} tabIndex={0} aria-label="Event log, newest last">
         {shown.map((e) => (
-          <li key={keyOf(e)} className={`event event-${e.kind}`}>
+          <li key={keyOf(e)} className={`event event-${eventCategory(e.kind)}`} data-kind={e.kind}>
             {e.line}
           </li>
         ))}

@@ -1,0 +1,246 @@
+/**
+ * A lock-service client: a process on the network that asks the leader for locks, follows
+ * redirects, retries when it hears nothing, counts its own lease, can be paused (a GC pause it
+ * cannot see) and writes to the chapter's two stores with the newest token it was granted.
+ */
+import { lockService as say } from './describe';
+import type { EventKind } from './events';
+import type { ClientIntent } from './schedule';
+import type { ClientReply, ClientRequest, StoreWrite } from './types';
+
+/** A client that hears nothing for this long tries the next node. */
+export const CLIENT_RETRY_MS = 300;
+
+/**
+ * What a client needs of the world: the clock, the nodes it may ask, the network and the event
+ * log. The Cluster is one (a plain object reference, so a checkpoint's deep copy follows it).
+ */
+export interface ClientHost {
+  readonly nowMs: number;
+  readonly config: { readonly nodeIds: readonly string[] };
+  send(src: string, dst: string, msg: ClientRequest | StoreWrite): void;
+  logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
+}
+
+type Operation = Extract<ClientIntent, { op: 'acquire' | 'release' }>;
+
+interface Outstanding {
+  readonly intent: Operation;
+  readonly requestId: number;
+  /** When the client first sent this request: its lease is counted from here (conservative). */
+  readonly firstSentAt: number;
+  target: string;
+  retryAt: number;
+}
+
+export interface ClientHolding {
+  readonly token: number;
+  /** The client's own view of when its lease ends, counted from when it asked. */
+  readonly deadline: number;
+}
+
+/** The store ids a client writes to: every write goes to both at once. */
+const STORES = ['fenced', 'unfenced'] as const;
+
+export class ClientActor {
+  readonly id: string;
+  private readonly host: ClientHost;
+  alive = true;
+  pausedUntil = -1;
+  pausedAt = -1;
+  believedLeader: string;
+  readonly queue: ClientIntent[] = [];
+  outstanding: Outstanding | null = null;
+  readonly holdings = new Map<string, ClientHolding>();
+  /** The token of the most recent grant the client heard: what it stamps its writes with. */
+  currentToken: number | null = null;
+  currentLockKey: string | null = null;
+  readonly inbox: { src: string; msg: ClientReply }[] = [];
+  nextRequestId = 1;
+  /** One line of what the client is doing, for the UI. */
+  status = 'idle';
+
+  constructor(id: string, host: ClientHost) {
+    this.id = id;
+    this.host = host;
+    this.believedLeader = host.config.nodeIds[0];
+  }
+
+  paused(now: number): boolean {
+    return now < this.pausedUntil;
+  }
+
+  // -- schedule verbs -------------------------------------------------------------------------
+
+  /** The process dies: its queue, request, unread replies and every lock it believed it held go. */
+  crash(): void {
+    this.alive = false;
+    this.queue.length = 0;
+    this.outstanding = null;
+    this.inbox.length = 0;
+    this.holdings.clear();
+    this.currentToken = null;
+    this.currentLockKey = null;
+    this.pausedUntil = -1;
+    this.status = 'crashed';
+    this.log(say.clientCrashes(this.id), 'client-crashes', [this.id]);
+  }
+
+  restart(): void {
+    this.alive = true;
+    this.status = 'idle';
+    this.log(say.clientRestarts(this.id), 'client-restarts', [this.id]);
+  }
+
+  /** A pause the process cannot see (a GC pause): nothing it does runs until it wakes. */
+  pause(ms: number): void {
+    if (!this.alive) return;
+    const now = this.host.nowMs;
+    if (!this.paused(now)) this.pausedAt = now;
+    this.pausedUntil = Math.max(this.pausedUntil, now + ms);
+    this.status = `paused until t=${this.pausedUntil} ms`;
+    this.log(say.clientPauses(this.id, ms), 'client-pauses', [this.id]);
+  }
+
+  /** Acquire, release or write: queued, and started as soon as the client is free. */
+  request(intent: ClientIntent): void {
+    if (!this.alive) {
+      this.log(say.clientIgnores(this.id, intent), 'client-ignores', [this.id]);
+      return;
+    }
+    this.queue.push(intent);
+    this.drive();
+  }
+
+  // -- the network and the clock --------------------------------------------------------------
+
+  /** A reply arrives; a paused process does not run, so it waits in the inbox. */
+  receive(src: string, msg: ClientReply): void {
+    if (!this.alive) return;
+    if (this.paused(this.host.nowMs)) {
+      this.inbox.push({ src, msg });
+      return;
+    }
+    this.onReply(src, msg);
+  }
+
+  /** Once per simulated millisecond: wake from a pause, or retry a request that went unanswered. */
+  tick(now: number): void {
+    if (!this.alive) return;
+    if (this.pausedUntil >= 0 && now >= this.pausedUntil) this.wake();
+    if (this.paused(now)) return;
+    if (this.outstanding && now >= this.outstanding.retryAt) this.retry();
+  }
+
+  // -- behaviour ------------------------------------------------------------------------------
+
+  /** Starts the next queued intent if the client is idle, awake and alive. */
+  private drive(): void {
+    const now = this.host.nowMs;
+    while (this.alive && !this.paused(now) && this.outstanding === null && this.queue.length > 0) {
+      const intent = this.queue.shift() as ClientIntent;
+      if (intent.op === 'write') {
+        this.write(intent.key, intent.value);
+        continue;
+      }
+      if (intent.op === 'acquire' || intent.op === 'release') {
+        const requestId = this.nextRequestId++;
+        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS };
+        this.sendRequest();
+      }
+    }
+    if (this.alive && !this.paused(now) && this.outstanding === null) {
+      this.status = this.holdings.size > 0 ? `holds ${[...this.holdings.keys()].join(', ')}` : 'idle';
+    }
+  }
+
+  private sendRequest(): void {
+    const o = this.outstanding;
+    if (!o) return;
+    const leaseMs = o.intent.op === 'acquire' ? o.intent.leaseMs : 0;
+    const request: ClientRequest = { type: 'ClientRequest', id: o.requestId, op: o.intent.op, key: o.intent.key, leaseMs };
+    this.status = `${o.intent.op === 'acquire' ? 'acquiring' : 'releasing'} ${o.intent.key} via ${o.target}`;
+    this.log(say.clientAsks(this.id, o.target, o.intent), 'client-asks', [this.id, o.target]);
+    this.host.send(this.id, o.target, request);
+  }
+
+  /** The node after `id` in the cluster's order: where a client looks next for the leader. */
+  private nextNode(id: string): string {
+    const ids = this.host.config.nodeIds;
+    return ids[(ids.indexOf(id) + 1) % ids.length];
+  }
+
+  private retry(): void {
+    const o = this.outstanding;
+    if (!o) return;
+    const next = this.nextNode(o.target);
+    this.log(say.clientTimesOut(this.id, o.target, CLIENT_RETRY_MS, next), 'client-times-out', [this.id]);
+    o.target = next;
+    this.believedLeader = next;
+    o.retryAt = this.host.nowMs + CLIENT_RETRY_MS;
+    this.sendRequest();
+  }
+
+  private onReply(src: string, msg: ClientReply): void {
+    const o = this.outstanding;
+    if (!o || o.requestId !== msg.id) return; // an answer to a request the client gave up on
+    const now = this.host.nowMs;
+    if (msg.outcome === 'not-leader') {
+      const hint = msg.leaderHint;
+      const next = hint !== null && hint !== src ? hint : this.nextNode(src);
+      this.log(say.redirected(this.id, src, next, hint !== null), 'client-redirected', [this.id, src]);
+      o.target = next;
+      this.believedLeader = next;
+      o.retryAt = now + CLIENT_RETRY_MS;
+      this.sendRequest();
+      return;
+    }
+    this.believedLeader = src;
+    this.outstanding = null;
+    const key = o.intent.key;
+    if (msg.outcome === 'granted' && msg.token !== null) {
+      const deadline = o.firstSentAt + (o.intent.op === 'acquire' ? o.intent.leaseMs : 0);
+      this.holdings.set(key, { token: msg.token, deadline });
+      this.currentToken = msg.token;
+      this.currentLockKey = key;
+      this.log(say.clientAcquired(this.id, key, msg.token, deadline), 'client-acquired', [this.id]);
+    } else if (msg.outcome === 'busy') {
+      if (o.intent.op === 'acquire') this.log(say.clientBusy(this.id, key), 'client-busy', [this.id]);
+      else this.log(say.clientReleaseBusy(this.id, key), 'client-release-busy', [this.id]);
+    } else if (msg.outcome === 'released' || msg.outcome === 'not-found') {
+      this.holdings.delete(key);
+      if (this.currentLockKey === key) {
+        this.currentToken = null;
+        this.currentLockKey = null;
+      }
+      const released = msg.outcome === 'released';
+      this.log(say.clientReleased(this.id, key, released), released ? 'client-released' : 'client-release-not-found', [this.id]);
+    }
+    this.drive();
+  }
+
+  private wake(): void {
+    const now = this.host.nowMs;
+    const slept = now - this.pausedAt;
+    this.pausedUntil = -1;
+    const holding = this.currentLockKey ? this.holdings.get(this.currentLockKey) : undefined;
+    this.log(say.clientWakes(this.id, slept, this.currentLockKey, holding ? holding.deadline - now : null), 'client-wakes', [this.id]);
+    // Unaware of the time that passed: replies that waited are handled, the queue carries on.
+    if (this.outstanding) this.outstanding.retryAt = Math.max(this.outstanding.retryAt, now + 1);
+    const inbox = this.inbox.splice(0);
+    for (const { src, msg } of inbox) this.onReply(src, msg);
+    this.drive();
+  }
+
+  /** Every write goes to both stores at once, stamped with the client's current token. */
+  private write(key: string, value: string): void {
+    const token = this.currentToken;
+    this.log(say.clientWrites(this.id, key, value, token), 'client-writes', [this.id]);
+    const msg: StoreWrite = { type: 'StoreWrite', key, value, token, lockKey: this.currentLockKey };
+    for (const store of STORES) this.host.send(this.id, store, msg);
+  }
+
+  private log(text: string, kind: EventKind, subjects: readonly string[]): void {
+    this.host.logEvent(text, kind, subjects);
+  }
+}
