@@ -2,6 +2,7 @@
 // stays quiet on clean runs, including the chapter's split-vote control (liveness loss only).
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, makeConfig, nodeIdsFor, type SimConfig } from '../src/sim/config';
+import { invariant } from '../src/sim/describe';
 import { attachInvariants, INVARIANT_IDS, type InvariantChecker, type InvariantId } from '../src/sim/invariants';
 import type { RaftNode } from '../src/sim/node';
 import { PRESETS, findPreset } from '../src/sim/presets';
@@ -157,7 +158,7 @@ describe('each invariant catches a hand-built violation', () => {
     const fenced = sim.lockService?.fenced;
     if (!fenced) throw new Error('no store');
     expect(fenced.highest.get('job')).toBe(1);
-    fenced.writes.push({ t: sim.nowMs, client: 'B', key: 'job', value: 'stale', token: 0, accepted: true, leaseEnded: true, reason: null });
+    fenced.writes.push({ t: sim.nowMs, client: 'B', key: 'job', value: 'stale', token: 0, lockKey: 'job', accepted: true, leaseEnded: true, reason: null });
     sim.step();
     expect(firstOf(checker)).toBe('fencing');
     expect(checker.first?.sentence).toBe('the fenced store accepted token 0 for job from B after accepting token 1.');
@@ -165,7 +166,9 @@ describe('each invariant catches a hand-built violation', () => {
   });
 
   it('names every invariant with a title', () => {
-    expect(INVARIANT_IDS.length).toBe(10);
+    // The ten replicated-state invariants and the eight that watch clients, commits and releases.
+    expect(INVARIANT_IDS.length).toBe(18);
+    for (const id of INVARIANT_IDS) expect(invariant.titles[id]).toMatch(/\w/);
   });
 });
 

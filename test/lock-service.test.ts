@@ -31,8 +31,20 @@ describe('lock state machine: every result type (shared/seeds/000)', () => {
       { type: 'grant', key: 'k', leaseMs: 10, owner: 'B' },
       { type: 'GrantRejected' },
     ],
-    ['Released', [{ type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }], { type: 'release', key: 'k' }, { type: 'Released' }],
-    ['NotFound for a free key', [], { type: 'release', key: 'k' }, { type: 'NotFound' }],
+    ['Released', [{ type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }], { type: 'release', key: 'k', owner: 'A', token: 1 }, { type: 'Released' }],
+    ['NotFound for a free key', [], { type: 'release', key: 'k', owner: 'A', token: null }, { type: 'NotFound' }],
+    [
+      'NotHolder for a release by a client that does not hold the key',
+      [{ type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }],
+      { type: 'release', key: 'k', owner: 'B', token: null },
+      { type: 'NotHolder', holder: 'A', token: 1 },
+    ],
+    [
+      'NotHolder for a release naming an old token',
+      [{ type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }, { type: 'release', key: 'k', owner: 'A', token: 1 }, { type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }],
+      { type: 'release', key: 'k', owner: 'A', token: 1 },
+      { type: 'NotHolder', holder: 'A', token: 2 },
+    ],
     [
       'Expired{existed: true} when the token matches',
       [{ type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }],
@@ -62,7 +74,7 @@ describe('lock state machine: every result type (shared/seeds/000)', () => {
     for (const key of ['a', 'b', 'a', 'c']) {
       const r = sm.apply({ type: 'grant', key, leaseMs: 1, owner: 'A' }, 0);
       if (r.type === 'Granted') tokens.push(r.token);
-      sm.apply({ type: 'release', key }, 0);
+      sm.apply({ type: 'release', key, owner: 'A', token: null }, 0);
     }
     expect(tokens).toEqual([1, 2, 3, 4]);
   });
@@ -70,7 +82,7 @@ describe('lock state machine: every result type (shared/seeds/000)', () => {
   it('under bug expire-any-token an Expire with a stale token removes the new holder', () => {
     const sm = new LockStateMachine();
     sm.apply({ type: 'grant', key: 'job', leaseMs: 10, owner: 'A' }, 0);
-    sm.apply({ type: 'release', key: 'job' }, 0);
+    sm.apply({ type: 'release', key: 'job', owner: 'A', token: 1 }, 0);
     sm.apply({ type: 'grant', key: 'job', leaseMs: 10, owner: 'B' }, 0);
     expect(sm.apply({ type: 'expire', key: 'job', token: 1 }, 0, { expireAnyToken: true })).toEqual({ type: 'Expired', existed: true });
   });

@@ -22,6 +22,11 @@ export interface ClientHost {
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
 }
 
+/** Told of every answer the client takes (the lock service passes it to invariant checkers). */
+export interface ClientListener {
+  clientTold(client: ClientActor, src: string, reply: ClientReply): void;
+}
+
 type Operation = Extract<ClientIntent, { op: 'acquire' | 'release' }>;
 
 interface Outstanding {
@@ -45,6 +50,7 @@ const STORES = ['fenced', 'unfenced'] as const;
 export class ClientActor {
   readonly id: string;
   private readonly host: ClientHost;
+  private readonly listener: ClientListener | null;
   alive = true;
   pausedUntil = -1;
   pausedAt = -1;
@@ -60,9 +66,10 @@ export class ClientActor {
   /** One line of what the client is doing, for the UI. */
   status = 'idle';
 
-  constructor(id: string, host: ClientHost) {
+  constructor(id: string, host: ClientHost, listener: ClientListener | null = null) {
     this.id = id;
     this.host = host;
+    this.listener = listener;
     this.believedLeader = host.config.nodeIds[0];
   }
 
@@ -158,7 +165,8 @@ export class ClientActor {
     const o = this.outstanding;
     if (!o) return;
     const leaseMs = o.intent.op === 'acquire' ? o.intent.leaseMs : 0;
-    const request: ClientRequest = { type: 'ClientRequest', id: o.requestId, op: o.intent.op, key: o.intent.key, leaseMs };
+    const token = o.intent.op === 'release' ? (this.holdings.get(o.intent.key)?.token ?? null) : null;
+    const request: ClientRequest = { type: 'ClientRequest', id: o.requestId, op: o.intent.op, key: o.intent.key, leaseMs, token };
     this.status = `${o.intent.op === 'acquire' ? 'acquiring' : 'releasing'} ${o.intent.key} via ${o.target}`;
     this.log(say.clientAsks(this.id, o.target, o.intent), 'client-asks', [this.id, o.target]);
     this.host.send(this.id, o.target, request);
@@ -199,6 +207,7 @@ export class ClientActor {
     this.outstanding = null;
     const key = o.intent.key;
     if (msg.outcome === 'granted' && msg.token !== null) {
+      // Counted from the request's first send, which came before any node applied the grant.
       const deadline = o.firstSentAt + (o.intent.op === 'acquire' ? o.intent.leaseMs : 0);
       this.holdings.set(key, { token: msg.token, deadline });
       this.currentToken = msg.token;
@@ -207,15 +216,19 @@ export class ClientActor {
     } else if (msg.outcome === 'busy') {
       if (o.intent.op === 'acquire') this.log(say.clientBusy(this.id, key), 'client-busy', [this.id]);
       else this.log(say.clientReleaseBusy(this.id, key), 'client-release-busy', [this.id]);
-    } else if (msg.outcome === 'released' || msg.outcome === 'not-found') {
+    } else if (msg.outcome === 'released' || msg.outcome === 'not-found' || msg.outcome === 'not-holder') {
       this.holdings.delete(key);
       if (this.currentLockKey === key) {
         this.currentToken = null;
         this.currentLockKey = null;
       }
-      const released = msg.outcome === 'released';
-      this.log(say.clientReleased(this.id, key, released), released ? 'client-released' : 'client-release-not-found', [this.id]);
+      if (msg.outcome === 'not-holder') this.log(say.clientNotHolder(this.id, key), 'client-release-refused', [this.id]);
+      else {
+        const released = msg.outcome === 'released';
+        this.log(say.clientReleased(this.id, key, released), released ? 'client-released' : 'client-release-not-found', [this.id]);
+      }
     }
+    this.listener?.clientTold(this, src, msg);
     this.drive();
   }
 

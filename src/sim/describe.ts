@@ -44,7 +44,7 @@ export function lockCommandText(command: LockCommand): string {
     case 'grant':
       return `grant ${command.key} to ${command.owner} (${command.leaseMs} ms)`;
     case 'release':
-      return `release ${command.key}`;
+      return `release ${command.key} by ${command.owner}`;
     case 'expire':
       return `expire ${command.key} token ${command.token}`;
   }
@@ -66,7 +66,11 @@ export const lockService = {
           ? `${node} grants ${command.key} to ${command.owner} -> token ${result.token}, lease ${command.leaseMs} ms`
           : `${node} applies grant ${command.key} to ${command.owner}: GrantRejected, the key is held`;
       case 'release':
-        return result.type === 'Released' ? `${node} releases ${command.key}` : `${node} applies release ${command.key}: NotFound`;
+        return result.type === 'Released'
+          ? `${node} releases ${command.key}`
+          : result.type === 'NotHolder'
+            ? `${node} applies release ${command.key} by ${command.owner}: refused, ${result.holder} holds it with token ${result.token}`
+            : `${node} applies release ${command.key}: NotFound`;
       case 'expire':
         return result.type === 'Expired' && result.existed
           ? `${node} expires ${command.key} (token ${command.token})`
@@ -93,6 +97,9 @@ export const lockService = {
   clientReleaseBusy: (client: string, key: string) => `${client} release ${key} -> busy, a change to it is pending; not released`,
   clientReleased: (client: string, key: string, existed: boolean) =>
     existed ? `${client} released ${key}` : `${client} release ${key} -> not found`,
+  clientNotHolder: (client: string, key: string) => `${client} release ${key} -> refused, ${client} does not hold it`,
+  notHolder: (node: string, key: string, client: string, holder: string) =>
+    `${node} refuses to release ${key} for ${client}: ${holder} holds it`,
   clientPauses: (client: string, ms: number) => `${client} pauses for ${ms} ms (a pause it cannot see)`,
   clientWakes: (client: string, slept: number, key: string | null, remaining: number | null) =>
     `${client} wakes up after ${slept} ms${key !== null && remaining !== null ? `, lease on ${key} remaining ${remaining} ms` : ''}`,
@@ -120,6 +127,14 @@ export const invariant = {
     'tokens': 'Tokens increase and agree',
     'expire-token': 'Expire needs a matching token',
     'fencing': 'Fenced store never goes back',
+    'commit-monotonic': 'Commit index never moves back',
+    'release-owner': 'Only the holder releases',
+    'client-reply': 'Answers match the applied entry',
+    'client-token': "Clients hold only their own tokens",
+    'client-token-unique': 'One client per token',
+    'client-lease': "A client's lease ends no later than the service's",
+    'client-lease-honoured': 'The service honours a running lease',
+    'fenced-store-exact': 'Fenced store accepts the current token',
   },
   twoLeaders: (term: number, a: string, b: string) => `${a} and ${b} were both elected leader of term ${term}.`,
   logEntryDiffers: (a: string, b: string, index: number, term: number, textA: string, textB: string) =>
@@ -146,6 +161,24 @@ export const invariant = {
     `${node} applied expire ${key} token ${token}, which removed ${holder}'s lock with token ${heldToken}.`,
   fencedWentBack: (client: string, key: string, token: number | null, highest: number) =>
     `the fenced store accepted ${token === null ? 'a write with no token' : `token ${token}`} for ${key} from ${client} after accepting token ${highest}.`,
+  commitBack: (node: string, from: number, to: number) =>
+    `${node}'s commit index moved back from ${from} to ${to} without a restart.`,
+  releaseByOther: (node: string, key: string, by: string, holder: string, token: number) =>
+    `${node} applied a release of ${key} by ${by}, which removed ${holder}'s lock with token ${token}.`,
+  replyMismatch: (client: string, node: string, op: string, key: string, outcome: string, token: number | null, index: number, applied: string) =>
+    `${client} was told by ${node} that its ${op} of ${key} is ${outcome}${token !== null ? ` with token ${token}` : ''} at index ${index}, but index ${index} applied ${applied}.`,
+  toldForeignToken: (client: string, key: string, token: number, grant: string | null) =>
+    `${client} was told it holds ${key} with token ${token}, but ${grant === null ? 'no committed entry granted that token' : `the committed log granted token ${token} for ${grant}`}.`,
+  wroteForeignToken: (client: string, key: string, token: number, grant: string | null) =>
+    `${client} wrote ${key} with token ${token}, but ${grant === null ? 'no committed entry granted that token' : `the committed log granted token ${token} for ${grant}`}.`,
+  tokenToldTwice: (key: string, token: number, first: string, second: string) =>
+    `${first} and ${second} were both told they hold ${key} with token ${token}.`,
+  leaseOutlasts: (client: string, key: string, token: number, deadline: number, serviceEnd: number) =>
+    `${client} counts its lease on ${key} (token ${token}) to t=${deadline} ms, but the service granted it only to t=${serviceEnd} ms.`,
+  leaseNotHonoured: (client: string, key: string, deadline: number, what: string) =>
+    `${client}'s lease on ${key} runs to t=${deadline} ms, but ${what} with no clock drift configured.`,
+  fencedRefusedCurrent: (client: string, key: string, token: number, highest: number | undefined) =>
+    `the fenced store refused ${key} from ${client} with token ${token}, though ${highest === undefined ? 'it had accepted no token for it' : `the highest it accepted is ${highest}`}.`,
   /** `t= 1234 ms VIOLATION Election Safety: ...`, in the event-line format. */
   line: (t: number, title: string, sentence: string) => eventLine(t, `VIOLATION ${title}: ${sentence}`),
 };

@@ -9,6 +9,7 @@
  * apply observer), new leaders, new store writes. Restarts are read from the event list, since a
  * restart legitimately rewinds the applied index and re-applies the log from the start.
  */
+import { ClientViewChecker, type LeaseDriftFinding } from './clientInvariants';
 import type { Cluster } from './cluster';
 import type { SimConfig } from './config';
 import { commandText, invariant as say } from './describe';
@@ -28,6 +29,14 @@ export const INVARIANT_IDS = [
   'tokens',
   'expire-token',
   'fencing',
+  'commit-monotonic',
+  'release-owner',
+  'client-reply',
+  'client-token',
+  'client-token-unique',
+  'client-lease',
+  'client-lease-honoured',
+  'fenced-store-exact',
 ] as const;
 export type InvariantId = (typeof INVARIANT_IDS)[number];
 
@@ -123,6 +132,8 @@ const sameCommand = (a: Command, b: Command) => a === b || commandText(a) === co
 export class InvariantChecker {
   readonly violations: Violation[] = [];
   readonly findings: StaleWriteFinding[] = [];
+  /** What the clients are told, checked against the log (null in a run without clients). */
+  private readonly clientView: ClientViewChecker | null;
   private readonly run: CheckedRun;
   private readonly cluster: Cluster;
   private readonly maxViolations: number;
@@ -140,7 +151,6 @@ export class InvariantChecker {
   private readonly applied: (ApplyRecord | undefined)[] = [];
   private fencedCursor = 0;
   private unfencedCursor = 0;
-  private readonly fencedHighest = new Map<string, number>();
 
   constructor(run: CheckedRun, options: CheckerOptions = {}) {
     this.run = run;
@@ -157,6 +167,14 @@ export class InvariantChecker {
       lastToken: 0,
     }));
     this.eventCursor = run.cluster.events.length;
+    const service = run.lockService;
+    this.clientView = service !== null ? new ClientViewChecker(service, (id, who, sentence) => this.violate(id, who, sentence)) : null;
+    if (this.clientView !== null) this.clientView.drift = run.cluster.driftPct.some((p) => p !== 0);
+  }
+
+  /** Leases the service ended early while clock drift was set (the chapter's hazard): findings, not failures. */
+  get leaseFindings(): readonly LeaseDriftFinding[] {
+    return this.clientView?.findings ?? [];
   }
 
   /** The first violation, or null while every invariant holds. */
@@ -178,6 +196,10 @@ export class InvariantChecker {
     own.addApplyObserver((node, index, entry, result) => {
       if (own.nodes[node.index] === node) this.onApply(node, index, entry, result);
     });
+    const service = this.run.lockService;
+    service?.addClientObserver((client, src, reply) => {
+      if (service.clients.get(client.id) === client) this.clientView?.onTold(client, src, reply, own.nowMs);
+    });
     return this;
   }
 
@@ -195,6 +217,7 @@ export class InvariantChecker {
       if (len !== seen.length || (len > 0 && log[len - 1] !== seen[len - 1])) this.onLogChange(node, track);
       if (node.commitIndex !== track.commitIndex) {
         if (node.commitIndex > track.commitIndex) this.onCommit(node, track.commitIndex, node.commitIndex);
+        else this.violate('commit-monotonic', [node.id], say.commitBack(node.id, track.commitIndex, node.commitIndex));
         track.commitIndex = node.commitIndex;
       }
       if (node.role === 'leader') {
@@ -231,6 +254,8 @@ export class InvariantChecker {
         }
       } else if (e.kind === 'leader') {
         this.leaderEventsSeen++;
+      } else if (e.kind === 'drift' && this.clientView !== null) {
+        this.clientView.drift = true;
       }
     }
   }
@@ -350,15 +375,10 @@ export class InvariantChecker {
 
   private checkStores(locks: LockService): void {
     const fenced = locks.fenced.writes;
+    const view = this.clientView;
     while (this.fencedCursor < fenced.length) {
       const w = fenced[this.fencedCursor++];
-      if (!w.accepted) continue;
-      const highest = this.fencedHighest.get(w.key);
-      // A write with no token is below every token.
-      if (highest !== undefined && (w.token === null || w.token < highest)) {
-        this.violate('fencing', [w.client, 'fenced'], say.fencedWentBack(w.client, w.key, w.token, highest));
-      }
-      if (w.token !== null && (highest === undefined || w.token > highest)) this.fencedHighest.set(w.key, w.token);
+      view?.onFencedWrite(w, locks.fenced.checksTokens);
     }
     const unfenced = locks.unfenced.writes;
     while (this.unfencedCursor < unfenced.length) {
@@ -377,6 +397,7 @@ export class InvariantChecker {
     }
     track.appliedIndex = index;
     let rec = this.applied[index];
+    const first = rec === undefined;
     if (rec === undefined) {
       this.applied[index] = rec = { entry, node: node.id, grant: undefined };
     } else if (rec.entry !== entry && !sameCommand(rec.entry.command, entry.command)) {
@@ -386,6 +407,13 @@ export class InvariantChecker {
         say.appliedDiffers(node.id, index, commandText(entry.command), rec.node, commandText(rec.entry.command)),
       );
     }
+    this.checkLockApply(node, track, rec, index, entry, result);
+    // The committed lock table moves on the first apply of each index (after this node's own checks).
+    if (first) this.clientView?.onFirstApply(index, entry, result, this.cluster.nowMs);
+  }
+
+  /** The lock table this node's applies imply, against what its state machine answered. */
+  private checkLockApply(node: RaftNode, track: NodeTrack, rec: ApplyRecord, index: number, entry: LogEntry, result: ApplyResult | null): void {
     const command = entry.command;
     // Lock commands come only from the lock service, which gives every apply a result.
     if (typeof command === 'string' || result === null) return;
@@ -395,7 +423,8 @@ export class InvariantChecker {
         const token = result.type === 'Granted' ? result.token : null;
         if (token !== null) {
           const held = shadow.get(command.key);
-          if (held !== undefined) {
+          // A Grant to the holder renews its lease; to anyone else while held, two hold the key.
+          if (held !== undefined && held.owner !== command.owner) {
             this.violate('one-holder', [node.id], say.twoHolders(node.id, command.key, command.owner, token, held.owner, held.token));
           } else {
             shadow.set(command.key, { owner: command.owner, token });
@@ -409,9 +438,15 @@ export class InvariantChecker {
         }
         return;
       }
-      case 'release':
-        shadow.delete(command.key);
+      case 'release': {
+        const held = shadow.get(command.key);
+        const removed = result.type === 'Released';
+        if (removed && held !== undefined && (held.owner !== command.owner || (command.token !== null && held.token !== command.token))) {
+          this.violate('release-owner', [node.id], say.releaseByOther(node.id, command.key, command.owner, held.owner, held.token));
+        }
+        if (removed) shadow.delete(command.key);
         return;
+      }
       case 'expire': {
         const held = shadow.get(command.key);
         const removed = result.type === 'Expired' && result.existed;

@@ -25,6 +25,9 @@ interface Pending {
   readonly term: number;
 }
 
+/** Sees every answer a client takes (after its lease bookkeeping), for the client-view invariants. */
+export type ClientObserver = (client: ClientActor, src: string, reply: ClientReply) => void;
+
 export class LockService implements ClusterExtension {
   readonly cluster: Cluster;
   readonly clients = new Map<string, ClientActor>();
@@ -33,6 +36,7 @@ export class LockService implements ClusterExtension {
   /** Each node's copy of the replicated lock table, by node position. */
   private readonly machines: LockStateMachine[];
   private readonly applyOptions: ApplyOptions;
+  private readonly clientObservers: ClientObserver[] = [];
   /** Per leader node: log index → the client request waiting for that entry to apply. */
   private readonly pending = new Map<string, Map<number, Pending>>();
   /** Per node: tokens whose expiry this node has already proposed (it proposes each once). */
@@ -41,7 +45,7 @@ export class LockService implements ClusterExtension {
 
   constructor(cluster: Cluster, clientIds: readonly string[]) {
     this.cluster = cluster;
-    for (const id of clientIds) this.clients.set(id, new ClientActor(id, cluster));
+    for (const id of clientIds) this.clients.set(id, new ClientActor(id, cluster, this));
     this.machines = cluster.nodes.map(() => new LockStateMachine());
     this.applyOptions = Object.freeze({ expireAnyToken: cluster.bugSet.has('expire-any-token') });
     this.fenced = new Store('fenced', !cluster.bugSet.has('no-fencing'));
@@ -74,6 +78,16 @@ export class LockService implements ClusterExtension {
       default:
         c.request(intent);
     }
+  }
+
+  addClientObserver(observer: ClientObserver): void {
+    this.clientObservers.push(observer);
+  }
+
+  /** A client took an answer: the observers hear of it. */
+  clientTold(client: ClientActor, src: string, reply: ClientReply): void {
+    const observers = this.clientObservers;
+    for (let i = 0; i < observers.length; i++) observers[i](client, src, reply);
   }
 
   /** The lock table as `node` has applied it. */
@@ -115,8 +129,10 @@ export class LockService implements ClusterExtension {
     return this.machines[node.index].apply(entry.command, this.cluster.localNowMs(node), this.applyOptions);
   }
 
+  /** A restarted node lost its applied lock table and the replies it owed: both are volatile. */
   onRestart(node: RaftNode): void {
     this.machines[node.index].reset();
+    this.pending.delete(node.id);
   }
 
   onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
@@ -128,6 +144,7 @@ export class LockService implements ClusterExtension {
     const request = waiting?.get(index);
     if (!request || !waiting) return;
     waiting.delete(index);
+    // The index was reused by another leader's entry: this is not the entry the request waits for.
     if (request.term !== entry.term) return;
     if (!isLeader) return;
     const client = this.clients.get(request.client);
@@ -136,14 +153,15 @@ export class LockService implements ClusterExtension {
       if (gone) {
         // Ghost lock: the asker cannot hear the answer, so the leader frees the key at once.
         this.log(say.ghost(node.id, request.key, request.client, result.token), 'lock-ghost', [node.id, request.client]);
-        this.propose(node, { type: 'release', key: request.key }, { ...request, op: 'ghost-release' });
+        this.propose(node, { type: 'release', key: request.key, owner: request.client, token: result.token }, { ...request, op: 'ghost-release' });
         return;
       }
-      this.reply(node, request, 'granted', result.token);
+      this.reply(node, request, 'granted', result.token, index);
     } else if (request.op === 'acquire') {
-      this.reply(node, request, 'busy', null);
+      this.reply(node, request, 'busy', null, index);
     } else if (request.op === 'release') {
-      this.reply(node, request, result.type === 'Released' ? 'released' : 'not-found', null);
+      const outcome = result.type === 'Released' ? 'released' : result.type === 'NotHolder' ? 'not-holder' : 'not-found';
+      this.reply(node, request, outcome, null, index);
     }
   }
 
@@ -152,57 +170,69 @@ export class LockService implements ClusterExtension {
   private onRequest(node: RaftNode, src: string, msg: ClientRequest): void {
     if (node.role !== 'leader') {
       const reply: ClientReply = {
-        type: 'ClientReply', id: msg.id, op: msg.op, key: msg.key, outcome: 'not-leader', token: null, leaderHint: node.leaderId,
+        type: 'ClientReply', id: msg.id, op: msg.op, key: msg.key, outcome: 'not-leader', token: null, leaderHint: node.leaderId, index: null,
       };
       this.cluster.send(node.id, src, reply);
       return;
     }
-    const held = this.machines[node.index].locks.get(msg.key);
+    const machine = this.machines[node.index];
+    const held = machine.locks.get(msg.key);
     const request: Pending = { client: src, requestId: msg.id, op: msg.op, key: msg.key, term: node.term };
     if (msg.op === 'acquire') {
       const waiting = this.pendingFor(node);
       for (const [index, p] of waiting) {
+        // A retry while this leader's Grant for the client is in flight: answer this one instead.
+        // Not applied here means not applied anywhere yet (the leader applies first), so the
+        // lease still starts after this request was sent.
         if (p.key === msg.key && p.client === src && p.op === 'acquire' && index > node.lastApplied) {
-          waiting.set(index, request); // a retry while the Grant is in flight: answer this one instead
+          waiting.set(index, request);
           return;
         }
       }
     }
     // The leader's log holds every committed entry (Leader Completeness) but its applied state
     // may lag it, e.g. just after a restart; an entry it has not applied yet for this key could
-    // change the answer, so it decides nothing about the key until that entry is applied.
-    if (this.uncommittedTouches(node, msg.key)) {
+    // change the answer, so it decides nothing about the key until that entry is applied. A
+    // release retried to a new leader waits for the client's own release if it is that entry.
+    const unapplied = this.lastUnappliedFor(node, msg.key);
+    if (unapplied !== 0) {
+      const entry = node.log[unapplied - 1];
+      const c = entry.command as LockCommand;
+      if (msg.op === 'release' && c.type === 'release' && c.owner === src) {
+        this.pendingFor(node).set(unapplied, { ...request, term: entry.term });
+        return;
+      }
       this.log(say.busy(node.id, msg.key, src, null), 'lock-busy', [node.id, src]);
-      this.reply(node, request, 'busy', null);
+      this.reply(node, request, 'busy', null, null);
       return;
     }
     if (msg.op === 'acquire') {
-      if (held && held.owner === src) {
-        this.reply(node, request, 'granted', held.token); // a retry of a grant whose answer was lost
-        return;
-      }
-      if (held) {
+      // An acquire by the holder (a retry whose answer was lost, or asking again) is proposed as
+      // a Grant too: it renews the lease with a new token, so the lease the client counts from
+      // its request is the one the service runs.
+      if (held && held.owner !== src) {
         this.log(say.busy(node.id, msg.key, src, held.owner), 'lock-busy', [node.id, src]);
-        this.reply(node, request, 'busy', null);
+        this.reply(node, request, 'busy', null, null);
         return;
       }
       this.propose(node, { type: 'grant', key: msg.key, leaseMs: msg.leaseMs, owner: src }, request);
     } else {
       if (held && held.owner !== src) {
-        this.reply(node, request, 'not-found', null);
+        this.log(say.notHolder(node.id, msg.key, src, held.owner), 'lock-release-refused', [node.id, src]);
+        this.reply(node, request, 'not-holder', null, null);
         return;
       }
-      this.propose(node, { type: 'release', key: msg.key }, request);
+      this.propose(node, { type: 'release', key: msg.key, owner: src, token: msg.token }, request);
     }
   }
 
-  /** Whether an entry not yet applied on this leader grants, releases or expires `key`. */
-  private uncommittedTouches(node: RaftNode, key: string): boolean {
-    for (let i = node.lastApplied; i < node.log.length; i++) {
-      const c = node.log[i].command;
-      if (typeof c !== 'string' && c.key === key) return true;
+  /** The index of the last entry this leader has not applied yet that touches `key`, or 0. */
+  private lastUnappliedFor(node: RaftNode, key: string): number {
+    for (let i = node.log.length; i > node.lastApplied; i--) {
+      const c = node.log[i - 1].command;
+      if (typeof c !== 'string' && c.key === key) return i;
     }
-    return false;
+    return 0;
   }
 
   private pendingFor(node: RaftNode): Map<number, Pending> {
@@ -216,10 +246,10 @@ export class LockService implements ClusterExtension {
     if (request) this.pendingFor(node).set(index, request);
   }
 
-  private reply(node: RaftNode, request: Pending, outcome: ClientReply['outcome'], token: number | null): void {
+  private reply(node: RaftNode, request: Pending, outcome: ClientReply['outcome'], token: number | null, index: number | null): void {
     if (request.op === 'ghost-release') return;
     const reply: ClientReply = {
-      type: 'ClientReply', id: request.requestId, op: request.op, key: request.key, outcome, token, leaderHint: node.id,
+      type: 'ClientReply', id: request.requestId, op: request.op, key: request.key, outcome, token, leaderHint: node.id, index,
     };
     this.cluster.send(node.id, request.client, reply);
   }
@@ -255,7 +285,7 @@ export class LockService implements ClusterExtension {
   private onStoreWrite(storeId: StoreId, src: string, msg: StoreWrite): void {
     const store = storeId === 'fenced' ? this.fenced : this.unfenced;
     const leaseEnded = msg.token === null || !this.tokenStillHolds(msg.lockKey, msg.token);
-    const record = store.write(this.cluster.nowMs, src, msg.key, msg.value, msg.token, leaseEnded);
+    const record = store.write(this.cluster.nowMs, src, msg.key, msg.value, msg.token, msg.lockKey, leaseEnded);
     this.log(say.storeWrite(storeId, record), record.accepted ? 'store-accepted' : 'store-rejected', [src, storeId]);
   }
 
@@ -284,7 +314,7 @@ function appliedKind(command: LockCommand, result: ApplyResult): EventKind {
     case 'grant':
       return result.type === 'Granted' ? 'lock-granted' : 'lock-grant-rejected';
     case 'release':
-      return result.type === 'Released' ? 'lock-released' : 'lock-release-not-found';
+      return result.type === 'Released' ? 'lock-released' : result.type === 'NotHolder' ? 'lock-release-refused' : 'lock-release-not-found';
     case 'expire':
       return result.type === 'Expired' && result.existed ? 'lock-expired' : 'lock-expire-stale';
   }

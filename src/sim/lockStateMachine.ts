@@ -34,15 +34,27 @@ export class LockStateMachine {
     if (typeof command === 'string') return NOOP;
     switch (command.type) {
       case 'grant': {
-        // Defensive: the leader refuses an acquire while the key is held, so this never
-        // happens in the normal flow; a Grant that arrives anyway changes nothing.
-        if (this.locks.has(command.key)) return { type: 'GrantRejected' };
+        const current = this.locks.get(command.key);
+        // Defensive: the leader refuses an acquire while another client holds the key, so this
+        // never happens in the normal flow; a Grant that arrives anyway changes nothing.
+        if (current !== undefined && current.owner !== command.owner) return { type: 'GrantRejected' };
+        // A Grant to the holder renews: a new token and a lease counted from this apply, so the
+        // holder's lease (counted from its request, which came first) never outlasts the service's.
+        // A renewal never shortens the lease: the holder may still count on the old one.
+        const left = current === undefined ? 0 : current.grantedAtLocalMs + current.leaseMs - localNowMs;
+        const leaseMs = left > command.leaseMs ? left : command.leaseMs;
         const token = this.nextToken++;
-        this.locks.set(command.key, { owner: command.owner, token, leaseMs: command.leaseMs, grantedAtLocalMs: localNowMs });
+        this.locks.set(command.key, { owner: command.owner, token, leaseMs, grantedAtLocalMs: localNowMs });
         return { type: 'Granted', token };
       }
       case 'release': {
-        if (!this.locks.has(command.key)) return { type: 'NotFound' };
+        const current = this.locks.get(command.key);
+        if (current === undefined) return { type: 'NotFound' };
+        // Only the holder frees a lock, and only the grant it names: a late or misdirected
+        // release cannot remove someone else's lock (the same guard as Expire's token).
+        if (current.owner !== command.owner || (command.token !== null && command.token !== current.token)) {
+          return { type: 'NotHolder', holder: current.owner, token: current.token };
+        }
         this.locks.delete(command.key);
         return { type: 'Released' };
       }

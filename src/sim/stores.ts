@@ -10,6 +10,8 @@ export interface StoreWriteRecord {
   readonly key: string;
   readonly value: string;
   readonly token: number | null;
+  /** The lock the writer believed it held (whose token it sent), if any. */
+  readonly lockKey: string | null;
   readonly accepted: boolean;
   /** The writer's lease had already ended when the write landed (a finding, not a failure). */
   readonly leaseEnded: boolean;
@@ -41,7 +43,7 @@ export class Store {
     this.checksTokens = checksTokens;
   }
 
-  write(t: number, client: string, key: string, value: string, token: number | null, leaseEnded: boolean): StoreWriteRecord {
+  write(t: number, client: string, key: string, value: string, token: number | null, lockKey: string | null, leaseEnded: boolean): StoreWriteRecord {
     const highest = this.highest.get(key);
     let reason: string | null = null;
     if (this.checksTokens) {
@@ -56,7 +58,7 @@ export class Store {
     } else {
       this.rejected++;
     }
-    const record: StoreWriteRecord = { t, client, key, value, token, accepted, leaseEnded, reason };
+    const record: StoreWriteRecord = { t, client, key, value, token, lockKey, accepted, leaseEnded, reason };
     this.writes.push(record);
     return record;
   }

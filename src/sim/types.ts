@@ -5,7 +5,8 @@ export type Role = 'follower' | 'candidate' | 'leader';
 /** Lock-service commands (shared/seeds/000): the token is assigned at apply time, never carried. */
 export type LockCommand =
   | { readonly type: 'grant'; readonly key: string; readonly leaseMs: number; readonly owner: string }
-  | { readonly type: 'release'; readonly key: string }
+  /** Names its owner and token, and is refused unless they hold the key (as Expire checks its token). */
+  | { readonly type: 'release'; readonly key: string; readonly owner: string; readonly token: number | null }
   | { readonly type: 'expire'; readonly key: string; readonly token: number };
 
 /**
@@ -17,6 +18,8 @@ export type ApplyResult =
   | { readonly type: 'GrantRejected' }
   | { readonly type: 'Released' }
   | { readonly type: 'NotFound' }
+  /** A release by a client that does not hold the key (or names another token): nothing removed. */
+  | { readonly type: 'NotHolder'; readonly holder: string; readonly token: number }
   | { readonly type: 'Expired'; readonly existed: boolean }
   | { readonly type: 'Noop' };
 
@@ -68,6 +71,8 @@ export interface ClientRequest {
   readonly op: 'acquire' | 'release';
   readonly key: string;
   readonly leaseMs: number;
+  /** A release names the token the client holds the key with (null if it believes it holds none). */
+  readonly token: number | null;
 }
 
 /** Node → client: the answer, or a redirect to the node this one believes leads. */
@@ -76,9 +81,11 @@ export interface ClientReply {
   readonly id: number;
   readonly op: 'acquire' | 'release';
   readonly key: string;
-  readonly outcome: 'granted' | 'busy' | 'released' | 'not-found' | 'not-leader';
+  readonly outcome: 'granted' | 'busy' | 'released' | 'not-found' | 'not-holder' | 'not-leader';
   readonly token: number | null;
   readonly leaderHint: string | null;
+  /** The log index whose applied entry this answers; null for answers that need no entry. */
+  readonly index: number | null;
 }
 
 /** Client → store: a write stamped with the client's fencing token (null if it has none). */

@@ -164,7 +164,7 @@ describe('invariants panel, bugs menu and counterexample search', () => {
       </>,
       chapter,
     );
-    expect(screen.getByTestId('invariant-verdict').textContent).toBe('✓ All 10 invariants hold for every millisecond up to t=2253 ms.');
+    expect(screen.getByTestId('invariant-verdict').textContent).toBe('✓ All 18 invariants hold for every millisecond up to t=2253 ms.');
     expect([...container.querySelectorAll('.invariant-list li')].map((li) => li.textContent?.slice(2))).toEqual([
       'Election Safety',
       'Log Matching',
@@ -176,9 +176,17 @@ describe('invariants panel, bugs menu and counterexample search', () => {
       'Tokens increase and agree',
       'Expire needs a matching token',
       'Fenced store never goes back',
+      'Commit index never moves back',
+      'Only the holder releases',
+      'Answers match the applied entry',
+      'Clients hold only their own tokens',
+      'One client per token',
+      "A client's lease ends no later than the service's",
+      'The service honours a running lease',
+      'Fenced store accepts the current token',
     ]);
     expect(screen.getByTestId('stale-writes').textContent).toMatch(/^Stale writes accepted by the unfenced store: 0/);
-    expect(screen.getByTestId('invariant-badge').textContent).toBe('✓ 10 invariants hold');
+    expect(screen.getByTestId('invariant-badge').textContent).toBe('✓ 18 invariants hold');
     fireEvent.click(screen.getByTestId('invariant-badge'));
     expect(store.getState().sideTab).toBe('invariants');
   });
