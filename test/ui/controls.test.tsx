@@ -35,7 +35,7 @@ describe('run settings', () => {
     const { sent } = renderLab(<RunSettings />);
     fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply configuration' }));
-    expect(screen.getByTestId('settings-error').textContent).toBe('A cluster has 1 to 9 nodes, not "12".');
+    expect(screen.getByTestId('settings-error').textContent).toBe('The number of nodes must be a whole number from 1 to 9, not "12".');
     expect(sent).toEqual([]);
     fireEvent.change(screen.getByLabelText(/Heartbeat/), { target: { value: '400' } });
     fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '7' } });

@@ -140,7 +140,7 @@ describe('share controls', () => {
     expect(JSON.parse(text)).toMatchObject({ format: 'lockstep-run', version: 1, seed: '42', t: 1500, schedule: CHAPTER_SCHEDULE.split('; ') });
     const input = screen.getByTestId('import-file');
     fireEvent.change(input, { target: { files: [new File(['{"format":"lockstep-run","version":1,"seed":"42","nodes":12}'], 'broken.json')] } });
-    await waitFor(() => expect(store.getState().error).toBe('broken.json: This run file asks for "12" nodes; a cluster has 1 to 9. The current run is kept.'));
+    await waitFor(() => expect(store.getState().error).toBe('broken.json: This run file\'s configuration is invalid: The number of nodes must be a whole number from 1 to 9, not "12". The current run is kept.'));
     expect(sent).toEqual([]);
     fireEvent.change(input, { target: { files: [new File([text.replace('"t": 1500', '"t": 900')], 'good.json')] } });
     await waitFor(() => expect(sent.at(-1)).toEqual({ type: 'load', config: DEFAULT_CONFIG, schedule: CHAPTER_SCHEDULE, startAtMs: 900, stopAtMs: 2253, playing: false, label: 'chapter' }));

@@ -4,34 +4,11 @@
  * a bad value gets one sentence and the current run keeps going. The schedule has its own tab.
  */
 import { memo, useState } from 'react';
-import { checkConfig, MAX_NODES, MIN_NODES, nodeIdsFor, parseRange, type SimConfig } from '../../sim/config';
-import { parseSeed } from '../../sim/prng';
+import { configFromFields, type SimConfig } from '../../sim/config';
 import { checkSchedule, formatAction, formatSchedule, parseSchedule, type Action } from '../../sim/schedule';
 import { useBridge, useLab } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
-
-export function configFromFields(base: SimConfig, f: { seed: string; nodes: string; timeout: string; heartbeat: string; latency: string }): SimConfig | string {
-  const seed = parseSeed(f.seed.trim());
-  if (typeof seed === 'string') return `The seed must be a non-negative whole number, not "${f.seed}".`;
-  if (!/^\d{1,2}$/.test(f.nodes.trim()) || Number(f.nodes) < MIN_NODES || Number(f.nodes) > MAX_NODES) {
-    return `A cluster has ${MIN_NODES} to ${MAX_NODES} nodes, not "${f.nodes}".`;
-  }
-  const timeout = parseRange(f.timeout, 'Election timeout');
-  if (typeof timeout === 'string') return timeout;
-  const latency = parseRange(f.latency, 'Latency');
-  if (typeof latency === 'string') return latency;
-  if (!/^\d{1,9}$/.test(f.heartbeat.trim())) return `The heartbeat interval must be a whole number of ms, not "${f.heartbeat}".`;
-  const config: SimConfig = {
-    ...base,
-    seed: seed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : f.seed.trim(),
-    nodeIds: nodeIdsFor(Number(f.nodes)),
-    electionTimeoutMs: timeout,
-    heartbeatMs: Number(f.heartbeat),
-    latencyMs: latency,
-  };
-  return checkConfig(config) ?? config;
-}
 
 /** The actions of a schedule that fit a configuration (a smaller cluster drops those naming the missing nodes). */
 export function keepValidActions(schedule: string, config: SimConfig): { kept: Action[]; dropped: Action[] } {
