@@ -2,11 +2,8 @@
 import { memo, useState } from 'react';
 import { MAX_SEEK_MS, SPEED_CHOICES, speedLabel } from '../../worker/protocol';
 import { useBridge, useLab } from '../labContext';
-import { selectNow, selectPlaying, selectSpeed } from '../store/selectors';
-import type { LabState } from '../store/labStore';
+import { selectNow, selectPlaying, selectSpeed, selectStopAt } from '../store/selectors';
 import { FieldError } from './FieldError';
-
-const selectStopAt = (s: LabState) => s.stopAtMs;
 
 export const PlaybackControls = memo(function PlaybackControls() {
   const bridge = useBridge();

@@ -5,20 +5,20 @@
  */
 import { memo, useState } from 'react';
 import { configFromFields, type SimConfig } from '../../sim/config';
-import { checkSchedule, formatAction, formatSchedule, parseSchedule, type Action } from '../../sim/schedule';
+import { checkSchedule, formatAction, type Action } from '../../sim/schedule';
 import { useBridge, useLab } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
 
 /** The actions of a schedule that fit a configuration (a smaller cluster drops those naming the missing nodes). */
-export function keepValidActions(schedule: string, config: SimConfig): { kept: Action[]; dropped: Action[] } {
+export function keepValidActions(schedule: readonly Action[], config: SimConfig): { kept: Action[]; dropped: Action[] } {
   const kept: Action[] = [];
   const dropped: Action[] = [];
-  for (const a of parseSchedule(schedule)) (checkSchedule([a], config) === null ? kept : dropped).push(a);
+  for (const a of schedule) (checkSchedule([a], config) === null ? kept : dropped).push(a);
   return { kept, dropped };
 }
 
-function SettingsForm({ config, schedule, problem, setProblem }: { config: SimConfig; schedule: string; problem: string | null; setProblem: (p: string | null) => void }) {
+function SettingsForm({ config, schedule, problem, setProblem }: { config: SimConfig; schedule: readonly Action[]; problem: string | null; setProblem: (p: string | null) => void }) {
   const bridge = useBridge();
   const now = useLab(selectNow);
   const playing = useLab(selectPlaying);
@@ -41,7 +41,7 @@ function SettingsForm({ config, schedule, problem, setProblem }: { config: SimCo
     }
     setProblem(null);
     const { kept, dropped } = keepValidActions(schedule, next);
-    bridge.load(next, formatSchedule(kept), { startAtMs: now, playing, label: 'custom' });
+    bridge.load(next, kept, { startAtMs: now, playing, label: 'custom' });
     if (dropped.length > 0) {
       setProblem(`The new run leaves out ${dropped.length} recorded action${dropped.length === 1 ? '' : 's'} that name${dropped.length === 1 ? 's' : ''} nodes it does not have (${dropped.map(formatAction).join('; ')}).`);
     }
