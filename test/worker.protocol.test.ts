@@ -5,11 +5,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, nodeIdsFor } from '../src/sim/config';
 import { CHAPTER_SCHEDULE, findPreset } from '../src/sim/presets';
-import { parseSchedule } from '../src/sim/schedule';
+import { formatSchedule, parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 import { MAX_SEEK_MS, SimDriver, type DriverOptions } from '../src/worker/simDriver';
 import type { HostEndpoint, WorkerEndpoint, WorkerToHost } from '../src/worker/protocol';
 import { HostBridge } from '../src/ui/bridge/hostBridge';
+import { scheduleProblem } from '../src/ui/controls/ScheduleEditor';
 import { createLabStore } from '../src/ui/store/labStore';
 
 function setup(options: DriverOptions = {}) {
@@ -57,53 +58,56 @@ afterEach(() => {
 describe('worker protocol over a MessageChannel', () => {
   it('loads a run and posts a snapshot with the recorded schedule', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, CHAPTER_SCHEDULE, { label: 'chapter' });
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE), { label: 'chapter' });
     await t.frame();
     const s = t.store.getState();
-    expect(s.runId).toBe(1);
-    expect(s.snapshot?.now).toBe(0);
-    expect(s.snapshot?.nodes.map((n) => n.id)).toEqual(['n1', 'n2', 'n3', 'n4', 'n5']);
-    expect(s.schedule).toContain('@1168 crash n2');
-    expect(s.label).toBe('chapter');
-    expect(s.playing).toBe(false);
+    expect(s.frame.runId).toBe(1);
+    expect(s.frame.snapshot?.now).toBe(0);
+    expect(s.frame.snapshot?.nodes.map((n) => n.id)).toEqual(['n1', 'n2', 'n3', 'n4', 'n5']);
+    expect(formatSchedule(s.frame.schedule)).toContain('@1168 crash n2');
+    expect(s.frame.label).toBe('chapter');
+    expect(s.frame.playing).toBe(false);
   });
 
   it('answers a bad config with one sentence and keeps the old run', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, '');
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''));
     await t.frame();
     t.bridge.stepMs(200);
     await t.frame();
-    expect(t.store.getState().snapshot?.now).toBe(200);
-    t.bridge.load({ ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(12) }, '');
+    expect(t.store.getState().frame.snapshot?.now).toBe(200);
+    t.bridge.load({ ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(12) }, []);
     await t.frame();
     const s = t.store.getState();
     expect(s.error).toBe('A cluster has 1 to 9 nodes, not 12.');
-    expect(s.runId).toBe(1);
-    expect(s.snapshot?.now).toBe(200);
-    t.bridge.load(DEFAULT_CONFIG, '@10 explode n1');
+    expect(s.frame.runId).toBe(1);
+    expect(s.frame.snapshot?.now).toBe(200);
+    // Schedule text is read at the edge (the schedule editor, a link, the CLI), with one sentence;
+    // actions that do not fit the configuration are still refused by the worker.
+    expect(scheduleProblem('@10 explode n1', DEFAULT_CONFIG)).toMatch(/unknown verb "explode"/);
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule('@10 crash n9'));
     await t.frame();
-    expect(t.store.getState().error).toMatch(/unknown verb "explode"/);
-    expect(t.store.getState().snapshot?.now).toBe(200);
+    expect(t.store.getState().error).toMatch(/names node "n9", which is not in the cluster/);
+    expect(t.store.getState().frame.snapshot?.now).toBe(200);
   });
 
   it('plays at speed × elapsed real time and never builds a backlog', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, '', { playing: true });
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''), { playing: true });
     t.bridge.setSpeed(0.5);
     await t.frame(); // first frame only starts the clock
     await t.frame(100);
-    expect(t.store.getState().snapshot?.now).toBe(50);
+    expect(t.store.getState().frame.snapshot?.now).toBe(50);
     // A tab throttled for 5 s accounts for at most 100 ms of real time.
     await t.frame(5000);
-    expect(t.store.getState().snapshot?.now).toBe(100);
+    expect(t.store.getState().frame.snapshot?.now).toBe(100);
     t.bridge.setSpeed(1000);
-    expect(t.store.getState().speed).toBe(100);
+    expect(t.store.getState().frame.speed).toBe(100);
   });
 
   it('posts at most one message per frame', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, '', { playing: true });
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''), { playing: true });
     t.bridge.setSpeed(1);
     await t.frame();
     for (let i = 0; i < 5; i++) {
@@ -115,26 +119,26 @@ describe('worker protocol over a MessageChannel', () => {
 
   it('moves the fractional clock without re-sending a snapshot at very slow speed', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, '', { playing: true });
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''), { playing: true });
     t.bridge.setSpeed(0.01);
     await t.frame();
     await t.frame(16);
     const last = t.received.at(-1);
     expect(last?.type).toBe('clock');
-    expect(t.store.getState().clockMs).toBeCloseTo(0.16, 5);
+    expect(t.store.getState().frame.clockMs).toBeCloseTo(0.16, 5);
   });
 
   it('steps one ms, steps to the next event and streams the event lines', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, '');
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''));
     await t.frame();
     t.bridge.stepMs();
     await t.frame();
-    expect(t.store.getState().snapshot?.now).toBe(1);
+    expect(t.store.getState().frame.snapshot?.now).toBe(1);
     t.bridge.stepToNextEvent();
     await t.frame();
     const s = t.store.getState();
-    expect(s.snapshot?.now).toBe(156);
+    expect(s.frame.snapshot?.now).toBe(156);
     expect(s.events.map((e) => e.line)).toEqual(['t=  156 ms n2 election timeout, candidate in term 1']);
     t.bridge.stepToNextEvent();
     await t.frame();
@@ -143,14 +147,14 @@ describe('worker protocol over a MessageChannel', () => {
 
   it('records a person’s action at the current time, and rejects a bad one', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, '');
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''));
     await t.frame();
     t.bridge.stepMs(300);
     t.bridge.act({ verb: 'crash', node: 'n2' });
     await t.frame();
     const s = t.store.getState();
-    expect(s.schedule).toBe('@300 crash n2');
-    expect(s.snapshot?.nodes[1].alive).toBe(false);
+    expect(formatSchedule(s.frame.schedule)).toBe('@300 crash n2');
+    expect(s.frame.snapshot?.nodes[1].alive).toBe(false);
     t.bridge.act({ verb: 'crash', node: 'n7' });
     await t.frame();
     expect(t.store.getState().error).toMatch(/node "n7", which is not in the cluster/);
@@ -158,18 +162,18 @@ describe('worker protocol over a MessageChannel', () => {
 
   it('seeks back by replaying the run, and forward by stepping', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, CHAPTER_SCHEDULE);
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE));
     await t.frame();
     t.bridge.seek(2253);
     await t.frame();
     const forward = t.store.getState();
-    expect(forward.snapshot?.now).toBe(2253);
+    expect(forward.frame.snapshot?.now).toBe(2253);
     const linesAtEnd = forward.events.map((e) => e.line);
     expect(linesAtEnd).toContain('t= 1168 ms n2 crashes');
     expect(linesAtEnd).toContain('t= 1953 ms partition healed');
     t.bridge.seek(1000);
     await t.frame();
-    expect(t.store.getState().snapshot?.now).toBe(1000);
+    expect(t.store.getState().frame.snapshot?.now).toBe(1000);
     t.bridge.seek(2253);
     await t.frame();
     expect(t.store.getState().events.map((e) => e.line)).toEqual(linesAtEnd);
@@ -180,19 +184,19 @@ describe('worker protocol over a MessageChannel', () => {
 
   it('pauses at a preset’s end and replays to a start time on load', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, '', { startAtMs: 500, stopAtMs: 520, playing: true });
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''), { startAtMs: 500, stopAtMs: 520, playing: true });
     t.bridge.setSpeed(1);
     await t.frame();
-    expect(t.store.getState().snapshot?.now).toBe(500);
+    expect(t.store.getState().frame.snapshot?.now).toBe(500);
     await t.frame(50);
     const s = t.store.getState();
-    expect(s.snapshot?.now).toBe(520);
-    expect(s.playing).toBe(false);
+    expect(s.frame.snapshot?.now).toBe(520);
+    expect(s.frame.playing).toBe(false);
   });
 
   it('seeks through the timeline: back, forward and back again land on the same run', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, CHAPTER_SCHEDULE);
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE));
     await t.frame();
     t.bridge.seek(2253);
     await t.frame();
@@ -201,28 +205,28 @@ describe('worker protocol over a MessageChannel', () => {
     t.bridge.seek(1500);
     await t.frame();
     const s = t.store.getState();
-    expect(s.snapshot?.now).toBe(1500);
+    expect(s.frame.snapshot?.now).toBe(1500);
     expect(s.events.map((e) => e.line)).toEqual(fresh.cluster.events.map((e) => e.line));
-    expect(s.snapshot?.nodes.map((n) => [n.id, n.role, n.term, n.logLength, n.commitIndex])).toEqual(
+    expect(s.frame.snapshot?.nodes.map((n) => [n.id, n.role, n.term, n.logLength, n.commitIndex])).toEqual(
       fresh.cluster.nodes.map((n) => [n.id, n.alive ? n.role : n.role, n.term, n.log.length, n.commitIndex]),
     );
-    expect(s.horizonMs).toBe(2253);
+    expect(s.frame.horizonMs).toBe(2253);
   });
 
   it('coalesces a burst of seeks (a dragged scrubber) into one per frame', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, CHAPTER_SCHEDULE);
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE));
     await t.frame();
     const before = t.received.length;
     for (let ms = 100; ms <= 2000; ms += 100) t.bridge.seek(ms);
     await t.frame();
     expect(t.received.length - before).toBe(1);
-    expect(t.store.getState().snapshot?.now).toBe(2000);
+    expect(t.store.getState().frame.snapshot?.now).toBe(2000);
   });
 
   it('sends the landmarks, and steps to the previous and next event and landmark', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, CHAPTER_SCHEDULE);
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE));
     await t.frame();
     t.bridge.seek(2253);
     await t.frame();
@@ -232,24 +236,24 @@ describe('worker protocol over a MessageChannel', () => {
     await t.frame();
     expect(t.bridge.jumpToLandmark(-1)).toBe(true);
     await t.frame();
-    expect(t.store.getState().snapshot?.now).toBe(1168);
+    expect(t.store.getState().frame.snapshot?.now).toBe(1168);
     t.bridge.jumpToLandmark(1);
     await t.frame();
-    expect(t.store.getState().snapshot?.now).toBe(1360);
+    expect(t.store.getState().frame.snapshot?.now).toBe(1360);
     t.bridge.stepToPreviousEvent();
     await t.frame();
     const prev = t.store.getState();
-    expect(prev.snapshot?.now).toBeLessThan(1360);
-    expect(prev.events.at(-1)?.t).toBe(prev.snapshot?.now);
+    expect(prev.frame.snapshot?.now).toBeLessThan(1360);
+    expect(prev.events.at(-1)?.t).toBe(prev.frame.snapshot?.now);
     t.bridge.stepToNextEvent();
     await t.frame();
-    expect(t.store.getState().snapshot?.now).toBe(1360);
+    expect(t.store.getState().frame.snapshot?.now).toBe(1360);
     expect(t.store.getState().events.at(-1)?.t).toBe(1360);
   });
 
   it('acting in the past forks the run; undo brings the set-aside actions back, redo forks again', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, CHAPTER_SCHEDULE);
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE));
     await t.frame();
     t.bridge.seek(2253);
     await t.frame();
@@ -258,37 +262,37 @@ describe('worker protocol over a MessageChannel', () => {
     t.bridge.act({ verb: 'crash', node: 'n1' });
     await t.frame();
     let s = t.store.getState();
-    expect(s.schedule).toBe('@1168 crash n2; @1360 restart n2; @1410 submit x=1; @1410 submit x=2; @1500 crash n1');
-    expect(s.snapshot?.now).toBe(1500);
+    expect(formatSchedule(s.frame.schedule)).toBe('@1168 crash n2; @1360 restart n2; @1410 submit x=1; @1410 submit x=2; @1500 crash n1');
+    expect(s.frame.snapshot?.now).toBe(1500);
     expect(s.events.at(-1)?.line).toBe('t= 1500 ms n1 crashes');
-    expect([s.canUndo, s.canRedo]).toEqual([true, false]);
-    expect(s.horizonMs).toBe(1500); // the old future is gone
+    expect([s.frame.canUndo, s.frame.canRedo]).toEqual([true, false]);
+    expect(s.frame.horizonMs).toBe(1500); // the old future is gone
     t.bridge.undo();
     await t.frame();
     s = t.store.getState();
-    expect(s.schedule).toBe(formatChapter());
-    expect(s.snapshot?.now).toBe(1500);
-    expect([s.canUndo, s.canRedo]).toEqual([false, true]);
+    expect(formatSchedule(s.frame.schedule)).toBe(formatChapter());
+    expect(s.frame.snapshot?.now).toBe(1500);
+    expect([s.frame.canUndo, s.frame.canRedo]).toEqual([false, true]);
     t.bridge.seek(2253);
     await t.frame();
     expect(t.store.getState().events.map((e) => e.line)).toEqual(fullLog);
     t.bridge.redo();
     await t.frame();
     s = t.store.getState();
-    expect(s.schedule).toMatch(/@1500 crash n1$/);
-    expect(s.snapshot?.now).toBe(2253);
+    expect(formatSchedule(s.frame.schedule)).toMatch(/@1500 crash n1$/);
+    expect(s.frame.snapshot?.now).toBe(2253);
     expect(s.events.map((e) => e.line)).toContain('t= 1500 ms n1 crashes');
   });
 
   it('checks every invariant on this run up to the horizon, and counts stale unfenced writes apart', async () => {
     const t = (current = setup());
     const fencing = findPreset('fencing')!;
-    t.bridge.load(fencing.config, fencing.schedule);
+    t.bridge.load(fencing.config, parseSchedule(fencing.schedule));
     await t.frame();
     t.bridge.seek(15000);
     await t.frame();
     await t.frame();
-    const check = t.store.getState().check;
+    const check = t.store.getState().frame.check;
     expect(check).toEqual({ checkedToMs: 15000, violation: null, staleWrites: 1 });
   });
 
@@ -296,21 +300,21 @@ describe('worker protocol over a MessageChannel', () => {
     const t = (current = setup());
     const config = { ...DEFAULT_CONFIG, seed: 675600611, nodeIds: nodeIdsFor(7), electionTimeoutMs: [141, 152] as const, heartbeatMs: 34, latencyMs: [6, 26] as const, clientIds: ['A', 'B', 'C', 'D'], bugs: ['no-fencing' as const] };
     const schedule = '@5158 client C pause 786; @5158 client C write k1=C5; @5528 client B acquire k1 48; @5528 client B write k1=B6';
-    t.bridge.load(config, schedule, { startAtMs: 6000 });
+    t.bridge.load(config, parseSchedule(schedule), { startAtMs: 6000 });
     await t.frame();
     await t.frame();
-    const v = t.store.getState().check?.violation;
+    const v = t.store.getState().frame.check?.violation;
     expect(v).toMatchObject({ invariant: 'fencing', t: 5950, nodes: ['C', 'fenced'] });
     // Without the bug the same schedule holds.
-    t.bridge.load({ ...config, bugs: [] }, schedule, { startAtMs: 6000 });
+    t.bridge.load({ ...config, bugs: [] }, parseSchedule(schedule), { startAtMs: 6000 });
     await t.frame();
     await t.frame();
-    expect(t.store.getState().check).toMatchObject({ checkedToMs: 6000, violation: null });
+    expect(t.store.getState().frame.check).toMatchObject({ checkedToMs: 6000, violation: null });
   });
 
   it('finds a counterexample in slices with progress, and loads it paused at the violation', async () => {
     const t = (current = setup({ fuzzStepsPerFrame: 4 }));
-    t.bridge.load(DEFAULT_CONFIG, '');
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''));
     await t.frame();
     t.bridge.findCounterexample({ seed: 42, runs: 20, bugs: ['no-fencing'] });
     expect(t.store.getState().fuzzRunning).toBe(true);
@@ -318,13 +322,13 @@ describe('worker protocol over a MessageChannel', () => {
     const s = t.store.getState();
     const done = s.fuzzDone!;
     expect(done.found?.violation.invariant).toBe('fencing');
-    expect(s.label).toBe('counterexample');
-    expect(s.playing).toBe(false);
-    expect(s.snapshot?.now).toBe(done.found!.violation.t);
-    expect(s.config.bugs).toEqual(['no-fencing']);
-    expect(s.schedule).toBe(done.found!.schedule);
+    expect(s.frame.label).toBe('counterexample');
+    expect(s.frame.playing).toBe(false);
+    expect(s.frame.snapshot?.now).toBe(done.found!.violation.t);
+    expect(s.frame.config.bugs).toEqual(['no-fencing']);
+    expect(s.frame.schedule).toEqual(done.found!.schedule);
     await t.frame();
-    expect(t.store.getState().check?.violation).toMatchObject({ invariant: 'fencing', t: done.found!.violation.t });
+    expect(t.store.getState().frame.check?.violation).toMatchObject({ invariant: 'fencing', t: done.found!.violation.t });
     expect(t.received.some((m) => m.type === 'fuzz-progress')).toBe(true);
   });
 

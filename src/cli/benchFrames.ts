@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     await page.waitForSelector('[data-role="leader"][data-alive="true"]', { timeout: 20_000 });
     await page.waitForTimeout(500);
     const result = await page.evaluate(async (ms) => {
-      const lab = (window as unknown as { lockstep: { store: { getState(): { snapshot: { messages: unknown[] } | null } } } }).lockstep;
+      const lab = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } }).lockstep;
       let replaced = 0;
       const observer = new MutationObserver((records) => {
         for (const r of records) for (const n of r.addedNodes) if (n instanceof Element && n.matches('[data-node-id]')) replaced++;
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
         const frame = (t: number) => {
           deltas.push(t - last);
           last = t;
-          inflight.push(lab.store.getState().snapshot?.messages.length ?? 0);
+          inflight.push(lab.store.getState().frame.snapshot?.messages.length ?? 0);
           if (t - start < ms) requestAnimationFrame(frame);
           else done();
         };

@@ -6,7 +6,7 @@
 import { encodeLink } from '../share/link';
 import { BUG_NAMES, type BugName, type SimConfig } from '../sim/config';
 import { FUZZ_DURATION_MS, fuzz, type Counterexample, type FuzzResult } from '../sim/fuzz';
-import { parseSeed, type Seed } from '../sim/prng';
+import { seedFromText, type Seed } from '../sim/prng';
 import { formatSchedule, type Action } from '../sim/schedule';
 import { UsageError, parseFlags, wholeNumber } from './args';
 import { header } from './simCli';
@@ -51,9 +51,9 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
   const seedText = flags.get('seed');
   let seed: Seed = 1;
   if (typeof seedText === 'string') {
-    const parsed = parseSeed(seedText.trim());
-    if (typeof parsed === 'string') throw new UsageError(`--seed must be a non-negative integer, not "${seedText}".`);
-    seed = parsed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(parsed) : parsed;
+    const parsed = seedFromText(seedText);
+    if (parsed === null) throw new UsageError(`--seed must be a non-negative integer, not "${seedText}".`);
+    seed = parsed;
   }
   const bugText = flags.get('bug');
   const bugs: BugName[] = [];

@@ -2,9 +2,8 @@
  * `npm run sim -- [flags]`: the same core as the browser, run in Node. Kept as a function from
  * argv to (exit code, stdout, stderr) so tests call it directly.
  */
-import { BUG_NAMES, DEFAULT_CONFIG, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, checkConfig, nodeIdsFor, parseRange, type BugName, type SimConfig } from '../sim/config';
+import { BUG_NAMES, DEFAULT_CONFIG, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/config';
 import { PRESETS, findPreset } from '../sim/presets';
-import { parseSeed } from '../sim/prng';
 import { lockSummaryLines, runReport, summaryLines } from '../sim/report';
 import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/schedule';
 import { attachInvariants } from '../sim/invariants';
@@ -49,6 +48,9 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --json              print one JSON object instead of text
   --no-check          skip the invariant checks (measure the bare engine)`;
 
+/** Configuration errors name the flag the person typed. */
+const FLAG_NAMES: FieldNames = { seed: '--seed', nodes: '--nodes', timeout: '--timeout', heartbeat: '--heartbeat', latency: '--latency', clients: '--clients', bugs: '--bugs' };
+
 export interface ResolvedRun {
   readonly config: SimConfig;
   readonly schedule: Action[];
@@ -77,40 +79,10 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
     scheduleText = preset.schedule;
     untilMs = preset.untilMs;
   }
-  const seed = str('seed');
-  if (seed !== undefined) {
-    const parsed = parseSeed(seed.trim());
-    if (typeof parsed === 'string') throw new UsageError(`--seed must be a non-negative integer, not "${seed}".`);
-    config = { ...config, seed: parsed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(parsed) : parsed };
-  }
-  const nodes = str('nodes');
-  if (nodes !== undefined) config = { ...config, nodeIds: nodeIdsFor(wholeNumber(nodes, 'nodes', MIN_NODES, MAX_NODES)) };
-  const range = (flag: string, what: string) => {
-    const text = str(flag);
-    if (text === undefined) return undefined;
-    const r = parseRange(text, `--${flag}`);
-    if (typeof r === 'string') throw new UsageError(r);
-    void what;
-    return r;
-  };
-  const timeout = range('timeout', 'election timeout');
-  if (timeout) config = { ...config, electionTimeoutMs: timeout };
-  const latency = range('latency', 'latency');
-  if (latency) config = { ...config, latencyMs: latency };
-  const heartbeat = str('heartbeat');
-  if (heartbeat !== undefined) config = { ...config, heartbeatMs: wholeNumber(heartbeat, 'heartbeat', 1, 60_000) };
-  const clients = str('clients');
-  if (clients !== undefined) config = { ...config, clientIds: clients.trim() === '' ? [] : clients.split(',').map((c) => c.trim()) };
-  const bugs = str('bugs');
-  if (bugs !== undefined) {
-    const names = bugs.split(',').map((b) => b.trim()).filter((b) => b !== '');
-    for (const name of names) {
-      if (!(BUG_NAMES as readonly string[]).includes(name)) throw new UsageError(`Unknown bug "${name}" in --bugs; the bugs are ${BUG_NAMES.join(', ')}.`);
-    }
-    config = { ...config, bugs: names as BugName[] };
-  }
-  const problem = checkConfig(config);
-  if (problem) throw new UsageError(problem);
+  const fields: ConfigFields = { seed: str('seed'), nodes: str('nodes'), timeout: str('timeout'), heartbeat: str('heartbeat'), latency: str('latency'), clients: str('clients'), bugs: str('bugs') };
+  const checked = configFromFields(config, fields, FLAG_NAMES);
+  if (typeof checked === 'string') throw new UsageError(checked);
+  config = checked;
   const scheduleFlag = str('schedule');
   if (scheduleFlag !== undefined) scheduleText = scheduleFlag;
   let schedule: Action[];

@@ -5,15 +5,14 @@
  * deflated (fflate) and base64url-encoded in `z`. Every bad link gets one sentence.
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
-import { BUG_NAMES, DEFAULT_CONFIG, checkConfig, nodeIdsFor, parseRange, type BugName, type SimConfig } from '../sim/config';
-import { parseSeed } from '../sim/prng';
+import { DEFAULT_CONFIG, configFromFields, type SimConfig } from '../sim/config';
 import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/schedule';
+// The page's own limits: a link that decodes can always be replayed.
+import { MAX_SEEK_MS, MAX_SPEED, MIN_SPEED } from '../worker/protocol';
 
 export const LINK_VERSION = 1;
 /** Longest link text accepted, and longest schedule a compressed link may expand to. */
 export const MAX_LINK_CHARS = 64 * 1024;
-/** Seeking is replay: a link may land at most an hour into a run. */
-export const MAX_LINK_TIME_MS = 3_600_000;
 /** Schedules longer than this are compressed. */
 const COMPRESS_OVER_CHARS = 600;
 
@@ -25,10 +24,6 @@ export interface RunSpec {
   /** A view setting, not part of the run: playback speed (simulated ms per real ms), if not the default. */
   readonly speed?: number;
 }
-
-/** Playback speeds a link may carry. */
-export const MIN_LINK_SPEED = 0.01;
-export const MAX_LINK_SPEED = 100;
 
 export type Decoded = { readonly ok: true; readonly spec: RunSpec } | { readonly ok: false; readonly error: string };
 
@@ -89,43 +84,12 @@ function decode(input: string): Decoded {
   const v = params.get('v');
   if (v === null) return fail('This link has no format version (v=1); it is not a Lockstep run link.');
   if (v !== String(LINK_VERSION)) return fail(`This link is format version "${v.slice(0, 12)}"; this Lockstep reads version ${LINK_VERSION}.`);
-  let config: SimConfig = { ...DEFAULT_CONFIG };
-  const seedText = params.get('seed');
-  if (seedText === null) return fail('This link has no seed.');
-  const seed = parseSeed(seedText);
-  if (typeof seed === 'string') return fail(`This link's seed "${seedText.slice(0, 30)}" is not a non-negative integer.`);
-  config = { ...config, seed: seed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : seed };
-  const nodes = params.get('nodes');
-  if (nodes !== null) {
-    if (!/^\d{1,2}$/.test(nodes) || Number(nodes) < 1 || Number(nodes) > 9) return fail(`This link asks for "${nodes.slice(0, 12)}" nodes; a cluster has 1 to 9.`);
-    config = { ...config, nodeIds: nodeIdsFor(Number(nodes)) };
-  }
-  for (const [field, key] of [['timeout', 'electionTimeoutMs'], ['latency', 'latencyMs']] as const) {
-    const text = params.get(field);
-    if (text === null) continue;
-    const range = parseRange(text, `The link's ${field}`);
-    if (typeof range === 'string') return fail(range);
-    config = { ...config, [key]: range };
-  }
-  const heartbeat = params.get('heartbeat');
-  if (heartbeat !== null) {
-    if (!/^\d{1,6}$/.test(heartbeat)) return fail(`This link's heartbeat "${heartbeat.slice(0, 12)}" is not a whole number of ms.`);
-    config = { ...config, heartbeatMs: Number(heartbeat) };
-  }
-  const clients = params.get('clients');
-  if (clients !== null) {
-    if (!/^[A-Z]{0,6}$/.test(clients)) return fail(`This link's clients "${clients.slice(0, 12)}" must be up to 6 capital letters, like AB.`);
-    config = { ...config, clientIds: clients.split('') };
-  }
-  const bugs = params.get('bugs');
-  if (bugs !== null && bugs !== '') {
-    const names = bugs.split(',');
-    const unknown = names.find((b) => !(BUG_NAMES as readonly string[]).includes(b));
-    if (unknown !== undefined) return fail(`This link switches on unknown bug "${unknown.slice(0, 30)}"; the bugs are ${BUG_NAMES.join(', ')}.`);
-    config = { ...config, bugs: names as BugName[] };
-  }
-  const configProblem = checkConfig(config);
-  if (configProblem) return fail(`This link's configuration is invalid: ${configProblem}`);
+  const seed = params.get('seed');
+  if (seed === null) return fail('This link has no seed.');
+  const field = (name: string) => params.get(name) ?? undefined;
+  const fields = { seed, nodes: field('nodes'), timeout: field('timeout'), heartbeat: field('heartbeat'), latency: field('latency'), clients: field('clients'), bugs: field('bugs') };
+  const config = configFromFields(DEFAULT_CONFIG, fields);
+  if (typeof config === 'string') return fail(`This link's configuration is invalid: ${config}`);
   let text = params.get('s') ?? '';
   const z = params.get('z');
   if (z !== null) {
@@ -147,14 +111,14 @@ function decode(input: string): Decoded {
   const t = params.get('t');
   let atMs = 0;
   if (t !== null) {
-    if (!/^\d{1,10}$/.test(t) || Number(t) > MAX_LINK_TIME_MS) return fail(`This link's time "${t.slice(0, 14)}" must be a whole number of ms from 0 to ${MAX_LINK_TIME_MS}.`);
+    if (!/^\d{1,10}$/.test(t) || Number(t) > MAX_SEEK_MS) return fail(`This link's time "${t.slice(0, 14)}" must be a whole number of ms from 0 to ${MAX_SEEK_MS}.`);
     atMs = Number(t);
   }
   const speedText = params.get('speed');
   if (speedText !== null) {
     const speed = Number(speedText);
-    if (!/^\d{1,3}(\.\d{1,3})?$/.test(speedText) || speed < MIN_LINK_SPEED || speed > MAX_LINK_SPEED) {
-      return fail(`This link's speed "${speedText.slice(0, 14)}" must be a number from ${MIN_LINK_SPEED} to ${MAX_LINK_SPEED} (simulated ms per real ms).`);
+    if (!/^\d{1,3}(\.\d{1,3})?$/.test(speedText) || speed < MIN_SPEED || speed > MAX_SPEED) {
+      return fail(`This link's speed "${speedText.slice(0, 14)}" must be a number from ${MIN_SPEED} to ${MAX_SPEED} (simulated ms per real ms).`);
     }
     return { ok: true, spec: { config, schedule, atMs, speed } };
   }

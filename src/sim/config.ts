@@ -1,9 +1,10 @@
 /**
  * Simulation configuration. Faults are data and units come last in names (TigerBeetle's style).
  * `validateConfig` checks what the chapter's RaftCluster checks, plus the ranges the lab allows,
- * and answers with one sentence naming what is wrong and what is allowed.
+ * and answers with one sentence naming what is wrong and what is allowed. `configFromFields` is
+ * the one reader of configuration text, for every edge: share links, the CLI and the settings form.
  */
-import { parseSeed, type Seed } from './prng';
+import { parseSeed, seedFromText } from './prng';
 
 export const MIN_NODES = 1;
 export const MAX_NODES = 9;
@@ -22,7 +23,8 @@ export const BUG_NAMES = [
 export type BugName = (typeof BUG_NAMES)[number];
 
 export interface SimConfig {
-  readonly seed: Seed;
+  /** A number while it is a safe integer, else a bigint (see `seedFromText`). */
+  readonly seed: number | bigint;
   readonly nodeIds: readonly string[];
   readonly electionTimeoutMs: readonly [number, number];
   readonly heartbeatMs: number;
@@ -99,9 +101,87 @@ export function validateConfig(config: SimConfig): SimConfig {
   return config;
 }
 
+export type ConfigField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs';
+
+/** A configuration as text, one optional string per field; a field left out keeps the base's value. */
+export type ConfigFields = { readonly [K in ConfigField]?: string };
+
+/**
+ * How an edge names each field in its sentences. The sentences are the same everywhere; only the
+ * name changes, so a person reads the name they typed (`--nodes` on the command line).
+ */
+export type FieldNames = { readonly [K in ConfigField]: string };
+
+export const FIELD_NAMES: FieldNames = {
+  seed: 'the seed',
+  nodes: 'the number of nodes',
+  timeout: 'the election timeout',
+  heartbeat: 'the heartbeat interval',
+  latency: 'the latency',
+  clients: 'the clients',
+  bugs: 'the list of bugs',
+};
+
+const RANGE_EXAMPLE: Record<'timeout' | 'latency', string> = { timeout: '150-300', latency: '5-15' };
+const MAX_RANGE_MS = 60_000;
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+/** What a person typed, quoted back but kept short (a link can carry anything). */
+const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
+/**
+ * Builds a configuration from text fields over `base` and checks it: the configuration, or one
+ * sentence naming the field that is wrong and what is allowed.
+ */
+export function configFromFields(base: SimConfig, fields: ConfigFields, names: FieldNames = FIELD_NAMES): SimConfig | string {
+  let config: SimConfig = base;
+  if (fields.seed !== undefined) {
+    const seed = seedFromText(fields.seed);
+    if (seed === null) return `${capital(names.seed)} must be a non-negative integer, not "${shown(fields.seed)}".`;
+    config = { ...config, seed };
+  }
+  if (fields.nodes !== undefined) {
+    const count = wholeNumberIn(fields.nodes, MIN_NODES, MAX_NODES);
+    if (count === null) return `${capital(names.nodes)} must be a whole number from ${MIN_NODES} to ${MAX_NODES}, not "${shown(fields.nodes)}".`;
+    config = { ...config, nodeIds: nodeIdsFor(count) };
+  }
+  for (const [field, key] of [['timeout', 'electionTimeoutMs'], ['latency', 'latencyMs']] as const) {
+    const text = fields[field];
+    if (text === undefined) continue;
+    const range = parseRange(text, capital(names[field]), RANGE_EXAMPLE[field]);
+    if (typeof range === 'string') return range;
+    config = { ...config, [key]: range };
+  }
+  if (fields.heartbeat !== undefined) {
+    const heartbeatMs = wholeNumberIn(fields.heartbeat, 1, MAX_RANGE_MS);
+    if (heartbeatMs === null) return `${capital(names.heartbeat)} must be a whole number of ms from 1 to ${MAX_RANGE_MS}, not "${shown(fields.heartbeat)}".`;
+    config = { ...config, heartbeatMs };
+  }
+  if (fields.clients !== undefined) {
+    const text = fields.clients.trim();
+    // "A,B" (a flag) and "AB" (a link) both name clients A and B.
+    const ids = text === '' ? [] : text.includes(',') ? text.split(',').map((c) => c.trim()) : text.split('');
+    if (ids.some((id) => !/^[A-Z]$/.test(id))) return `${capital(names.clients)} must be capital letters, one per client, like A,B, not "${shown(fields.clients)}".`;
+    config = { ...config, clientIds: ids };
+  }
+  if (fields.bugs !== undefined) {
+    const bugs = fields.bugs.split(',').map((b) => b.trim()).filter((b) => b !== '');
+    const unknown = bugs.find((b) => !(BUG_NAMES as readonly string[]).includes(b));
+    if (unknown !== undefined) return `Unknown bug "${shown(unknown)}" in ${names.bugs}; the bugs are ${BUG_NAMES.join(', ')}.`;
+    config = { ...config, bugs: bugs as BugName[] };
+  }
+  return checkConfig(config) ?? config;
+}
+
+function wholeNumberIn(text: string, min: number, max: number): number | null {
+  const t = text.trim();
+  if (!/^\d{1,12}$/.test(t) || Number(t) < min || Number(t) > max) return null;
+  return Number(t);
+}
+
 /** Parses "A-B" into an ordered pair of whole numbers, or returns an error sentence. */
-export function parseRange(text: string, what: string): readonly [number, number] | string {
+export function parseRange(text: string, what: string, example = '150-300'): readonly [number, number] | string {
   const m = /^\s*(\d{1,9})\s*-\s*(\d{1,9})\s*$/.exec(text);
-  if (!m) return `${what} must be written A-B with whole numbers of ms, like 150-300, not "${text}".`;
+  if (!m) return `${what} must be written A-B with whole numbers of ms, like ${example}, not "${shown(text)}".`;
   return [Number(m[1]), Number(m[2])];
 }

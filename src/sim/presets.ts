@@ -1,5 +1,6 @@
 /** Named runs: the chapter's demo and control, and the lock-service stories. */
 import { DEFAULT_CONFIG, type SimConfig } from './config';
+import { parseSchedule, type Action } from './schedule';
 
 export interface Preset {
   readonly name: string;
@@ -83,4 +84,16 @@ export const PRESETS: readonly Preset[] = [
 
 export function findPreset(name: string): Preset | null {
   return PRESETS.find((p) => p.name === name) ?? null;
+}
+
+const parsed = new WeakMap<Preset, readonly Action[]>();
+
+/** A preset's schedule as actions, parsed once per preset (its text is the edge). */
+export function presetActions(preset: Preset): readonly Action[] {
+  let actions = parsed.get(preset);
+  if (!actions) {
+    actions = parseSchedule(preset.schedule);
+    parsed.set(preset, actions);
+  }
+  return actions;
 }

@@ -29,6 +29,17 @@ export function parseSeed(value: Seed): bigint | string {
   return BigInt(value);
 }
 
+/**
+ * A seed read from text (a flag, a link, a form field) in its one normal form: a number while it
+ * is a safe integer, else a bigint, so that every edge builds the same `SimConfig` from the same
+ * text. Null when the text is not a non-negative integer.
+ */
+export function seedFromText(text: string): number | bigint | null {
+  const parsed = parseSeed(text.trim());
+  if (typeof parsed === 'string') return null;
+  return parsed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(parsed) : parsed;
+}
+
 export class CPythonRandom {
   private readonly mt = new Int32Array(N);
   private mti = N + 1;

@@ -17,8 +17,8 @@ import { RunSettings } from './controls/RunSettings';
 import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
-import { SIDE_TABS, type LabState, type SideTab } from './store/labStore';
-import { selectError } from './store/selectors';
+import { SIDE_TABS, type SideTab } from './store/labStore';
+import { selectError, selectSideTab, selectStatus } from './store/selectors';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
 
 const TAB_TITLES: Record<SideTab, string> = {
@@ -30,17 +30,6 @@ const TAB_TITLES: Record<SideTab, string> = {
   invariants: 'Invariants',
   schedule: 'Schedule',
   settings: 'Run settings',
-};
-
-const selectStatus = (s: LabState) => {
-  const snap = s.snapshot;
-  if (!snap) return 'starting…';
-  const leader = snap.nodes.find((n) => n.id === snap.leader);
-  const parts = [leader ? `leader ${leader.id} (term ${leader.term})` : 'no leader'];
-  parts.push(`${snap.messages.length} message${snap.messages.length === 1 ? '' : 's'} in flight`);
-  if (snap.partitions.length > 0) parts.push('network partitioned');
-  if (snap.lossPct > 0) parts.push(`${snap.lossPct}% loss`);
-  return parts.join(' · ');
 };
 
 const Status = memo(function Status() {
@@ -66,10 +55,8 @@ const ErrorBanner = memo(function ErrorBanner() {
   );
 });
 
-const selectTab = (s: LabState) => s.sideTab;
-
 const SideTabs = memo(function SideTabs() {
-  const tab = useLab(selectTab);
+  const tab = useLab(selectSideTab);
   const store = useLabStore();
   const onKeyDown = (e: KeyboardEvent) => {
     const i = SIDE_TABS.indexOf(tab);

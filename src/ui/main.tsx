@@ -27,7 +27,7 @@ startUrlSync(store, {
 store.getState().setSideTab(tabForPreset(run.label) ?? 'logs');
 // A preset (or a found counterexample) switches the side panel to what it is about.
 store.subscribe((s, prev) => {
-  const tab = s.runId !== prev.runId && s.label !== prev.label ? tabForPreset(s.label) : null;
+  const tab = s.frame.runId !== prev.frame.runId && s.frame.label !== prev.frame.label ? tabForPreset(s.frame.label) : null;
   if (tab !== null) s.setSideTab(tab);
 });
 

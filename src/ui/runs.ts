@@ -5,14 +5,14 @@
  * fall back to the default run.
  */
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/config';
-import { PRESETS, type Preset } from '../sim/presets';
-import { formatSchedule, parseSchedule, type Action } from '../sim/schedule';
+import { PRESETS, presetActions, type Preset } from '../sim/presets';
+import type { Action } from '../sim/schedule';
 import { decodeLink, encodeLink, type RunSpec } from '../share/link';
-import { DEFAULT_SPEED, MAX_SEEK_MS } from '../worker/protocol';
+import { DEFAULT_SPEED } from '../worker/protocol';
 
 export interface RunRequest {
   readonly config: SimConfig;
-  readonly schedule: string;
+  readonly schedule: readonly Action[];
   readonly startAtMs: number;
   readonly stopAtMs: number | null;
   readonly playing: boolean;
@@ -34,7 +34,7 @@ export const ALL_PRESETS: readonly Preset[] = [DEFAULT_PRESET, ...PRESETS];
 export function presetRun(preset: Preset, speed = DEFAULT_SPEED): RunRequest {
   return {
     config: preset.config,
-    schedule: preset.schedule,
+    schedule: presetActions(preset),
     startAtMs: 0,
     stopAtMs: preset.untilMs > 0 ? preset.untilMs : null,
     playing: true,
@@ -49,23 +49,24 @@ export function defaultRun(): RunRequest {
 
 const configKey = (c: SimConfig) => JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
 
+/** Actions are plain data from one parser, so equal actions have equal JSON. */
+const sameActions = (a: readonly Action[], b: readonly Action[]) => a.length === b.length && a.every((x, i) => JSON.stringify(x) === JSON.stringify(b[i]));
+
 /** The preset whose inputs these are exactly, if any (a reloaded preset keeps its blurb and end). */
-export function presetFor(config: SimConfig, schedule: string): Preset | null {
+export function presetFor(config: SimConfig, schedule: readonly Action[]): Preset | null {
   const key = configKey(config);
   for (const p of ALL_PRESETS) {
-    if (configKey(p.config) === key && formatSchedule(parseSchedule(p.schedule)) === schedule) return p;
+    if (configKey(p.config) === key && sameActions(presetActions(p), schedule)) return p;
   }
   return null;
 }
 
 /** A run from a decoded link or run file: paused at its time. */
-export function runFromSpec(spec: RunSpec): RunRequest | string {
-  if (spec.atMs > MAX_SEEK_MS) return `This link's time ${spec.atMs} ms is past the ${MAX_SEEK_MS} ms this page can replay to.`;
-  const schedule = formatSchedule(spec.schedule);
-  const preset = presetFor(spec.config, schedule);
+export function runFromSpec(spec: RunSpec): RunRequest {
+  const preset = presetFor(spec.config, spec.schedule);
   return {
     config: spec.config,
-    schedule,
+    schedule: spec.schedule,
     startAtMs: spec.atMs,
     stopAtMs: preset && preset.untilMs > spec.atMs ? preset.untilMs : null,
     playing: false,
@@ -86,21 +87,18 @@ export function runFromQuery(search: string): RunRequest | string | null {
 /** What the URL holds for a run: its inputs, where it is, and the speed if not the default. */
 export interface LinkState {
   readonly config: SimConfig;
-  readonly schedule: string;
+  readonly schedule: readonly Action[];
   readonly nowMs: number;
   readonly speed: number;
 }
 
-let parsedText = '';
-let parsed: Action[] = [];
+/** The run at this time, paused, as a link or run file describes it (the speed only if not the default). */
+export function runSpecOf(s: LinkState): RunSpec {
+  const speed = Math.round(s.speed * 1000) / 1000;
+  return { config: s.config, schedule: s.schedule, atMs: s.nowMs, ...(speed !== DEFAULT_SPEED ? { speed } : {}) };
+}
 
 /** The query string (without `?`) that reopens this run at this time, paused. */
 export function linkQuery(s: LinkState): string {
-  if (s.schedule !== parsedText) {
-    parsed = parseSchedule(s.schedule);
-    parsedText = s.schedule;
-  }
-  const speed = Math.round(s.speed * 1000) / 1000;
-  const spec: RunSpec = { config: s.config, schedule: parsed, atMs: s.nowMs, ...(speed !== DEFAULT_SPEED ? { speed } : {}) };
-  return encodeLink(spec);
+  return encodeLink(runSpecOf(s));
 }

@@ -17,8 +17,9 @@ export interface UrlSyncOptions {
 }
 
 export function linkStateOf(s: LabState): LinkState | null {
-  if (!s.snapshot) return null;
-  return { config: s.config, schedule: s.schedule, nowMs: s.snapshot.now, speed: s.speed };
+  const f = s.frame;
+  if (!f.snapshot) return null;
+  return { config: f.config, schedule: f.schedule, nowMs: f.snapshot.now, speed: f.speed };
 }
 
 /** The query string for the store's run now, or null before the first snapshot. */
@@ -44,7 +45,7 @@ export function startUrlSync(store: LabStore, options: UrlSyncOptions): () => vo
   const onChange = (s: LabState) => {
     const state = linkStateOf(s);
     if (state === null || same(written, state)) return;
-    const wait = (s.playing ? URL_EVERY_MS : URL_EVERY_MS_PAUSED) - (options.now() - writtenAt);
+    const wait = (s.frame.playing ? URL_EVERY_MS : URL_EVERY_MS_PAUSED) - (options.now() - writtenAt);
     if (wait <= 0) {
       if (timer !== null) clearTimeout(timer);
       write();

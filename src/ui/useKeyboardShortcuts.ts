@@ -5,6 +5,7 @@
  */
 import { useEffect } from 'react';
 import type { HostBridge } from './bridge/hostBridge';
+import { selectNow } from './store/selectors';
 
 /** What the keyboard help lists, in order. */
 export const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
@@ -56,7 +57,7 @@ export function handleShortcut(e: KeyboardEvent, bridge: HostBridge): boolean {
         bridge.stepToPreviousEvent();
         return true;
       }
-      const now = bridge.store.getState().snapshot?.now ?? 0;
+      const now = selectNow(bridge.store.getState());
       bridge.pause();
       bridge.seek(Math.max(0, now - 1));
       return true;

@@ -6,10 +6,15 @@
 import type { BugName, SimConfig } from '../sim/config';
 import type { EventKind, SimEvent } from '../sim/events';
 import type { Violation } from '../sim/invariants';
-import type { ActionBody } from '../sim/schedule';
+import type { Action, ActionBody } from '../sim/schedule';
 import type { Snapshot } from '../sim/snapshot';
 
-/** Speeds are simulated ms per real ms. 0.1x: a 50 ms heartbeat takes half a second to see. */
+/**
+ * The page's limits, one source each: the worker, the controls and share links all use these, so
+ * a link that decodes can always be replayed.
+ *
+ * Speeds are simulated ms per real ms. 0.1x: a 50 ms heartbeat takes half a second to see.
+ */
 export const MIN_SPEED = 0.01;
 export const MAX_SPEED = 100;
 export const DEFAULT_SPEED = 0.1;
@@ -24,13 +29,14 @@ export const NEXT_EVENT_HORIZON_MS = 60_000;
 export type HostToWorker =
   /**
    * Start a new run. The old run stays if the config or schedule is bad (an error comes back).
+   * The schedule is already parsed: text exists only at the edges (link, CLI, schedule editor).
    * `startAtMs` replays the run up to that time at once (time travel, adding a client mid-run).
    * `stopAtMs` pauses playback when simulated time reaches it (a preset's end).
    */
   | {
       readonly type: 'load';
       readonly config: SimConfig;
-      readonly schedule: string;
+      readonly schedule: readonly Action[];
       readonly startAtMs?: number;
       readonly stopAtMs?: number | null;
       readonly playing?: boolean;
@@ -97,8 +103,8 @@ export interface SnapshotMessage {
   readonly speed: number;
   readonly stopAtMs: number | null;
   readonly config: SimConfig;
-  /** The run's schedule with every recorded action, in the schedule language. */
-  readonly schedule: string;
+  /** The run's schedule with every recorded action; null when unchanged since the last snapshot of this run. */
+  readonly schedule: readonly Action[] | null;
   /** The furthest time computed for this schedule (the scrubber's known extent). */
   readonly horizonMs: number;
   readonly canUndo: boolean;
@@ -138,7 +144,7 @@ export interface FuzzDoneMessage {
   readonly cancelled: boolean;
   readonly seconds: number;
   /** What was found; the worker has loaded its run, paused at the violation. */
-  readonly found: { readonly violation: ViolationView; readonly schedule: string; readonly actions: number; readonly run: number } | null;
+  readonly found: { readonly violation: ViolationView; readonly schedule: readonly Action[]; readonly actions: number; readonly run: number } | null;
 }
 
 export type WorkerToHost = SnapshotMessage | ClockMessage | ErrorMessage | FuzzProgressMessage | FuzzDoneMessage;

@@ -1,34 +1,14 @@
 /**
- * Drives one run for the worker: play, pause, step, seek, speed, actions, undo/redo, the live
- * invariant checker and the counterexample search. Pure logic — the real clock and the frame
- * scheduler are injected, so tests run it in Node with a fake clock over a MessageChannel.
- *
- * Playback advances simulated time by speed × elapsed real time, once per frame, and posts at
- * most one message per frame. A slow frame is not made up for later: the gap counted per frame
- * is capped and the stepping has a time budget, so a throttled tab never builds a backlog.
- *
- * Time travel goes through a `Timeline` (checkpoints every 2 s, replay from the nearest), and
- * actions are recorded with `Timeline.act`, so acting in the past forks the run.
+ * The worker's dispatcher: takes host messages, hands them to the loaded run (`Playback`), the
+ * live invariant check (`LiveCheck`) and the counterexample search (`CounterexampleSearch`), and
+ * posts at most one message per frame. Pure logic — the real clock and the frame scheduler are
+ * injected, so tests run it in Node with a fake clock over a MessageChannel.
  */
-import type { SimConfig } from '../sim/config';
-import { fuzz, type FuzzProgress, type FuzzResult } from '../sim/fuzz';
-import { attachInvariants, type InvariantChecker, type Violation } from '../sim/invariants';
-import { formatSchedule, parseSchedule, ScheduleError, type Action } from '../sim/schedule';
-import { Simulation } from '../sim/simulation';
-import { eventsSince, takeSnapshot } from '../sim/snapshot';
-import { Timeline } from '../sim/timeline';
-import {
-  clampSpeed,
-  DEFAULT_SPEED,
-  MAX_SEEK_MS,
-  NEXT_EVENT_HORIZON_MS,
-  type CheckStatus,
-  type HostToWorker,
-  type LandmarkView,
-  type ViolationView,
-  type WorkerEndpoint,
-  type WorkerToHost,
-} from './protocol';
+import type { Action } from '../sim/schedule';
+import { CounterexampleSearch } from './counterexampleSearch';
+import { LiveCheck } from './liveCheck';
+import { firstChangeAt, Playback, type FrameLimits, type LoadRequest } from './playback';
+import { clampSpeed, DEFAULT_SPEED, MAX_SEEK_MS, type HostToWorker, type WorkerEndpoint, type WorkerToHost } from './protocol';
 
 export interface FrameScheduler {
   /** Real time in ms (performance.now in the worker). */
@@ -51,68 +31,27 @@ export interface DriverOptions {
 }
 
 export { MAX_SEEK_MS };
-/** Events sent with a fresh log (after load or seek back); older lines are summarised away. */
-export const MAX_EVENTS_ON_RESET = 2_000;
-/** Landmarks are recomputed at most this often (real ms) while the horizon grows. */
-const LANDMARK_EVERY_MS = 250;
+export { MAX_EVENTS_ON_RESET, firstChangeAt } from './playback';
+export { violationView } from './liveCheck';
 
-interface Checked {
-  readonly sim: Simulation;
-  readonly checker: InvariantChecker;
-}
-
-interface FuzzJob {
-  readonly gen: Generator<FuzzProgress, FuzzResult, void>;
-  readonly runs: number;
-  readonly startedAt: number;
-  runsDone: number;
-  shrinkAttempts: number;
-  phase: 'search' | 'shrink';
-}
-
-export function violationView(v: Violation): ViolationView {
-  return { invariant: v.invariant, title: v.title, t: v.t, nodes: [...v.nodes], sentence: v.sentence, line: v.line };
-}
-
-/** The time of the first action that differs between two schedules (Infinity if none). */
-export function firstChangeAt(before: readonly Action[], after: readonly Action[]): number {
-  const n = Math.min(before.length, after.length);
-  for (let i = 0; i < n; i++) if (before[i] !== after[i]) return Math.min(before[i].at, after[i].at);
-  if (before.length > n) return before[n].at;
-  if (after.length > n) return after[n].at;
-  return Infinity;
+/** A loaded run and the live check of it: both exist, or neither. */
+interface Loaded {
+  readonly playback: Playback;
+  check: LiveCheck;
 }
 
 export class SimDriver {
-  private timeline: Timeline | null = null;
-  private config: SimConfig | null = null;
-  private scheduleText = '';
+  private loaded: Loaded | null = null;
+  private search: CounterexampleSearch | null = null;
   private runId = 0;
-  private label: string | null = null;
-  /** The run whose events the host has, up to `eventCursor`. */
-  private eventSource: Simulation | null = null;
-  private eventCursor = 0;
-  private resetEvents = true;
-  private playing = false;
   private speed = DEFAULT_SPEED;
-  private stopAtMs: number | null = null;
-  /** Simulated clock including the elapsed fraction of the next ms. */
-  private clockMs = 0;
-  private lastFrameAt: number | null = null;
   private dirty = false;
   private frameRequested = false;
-  private pendingSeek: number | null = null;
-  private checked: Checked | null = null;
-  private lastCheck: CheckStatus | null = null;
-  private landmarkVersion = 0;
-  private sentLandmarks: { version: number; horizon: number; count: number } | null = null;
-  private landmarksAt = -Infinity;
-  private job: FuzzJob | null = null;
-  private readonly frameBudgetMs: number;
-  private readonly maxFrameGapMs: number;
+  private readonly limits: FrameLimits;
   private readonly checkBudgetMs: number;
   private readonly fuzzBudgetMs: number;
   private readonly fuzzStepsPerFrame: number;
+  private readonly clock = () => this.scheduler.now();
   private readonly onMessage = (event: MessageEvent<HostToWorker>) => this.handle(event.data);
 
   constructor(
@@ -120,8 +59,7 @@ export class SimDriver {
     private readonly scheduler: FrameScheduler,
     options: DriverOptions = {},
   ) {
-    this.frameBudgetMs = options.frameBudgetMs ?? 10;
-    this.maxFrameGapMs = options.maxFrameGapMs ?? 100;
+    this.limits = { frameBudgetMs: options.frameBudgetMs ?? 10, maxFrameGapMs: options.maxFrameGapMs ?? 100 };
     this.checkBudgetMs = options.checkBudgetMs ?? 5;
     this.fuzzBudgetMs = options.fuzzBudgetMs ?? 30;
     this.fuzzStepsPerFrame = options.fuzzStepsPerFrame ?? 50;
@@ -130,265 +68,119 @@ export class SimDriver {
 
   dispose(): void {
     this.endpoint.removeEventListener('message', this.onMessage);
-    this.playing = false;
-    this.job = null;
+    if (this.loaded) this.loaded.playback.playing = false;
+    this.search = null;
   }
 
   handle(msg: HostToWorker): void {
     // A seek waits for the frame (so a dragged scrubber costs one replay per frame), but every
     // other command happens after it, at the time it was sent.
-    if (msg.type === 'load') this.pendingSeek = null;
+    if (msg.type === 'load') this.loaded?.playback.cancelSeek();
     else if (msg.type !== 'seek' && msg.type !== 'speed' && msg.type !== 'fuzz-cancel') this.flushSeek();
-    switch (msg.type) {
-      case 'load':
-        this.load(msg);
-        break;
-      case 'play':
-        if (!this.timeline) return;
-        if (this.stopAtMs !== null && this.timeline.nowMs >= this.stopAtMs) this.stopAtMs = null;
-        this.playing = true;
-        this.lastFrameAt = null;
-        break;
-      case 'pause':
-        this.playing = false;
-        if (this.timeline) this.clockMs = this.timeline.nowMs;
-        break;
-      case 'step':
-        if (!this.timeline) return;
-        this.playing = false;
-        if (msg.by === 'ms') this.stepMs(Math.max(1, Math.min(MAX_SEEK_MS, Math.floor(msg.ms ?? 1))));
-        else if (msg.direction === -1) this.stepToEvent(-1);
-        else this.stepToEvent(1);
-        break;
-      case 'seek':
-        if (!this.timeline) return;
-        if (!Number.isSafeInteger(msg.toMs) || msg.toMs < 0 || msg.toMs > MAX_SEEK_MS) {
-          this.post({ type: 'error', message: `A time to go to is a whole number of ms from 0 to ${MAX_SEEK_MS}, not ${msg.toMs}.` });
-          return;
-        }
-        this.pendingSeek = msg.toMs;
-        break;
-      case 'speed':
-        this.speed = clampSpeed(msg.speed);
-        break;
-      case 'action': {
-        const timeline = this.timeline;
-        if (!timeline) return;
-        const before = timeline.schedule;
-        const result = timeline.act(msg.body);
-        if (typeof result === 'string') {
-          this.post({ type: 'error', message: result });
-          return;
-        }
-        this.scheduleChanged(before);
-        break;
-      }
-      case 'undo':
-      case 'redo': {
-        const timeline = this.timeline;
-        if (!timeline) return;
-        const before = timeline.schedule;
-        const done = msg.type === 'undo' ? timeline.undo() : timeline.redo();
-        if (!done) return;
-        this.playing = false;
-        this.clockMs = timeline.nowMs;
-        this.scheduleChanged(before);
-        break;
-      }
-      case 'fuzz':
-        this.startFuzz(msg);
-        break;
-      case 'fuzz-cancel':
-        if (this.job) this.finishFuzz(null, true);
-        return;
+    if (msg.type === 'fuzz-cancel') {
+      if (this.search) this.finishSearch(null, true);
+      return;
     }
+    if (msg.type === 'load') {
+      const loaded = this.load({
+        config: msg.config,
+        schedule: msg.schedule,
+        startAtMs: msg.startAtMs ?? 0,
+        stopAtMs: msg.stopAtMs ?? null,
+        playing: msg.playing ?? this.loaded?.playback.playing ?? false,
+        label: msg.label ?? null,
+      });
+      if (!loaded) return;
+    } else if (msg.type === 'speed') this.speed = clampSpeed(msg.speed);
+    else if (msg.type === 'fuzz') this.startSearch(msg);
+    else if (!this.command(msg)) return;
     this.dirty = true;
     this.wake();
   }
 
-  // -- runs -----------------------------------------------------------------------------------
-
-  private load(msg: Extract<HostToWorker, { type: 'load' }>): void {
-    let actions: Action[];
-    try {
-      actions = parseSchedule(msg.schedule);
-    } catch (e) {
-      this.post({ type: 'error', message: e instanceof ScheduleError ? e.message : String(e) });
-      return;
+  /** A command for the loaded run; false when nothing changed (no run, or an error was posted). */
+  private command(msg: Exclude<HostToWorker, { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' }>): boolean {
+    if (!this.loaded) return false;
+    const run = this.loaded.playback;
+    switch (msg.type) {
+      case 'play':
+        run.play();
+        return true;
+      case 'pause':
+        run.pause();
+        return true;
+      case 'step':
+        if (msg.by === 'ms') run.stepMs(msg.ms ?? 1);
+        else run.stepToEvent(msg.direction === -1 ? -1 : 1);
+        return true;
+      case 'seek':
+        return this.reported(run.requestSeek(msg.toMs));
+      case 'action': {
+        const before = run.act(msg.body);
+        if (typeof before === 'string') return this.reported(before);
+        this.scheduleChanged(this.loaded, before);
+        return true;
+      }
+      case 'undo':
+      case 'redo': {
+        const before = run.history(msg.type);
+        if (before === null) return false;
+        this.scheduleChanged(this.loaded, before);
+        return true;
+      }
     }
-    this.loadRun(msg.config, actions, msg.startAtMs ?? 0, msg.stopAtMs ?? null, msg.playing ?? this.playing, msg.label ?? null);
   }
 
-  private loadRun(config: SimConfig, actions: readonly Action[], startAt: number, stopAtMs: number | null, playing: boolean, label: string | null): boolean {
-    if (!Number.isSafeInteger(startAt) || startAt < 0 || startAt > MAX_SEEK_MS) {
-      this.post({ type: 'error', message: `A start time is a whole number of ms from 0 to ${MAX_SEEK_MS}, not ${startAt}.` });
-      return false;
-    }
-    let timeline: Timeline;
-    try {
-      timeline = new Timeline(config, actions);
-      timeline.advanceTo(startAt);
-    } catch (e) {
-      this.post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
-      return false;
-    }
-    this.timeline = timeline;
-    this.config = config;
-    this.scheduleText = formatSchedule(timeline.schedule);
-    this.runId++;
-    this.label = label;
-    this.stopAtMs = stopAtMs;
-    this.playing = playing;
-    this.pendingSeek = null;
-    this.lastFrameAt = null;
-    this.clockMs = timeline.nowMs;
-    this.checked = null;
-    this.lastCheck = null;
-    this.landmarkVersion++;
-    this.sentLandmarks = null;
-    this.rebuildCheck();
+  /** Posts an error sentence, if any; true when there was none. */
+  private reported(error: string | null): boolean {
+    if (error === null) return true;
+    this.post({ type: 'error', message: error });
+    return false;
+  }
+
+  private load(request: LoadRequest): boolean {
+    const playback = Playback.load(request, this.runId + 1);
+    if (typeof playback === 'string') return this.reported(playback);
+    this.runId = playback.runId;
+    this.loaded = { playback, check: new LiveCheck(playback.config, playback.schedule) };
     return true;
   }
 
-  /** The schedule changed (an action, undo or redo): the checked run and landmarks follow. */
-  private scheduleChanged(before: readonly Action[]): void {
-    const timeline = this.timeline as Timeline;
-    this.scheduleText = formatSchedule(timeline.schedule);
-    this.clockMs = timeline.nowMs;
-    this.landmarkVersion++;
-    const at = firstChangeAt(before, timeline.schedule);
-    const checked = this.checked;
-    // The checked run has not reached the change yet: only its future differs.
-    if (checked && checked.sim.nowMs < at) checked.sim.replaceFutureActions(timeline.schedule);
-    else this.rebuildCheck();
+  /** The schedule changed (an action, undo or redo): the live check follows from the change on. */
+  private scheduleChanged(loaded: Loaded, before: readonly Action[]): void {
+    const { playback } = loaded;
+    loaded.check = loaded.check.follow(playback.config, playback.schedule, firstChangeAt(before, playback.schedule));
   }
-
-  private rebuildCheck(): void {
-    const timeline = this.timeline as Timeline;
-    const sim = new Simulation(timeline.config, timeline.schedule);
-    this.checked = { sim, checker: attachInvariants(sim, { maxViolations: 1 }) };
-  }
-
-  private checkStatus(): CheckStatus {
-    const c = this.checked as Checked;
-    const first = c.checker.first;
-    const last = this.lastCheck;
-    if (last && last.checkedToMs === c.sim.nowMs && last.staleWrites === c.checker.findings.length && (last.violation === null) === (first === null)) return last;
-    return (this.lastCheck = {
-      checkedToMs: c.sim.nowMs,
-      violation: first ? violationView(first) : null,
-      staleWrites: c.checker.findings.length,
-    });
-  }
-
-  /** Advances the checked run towards the horizon for at most `budgetMs` of real time. */
-  private advanceCheck(budgetMs: number): void {
-    const c = this.checked;
-    const timeline = this.timeline;
-    if (!c || !timeline) return;
-    const target = timeline.horizonMs;
-    if (c.sim.nowMs >= target) return;
-    const deadline = this.scheduler.now() + budgetMs;
-    while (c.sim.nowMs < target) {
-      c.sim.step();
-      if ((c.sim.nowMs & 15) === 0 && this.scheduler.now() > deadline) break;
-    }
-    this.dirty = true;
-  }
-
-  // -- time travel ----------------------------------------------------------------------------
 
   private flushSeek(): void {
-    if (this.pendingSeek === null || !this.timeline) return;
-    const to = this.pendingSeek;
-    this.pendingSeek = null;
-    this.timeline.seek(to);
-    this.clockMs = this.timeline.nowMs;
-    this.lastFrameAt = null;
-    this.dirty = true;
-  }
-
-  private stepMs(ms: number): void {
-    const timeline = this.timeline as Timeline;
-    timeline.advanceTo(Math.min(MAX_SEEK_MS, timeline.nowMs + ms));
-    this.clockMs = timeline.nowMs;
-  }
-
-  /** To the previous or next event line's time; past the horizon, runs until one appears. */
-  private stepToEvent(direction: 1 | -1): void {
-    const timeline = this.timeline as Timeline;
-    const known = timeline.eventTimeFrom(direction);
-    if (known !== null) timeline.seek(known);
-    else if (direction < 0) timeline.seek(0);
-    else {
-      const sim = timeline.current;
-      const before = sim.cluster.events.length;
-      const limit = Math.min(MAX_SEEK_MS, timeline.nowMs + NEXT_EVENT_HORIZON_MS);
-      while (timeline.current.cluster.events.length === before && timeline.nowMs < limit) timeline.step();
-    }
-    this.clockMs = timeline.nowMs;
-    this.lastFrameAt = null;
+    if (this.loaded?.playback.flushSeek()) this.dirty = true;
   }
 
   // -- counterexample search ------------------------------------------------------------------
 
-  private startFuzz(msg: Extract<HostToWorker, { type: 'fuzz' }>): void {
-    const runs = Math.max(1, Math.min(100_000, Math.floor(msg.runs)));
-    this.playing = false;
-    this.job = {
-      gen: fuzz({ seed: msg.seed, runs, bugs: msg.bugs, durationMs: msg.durationMs }),
-      runs,
-      startedAt: this.scheduler.now(),
-      runsDone: 0,
-      shrinkAttempts: 0,
-      phase: 'search',
-    };
+  private startSearch(msg: Extract<HostToWorker, { type: 'fuzz' }>): void {
+    if (this.loaded) this.loaded.playback.playing = false;
+    this.search = new CounterexampleSearch(msg, this.clock());
   }
 
-  /** One slice of the search: fuzz steps until the budget is spent (at least one). */
-  private fuzzSlice(): void {
-    const job = this.job as FuzzJob;
-    const deadline = this.scheduler.now() + this.fuzzBudgetMs;
-    let steps = 0;
-    do {
-      const step = job.gen.next();
-      if (step.done) {
-        this.finishFuzz(step.value, false);
-        return;
-      }
-      const p = step.value;
-      job.phase = p.phase;
-      if (p.phase === 'search') job.runsDone = p.runsDone;
-      else job.shrinkAttempts = p.attempts;
-    } while (++steps < this.fuzzStepsPerFrame && this.scheduler.now() < deadline);
-    const seconds = Math.max(1e-3, (this.scheduler.now() - job.startedAt) / 1000);
-    this.post({
-      type: 'fuzz-progress',
-      phase: job.phase,
-      runsDone: job.runsDone,
-      runs: job.runs,
-      runsPerSec: job.runsDone / seconds,
-      shrinkAttempts: job.shrinkAttempts,
-    });
+  private searchSlice(search: CounterexampleSearch): void {
+    const outcome = search.slice({ budgetMs: this.fuzzBudgetMs, maxSteps: this.fuzzStepsPerFrame }, this.clock);
+    if (outcome.done) this.finishSearch(outcome.result, false);
+    else this.post(outcome.progress);
   }
 
-  private finishFuzz(result: FuzzResult | null, cancelled: boolean): void {
-    const job = this.job as FuzzJob;
-    this.job = null;
-    const seconds = (this.scheduler.now() - job.startedAt) / 1000;
+  private finishSearch(result: Parameters<CounterexampleSearch['doneMessage']>[0], cancelled: boolean): void {
+    const search = this.search;
+    if (!search) return;
+    this.search = null;
+    const done = search.doneMessage(result, cancelled, this.clock());
     const cx = result?.counterexample ?? null;
-    if (cx && this.loadRun(cx.config, cx.schedule, cx.untilMs, null, false, 'counterexample')) {
+    // The run found is loaded, paused at the violation.
+    if (cx && this.load({ config: cx.config, schedule: cx.schedule, startAtMs: cx.untilMs, stopAtMs: null, playing: false, label: 'counterexample' })) {
       this.dirty = true;
       this.wake();
     }
-    this.post({
-      type: 'fuzz-done',
-      runsDone: result?.runsDone ?? job.runsDone,
-      runs: job.runs,
-      cancelled,
-      seconds,
-      found: cx ? { violation: violationView(cx.violation), schedule: cx.scheduleText, actions: cx.schedule.length, run: cx.run } : null,
-    });
+    this.post(done);
   }
 
   // -- frames ---------------------------------------------------------------------------------
@@ -404,92 +196,25 @@ export class SimDriver {
 
   /** One frame: seek or advance by speed × elapsed real time (when playing), check, then post once. */
   frame(): void {
-    if (this.job) this.fuzzSlice();
-    const timeline = this.timeline;
-    if (!timeline) {
-      if (this.job) this.wake();
+    if (this.search) this.searchSlice(this.search);
+    const loaded = this.loaded;
+    if (!loaded) {
+      if (this.search) this.wake();
       return;
     }
+    const run = loaded.playback;
     this.flushSeek();
-    if (this.playing) {
-      const t = this.scheduler.now();
-      const gap = this.lastFrameAt === null ? 0 : Math.min(Math.max(0, t - this.lastFrameAt), this.maxFrameGapMs);
-      this.lastFrameAt = t;
-      let target = Math.max(this.clockMs, timeline.nowMs) + gap * this.speed;
-      if (this.stopAtMs !== null) target = Math.min(target, this.stopAtMs);
-      target = Math.min(target, MAX_SEEK_MS);
-      const whole = Math.floor(target);
-      const deadline = t + this.frameBudgetMs;
-      let stepped = false;
-      while (timeline.nowMs < whole) {
-        timeline.step();
-        stepped = true;
-        if ((timeline.nowMs & 31) === 0 && this.scheduler.now() > deadline) {
-          target = timeline.nowMs; // out of budget: drop the rest of this frame's time
-          break;
-        }
-      }
-      this.clockMs = Math.max(target, timeline.nowMs);
-      if ((this.stopAtMs !== null && timeline.nowMs >= this.stopAtMs) || timeline.nowMs >= MAX_SEEK_MS) {
-        this.playing = false;
-        this.clockMs = timeline.nowMs;
-        this.dirty = true;
-      }
-      if (stepped) this.dirty = true;
+    if (run.advance(this.clock(), this.speed, this.limits, this.clock)) this.dirty = true;
+    if (!this.search) {
+      const budget = run.playing ? this.checkBudgetMs : this.checkBudgetMs * 2;
+      if (loaded.check.advance(run.horizonMs, this.clock() + budget, this.clock)) this.dirty = true;
     }
-    if (!this.job) this.advanceCheck(this.playing ? this.checkBudgetMs : this.checkBudgetMs * 2);
-    if (this.dirty) this.postSnapshot();
-    else if (this.playing) this.post({ type: 'clock', runId: this.runId, clockMs: this.clockMs });
-    const checking = this.checked !== null && this.checked.sim.nowMs < timeline.horizonMs;
-    if (this.playing || this.job || checking) this.wake();
-  }
-
-  /** The landmarks if they may have changed since the last post (throttled while the horizon grows). */
-  private landmarksToSend(): LandmarkView[] | null {
-    const timeline = this.timeline as Timeline;
-    const sent = this.sentLandmarks;
-    if (sent && sent.version === this.landmarkVersion && sent.horizon === timeline.horizonMs) return null;
-    const now = this.scheduler.now();
-    if (sent && sent.version === this.landmarkVersion && this.playing && now - this.landmarksAt < LANDMARK_EVERY_MS) return null;
-    const marks = timeline.landmarks();
-    this.landmarksAt = now;
-    const unchanged = sent !== null && sent.version === this.landmarkVersion && sent.count === marks.length;
-    this.sentLandmarks = { version: this.landmarkVersion, horizon: timeline.horizonMs, count: marks.length };
-    return unchanged ? null : marks;
-  }
-
-  private postSnapshot(): void {
-    const timeline = this.timeline as Timeline;
-    const sim = timeline.current;
-    if (sim !== this.eventSource || sim.cluster.events.length - this.eventCursor > MAX_EVENTS_ON_RESET) {
-      // Another copy of the run (a seek back, undo, a load) or a long jump: the host's log starts afresh.
-      this.eventSource = sim;
-      this.eventCursor = Math.max(0, sim.cluster.events.length - MAX_EVENTS_ON_RESET);
-      this.resetEvents = true;
-    }
-    const events = eventsSince(sim, this.eventCursor);
-    this.eventCursor = sim.cluster.events.length;
-    this.post({
-      type: 'snapshot',
-      runId: this.runId,
-      label: this.label,
-      snapshot: takeSnapshot(sim),
-      events,
-      resetEvents: this.resetEvents,
-      clockMs: this.clockMs,
-      playing: this.playing,
-      speed: this.speed,
-      stopAtMs: this.stopAtMs,
-      config: this.config as SimConfig,
-      schedule: this.scheduleText,
-      horizonMs: timeline.horizonMs,
-      canUndo: timeline.canUndo,
-      canRedo: timeline.canRedo,
-      landmarks: this.landmarksToSend(),
-      check: this.checkStatus(),
-    });
-    this.resetEvents = false;
-    this.dirty = false;
+    if (this.dirty) {
+      this.post(run.snapshotMessage(this.clock(), this.speed, loaded.check.status()));
+      this.dirty = false;
+    } else if (run.playing) this.post(run.clockMessage());
+    const checking = loaded.check.checkedToMs < run.horizonMs;
+    if (run.playing || this.search || checking) this.wake();
   }
 
   private post(message: WorkerToHost): void {

@@ -90,7 +90,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     // Paused at 170 ms: n2 has just won and its first heartbeats are on their way to n1, n3, n4, n5.
     const page = await open('?v=1&seed=42&clients=AB&t=170');
     await expect.poll(() => page.locator('[data-role="leader"]').count()).toBe(1);
-    const inflight = await page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { snapshot: { messages: unknown[] } | null } } } }).lockstep.store.getState().snapshot?.messages.length ?? 0);
+    const inflight = await page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } }).lockstep.store.getState().frame.snapshot?.messages.length ?? 0);
     expect(inflight).toBeGreaterThan(0);
     const painted = async () =>
       page.evaluate(() => {

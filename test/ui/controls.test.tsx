@@ -6,6 +6,7 @@ import { PlaybackControls } from '../../src/ui/controls/PlaybackControls';
 import { RunSettings } from '../../src/ui/controls/RunSettings';
 import { NetworkControls } from '../../src/ui/controls/NetworkControls';
 import { DEFAULT_CONFIG, nodeIdsFor } from '../../src/sim/config';
+import { formatSchedule } from '../../src/sim/schedule';
 import { renderLab } from './labHarness';
 
 afterEach(cleanup);
@@ -18,7 +19,7 @@ describe('playback controls', () => {
     expect(screen.getByRole('button', { name: /Pause/ })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Step 1 ms' }));
     expect(sent.at(-1)).toEqual({ type: 'step', by: 'ms', ms: 1 });
-    expect(store.getState().playing).toBe(false);
+    expect(store.getState().frame.playing).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Step back 1 ms' }));
     expect(sent.at(-1)).toEqual({ type: 'seek', toMs: 399 });
     fireEvent.change(screen.getByLabelText('Speed'), { target: { value: '5' } });
@@ -35,7 +36,7 @@ describe('run settings', () => {
     const { sent } = renderLab(<RunSettings />);
     fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply configuration' }));
-    expect(screen.getByTestId('settings-error').textContent).toBe('A cluster has 1 to 9 nodes, not "12".');
+    expect(screen.getByTestId('settings-error').textContent).toBe('The number of nodes must be a whole number from 1 to 9, not "12".');
     expect(sent).toEqual([]);
     fireEvent.change(screen.getByLabelText(/Heartbeat/), { target: { value: '400' } });
     fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '7' } });
@@ -56,7 +57,7 @@ describe('run settings', () => {
       expect(load.config.nodeIds).toHaveLength(7);
       expect(load.config.seed).toBe(7);
       expect(load.config.latencyMs).toEqual([10, 30]);
-      expect(load.schedule).toBe('@100 crash n2; @200 client A acquire job:42 1000');
+      expect(formatSchedule(load.schedule)).toBe('@100 crash n2; @200 client A acquire job:42 1000');
       expect(load.startAtMs).toBe(400);
     }
   });
@@ -66,7 +67,7 @@ describe('run settings', () => {
     fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply configuration' }));
     const load = sent.at(-1);
-    expect(load?.type === 'load' && load.schedule).toBe('@200 crash n1');
+    expect(load?.type === 'load' && formatSchedule(load.schedule)).toBe('@200 crash n1');
     expect(screen.getByTestId('settings-error').textContent).toBe('The new run leaves out 1 recorded action that names nodes it does not have (@100 crash n7).');
   });
 });

@@ -7,7 +7,7 @@ import { Timeline } from '../../src/sim/timeline';
 import { eventsSince, takeSnapshot } from '../../src/sim/snapshot';
 import { HostBridge } from '../../src/ui/bridge/hostBridge';
 import { LabProvider } from '../../src/ui/labContext';
-import { createLabStore } from '../../src/ui/store/labStore';
+import { createLabStore, EMPTY_FRAME } from '../../src/ui/store/labStore';
 import type { HostEndpoint, HostToWorker } from '../../src/worker/protocol';
 
 export function recordingEndpoint() {
@@ -28,15 +28,18 @@ export function renderLab(ui: ReactElement, run: { config?: SimConfig; schedule?
   const sim = timeline.current;
   const store = createLabStore();
   store.setState({
-    runId: 1,
-    snapshot: takeSnapshot(sim),
+    frame: {
+      ...EMPTY_FRAME,
+      runId: 1,
+      snapshot: takeSnapshot(sim),
+      clockMs: sim.nowMs,
+      config,
+      schedule: timeline.schedule,
+      horizonMs: timeline.horizonMs,
+      check: { checkedToMs: timeline.horizonMs, violation: null, staleWrites: 0 },
+    },
     events: eventsSince(sim, 0),
-    clockMs: sim.nowMs,
-    config,
-    schedule: run.schedule ?? '',
-    horizonMs: timeline.horizonMs,
     landmarks: timeline.landmarks(),
-    check: { checkedToMs: timeline.horizonMs, violation: null, staleWrites: 0 },
   });
   const { endpoint, sent } = recordingEndpoint();
   const bridge = new HostBridge(endpoint, store, { scheduleFlush: (f) => f() });

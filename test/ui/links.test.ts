@@ -4,7 +4,7 @@ import { findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
 import { linkQuery, runFromQuery } from '../../src/ui/runs';
-import { createLabStore } from '../../src/ui/store/labStore';
+import { createLabStore, type LabState } from '../../src/ui/store/labStore';
 import { startUrlSync } from '../../src/ui/urlSync';
 import { Simulation } from '../../src/sim/simulation';
 import { takeSnapshot } from '../../src/sim/snapshot';
@@ -18,7 +18,7 @@ describe('the page’s links', () => {
     const run = runFromQuery('?v=1&seed=7&nodes=3&clients=AB&bugs=no-fencing&s=%40100+crash+n2&t=1234&speed=2');
     expect(run).toEqual({
       config: { ...DEFAULT_CONFIG, seed: 7, nodeIds: ['n1', 'n2', 'n3'], clientIds: ['A', 'B'], bugs: ['no-fencing'] },
-      schedule: '@100 crash n2',
+      schedule: parseSchedule('@100 crash n2'),
       startAtMs: 1234,
       stopAtMs: null,
       playing: false,
@@ -38,15 +38,15 @@ describe('the page’s links', () => {
   it('answers old-style and bad links with one sentence', () => {
     expect(runFromQuery('?seed=7&nodes=9&paused')).toBe('This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, s, z, t, speed.');
     expect(runFromQuery('?speed=1')).toBe('This link has no format version (v=1); it is not a Lockstep run link.');
-    expect(runFromQuery('?v=1&seed=42&nodes=12')).toBe('This link asks for "12" nodes; a cluster has 1 to 9.');
-    expect(runFromQuery('?v=1&seed=42&t=700000')).toBe('This link\'s time 700000 ms is past the 600000 ms this page can replay to.');
+    expect(runFromQuery('?v=1&seed=42&nodes=12')).toBe('This link\'s configuration is invalid: The number of nodes must be a whole number from 1 to 9, not "12".');
+    expect(runFromQuery('?v=1&seed=42&t=700000')).toBe('This link\'s time "700000" must be a whole number of ms from 0 to 600000.');
     expect(runFromQuery('?v=2&seed=42')).toBe('This link is format version "2"; this Lockstep reads version 1.');
   });
 
   it('a run’s link decodes back to the same run', () => {
-    const query = linkQuery({ config: { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] }, schedule: '@300 crash n2; @310 client A acquire job:42 10000', nowMs: 512, speed: 0.1 });
+    const query = linkQuery({ config: { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] }, schedule: parseSchedule('@300 crash n2; @310 client A acquire job:42 10000'), nowMs: 512, speed: 0.1 });
     expect(query).toBe('v=1&seed=42&clients=AB&s=%40300+crash+n2%3B+%40310+client+A+acquire+job%3A42+10000&t=512');
-    expect(runFromQuery(query)).toMatchObject({ schedule: '@300 crash n2; @310 client A acquire job:42 10000', startAtMs: 512, speed: 0.1 });
+    expect(runFromQuery(query)).toMatchObject({ schedule: parseSchedule('@300 crash n2; @310 client A acquire job:42 10000'), startAtMs: 512, speed: 0.1 });
   });
 });
 
@@ -54,7 +54,7 @@ describe('the URL follows the run', () => {
   function storeAt(t: number, playing: boolean) {
     const sim = new Simulation(DEFAULT_CONFIG);
     sim.advanceTo(t);
-    return { snapshot: takeSnapshot(sim), playing, runId: 1 };
+    return (s: LabState) => ({ frame: { ...s.frame, snapshot: takeSnapshot(sim), playing, runId: 1 } });
   }
 
   it('at once when paused (but not more than every 100 ms), at most every 500 ms while playing', () => {
@@ -81,7 +81,7 @@ describe('the URL follows the run', () => {
     store.setState(storeAt(50, false)); // paused: a seek or step shows at once
     expect(written.at(-1)).toBe('v=1&seed=42&t=50');
     clock = 1720;
-    store.setState({ schedule: '@50 crash n1' }); // a burst (a dragged scrubber) waits a little
+    store.setState((s) => ({ frame: { ...s.frame, schedule: parseSchedule('@50 crash n1') } })); // a burst (a dragged scrubber) waits a little
     expect(written.at(-1)).toBe('v=1&seed=42&t=50');
     vi.advanceTimersByTime(80);
     expect(written.at(-1)).toBe('v=1&seed=42&s=%4050+crash+n1&t=50');

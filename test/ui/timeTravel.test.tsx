@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/sim/config';
+import { parseSchedule } from '../../src/sim/schedule';
 import { CHAPTER_SCHEDULE } from '../../src/sim/presets';
 import { Scrubber, thinMarks } from '../../src/ui/controls/Scrubber';
 import { ScheduleEditor } from '../../src/ui/controls/ScheduleEditor';
@@ -54,7 +55,7 @@ describe('timeline scrubber', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next event' }));
     expect(sent.at(-1)).toEqual({ type: 'step', by: 'event' });
     // Playing, a seek pauses first.
-    act(() => store.setState({ playing: true }));
+    act(() => store.setState((s) => ({ frame: { ...s.frame, playing: true } })));
     fireEvent.change(range, { target: { value: '100' } });
     expect(sent.slice(-2)).toEqual([{ type: 'pause' }, { type: 'seek', toMs: 100 }]);
   });
@@ -64,7 +65,7 @@ describe('timeline scrubber', () => {
     const undo = screen.getByRole('button', { name: /Undo/ }) as HTMLButtonElement;
     const redo = screen.getByRole('button', { name: /Redo/ }) as HTMLButtonElement;
     expect([undo.disabled, redo.disabled]).toEqual([true, true]);
-    act(() => store.setState({ canUndo: true, canRedo: true }));
+    act(() => store.setState((s) => ({ frame: { ...s.frame, canUndo: true, canRedo: true } })));
     fireEvent.click(undo);
     expect(sent.at(-1)).toEqual({ type: 'undo' });
     fireEvent.click(redo);
@@ -74,9 +75,9 @@ describe('timeline scrubber', () => {
   it('flags the first invariant violation on the track', () => {
     const { store, sent } = renderLab(<Scrubber />, chapter);
     act(() =>
-      store.setState({
-        check: { checkedToMs: 2253, staleWrites: 0, violation: { invariant: 'election-safety', title: 'Election Safety', t: 1700, nodes: ['n1', 'n3'], sentence: 'n1 and n3 were both elected leader of term 2.', line: '' } },
-      }),
+      store.setState((s) => ({
+        frame: { ...s.frame, check: { checkedToMs: 2253, staleWrites: 0, violation: { invariant: 'election-safety', title: 'Election Safety', t: 1700, nodes: ['n1', 'n3'], sentence: 'n1 and n3 were both elected leader of term 2.', line: '' } } },
+      })),
     );
     fireEvent.click(screen.getByRole('button', { name: 't=1700 ms: Election Safety violated' }));
     expect(sent.at(-1)).toEqual({ type: 'seek', toMs: 1700 });
@@ -121,7 +122,7 @@ describe('schedule editor', () => {
     fireEvent.change(screen.getByTestId('schedule-text'), { target: { value: '@1168 crash n2\n\n@1300   restart n2 ' } });
     expect(screen.queryByTestId('schedule-error')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Apply schedule' }));
-    expect(sent.at(-1)).toEqual({ type: 'load', config: DEFAULT_CONFIG, schedule: '@1168 crash n2; @1300 restart n2', startAtMs: 1500, playing: false, label: 'custom' });
+    expect(sent.at(-1)).toEqual({ type: 'load', config: DEFAULT_CONFIG, schedule: parseSchedule('@1168 crash n2; @1300 restart n2'), startAtMs: 1500, playing: false, label: 'custom' });
   });
 });
 
@@ -140,10 +141,10 @@ describe('share controls', () => {
     expect(JSON.parse(text)).toMatchObject({ format: 'lockstep-run', version: 1, seed: '42', t: 1500, schedule: CHAPTER_SCHEDULE.split('; ') });
     const input = screen.getByTestId('import-file');
     fireEvent.change(input, { target: { files: [new File(['{"format":"lockstep-run","version":1,"seed":"42","nodes":12}'], 'broken.json')] } });
-    await waitFor(() => expect(store.getState().error).toBe('broken.json: This run file asks for "12" nodes; a cluster has 1 to 9. The current run is kept.'));
+    await waitFor(() => expect(store.getState().error).toBe('broken.json: This run file\'s configuration is invalid: The number of nodes must be a whole number from 1 to 9, not "12". The current run is kept.'));
     expect(sent).toEqual([]);
     fireEvent.change(input, { target: { files: [new File([text.replace('"t": 1500', '"t": 900')], 'good.json')] } });
-    await waitFor(() => expect(sent.at(-1)).toEqual({ type: 'load', config: DEFAULT_CONFIG, schedule: CHAPTER_SCHEDULE, startAtMs: 900, stopAtMs: 2253, playing: false, label: 'chapter' }));
+    await waitFor(() => expect(sent.at(-1)).toEqual({ type: 'load', config: DEFAULT_CONFIG, schedule: parseSchedule(CHAPTER_SCHEDULE), startAtMs: 900, stopAtMs: 2253, playing: false, label: 'chapter' }));
   });
 
   it('lists the keyboard shortcuts', () => {
@@ -194,13 +195,13 @@ describe('invariants panel, bugs menu and counterexample search', () => {
   it('points at the first violation and jumps the scrubber to its time', () => {
     const { store, sent } = renderLab(<InvariantsPanel />, chapter);
     act(() =>
-      store.setState({
-        check: {
+      store.setState((s) => ({
+        frame: { ...s.frame, check: {
           checkedToMs: 2253,
           staleWrites: 2,
           violation: { invariant: 'fencing', title: 'Fenced store never goes back', t: 1950, nodes: ['C', 'fenced'], sentence: 'the fenced store accepted a write with no token for k1 from C after accepting token 1.', line: '' },
-        },
-      }),
+        } },
+      })),
     );
     const verdict = screen.getByTestId('invariant-verdict');
     expect(verdict.textContent).toContain('✗ Fenced store never goes back violated at t=1950 ms, involving C, fenced.');
@@ -216,7 +217,7 @@ describe('invariants panel, bugs menu and counterexample search', () => {
     fireEvent.click(screen.getByRole('button', { name: /Bugs: none/ }));
     expect(screen.getAllByRole('checkbox')).toHaveLength(6);
     fireEvent.click(screen.getByRole('checkbox', { name: /no-fencing/ }));
-    expect(sent.at(-1)).toEqual({ type: 'load', config: { ...DEFAULT_CONFIG, bugs: ['no-fencing'] }, schedule: CHAPTER_SCHEDULE, startAtMs: 1500, playing: false, label: 'custom' });
+    expect(sent.at(-1)).toEqual({ type: 'load', config: { ...DEFAULT_CONFIG, bugs: ['no-fencing'] }, schedule: parseSchedule(CHAPTER_SCHEDULE), startAtMs: 1500, playing: false, label: 'custom' });
   });
 
   it('starts a search with the run’s bugs, shows progress and can cancel it', () => {
@@ -234,7 +235,7 @@ describe('invariants panel, bugs menu and counterexample search', () => {
     act(() =>
       store.setState({
         fuzzRunning: false,
-        fuzzDone: { type: 'fuzz-done', runsDone: 2, runs: 50, cancelled: false, seconds: 0.4, found: { run: 1, actions: 12, schedule: '', violation: { invariant: 'leader-completeness', title: 'Leader Completeness', t: 4505, nodes: ['n4'], sentence: '', line: '' } } },
+        fuzzDone: { type: 'fuzz-done', runsDone: 2, runs: 50, cancelled: false, seconds: 0.4, found: { run: 1, actions: 12, schedule: [], violation: { invariant: 'leader-completeness', title: 'Leader Completeness', t: 4505, nodes: ['n4'], sentence: '', line: '' } } },
       }),
     );
     expect(screen.getByTestId('fuzz-result').textContent).toBe('Found in run 2 of 50 (0.4 s): Leader Completeness at t=4505 ms, shrunk to 12 actions. The run is loaded, paused there.');

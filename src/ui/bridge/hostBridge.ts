@@ -2,10 +2,11 @@
  * The host side of the worker protocol: sends commands, and writes what comes back into the
  * store with `setState` from outside React — at most once per animation frame, however many
  * messages arrived in between (their event lines are concatenated, the latest snapshot wins).
+ * A snapshot message becomes the store's one `frame`; nothing is mirrored field by field.
  */
 import type { BugName, SimConfig } from '../../sim/config';
 import type { SimEvent } from '../../sim/events';
-import type { ActionBody } from '../../sim/schedule';
+import type { Action, ActionBody } from '../../sim/schedule';
 import {
   clampSpeed,
   type FuzzDoneMessage,
@@ -16,7 +17,7 @@ import {
   type SnapshotMessage,
   type WorkerToHost,
 } from '../../worker/protocol';
-import { MAX_EVENTS_KEPT, type LabState, type LabStore } from '../store/labStore';
+import { MAX_EVENTS_KEPT, type Frame, type LabState, type LabStore } from '../store/labStore';
 
 export interface BridgeOptions {
   /** Runs `flush` before the next paint (requestAnimationFrame in the page). */
@@ -42,6 +43,8 @@ export class HostBridge {
   private pendingClock: number | null = null;
   private pendingError: string | null = null;
   private pendingLandmarks: readonly LandmarkView[] | null = null;
+  /** The schedule of the pending snapshot's run, if a message since the last flush carried one. */
+  private pendingSchedule: readonly Action[] | null = null;
   private pendingFuzzProgress: FuzzProgressMessage | null = null;
   private pendingFuzzDone: FuzzDoneMessage | null = null;
   private flushQueued = false;
@@ -63,37 +66,42 @@ export class HostBridge {
 
   // -- commands -----------------------------------------------------------------------------
 
-  load(config: SimConfig, schedule: string, options: LoadOptions = {}): void {
+  load(config: SimConfig, schedule: readonly Action[], options: LoadOptions = {}): void {
     this.send({ type: 'load', config, schedule, ...options });
   }
 
+  /** What the page shows at once, before the worker's next snapshot confirms it. */
+  private setFrame(change: Partial<Frame>): void {
+    this.store.setState((s) => ({ frame: { ...s.frame, ...change } }));
+  }
+
   play(): void {
-    this.store.setState({ playing: true });
+    this.setFrame({ playing: true });
     this.send({ type: 'play' });
   }
 
   pause(): void {
-    this.store.setState({ playing: false });
+    this.setFrame({ playing: false });
     this.send({ type: 'pause' });
   }
 
   togglePlay(): void {
-    if (this.store.getState().playing) this.pause();
+    if (this.store.getState().frame.playing) this.pause();
     else this.play();
   }
 
   stepMs(ms = 1): void {
-    this.store.setState({ playing: false });
+    this.setFrame({ playing: false });
     this.send({ type: 'step', by: 'ms', ms });
   }
 
   stepToNextEvent(): void {
-    this.store.setState({ playing: false });
+    this.setFrame({ playing: false });
     this.send({ type: 'step', by: 'event' });
   }
 
   stepToPreviousEvent(): void {
-    this.store.setState({ playing: false });
+    this.setFrame({ playing: false });
     this.send({ type: 'step', by: 'event', direction: -1 });
   }
 
@@ -104,7 +112,7 @@ export class HostBridge {
   /** Pauses and goes to the previous/next landmark of the run (elections, crashes, ...). */
   jumpToLandmark(direction: 1 | -1): boolean {
     const s = this.store.getState();
-    const now = s.snapshot?.now ?? 0;
+    const now = s.frame.snapshot?.now ?? 0;
     const marks = s.landmarks;
     let to: number | null = null;
     if (direction < 0) {
@@ -113,24 +121,25 @@ export class HostBridge {
       for (const m of marks) if (m.t > now) { to = m.t; break; }
     }
     if (to === null) return false;
-    if (s.playing) this.pause();
+    if (s.frame.playing) this.pause();
     this.seek(to);
     return true;
   }
 
   undo(): void {
-    this.store.setState({ playing: false });
+    this.setFrame({ playing: false });
     this.send({ type: 'undo' });
   }
 
   redo(): void {
-    this.store.setState({ playing: false });
+    this.setFrame({ playing: false });
     this.send({ type: 'redo' });
   }
 
   /** Searches for a counterexample in the worker; the run it finds is loaded, paused at the violation. */
   findCounterexample(options: { seed: number; runs: number; bugs: readonly BugName[]; durationMs?: number }): void {
-    this.store.setState({ playing: false, fuzzRunning: true, fuzzProgress: null, fuzzDone: null });
+    this.setFrame({ playing: false });
+    this.store.setState({ fuzzRunning: true, fuzzProgress: null, fuzzDone: null });
     this.send({ type: 'fuzz', ...options });
   }
 
@@ -140,7 +149,7 @@ export class HostBridge {
 
   setSpeed(speed: number): void {
     const s = clampSpeed(speed);
-    this.store.setState({ speed: s });
+    this.setFrame({ speed: s });
     this.send({ type: 'speed', speed: s });
   }
 
@@ -159,15 +168,19 @@ export class HostBridge {
     switch (message.type) {
       case 'snapshot': {
         const prev = this.pendingSnapshot;
-        const sameRun = prev ? prev.runId === message.runId : message.runId === this.store.getState().runId;
+        const sameRun = prev ? prev.runId === message.runId : message.runId === this.store.getState().frame.runId;
         if (message.resetEvents || !sameRun) {
           this.pendingEvents = [...message.events];
           this.pendingReset = true;
         } else {
           for (const e of message.events) this.pendingEvents.push(e);
         }
-        if (!sameRun) this.pendingLandmarks = null;
+        if (!sameRun) {
+          this.pendingLandmarks = null;
+          this.pendingSchedule = null;
+        }
         if (message.landmarks !== null) this.pendingLandmarks = message.landmarks;
+        if (message.schedule !== null) this.pendingSchedule = message.schedule;
         this.pendingSnapshot = message;
         this.pendingClock = null;
         break;
@@ -179,7 +192,7 @@ export class HostBridge {
         this.pendingFuzzDone = message;
         break;
       case 'clock':
-        if (message.runId === (this.pendingSnapshot?.runId ?? this.store.getState().runId)) this.pendingClock = message.clockMs;
+        if (message.runId === (this.pendingSnapshot?.runId ?? this.store.getState().frame.runId)) this.pendingClock = message.clockMs;
         break;
       case 'error':
         this.pendingError = message.message;
@@ -200,6 +213,8 @@ export class HostBridge {
     const clock = this.pendingClock;
     const error = this.pendingError;
     const landmarks = this.pendingLandmarks;
+    const schedule = this.pendingSchedule;
+    this.pendingSchedule = null;
     const fuzzProgress = this.pendingFuzzProgress;
     const fuzzDone = this.pendingFuzzDone;
     this.pendingLandmarks = null;
@@ -216,30 +231,24 @@ export class HostBridge {
         let log = reset ? events : events.length > 0 ? s.events.concat(events) : s.events;
         if (log.length > MAX_EVENTS_KEPT) log = log.slice(log.length - MAX_EVENTS_KEPT);
         const ids = new Set(snap.snapshot.nodes.map((n) => n.id));
-        Object.assign(next, {
-          runId: snap.runId,
-          snapshot: snap.snapshot,
-          events: log,
-          clockMs: snap.clockMs,
-          playing: snap.playing,
-          speed: snap.speed,
-          stopAtMs: snap.stopAtMs,
-          config: snap.config,
-          schedule: snap.schedule,
-          label: snap.label,
-          horizonMs: snap.horizonMs,
-          canUndo: snap.canUndo,
-          canRedo: snap.canRedo,
-          check: snap.check,
-        });
+        const { type: _type, events: _events, resetEvents: _reset, landmarks: _marks, schedule: _schedule, ...fields } = snap;
+        const sameRun = snap.runId === s.frame.runId;
+        next.frame = {
+          ...fields,
+          // A run's configuration never changes and its schedule comes only when it changed:
+          // both keep their identity between snapshots, so what depends on them is not redone.
+          config: sameRun ? s.frame.config : snap.config,
+          schedule: schedule ?? (sameRun ? s.frame.schedule : []),
+        };
+        next.events = log;
         if (landmarks !== null) next.landmarks = landmarks;
-        if (snap.runId !== s.runId) {
+        if (!sameRun) {
           // A new run may have fewer nodes: forget selections that no longer exist.
           next.selectedNodes = s.selectedNodes.filter((id) => ids.has(id));
           next.focusedNode = s.focusedNode !== null && ids.has(s.focusedNode) ? s.focusedNode : null;
         }
       }
-      if (clock !== null) next.clockMs = clock;
+      if (clock !== null) next.frame = { ...(next.frame ?? s.frame), clockMs: clock };
       if (error !== null) next.error = error;
       if (fuzzProgress !== null) next.fuzzProgress = fuzzProgress;
       if (fuzzDone !== null) {

@@ -1,12 +1,9 @@
 /** Play/pause, stepping 1 ms either way, speed, the clock and "go to" (events and landmarks are on the scrubber). */
 import { memo, useState } from 'react';
-import { SPEED_CHOICES, speedLabel } from '../../worker/protocol';
+import { MAX_SEEK_MS, SPEED_CHOICES, speedLabel } from '../../worker/protocol';
 import { useBridge, useLab } from '../labContext';
-import { selectNow, selectPlaying, selectSpeed } from '../store/selectors';
-import type { LabState } from '../store/labStore';
+import { selectNow, selectPlaying, selectSpeed, selectStopAt } from '../store/selectors';
 import { FieldError } from './FieldError';
-
-const selectStopAt = (s: LabState) => s.stopAtMs;
 
 export const PlaybackControls = memo(function PlaybackControls() {
   const bridge = useBridge();
@@ -18,8 +15,8 @@ export const PlaybackControls = memo(function PlaybackControls() {
   const [problem, setProblem] = useState<string | null>(null);
   const go = () => {
     const text = goTo.trim();
-    if (!/^\d{1,6}$/.test(text) || Number(text) > 600_000) {
-      setProblem(`A time is a whole number of ms from 0 to 600000, not "${goTo}".`);
+    if (!/^\d{1,9}$/.test(text) || Number(text) > MAX_SEEK_MS) {
+      setProblem(`A time is a whole number of ms from 0 to ${MAX_SEEK_MS}, not "${goTo}".`);
       return;
     }
     setProblem(null);

@@ -4,44 +4,21 @@
  * a bad value gets one sentence and the current run keeps going. The schedule has its own tab.
  */
 import { memo, useState } from 'react';
-import { checkConfig, MAX_NODES, MIN_NODES, nodeIdsFor, parseRange, type SimConfig } from '../../sim/config';
-import { parseSeed } from '../../sim/prng';
-import { checkSchedule, formatAction, formatSchedule, parseSchedule, type Action } from '../../sim/schedule';
+import { configFromFields, type SimConfig } from '../../sim/config';
+import { checkSchedule, formatAction, type Action } from '../../sim/schedule';
 import { useBridge, useLab } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
 
-export function configFromFields(base: SimConfig, f: { seed: string; nodes: string; timeout: string; heartbeat: string; latency: string }): SimConfig | string {
-  const seed = parseSeed(f.seed.trim());
-  if (typeof seed === 'string') return `The seed must be a non-negative whole number, not "${f.seed}".`;
-  if (!/^\d{1,2}$/.test(f.nodes.trim()) || Number(f.nodes) < MIN_NODES || Number(f.nodes) > MAX_NODES) {
-    return `A cluster has ${MIN_NODES} to ${MAX_NODES} nodes, not "${f.nodes}".`;
-  }
-  const timeout = parseRange(f.timeout, 'Election timeout');
-  if (typeof timeout === 'string') return timeout;
-  const latency = parseRange(f.latency, 'Latency');
-  if (typeof latency === 'string') return latency;
-  if (!/^\d{1,9}$/.test(f.heartbeat.trim())) return `The heartbeat interval must be a whole number of ms, not "${f.heartbeat}".`;
-  const config: SimConfig = {
-    ...base,
-    seed: seed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seed) : f.seed.trim(),
-    nodeIds: nodeIdsFor(Number(f.nodes)),
-    electionTimeoutMs: timeout,
-    heartbeatMs: Number(f.heartbeat),
-    latencyMs: latency,
-  };
-  return checkConfig(config) ?? config;
-}
-
 /** The actions of a schedule that fit a configuration (a smaller cluster drops those naming the missing nodes). */
-export function keepValidActions(schedule: string, config: SimConfig): { kept: Action[]; dropped: Action[] } {
+export function keepValidActions(schedule: readonly Action[], config: SimConfig): { kept: Action[]; dropped: Action[] } {
   const kept: Action[] = [];
   const dropped: Action[] = [];
-  for (const a of parseSchedule(schedule)) (checkSchedule([a], config) === null ? kept : dropped).push(a);
+  for (const a of schedule) (checkSchedule([a], config) === null ? kept : dropped).push(a);
   return { kept, dropped };
 }
 
-function SettingsForm({ config, schedule, problem, setProblem }: { config: SimConfig; schedule: string; problem: string | null; setProblem: (p: string | null) => void }) {
+function SettingsForm({ config, schedule, problem, setProblem }: { config: SimConfig; schedule: readonly Action[]; problem: string | null; setProblem: (p: string | null) => void }) {
   const bridge = useBridge();
   const now = useLab(selectNow);
   const playing = useLab(selectPlaying);
@@ -64,7 +41,7 @@ function SettingsForm({ config, schedule, problem, setProblem }: { config: SimCo
     }
     setProblem(null);
     const { kept, dropped } = keepValidActions(schedule, next);
-    bridge.load(next, formatSchedule(kept), { startAtMs: now, playing, label: 'custom' });
+    bridge.load(next, kept, { startAtMs: now, playing, label: 'custom' });
     if (dropped.length > 0) {
       setProblem(`The new run leaves out ${dropped.length} recorded action${dropped.length === 1 ? '' : 's'} that name${dropped.length === 1 ? 's' : ''} nodes it does not have (${dropped.map(formatAction).join('; ')}).`);
     }

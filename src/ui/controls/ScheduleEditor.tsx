@@ -5,27 +5,31 @@
  */
 import { memo, useId, useMemo, useState } from 'react';
 import type { SimConfig } from '../../sim/config';
-import { checkSchedule, formatSchedule, parseSchedule, ScheduleError, VERBS } from '../../sim/schedule';
+import { checkSchedule, formatAction, parseSchedule, ScheduleError, VERBS, type Action } from '../../sim/schedule';
 import { useBridge, useLab } from '../labContext';
-import type { LabState } from '../store/labStore';
-import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+import { selectCanRedo, selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
 
 /** The schedule one action per line (the language takes `;` or new lines between actions). */
-export function scheduleLines(text: string): string {
-  return text === '' ? '' : text.split('; ').join('\n');
+export function scheduleLines(actions: readonly Action[]): string {
+  return actions.map(formatAction).join('\n');
 }
 
-/** Null when the text is a valid schedule for this configuration, else one sentence. */
-export function scheduleProblem(text: string, config: SimConfig): string | null {
+/** The edited text as actions for this configuration, or one sentence saying what is wrong. */
+export function scheduleFromText(text: string, config: SimConfig): Action[] | string {
   try {
-    return checkSchedule(parseSchedule(text), config);
+    const actions = parseSchedule(text);
+    return checkSchedule(actions, config) ?? actions;
   } catch (e) {
     return e instanceof ScheduleError ? e.message : String(e);
   }
 }
 
-const selectCanRedo = (s: LabState) => s.canRedo;
+/** Null when the text is a valid schedule for this configuration, else one sentence. */
+export function scheduleProblem(text: string, config: SimConfig): string | null {
+  const result = scheduleFromText(text, config);
+  return typeof result === 'string' ? result : null;
+}
 
 export const ScheduleEditor = memo(function ScheduleEditor() {
   const bridge = useBridge();
@@ -37,22 +41,22 @@ export const ScheduleEditor = memo(function ScheduleEditor() {
   const [draft, setDraft] = useState<string | null>(null);
   const [shownProblem, setShownProblem] = useState<string | null>(null);
   const errorId = useId();
-  const recorded = scheduleLines(schedule);
+  const recorded = useMemo(() => scheduleLines(schedule), [schedule]);
   const text = draft ?? recorded;
-  const count = useMemo(() => (schedule === '' ? 0 : schedule.split('; ').length), [schedule]);
+  const count = schedule.length;
   const liveProblem = useMemo(() => (draft === null ? null : scheduleProblem(draft, config)), [draft, config]);
   const problem = shownProblem ?? liveProblem;
 
   const apply = () => {
     if (draft === null) return;
-    const p = scheduleProblem(draft, config);
-    if (p) {
-      setShownProblem(p);
+    const actions = scheduleFromText(draft, config);
+    if (typeof actions === 'string') {
+      setShownProblem(actions);
       return;
     }
     setShownProblem(null);
     setDraft(null);
-    bridge.load(config, formatSchedule(parseSchedule(draft)), { startAtMs: now, playing, label: 'custom' });
+    bridge.load(config, actions, { startAtMs: now, playing, label: 'custom' });
   };
 
   return (

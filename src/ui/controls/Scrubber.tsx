@@ -6,12 +6,10 @@
  */
 import { scaleLinear, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTimes, symbolTriangle, type SymbolType } from 'd3';
 import { memo, useEffect, useMemo, useState, type ChangeEvent } from 'react';
-import { parseSchedule } from '../../sim/schedule';
 import type { LandmarkView } from '../../worker/protocol';
 import { formatDuration } from '../format';
 import { useBridge, useLab } from '../labContext';
-import type { LabState } from '../store/labStore';
-import { selectNow, selectPlaying } from '../store/selectors';
+import { selectCanRedo, selectCanUndo, selectHorizon, selectLandmarks, selectNow, selectPlaying, selectSchedule, selectStopAt, selectViolation } from '../store/selectors';
 
 export type MarkLook = 'leader' | 'crash' | 'restart' | 'partition' | 'heal' | 'grant' | 'expire' | 'rejected' | 'violation';
 
@@ -109,14 +107,6 @@ export function thinMarks(marks: readonly LandmarkView[], endMs: number, buckets
   return out;
 }
 
-const selectTrack = (s: LabState) => s.horizonMs;
-const selectLandmarks = (s: LabState) => s.landmarks;
-const selectStopAt = (s: LabState) => s.stopAtMs;
-const selectScheduleText = (s: LabState) => s.schedule;
-const selectViolation = (s: LabState) => s.check?.violation ?? null;
-const selectCanUndo = (s: LabState) => s.canUndo;
-const selectCanRedo = (s: LabState) => s.canRedo;
-
 /** The track's end: everything computed, every recorded action, the preset's end, with a margin. */
 export function trackEnd(horizonMs: number, nowMs: number, lastActionMs: number, stopAtMs: number | null): number {
   const furthest = Math.max(horizonMs, nowMs, lastActionMs, stopAtMs ?? 0, 1000);
@@ -127,23 +117,17 @@ export const Scrubber = memo(function Scrubber() {
   const bridge = useBridge();
   const now = useLab(selectNow);
   const playing = useLab(selectPlaying);
-  const horizon = useLab(selectTrack);
+  const horizon = useLab(selectHorizon);
   const landmarks = useLab(selectLandmarks);
   const stopAt = useLab(selectStopAt);
-  const scheduleText = useLab(selectScheduleText);
+  const schedule = useLab(selectSchedule);
   const violation = useLab(selectViolation);
   const canUndo = useLab(selectCanUndo);
   const canRedo = useLab(selectCanRedo);
   const [drag, setDrag] = useState<number | null>(null);
 
-  const actionTimes = useMemo(() => {
-    try {
-      return parseSchedule(scheduleText).map((a) => a.at);
-    } catch {
-      return [];
-    }
-  }, [scheduleText]);
-  const end = trackEnd(horizon, now, actionTimes.length > 0 ? Math.max(...actionTimes) : 0, stopAt);
+  const lastActionMs = useMemo(() => schedule.reduce((last, a) => Math.max(last, a.at), 0), [schedule]);
+  const end = trackEnd(horizon, now, lastActionMs, stopAt);
   const marks = useMemo(() => thinMarks(landmarks, end), [landmarks, end]);
   const ticks = useMemo(() => scaleLinear().domain([0, end]).ticks(8), [end]);
   const pct = (t: number) => `${(Math.min(t, end) / end) * 100}%`;
@@ -163,7 +147,7 @@ export const Scrubber = memo(function Scrubber() {
     seek(t);
   };
   const value = drag ?? now;
-  const actionMarks = useMemo(() => [...new Set(actionTimes)], [actionTimes]);
+  const actionMarks = useMemo(() => [...new Set(schedule.map((a) => a.at))], [schedule]);
 
   return (
     <section className="scrubber" aria-label="Timeline">

@@ -3,15 +3,13 @@
  * import one, and the keyboard help. A link or file replays the exact run, paused at its time.
  */
 import { memo, useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { parseSchedule } from '../../sim/schedule';
 import { runFromJson, runToJson } from '../../share/link';
-import { DEFAULT_SPEED } from '../../worker/protocol';
 import { useBridge, useLabStore } from '../labContext';
 import { FloatingPanel, Popover } from './Popover';
-import { runFromSpec } from '../runs';
 import type { LabState } from '../store/labStore';
 import { SHORTCUTS } from '../useKeyboardShortcuts';
 import { currentLink, pageUrl } from '../urlSync';
+import { runFromSpec, runSpecOf } from '../runs';
 
 /** Clipboard writes can hang or be refused (no focus, no permission); then the field is selected. */
 async function writeClipboard(text: string): Promise<boolean> {
@@ -25,12 +23,13 @@ async function writeClipboard(text: string): Promise<boolean> {
 }
 
 function fileName(s: LabState): string {
-  return `lockstep-seed${String(s.config.seed)}-t${s.snapshot?.now ?? 0}ms.json`;
+  return `lockstep-seed${String(s.frame.config.seed)}-t${s.frame.snapshot?.now ?? 0}ms.json`;
 }
 
+/** The run file for the store's run now. */
 export function runFileText(s: LabState): string {
-  const speed = Math.round(s.speed * 1000) / 1000;
-  return runToJson({ config: s.config, schedule: parseSchedule(s.schedule), atMs: s.snapshot?.now ?? 0, ...(speed !== DEFAULT_SPEED ? { speed } : {}) });
+  const f = s.frame;
+  return runToJson(runSpecOf({ config: f.config, schedule: f.schedule, nowMs: f.snapshot?.now ?? 0, speed: f.speed }));
 }
 
 export const ShareControls = memo(function ShareControls() {
@@ -56,7 +55,7 @@ export const ShareControls = memo(function ShareControls() {
 
   const exportRun = () => {
     const s = store.getState();
-    if (!s.snapshot) return;
+    if (!s.frame.snapshot) return;
     const blob = new Blob([runFileText(s)], { type: 'application/json' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
@@ -72,11 +71,11 @@ export const ShareControls = memo(function ShareControls() {
     e.target.value = '';
     if (!file) return;
     const decoded = runFromJson(await file.text());
-    const run = decoded.ok ? runFromSpec(decoded.spec) : decoded.error;
-    if (typeof run === 'string') {
-      store.setState({ error: `${file.name}: ${run} The current run is kept.` });
+    if (!decoded.ok) {
+      store.setState({ error: `${file.name}: ${decoded.error} The current run is kept.` });
       return;
     }
+    const run = runFromSpec(decoded.spec);
     bridge.setSpeed(run.speed);
     bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: false, label: run.label });
   };

@@ -6,7 +6,7 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLab } from '../labContext';
-import { selectClientIds, selectNodeIds } from '../store/selectors';
+import { selectClientIds, selectHasStores, selectNodeIds } from '../store/selectors';
 import { ClientGlyph, DisagreeMark, StoreGlyph } from './ActorGlyphs';
 import { createCutGesture } from './cutGesture';
 import { diagramLayout, groupsForCut, VIEW_H, VIEW_W, type Point } from './layout';
@@ -14,7 +14,6 @@ import { MessagesLayer } from './MessagesLayer';
 import { NodeGlyph } from './NodeGlyph';
 import { PartitionRegions } from './PartitionRegions';
 
-const selectHasStores = (s: { snapshot: { stores: unknown } | null }) => s.snapshot?.stores != null;
 
 export const Diagram = memo(function Diagram() {
   const nodeIds = useLab(useShallow(selectNodeIds));

@@ -4,12 +4,9 @@
  */
 import { memo, useEffect, useRef } from 'react';
 import { useLabStore } from '../labContext';
-import type { LabState } from '../store/labStore';
-import { selectClock, selectDrops, selectMessages } from '../store/selectors';
+import { selectClock, selectMessageFrame, selectSnapshot } from '../store/selectors';
 import type { DiagramLayout } from './layout';
-import { MessageCanvas, type MessageFrame } from './messageCanvas';
-
-const frameOf = (s: LabState): MessageFrame => ({ messages: selectMessages(s), drops: selectDrops(s), clockMs: selectClock(s) });
+import { MessageCanvas } from './messageCanvas';
 
 export const MessagesLayer = memo(function MessagesLayer({ layout }: { layout: DiagramLayout }) {
   const store = useLabStore();
@@ -21,9 +18,9 @@ export const MessagesLayer = memo(function MessagesLayer({ layout }: { layout: D
     if (!canvas) return;
     const painter = new MessageCanvas(canvas, layout);
     controller.current = painter;
-    painter.show(frameOf(store.getState()));
+    painter.show(selectMessageFrame(store.getState()));
     const unsubscribe = store.subscribe((state, previous) => {
-      if (state.snapshot !== previous.snapshot || state.clockMs !== previous.clockMs) painter.show(frameOf(state));
+      if (selectSnapshot(state) !== selectSnapshot(previous) || selectClock(state) !== selectClock(previous)) painter.show(selectMessageFrame(state));
     });
     return () => {
       unsubscribe();

@@ -25,7 +25,7 @@ export function createTimerArc(path: SVGPathElement, store: LabStore, nodeId: st
     const t = timerFields(s, nodeId);
     let d = '';
     if (t && t.alive && t.role !== 'leader' && t.deadline > t.start) {
-      const left = Math.min(1, Math.max(0, (t.deadline - s.clockMs) / (t.deadline - t.start)));
+      const left = Math.min(1, Math.max(0, (t.deadline - s.frame.clockMs) / (t.deadline - t.start)));
       d = left > 0 ? (shape({ end: 2 * Math.PI * left }) ?? '') : '';
     }
     if (d !== lastD) {

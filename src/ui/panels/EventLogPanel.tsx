@@ -3,8 +3,7 @@ import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { EVENT_CATEGORIES, eventCategory, type SimEvent } from '../../sim/events';
 import { useLab, useLabStore } from '../labContext';
-import { selectClientIds, selectEvents, selectNodeIds } from '../store/selectors';
-import type { LabState } from '../store/labStore';
+import { selectClientIds, selectEventFilter, selectEvents, selectNodeIds } from '../store/selectors';
 
 /** Lines rendered at most (the newest); the store keeps more. */
 export const EVENT_LINES_SHOWN = 400;
@@ -21,11 +20,9 @@ function keyOf(e: SimEvent): number {
   return key;
 }
 
-const selectFilter = (s: LabState) => ({ subject: s.eventSubject, kind: s.eventKind });
-
 export const EventLogPanel = memo(function EventLogPanel() {
   const events = useLab(selectEvents);
-  const filter = useLab(useShallow(selectFilter));
+  const filter = useLab(useShallow(selectEventFilter));
   const nodeIds = useLab(useShallow(selectNodeIds));
   const clientIds = useLab(useShallow(selectClientIds));
   const store = useLabStore();

@@ -10,8 +10,7 @@ import { invariant as say } from '../../sim/describe';
 import { INVARIANT_IDS } from '../../sim/invariants';
 import { Popover } from '../controls/Popover';
 import { useBridge, useLab, useLabStore } from '../labContext';
-import type { LabState } from '../store/labStore';
-import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+import { selectCheck, selectConfig, selectFuzzDone, selectFuzzProgress, selectFuzzRunning, selectHorizon, selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
 
 export const BUG_BLURBS: Record<BugName, string> = {
@@ -23,12 +22,6 @@ export const BUG_BLURBS: Record<BugName, string> = {
   'no-fencing': 'the fenced store stops checking tokens',
 };
 
-const selectCheck = (s: LabState) => s.check;
-const selectHorizon = (s: LabState) => s.horizonMs;
-const selectFuzzRunning = (s: LabState) => s.fuzzRunning;
-const selectFuzzProgress = (s: LabState) => s.fuzzProgress;
-const selectFuzzDone = (s: LabState) => s.fuzzDone;
-const selectLabelOf = (s: LabState) => s.label;
 
 /** The fuzz seed for a run: its own seed, folded to 32 bits. */
 export function fuzzSeedOf(config: SimConfig): number {
@@ -65,7 +58,7 @@ export const BugsMenu = memo(function BugsMenu() {
   const schedule = useLab(selectSchedule);
   const now = useLab(selectNow);
   const playing = useLab(selectPlaying);
-  const label = useLab(selectLabelOf);
+  const label = useLab(selectLabel);
   // The box shows what was asked for until the new run arrives from the worker.
   const [asked, setAsked] = useState<{ from: SimConfig; bugs: readonly BugName[] } | null>(null);
   const shown = asked && asked.from === config ? asked.bugs : config.bugs;

@@ -2,13 +2,12 @@
 import { memo, useState } from 'react';
 import { formatDuration } from '../format';
 import { useBridge, useLab } from '../labContext';
-import { nodeById, selectClock, selectFocusedNode } from '../store/selectors';
-import type { LabState } from '../store/labStore';
+import { selectClock, selectFocusedNode, selectFocusedNodeView } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
 
 export const NodeContextPanel = memo(function NodeContextPanel() {
   const id = useLab(selectFocusedNode);
-  const node = useLab((s: LabState) => (id ? nodeById(s, id) : undefined));
+  const node = useLab(selectFocusedNodeView);
   const clock = useLab(selectClock);
   const bridge = useBridge();
   const [drift, setDrift] = useState('50');

@@ -6,39 +6,63 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_CONFIG, type SimConfig } from '../../sim/config';
 import type { SimEvent } from '../../sim/events';
+import type { Action } from '../../sim/schedule';
 import type { Snapshot } from '../../sim/snapshot';
 import { DEFAULT_SPEED, type CheckStatus, type FuzzDoneMessage, type FuzzProgressMessage, type LandmarkView } from '../../worker/protocol';
 
 /** The most event lines kept for the event log. */
 export const MAX_EVENTS_KEPT = 3_000;
 
-export interface PlaybackSlice {
-  readonly playing: boolean;
-  readonly speed: number;
-  /** Simulated time with the fraction of the current ms, for smooth message motion. */
-  readonly clockMs: number;
-  /** Playback pauses here (a preset's end); null for none. */
-  readonly stopAtMs: number | null;
-}
-
-export interface SimSlice {
+/**
+ * The latest snapshot message's view of the run, kept whole: the bridge replaces it (or a field of
+ * it, for playing and speed the page changes before the worker answers), never mirrors it.
+ */
+export interface Frame {
+  /** Increments with every load. */
   readonly runId: number;
-  readonly snapshot: Snapshot | null;
-  readonly events: readonly SimEvent[];
-  readonly config: SimConfig;
-  /** The run's schedule including every recorded action. */
-  readonly schedule: string;
   /** The label of the loaded run (a preset's name), if any. */
   readonly label: string | null;
-  /** The last error sentence from the worker; the run it refers to kept going. */
-  readonly error: string | null;
+  readonly snapshot: Snapshot | null;
+  /** Simulated time with the fraction of the current ms, for smooth message motion. */
+  readonly clockMs: number;
+  readonly playing: boolean;
+  readonly speed: number;
+  /** Playback pauses here (a preset's end); null for none. */
+  readonly stopAtMs: number | null;
+  readonly config: SimConfig;
+  /** The run's schedule including every recorded action (text only at the edges). */
+  readonly schedule: readonly Action[];
   /** The furthest time computed for this run's schedule. */
   readonly horizonMs: number;
   readonly canUndo: boolean;
   readonly canRedo: boolean;
-  readonly landmarks: readonly LandmarkView[];
   /** The live invariant checker's verdict on this run. */
   readonly check: CheckStatus | null;
+}
+
+export const EMPTY_FRAME: Frame = {
+  runId: 0,
+  label: null,
+  snapshot: null,
+  clockMs: 0,
+  playing: false,
+  speed: DEFAULT_SPEED,
+  stopAtMs: null,
+  config: DEFAULT_CONFIG,
+  schedule: [],
+  horizonMs: 0,
+  canUndo: false,
+  canRedo: false,
+  check: null,
+};
+
+export interface RunSlice {
+  readonly frame: Frame;
+  /** The event lines streamed so far (at most MAX_EVENTS_KEPT). */
+  readonly events: readonly SimEvent[];
+  readonly landmarks: readonly LandmarkView[];
+  /** The last error sentence from the worker or an edge; the run it refers to kept going. */
+  readonly error: string | null;
 }
 
 /** The counterexample search in the worker. */
@@ -72,27 +96,12 @@ export interface ViewSlice {
   dismissError(): void;
 }
 
-export type LabState = PlaybackSlice & SimSlice & FuzzSlice & SelectionSlice & ViewSlice;
+export type LabState = RunSlice & FuzzSlice & SelectionSlice & ViewSlice;
 export type LabStore = StoreApi<LabState>;
 
 type Set = StoreApi<LabState>['setState'];
 
-const playbackSlice = (): PlaybackSlice => ({ playing: false, speed: DEFAULT_SPEED, clockMs: 0, stopAtMs: null });
-
-const simSlice = (): SimSlice => ({
-  runId: 0,
-  snapshot: null,
-  events: [],
-  config: DEFAULT_CONFIG,
-  schedule: '',
-  label: null,
-  error: null,
-  horizonMs: 0,
-  canUndo: false,
-  canRedo: false,
-  landmarks: [],
-  check: null,
-});
+const runSlice = (): RunSlice => ({ frame: EMPTY_FRAME, events: [], landmarks: [], error: null });
 
 const fuzzSlice = (): FuzzSlice => ({ fuzzRunning: false, fuzzProgress: null, fuzzDone: null });
 
@@ -118,8 +127,7 @@ const viewSlice = (set: Set): ViewSlice => ({
 
 export function createLabStore(): LabStore {
   return createStore<LabState>()((set) => ({
-    ...playbackSlice(),
-    ...simSlice(),
+    ...runSlice(),
     ...fuzzSlice(),
     ...selectionSlice(set),
     ...viewSlice(set),

@@ -2,38 +2,70 @@
  * Module-level selectors (stable function identities, so subscriptions stay cheap). Selectors
  * that build an object are used with `useShallow`.
  */
+import type { SimConfig } from '../../sim/config';
+import type { Action } from '../../sim/schedule';
 import type { ClientView, NodeView, Snapshot } from '../../sim/snapshot';
-import type { LabState } from './labStore';
+import type { CheckStatus, LandmarkView, ViolationView } from '../../worker/protocol';
+import type { MessageFrame } from '../diagram/messageCanvas';
+import type { Frame, LabState } from './labStore';
 
 const EMPTY: readonly never[] = [];
 
-export const selectSnapshot = (s: LabState): Snapshot | null => s.snapshot;
-export const selectNow = (s: LabState): number => s.snapshot?.now ?? 0;
-export const selectClock = (s: LabState): number => s.clockMs;
-export const selectPlaying = (s: LabState): boolean => s.playing;
-export const selectSpeed = (s: LabState): number => s.speed;
+export const selectFrame = (s: LabState): Frame => s.frame;
+export const selectSnapshot = (s: LabState): Snapshot | null => s.frame.snapshot;
+export const selectNow = (s: LabState): number => s.frame.snapshot?.now ?? 0;
+export const selectClock = (s: LabState): number => s.frame.clockMs;
+export const selectPlaying = (s: LabState): boolean => s.frame.playing;
+export const selectSpeed = (s: LabState): number => s.frame.speed;
+export const selectStopAt = (s: LabState): number | null => s.frame.stopAtMs;
+export const selectRunId = (s: LabState): number => s.frame.runId;
+export const selectConfig = (s: LabState): SimConfig => s.frame.config;
+export const selectSchedule = (s: LabState): readonly Action[] => s.frame.schedule;
+export const selectLabel = (s: LabState): string | null => s.frame.label;
+export const selectHorizon = (s: LabState): number => s.frame.horizonMs;
+export const selectCanUndo = (s: LabState): boolean => s.frame.canUndo;
+export const selectCanRedo = (s: LabState): boolean => s.frame.canRedo;
+export const selectCheck = (s: LabState): CheckStatus | null => s.frame.check;
+export const selectViolation = (s: LabState): ViolationView | null => s.frame.check?.violation ?? null;
 export const selectError = (s: LabState): string | null => s.error;
-export const selectConfig = (s: LabState) => s.config;
-export const selectSchedule = (s: LabState): string => s.schedule;
-export const selectLabel = (s: LabState): string | null => s.label;
 export const selectEvents = (s: LabState) => s.events;
-export const selectLeader = (s: LabState): string | null => s.snapshot?.leader ?? null;
-export const selectNodes = (s: LabState): readonly NodeView[] => s.snapshot?.nodes ?? EMPTY;
-export const selectClients = (s: LabState): readonly ClientView[] => s.snapshot?.clients ?? EMPTY;
-export const selectStores = (s: LabState) => s.snapshot?.stores ?? null;
-export const selectMessages = (s: LabState) => s.snapshot?.messages ?? EMPTY;
-export const selectDrops = (s: LabState) => s.snapshot?.drops ?? EMPTY;
-export const selectPartitions = (s: LabState) => s.snapshot?.partitions ?? EMPTY;
+export const selectLandmarks = (s: LabState): readonly LandmarkView[] => s.landmarks;
+export const selectFuzzRunning = (s: LabState): boolean => s.fuzzRunning;
+export const selectFuzzProgress = (s: LabState) => s.fuzzProgress;
+export const selectFuzzDone = (s: LabState) => s.fuzzDone;
+export const selectSideTab = (s: LabState) => s.sideTab;
+/** Use with useShallow. */
+export const selectEventFilter = (s: LabState) => ({ subject: s.eventSubject, kind: s.eventKind });
+export const selectLeader = (s: LabState): string | null => s.frame.snapshot?.leader ?? null;
+export const selectNodes = (s: LabState): readonly NodeView[] => s.frame.snapshot?.nodes ?? EMPTY;
+export const selectClients = (s: LabState): readonly ClientView[] => s.frame.snapshot?.clients ?? EMPTY;
+export const selectStores = (s: LabState) => s.frame.snapshot?.stores ?? null;
+export const selectHasStores = (s: LabState): boolean => s.frame.snapshot?.stores != null;
+export const selectMessages = (s: LabState) => s.frame.snapshot?.messages ?? EMPTY;
+export const selectDrops = (s: LabState) => s.frame.snapshot?.drops ?? EMPTY;
+export const selectPartitions = (s: LabState) => s.frame.snapshot?.partitions ?? EMPTY;
 export const selectFocusedNode = (s: LabState): string | null => s.focusedNode;
 export const selectSelectedNodes = (s: LabState): readonly string[] => s.selectedNodes;
-export const selectLossPct = (s: LabState): number => s.snapshot?.lossPct ?? 0;
+export const selectLossPct = (s: LabState): number => s.frame.snapshot?.lossPct ?? 0;
+
+/** The status line under the controls: leader, messages in flight, partition, loss. */
+export const selectStatus = (s: LabState): string => {
+  const snap = s.frame.snapshot;
+  if (!snap) return 'starting…';
+  const leader = snap.nodes.find((n) => n.id === snap.leader);
+  const parts = [leader ? `leader ${leader.id} (term ${leader.term})` : 'no leader'];
+  parts.push(`${snap.messages.length} message${snap.messages.length === 1 ? '' : 's'} in flight`);
+  if (snap.partitions.length > 0) parts.push('network partitioned');
+  if (snap.lossPct > 0) parts.push(`${snap.lossPct}% loss`);
+  return parts.join(' · ');
+};
 
 /** Use with useShallow: the ids change only when the cluster does. */
-export const selectNodeIds = (s: LabState): string[] => (s.snapshot?.nodes ?? EMPTY).map((n) => n.id);
-export const selectClientIds = (s: LabState): string[] => (s.snapshot?.clients ?? EMPTY).map((c) => c.id);
+export const selectNodeIds = (s: LabState): string[] => (s.frame.snapshot?.nodes ?? EMPTY).map((n) => n.id);
+export const selectClientIds = (s: LabState): string[] => (s.frame.snapshot?.clients ?? EMPTY).map((c) => c.id);
 
 export function nodeById(s: LabState, id: string): NodeView | undefined {
-  const nodes = s.snapshot?.nodes;
+  const nodes = s.frame.snapshot?.nodes;
   if (!nodes) return undefined;
   for (let i = 0; i < nodes.length; i++) if (nodes[i].id === id) return nodes[i];
   return undefined;
@@ -58,7 +90,7 @@ export interface GlyphFields {
 
 export function glyphFields(s: LabState, id: string): GlyphFields {
   const n = nodeById(s, id);
-  const parts = s.snapshot?.partitions ?? EMPTY;
+  const parts = s.frame.snapshot?.partitions ?? EMPTY;
   return {
     found: n !== undefined,
     alive: n?.alive ?? false,
@@ -66,7 +98,7 @@ export function glyphFields(s: LabState, id: string): GlyphFields {
     term: n?.term ?? 0,
     votedFor: n?.votedFor ?? null,
     votes: n?.votes.length ?? 0,
-    clusterSize: s.snapshot?.nodes.length ?? 0,
+    clusterSize: s.frame.snapshot?.nodes.length ?? 0,
     commitIndex: n?.commitIndex ?? 0,
     logLength: n?.logLength ?? 0,
     driftPct: n?.driftPct ?? 0,
@@ -84,7 +116,7 @@ export function timerFields(s: LabState, id: string) {
 
 /** Keys whose current value differs between the fenced and unfenced stores. */
 export function disagreeingKeys(s: LabState): string[] {
-  const stores = s.snapshot?.stores;
+  const stores = s.frame.snapshot?.stores;
   if (!stores) return [];
   const f = new Map(stores.fenced.values.map((v) => [v.key, v.value]));
   const u = new Map(stores.unfenced.values.map((v) => [v.key, v.value]));
@@ -95,8 +127,14 @@ export function majorityOf(size: number): number {
   return Math.floor(size / 2) + 1;
 }
 
+/** The node the context panel shows, if it still exists. */
+export const selectFocusedNodeView = (s: LabState): NodeView | undefined => (s.focusedNode === null ? undefined : nodeById(s, s.focusedNode));
+
+/** What the message canvas paints; a new object each call, so read it outside React (no subscription). */
+export const selectMessageFrame = (s: LabState): MessageFrame => ({ messages: selectMessages(s), drops: selectDrops(s), clockMs: selectClock(s) });
+
 export function clientById(s: LabState, id: string): ClientView | undefined {
-  return s.snapshot?.clients.find((c) => c.id === id);
+  return s.frame.snapshot?.clients.find((c) => c.id === id);
 }
 
 export function clientGlyphFields(s: LabState, id: string) {
@@ -105,7 +143,7 @@ export function clientGlyphFields(s: LabState, id: string) {
 }
 
 export function storeGlyphFields(s: LabState, id: 'fenced' | 'unfenced') {
-  const store = s.snapshot?.stores?.[id];
+  const store = s.frame.snapshot?.stores?.[id];
   const text = store && store.values.length > 0 ? store.values.map((v) => `${v.key}=${v.value}`).join(', ') : 'empty';
   return { text, disagree: disagreeingKeys(s).length > 0 };
 }

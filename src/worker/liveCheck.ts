@@ -1,0 +1,61 @@
+/**
+ * The live invariant check: a separate copy of the viewed run, advanced to the timeline's horizon
+ * in slices between frames, with every invariant checked after every millisecond. A run is a pure
+ * function of its inputs, so what this copy finds is exactly what the viewed run does.
+ */
+import type { SimConfig } from '../sim/config';
+import { attachInvariants, type InvariantChecker, type Violation } from '../sim/invariants';
+import type { Action } from '../sim/schedule';
+import { Simulation } from '../sim/simulation';
+import type { CheckStatus, ViolationView } from './protocol';
+
+export function violationView(v: Violation): ViolationView {
+  return { invariant: v.invariant, title: v.title, t: v.t, nodes: [...v.nodes], sentence: v.sentence, line: v.line };
+}
+
+export class LiveCheck {
+  private readonly sim: Simulation;
+  private readonly checker: InvariantChecker;
+  private last: CheckStatus | null = null;
+
+  constructor(config: SimConfig, schedule: readonly Action[]) {
+    this.sim = new Simulation(config, schedule);
+    this.checker = attachInvariants(this.sim, { maxViolations: 1 });
+  }
+
+  get checkedToMs(): number {
+    return this.sim.nowMs;
+  }
+
+  /**
+   * The schedule changed from the time `changedAt` on. If this copy has not reached it yet only
+   * its future differs and it carries on; otherwise a fresh check starts.
+   */
+  follow(config: SimConfig, schedule: readonly Action[], changedAt: number): LiveCheck {
+    if (this.sim.nowMs < changedAt) {
+      this.sim.replaceFutureActions(schedule);
+      return this;
+    }
+    return new LiveCheck(config, schedule);
+  }
+
+  /** Checks towards `targetMs` until `clock()` passes `deadline`; true if it checked anything. */
+  advance(targetMs: number, deadline: number, clock: () => number): boolean {
+    const sim = this.sim;
+    if (sim.nowMs >= targetMs) return false;
+    while (sim.nowMs < targetMs) {
+      sim.step();
+      if ((sim.nowMs & 15) === 0 && clock() > deadline) break;
+    }
+    return true;
+  }
+
+  /** The verdict so far; the same object while nothing changed, so the host can skip it. */
+  status(): CheckStatus {
+    const first = this.checker.first;
+    const stale = this.checker.findings.length;
+    const last = this.last;
+    if (last && last.checkedToMs === this.sim.nowMs && last.staleWrites === stale && (last.violation === null) === (first === null)) return last;
+    return (this.last = { checkedToMs: this.sim.nowMs, violation: first ? violationView(first) : null, staleWrites: stale });
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * One loaded run: its timeline, playback (play, pause, step, seek, actions, undo/redo), the event
+ * lines streamed to the host and the scrubber's landmarks. A run exists or it does not — the
+ * driver holds a `Playback` or null, never a half-loaded one.
+ *
+ * Playback advances simulated time by speed × elapsed real time, once per frame. A slow frame is
+ * not made up for later: the gap counted per frame is capped and the stepping has a time budget,
+ * so a throttled tab never builds a backlog.
+ *
+ * Time travel goes through a `Timeline` (checkpoints every 2 s, replay from the nearest), and
+ * actions are recorded with `Timeline.act`, so acting in the past forks the run.
+ */
+import type { SimConfig } from '../sim/config';
+import type { Action, ActionBody } from '../sim/schedule';
+import type { Simulation } from '../sim/simulation';
+import { eventsSince, takeSnapshot } from '../sim/snapshot';
+import { Timeline } from '../sim/timeline';
+import { MAX_SEEK_MS, NEXT_EVENT_HORIZON_MS, type CheckStatus, type ClockMessage, type LandmarkView, type SnapshotMessage } from './protocol';
+
+/** Events sent with a fresh log (after load or seek back); older lines are summarised away. */
+export const MAX_EVENTS_ON_RESET = 2_000;
+/** Landmarks are recomputed at most this often (real ms) while the horizon grows. */
+const LANDMARK_EVERY_MS = 250;
+
+export interface LoadRequest {
+  readonly config: SimConfig;
+  readonly schedule: readonly Action[];
+  readonly startAtMs: number;
+  readonly stopAtMs: number | null;
+  readonly playing: boolean;
+  readonly label: string | null;
+}
+
+export interface FrameLimits {
+  /** Real ms of stepping allowed per frame before the rest of the frame's time is dropped. */
+  readonly frameBudgetMs: number;
+  /** The longest real gap a frame may account for. */
+  readonly maxFrameGapMs: number;
+}
+
+/** The time of the first action that differs between two schedules (Infinity if none). */
+export function firstChangeAt(before: readonly Action[], after: readonly Action[]): number {
+  const n = Math.min(before.length, after.length);
+  for (let i = 0; i < n; i++) if (before[i] !== after[i]) return Math.min(before[i].at, after[i].at);
+  if (before.length > n) return before[n].at;
+  if (after.length > n) return after[n].at;
+  return Infinity;
+}
+
+export class Playback {
+  /** Simulated clock including the elapsed fraction of the next ms. */
+  private clockMs: number;
+  private lastFrameAt: number | null = null;
+  private pendingSeek: number | null = null;
+  /** The copy of the run whose events the host has, up to `eventCursor`. */
+  private eventSource: Simulation | null = null;
+  private eventCursor = 0;
+  private resetEvents = true;
+  /** The schedule last posted; the host keeps it until it changes. */
+  private sentSchedule: readonly Action[] | null = null;
+  /** Bumped whenever the schedule changes, so the landmarks are recomputed. */
+  private landmarkVersion = 0;
+  private sentLandmarks: { version: number; horizon: number; count: number } | null = null;
+  private landmarksAt = -Infinity;
+
+  private constructor(
+    readonly timeline: Timeline,
+    readonly runId: number,
+    readonly label: string | null,
+    private stopAtMs: number | null,
+    public playing: boolean,
+  ) {
+    this.clockMs = timeline.nowMs;
+  }
+
+  /** A run replayed to its start time, or one sentence saying why it cannot be. */
+  static load(request: LoadRequest, runId: number): Playback | string {
+    const startAt = request.startAtMs;
+    if (!Number.isSafeInteger(startAt) || startAt < 0 || startAt > MAX_SEEK_MS) {
+      return `A start time is a whole number of ms from 0 to ${MAX_SEEK_MS}, not ${startAt}.`;
+    }
+    try {
+      const timeline = new Timeline(request.config, request.schedule);
+      timeline.advanceTo(startAt);
+      return new Playback(timeline, runId, request.label, request.stopAtMs, request.playing);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  get config(): SimConfig {
+    return this.timeline.config;
+  }
+
+  get schedule(): readonly Action[] {
+    return this.timeline.schedule;
+  }
+
+  get horizonMs(): number {
+    return this.timeline.horizonMs;
+  }
+
+  play(): void {
+    if (this.stopAtMs !== null && this.timeline.nowMs >= this.stopAtMs) this.stopAtMs = null;
+    this.playing = true;
+    this.lastFrameAt = null;
+  }
+
+  pause(): void {
+    this.playing = false;
+    this.clockMs = this.timeline.nowMs;
+  }
+
+  /** Remembers a seek for the next frame (a dragged scrubber costs one replay per frame). */
+  requestSeek(toMs: number): string | null {
+    if (!Number.isSafeInteger(toMs) || toMs < 0 || toMs > MAX_SEEK_MS) {
+      return `A time to go to is a whole number of ms from 0 to ${MAX_SEEK_MS}, not ${toMs}.`;
+    }
+    this.pendingSeek = toMs;
+    return null;
+  }
+
+  /** Forgets a pending seek (a load supersedes it). */
+  cancelSeek(): void {
+    this.pendingSeek = null;
+  }
+
+  /** Carries out a pending seek; true if there was one. */
+  flushSeek(): boolean {
+    if (this.pendingSeek === null) return false;
+    const to = this.pendingSeek;
+    this.pendingSeek = null;
+    this.timeline.seek(to);
+    this.clockMs = this.timeline.nowMs;
+    this.lastFrameAt = null;
+    return true;
+  }
+
+  stepMs(ms: number): void {
+    this.playing = false;
+    const timeline = this.timeline;
+    timeline.advanceTo(Math.min(MAX_SEEK_MS, timeline.nowMs + Math.max(1, Math.min(MAX_SEEK_MS, Math.floor(ms)))));
+    this.clockMs = timeline.nowMs;
+  }
+
+  /** To the previous or next event line's time; past the horizon, runs until one appears. */
+  stepToEvent(direction: 1 | -1): void {
+    this.playing = false;
+    const timeline = this.timeline;
+    const known = timeline.eventTimeFrom(direction);
+    if (known !== null) timeline.seek(known);
+    else if (direction < 0) timeline.seek(0);
+    else {
+      const before = timeline.current.cluster.events.length;
+      const limit = Math.min(MAX_SEEK_MS, timeline.nowMs + NEXT_EVENT_HORIZON_MS);
+      while (timeline.current.cluster.events.length === before && timeline.nowMs < limit) timeline.step();
+    }
+    this.clockMs = timeline.nowMs;
+    this.lastFrameAt = null;
+  }
+
+  /** Records a person's action now; returns the schedule before it, or the error sentence. */
+  act(body: ActionBody): readonly Action[] | string {
+    const before = this.timeline.schedule;
+    const result = this.timeline.act(body);
+    if (typeof result === 'string') return result;
+    this.scheduleChanged();
+    return before;
+  }
+
+  /** Undo or redo; returns the schedule before it, or null when there was nothing to do. */
+  history(kind: 'undo' | 'redo'): readonly Action[] | null {
+    const before = this.timeline.schedule;
+    const done = kind === 'undo' ? this.timeline.undo() : this.timeline.redo();
+    if (!done) return null;
+    this.playing = false;
+    this.scheduleChanged();
+    return before;
+  }
+
+  private scheduleChanged(): void {
+    this.clockMs = this.timeline.nowMs;
+    this.landmarkVersion++;
+  }
+
+  /** Advances by speed × the real time since the last frame; true if simulated time moved or playback stopped. */
+  advance(now: number, speed: number, limits: FrameLimits, clock: () => number): boolean {
+    if (!this.playing) return false;
+    const timeline = this.timeline;
+    const gap = this.lastFrameAt === null ? 0 : Math.min(Math.max(0, now - this.lastFrameAt), limits.maxFrameGapMs);
+    this.lastFrameAt = now;
+    let target = Math.max(this.clockMs, timeline.nowMs) + gap * speed;
+    if (this.stopAtMs !== null) target = Math.min(target, this.stopAtMs);
+    target = Math.min(target, MAX_SEEK_MS);
+    const whole = Math.floor(target);
+    const deadline = now + limits.frameBudgetMs;
+    let changed = false;
+    while (timeline.nowMs < whole) {
+      timeline.step();
+      changed = true;
+      if ((timeline.nowMs & 31) === 0 && clock() > deadline) {
+        target = timeline.nowMs; // out of budget: drop the rest of this frame's time
+        break;
+      }
+    }
+    this.clockMs = Math.max(target, timeline.nowMs);
+    if ((this.stopAtMs !== null && timeline.nowMs >= this.stopAtMs) || timeline.nowMs >= MAX_SEEK_MS) {
+      this.playing = false;
+      this.clockMs = timeline.nowMs;
+      changed = true;
+    }
+    return changed;
+  }
+
+  clockMessage(): ClockMessage {
+    return { type: 'clock', runId: this.runId, clockMs: this.clockMs };
+  }
+
+  /** The run as the host sees it now: new events, and the schedule and landmarks only when they changed. */
+  snapshotMessage(now: number, speed: number, check: CheckStatus): SnapshotMessage {
+    const timeline = this.timeline;
+    const sim = timeline.current;
+    if (sim !== this.eventSource || sim.cluster.events.length - this.eventCursor > MAX_EVENTS_ON_RESET) {
+      // Another copy of the run (a seek back, undo, a load) or a long jump: the host's log starts afresh.
+      this.eventSource = sim;
+      this.eventCursor = Math.max(0, sim.cluster.events.length - MAX_EVENTS_ON_RESET);
+      this.resetEvents = true;
+    }
+    const events = eventsSince(sim, this.eventCursor);
+    this.eventCursor = sim.cluster.events.length;
+    const schedule = timeline.schedule === this.sentSchedule ? null : timeline.schedule;
+    this.sentSchedule = timeline.schedule;
+    const message: SnapshotMessage = {
+      type: 'snapshot',
+      runId: this.runId,
+      label: this.label,
+      snapshot: takeSnapshot(sim),
+      events,
+      resetEvents: this.resetEvents,
+      clockMs: this.clockMs,
+      playing: this.playing,
+      speed,
+      stopAtMs: this.stopAtMs,
+      config: timeline.config,
+      schedule,
+      horizonMs: timeline.horizonMs,
+      canUndo: timeline.canUndo,
+      canRedo: timeline.canRedo,
+      landmarks: this.landmarksToSend(now),
+      check,
+    };
+    this.resetEvents = false;
+    return message;
+  }
+
+  /** The landmarks if they may have changed since the last post (throttled while the horizon grows). */
+  private landmarksToSend(now: number): LandmarkView[] | null {
+    const timeline = this.timeline;
+    const sent = this.sentLandmarks;
+    if (sent && sent.version === this.landmarkVersion && sent.horizon === timeline.horizonMs) return null;
+    if (sent && sent.version === this.landmarkVersion && this.playing && now - this.landmarksAt < LANDMARK_EVERY_MS) return null;
+    const marks = timeline.landmarks();
+    this.landmarksAt = now;
+    const unchanged = sent !== null && sent.version === this.landmarkVersion && sent.count === marks.length;
+    this.sentLandmarks = { version: this.landmarkVersion, horizon: timeline.horizonMs, count: marks.length };
+    return unchanged ? null : marks;
+  }
+}
