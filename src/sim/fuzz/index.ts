@@ -11,11 +11,11 @@
  * Everything here is pure and chunked: `fuzz()` is a generator that yields after every run and
  * every shrink attempt, so a Web Worker can interleave it with messages and report progress.
  */
-import { nodeIdsFor, type BugName, type SimConfig } from './config';
-import { attachInvariants, type InvariantChecker, type InvariantId, type Violation } from './invariants';
-import { CPythonRandom, parseSeed, type Seed } from './prng';
-import { formatSchedule, type Action, type ActionBody, type ClientIntent } from './schedule';
-import { Simulation } from './simulation';
+import { nodeIdsFor, type BugName, type SimConfig } from '../config';
+import { attachInvariants, type InvariantChecker, type InvariantId, type Violation } from '../invariants';
+import { CPythonRandom, parseSeed, type Seed } from '../prng';
+import { formatSchedule, type Action, type ActionBody, type ClientIntent } from '../schedule';
+import { Simulation } from '../simulation';
 
 export const FUZZ_DURATION_MS = 10_000;
 
