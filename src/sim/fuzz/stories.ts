@@ -96,14 +96,17 @@ export function* leaseSteal(ctx: RunContext): StoryGen {
   ctx.client(a, { op: 'write', key, value: ctx.value(a) });
   const pauseAfter = ctx.randint(50, 300);
   const bAfter = leaseMs + ctx.randint(100, 600);
-  ctx.spawn(function* () {
-    yield after(pauseAfter);
-    ctx.client(a, { op: 'pause', ms: bAfter - pauseAfter + ctx.randint(100, 1500) });
-    ctx.client(a, { op: 'write', key, value: ctx.value(a) });
-  });
+  ctx.spawn(pauseThenWrite(ctx, a, key, pauseAfter, bAfter));
   yield after(bAfter);
   ctx.client(b, { op: 'acquire', key, leaseMs: ctx.randint(500, 3000) });
   ctx.client(b, { op: 'write', key, value: ctx.value(b) });
+}
+
+/** A pauses `pauseAfter` into the story until past `bAfter`, then writes with its old token. */
+function* pauseThenWrite(ctx: RunContext, a: string, key: string, pauseAfter: number, bAfter: number): StoryGen {
+  yield after(pauseAfter);
+  ctx.client(a, { op: 'pause', ms: bAfter - pauseAfter + ctx.randint(100, 1500) });
+  ctx.client(a, { op: 'write', key, value: ctx.value(a) });
 }
 
 /**
