@@ -1,0 +1,163 @@
+/**
+ * One swarm run: draw its options (cluster, timings, the subset of fault kinds) as plain data,
+ * then run the simulation, applying a random fault of those kinds every so often and resuming
+ * the stories they started, with every invariant checked after every step.
+ */
+import { nodeIdsFor, type BugName, type SimConfig } from '../config';
+import { attachInvariants, type Violation } from '../invariants';
+import { CPythonRandom, parseSeed, type Seed } from '../prng';
+import type { Action } from '../schedule';
+import { Simulation } from '../simulation';
+import { RunContext } from './context';
+import { StoryDriver } from './driver';
+import { FAULTS } from './faults';
+
+export const FUZZ_DURATION_MS = 10_000;
+
+/**
+ * Fault kinds the swarm picks from. The last five are small stories: fault patterns that wait
+ * for the right moment (a leader with a fresh entry, a vote just cast, a lease about to run out).
+ * Each run draws once per kind, in this order, whether the kind is in: a new kind changes runs.
+ */
+export const FAULT_KINDS = [
+  'crash',
+  'partition',
+  'loss',
+  'drift',
+  'client-pause',
+  'client-crash',
+  'locks',
+  'submits',
+  'leader-churn',
+  'figure8-story',
+  'vote-flap',
+  'lease-steal',
+  'drift-failover',
+  'stale-leader',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+const CLIENT_KINDS: ReadonlySet<FaultKind> = new Set(['client-pause', 'client-crash', 'locks', 'lease-steal', 'drift-failover', 'stale-leader']);
+
+/** The faults each bug needs to show itself; the swarm includes them more often when it is on. */
+export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
+  figure8: ['figure8-story', 'leader-churn'],
+  'forget-vote': ['vote-flap'],
+  'no-log-check': ['crash', 'submits', 'leader-churn'],
+  'expire-any-token': ['stale-leader'],
+  'follower-expiry': ['drift-failover', 'locks'],
+  'no-fencing': ['lease-steal', 'client-pause', 'locks'],
+};
+
+export interface RunOutcome {
+  readonly run: number;
+  readonly config: SimConfig;
+  readonly kinds: readonly FaultKind[];
+  /** The actions applied, in order: with `config`, run until `untilMs`, they replay the run. */
+  readonly schedule: readonly Action[];
+  readonly untilMs: number;
+  readonly violation: Violation | null;
+  /** Unfenced-store writes accepted after the writer's lease ended (findings, not failures). */
+  readonly findings: number;
+}
+
+/** One run's options, drawn before it starts. */
+export interface SwarmDraw {
+  readonly config: SimConfig;
+  /** The fault kinds in this run, and the relative weight of each (a bug's own kinds weigh 3). */
+  readonly kinds: readonly FaultKind[];
+  readonly weights: readonly number[];
+  /** Random faults come this far apart (uniform, inclusive). */
+  readonly gapMs: readonly [number, number];
+  readonly firstFaultAtMs: number;
+  /** The lock keys clients use. */
+  readonly keys: readonly string[];
+}
+
+/** The run's own PRNG: CPython's `random.Random((seed << 32) + run)`. */
+export function runRandom(seed: Seed, run: number): CPythonRandom {
+  const base = parseSeed(seed);
+  if (typeof base === 'string') throw new RangeError(base.charAt(0).toUpperCase() + base.slice(1) + '.');
+  return new CPythonRandom((base << 32n) + BigInt(run));
+}
+
+/** Draws one run's options; the draws come first in the run's PRNG stream, in this order. */
+export function drawSwarm(rng: CPythonRandom, bugs: readonly BugName[]): SwarmDraw {
+  const biased = new Set<FaultKind>(bugs.flatMap((b) => BUG_FAULTS[b]));
+  // Swarm: each kind is in or out for the whole run; a bug's own kinds are in far more often.
+  let kinds = FAULT_KINDS.filter((k) => rng.random() < (biased.size === 0 ? 0.45 : biased.has(k) ? 0.9 : 0.25));
+  if (kinds.length === 0) kinds = [FAULT_KINDS[rng.randbelow(FAULT_KINDS.length)]];
+  const size = [3, 5, 7][rng.randbelow(3)];
+  const tMin = rng.randint(100, 300);
+  // Narrow timeout ranges make split votes (and so competing candidates) common.
+  const tMax = tMin + (rng.random() < 0.35 ? rng.randint(3, 25) : rng.randint(50, 300));
+  const heartbeatMs = rng.randint(10, Math.floor(tMin / 3));
+  const lMin = rng.randint(1, 6);
+  const lMax = lMin + rng.randint(0, 30);
+  const clientCount = kinds.some((k) => CLIENT_KINDS.has(k)) ? rng.randint(2, 4) : 0;
+  const keys = ['k1', 'k2'].slice(0, rng.randint(1, 2));
+  const config: SimConfig = {
+    seed: rng.getrandbits(32),
+    nodeIds: nodeIdsFor(size),
+    electionTimeoutMs: [tMin, tMax],
+    heartbeatMs,
+    latencyMs: [lMin, lMax],
+    clientIds: ['A', 'B', 'C', 'D'].slice(0, clientCount),
+    bugs: [...bugs],
+  };
+  const meanGap = rng.randint(150, 900);
+  return {
+    config,
+    kinds,
+    weights: kinds.map((k) => (biased.has(k) ? 3 : 1)),
+    gapMs: [Math.floor(meanGap / 3), meanGap * 2],
+    firstFaultAtMs: rng.randint(200, 600),
+    keys,
+  };
+}
+
+function pickKind(rng: CPythonRandom, draw: SwarmDraw): FaultKind {
+  let total = 0;
+  for (const w of draw.weights) total += w;
+  let r = rng.randbelow(total);
+  let i = 0;
+  while (r >= draw.weights[i]) r -= draw.weights[i++];
+  return draw.kinds[i];
+}
+
+/** Runs fuzz run number `run` (0-based) of the fuzz seed: pure, deterministic, about one chunk of work. */
+export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], durationMs = FUZZ_DURATION_MS): RunOutcome {
+  const rng = runRandom(seed, run);
+  const draw = drawSwarm(rng, bugs);
+  const sim = new Simulation(draw.config);
+  const checker = attachInvariants(sim, { maxViolations: 1 });
+  const stories = new StoryDriver(() => sim.nowMs);
+  const ctx = new RunContext(rng, draw, sim, stories, durationMs);
+  let nextFaultAt = draw.firstFaultAtMs;
+  // Each instant: step to it, resume the stories due, then (if due) start one random fault.
+  outer: while (sim.nowMs < durationMs) {
+    const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt);
+    while (sim.nowMs < target) {
+      sim.step();
+      if (checker.violations.length > 0) break outer;
+    }
+    while (stories.nextAtMs <= sim.nowMs) {
+      stories.resumeNext();
+      if (checker.violations.length > 0) break outer;
+    }
+    if (nextFaultAt <= sim.nowMs) {
+      stories.start(FAULTS[pickKind(rng, draw)](ctx));
+      nextFaultAt = sim.nowMs + rng.randint(draw.gapMs[0], draw.gapMs[1]);
+    }
+  }
+  const violation = checker.first;
+  return {
+    run,
+    config: draw.config,
+    kinds: draw.kinds,
+    schedule: sim.schedule.slice(0, sim.appliedCount),
+    untilMs: violation ? violation.t : sim.nowMs,
+    violation,
+    findings: checker.findings.length,
+  };
+}
