@@ -194,6 +194,9 @@ export class ClientActor {
     if (!o || o.requestId !== msg.id) return; // an answer to a request the client gave up on
     const now = this.host.nowMs;
     if (msg.outcome === 'not-leader') {
+      // Only the node the request is with can send it on: a late or duplicated redirect from a
+      // node already left behind would fork the request into copies that multiply.
+      if (src !== o.target) return;
       const hint = msg.leaderHint;
       const next = hint !== null && hint !== src ? hint : this.nextNode(src);
       this.log(say.redirected(this.id, src, next, hint !== null), 'client-redirected', [this.id, src]);

@@ -32,6 +32,8 @@ export interface ClusterExtension {
   canReceive(id: string): boolean;
   /** After nodes tick, once per simulated millisecond. */
   tick(): void;
+  /** Faults stop: every crashed actor of the extension comes back. */
+  calm(): void;
 }
 
 export interface DroppedMessage {
@@ -72,6 +74,17 @@ export class Cluster implements NodeHost {
   readonly bugSet: ReadonlySet<BugName>;
   /** Percent of messages lost in flight; 0 draws nothing. */
   lossPct = 0;
+  /** Extra latency for every message, and for messages from or to one actor (`delay`). */
+  delayAllMs = 0;
+  readonly delayByActor = new Map<string, number>();
+  /** Percent of messages delivered twice / held back so later ones overtake; 0 draws nothing. */
+  duplicatePct = 0;
+  reorderPct = 0;
+  /** Any of delay, duplicates or reordering is on: the send path has more to do. */
+  private unreliable = false;
+  /** When faults stopped (`calm`), or null; from then on each new leader takes a probe entry. */
+  calmAtMs: number | null = null;
+  private probedTerm = -1;
   readonly driftPct: number[];
   private readonly driftBaseLocal: number[];
   private readonly driftBaseNow: number[];
@@ -143,7 +156,31 @@ export class Cluster implements NodeHost {
     const deliverAt = this.nowMs + latency;
     // Loss draws only when switched on, so runs without it stay reference-exact.
     const lost = this.lossPct > 0 && this.rng.random() * 100 < this.lossPct;
+    if (this.unreliable) {
+      this.sendUnreliably(src, dst, msg, deliverAt, lost);
+      return;
+    }
     this.inflight.enqueue(deliverAt, this.seq++, this.nowMs, src, dst, msg, lost);
+  }
+
+  /**
+   * The network's slower faults, drawing (after latency and loss) only what is switched on:
+   * a fixed extra delay draws nothing; reordering draws a chance, then how far back; a duplicate
+   * draws a chance, then the copy's own latency.
+   */
+  private sendUnreliably(src: string, dst: string, msg: Message, deliverAt: number, lost: boolean): void {
+    let extra = this.delayAllMs;
+    const bySrc = this.delayByActor.get(src) ?? 0;
+    const byDst = this.delayByActor.get(dst) ?? 0;
+    if (bySrc > extra) extra = bySrc;
+    if (byDst > extra) extra = byDst;
+    let at = deliverAt + extra;
+    if (this.reorderPct > 0 && this.rng.random() * 100 < this.reorderPct) at += 1 + this.rng.randbelow(2 * this.latencyRange[1] + 1);
+    this.inflight.enqueue(at, this.seq++, this.nowMs, src, dst, msg, lost);
+    if (this.duplicatePct > 0 && this.rng.random() * 100 < this.duplicatePct) {
+      const copyAt = this.nowMs + this.rng.randint(this.latencyRange[0], this.latencyRange[1]) + extra;
+      this.inflight.enqueue(copyAt, this.seq++, this.nowMs, src, dst, msg, false);
+    }
   }
 
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void {
@@ -219,6 +256,7 @@ export class Cluster implements NodeHost {
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) nodes[i].tick();
     if (this.extension) this.extension.tick();
+    if (this.calmAtMs !== null) this.probe();
     const observers = this.observers;
     for (let i = 0; i < observers.length; i++) observers[i](this);
   }
@@ -374,6 +412,61 @@ export class Cluster implements NodeHost {
   setLoss(pct: number): void {
     this.lossPct = pct;
     this.logEvent(describe.loss(pct), 'loss', []);
+  }
+
+  /** Messages sent from now on (all of them, or those from or to `target`) take `ms` longer. */
+  setDelay(target: string | null, ms: number): void {
+    if (target === null) this.delayAllMs = ms;
+    else if (ms === 0) this.delayByActor.delete(target);
+    else this.delayByActor.set(target, ms);
+    this.updateUnreliable();
+    this.logEvent(describe.delay(target, ms), 'delay', target !== null ? [target] : []);
+  }
+
+  setDuplicates(pct: number): void {
+    this.duplicatePct = pct;
+    this.updateUnreliable();
+    this.logEvent(describe.duplicates(pct), 'duplicate', []);
+  }
+
+  setReorder(pct: number): void {
+    this.reorderPct = pct;
+    this.updateUnreliable();
+    this.logEvent(describe.reorder(pct), 'reorder', []);
+  }
+
+  private updateUnreliable(): void {
+    this.unreliable = this.delayAllMs > 0 || this.delayByActor.size > 0 || this.duplicatePct > 0 || this.reorderPct > 0;
+  }
+
+  /**
+   * Faults stop (the liveness check starts here): the network heals and becomes reliable again,
+   * and every crashed node and client restarts. Clock drift stays: it slows no election.
+   */
+  calm(): void {
+    this.logEvent(describe.calm(), 'calm', []);
+    this.calmAtMs = this.nowMs;
+    if (this.groups.length > 0) this.heal();
+    if (this.lossPct !== 0) this.setLoss(0);
+    this.delayAllMs = 0;
+    this.delayByActor.clear();
+    this.duplicatePct = 0;
+    this.reorderPct = 0;
+    this.unreliable = false;
+    for (const node of this.nodes) if (!node.alive) this.restart(node.id);
+    this.extension?.calm();
+  }
+
+  /**
+   * After `calm`, each new leader takes one probe entry of its own term: it can commit only once
+   * the leader holds a majority, and it commits everything before it, so every log converging on
+   * it shows the cluster is live again.
+   */
+  private probe(): void {
+    const leader = this.leader();
+    if (leader === null || leader.term === this.probedTerm) return;
+    this.probedTerm = leader.term;
+    leader.submit(`probe${leader.term}`);
   }
 
   /** Election Safety: at most one leader was elected in any term. */

@@ -31,6 +31,11 @@ export const describe = {
     `submit ${command}${target ? ` to ${target}` : ''} rejected: ${reason}`,
   drift: (id: string, pct: number) => `${id} clock drift set to ${pct > 0 ? '+' : ''}${pct}%`,
   loss: (pct: number) => `message loss set to ${pct}%`,
+  delay: (target: string | null, ms: number) =>
+    ms === 0 ? `extra delay${target ? ` for ${target}` : ''} removed` : `messages${target ? ` from and to ${target}` : ''} take ${ms} ms longer`,
+  duplicates: (pct: number) => `message duplication set to ${pct}%`,
+  reorder: (pct: number) => `message reordering set to ${pct}%`,
+  calm: () => 'faults stop: the network is whole and reliable, every node and client is up',
 };
 
 /** A log command as people read it: `x=1`, `grant job:42 to A (10000 ms)`, `expire job:42 #1`. */
@@ -135,6 +140,8 @@ export const invariant = {
     'client-lease': "A client's lease ends no later than the service's",
     'client-lease-honoured': 'The service honours a running lease',
     'fenced-store-exact': 'Fenced store accepts the current token',
+    'liveness': 'Live again once faults stop',
+    'engine-crash': 'The engine never throws',
   },
   twoLeaders: (term: number, a: string, b: string) => `${a} and ${b} were both elected leader of term ${term}.`,
   logEntryDiffers: (a: string, b: string, index: number, term: number, textA: string, textB: string) =>
@@ -179,6 +186,8 @@ export const invariant = {
     `${client}'s lease on ${key} runs to t=${deadline} ms, but ${what} with no clock drift configured.`,
   fencedRefusedCurrent: (client: string, key: string, token: number, highest: number | undefined) =>
     `the fenced store refused ${key} from ${client} with token ${token}, though ${highest === undefined ? 'it had accepted no token for it' : `the highest it accepted is ${highest}`}.`,
+  notLive: (afterMs: number, stall: string) => `${afterMs} ms after the faults stopped, ${stall}.`,
+  engineThrew: (error: string) => `the simulation threw ${error}.`,
   /** `t= 1234 ms VIOLATION Election Safety: ...`, in the event-line format. */
   line: (t: number, title: string, sentence: string) => eventLine(t, `VIOLATION ${title}: ${sentence}`),
 };

@@ -24,6 +24,10 @@ const CATEGORY_OF = {
   'submit-rejected': 'submit',
   drift: 'fault',
   loss: 'fault',
+  delay: 'fault',
+  duplicate: 'fault',
+  reorder: 'fault',
+  calm: 'heal',
   // The lock service, on the leader.
   'lock-granted': 'lock',
   'lock-grant-rejected': 'lock',

@@ -11,6 +11,7 @@
  */
 import { ClientViewChecker, type LeaseDriftFinding } from './clientInvariants';
 import type { Cluster } from './cluster';
+import { livenessBound } from './liveness';
 import type { SimConfig } from './config';
 import { commandText, invariant as say } from './describe';
 import type { LockService } from './lockService';
@@ -37,6 +38,8 @@ export const INVARIANT_IDS = [
   'client-lease',
   'client-lease-honoured',
   'fenced-store-exact',
+  'liveness',
+  'engine-crash',
 ] as const;
 export type InvariantId = (typeof INVARIANT_IDS)[number];
 
@@ -134,6 +137,11 @@ export class InvariantChecker {
   readonly findings: StaleWriteFinding[] = [];
   /** What the clients are told, checked against the log (null in a run without clients). */
   private readonly clientView: ClientViewChecker | null;
+  /** After `calm`: the cluster must converge by this time (null when not waiting for it). */
+  private livenessDeadline: number | null = null;
+  private livenessSince = 0;
+  /** The liveness check's state, for people: what it waits for, or why it does not apply. */
+  liveness: { readonly state: 'idle' | 'waiting' | 'held' | 'skipped' | 'interrupted'; readonly note: string } = { state: 'idle', note: '' };
   private readonly run: CheckedRun;
   private readonly cluster: Cluster;
   private readonly maxViolations: number;
@@ -234,6 +242,67 @@ export class InvariantChecker {
     if (this.leaderEventsSeen !== this.leaderEventsChecked) this.scanLeadersByTerm();
     const locks = this.run.lockService;
     if (locks !== null) this.checkStores(locks);
+    if (this.livenessDeadline !== null) this.checkLiveness(this.livenessDeadline);
+  }
+
+  // -- liveness after calm ------------------------------------------------------------------
+
+  private armLiveness(t: number): void {
+    const maxLog = Math.max(0, ...this.cluster.nodes.map((n) => n.log.length));
+    const bound = livenessBound(this.cluster.config, maxLog);
+    if (typeof bound === 'string') {
+      this.livenessDeadline = null;
+      this.liveness = { state: 'skipped', note: bound };
+      return;
+    }
+    this.livenessSince = t;
+    this.livenessDeadline = t + bound;
+    this.liveness = { state: 'waiting', note: `a leader must emerge and commit a probe entry on every node by t=${t + bound} ms` };
+  }
+
+  /**
+   * Converged: every node is up and in the leader's term, and holds exactly the leader's log,
+   * committed to its end, ending in an entry of that term (the probe). A fault after calm
+   * (the schedule may have one) ends the promise.
+   */
+  private checkLiveness(deadline: number): void {
+    const c = this.cluster;
+    const nodes = c.nodes;
+    if (c.groups.length > 0 || c.lossPct > 0 || c.delayAllMs > 0 || c.delayByActor.size > 0 || c.duplicatePct > 0 || c.reorderPct > 0) {
+      this.endLiveness('interrupted', 'a fault came after calm, so liveness is no longer promised');
+      return;
+    }
+    const leader = c.leader();
+    let converged = leader !== null && leader.lastLogTerm === leader.term;
+    for (let i = 0; converged && i < nodes.length; i++) {
+      const n = nodes[i];
+      if (!n.alive) {
+        this.endLiveness('interrupted', `${n.id} crashed after calm, so liveness is no longer promised`);
+        return;
+      }
+      const l = leader as RaftNode;
+      converged = n.term === l.term && n.log.length === l.log.length && n.commitIndex === l.log.length;
+    }
+    if (converged) {
+      const l = leader as RaftNode;
+      this.endLiveness('held', `${l.id} led term ${l.term} and every node committed its probe ${c.nowMs - this.livenessSince} ms after calm`);
+      return;
+    }
+    if (c.nowMs >= deadline) {
+      this.endLiveness('interrupted', 'no convergence');
+      this.violate('liveness', leader ? [leader.id] : [], say.notLive(c.nowMs - this.livenessSince, describeStall(c)));
+    }
+  }
+
+  private endLiveness(state: 'held' | 'interrupted', note: string): void {
+    this.livenessDeadline = null;
+    this.liveness = { state, note };
+  }
+
+  /** The engine threw while running: that is a counterexample too, replayable like any other. */
+  recordCrash(error: unknown): void {
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    this.violate('engine-crash', [], say.engineThrew(text));
   }
 
   /** Restarts (which legitimately rewind commit and applied state) and elections, from the event list. */
@@ -256,6 +325,8 @@ export class InvariantChecker {
         this.leaderEventsSeen++;
       } else if (e.kind === 'drift' && this.clientView !== null) {
         this.clientView.drift = true;
+      } else if (e.kind === 'calm') {
+        this.armLiveness(e.t);
       }
     }
   }
@@ -485,4 +556,15 @@ export class InvariantChecker {
 /** Attaches every invariant to a run (a Simulation): checked after every step from now on. */
 export function attachInvariants(run: CheckedRun, options: CheckerOptions = {}): InvariantChecker {
   return new InvariantChecker(run, options).attach();
+}
+
+/** What keeps a cluster from converging, in a few words (for the liveness sentence). */
+function describeStall(c: Cluster): string {
+  const leader = c.leader();
+  const terms = [...new Set(c.nodes.map((n) => n.term))].sort((a, b) => a - b);
+  if (leader === null) return `there is no leader (terms ${terms.join(', ')})`;
+  const behind = c.nodes.filter((n) => n.commitIndex !== leader.log.length || n.log.length !== leader.log.length).map((n) => n.id);
+  if (leader.lastLogTerm !== leader.term) return `${leader.id} leads term ${leader.term} but holds no entry of it yet`;
+  if (terms.length > 1) return `${leader.id} leads term ${leader.term} while nodes are in terms ${terms.join(', ')}`;
+  return `${leader.id} leads term ${leader.term} but ${behind.join(', ')} ${behind.length === 1 ? 'has' : 'have'} not committed its log`;
 }

@@ -37,6 +37,8 @@ export class LockService implements ClusterExtension {
   private readonly machines: LockStateMachine[];
   private readonly applyOptions: ApplyOptions;
   private readonly clientObservers: ClientObserver[] = [];
+  /** Per node: the newest request id it has seen from each client (volatile). */
+  private readonly latestRequest: Map<string, number>[];
   /** Per leader node: log index → the client request waiting for that entry to apply. */
   private readonly pending = new Map<string, Map<number, Pending>>();
   /** Per node: tokens whose expiry this node has already proposed (it proposes each once). */
@@ -47,6 +49,7 @@ export class LockService implements ClusterExtension {
     this.cluster = cluster;
     for (const id of clientIds) this.clients.set(id, new ClientActor(id, cluster, this));
     this.machines = cluster.nodes.map(() => new LockStateMachine());
+    this.latestRequest = cluster.nodes.map(() => new Map());
     this.applyOptions = Object.freeze({ expireAnyToken: cluster.bugSet.has('expire-any-token') });
     this.fenced = new Store('fenced', !cluster.bugSet.has('no-fencing'));
     this.unfenced = new Store('unfenced', false);
@@ -125,6 +128,10 @@ export class LockService implements ClusterExtension {
     }
   }
 
+  calm(): void {
+    for (const c of this.clients.values()) if (!c.alive) c.restart();
+  }
+
   apply(node: RaftNode, _index: number, entry: LogEntry): ApplyResult {
     return this.machines[node.index].apply(entry.command, this.cluster.localNowMs(node), this.applyOptions);
   }
@@ -133,6 +140,7 @@ export class LockService implements ClusterExtension {
   onRestart(node: RaftNode): void {
     this.machines[node.index].reset();
     this.pending.delete(node.id);
+    this.latestRequest[node.index].clear();
   }
 
   onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
@@ -175,16 +183,21 @@ export class LockService implements ClusterExtension {
       this.cluster.send(node.id, src, reply);
       return;
     }
+    // A copy of a request the client has already moved on from (a retry or a duplicate that
+    // arrived late) is dropped: acting on it would grant or release for nobody (§6.3).
+    const seen = this.latestRequest[node.index];
+    if ((seen.get(src) ?? 0) > msg.id) return;
+    seen.set(src, msg.id);
     const machine = this.machines[node.index];
     const held = machine.locks.get(msg.key);
     const request: Pending = { client: src, requestId: msg.id, op: msg.op, key: msg.key, term: node.term };
     if (msg.op === 'acquire') {
       const waiting = this.pendingFor(node);
       for (const [index, p] of waiting) {
-        // A retry while this leader's Grant for the client is in flight: answer this one instead.
+        // A retry of the request whose Grant is in flight on this leader: answer it when it applies.
         // Not applied here means not applied anywhere yet (the leader applies first), so the
         // lease still starts after this request was sent.
-        if (p.key === msg.key && p.client === src && p.op === 'acquire' && index > node.lastApplied) {
+        if (p.client === src && p.requestId === msg.id && index > node.lastApplied) {
           waiting.set(index, request);
           return;
         }

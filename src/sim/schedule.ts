@@ -21,11 +21,21 @@ export type ActionBody =
   | { readonly verb: 'submit'; readonly command: string; readonly target: string | null }
   | { readonly verb: 'client'; readonly client: string; readonly intent: ClientIntent }
   | { readonly verb: 'drift'; readonly node: string; readonly pct: number }
-  | { readonly verb: 'loss'; readonly pct: number };
+  | { readonly verb: 'loss'; readonly pct: number }
+  /** Extra latency for every message (target null) or every message from or to one actor. */
+  | { readonly verb: 'delay'; readonly target: string | null; readonly ms: number }
+  /** Percent of messages delivered twice (the copy with its own latency). */
+  | { readonly verb: 'duplicate'; readonly pct: number }
+  /** Percent of messages held back by a random extra delay, so later ones overtake them. */
+  | { readonly verb: 'reorder'; readonly pct: number }
+  /** Faults stop: heal, no loss, delay, duplicates or reordering, every node and client up. */
+  | { readonly verb: 'calm' };
 
 export type Action = ActionBody & { readonly at: number };
 
-export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss'] as const;
+export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss', 'delay', 'duplicate', 'reorder', 'calm'] as const;
+/** The longest extra delay a `delay` action may add, in ms. */
+export const MAX_DELAY_MS = 60_000;
 export const CLIENT_OPS = ['acquire', 'write', 'release', 'pause', 'crash', 'restart'] as const;
 export const DEFAULT_LEASE_MS = 10_000;
 export const MAX_SCHEDULE_CHARS = 100_000;
@@ -133,6 +143,22 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
     case 'loss':
       expectArgs(args, 1, '@<ms> loss <percent>', where);
       return { verb, pct: percent(args[0], 0, 'loss', where) };
+    case 'delay': {
+      const usage = '@<ms> delay [<node or client>] <ms>';
+      if (args.length < 1 || args.length > 2) throw new ScheduleError(`${where} is not of the form "${usage}".`);
+      const ms = args[args.length - 1];
+      if (!/^\d{1,6}$/.test(ms) || Number(ms) > MAX_DELAY_MS) {
+        throw new ScheduleError(`${where} has delay "${ms}"; a delay is a whole number of ms from 0 to ${MAX_DELAY_MS}.`);
+      }
+      return { verb, target: args.length === 2 ? nodeArg(args[0], usage, where) : null, ms: Number(ms) };
+    }
+    case 'duplicate':
+    case 'reorder':
+      expectArgs(args, 1, `@<ms> ${verb} <percent>`, where);
+      return { verb, pct: percent(args[0], 0, verb === 'duplicate' ? 'duplicates' : 'reordering', where) };
+    case 'calm':
+      expectArgs(args, 0, '@<ms> calm', where);
+      return { verb };
     case 'client':
       return parseClient(args, where);
     default:
@@ -217,6 +243,11 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
       case 'submit':
         problem = a.target === null ? null : needNode(a.target);
         break;
+      case 'delay':
+        if (a.target !== null && !nodes.has(a.target) && !clients.has(a.target)) {
+          problem = `${where} names "${a.target}", which is no node or client of this run; the nodes are ${nodeList}${clients.size ? ` and the clients ${[...clients].join(', ')}` : ''}.`;
+        }
+        break;
       case 'partition':
         for (const id of a.groups.flat()) {
           if (!nodes.has(id) && !clients.has(id)) {
@@ -258,6 +289,13 @@ export function formatBody(a: ActionBody): string {
       return `drift ${a.node} ${a.pct}`;
     case 'loss':
       return `loss ${a.pct}`;
+    case 'delay':
+      return `delay ${a.target !== null ? `${a.target} ` : ''}${a.ms}`;
+    case 'duplicate':
+    case 'reorder':
+      return `${a.verb} ${a.pct}`;
+    case 'calm':
+      return 'calm';
     case 'client': {
       const i = a.intent;
       switch (i.op) {

@@ -95,7 +95,8 @@ export class Simulation {
     }
   }
 
-  private applyDue(): void {
+  /** Applies the schedule's actions that are due now (the constructor and every step do). */
+  applyDue(): void {
     const now = this.cluster.nowMs;
     const actions = this.actions;
     while (this.nextAction < actions.length && actions[this.nextAction].at <= now) {
@@ -156,6 +157,18 @@ export class Simulation {
         break;
       case 'loss':
         c.setLoss(action.pct);
+        break;
+      case 'delay':
+        c.setDelay(action.target, action.ms);
+        break;
+      case 'duplicate':
+        c.setDuplicates(action.pct);
+        break;
+      case 'reorder':
+        c.setReorder(action.pct);
+        break;
+      case 'calm':
+        c.calm();
         break;
       case 'client':
         if (this.lockService === null) throw new RangeError(`This run has no clients, so "client ${action.client}" cannot act.`);

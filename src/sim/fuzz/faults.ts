@@ -6,7 +6,7 @@
  */
 import type { RunContext } from './context';
 import type { StoryGen } from './driver';
-import { driftFailover, figure8Story, leaderChurn, leaseSteal, staleLeader, voteFlap } from './stories';
+import { driftFailover, figure8Story, indexReuse, leaderChurn, leaseSteal, staleLeader, staleReply, voteFlap } from './stories';
 import type { FaultKind } from './swarm';
 
 /** A fault: acts at once, and may return a story that goes on waiting. */
@@ -21,6 +21,7 @@ function crash(ctx: RunContext): void {
 }
 
 function partition(ctx: RunContext): void {
+  if (ctx.config.nodeIds.length < 2) return;
   const shuffled = [...ctx.config.nodeIds];
   for (let i = shuffled.length - 1; i > 0; i--) {
     const j = ctx.rng.randbelow(i + 1);
@@ -77,6 +78,25 @@ function submits(ctx: RunContext): void {
   }
 }
 
+/** A slow spell longer than an election timeout, for everyone or around one actor. */
+function delaySpike(ctx: RunContext): void {
+  const actors = [...ctx.config.nodeIds, ...ctx.config.clientIds];
+  const target = ctx.chance(0.5) ? null : ctx.pick(actors);
+  const tMax = ctx.config.electionTimeoutMs[1];
+  ctx.act({ verb: 'delay', target, ms: ctx.randint(tMax, 3 * tMax) });
+  ctx.actLater(ctx.randint(50, 1500), { verb: 'delay', target, ms: 0 });
+}
+
+function duplicates(ctx: RunContext): void {
+  ctx.act({ verb: 'duplicate', pct: ctx.randint(5, 40) });
+  ctx.actLater(ctx.randint(200, 3000), { verb: 'duplicate', pct: 0 });
+}
+
+function reorder(ctx: RunContext): void {
+  ctx.act({ verb: 'reorder', pct: ctx.randint(5, 40) });
+  ctx.actLater(ctx.randint(200, 3000), { verb: 'reorder', pct: 0 });
+}
+
 export const FAULTS: Readonly<Record<FaultKind, Fault>> = {
   crash,
   partition,
@@ -92,4 +112,9 @@ export const FAULTS: Readonly<Record<FaultKind, Fault>> = {
   'lease-steal': leaseSteal,
   'drift-failover': driftFailover,
   'stale-leader': staleLeader,
+  'delay-spike': delaySpike,
+  duplicates,
+  reorder,
+  'index-reuse': indexReuse,
+  'stale-reply': staleReply,
 };

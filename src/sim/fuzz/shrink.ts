@@ -3,8 +3,8 @@
  * the same invariant still fails, one replay per yield so a worker can report progress.
  */
 import type { SimConfig } from '../config';
-import { attachInvariants, type InvariantId, type Violation } from '../invariants';
-import type { Action } from '../schedule';
+import { attachInvariants, type InvariantChecker, type InvariantId, type Violation } from '../invariants';
+import { checkSchedule, type Action } from '../schedule';
 import { Simulation } from '../simulation';
 
 export interface ShrinkProgress {
@@ -16,10 +16,26 @@ export interface ShrinkProgress {
 
 /** Runs a schedule with every invariant on until `untilMs` or the first violation. */
 export function replay(config: SimConfig, schedule: readonly Action[], untilMs: number): Violation | null {
-  const sim = new Simulation(config, schedule);
+  return runChecked(config, schedule, untilMs).first;
+}
+
+/**
+ * A run with every invariant on, until `untilMs` or the first violation; an exception inside the
+ * engine is a violation too (the checker records it), so a crash replays like any other finding.
+ */
+export function runChecked(config: SimConfig, schedule: readonly Action[], untilMs: number): InvariantChecker {
+  const problem = checkSchedule(schedule, config);
+  if (problem) throw new RangeError(problem);
+  const sim = new Simulation(config);
   const checker = attachInvariants(sim, { maxViolations: 1 });
-  while (sim.nowMs < untilMs && checker.violations.length === 0) sim.step();
-  return checker.first;
+  try {
+    sim.replaceFutureActions(schedule);
+    sim.applyDue();
+    while (sim.nowMs < untilMs && checker.violations.length === 0) sim.step();
+  } catch (error) {
+    checker.recordCrash(error);
+  }
+  return checker;
 }
 
 /**

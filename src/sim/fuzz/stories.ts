@@ -4,6 +4,7 @@
  * driver. A story draws from the run's PRNG as it goes, so the order of its draws and waits is
  * part of every fuzz run's identity: reorder nothing without meaning to change every run.
  */
+import type { Command } from '../types';
 import type { RunContext } from './context';
 import { after, until, type StoryGen } from './driver';
 
@@ -27,7 +28,7 @@ export function* leaderChurn(ctx: RunContext): StoryGen {
  */
 export function* figure8Story(ctx: RunContext): StoryGen {
   const first = ctx.cluster.leader();
-  if (first === null) return;
+  if (first === null || ctx.config.nodeIds.length < 3) return;
   const majority = Math.floor(ctx.config.nodeIds.length / 2) + 1;
   const others = ctx.config.nodeIds.filter((id) => id !== first.id);
   ctx.act({ verb: 'partition', groups: [[first.id, ...others.slice(0, ctx.randint(0, majority - 2))]] });
@@ -158,6 +159,50 @@ export function* staleLeader(ctx: RunContext): StoryGen {
   yield after(ctx.randint(300, 600));
   ctx.act({ verb: 'heal' });
   yield* handOverTo(ctx, f, ctx.randint(3, 8));
+}
+
+/**
+ * An index reused by another leader's entry for a different client: A's Grant reaches only the
+ * leader, which is cut off at once; B asks the new majority's leader, whose Grant takes that
+ * index; the heal overwrites A's entry on the old leader.
+ */
+export function* indexReuse(ctx: RunContext): StoryGen {
+  const pair = ctx.twoClients();
+  const leader = ctx.cluster.leader();
+  if (pair === null || leader === null || ctx.config.nodeIds.length < 3) return;
+  const [a, b] = pair;
+  const key = ctx.pick(ctx.keys);
+  ctx.client(a, { op: 'acquire', key, leaseMs: ctx.randint(300, 3000) });
+  const proposed = () => leader.log.length > leader.commitIndex && grantsTo(leader.log[leader.log.length - 1].command, a);
+  yield until(proposed, { everyMs: 1, giveUpAfterMs: 600 });
+  ctx.act({ verb: 'partition', groups: [[leader.id]] });
+  ctx.client(b, { op: 'acquire', key, leaseMs: ctx.randint(300, 3000) });
+  ctx.client(b, { op: 'write', key, value: ctx.value(b) });
+  yield after(ctx.randint(300, 1500));
+  ctx.act({ verb: 'heal' });
+}
+
+function grantsTo(command: Command, client: string): boolean {
+  return typeof command !== 'string' && command.type === 'grant' && command.owner === client;
+}
+
+/**
+ * A stale reply that arrives after its sender was re-elected: the leader answers A's grant
+ * while A's messages crawl, loses leadership, and leads again before the answer lands.
+ */
+export function* staleReply(ctx: RunContext): StoryGen {
+  const leader = ctx.cluster.leader();
+  const clients = ctx.config.clientIds;
+  if (leader === null || clients.length === 0 || ctx.config.nodeIds.length < 3) return;
+  const a = ctx.pick(clients);
+  ctx.client(a, { op: 'acquire', key: ctx.pick(ctx.keys), leaseMs: ctx.randint(300, 3000) });
+  yield until(() => leader.log.length > 0 && grantsTo(leader.log[leader.log.length - 1].command, a), { everyMs: 1, giveUpAfterMs: 600 });
+  const tMax = ctx.config.electionTimeoutMs[1];
+  ctx.act({ verb: 'delay', target: a, ms: ctx.randint(tMax, 3 * tMax) });
+  yield after(ctx.randint(1, ctx.config.latencyMs[1] + 5));
+  ctx.crashAndRestart(leader.id, ctx.randint(20, 200));
+  yield* handOverTo(ctx, leader.id, 4);
+  ctx.act({ verb: 'delay', target: a, ms: 0 });
 }
 
 /**

@@ -34,10 +34,17 @@ export const FAULT_KINDS = [
   'lease-steal',
   'drift-failover',
   'stale-leader',
+  'delay-spike',
+  'duplicates',
+  'reorder',
+  'index-reuse',
+  'stale-reply',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-const CLIENT_KINDS: ReadonlySet<FaultKind> = new Set(['client-pause', 'client-crash', 'locks', 'lease-steal', 'drift-failover', 'stale-leader']);
+const CLIENT_KINDS: ReadonlySet<FaultKind> = new Set([
+  'client-pause', 'client-crash', 'locks', 'lease-steal', 'drift-failover', 'stale-leader', 'index-reuse', 'stale-reply',
+]);
 
 /** The faults each bug needs to show itself; the swarm includes them more often when it is on. */
 export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
@@ -59,6 +66,8 @@ export interface RunOutcome {
   readonly violation: Violation | null;
   /** Unfenced-store writes accepted after the writer's lease ended (findings, not failures). */
   readonly findings: number;
+  /** How the liveness check after calm ended: held, skipped (and why), or a violation. */
+  readonly liveness: string;
 }
 
 /** One run's options, drawn before it starts. */
@@ -87,7 +96,8 @@ export function drawSwarm(rng: CPythonRandom, bugs: readonly BugName[]): SwarmDr
   // Swarm: each kind is in or out for the whole run; a bug's own kinds are in far more often.
   let kinds = FAULT_KINDS.filter((k) => rng.random() < (biased.size === 0 ? 0.45 : biased.has(k) ? 0.9 : 0.25));
   if (kinds.length === 0) kinds = [FAULT_KINDS[rng.randbelow(FAULT_KINDS.length)]];
-  const size = [3, 5, 7][rng.randbelow(3)];
+  // Every size the lab allows, even ones included: majorities of even clusters are easy to get wrong.
+  const size = rng.randint(1, 9);
   const tMin = rng.randint(100, 300);
   // Narrow timeout ranges make split votes (and so competing candidates) common.
   const tMax = tMin + (rng.random() < 0.35 ? rng.randint(3, 25) : rng.randint(50, 300));
@@ -134,21 +144,32 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
   const stories = new StoryDriver(() => sim.nowMs);
   const ctx = new RunContext(rng, draw, sim, stories, durationMs);
   let nextFaultAt = draw.firstFaultAtMs;
-  // Each instant: step to it, resume the stories due, then (if due) start one random fault.
-  outer: while (sim.nowMs < durationMs) {
-    const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt);
-    while (sim.nowMs < target) {
-      sim.step();
-      if (checker.violations.length > 0) break outer;
+  try {
+    // Each instant: step to it, resume the stories due, then (if due) start one random fault.
+    outer: while (sim.nowMs < durationMs) {
+      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt);
+      while (sim.nowMs < target) {
+        sim.step();
+        if (checker.violations.length > 0) break outer;
+      }
+      while (stories.nextAtMs <= sim.nowMs) {
+        stories.resumeNext();
+        if (checker.violations.length > 0) break outer;
+      }
+      if (nextFaultAt <= sim.nowMs) {
+        stories.start(FAULTS[pickKind(rng, draw)](ctx));
+        nextFaultAt = sim.nowMs + rng.randint(draw.gapMs[0], draw.gapMs[1]);
+      }
     }
-    while (stories.nextAtMs <= sim.nowMs) {
-      stories.resumeNext();
-      if (checker.violations.length > 0) break outer;
+    // Then the faults stop, and the cluster must be live again within the bound (or the
+    // configuration says why it cannot be): the checker watches until it converges.
+    if (checker.violations.length === 0) {
+      sim.act({ verb: 'calm' });
+      do sim.step();
+      while (checker.liveness.state === 'waiting' && checker.violations.length === 0);
     }
-    if (nextFaultAt <= sim.nowMs) {
-      stories.start(FAULTS[pickKind(rng, draw)](ctx));
-      nextFaultAt = sim.nowMs + rng.randint(draw.gapMs[0], draw.gapMs[1]);
-    }
+  } catch (error) {
+    checker.recordCrash(error);
   }
   const violation = checker.first;
   return {
@@ -159,5 +180,6 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
     untilMs: violation ? violation.t : sim.nowMs,
     violation,
     findings: checker.findings.length,
+    liveness: checker.liveness.state === 'held' || checker.liveness.state === 'skipped' ? `${checker.liveness.state}: ${checker.liveness.note}` : checker.liveness.state,
   };
 }
