@@ -89,7 +89,7 @@ export function simCommand(config: SimConfig, schedule: readonly Action[], until
 export function counterexampleLines(cx: Counterexample, args: FuzzArgs): string[] {
   const v = cx.violation;
   return [
-    `VIOLATION of ${v.title} in run ${cx.run} (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}), at t=${v.t} ms, nodes ${v.nodes.join(', ')}`,
+    `VIOLATION of ${v.title} in run ${cx.run} (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}), at t=${v.t} ms${v.nodes.length > 0 ? `, nodes ${v.nodes.join(', ')}` : ''}`,
     `  ${v.sentence}`,
     `seed ${String(cx.config.seed)}; ${header(cx.config)}`,
     `fault kinds: ${cx.kinds.join(', ')}`,
@@ -120,6 +120,7 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
   const tenth = Math.max(1, Math.floor(args.runs / 10));
   let result: FuzzResult;
   let lastShown = -1;
+  const liveness = { held: 0, skipped: 0 };
   for (;;) {
     const step = gen.next();
     if (step.done) {
@@ -128,6 +129,8 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
     }
     const p = step.value;
     if (p.phase === 'search') {
+      if (p.last.liveness.startsWith('held')) liveness.held++;
+      else if (p.last.liveness.startsWith('skipped')) liveness.skipped++;
       const last = p.runsDone === args.runs || p.last.violation !== null;
       if (io.tty ? p.runsDone - lastShown >= Math.max(1, Math.floor(args.runs / 200)) || last : p.runsDone % tenth === 0 || last) {
         lastShown = p.runsDone;
@@ -150,6 +153,10 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
   io.out(
     `${result.runsDone} runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}): every invariant held` +
       `${perMinute !== null ? `; ${perMinute.toLocaleString('en-US')} runs/min` : ''}`,
+  );
+  io.out(
+    `liveness: after the faults stopped, ${liveness.held} runs elected a leader that committed a probe on every node in time; ` +
+      `${liveness.skipped} had a configuration that cannot promise it (one node, or timeouts too narrow for the latency)`,
   );
   io.out(`findings (not failures): the unfenced store accepted ${result.findings} writes from clients whose lease had ended`);
   return 0;

@@ -119,11 +119,21 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     throw error;
   }
   if (run === 'help') return { code: 0, stdout: SIM_USAGE + '\n', stderr: '' };
-  const sim = new Simulation(run.config, run.schedule, { submitEveryMs: run.submitEveryMs });
+  // The schedule was checked against the configuration above, so it joins the run after the
+  // checker does: an action at time 0 that makes the engine throw is reported like the rest.
+  const sim = new Simulation(run.config, [], { submitEveryMs: run.submitEveryMs });
   // Every invariant is checked after every simulated millisecond, here as in tests and the page.
   const checker = run.check ? attachInvariants(sim) : null;
   const started = clock();
-  sim.advanceTo(run.untilMs);
+  try {
+    sim.replaceFutureActions(run.schedule);
+    sim.applyDue();
+    sim.advanceTo(run.untilMs);
+  } catch (error) {
+    // An exception inside the engine is a finding like any violation: report it, do not crash.
+    if (checker === null) throw error;
+    checker.recordCrash(error);
+  }
   const wallMs = clock() - started;
   const simMsPerSec = wallMs > 0 ? Math.round((run.untilMs / wallMs) * 1000) : null;
   if (run.json) {
@@ -132,6 +142,8 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
           checked: true,
           violations: checker.violations.map(({ invariant, title, t, nodes, sentence, line }) => ({ invariant, title, t, nodes, sentence, line })),
           staleWritesAccepted: checker.findings.length,
+          leasesEndedEarlyUnderDrift: checker.leaseFindings.length,
+          liveness: checker.liveness,
         }
       : { checked: false };
     const report = { ...runReport(sim.cluster, sim.lockService), invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
@@ -142,7 +154,11 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   if (checker) {
     if (checker.violations.length === 0) lines.push('invariants: every invariant held at every millisecond');
     else lines.push(...checker.violations.map((v) => v.line));
+    if (checker.liveness.state !== 'idle') lines.push(`liveness ${checker.liveness.state}: ${checker.liveness.note}`);
     if (checker.findings.length > 0) lines.push(`findings: the unfenced store accepted ${checker.findings.length} write(s) from clients whose lease had ended`);
+    if (checker.leaseFindings.length > 0) {
+      lines.push(`findings: with clock drift set, the service ended ${checker.leaseFindings.length} lease(s) before the client's own count ran out`);
+    }
   }
   return { code: 0, stdout: lines.join('\n') + '\n', stderr: '' };
 }

@@ -17,6 +17,8 @@ export class LiveCheck {
   private readonly sim: Simulation;
   private readonly checker: InvariantChecker;
   private last: CheckStatus | null = null;
+  /** The engine threw: the checker recorded it as a violation, and this copy goes no further. */
+  private crashed = false;
 
   constructor(config: SimConfig, schedule: readonly Action[]) {
     this.sim = new Simulation(config, schedule);
@@ -32,7 +34,7 @@ export class LiveCheck {
    * its future differs and it carries on; otherwise a fresh check starts.
    */
   follow(config: SimConfig, schedule: readonly Action[], changedAt: number): LiveCheck {
-    if (this.sim.nowMs < changedAt) {
+    if (this.sim.nowMs < changedAt && !this.crashed) {
       this.sim.replaceFutureActions(schedule);
       return this;
     }
@@ -42,10 +44,15 @@ export class LiveCheck {
   /** Checks towards `targetMs` until `clock()` passes `deadline`; true if it checked anything. */
   advance(targetMs: number, deadline: number, clock: () => number): boolean {
     const sim = this.sim;
-    if (sim.nowMs >= targetMs) return false;
-    while (sim.nowMs < targetMs) {
-      sim.step();
-      if ((sim.nowMs & 15) === 0 && clock() > deadline) break;
+    if (this.crashed || sim.nowMs >= targetMs) return false;
+    try {
+      while (sim.nowMs < targetMs) {
+        sim.step();
+        if ((sim.nowMs & 15) === 0 && clock() > deadline) break;
+      }
+    } catch (error) {
+      this.crashed = true;
+      this.checker.recordCrash(error);
     }
     return true;
   }

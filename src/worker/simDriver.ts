@@ -73,6 +73,25 @@ export class SimDriver {
   }
 
   handle(msg: HostToWorker): void {
+    this.guard(() => this.dispatch(msg));
+  }
+
+  /**
+   * Runs a step of work; if the engine throws, playback pauses and the host hears one sentence.
+   * The live check replays the same run and reports the exception as a counterexample.
+   */
+  private guard(work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      if (this.loaded) this.loaded.playback.playing = false;
+      const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      this.post({ type: 'error', message: `The simulation threw ${text}; playback is paused and the Invariants tab shows where.` });
+      this.dirty = true;
+    }
+  }
+
+  private dispatch(msg: HostToWorker): void {
     // A seek waits for the frame (so a dragged scrubber costs one replay per frame), but every
     // other command happens after it, at the time it was sent.
     if (msg.type === 'load') this.loaded?.playback.cancelSeek();
@@ -196,6 +215,10 @@ export class SimDriver {
 
   /** One frame: seek or advance by speed × elapsed real time (when playing), check, then post once. */
   frame(): void {
+    this.guard(() => this.frameWork());
+  }
+
+  private frameWork(): void {
     if (this.search) this.searchSlice(this.search);
     const loaded = this.loaded;
     if (!loaded) {
