@@ -116,15 +116,15 @@ export class ClientViewChecker {
     if (index !== null) this.checkAgainstEntry(id, src, reply, index);
     if (outcome !== 'granted' || reply.token === null) return;
     const token = reply.token;
+    const tokenKey = `${key} ${token}`;
+    const other = this.told.get(tokenKey);
+    if (other === undefined) this.told.set(tokenKey, id);
+    else if (other !== id) this.violate('client-token-unique', [other, id], say.tokenToldTwice(key, token, other, id));
     const grant = this.grants.get(token);
     if (grant === undefined || grant.owner !== id || grant.key !== key) {
       this.violate('client-token', [id, src], say.toldForeignToken(id, key, token, grant ? `${grant.key} to ${grant.owner}` : null));
       return;
     }
-    const tokenKey = `${key} ${token}`;
-    const other = this.told.get(tokenKey);
-    if (other === undefined) this.told.set(tokenKey, id);
-    else if (other !== id) this.violate('client-token-unique', [other, id], say.tokenToldTwice(key, token, other, id));
     const deadline = client.holdings.get(key)?.deadline ?? now;
     const serviceEnd = grant.appliedAt + grant.leaseMs;
     if (deadline > serviceEnd) this.violate('client-lease', [id], say.leaseOutlasts(id, key, token, deadline, serviceEnd));

@@ -140,6 +140,8 @@ export class InvariantChecker {
   /** After `calm`: the cluster must converge by this time (null when not waiting for it). */
   private livenessDeadline: number | null = null;
   private livenessSince = 0;
+  /** When the cluster last converged (leader, term) while the check waits for it to stay so. */
+  private converged: { readonly at: number; readonly leader: string; readonly term: number } | null = null;
   /** The liveness check's state, for people: what it waits for, or why it does not apply. */
   liveness: { readonly state: 'idle' | 'waiting' | 'held' | 'skipped' | 'interrupted'; readonly note: string } = { state: 'idle', note: '' };
   private readonly run: CheckedRun;
@@ -257,6 +259,7 @@ export class InvariantChecker {
     }
     this.livenessSince = t;
     this.livenessDeadline = t + bound;
+    this.converged = null;
     this.liveness = { state: 'waiting', note: `a leader must emerge and commit a probe entry on every node by t=${t + bound} ms` };
   }
 
@@ -285,10 +288,20 @@ export class InvariantChecker {
     }
     if (converged) {
       const l = leader as RaftNode;
-      this.endLiveness('held', `${l.id} led term ${l.term} and every node committed its probe ${c.nowMs - this.livenessSince} ms after calm`);
-      return;
+      const seen = this.converged;
+      if (seen === null || seen.leader !== l.id || seen.term !== l.term) this.converged = { at: c.nowMs, leader: l.id, term: l.term };
+      // Converged for a moment is not enough: the leader must keep its term for two election
+      // timeouts, or followers are still timing out under it.
+      const settle = stableWindowMs(c);
+      const since = (this.converged as { at: number }).at;
+      if (c.nowMs - since >= settle) {
+        this.endLiveness('held', `${l.id} led term ${l.term} and every node committed its probe ${since - this.livenessSince} ms after calm, and it still led ${settle} ms later`);
+        return;
+      }
+    } else if (this.converged !== null && (leader === null || leader.id !== this.converged.leader || leader.term !== this.converged.term)) {
+      this.converged = null;
     }
-    if (c.nowMs >= deadline) {
+    if (c.nowMs >= deadline && this.converged === null) {
       this.endLiveness('interrupted', 'no convergence');
       this.violate('liveness', leader ? [leader.id] : [], say.notLive(c.nowMs - this.livenessSince, describeStall(c)));
     }
@@ -556,6 +569,11 @@ export class InvariantChecker {
 /** Attaches every invariant to a run (a Simulation): checked after every step from now on. */
 export function attachInvariants(run: CheckedRun, options: CheckerOptions = {}): InvariantChecker {
   return new InvariantChecker(run, options).attach();
+}
+
+/** How long a converged cluster must keep its leader and term to count as live. */
+function stableWindowMs(c: Cluster): number {
+  return 2 * c.config.electionTimeoutMs[1] + 2 * c.config.latencyMs[1];
 }
 
 /** What keeps a cluster from converging, in a few words (for the liveness sentence). */

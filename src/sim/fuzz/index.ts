@@ -15,5 +15,5 @@ export { after, until, StoryDriver, type After, type StoryGen, type Until, type 
 export { RunContext } from './context';
 export { FAULTS, type Fault } from './faults';
 export { fuzz, runFuzz, type Counterexample, type FuzzOptions, type FuzzProgress, type FuzzResult } from './search';
-export { replay, shortenAction, shrinkSchedule, type ShrinkProgress } from './shrink';
+export { replay, runChecked, shortenAction, shrinkSchedule, type ShrinkProgress } from './shrink';
 export { BUG_FAULTS, drawSwarm, FAULT_KINDS, FUZZ_DURATION_MS, fuzzRun, runRandom, type FaultKind, type RunOutcome, type SwarmDraw } from './swarm';
