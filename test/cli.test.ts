@@ -202,10 +202,12 @@ describe('invariants in the sim CLI (issue 6: checked in the CLI, tests and the 
   it('prints the violation a fuzzer-found schedule reproduces with the bug, and none without it', () => {
     const withBug = runSimCli([...figure8, '--bugs', 'figure8']);
     expect(withBug.stdout).toMatch(/t= 1890 ms VIOLATION Leader Completeness: n5 leads term 7 without v4/);
+    expect(withBug.code).toBe(1);
     const json = JSON.parse(runSimCli([...figure8, '--bugs', 'figure8', '--json']).stdout);
     expect(json.invariants.violations[0]).toMatchObject({ invariant: 'leader-completeness', t: 1890 });
     const without = runSimCli(figure8);
     expect(without.stdout).toContain('invariants: every invariant held at every millisecond');
+    expect(without.code).toBe(0);
   });
 
   it('counts stale unfenced writes as findings, and --no-check skips the checker', () => {

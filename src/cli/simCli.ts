@@ -46,7 +46,8 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --bugs a,b          switch on bugs: ${BUG_NAMES.join(', ')}
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
   --json              print one JSON object instead of text
-  --no-check          skip the invariant checks (measure the bare engine)`;
+  --no-check          skip the invariant checks (measure the bare engine)
+Exit codes: 0 every invariant held, 1 a violation was found, 2 a bad flag or schedule.`;
 
 /** Configuration errors name the flag the person typed. */
 const FLAG_NAMES: FieldNames = { seed: '--seed', nodes: '--nodes', timeout: '--timeout', heartbeat: '--heartbeat', latency: '--latency', clients: '--clients', bugs: '--bugs' };
@@ -147,7 +148,7 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
         }
       : { checked: false };
     const report = { ...runReport(sim.cluster, sim.lockService), invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
-    return { code: 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '' };
+    return { code: violated(checker) ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '' };
   }
   const lines = [header(run.config), ...sim.cluster.events.map((e) => e.line), ...summaryLines(sim.cluster)];
   if (sim.lockService) lines.push(...lockSummaryLines(sim.lockService));
@@ -160,5 +161,10 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
       lines.push(`findings: with clock drift set, the service ended ${checker.leaseFindings.length} lease(s) before the client's own count ran out`);
     }
   }
-  return { code: 0, stdout: lines.join('\n') + '\n', stderr: '' };
+  return { code: violated(checker) ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '' };
+}
+
+/** A run that shows a violation exits 1, so a replayed counterexample fails where it is run. */
+function violated(checker: { readonly violations: readonly unknown[] } | null): boolean {
+  return checker !== null && checker.violations.length > 0;
 }

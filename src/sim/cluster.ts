@@ -30,6 +30,8 @@ export interface ClusterExtension {
   onMessage(dst: string, src: string, msg: Message): void;
   /** Whether `id` is an actor of the extension (a client or a store) that is up to receive. */
   canReceive(id: string): boolean;
+  /** Whether `id` is an actor of the extension at all. */
+  knows(id: string): boolean;
   /** After nodes tick, once per simulated millisecond. */
   tick(): void;
   /** Faults stop: every crashed actor of the extension comes back. */
@@ -224,7 +226,10 @@ export class Cluster implements NodeHost {
   private canReceive(id: string): boolean {
     const node = this.nodeById.get(id);
     if (node) return node.alive;
-    return this.extension?.canReceive(id) ?? false;
+    const extension = this.extension;
+    // A message to nobody is an engine slip, not a network fault: fail loudly, not as a drop.
+    if (extension === null || !extension.knows(id)) throw new RangeError(`A message was sent to "${id}", which is no node, client or store of this run.`);
+    return extension.canReceive(id);
   }
 
   step(): void {

@@ -100,6 +100,10 @@ export class LockService implements ClusterExtension {
 
   // -- ClusterExtension ---------------------------------------------------------------------
 
+  knows(id: string): boolean {
+    return id === 'fenced' || id === 'unfenced' || this.clients.has(id);
+  }
+
   canReceive(id: string): boolean {
     if (id === 'fenced' || id === 'unfenced') return true;
     return this.clients.get(id)?.alive ?? false;

@@ -61,8 +61,25 @@ export class LiveCheck {
   status(): CheckStatus {
     const first = this.checker.first;
     const stale = this.checker.findings.length;
+    const early = this.checker.leaseFindings.length;
+    const live = this.checker.liveness;
     const last = this.last;
-    if (last && last.checkedToMs === this.sim.nowMs && last.staleWrites === stale && (last.violation === null) === (first === null)) return last;
-    return (this.last = { checkedToMs: this.sim.nowMs, violation: first ? violationView(first) : null, staleWrites: stale });
+    if (
+      last &&
+      last.checkedToMs === this.sim.nowMs &&
+      last.staleWrites === stale &&
+      (last.leasesEndedEarly ?? 0) === early &&
+      (last.liveness?.state ?? 'idle') === live.state &&
+      (last.violation === null) === (first === null)
+    ) {
+      return last;
+    }
+    return (this.last = {
+      checkedToMs: this.sim.nowMs,
+      violation: first ? violationView(first) : null,
+      staleWrites: stale,
+      ...(early > 0 ? { leasesEndedEarly: early } : {}),
+      ...(live.state !== 'idle' ? { liveness: { state: live.state, note: live.note } } : {}),
+    });
   }
 }

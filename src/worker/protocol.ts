@@ -85,6 +85,10 @@ export interface CheckStatus {
   readonly violation: ViolationView | null;
   /** Writes the unfenced store accepted from a client whose lease had ended (not failures). */
   readonly staleWrites: number;
+  /** Leases the service ended before the client's own count, with clock drift set (findings); absent when none. */
+  readonly leasesEndedEarly?: number;
+  /** The liveness check after `calm`: absent until the run has one. */
+  readonly liveness?: { readonly state: 'waiting' | 'held' | 'skipped' | 'interrupted'; readonly note: string };
 }
 
 export interface SnapshotMessage {

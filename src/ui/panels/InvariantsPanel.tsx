@@ -209,6 +209,18 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
           <span className="hint"> — a client wrote after its lease had ended; the fenced store refuses these, the unfenced one cannot tell. Counted, not failures.</span>
         </p>
       )}
+      {check?.leasesEndedEarly !== undefined && (
+        <p className="findings" data-testid="leases-ended-early">
+          Leases the service ended early under clock drift: <strong>{check.leasesEndedEarly}</strong>
+          <span className="hint"> — the leader&apos;s clock ran fast, so it expired a lease its client still counted on. Counted, not failures: that is why writes need fencing tokens.</span>
+        </p>
+      )}
+      {check?.liveness !== undefined && (
+        <p className="findings" data-testid="liveness">
+          Liveness after the faults stopped: <strong>{check.liveness.state}</strong>
+          <span className="hint"> — {check.liveness.note}</span>
+        </p>
+      )}
     </section>
   );
 });
