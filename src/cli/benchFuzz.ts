@@ -1,13 +1,14 @@
 /**
  * Fuzz throughput: swarm runs of 10 simulated seconds, every invariant on, per wall-clock
- * minute. Issue 6's target is at least 1,000 runs per minute on the lab's 2-core machine.
+ * minute, liveness after calm included. The target is at least 10,000 ten-second runs per minute on the
+ * lab's 2-core machine (it was 1,000 before client-view and liveness checks came in).
  * Runs one process (one core): the figure is what a single worker gets.
  */
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { FUZZ_DURATION_MS, fuzzRun } from '../sim/fuzz';
 
-export const FUZZ_TARGET_PER_MINUTE = 1000;
+export const FUZZ_TARGET_PER_MINUTE = 10_000;
 
 export interface FuzzBenchResult {
   readonly runs: number;
@@ -40,7 +41,7 @@ export function benchFuzz(out: (line: string) => void = console.log, options: Fu
   const met = runsPerMinute >= FUZZ_TARGET_PER_MINUTE;
   const group = (n: number) => Math.round(n).toLocaleString('en-US');
   out(
-    `fuzz, swarm runs of ${FUZZ_DURATION_MS / 1000} simulated s with every invariant on: ${group(runsPerMinute)} runs/min ` +
+    `fuzz, swarm runs of ${FUZZ_DURATION_MS / 1000} simulated s with every invariant and liveness on: ${group(runsPerMinute)} runs/min ` +
       `(${runs} runs in ${(wallMs / 1000).toFixed(1)} s, ${violations} violations); target >= ${group(FUZZ_TARGET_PER_MINUTE)} runs/min: ${met ? 'ok' : 'BELOW TARGET'}`,
   );
   return { runs, wallMs, runsPerMinute, violations, met };
