@@ -342,6 +342,24 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page.close();
   });
 
+  it('shows liveness after calm, leases ended early under drift, and a refused release', async () => {
+    const calm = encodeLink({ config: { ...findPreset('chapter')!.config, clientIds: ['A', 'B'] }, schedule: parseSchedule('@300 crash n1; @400 partition n2 | n3; @500 delay 300; @600 duplicate 30; @1500 calm'), atMs: 6000 });
+    const page = await open(`?${calm}`);
+    await page.getByRole('tab', { name: 'Invariants' }).click();
+    await expect.poll(() => page.getByTestId('liveness').textContent(), { timeout: 20_000 }).toMatch(/^Liveness after the faults stopped: held/);
+    await page.close();
+    const drift = findPreset('clock-drift')!;
+    const page2 = await open(`?${encodeLink({ config: drift.config, schedule: parseSchedule(drift.schedule), atMs: drift.untilMs })}`);
+    await page2.getByRole('tab', { name: 'Invariants' }).click();
+    await expect.poll(() => page2.getByTestId('leases-ended-early').textContent(), { timeout: 20_000 }).toMatch(/ended early under clock drift: 1/);
+    await page2.screenshot({ path: join(SHOTS, '11-drift-findings.png') });
+    await page2.close();
+    const refused = encodeLink({ config: { ...drift.config, bugs: [] }, schedule: parseSchedule('@400 client A acquire job 60000; @800 client B release job'), atMs: 1500 });
+    const page3 = await open(`?${refused}`);
+    await expect.poll(() => page3.locator('.event-log li').allTextContents()).toContain('t=  842 ms B release job -> refused, B does not hold it');
+    await page3.close();
+  });
+
   it('a bad or old-style link gets one sentence and the default run', async () => {
     for (const [query, sentence] of [
       ['?nodes=12&paused', 'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, s, z, t, speed.'],

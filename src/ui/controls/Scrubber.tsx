@@ -45,6 +45,8 @@ export function markLook(m: LandmarkView): MarkLook {
     case 'partition':
     case 'heal':
       return m.kind;
+    case 'calm':
+      return 'heal';
     case 'lock-granted':
       return 'grant';
     case 'lock-expired':

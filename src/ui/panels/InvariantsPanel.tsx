@@ -189,20 +189,7 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
           {behind ? ` (checking… ${horizon - check.checkedToMs} ms to go)` : ''}.
         </p>
       )}
-      {config.bugs.length > 0 && <p className="bugs-note">Bugs on in this run: {config.bugs.join(', ')}.</p>}
-      <FuzzControls />
-      <h3 className="checked-title">Checked after every simulated millisecond</h3>
-      <ul className="invariant-list" aria-label="Invariants checked after every millisecond">
-        {INVARIANT_IDS.map((id) => {
-          const failed = v?.invariant === id;
-          return (
-            <li key={id} className={failed ? 'bad' : 'ok'} data-invariant={id}>
-              <span aria-hidden="true">{failed ? '✗' : '✓'}</span> {say.titles[id]}
-              {failed ? ' — violated' : ''}
-            </li>
-          );
-        })}
-      </ul>
+      {/* Findings sit right under the verdict: at a projector's size the list below scrolls. */}
       {check && (
         <p className="findings" data-testid="stale-writes">
           Stale writes accepted by the unfenced store: <strong>{check.staleWrites}</strong>
@@ -221,6 +208,20 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
           <span className="hint"> — {check.liveness.note}</span>
         </p>
       )}
+      {config.bugs.length > 0 && <p className="bugs-note">Bugs on in this run: {config.bugs.join(', ')}.</p>}
+      <FuzzControls />
+      <h3 className="checked-title">Checked after every simulated millisecond</h3>
+      <ul className="invariant-list" aria-label="Invariants checked after every millisecond">
+        {INVARIANT_IDS.map((id) => {
+          const failed = v?.invariant === id;
+          return (
+            <li key={id} className={failed ? 'bad' : 'ok'} data-invariant={id}>
+              <span aria-hidden="true">{failed ? '✗' : '✓'}</span> {say.titles[id]}
+              {failed ? ' — violated' : ''}
+            </li>
+          );
+        })}
+      </ul>
     </section>
   );
 });
