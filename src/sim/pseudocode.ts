@@ -1,0 +1,142 @@
+/**
+ * Raft's rules and the lock service's, as short pseudocode written from the paper's Figure 2 and
+ * the two seeds. Every line has an id; detail events name the ids of the lines that produced
+ * them, and chapter events map to the line that logs them (`lineOfEventKind`), so the panel can
+ * light up what just ran and filter the event log by line.
+ */
+import type { EventKind } from './events';
+
+export interface PseudocodeLine {
+  /** Stable id; detail events cite it. Lines that only carry structure have none. */
+  readonly id: string | null;
+  readonly text: string;
+  /** Nesting depth, for indentation. */
+  readonly depth: number;
+}
+
+export interface PseudocodeSection {
+  readonly id: string;
+  readonly title: string;
+  /** Where the rule comes from: the paper's section or Figure 2, or the chapter. */
+  readonly source: string;
+  readonly lines: readonly PseudocodeLine[];
+}
+
+const line = (id: string | null, depth: number, text: string): PseudocodeLine => ({ id, depth, text });
+
+export const PSEUDOCODE: readonly PseudocodeSection[] = [
+  {
+    id: 'timer',
+    title: 'Election timeout',
+    source: 'Raft §5.2, Figure 2 (Followers, Candidates)',
+    lines: [
+      line(null, 0, 'every ms, on a follower or candidate:'),
+      line('timer.fire', 1, 'if no leader was heard for a random 150–300 ms:'),
+      line('timer.campaign', 2, 'term += 1; vote for self; send RequestVote to all'),
+      line('rv.win', 2, 'on votes from a majority: become leader, send heartbeats'),
+    ],
+  },
+  {
+    id: 'rv',
+    title: 'RequestVote, receiver',
+    source: 'Raft §5.2, §5.4.1, Figure 2',
+    lines: [
+      line('all.higher-term', 0, 'any RPC with a higher term: adopt it, become follower'),
+      line('rv.refuse.stale-term', 0, 'if term < currentTerm: refuse'),
+      line('rv.refuse.already-voted', 0, 'if already voted for another candidate this term: refuse'),
+      line('rv.refuse.log-not-up-to-date', 0, "if the candidate's log is behind (last term, then last index): refuse"),
+      line('rv.grant', 0, 'else: vote for it and reset the election timer'),
+    ],
+  },
+  {
+    id: 'ae',
+    title: 'AppendEntries, receiver',
+    source: 'Raft §5.3, Figure 2',
+    lines: [
+      line('ae.reject.stale-term', 0, 'if term < currentTerm: reject'),
+      line('ae.heard-leader', 0, 'follow this leader; reset the election timer'),
+      line('ae.reject.prev-missing', 0, 'if there is no entry at prevLogIndex: reject'),
+      line('ae.reject.prev-term-mismatch', 0, "if that entry's term ≠ prevLogTerm: reject"),
+      line('ae.truncate-conflict', 0, 'an entry that conflicts with a new one: delete it and all after it'),
+      line('ae.append-new', 0, 'append the new entries not already in the log'),
+      line('ae.commit.leader-commit', 0, 'commitIndex = min(leaderCommit, index of last new entry)'),
+    ],
+  },
+  {
+    id: 'leader',
+    title: 'Leader',
+    source: 'Raft §5.3, §5.4.2, Figure 2 (Leaders)',
+    lines: [
+      line('leader.heartbeat', 0, 'every heartbeat interval: AppendEntries to each follower (empty if it is up to date)'),
+      line('leader.append', 0, 'on a client command: append it to the own log, then replicate'),
+      line('leader.backup', 0, 'on a rejection: nextIndex -= 1 and retry'),
+      line('commit.majority', 0, 'an entry of the current term on a majority: commit it and all before it'),
+      line('commit.earlier-term-by-counting', 1, 'never by counting replicas of an earlier term (Figure 8)'),
+    ],
+  },
+  {
+    id: 'apply',
+    title: 'All servers',
+    source: 'Raft Figure 2 (All Servers), §5.2 restart',
+    lines: [
+      line('apply', 0, 'while lastApplied < commitIndex: apply log[++lastApplied] to the state machine'),
+      line('restart', 0, 'on restart: keep term, vote and log; commitIndex = lastApplied = 0'),
+      line('step-down', 0, 'a candidate or leader that sees a higher term becomes a follower'),
+    ],
+  },
+  {
+    id: 'net',
+    title: 'The network',
+    source: 'the lab’s fault model',
+    lines: [
+      line('net.drop.down', 0, 'a message to a node that is down is lost'),
+      line('net.drop.partition', 0, 'a message across a partition is lost'),
+      line('net.drop.loss', 0, 'with loss on, a message is lost at random'),
+    ],
+  },
+  {
+    id: 'lock',
+    title: 'Lock service and stores',
+    source: 'the chapter: leases, fencing tokens; seed 000: Grant, Release, Expire',
+    lines: [
+      line('lock.acquire', 0, 'acquire on the leader: if free (or held by the asker) propose Grant; else busy'),
+      line('lock.release', 0, 'release: propose Release naming owner and token; only the holder frees it'),
+      line('lease.expire.leader-clock', 0, "only the leader, by its own clock: when a lease runs out, propose Expire(token)"),
+      line('lock.client-lease', 0, 'a client counts its lease from when it asked, and writes with its token'),
+      line('store.fence.reject', 0, 'fenced store: refuse a write with no token or a token below the highest seen'),
+    ],
+  },
+];
+
+/** Every line id, in panel order. */
+export const PSEUDOCODE_LINE_IDS: readonly string[] = PSEUDOCODE.flatMap((s) => s.lines.map((l) => l.id).filter((id): id is string => id !== null));
+
+/** The line a chapter or lock-service event comes from, if one does. */
+export function lineOfEventKind(kind: EventKind): string | null {
+  switch (kind) {
+    case 'election':
+      return 'timer.campaign';
+    case 'leader':
+      return 'rv.win';
+    case 'step-down':
+      return 'step-down';
+    case 'restart':
+      return 'restart';
+    case 'lock-granted':
+    case 'lock-busy':
+      return 'lock.acquire';
+    case 'lock-released':
+    case 'lock-release-refused':
+      return 'lock.release';
+    case 'lease-ran-out':
+    case 'lock-expired':
+      return 'lease.expire.leader-clock';
+    case 'client-acquired':
+    case 'client-writes':
+      return 'lock.client-lease';
+    case 'store-rejected':
+      return 'store.fence.reject';
+    default:
+      return null;
+  }
+}
