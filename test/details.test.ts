@@ -151,7 +151,7 @@ describe('Figure 2, AppendEntries receiver (§5.3)', () => {
     const commit = host.take().find((d) => d.kind === 'commit-advanced');
     expect(commit).toEqual({
       kind: 'commit-advanced', subjects: ['n1', 'n2'], lines: ['ae.commit.leader-commit'],
-      values: { node: 'n1', from: 0, to: 2, term: 2, rule: 'leader-commit', replicas: null, majority: null, leaderCommit: 5 },
+      values: { node: 'n1', from: 0, to: 2, term: 2, rule: 'leader-commit', replicas: null, majority: null, leader: 'n2', leaderCommit: 5 },
     });
   });
 });
@@ -183,7 +183,7 @@ describe('leader rules: append, commit by majority (Figure 8)', () => {
     const [d] = host.take();
     expect(d).toEqual({
       kind: 'commit-advanced', subjects: ['n1'], lines: ['commit.majority'],
-      values: { node: 'n1', from: 0, to: 1, term: 1, rule: 'majority', replicas: 2, majority: 2, leaderCommit: null },
+      values: { node: 'n1', from: 0, to: 1, term: 1, rule: 'majority', replicas: 2, majority: 2, leader: null, leaderCommit: null },
     });
   });
 

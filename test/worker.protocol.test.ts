@@ -160,6 +160,29 @@ describe('worker protocol over a MessageChannel', () => {
     expect(t.store.getState().error).toMatch(/node "n7", which is not in the cluster/);
   });
 
+  it('streams the viewed run\'s detail events with its events, and starts both afresh on a seek back', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE));
+    await t.frame();
+    t.bridge.stepMs(1500);
+    await t.frame();
+    t.bridge.stepMs(753);
+    await t.frame();
+    const s = t.store.getState();
+    const reference = new Simulation(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE), { recordDetails: true });
+    reference.advanceTo(2253);
+    expect(s.eventsBase).toBe(0);
+    expect(s.events).toEqual(reference.cluster.events);
+    expect(s.details).toEqual(reference.cluster.details);
+    expect(s.details.some((d) => d.kind === 'truncated')).toBe(true);
+    t.bridge.seek(1400);
+    await t.frame();
+    const back = t.store.getState();
+    expect(back.details.length).toBeGreaterThan(0);
+    expect(back.details.every((d) => d.t <= 1400)).toBe(true);
+    expect(back.details).toEqual(reference.cluster.details.filter((d) => d.t <= 1400));
+  });
+
   it('seeks back by replaying the run, and forward by stepping', async () => {
     const t = (current = setup());
     t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE));

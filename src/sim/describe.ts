@@ -72,7 +72,7 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       const how =
         v.rule === 'leader-commit'
-          ? `leaderCommit ${v.leaderCommit ?? 0}, capped at its last new entry`
+          ? `leaderCommit ${v.leaderCommit ?? 0} from ${v.leader ?? '?'}${v.to < (v.leaderCommit ?? 0) ? ', capped at its last new entry' : ''}`
           : v.rule === 'majority'
             ? `${v.replicas ?? 0} of ${v.majority ?? 0} needed hold it, an entry of term ${v.term}`
             : `${v.replicas ?? 0} of ${v.majority ?? 0} needed hold it, counting an earlier term's entry (Figure 8)`;

@@ -128,7 +128,8 @@ export type DetailBody =
         /** Leader rules: how many servers hold `to`, and how many make a majority. */
         replicas: number | null;
         majority: number | null;
-        /** Follower rule: the leader's commit index it heard. */
+        /** Follower rule: the leader it heard, and that leader's commit index. */
+        leader: string | null;
         leaderCommit: number | null;
       }
     >

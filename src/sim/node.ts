@@ -352,7 +352,7 @@ export class RaftNode {
         this.host.detail({
           kind: 'commit-advanced',
           subjects: [this.id, msg.leader],
-          values: { node: this.id, from, to: this.commitIndex, term: this.term, rule: 'leader-commit', replicas: null, majority: null, leaderCommit: msg.leaderCommit },
+          values: { node: this.id, from, to: this.commitIndex, term: this.term, rule: 'leader-commit', replicas: null, majority: null, leader: msg.leader, leaderCommit: msg.leaderCommit },
           lines: ['ae.commit.leader-commit'],
         });
       }
@@ -434,7 +434,7 @@ export class RaftNode {
           this.host.detail({
             kind: 'commit-advanced',
             subjects: [this.id],
-            values: { node: this.id, from: this.commitIndex, to: index, term: this.term, rule: earlier ? 'earlier-term-by-counting' : 'majority', replicas, majority, leaderCommit: null },
+            values: { node: this.id, from: this.commitIndex, to: index, term: this.term, rule: earlier ? 'earlier-term-by-counting' : 'majority', replicas, majority, leader: null, leaderCommit: null },
             lines: earlier ? ['commit.earlier-term-by-counting'] : ['commit.majority'],
           });
         }
