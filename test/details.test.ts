@@ -11,6 +11,7 @@ import { findPreset } from '../src/sim/presets';
 import { PSEUDOCODE_IDS } from '../src/sim/pseudocodeIds';
 import { parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
+import { detailsSince } from '../src/sim/snapshot';
 import type { AppendEntries, LogEntry, RaftMessage, RequestVote } from '../src/sim/types';
 
 class DetailHost implements NodeHost {
@@ -272,6 +273,20 @@ describe('recording', () => {
       expect(Object.isFrozen(d)).toBe(true);
       expect(describeDetail(d).length).toBeGreaterThan(0);
     }
+  });
+
+  it('a detail limit keeps the newest ones and counts the trimmed (the page\'s viewed run)', () => {
+    const schedule = '@400 crash n3; @400 submit x=1';
+    const all = run({}, schedule, 5000);
+    const sim = new Simulation(makeConfig({}), parseSchedule(schedule), { recordDetails: true, detailLimit: 10 });
+    sim.advanceTo(5000);
+    const { details, detailsBase } = sim.cluster;
+    expect(details.length).toBeGreaterThanOrEqual(10);
+    expect(details.length).toBeLessThanOrEqual(20);
+    expect(detailsBase + details.length).toBe(all.cluster.details.length);
+    expect(details).toEqual(all.cluster.details.slice(detailsBase));
+    expect(detailsSince(sim, detailsBase + 3)).toEqual(details.slice(3));
+    expect(detailsSince(sim, 0)).toEqual(details);
   });
 
   it('off (the default) records nothing and changes nothing', () => {

@@ -75,6 +75,15 @@ export class Cluster implements NodeHost {
    */
   readonly details: DetailEvent[] = [];
   recordDetails = false;
+  /**
+   * Keep only about this many of the newest details (at least this many, at most twice): the
+   * page's viewed run shows only the newest, and every checkpoint copies this array, so an
+   * unbounded one would make each seek and checkpoint cost more the longer the run. The CLI
+   * keeps all (Infinity).
+   */
+  detailLimit = Infinity;
+  /** Details trimmed from the front: the run's index of `details[0]`. */
+  detailsBase = 0;
   readonly sent: Record<string, number> = { RequestVote: 0, VoteReply: 0, AppendEntries: 0, AppendReply: 0 };
   dropped = 0;
   readonly leadersByTerm = new Map<number, string[]>();
@@ -198,8 +207,15 @@ export class Cluster implements NodeHost {
   }
 
   detail(body: DetailBody): void {
+    const details = this.details;
     // Frozen like events, so checkpoints share them.
-    this.details.push(Object.freeze({ ...body, t: this.nowMs, afterEvent: this.events.length }) as DetailEvent);
+    details.push(Object.freeze({ ...body, t: this.nowMs, afterEvent: this.events.length }) as DetailEvent);
+    if (details.length > 2 * this.detailLimit) {
+      // Trimming in halves keeps the cost per detail constant.
+      const cut = details.length - this.detailLimit;
+      details.splice(0, cut);
+      this.detailsBase += cut;
+    }
   }
 
   recordLeader(term: number, id: string, voters: readonly string[]): void {

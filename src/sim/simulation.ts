@@ -14,6 +14,8 @@ export interface RunOptions {
   readonly submitEveryMs?: number | null;
   /** Record detail events (`cluster.details`); off by default, and it changes nothing else. */
   readonly recordDetails?: boolean;
+  /** Keep only about this many of the newest detail events (default: all). */
+  readonly detailLimit?: number;
 }
 
 export class Simulation {
@@ -32,6 +34,7 @@ export class Simulation {
     if (problem) throw new RangeError(problem);
     this.cluster = new Cluster(config);
     this.cluster.recordDetails = options.recordDetails ?? false;
+    this.cluster.detailLimit = options.detailLimit ?? Infinity;
     this.lockService = config.clientIds.length > 0 ? new LockService(this.cluster, config.clientIds) : null;
     // Kept in the order written: an action whose time has already passed when its turn comes
     // (written after a later one) applies at once, as a plain loop over the schedule would.

@@ -252,7 +252,13 @@ export function eventsSince(sim: Simulation, from: number): SimEvent[] {
   return sim.cluster.events.slice(from);
 }
 
-/** Detail events from index `from` on (empty unless the run records them). */
+/** Detail events from the run's index `from` on (empty unless the run records them; trimmed ones are gone). */
 export function detailsSince(sim: Simulation, from: number): DetailEvent[] {
-  return sim.cluster.details.slice(from);
+  const cluster = sim.cluster;
+  return cluster.details.slice(Math.max(0, from - cluster.detailsBase));
+}
+
+/** How many detail events the run has recorded, trimmed ones included. */
+export function detailCount(sim: Simulation): number {
+  return sim.cluster.detailsBase + sim.cluster.details.length;
 }
