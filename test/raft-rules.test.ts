@@ -2,7 +2,7 @@
 // directly through a fake NodeHost, so every message in and every send out is visible and no
 // other node, timer or network delay takes part.
 import { describe, expect, it } from 'vitest';
-import type { EventKind } from '../src/sim/events';
+import type { DetailBody, EventKind } from '../src/sim/events';
 import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/node';
 import type { AppendEntries, AppendReply, LogEntry, RaftMessage, RequestVote, VoteReply } from '../src/sim/types';
 import { matchIndexMap, nextIndexMap } from './helpers/leaderState';
@@ -24,6 +24,8 @@ class FakeHost implements NodeHost {
   leaders: { term: number; id: string; voters: readonly string[] }[] = [];
   applied: { node: string; index: number; entry: LogEntry }[] = [];
   bugs: NodeBugs = { figure8: false, noLogCheck: false };
+  recordDetails = false;
+  details: DetailBody[] = [];
 
   randomElectionTimeout(): number {
     this.draws++;
@@ -40,6 +42,9 @@ class FakeHost implements NodeHost {
   }
   onCommitted(node: RaftNode, index: number, entry: LogEntry): void {
     this.applied.push({ node: node.id, index, entry });
+  }
+  detail(body: DetailBody): void {
+    this.details.push(body);
   }
   /** Sends since the last call. */
   take(): Sent[] {

@@ -8,6 +8,7 @@ import { CHAPTER_SCHEDULE, findPreset } from '../src/sim/presets';
 import { formatSchedule, parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 import { MAX_SEEK_MS, SimDriver, type DriverOptions } from '../src/worker/simDriver';
+import { MAX_DETAILS_ON_RESET } from '../src/worker/playback';
 import type { HostEndpoint, WorkerEndpoint, WorkerToHost } from '../src/worker/protocol';
 import { HostBridge } from '../src/ui/bridge/hostBridge';
 import { scheduleProblem } from '../src/ui/controls/ScheduleEditor';
@@ -158,6 +159,47 @@ describe('worker protocol over a MessageChannel', () => {
     t.bridge.act({ verb: 'crash', node: 'n7' });
     await t.frame();
     expect(t.store.getState().error).toMatch(/node "n7", which is not in the cluster/);
+  });
+
+  it('streams the viewed run\'s detail events with its events, and starts both afresh on a seek back', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE));
+    await t.frame();
+    t.bridge.stepMs(1500);
+    await t.frame();
+    t.bridge.stepMs(753);
+    await t.frame();
+    const s = t.store.getState();
+    const reference = new Simulation(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE), { recordDetails: true });
+    reference.advanceTo(2253);
+    expect(s.eventsBase).toBe(0);
+    expect(s.events).toEqual(reference.cluster.events);
+    expect(s.details).toEqual(reference.cluster.details);
+    expect(s.details.some((d) => d.kind === 'truncated')).toBe(true);
+    t.bridge.seek(1400);
+    await t.frame();
+    const back = t.store.getState();
+    expect(back.details.length).toBeGreaterThan(0);
+    expect(back.details.every((d) => d.t <= 1400)).toBe(true);
+    expect(back.details).toEqual(reference.cluster.details.filter((d) => d.t <= 1400));
+  });
+
+  it('after a long jump the host gets the newest details, then every new one in order', async () => {
+    const t = (current = setup());
+    const schedule = parseSchedule('@300 crash n3; @300 crash n4');
+    t.bridge.load(DEFAULT_CONFIG, schedule);
+    await t.frame();
+    t.bridge.stepMs(40_000);
+    await t.frame();
+    t.bridge.stepMs(300);
+    await t.frame();
+    const reference = new Simulation(DEFAULT_CONFIG, schedule, { recordDetails: true });
+    reference.advanceTo(40_300);
+    const all = reference.cluster.details;
+    const s = t.store.getState();
+    expect(all.length).toBeGreaterThan(MAX_DETAILS_ON_RESET + 100);
+    expect(s.details.length).toBeGreaterThan(MAX_DETAILS_ON_RESET);
+    expect(s.details).toEqual(all.slice(all.length - s.details.length));
   });
 
   it('seeks back by replaying the run, and forward by stepping', async () => {

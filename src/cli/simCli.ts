@@ -4,7 +4,7 @@
  */
 import { BUG_NAMES, DEFAULT_CONFIG, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/config';
 import { PRESETS, findPreset } from '../sim/presets';
-import { lockSummaryLines, runReport, summaryLines } from '../sim/report';
+import { detailJson, interleavedLines, lockSummaryLines, runReport, summaryLines } from '../sim/report';
 import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/schedule';
 import { attachInvariants } from '../sim/invariants';
 import { Simulation } from '../sim/simulation';
@@ -29,6 +29,7 @@ const FLAGS = [
   { name: 'clients', value: true },
   { name: 'bugs', value: true },
   { name: 'json', value: false },
+  { name: 'verbose', value: false },
   { name: 'no-check', value: false },
   { name: 'help', value: false },
 ] as const;
@@ -45,7 +46,8 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --clients A,B       lock-service clients (one capital letter each, at most ${MAX_CLIENTS})
   --bugs a,b          switch on bugs: ${BUG_NAMES.join(', ')}
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
-  --json              print one JSON object instead of text
+  --json              print one JSON object instead of text (detail events in "details")
+  --verbose           interleave detail events (marked ·) with the chapter's lines
   --no-check          skip the invariant checks (measure the bare engine)
 Exit codes: 0 every invariant held, 1 a violation was found, 2 a bad flag or schedule.`;
 
@@ -58,6 +60,7 @@ export interface ResolvedRun {
   readonly untilMs: number;
   readonly submitEveryMs: number | null;
   readonly json: boolean;
+  readonly verbose: boolean;
   readonly check: boolean;
 }
 
@@ -100,7 +103,7 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
   if (untilMs === null) untilMs = Math.max(2000, ...schedule.map((a) => a.at + 1000));
   const every = str('submit-every');
   const submitEveryMs = every === undefined ? null : wholeNumber(every, 'submit-every', 1, MAX_MS);
-  return { config, schedule, untilMs, submitEveryMs, json: flags.has('json'), check: !flags.has('no-check') };
+  return { config, schedule, untilMs, submitEveryMs, json: flags.has('json'), verbose: flags.has('verbose'), check: !flags.has('no-check') };
 }
 
 export function header(config: SimConfig): string {
@@ -122,7 +125,8 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   if (run === 'help') return { code: 0, stdout: SIM_USAGE + '\n', stderr: '' };
   // The schedule was checked against the configuration above, so it joins the run after the
   // checker does: an action at time 0 that makes the engine throw is reported like the rest.
-  const sim = new Simulation(run.config, [], { submitEveryMs: run.submitEveryMs });
+  // Detail events are recorded only when they are printed; recording changes nothing else.
+  const sim = new Simulation(run.config, [], { submitEveryMs: run.submitEveryMs, recordDetails: run.json || run.verbose });
   // Every invariant is checked after every simulated millisecond, here as in tests and the page.
   const checker = run.check ? attachInvariants(sim) : null;
   const started = clock();
@@ -147,10 +151,13 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
           liveness: checker.liveness,
         }
       : { checked: false };
-    const report = { ...runReport(sim.cluster, sim.lockService), invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
+    const { now, events, ...rest } = runReport(sim.cluster, sim.lockService);
+    const details = sim.cluster.details.map(detailJson);
+    const report = { now, events, details, ...rest, invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
     return { code: violated(checker) ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '' };
   }
-  const lines = [header(run.config), ...sim.cluster.events.map((e) => e.line), ...summaryLines(sim.cluster)];
+  const eventLines = run.verbose ? interleavedLines(sim.cluster.events, sim.cluster.details) : sim.cluster.events.map((e) => e.line);
+  const lines = [header(run.config), ...eventLines, ...summaryLines(sim.cluster)];
   if (sim.lockService) lines.push(...lockSummaryLines(sim.lockService));
   if (checker) {
     if (checker.violations.length === 0) lines.push('invariants: every invariant held at every millisecond');

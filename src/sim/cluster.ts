@@ -8,7 +8,7 @@
  */
 import { validateConfig, type BugName, type SimConfig } from './config';
 import { describe, eventLine, sortedIds } from './describe';
-import type { EventKind, SimEvent } from './events';
+import type { DetailBody, DetailEvent, EventKind, SimEvent } from './events';
 import { MessageQueue } from './messageQueue';
 import { RaftNode, type NodeBugs, type NodeHost } from './node';
 import { CPythonRandom, randintParams, type RandintParams } from './prng';
@@ -68,6 +68,22 @@ export class Cluster implements NodeHost {
   groups: string[][] = [];
   private groupOf = new Map<string, number>();
   readonly events: SimEvent[] = [];
+  /**
+   * Detail events (the second stream), recorded only while `recordDetails` is on: the CLI with
+   * --verbose or --json and the page's viewed run turn it on; the fuzzer, the checker's copy and
+   * the bench leave it off. Either way no draw, message or state changes.
+   */
+  readonly details: DetailEvent[] = [];
+  recordDetails = false;
+  /**
+   * Keep only about this many of the newest details (at least this many, at most twice): the
+   * page's viewed run shows only the newest, and every checkpoint copies this array, so an
+   * unbounded one would make each seek and checkpoint cost more the longer the run. The CLI
+   * keeps all (Infinity).
+   */
+  detailLimit = Infinity;
+  /** Details trimmed from the front: the run's index of `details[0]`. */
+  detailsBase = 0;
   readonly sent: Record<string, number> = { RequestVote: 0, VoteReply: 0, AppendEntries: 0, AppendReply: 0 };
   dropped = 0;
   readonly leadersByTerm = new Map<number, string[]>();
@@ -190,6 +206,18 @@ export class Cluster implements NodeHost {
     this.events.push(Object.freeze({ t: this.nowMs, kind, subjects, text, line: eventLine(this.nowMs, text) }));
   }
 
+  detail(body: DetailBody): void {
+    const details = this.details;
+    // Frozen like events, so checkpoints share them.
+    details.push(Object.freeze({ ...body, t: this.nowMs, afterEvent: this.events.length }) as DetailEvent);
+    if (details.length > 2 * this.detailLimit) {
+      // Trimming in halves keeps the cost per detail constant.
+      const cut = details.length - this.detailLimit;
+      details.splice(0, cut);
+      this.detailsBase += cut;
+    }
+  }
+
   recordLeader(term: number, id: string, voters: readonly string[]): void {
     let list = this.leadersByTerm.get(term);
     if (!list) this.leadersByTerm.set(term, (list = []));
@@ -200,6 +228,14 @@ export class Cluster implements NodeHost {
   onCommitted(node: RaftNode, index: number, entry: LogEntry): void {
     const extension = this.extension;
     const result = extension !== null ? extension.apply(node, index, entry) : null;
+    if (this.recordDetails) {
+      this.detail({
+        kind: 'applied',
+        subjects: [node.id],
+        values: { node: node.id, index, term: entry.term, command: entry.command, result },
+        lines: ['apply'],
+      });
+    }
     const observers = this.applyObservers;
     for (let i = 0; i < observers.length; i++) observers[i](node, index, entry, result);
     if (extension !== null) extension.onApplied(node, index, entry, result as ApplyResult);
@@ -249,6 +285,14 @@ export class Cluster implements NodeHost {
       if (reason !== null) {
         this.dropped++;
         this.noteDrop(env, reason);
+        if (this.recordDetails) {
+          this.detail({
+            kind: 'dropped',
+            subjects: [env.src, env.dst],
+            values: { from: env.src, to: env.dst, message: env.payload.type, reason, sentAt: env.sentAt },
+            lines: [reason === 'loss' ? 'net.drop.loss' : reason === 'down' ? 'net.drop.down' : 'net.drop.partition'],
+          });
+        }
         continue;
       }
       const payload = env.payload;

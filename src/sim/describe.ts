@@ -2,6 +2,7 @@
  * The one formatter for event text: event lines, test expectations and error sentences all come
  * from here, so the chapter's wording lives in one place.
  */
+import type { DetailEvent } from './events';
 import type { ApplyResult } from './lockStateMachine';
 import type { ClientIntent } from './schedule';
 import type { StoreWriteRecord } from './stores';
@@ -37,6 +38,97 @@ export const describe = {
   reorder: (pct: number) => `message reordering set to ${pct}%`,
   calm: () => 'faults stop: the network is whole and reliable, every node and client is up',
 };
+
+/**
+ * A detail event as a sentence. The only place a detail's text is made: everything else reads
+ * its kind and values.
+ */
+export function describeDetail(d: DetailEvent): string {
+  switch (d.kind) {
+    case 'leader-append': {
+      const v = d.values;
+      return `${v.node} appends ${commandText(v.command)} at index ${v.index} (term ${v.term})`;
+    }
+    case 'append-accepted': {
+      const v = d.values;
+      const range = v.from === v.to ? `entry ${v.from}` : `entries ${v.from}..${v.to}`;
+      return `${v.node} accepts ${range} from ${v.leader} (term ${v.term}), ${v.added === 0 ? 'all already held' : `${v.added} new`}`;
+    }
+    case 'append-rejected': {
+      const v = d.values;
+      const why =
+        v.reason === 'stale-term'
+          ? `stale term ${v.leaderTerm} < ${v.term}`
+          : v.reason === 'prev-missing'
+            ? `no entry at prevLogIndex ${v.prevLogIndex} (its log ends at ${v.lastLogIndex})`
+            : `entry ${v.prevLogIndex} has term ${v.termAtPrev ?? 0}, not prevLogTerm ${v.prevLogTerm}`;
+      return `${v.node} rejects AppendEntries from ${v.leader}: ${why}`;
+    }
+    case 'truncated': {
+      const v = d.values;
+      return `${v.node} truncates its log from index ${v.from} (${v.removed} entr${v.removed === 1 ? 'y' : 'ies'}): term ${v.localTerm} there conflicts with ${v.leader}'s term ${v.leaderEntryTerm}`;
+    }
+    case 'commit-advanced': {
+      const v = d.values;
+      const how =
+        v.rule === 'leader-commit'
+          ? `leaderCommit ${v.leaderCommit ?? 0} from ${v.leader ?? '?'}${v.to < (v.leaderCommit ?? 0) ? ', capped at its last new entry' : ''}`
+          : v.rule === 'majority'
+            ? `${v.replicas ?? 0} of ${v.majority ?? 0} needed hold it, an entry of term ${v.term}`
+            : `${v.replicas ?? 0} of ${v.majority ?? 0} needed hold it, counting an earlier term's entry (Figure 8)`;
+      return `${v.node} commit index ${v.from} -> ${v.to}: ${how}`;
+    }
+    case 'applied': {
+      const v = d.values;
+      return `${v.node} applies index ${v.index} (term ${v.term}) ${commandText(v.command)}${v.result !== null ? ` -> ${applyResultText(v.result)}` : ''}`;
+    }
+    case 'vote-refused': {
+      const v = d.values;
+      const why =
+        v.reason === 'stale-term'
+          ? `stale term ${v.candidateTerm} < ${v.term}`
+          : v.reason === 'already-voted'
+            ? `already voted for ${v.votedFor ?? 'nobody'} in term ${v.term}`
+            : `log not up to date (candidate last term ${v.candidateLastLogTerm} index ${v.candidateLastLogIndex}, own last term ${v.lastLogTerm} index ${v.lastLogIndex})`;
+      return `${v.node} refuses vote for ${v.candidate}: ${why}`;
+    }
+    case 'dropped': {
+      const v = d.values;
+      const why = v.reason === 'down' ? `${v.to} is down` : v.reason === 'partition' ? 'partitioned' : 'lost in flight';
+      return `${v.message} ${v.from} -> ${v.to} (sent t=${v.sentAt} ms) dropped: ${why}`;
+    }
+    case 'lease-expired': {
+      const v = d.values;
+      return `${v.node} sees the lease on ${v.key} (token ${v.token}, ${v.owner}) end by its clock: local ${fmtMs(v.localMs)} ms >= ${fmtMs(v.endsAtLocalMs)} ms`;
+    }
+    case 'write-fenced': {
+      const v = d.values;
+      return `${v.store} store fences ${v.key}=${v.value} from ${v.client}: ${tokenText(v.token)} vs highest ${v.highest ?? 'none'}`;
+    }
+  }
+}
+
+/** `t=  156 ms  · n3 refuses vote ...`: the event-line format, marked as a detail. */
+export function detailLine(d: DetailEvent): string {
+  return `t=${String(d.t).padStart(5, ' ')} ms  · ${describeDetail(d)}`;
+}
+
+function fmtMs(ms: number): string {
+  return Number.isInteger(ms) ? String(ms) : ms.toFixed(1);
+}
+
+function applyResultText(result: ApplyResult): string {
+  switch (result.type) {
+    case 'Granted':
+      return `Granted token ${result.token}`;
+    case 'NotHolder':
+      return `NotHolder (${result.holder} holds it, token ${result.token})`;
+    case 'Expired':
+      return result.existed ? 'Expired' : 'Expired (nothing removed)';
+    default:
+      return result.type;
+  }
+}
 
 /** A log command as people read it: `x=1`, `grant job:42 to A (10000 ms)`, `expire job:42 #1`. */
 export function commandText(command: Command): string {

@@ -4,6 +4,8 @@
  * nodes, clients and stores it concerns, so nothing downstream (landmarks, filters, the checker)
  * ever reads the text of a line.
  */
+import type { PseudocodeId } from './pseudocodeIds';
+import type { ApplyResult, Command, MessageType } from './types';
 
 /** The event-log filter's groups (one per kind of actor or fault). */
 export const EVENT_CATEGORIES = [
@@ -78,3 +80,88 @@ export interface SimEvent {
   /** `t=  156 ms n2 election timeout, candidate in term 1`. */
   readonly line: string;
 }
+
+/**
+ * Detail events: the second stream (DESIGN.md, "Events: two streams"). Structured records of
+ * what the protocol did between the chapter's lines — appends, accepted and rejected
+ * AppendEntries, truncations, commits, applies, refused votes, drops, lease expiries, fenced
+ * writes. They carry values, never text: `describeDetail` (describe.ts) makes the sentence.
+ * Recorded only when `cluster.recordDetails` is on, so the chapter's lines and every draw stay
+ * exactly as they are either way.
+ */
+interface DetailOf<K extends string, V> {
+  readonly kind: K;
+  readonly values: Readonly<V>;
+  /** Node, client and store ids the detail is about, for filtering. */
+  readonly subjects: readonly string[];
+  /** The pseudocode lines that produced it. */
+  readonly lines: readonly PseudocodeId[];
+}
+
+export type DetailBody =
+  | DetailOf<'leader-append', { node: string; term: number; index: number; command: Command }>
+  | DetailOf<'append-accepted', { node: string; leader: string; term: number; from: number; to: number; added: number }>
+  | DetailOf<
+      'append-rejected',
+      {
+        node: string;
+        leader: string;
+        reason: 'stale-term' | 'prev-missing' | 'prev-term-mismatch';
+        term: number;
+        leaderTerm: number;
+        prevLogIndex: number;
+        prevLogTerm: number;
+        lastLogIndex: number;
+        /** This node's term at prevLogIndex (null when it has no entry there). */
+        termAtPrev: number | null;
+      }
+    >
+  | DetailOf<'truncated', { node: string; leader: string; from: number; removed: number; localTerm: number; leaderEntryTerm: number }>
+  | DetailOf<
+      'commit-advanced',
+      {
+        node: string;
+        from: number;
+        to: number;
+        term: number;
+        rule: 'majority' | 'earlier-term-by-counting' | 'leader-commit';
+        /** Leader rules: how many servers hold `to`, and how many make a majority. */
+        replicas: number | null;
+        majority: number | null;
+        /** Follower rule: the leader it heard, and that leader's commit index. */
+        leader: string | null;
+        leaderCommit: number | null;
+      }
+    >
+  | DetailOf<'applied', { node: string; index: number; term: number; command: Command; result: ApplyResult | null }>
+  | DetailOf<
+      'vote-refused',
+      {
+        node: string;
+        candidate: string;
+        reason: 'stale-term' | 'already-voted' | 'log-not-up-to-date';
+        term: number;
+        candidateTerm: number;
+        votedFor: string | null;
+        lastLogTerm: number;
+        lastLogIndex: number;
+        candidateLastLogTerm: number;
+        candidateLastLogIndex: number;
+      }
+    >
+  | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
+  | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
+  | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>;
+
+export type DetailKind = DetailBody['kind'];
+
+export const DETAIL_KINDS: readonly DetailKind[] = [
+  'leader-append', 'append-accepted', 'append-rejected', 'truncated', 'commit-advanced', 'applied', 'vote-refused', 'dropped', 'lease-expired', 'write-fenced',
+];
+
+export type DetailEvent = DetailBody & {
+  /** Simulated time in ms. */
+  readonly t: number;
+  /** How many chapter events were logged before it: the two streams merge in the order things happened. */
+  readonly afterEvent: number;
+};

@@ -282,6 +282,14 @@ export class LockService implements ClusterExtension {
       if (!proposed) this.expiryProposed.set(node.id, (proposed = new Set()));
       if (proposed.has(holder.token)) continue;
       proposed.add(holder.token);
+      if (this.cluster.recordDetails) {
+        this.cluster.detail({
+          kind: 'lease-expired',
+          subjects: [node.id, holder.owner],
+          values: { node: node.id, key, owner: holder.owner, token: holder.token, localMs: local, endsAtLocalMs: holder.grantedAtLocalMs + holder.leaseMs },
+          lines: ['lease.expire.leader-clock'],
+        });
+      }
       this.log(say.leaseRanOut(node.id, key, holder.token, holder.owner), 'lease-ran-out', [node.id, holder.owner]);
       this.propose(node, { type: 'expire', key, token: holder.token }, null);
     }
@@ -304,6 +312,14 @@ export class LockService implements ClusterExtension {
     const leaseEnded = msg.token === null || !this.tokenStillHolds(msg.lockKey, msg.token);
     const record = store.write(this.cluster.nowMs, src, msg.key, msg.value, msg.token, msg.lockKey, leaseEnded);
     this.log(say.storeWrite(storeId, record), record.accepted ? 'store-accepted' : 'store-rejected', [src, storeId]);
+    if (!record.accepted && this.cluster.recordDetails) {
+      this.cluster.detail({
+        kind: 'write-fenced',
+        subjects: [src, storeId],
+        values: { store: storeId, client: src, key: msg.key, value: msg.value, token: msg.token, highest: store.highest.get(msg.key) ?? null },
+        lines: ['store.fence.reject'],
+      });
+    }
   }
 
   /** Whether `token` still holds `lockKey` in the most advanced applied lock table. */

@@ -7,7 +7,7 @@
  * events go out through its host. Role changes happen only in becomeFollower/Candidate/Leader.
  */
 import { describe } from './describe';
-import type { EventKind } from './events';
+import type { DetailBody, EventKind } from './events';
 import type { AppendEntries, AppendReply, Command, LogEntry, RaftMessage, RequestVote, Role, VoteReply } from './types';
 
 /** What a node needs from the cluster: time, randomness, the network and the event log. */
@@ -21,6 +21,12 @@ export interface NodeHost {
   /** Entry `index` is committed and this node applies it now, in log order (lastApplied moved to it). */
   onCommitted(node: RaftNode, index: number, entry: LogEntry): void;
   readonly bugs: NodeBugs;
+  /**
+   * Whether detail events are recorded. Callers test it before building one, so a run that does
+   * not record them pays one boolean read per site and nothing else.
+   */
+  readonly recordDetails: boolean;
+  detail(body: DetailBody): void;
 }
 
 export interface NodeBugs {
@@ -218,8 +224,32 @@ export class RaftNode {
     if (granted) {
       this.votedFor = msg.candidate;
       this.resetElectionTimer(); // granting a vote counts as hearing from a leader
+    } else if (this.host.recordDetails) {
+      this.voteRefused(msg);
     }
     return { type: 'VoteReply', term: this.term, granted };
+  }
+
+  /** Why a vote was refused, in the order Figure 2's receiver checks: term, vote, log. */
+  private voteRefused(msg: RequestVote): void {
+    const reason = msg.term < this.term ? 'stale-term' : this.votedFor !== null && this.votedFor !== msg.candidate ? 'already-voted' : 'log-not-up-to-date';
+    this.host.detail({
+      kind: 'vote-refused',
+      subjects: [this.id, msg.candidate],
+      values: {
+        node: this.id,
+        candidate: msg.candidate,
+        reason,
+        term: this.term,
+        candidateTerm: msg.term,
+        votedFor: this.votedFor,
+        lastLogTerm: this.lastLogTerm,
+        lastLogIndex: this.lastLogIndex,
+        candidateLastLogTerm: msg.lastLogTerm,
+        candidateLastLogIndex: msg.lastLogIndex,
+      },
+      lines: [reason === 'stale-term' ? 'rv.refuse.stale-term' : reason === 'already-voted' ? 'rv.refuse.already-voted' : 'rv.refuse.log-not-up-to-date'],
+    });
   }
 
   private handleVoteReply(src: string, msg: VoteReply): void {
@@ -265,35 +295,100 @@ export class RaftNode {
     if (this.role !== 'leader') throw new Error(`${this.id} is not the leader`);
     // Frozen: entries never change, so checkpoints (deep copies) share them instead of copying.
     this.log.push(Object.freeze({ term: this.term, command }));
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'leader-append',
+        subjects: [this.id],
+        values: { node: this.id, term: this.term, index: this.log.length, command },
+        lines: ['leader.append'],
+      });
+    }
     this.broadcastAppend();
     return this.lastLogIndex;
   }
 
   private handleAppendEntries(msg: AppendEntries): AppendReply {
-    if (msg.term < this.term) return this.appendReply(false, 0);
+    const record = this.host.recordDetails;
+    if (msg.term < this.term) {
+      if (record) this.appendRejected(msg, 'stale-term');
+      return this.appendReply(false, 0);
+    }
     this.becomeFollower(msg.term); // a candidate that hears from this term's leader yields
     this.leaderId = msg.leader;
     this.resetElectionTimer();
     const prev = msg.prevLogIndex;
     if (prev > this.log.length || (prev > 0 && this.log[prev - 1].term !== msg.prevLogTerm)) {
+      if (record) this.appendRejected(msg, prev > this.log.length ? 'prev-missing' : 'prev-term-mismatch');
       // Consistency check failed: the leader backs up one entry and retries.
       return this.appendReply(false, 0);
     }
     const entries = msg.entries;
+    const lengthBefore = this.log.length;
+    let truncatedTo = -1;
     for (let offset = 0; offset < entries.length; offset++) {
       const position = prev + offset;
       const entry = entries[offset];
       if (position < this.log.length && this.log[position].term !== entry.term) {
+        if (record) this.truncated(msg, position, entry.term);
+        truncatedTo = position;
         this.log.length = position; // conflicting tail: the leader's log wins
       }
       if (position >= this.log.length) this.log.push(entry);
     }
     const lastNew = prev + entries.length;
+    if (record && entries.length > 0) {
+      const kept = truncatedTo >= 0 ? truncatedTo : lengthBefore;
+      this.host.detail({
+        kind: 'append-accepted',
+        subjects: [this.id, msg.leader],
+        values: { node: this.id, leader: msg.leader, term: this.term, from: prev + 1, to: lastNew, added: lastNew > kept ? lastNew - kept : 0 },
+        lines: ['ae.append-new'],
+      });
+    }
     if (msg.leaderCommit > this.commitIndex) {
+      const from = this.commitIndex;
       this.commitIndex = Math.max(this.commitIndex, Math.min(msg.leaderCommit, lastNew));
+      if (record && this.commitIndex > from) {
+        this.host.detail({
+          kind: 'commit-advanced',
+          subjects: [this.id, msg.leader],
+          values: { node: this.id, from, to: this.commitIndex, term: this.term, rule: 'leader-commit', replicas: null, majority: null, leader: msg.leader, leaderCommit: msg.leaderCommit },
+          lines: ['ae.commit.leader-commit'],
+        });
+      }
       this.applyCommitted();
     }
     return this.appendReply(true, lastNew);
+  }
+
+  private appendRejected(msg: AppendEntries, reason: 'stale-term' | 'prev-missing' | 'prev-term-mismatch'): void {
+    const prev = msg.prevLogIndex;
+    this.host.detail({
+      kind: 'append-rejected',
+      subjects: [this.id, msg.leader],
+      values: {
+        node: this.id,
+        leader: msg.leader,
+        reason,
+        term: this.term,
+        leaderTerm: msg.term,
+        prevLogIndex: prev,
+        prevLogTerm: msg.prevLogTerm,
+        lastLogIndex: this.log.length,
+        termAtPrev: prev > 0 && prev <= this.log.length ? this.log[prev - 1].term : null,
+      },
+      lines: [reason === 'stale-term' ? 'ae.reject.stale-term' : reason === 'prev-missing' ? 'ae.reject.prev-missing' : 'ae.reject.prev-term-mismatch'],
+    });
+  }
+
+  /** Entry `position + 1` conflicts with the leader's: it and everything after it go (§5.3). */
+  private truncated(msg: AppendEntries, position: number, leaderEntryTerm: number): void {
+    this.host.detail({
+      kind: 'truncated',
+      subjects: [this.id, msg.leader],
+      values: { node: this.id, leader: msg.leader, from: position + 1, removed: this.log.length - position, localTerm: this.log[position].term, leaderEntryTerm },
+      lines: ['ae.truncate-conflict'],
+    });
   }
 
   /** Replies are immutable, so an answer equal to the last one (a heartbeat's) is sent again as is. */
@@ -334,6 +429,15 @@ export class RaftNode {
       let replicas = 1;
       for (let slot = 0; slot < n; slot++) if (match[slot] >= index) replicas++;
       if (replicas >= majority) {
+        if (this.host.recordDetails) {
+          const earlier = log[index - 1].term !== this.term;
+          this.host.detail({
+            kind: 'commit-advanced',
+            subjects: [this.id],
+            values: { node: this.id, from: this.commitIndex, to: index, term: this.term, rule: earlier ? 'earlier-term-by-counting' : 'majority', replicas, majority, leader: null, leaderCommit: null },
+            lines: earlier ? ['commit.earlier-term-by-counting'] : ['commit.majority'],
+          });
+        }
         this.commitIndex = index;
         this.applyCommitted();
         return;

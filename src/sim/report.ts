@@ -1,6 +1,7 @@
 /** Plain-data views of a finished (or paused) run, for `--json`, tests and the summary text. */
 import type { Cluster } from './cluster';
-import { commandText, pyList } from './describe';
+import { commandText, describeDetail, detailLine, pyList } from './describe';
+import type { DetailEvent, SimEvent } from './events';
 import type { LockService } from './lockService';
 import { LockStateMachine } from './lockStateMachine';
 import type { Command, LogEntry } from './types';
@@ -52,6 +53,23 @@ export function runReport(cluster: Cluster, lockService: LockService | null) {
     dropped: cluster.dropped,
     ...(lockService ? lockReport(lockService) : {}),
   };
+}
+
+/** A detail event for `--json`: the structured record, plus its sentence made now by describe.ts. */
+export function detailJson(d: DetailEvent) {
+  return { t: d.t, kind: d.kind, subjects: d.subjects, values: d.values, lines: d.lines, text: describeDetail(d) };
+}
+
+/** Chapter lines with detail lines merged in, in the order they were recorded (`--verbose`). */
+export function interleavedLines(events: readonly SimEvent[], details: readonly DetailEvent[]): string[] {
+  const out: string[] = [];
+  let d = 0;
+  for (let i = 0; i < events.length; i++) {
+    while (d < details.length && details[d].afterEvent <= i) out.push(detailLine(details[d++]));
+    out.push(events[i].line);
+  }
+  while (d < details.length) out.push(detailLine(details[d++]));
+  return out;
 }
 
 /** The clients' and stores' part of `--json`. */

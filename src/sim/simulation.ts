@@ -12,6 +12,10 @@ import { checkSchedule, freezeAction, type Action, type ActionBody } from './sch
 export interface RunOptions {
   /** At every positive multiple of this many ms, after that time's actions, submit `x=<i>` to the leader. */
   readonly submitEveryMs?: number | null;
+  /** Record detail events (`cluster.details`); off by default, and it changes nothing else. */
+  readonly recordDetails?: boolean;
+  /** Keep only about this many of the newest detail events (default: all). */
+  readonly detailLimit?: number;
 }
 
 export class Simulation {
@@ -29,6 +33,8 @@ export class Simulation {
     const problem = checkConfig(config) ?? checkSchedule(schedule, config);
     if (problem) throw new RangeError(problem);
     this.cluster = new Cluster(config);
+    this.cluster.recordDetails = options.recordDetails ?? false;
+    this.cluster.detailLimit = options.detailLimit ?? Infinity;
     this.lockService = config.clientIds.length > 0 ? new LockService(this.cluster, config.clientIds) : null;
     // Kept in the order written: an action whose time has already passed when its turn comes
     // (written after a later one) applies at once, as a plain loop over the schedule would.

@@ -3,7 +3,7 @@
  * posts one of these per animation frame; the UI never reaches into the simulation itself.
  */
 import { commandText } from './describe';
-import type { SimEvent } from './events';
+import type { DetailEvent, SimEvent } from './events';
 import type { Simulation } from './simulation';
 import type { StoreWriteRecord } from './stores';
 import type { Message, MessageType, Role } from './types';
@@ -250,4 +250,15 @@ export function takeSnapshot(sim: Simulation): Snapshot {
 /** Events from index `from` on, for streaming new lines with each snapshot. */
 export function eventsSince(sim: Simulation, from: number): SimEvent[] {
   return sim.cluster.events.slice(from);
+}
+
+/** Detail events from the run's index `from` on (empty unless the run records them; trimmed ones are gone). */
+export function detailsSince(sim: Simulation, from: number): DetailEvent[] {
+  const cluster = sim.cluster;
+  return cluster.details.slice(Math.max(0, from - cluster.detailsBase));
+}
+
+/** How many detail events the run has recorded, trimmed ones included. */
+export function detailCount(sim: Simulation): number {
+  return sim.cluster.detailsBase + sim.cluster.details.length;
 }

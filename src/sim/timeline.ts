@@ -48,13 +48,22 @@ export class Timeline {
   /** Current spacing of checkpoints; doubles whenever MAX_CHECKPOINTS would be exceeded. */
   checkpointMs: number;
   private readonly maxCheckpoints: number;
+  /** Whether the runs record detail events (the page's viewed run does), and how many they keep. */
+  private readonly details: { readonly recordDetails: boolean; readonly detailLimit: number };
 
-  constructor(config: SimConfig, schedule: readonly Action[] = [], checkpointMs = CHECKPOINT_MS, maxCheckpoints = MAX_CHECKPOINTS) {
+  constructor(
+    config: SimConfig,
+    schedule: readonly Action[] = [],
+    checkpointMs = CHECKPOINT_MS,
+    maxCheckpoints = MAX_CHECKPOINTS,
+    options: { readonly recordDetails?: boolean; readonly detailLimit?: number } = {},
+  ) {
     this.config = config;
+    this.details = { recordDetails: options.recordDetails ?? false, detailLimit: options.detailLimit ?? Infinity };
     this.scheduleList = [...schedule];
     this.checkpointMs = checkpointMs;
     this.maxCheckpoints = Math.max(2, maxCheckpoints);
-    this.current = new Simulation(config, this.scheduleList);
+    this.current = new Simulation(config, this.scheduleList, this.details);
     this.furthest = this.current;
   }
 
@@ -173,7 +182,7 @@ export class Timeline {
   /** A fresh copy of the checkpoint at `at`, carrying the current schedule's later actions. Time 0 is rebuilt from scratch. */
   private restore(at: number): Simulation {
     const checkpoint = this.checkpoints.get(at);
-    if (at === 0 || checkpoint === undefined) return new Simulation(this.config, this.scheduleList);
+    if (at === 0 || checkpoint === undefined) return new Simulation(this.config, this.scheduleList, this.details);
     const sim = checkpoint.clone();
     sim.replaceFutureActions(this.scheduleList);
     return sim;

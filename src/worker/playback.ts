@@ -13,12 +13,14 @@
 import type { SimConfig } from '../sim/config';
 import type { Action, ActionBody } from '../sim/schedule';
 import type { Simulation } from '../sim/simulation';
-import { eventsSince, takeSnapshot } from '../sim/snapshot';
+import { detailCount, detailsSince, eventsSince, takeSnapshot } from '../sim/snapshot';
 import { Timeline } from '../sim/timeline';
 import { MAX_SEEK_MS, NEXT_EVENT_HORIZON_MS, type CheckStatus, type ClockMessage, type LandmarkView, type SnapshotMessage } from './protocol';
 
 /** Events sent with a fresh log (after load or seek back); older lines are summarised away. */
 export const MAX_EVENTS_ON_RESET = 2_000;
+/** Detail events sent with a fresh log, likewise. */
+export const MAX_DETAILS_ON_RESET = 1_000;
 /** Landmarks are recomputed at most this often (real ms) while the horizon grows. */
 const LANDMARK_EVERY_MS = 250;
 
@@ -55,6 +57,7 @@ export class Playback {
   /** The copy of the run whose events the host has, up to `eventCursor`. */
   private eventSource: Simulation | null = null;
   private eventCursor = 0;
+  private detailCursor = 0;
   private resetEvents = true;
   /** The schedule last posted; the host keeps it until it changes. */
   private sentSchedule: readonly Action[] | null = null;
@@ -80,7 +83,9 @@ export class Playback {
       return `A start time is a whole number of ms from 0 to ${MAX_SEEK_MS}, not ${startAt}.`;
     }
     try {
-      const timeline = new Timeline(request.config, request.schedule);
+      // The viewed run records detail events for the event log; the checker's copy does not.
+      // It keeps only the newest details, as many as a fresh log gets.
+      const timeline = new Timeline(request.config, request.schedule, undefined, undefined, { recordDetails: true, detailLimit: MAX_DETAILS_ON_RESET });
       timeline.advanceTo(startAt);
       return new Playback(timeline, runId, request.label, request.stopAtMs, request.playing);
     } catch (e) {
@@ -220,14 +225,24 @@ export class Playback {
   snapshotMessage(now: number, speed: number, check: CheckStatus): SnapshotMessage {
     const timeline = this.timeline;
     const sim = timeline.current;
-    if (sim !== this.eventSource || sim.cluster.events.length - this.eventCursor > MAX_EVENTS_ON_RESET) {
+    const allEvents = sim.cluster.events;
+    const detailTotal = detailCount(sim);
+    if (
+      sim !== this.eventSource ||
+      allEvents.length - this.eventCursor > MAX_EVENTS_ON_RESET ||
+      detailTotal - this.detailCursor > MAX_DETAILS_ON_RESET
+    ) {
       // Another copy of the run (a seek back, undo, a load) or a long jump: the host's log starts afresh.
       this.eventSource = sim;
-      this.eventCursor = Math.max(0, sim.cluster.events.length - MAX_EVENTS_ON_RESET);
+      this.eventCursor = Math.max(0, allEvents.length - MAX_EVENTS_ON_RESET);
+      this.detailCursor = Math.max(0, detailTotal - MAX_DETAILS_ON_RESET);
       this.resetEvents = true;
     }
+    const eventsFrom = this.eventCursor;
     const events = eventsSince(sim, this.eventCursor);
-    this.eventCursor = sim.cluster.events.length;
+    this.eventCursor = allEvents.length;
+    const details = detailsSince(sim, this.detailCursor);
+    this.detailCursor = detailTotal;
     const schedule = timeline.schedule === this.sentSchedule ? null : timeline.schedule;
     this.sentSchedule = timeline.schedule;
     const message: SnapshotMessage = {
@@ -236,6 +251,8 @@ export class Playback {
       label: this.label,
       snapshot: takeSnapshot(sim),
       events,
+      details,
+      eventsFrom,
       resetEvents: this.resetEvents,
       clockMs: this.clockMs,
       playing: this.playing,

@@ -4,7 +4,7 @@
  * Host and worker talk through an `Endpoint`, so tests connect them over a `MessageChannel`.
  */
 import type { BugName, SimConfig } from '../sim/config';
-import type { EventKind, SimEvent } from '../sim/events';
+import type { DetailEvent, EventKind, SimEvent } from '../sim/events';
 import type { Violation } from '../sim/invariants';
 import type { Action, ActionBody } from '../sim/schedule';
 import type { Snapshot } from '../sim/snapshot';
@@ -99,7 +99,11 @@ export interface SnapshotMessage {
   readonly snapshot: Snapshot;
   /** Events since the previous snapshot message of this run (all of them after a load/seek). */
   readonly events: readonly SimEvent[];
-  /** True when `events` starts the log afresh (after a load or a backward seek). */
+  /** Detail events since the previous snapshot message, built the same way as `events`. */
+  readonly details: readonly DetailEvent[];
+  /** The run's index of `events[0]`, so the host can place each detail (`afterEvent`) among the lines. */
+  readonly eventsFrom: number;
+  /** True when `events` and `details` start the log afresh (after a load or a backward seek). */
   readonly resetEvents: boolean;
   /** Simulated clock with the fraction of the next ms already elapsed, for smooth motion. */
   readonly clockMs: number;

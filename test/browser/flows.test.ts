@@ -174,6 +174,10 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     expect(await unfenced.locator('[data-store-key="result"]').textContent()).toBe('resultA-second1');
     expect(await page.getByTestId('stores-disagree').textContent()).toContain('fenced has B-first (token 2), unfenced has A-second (token 1)');
     expect(await page.locator('.disagree-mark').count()).toBe(1);
+    // The event log interleaves the detail event for the fenced write, with its kind.
+    const fencedRow = page.getByTestId('event-log').locator('li[data-kind="write-fenced"]');
+    await expect.poll(() => fencedRow.count()).toBe(1);
+    expect(await fencedRow.textContent()).toMatch(/ms {2}· fenced store fences result=A-second from A: token 1 vs highest 2$/);
     await page.screenshot({ path: join(SHOTS, '04-fencing-end.png') });
     await page.getByRole('tab', { name: 'Clients' }).click();
     await page.screenshot({ path: join(SHOTS, '04b-fencing-clients.png') });

@@ -3,8 +3,8 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { DEFAULT_CONFIG, type SimConfig } from '../../src/sim/config';
 import { parseSchedule } from '../../src/sim/schedule';
-import { Timeline } from '../../src/sim/timeline';
-import { eventsSince, takeSnapshot } from '../../src/sim/snapshot';
+import { CHECKPOINT_MS, MAX_CHECKPOINTS, Timeline } from '../../src/sim/timeline';
+import { detailsSince, eventsSince, takeSnapshot } from '../../src/sim/snapshot';
 import { HostBridge } from '../../src/ui/bridge/hostBridge';
 import { LabProvider } from '../../src/ui/labContext';
 import { createLabStore, EMPTY_FRAME } from '../../src/ui/store/labStore';
@@ -22,7 +22,8 @@ export function recordingEndpoint() {
 
 export function renderLab(ui: ReactElement, run: { config?: SimConfig; schedule?: string; untilMs?: number; viewAtMs?: number } = {}) {
   const config = run.config ?? { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] };
-  const timeline = new Timeline(config, parseSchedule(run.schedule ?? ''));
+  // Recording details, as the page's viewed run does.
+  const timeline = new Timeline(config, parseSchedule(run.schedule ?? ''), CHECKPOINT_MS, MAX_CHECKPOINTS, { recordDetails: true });
   timeline.advanceTo(run.untilMs ?? 400);
   if (run.viewAtMs !== undefined) timeline.seek(run.viewAtMs);
   const sim = timeline.current;
@@ -39,6 +40,8 @@ export function renderLab(ui: ReactElement, run: { config?: SimConfig; schedule?
       check: { checkedToMs: timeline.horizonMs, violation: null, staleWrites: 0 },
     },
     events: eventsSince(sim, 0),
+    eventsBase: 0,
+    details: detailsSince(sim, 0),
     landmarks: timeline.landmarks(),
   });
   const { endpoint, sent } = recordingEndpoint();

@@ -128,6 +128,23 @@ describe('lock table', () => {
 });
 
 describe('event log', () => {
+  it('interleaves detail events where they happened, and the details box hides them', () => {
+    renderLab(<EventLogPanel />, { config: DEFAULT_CONFIG, schedule: CHAPTER_PART, untilMs: 1800 });
+    const log = screen.getByTestId('event-log');
+    const rows = () => [...log.querySelectorAll('li')];
+    const withDetails = rows();
+    const details = withDetails.filter((li) => li.hasAttribute('data-detail'));
+    expect(details.length).toBeGreaterThan(0);
+    expect(details.map((li) => li.getAttribute('data-kind'))).toContain('leader-append');
+    const texts = withDetails.map((li) => li.textContent ?? '');
+    // n2 crashes at 1168 ms; the replies then sent to it are dropped after that line.
+    expect(texts.findIndex((l) => l.includes('dropped: n2 is down'))).toBeGreaterThan(texts.indexOf('t= 1168 ms n2 crashes'));
+    expect(texts).toContain('t= 1410 ms  · n3 appends x=1 at index 1 (term 2)');
+    fireEvent.click(screen.getByLabelText(/details/));
+    expect(rows().some((li) => li.hasAttribute('data-detail'))).toBe(false);
+    expect(rows().map((li) => li.textContent)).toEqual(withDetails.filter((li) => !li.hasAttribute('data-detail')).map((li) => li.textContent));
+  });
+
   it('lists lines in the chapter format and filters by node and kind', () => {
     renderLab(<EventLogPanel />, { config: DEFAULT_CONFIG, schedule: CHAPTER_PART, untilMs: 1800 });
     const log = screen.getByTestId('event-log');

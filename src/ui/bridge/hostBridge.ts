@@ -5,7 +5,7 @@
  * A snapshot message becomes the store's one `frame`; nothing is mirrored field by field.
  */
 import type { BugName, SimConfig } from '../../sim/config';
-import type { SimEvent } from '../../sim/events';
+import type { DetailEvent, SimEvent } from '../../sim/events';
 import type { Action, ActionBody } from '../../sim/schedule';
 import {
   clampSpeed,
@@ -17,7 +17,7 @@ import {
   type SnapshotMessage,
   type WorkerToHost,
 } from '../../worker/protocol';
-import { MAX_EVENTS_KEPT, type Frame, type LabState, type LabStore } from '../store/labStore';
+import { MAX_DETAILS_KEPT, MAX_EVENTS_KEPT, type Frame, type LabState, type LabStore } from '../store/labStore';
 
 export interface BridgeOptions {
   /** Runs `flush` before the next paint (requestAnimationFrame in the page). */
@@ -39,6 +39,9 @@ const defaultScheduleFlush = (flush: () => void) => {
 export class HostBridge {
   private pendingSnapshot: SnapshotMessage | null = null;
   private pendingEvents: SimEvent[] = [];
+  private pendingDetails: DetailEvent[] = [];
+  /** The run's index of pendingEvents[0] when they start the log afresh. */
+  private pendingEventsFrom = 0;
   private pendingReset = false;
   private pendingClock: number | null = null;
   private pendingError: string | null = null;
@@ -171,9 +174,12 @@ export class HostBridge {
         const sameRun = prev ? prev.runId === message.runId : message.runId === this.store.getState().frame.runId;
         if (message.resetEvents || !sameRun) {
           this.pendingEvents = [...message.events];
+          this.pendingDetails = [...message.details];
+          this.pendingEventsFrom = message.eventsFrom;
           this.pendingReset = true;
         } else {
           for (const e of message.events) this.pendingEvents.push(e);
+          for (const d of message.details) this.pendingDetails.push(d);
         }
         if (!sameRun) {
           this.pendingLandmarks = null;
@@ -209,6 +215,8 @@ export class HostBridge {
     this.flushQueued = false;
     const snap = this.pendingSnapshot;
     const events = this.pendingEvents;
+    const details = this.pendingDetails;
+    const eventsFrom = this.pendingEventsFrom;
     const reset = this.pendingReset;
     const clock = this.pendingClock;
     const error = this.pendingError;
@@ -222,6 +230,7 @@ export class HostBridge {
     this.pendingFuzzDone = null;
     this.pendingSnapshot = null;
     this.pendingEvents = [];
+    this.pendingDetails = [];
     this.pendingReset = false;
     this.pendingClock = null;
     this.pendingError = null;
@@ -229,9 +238,15 @@ export class HostBridge {
       const next: { -readonly [K in keyof LabState]?: LabState[K] } = {};
       if (snap) {
         let log = reset ? events : events.length > 0 ? s.events.concat(events) : s.events;
-        if (log.length > MAX_EVENTS_KEPT) log = log.slice(log.length - MAX_EVENTS_KEPT);
+        let base = reset ? eventsFrom : s.eventsBase;
+        if (log.length > MAX_EVENTS_KEPT) {
+          base += log.length - MAX_EVENTS_KEPT;
+          log = log.slice(log.length - MAX_EVENTS_KEPT);
+        }
+        let detailLog = reset ? details : details.length > 0 ? s.details.concat(details) : s.details;
+        if (detailLog.length > MAX_DETAILS_KEPT) detailLog = detailLog.slice(detailLog.length - MAX_DETAILS_KEPT);
         const ids = new Set(snap.snapshot.nodes.map((n) => n.id));
-        const { type: _type, events: _events, resetEvents: _reset, landmarks: _marks, schedule: _schedule, ...fields } = snap;
+        const { type: _type, events: _events, details: _details, eventsFrom: _from, resetEvents: _reset, landmarks: _marks, schedule: _schedule, ...fields } = snap;
         const sameRun = snap.runId === s.frame.runId;
         next.frame = {
           ...fields,
@@ -241,6 +256,8 @@ export class HostBridge {
           schedule: schedule ?? (sameRun ? s.frame.schedule : []),
         };
         next.events = log;
+        next.eventsBase = base;
+        next.details = detailLog;
         if (landmarks !== null) next.landmarks = landmarks;
         if (!sameRun) {
           // A new run may have fewer nodes: forget selections that no longer exist.

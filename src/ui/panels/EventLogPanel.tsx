@@ -1,9 +1,14 @@
-/** The event log in the chapter's line format, newest at the bottom and kept in view, filterable. */
+/**
+ * The event log in the chapter's line format, newest at the bottom and kept in view, filterable.
+ * Detail events (the second stream) are interleaved where they happened, marked `·`, and can be
+ * switched off; they follow the "who" filter and show only under "all kinds".
+ */
 import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { EVENT_CATEGORIES, eventCategory, type SimEvent } from '../../sim/events';
+import { detailLine } from '../../sim/describe';
+import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/events';
 import { useLab, useLabStore } from '../labContext';
-import { selectClientIds, selectEventFilter, selectEvents, selectNodeIds } from '../store/selectors';
+import { selectClientIds, selectDetails, selectEventFilter, selectEvents, selectEventsBase, selectNodeIds, selectShowDetails } from '../store/selectors';
 
 /** Lines rendered at most (the newest); the store keeps more. */
 export const EVENT_LINES_SHOWN = 400;
@@ -12,16 +17,49 @@ export const EVENT_LINES_SHOWN = 400;
  * A stable key per event object: when the shown window slides by one line, React then moves
  * nothing and re-creates nothing but the lines that came and went.
  */
-const eventKeys = new WeakMap<SimEvent, number>();
+const eventKeys = new WeakMap<SimEvent | DetailEvent, number>();
 let nextEventKey = 0;
-function keyOf(e: SimEvent): number {
+function keyOf(e: SimEvent | DetailEvent): number {
   let key = eventKeys.get(e);
   if (key === undefined) eventKeys.set(e, (key = nextEventKey++));
   return key;
 }
 
+type Row = { readonly detail: false; readonly e: SimEvent } | { readonly detail: true; readonly d: DetailEvent };
+
+/**
+ * The newest `limit` rows that pass `keepEvent`/`keepDetail`, oldest first. Walks both streams
+ * back from their ends: a detail recorded after event `i` (its `afterEvent` > i) comes after it.
+ */
+function newestRows(
+  events: readonly SimEvent[],
+  base: number,
+  details: readonly DetailEvent[],
+  keepEvent: (e: SimEvent) => boolean,
+  keepDetail: ((d: DetailEvent) => boolean) | null,
+  limit: number,
+): Row[] {
+  const out: Row[] = [];
+  let i = events.length - 1;
+  let j = keepDetail === null ? -1 : details.length - 1;
+  while (out.length < limit && (i >= 0 || j >= 0)) {
+    const detailNext = j >= 0 && (i < 0 || details[j].afterEvent > base + i);
+    if (detailNext) {
+      const d = details[j--];
+      if ((keepDetail as (d: DetailEvent) => boolean)(d)) out.push({ detail: true, d });
+    } else {
+      const e = events[i--];
+      if (keepEvent(e)) out.push({ detail: false, e });
+    }
+  }
+  return out.reverse();
+}
+
 export const EventLogPanel = memo(function EventLogPanel() {
   const events = useLab(selectEvents);
+  const base = useLab(selectEventsBase);
+  const details = useLab(selectDetails);
+  const showDetails = useLab(selectShowDetails);
   const filter = useLab(useShallow(selectEventFilter));
   const nodeIds = useLab(useShallow(selectNodeIds));
   const clientIds = useLab(useShallow(selectClientIds));
@@ -32,15 +70,12 @@ export const EventLogPanel = memo(function EventLogPanel() {
   // Scan back from the newest line and stop at EVENT_LINES_SHOWN matches: this runs whenever
   // new lines arrive, so it must not walk the whole kept log every frame.
   const shown = useMemo(() => {
-    const all = filter.subject === 'all' && filter.kind === 'all';
-    if (all) return events.length > EVENT_LINES_SHOWN ? events.slice(events.length - EVENT_LINES_SHOWN) : events;
-    const out: SimEvent[] = [];
-    for (let i = events.length - 1; i >= 0 && out.length < EVENT_LINES_SHOWN; i--) {
-      const e = events[i];
-      if ((filter.subject === 'all' || e.subjects.includes(filter.subject)) && (filter.kind === 'all' || eventCategory(e.kind) === filter.kind)) out.push(e);
-    }
-    return out.reverse();
-  }, [events, filter.subject, filter.kind]);
+    const subject = filter.subject;
+    const kind = filter.kind;
+    const keepEvent = (e: SimEvent) => (subject === 'all' || e.subjects.includes(subject)) && (kind === 'all' || eventCategory(e.kind) === kind);
+    const keepDetail = showDetails && kind === 'all' ? (d: DetailEvent) => subject === 'all' || d.subjects.includes(subject) : null;
+    return newestRows(events, base, details, keepEvent, keepDetail, EVENT_LINES_SHOWN);
+  }, [events, base, details, showDetails, filter.subject, filter.kind]);
 
   useLayoutEffect(() => {
     const list = listRef.current;
@@ -78,13 +113,22 @@ export const EventLogPanel = memo(function EventLogPanel() {
             ))}
           </select>
         </label>
+        <label>
+          <input type="checkbox" checked={showDetails} onChange={(e) => store.getState().setShowDetails(e.target.checked)} /> details
+        </label>
       </div>
       <ol className="event-log" data-testid="event-log" ref={listRef} onScroll={onScroll} tabIndex={0} aria-label="Event log, newest last">
-        {shown.map((e) => (
-          <li key={keyOf(e)} className={`event event-${eventCategory(e.kind)}`} data-kind={e.kind}>
-            {e.line}
-          </li>
-        ))}
+        {shown.map((row) =>
+          row.detail ? (
+            <li key={keyOf(row.d)} className="event event-detail" data-kind={row.d.kind} data-detail="">
+              {detailLine(row.d)}
+            </li>
+          ) : (
+            <li key={keyOf(row.e)} className={`event event-${eventCategory(row.e.kind)}`} data-kind={row.e.kind}>
+              {row.e.line}
+            </li>
+          ),
+        )}
       </ol>
     </section>
   );

@@ -5,13 +5,15 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_CONFIG, type SimConfig } from '../../sim/config';
-import type { SimEvent } from '../../sim/events';
+import type { DetailEvent, SimEvent } from '../../sim/events';
 import type { Action } from '../../sim/schedule';
 import type { Snapshot } from '../../sim/snapshot';
 import { DEFAULT_SPEED, type CheckStatus, type FuzzDoneMessage, type FuzzProgressMessage, type LandmarkView } from '../../worker/protocol';
 
 /** The most event lines kept for the event log. */
 export const MAX_EVENTS_KEPT = 3_000;
+/** The most detail events kept for the event log. */
+export const MAX_DETAILS_KEPT = 3_000;
 
 /**
  * The latest snapshot message's view of the run, kept whole: the bridge replaces it (or a field of
@@ -60,6 +62,10 @@ export interface RunSlice {
   readonly frame: Frame;
   /** The event lines streamed so far (at most MAX_EVENTS_KEPT). */
   readonly events: readonly SimEvent[];
+  /** The run's index of `events[0]` (lines trimmed from the front are counted here). */
+  readonly eventsBase: number;
+  /** Detail events streamed so far (at most MAX_DETAILS_KEPT); `afterEvent` places each among the lines. */
+  readonly details: readonly DetailEvent[];
   readonly landmarks: readonly LandmarkView[];
   /** The last error sentence from the worker or an edge; the run it refers to kept going. */
   readonly error: string | null;
@@ -93,6 +99,9 @@ export interface ViewSlice {
   readonly eventSubject: string;
   readonly eventKind: string;
   setEventFilter(filter: { subject?: string; kind?: string }): void;
+  /** Whether the event log interleaves detail events with the chapter's lines. */
+  readonly showDetails: boolean;
+  setShowDetails(show: boolean): void;
   dismissError(): void;
 }
 
@@ -101,7 +110,7 @@ export type LabStore = StoreApi<LabState>;
 
 type Set = StoreApi<LabState>['setState'];
 
-const runSlice = (): RunSlice => ({ frame: EMPTY_FRAME, events: [], landmarks: [], error: null });
+const runSlice = (): RunSlice => ({ frame: EMPTY_FRAME, events: [], eventsBase: 0, details: [], landmarks: [], error: null });
 
 const fuzzSlice = (): FuzzSlice => ({ fuzzRunning: false, fuzzProgress: null, fuzzDone: null });
 
@@ -122,6 +131,8 @@ const viewSlice = (set: Set): ViewSlice => ({
   eventSubject: 'all',
   eventKind: 'all',
   setEventFilter: (f) => set((s) => ({ eventSubject: f.subject ?? s.eventSubject, eventKind: f.kind ?? s.eventKind })),
+  showDetails: true,
+  setShowDetails: (show) => set({ showDetails: show }),
   dismissError: () => set({ error: null }),
 });
 

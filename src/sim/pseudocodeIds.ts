@@ -1,0 +1,34 @@
+/**
+ * Ids of the pseudocode lines a detail event can cite (`DetailEvent.lines`). The pseudocode panel
+ * maps these to its lines; the engine only names them, so the two never drift apart silently.
+ * Grouped as the paper's Figure 2 is: RequestVote, AppendEntries, the leader's rules, then what
+ * the lab adds (network faults, the chapter's lease and fencing).
+ */
+export const PSEUDOCODE_IDS = [
+  // RequestVote receiver (Figure 2; §5.2, §5.4.1).
+  'rv.refuse.stale-term',
+  'rv.refuse.already-voted',
+  'rv.refuse.log-not-up-to-date',
+  // AppendEntries receiver (Figure 2; §5.3).
+  'ae.reject.stale-term',
+  'ae.reject.prev-missing',
+  'ae.reject.prev-term-mismatch',
+  'ae.truncate-conflict',
+  'ae.append-new',
+  'ae.commit.leader-commit',
+  // Leader rules (Figure 2; §5.3, §5.4.2).
+  'leader.append',
+  'commit.majority',
+  'commit.earlier-term-by-counting',
+  // All servers: apply committed entries in log order.
+  'apply',
+  // The network (the lab's fault model).
+  'net.drop.down',
+  'net.drop.partition',
+  'net.drop.loss',
+  // The lock service (the chapter's leases and fencing).
+  'lease.expire.leader-clock',
+  'store.fence.reject',
+] as const;
+
+export type PseudocodeId = (typeof PSEUDOCODE_IDS)[number];
