@@ -7,6 +7,7 @@ import { LogsPanel } from './panels/LogsPanel';
 import { NodeContextPanel } from './panels/NodeContextPanel';
 import { StoresPanel } from './panels/StoresPanel';
 import { BugsMenu, InvariantBadge, InvariantsPanel } from './panels/InvariantsPanel';
+import { PseudocodePanel } from './panels/PseudocodePanel';
 import { ScheduleEditor } from './controls/ScheduleEditor';
 import { Scrubber } from './controls/Scrubber';
 import { ShareControls } from './controls/ShareControls';
@@ -27,6 +28,7 @@ const TAB_TITLES: Record<SideTab, string> = {
   logs: 'Logs',
   locks: 'Lock table',
   node: 'Node',
+  code: 'Rules',
   invariants: 'Invariants',
   schedule: 'Schedule',
   settings: 'Run settings',
@@ -90,6 +92,7 @@ const SideTabs = memo(function SideTabs() {
         {tab === 'logs' && <LogsPanel />}
         {tab === 'locks' && <LockTablePanel />}
         {tab === 'node' && <NodeContextPanel />}
+        {tab === 'code' && <PseudocodePanel />}
         {tab === 'invariants' && <InvariantsPanel />}
         {tab === 'schedule' && <ScheduleEditor />}
         {tab === 'settings' && <RunSettings />}

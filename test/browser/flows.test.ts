@@ -364,6 +364,20 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page3.close();
   });
 
+  it('the Rules tab lights the lines the leader just ran, and a line filters the event log', async () => {
+    const chapter = findPreset('chapter')!;
+    const page = await open(`?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1430 })}`);
+    await page.getByRole('tab', { name: 'Rules' }).click();
+    await expect.poll(() => page.locator('[data-line-id="leader.append"]').getAttribute('data-active')).toBe('true');
+    await page.screenshot({ path: join(SHOTS, '14-rules.png') });
+    await page.locator('[data-line-id="leader.append"] button').click();
+    await expect.poll(() => page.getByTestId('line-filter').isVisible()).toBe(true);
+    const kinds = await page.locator('.event-log li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-kind')));
+    expect(kinds.length).toBeGreaterThan(0);
+    expect(new Set(kinds)).toEqual(new Set(['leader-append']));
+    await page.close();
+  });
+
   it('a bad or old-style link gets one sentence and the default run', async () => {
     for (const [query, sentence] of [
       ['?nodes=12&paused', 'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, s, z, t, speed.'],

@@ -7,6 +7,7 @@ import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { detailLine } from '../../sim/describe';
 import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/events';
+import { lineOfEventKind } from '../../sim/pseudocode';
 import { useLab, useLabStore } from '../labContext';
 import { selectClientIds, selectDetails, selectEventFilter, selectEvents, selectEventsBase, selectNodeIds, selectShowDetails } from '../store/selectors';
 
@@ -72,10 +73,16 @@ export const EventLogPanel = memo(function EventLogPanel() {
   const shown = useMemo(() => {
     const subject = filter.subject;
     const kind = filter.kind;
-    const keepEvent = (e: SimEvent) => (subject === 'all' || e.subjects.includes(subject)) && (kind === 'all' || eventCategory(e.kind) === kind);
-    const keepDetail = showDetails && kind === 'all' ? (d: DetailEvent) => subject === 'all' || d.subjects.includes(subject) : null;
+    const line = filter.line;
+    const keepEvent = (e: SimEvent) =>
+      (subject === 'all' || e.subjects.includes(subject)) && (kind === 'all' || eventCategory(e.kind) === kind) && (line === null || lineOfEventKind(e.kind) === line);
+    // A pseudocode line's filter shows its details whatever the kind filter says.
+    const keepDetail =
+      showDetails && (kind === 'all' || line !== null)
+        ? (d: DetailEvent) => (subject === 'all' || d.subjects.includes(subject)) && (line === null || (d.lines as readonly string[]).includes(line))
+        : null;
     return newestRows(events, base, details, keepEvent, keepDetail, EVENT_LINES_SHOWN);
-  }, [events, base, details, showDetails, filter.subject, filter.kind]);
+  }, [events, base, details, showDetails, filter.subject, filter.kind, filter.line]);
 
   useLayoutEffect(() => {
     const list = listRef.current;
@@ -116,6 +123,11 @@ export const EventLogPanel = memo(function EventLogPanel() {
         <label>
           <input type="checkbox" checked={showDetails} onChange={(e) => store.getState().setShowDetails(e.target.checked)} /> details
         </label>
+        {filter.line !== null && (
+          <button type="button" className="line-filter" data-testid="line-filter" onClick={() => store.getState().setEventFilter({ line: null })}>
+            line {filter.line} ✕
+          </button>
+        )}
       </div>
       <ol className="event-log" data-testid="event-log" ref={listRef} onScroll={onScroll} tabIndex={0} aria-label="Event log, newest last">
         {shown.map((row) =>

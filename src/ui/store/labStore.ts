@@ -89,7 +89,7 @@ export interface SelectionSlice {
   clearSelection(): void;
 }
 
-export const SIDE_TABS = ['clients', 'stores', 'logs', 'locks', 'node', 'invariants', 'schedule', 'settings'] as const;
+export const SIDE_TABS = ['clients', 'stores', 'logs', 'locks', 'node', 'code', 'invariants', 'schedule', 'settings'] as const;
 export type SideTab = (typeof SIDE_TABS)[number];
 
 export interface ViewSlice {
@@ -98,7 +98,9 @@ export interface ViewSlice {
   /** Event-log filters: 'all' or a node/client id, 'all' or an event kind. */
   readonly eventSubject: string;
   readonly eventKind: string;
-  setEventFilter(filter: { subject?: string; kind?: string }): void;
+  /** Show only what one pseudocode line produced (its id), or null for no such filter. */
+  readonly eventLine: string | null;
+  setEventFilter(filter: { subject?: string; kind?: string; line?: string | null }): void;
   /** Whether the event log interleaves detail events with the chapter's lines. */
   readonly showDetails: boolean;
   setShowDetails(show: boolean): void;
@@ -130,7 +132,9 @@ const viewSlice = (set: Set): ViewSlice => ({
   setSideTab: (tab) => set({ sideTab: tab }),
   eventSubject: 'all',
   eventKind: 'all',
-  setEventFilter: (f) => set((s) => ({ eventSubject: f.subject ?? s.eventSubject, eventKind: f.kind ?? s.eventKind })),
+  eventLine: null,
+  setEventFilter: (f) =>
+    set((s) => ({ eventSubject: f.subject ?? s.eventSubject, eventKind: f.kind ?? s.eventKind, eventLine: f.line === undefined ? s.eventLine : f.line })),
   showDetails: true,
   setShowDetails: (show) => set({ showDetails: show }),
   dismissError: () => set({ error: null }),

@@ -38,7 +38,7 @@ export const selectFuzzProgress = (s: LabState) => s.fuzzProgress;
 export const selectFuzzDone = (s: LabState) => s.fuzzDone;
 export const selectSideTab = (s: LabState) => s.sideTab;
 /** Use with useShallow. */
-export const selectEventFilter = (s: LabState) => ({ subject: s.eventSubject, kind: s.eventKind });
+export const selectEventFilter = (s: LabState) => ({ subject: s.eventSubject, kind: s.eventKind, line: s.eventLine });
 export const selectLeader = (s: LabState): string | null => s.frame.snapshot?.leader ?? null;
 export const selectNodes = (s: LabState): readonly NodeView[] => s.frame.snapshot?.nodes ?? EMPTY;
 export const selectClients = (s: LabState): readonly ClientView[] => s.frame.snapshot?.clients ?? EMPTY;

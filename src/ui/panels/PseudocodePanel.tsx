@@ -1,0 +1,99 @@
+/**
+ * Raft's rules and the lock service's as pseudocode, with the lines that just ran lit for one
+ * node: the focused node, else the leader. "Just ran" means a detail event (or a chapter event)
+ * that node itself produced (its first subject) in the last LIT_WINDOW_MS of simulated time. A click on a line filters the event
+ * log to what that line produced.
+ */
+import { memo, useEffect, useMemo, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { PSEUDOCODE, lineOfEventKind } from '../../sim/pseudocode';
+import { useLab, useLabStore } from '../labContext';
+import { selectDetails, selectEventFilter, selectEvents, selectFocusedNode, selectLeader, selectNow, selectPlaying } from '../store/selectors';
+
+/** How far back a line counts as having just run, in simulated ms. */
+export const LIT_WINDOW_MS = 60;
+
+export const PseudocodePanel = memo(function PseudocodePanel() {
+  const now = useLab(selectNow);
+  const focused = useLab(selectFocusedNode);
+  const leader = useLab(selectLeader);
+  const details = useLab(selectDetails);
+  const events = useLab(selectEvents);
+  const filter = useLab(useShallow(selectEventFilter));
+  const store = useLabStore();
+  const playing = useLab(selectPlaying);
+  const root = useRef<HTMLElement>(null);
+  const node = focused ?? leader;
+
+  const lit = useMemo(() => {
+    const out = new Map<string, number>();
+    if (node === null) return out;
+    const from = now - LIT_WINDOW_MS;
+    for (let i = details.length - 1; i >= 0 && details[i].t > from; i--) {
+      const d = details[i];
+      if (d.t > now || d.subjects[0] !== node) continue; // the first subject is the one that ran the line
+      for (const id of d.lines) out.set(id, (out.get(id) ?? 0) + 1);
+    }
+    for (let i = events.length - 1; i >= 0 && events[i].t > from; i--) {
+      const e = events[i];
+      const id = lineOfEventKind(e.kind);
+      if (id === null || e.t > now || e.subjects[0] !== node) continue;
+      out.set(id, (out.get(id) ?? 0) + 1);
+    }
+    return out;
+  }, [details, events, now, node]);
+
+  // Paused on a moment, bring its first lit line into view (not while playing: it would jump).
+  const litKey = [...lit.keys()].join(' ');
+  useEffect(() => {
+    if (playing || litKey === '') return;
+    root.current?.querySelector('[data-active="true"]')?.scrollIntoView?.({ block: 'nearest' });
+  }, [litKey, playing]);
+
+  return (
+    <section className="panel pseudocode-panel" aria-labelledby="code-title" ref={root}>
+      <h2 id="code-title">Rules as they run</h2>
+      <p className="hint">
+        {node === null
+          ? 'No node is focused and there is no leader: click a node to follow it.'
+          : `Lit: what ${node} did in the last ${LIT_WINDOW_MS} ms (click a node to follow another). Click a line to see only the events it produced.`}
+      </p>
+      {PSEUDOCODE.map((section) => (
+        <div key={section.id} className="code-section">
+          <h3>
+            {section.title} <span className="source">{section.source}</span>
+          </h3>
+          <ol className="code-lines">
+            {section.lines.map((l, i) => {
+              const count = l.id !== null ? (lit.get(l.id) ?? 0) : 0;
+              const selected = l.id !== null && filter.line === l.id;
+              return (
+                <li
+                  key={l.id ?? `${section.id}-${i}`}
+                  data-line-id={l.id ?? undefined}
+                  data-active={count > 0 ? 'true' : undefined}
+                  className={`code-line depth-${l.depth}${count > 0 ? ' active' : ''}${selected ? ' selected' : ''}`}
+                >
+                  {l.id === null ? (
+                    <span className="code-text">{l.text}</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="code-text"
+                      aria-pressed={selected}
+                      title="Show only the events this line produced"
+                      onClick={() => store.getState().setEventFilter({ line: selected ? null : l.id })}
+                    >
+                      {l.text}
+                      {count > 1 ? <span className="times"> ×{count}</span> : null}
+                    </button>
+                  )}
+                </li>
+              );
+            })}
+          </ol>
+        </div>
+      ))}
+    </section>
+  );
+});
