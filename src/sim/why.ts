@@ -262,7 +262,7 @@ function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
   );
   if (isLeader) {
     answer.push(
-      `${nodeId} leads term ${n.term} and counts replicas from what followers confirmed (matchIndex): ${holders.ids.length} of ${size} hold it — ${list(holders.ids)}.` +
+      `${nodeId} ${leader && leader.term > n.term ? 'still believes it leads' : 'leads'} term ${n.term} and counts replicas from what followers confirmed (matchIndex): ${holders.ids.length} of ${size} hold it — ${list(holders.ids)}.` +
         (holders.ids.length < maj ? ` That is not a majority; it needs ${maj - holders.ids.length} more.` : ''),
     );
     const notYet = snap.nodes.filter((m) => !holders.ids.includes(m.id) && entryOf(m, index)?.term === e.term).map((m) => m.id);

@@ -360,6 +360,44 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page3.close();
   });
 
+  it('answers Why on the stranded minority leader’s x=3: not committed, 2 of 5 is not a majority', async () => {
+    const chapter = findPreset('chapter')!;
+    const page = await open(`?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1753 })}`);
+    await expect.poll(() => nowMs(page)).toBe(1753);
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await page.locator('[data-log-node="n3"] .entry[data-index="3"]').click();
+    const panel = page.getByTestId('why-panel');
+    await expect.poll(() => panel.getByRole('heading').textContent()).toBe('Why is x=3 at index 3 not committed on n3?');
+    const answer = (await panel.textContent()) ?? '';
+    expect(answer).toContain('not committed yet on n3');
+    expect(answer).toContain('2 of 5 is not a majority');
+    expect(await page.getByTestId('why-rule').textContent()).toContain('Figure 2');
+    // Readable: at least 15 px, and the whole panel inside the 1280×720 window.
+    const size = await panel.evaluate((el) => parseFloat(getComputedStyle(el.querySelector('.why-body p')!).fontSize));
+    expect(size).toBeGreaterThanOrEqual(15);
+    const box = (await panel.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(720);
+    await page.screenshot({ path: join(SHOTS, '12-why.png') });
+    await page.addScriptTag({ content: readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8') });
+    const serious = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+      const result = await axe.run('[data-testid="why-panel"]', { resultTypes: ['violations'] });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    });
+    expect(serious).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel.count()).toBe(0);
+    // A node: focus it and press ?; a plain click would crash it, ? only asks.
+    await page.locator('[data-node-id="n3"]').focus();
+    await page.keyboard.press('?');
+    await expect.poll(() => panel.getByRole('heading').textContent()).toBe('Why is n3 a leader?');
+    expect(await panel.textContent()).toContain('stale leader');
+    expect(await page.locator('[data-node-id="n3"]').getAttribute('data-alive')).toBe('true');
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('a bad or old-style link gets one sentence and the default run', async () => {
     for (const [query, sentence] of [
       ['?nodes=12&paused', 'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, s, z, t, speed.'],

@@ -40,7 +40,6 @@ function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
                 className={`entry ${committed ? 'committed' : 'uncommitted'}${e.index === match ? ' match' : ''}`}
                 style={{ ['--term' as string]: termColour(e.term) }}
                 title={`entry ${e.index}, term ${e.term}: ${e.text}${committed ? ' (committed)' : ' (not committed)'}${applied ? ', applied' : ''}. Click: why?`}
-                aria-label={`Why is ${e.text} at index ${e.index} on ${node.id} ${committed ? 'committed' : 'not committed'}?`}
                 data-index={e.index}
                 data-committed={committed}
                 onClick={() => store.getState().askWhy({ kind: 'entry', node: node.id, index: e.index })}
@@ -48,7 +47,12 @@ function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
                 <span className="entry-index">
                   {e.index}·t{e.term}
                 </span>
+                {/* The name starts with the visible text (label in name), then says what a click asks. */}{' '}
                 <span className="entry-text">{truncate(e.text, 16)}</span>
+                <span className="visually-hidden">
+                  {' '}
+                  on {node.id}, {committed ? 'committed' : 'not committed'}: why?
+                </span>
               </button>
               {e.index === node.commitIndex && <span className="commit-mark" role="img" aria-label={`commit index ${node.commitIndex}`} />}
             </span>

@@ -84,6 +84,10 @@ export const WhyPanel = memo(function WhyPanel() {
           <p key={i}>{p}</p>
         ))}
       </div>
+      <p className="why-rule" data-testid="why-rule">
+        <span className="why-rule-label">Rule: </span>
+        {why.rule}
+      </p>
       {why.facts && why.facts.length > 0 && (
         <dl className="why-facts">
           {why.facts.map(([k, v]) => (
@@ -94,10 +98,6 @@ export const WhyPanel = memo(function WhyPanel() {
           ))}
         </dl>
       )}
-      <p className="why-rule" data-testid="why-rule">
-        <span className="why-rule-label">Rule: </span>
-        {why.rule}
-      </p>
     </section>
   );
 });
