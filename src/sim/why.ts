@@ -332,7 +332,7 @@ function whyMessage(snap: Snapshot, seq: number): Explanation {
       answer.push(
         f.entries.length === 0
           ? `${f.leader}, leader of term ${f.term}, tells ${m.dst} it is still the leader. An empty AppendEntries is a heartbeat: it restarts ${m.dst}'s election timer.`
-          : `${f.leader}, leader of term ${f.term}, sends ${m.dst} ${plural(f.entries.length, 'entry', 'entries')}: ${f.entries.map((e) => `${e.text} at index ${e.index} (term ${e.term})`).join(', ')}.`,
+          : `${f.leader}, leader of term ${f.term}, sends ${m.dst} ${f.entries.length === 1 ? 'one entry' : plural(f.entries.length, 'entry', 'entries')}: ${f.entries.map((e) => `${e.text} at index ${e.index} (term ${e.term})`).join(', ')}.`,
         `It says "the entry before these is index ${f.prevLogIndex}, term ${f.prevLogTerm}". ${m.dst} accepts only if its own log has that entry; if not, it refuses and the leader retries one entry further back, until the logs agree. leaderCommit ${f.leaderCommit} tells ${m.dst} which entries are committed.`,
       );
       if (to) answer.push(predictAppend(to, f.term, f.prevLogIndex, f.prevLogTerm));

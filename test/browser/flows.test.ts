@@ -11,6 +11,10 @@ import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } 
 import { findPreset } from '../../src/sim/presets';
 import { formatAction, parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
+import { takeSnapshot } from '../../src/sim/snapshot';
+import { Timeline } from '../../src/sim/timeline';
+import { diagramLayout, lerp, messageLane, VIEW_H, VIEW_W } from '../../src/ui/diagram/layout';
+import { progressOf } from '../../src/ui/diagram/messageCanvas';
 
 /** The default run (seed 42, clients A and B) as a link: it lands paused at 0. */
 const DEFAULT_LINK = 'v=1&seed=42&clients=AB&t=0';
@@ -394,6 +398,23 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await expect.poll(() => panel.getByRole('heading').textContent()).toBe('Why is n3 a leader?');
     expect(await panel.textContent()).toContain('stale leader');
     expect(await page.locator('[data-node-id="n3"]').getAttribute('data-alive')).toBe('true');
+    await page.keyboard.press('Escape');
+    // A message in flight: click where the canvas paints it, half way along its lane at t=1757.
+    await goTo(page, 1757);
+    const sim = new Timeline(chapter.config, parseSchedule(chapter.schedule));
+    sim.advanceTo(1757);
+    const snapshot = takeSnapshot(sim.current);
+    const layout = diagramLayout(snapshot.nodes.map((n) => n.id), [], false);
+    const target = snapshot.messages.find((m) => m.src === 'n3' && m.dst === 'n2' && m.type === 'AppendEntries')!;
+    const lane = messageLane(layout, target.src, target.dst)!;
+    const at = lerp(lane.from, lane.to, progressOf(target, 1757));
+    const frame = (await page.locator('svg.diagram').boundingBox())!;
+    const scale = Math.min(frame.width / VIEW_W, frame.height / VIEW_H);
+    await page.mouse.click(frame.x + (frame.width - VIEW_W * scale) / 2 + at.x * scale, frame.y + (frame.height - VIEW_H * scale) / 2 + at.y * scale);
+    await expect.poll(() => panel.getByRole('heading').textContent()).toBe('AppendEntries n3 → n2');
+    const fields = (await panel.textContent()) ?? '';
+    for (const f of ['prevLogIndex2', 'prevLogTerm2', 'leaderCommit2', '3: x=3 (term 2)']) expect(fields).toContain(f);
+    await page.screenshot({ path: join(SHOTS, '12b-why-message.png') });
     await page.close();
     expect(pageErrors).toEqual([]);
   });

@@ -10,6 +10,9 @@ import { LogsPanel } from '../../src/ui/panels/LogsPanel';
 import { NodeContextPanel } from '../../src/ui/panels/NodeContextPanel';
 import { StoresPanel } from '../../src/ui/panels/StoresPanel';
 import { WhyNoLeaderButton, WhyPanel } from '../../src/ui/panels/WhyPanel';
+import type { MessageView } from '../../src/sim/snapshot';
+import { diagramLayout, messageLane } from '../../src/ui/diagram/layout';
+import { messageAt } from '../../src/ui/diagram/messageCanvas';
 import { renderLab } from './labHarness';
 
 afterEach(cleanup);
@@ -60,6 +63,29 @@ describe('the Why panel', () => {
     fireEvent.click(container.querySelector('[data-node-id="n4"]')!, { altKey: true });
     expect(screen.getByTestId('why-panel').textContent).toContain('n4 is a follower in term 1');
     expect(sent).toEqual([]);
+  });
+
+  it('a click on the vote marks asks why the node has those votes, and does not crash it', () => {
+    const { container, sent } = renderLab(
+      <>
+        <Diagram />
+        <WhyPanel />
+      </>,
+    );
+    fireEvent.click(container.querySelector('[data-node-id="n2"] .votes')!);
+    expect(within(screen.getByTestId('why-panel')).getByRole('heading').textContent).toBe('Why does n2 have 3 votes?');
+    expect(screen.getByTestId('why-panel').textContent).toContain('has 3 votes: n1, n2 and n5 (a majority is 3 of 5)');
+    expect(sent).toEqual([]);
+  });
+
+  it('picks the message drawn under a click, where the canvas paints it', () => {
+    const layout = diagramLayout(['n1', 'n2', 'n3'], [], false);
+    const m = { seq: 7, type: 'AppendEntries', src: 'n1', dst: 'n2', sentAt: 100, deliverAt: 110, lost: false, label: '', ok: null, heartbeat: true } as unknown as MessageView;
+    const lane = messageLane(layout, 'n1', 'n2')!;
+    const mid = { x: (lane.from.x + lane.to.x) / 2, y: (lane.from.y + lane.to.y) / 2 };
+    expect(messageAt(layout, [m], 105, { x: mid.x + 5, y: mid.y - 5 })?.seq).toBe(7);
+    expect(messageAt(layout, [m], 105, { x: mid.x + 40, y: mid.y })).toBeNull();
+    expect(messageAt(layout, [{ ...m, lost: true }], 108, lane.to)).toBeNull();
   });
 
   it('follows the run: the answer is recomputed from each new snapshot', () => {

@@ -134,7 +134,14 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       )}
       {showVotes && (
         // Vote marks hug the node on its outer side, one per server, filled for each vote won.
-        <g className="votes">
+        // A click on the vote marks asks Why this node has these votes (not a crash).
+        <g
+          className="votes"
+          onClick={(e) => {
+            e.stopPropagation();
+            store.getState().askWhy({ kind: 'vote', node: id });
+          }}
+        >
           {Array.from({ length: f.clusterSize }, (_, i) => {
             const theta = label.angle + (i - (f.clusterSize - 1) / 2) * 0.21;
             const R = r * 1.1 + 22 * k;
