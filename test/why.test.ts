@@ -213,6 +213,7 @@ describe('why did this node (not) vote', () => {
     expect(t).toContain('has 2 votes: n1 and n2 (a majority is 3 of 5)');
     expect(t).toContain('n3 already voted for n4 in term 5');
     expect(t).toContain('n5 cannot hear n1');
+    expect(text(explain({ kind: 'vote', node: 'n4' }, s))).toContain('n1 is campaigning in term 5 too and voted for itself');
   });
 });
 

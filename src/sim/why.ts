@@ -473,6 +473,7 @@ function whyNoVoteFrom(snap: Snapshot, voter: NodeView, candidate: NodeView): st
   if (!voter.alive) return `${v} is down, so it cannot vote for ${c}.`;
   if (!reaches(snap, v, c)) return `${v} cannot hear ${c}: the network is split ${partitionText(snap)}.`;
   if (voter.term > candidate.term) return `${v} is in term ${voter.term}, past ${c}'s term ${candidate.term}: it refuses any request of an older term.`;
+  if (voter.term === candidate.term && voter.votedFor === v) return `${v} is campaigning in term ${voter.term} too and voted for itself: one vote per term.`;
   if (voter.term === candidate.term && voter.votedFor !== null && voter.votedFor !== c) return `${v} already voted for ${voter.votedFor} in term ${voter.term}: one vote per term.`;
   if (!atLeastAsUpToDate(lastOf(candidate), lastOf(voter)))
     return `${v} refuses ${c}: ${v} has ${lastText(voter)}, ${c} only ${lastText(candidate)} — a voter never elects a candidate whose log is behind its own (§5.4.1).`;

@@ -415,6 +415,8 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     const fields = (await panel.textContent()) ?? '';
     for (const f of ['prevLogIndex2', 'prevLogTerm2', 'leaderCommit2', '3: x=3 (term 2)']) expect(fields).toContain(f);
     await page.screenshot({ path: join(SHOTS, '12b-why-message.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(SHOTS, '12c-why-message-dark.png') });
     await page.close();
     expect(pageErrors).toEqual([]);
   });
