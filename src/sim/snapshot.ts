@@ -6,7 +6,7 @@ import { commandText } from './describe';
 import type { DetailEvent, SimEvent } from './events';
 import type { Simulation } from './simulation';
 import type { StoreWriteRecord } from './stores';
-import type { Message, MessageType, Role } from './types';
+import type { AppendEntries, Message, MessageType, Role } from './types';
 
 /** How many trailing log entries a snapshot carries per node (the UI shows the tail). */
 export const SNAPSHOT_LOG_TAIL = 60;
@@ -68,7 +68,14 @@ export interface MessageView {
   readonly ok: boolean | null;
   /** An AppendEntries that carries no entries: a heartbeat. */
   readonly heartbeat: boolean;
+  /** Every field the message carries (entries as text), for the Why panel. */
+  readonly fields: MessageFields;
 }
+
+/** A message's payload as plain data: AppendEntries carries its entries as index, term and text. */
+export type MessageFields =
+  | Exclude<Message, AppendEntries>
+  | (Omit<AppendEntries, 'entries'> & { readonly entries: readonly { readonly index: number; readonly term: number; readonly text: string }[] });
 
 export interface DropView extends MessageView {
   readonly droppedAt: number;
@@ -113,11 +120,20 @@ export interface Snapshot {
 }
 
 /** The fields of a message the view draws from, beyond its type and ends. */
-function messageFacts(payload: Message): Pick<MessageView, 'label' | 'ok' | 'heartbeat'> {
+function messageFacts(payload: Message): Pick<MessageView, 'label' | 'ok' | 'heartbeat' | 'fields'> {
   return {
     label: messageLabel(payload),
     ok: payload.type === 'VoteReply' ? payload.granted : payload.type === 'AppendReply' ? payload.success : null,
     heartbeat: payload.type === 'AppendEntries' && payload.entries.length === 0,
+    fields: messageFields(payload),
+  };
+}
+
+export function messageFields(payload: Message): MessageFields {
+  if (payload.type !== 'AppendEntries') return payload;
+  return {
+    ...payload,
+    entries: payload.entries.map((e, i) => ({ index: payload.prevLogIndex + 1 + i, term: e.term, text: commandText(e.command) })),
   };
 }
 

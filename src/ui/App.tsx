@@ -6,6 +6,7 @@ import { LockTablePanel } from './panels/LockTablePanel';
 import { LogsPanel } from './panels/LogsPanel';
 import { NodeContextPanel } from './panels/NodeContextPanel';
 import { StoresPanel } from './panels/StoresPanel';
+import { WhyNoLeaderButton, WhyPanel } from './panels/WhyPanel';
 import { BugsMenu, InvariantBadge, InvariantsPanel } from './panels/InvariantsPanel';
 import { PseudocodePanel } from './panels/PseudocodePanel';
 import { ScheduleEditor } from './controls/ScheduleEditor';
@@ -127,6 +128,10 @@ export function App() {
       <main className="stage">
         <section className="diagram-pane" aria-label="Cluster">
           <Diagram />
+          <div className="why-corner">
+            <WhyNoLeaderButton />
+          </div>
+          <WhyPanel />
           <NetworkControls />
           <Legend />
         </section>

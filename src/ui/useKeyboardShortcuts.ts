@@ -18,6 +18,8 @@ export const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
   ['[', 'previous landmark'],
   ['Ctrl+Z', 'undo the last action'],
   ['Ctrl+Shift+Z  or  Ctrl+Y', 'redo'],
+  ['?', 'why is this node what it is? (on a focused node; Alt-click works too)'],
+  ['Esc', 'close the Why panel'],
 ];
 
 function typingInto(target: EventTarget | null): boolean {

@@ -11,6 +11,10 @@ import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } 
 import { findPreset } from '../../src/sim/presets';
 import { formatAction, parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
+import { takeSnapshot } from '../../src/sim/snapshot';
+import { Timeline } from '../../src/sim/timeline';
+import { diagramLayout, lerp, messageLane, VIEW_H, VIEW_W } from '../../src/ui/diagram/layout';
+import { progressOf } from '../../src/ui/diagram/messageCanvas';
 
 /** The default run (seed 42, clients A and B) as a link: it lands paused at 0. */
 const DEFAULT_LINK = 'v=1&seed=42&clients=AB&t=0';
@@ -376,6 +380,63 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     expect(kinds.length).toBeGreaterThan(0);
     expect(new Set(kinds)).toEqual(new Set(['leader-append']));
     await page.close();
+  });
+
+  it('answers Why on the stranded minority leader’s x=3: not committed, 2 of 5 is not a majority', async () => {
+    const chapter = findPreset('chapter')!;
+    const page = await open(`?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1753 })}`);
+    await expect.poll(() => nowMs(page)).toBe(1753);
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await page.locator('[data-log-node="n3"] .entry[data-index="3"]').click();
+    const panel = page.getByTestId('why-panel');
+    await expect.poll(() => panel.getByRole('heading').textContent()).toBe('Why is x=3 at index 3 not committed on n3?');
+    const answer = (await panel.textContent()) ?? '';
+    expect(answer).toContain('not committed yet on n3');
+    expect(answer).toContain('2 of 5 is not a majority');
+    expect(await page.getByTestId('why-rule').textContent()).toContain('Figure 2');
+    // Readable: at least 15 px, and the whole panel inside the 1280×720 window.
+    const size = await panel.evaluate((el) => parseFloat(getComputedStyle(el.querySelector('.why-body p')!).fontSize));
+    expect(size).toBeGreaterThanOrEqual(15);
+    const box = (await panel.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(720);
+    await page.screenshot({ path: join(SHOTS, '12-why.png') });
+    await page.addScriptTag({ content: readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8') });
+    const serious = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+      const result = await axe.run('[data-testid="why-panel"]', { resultTypes: ['violations'] });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    });
+    expect(serious).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel.count()).toBe(0);
+    // A node: focus it and press ?; a plain click would crash it, ? only asks.
+    await page.locator('[data-node-id="n3"]').focus();
+    await page.keyboard.press('?');
+    await expect.poll(() => panel.getByRole('heading').textContent()).toBe('Why is n3 a leader?');
+    expect(await panel.textContent()).toContain('stale leader');
+    expect(await page.locator('[data-node-id="n3"]').getAttribute('data-alive')).toBe('true');
+    await page.keyboard.press('Escape');
+    // A message in flight: click where the canvas paints it, half way along its lane at t=1757.
+    await goTo(page, 1757);
+    const sim = new Timeline(chapter.config, parseSchedule(chapter.schedule));
+    sim.advanceTo(1757);
+    const snapshot = takeSnapshot(sim.current);
+    const layout = diagramLayout(snapshot.nodes.map((n) => n.id), [], false);
+    const target = snapshot.messages.find((m) => m.src === 'n3' && m.dst === 'n2' && m.type === 'AppendEntries')!;
+    const lane = messageLane(layout, target.src, target.dst)!;
+    const at = lerp(lane.from, lane.to, progressOf(target, 1757));
+    const frame = (await page.locator('svg.diagram').boundingBox())!;
+    const scale = Math.min(frame.width / VIEW_W, frame.height / VIEW_H);
+    await page.mouse.click(frame.x + (frame.width - VIEW_W * scale) / 2 + at.x * scale, frame.y + (frame.height - VIEW_H * scale) / 2 + at.y * scale);
+    await expect.poll(() => panel.getByRole('heading').textContent()).toBe('AppendEntries n3 → n2');
+    const fields = (await panel.textContent()) ?? '';
+    for (const f of ['prevLogIndex2', 'prevLogTerm2', 'leaderCommit2', '3: x=3 (term 2)']) expect(fields).toContain(f);
+    await page.screenshot({ path: join(SHOTS, '12b-why-message.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(SHOTS, '12c-why-message-dark.png') });
+    await page.close();
+    expect(pageErrors).toEqual([]);
   });
 
   it('a bad or old-style link gets one sentence and the default run', async () => {

@@ -5,8 +5,9 @@
  */
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useBridge, useLab } from '../labContext';
-import { selectClientIds, selectHasStores, selectNodeIds } from '../store/selectors';
+import { useBridge, useLab, useLabStore } from '../labContext';
+import { selectClientIds, selectClock, selectHasStores, selectMessages, selectNodeIds } from '../store/selectors';
+import { messageAt } from './messageCanvas';
 import { ClientGlyph, DisagreeMark, StoreGlyph } from './ActorGlyphs';
 import { createCutGesture } from './cutGesture';
 import { diagramLayout, groupsForCut, VIEW_H, VIEW_W, type Point } from './layout';
@@ -20,6 +21,7 @@ export const Diagram = memo(function Diagram() {
   const clientIds = useLab(useShallow(selectClientIds));
   const hasStores = useLab(selectHasStores);
   const bridge = useBridge();
+  const store = useLabStore();
   const layout = useMemo(() => diagramLayout(nodeIds, clientIds, hasStores), [nodeIds, clientIds, hasStores]);
   const svgRef = useRef<SVGSVGElement>(null);
   const [cutLine, setCutLine] = useState<{ a: Point; b: Point } | null>(null);
@@ -28,11 +30,18 @@ export const Diagram = memo(function Diagram() {
     () => ({
       preview: setCutLine,
       cut: (a: Point, b: Point) => {
+        // A click (no drag) on a message in flight asks Why about it.
+        if (Math.hypot(b.x - a.x, b.y - a.y) < 6) {
+          const s = store.getState();
+          const hit = messageAt(layout, selectMessages(s), selectClock(s), a);
+          if (hit) s.askWhy({ kind: 'message', seq: hit.seq });
+          return;
+        }
         const groups = groupsForCut(layout, nodeIds, a, b);
         if (groups) bridge.act({ verb: 'partition', groups });
       },
     }),
-    [layout, nodeIds, bridge],
+    [layout, nodeIds, bridge, store],
   );
   const gesture = useRef<ReturnType<typeof createCutGesture> | null>(null);
   useEffect(() => {

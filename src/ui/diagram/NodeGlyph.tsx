@@ -58,6 +58,11 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
 
   const crashOrRestart = () => bridge.act({ verb: f.alive ? 'crash' : 'restart', node: id });
   const onClick = (e: MouseEvent) => {
+    // Alt-click asks Why instead of acting; a plain click still crashes or restarts.
+    if (e.altKey) {
+      store.getState().askWhy({ kind: 'node', id });
+      return;
+    }
     if (e.shiftKey || e.metaKey || e.ctrlKey) {
       store.getState().toggleSelected(id);
       return;
@@ -70,6 +75,9 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       e.preventDefault();
       store.getState().focusNode(id);
       crashOrRestart();
+    } else if (e.key === '?') {
+      e.preventDefault();
+      store.getState().askWhy({ kind: 'node', id });
     } else if (e.key === 's' || e.key === 'S') {
       e.preventDefault();
       store.getState().toggleSelected(id);
@@ -98,7 +106,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       role="button"
       tabIndex={0}
       aria-label={nodeLabel(id, f)}
-      aria-description={`Click or press Enter to ${f.alive ? 'crash' : 'restart'} ${id}; shift-click or press S to select it for isolating.`}
+      aria-description={`Click or press Enter to ${f.alive ? 'crash' : 'restart'} ${id}; shift-click or press S to select it for isolating; Alt-click or press ? to ask why it is ${f.alive ? f.role : 'down'}.`}
       onClick={onClick}
       onKeyDown={onKeyDown}
       onFocus={() => store.getState().focusNode(id)}
@@ -126,7 +134,14 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       )}
       {showVotes && (
         // Vote marks hug the node on its outer side, one per server, filled for each vote won.
-        <g className="votes">
+        // A click on the vote marks asks Why this node has these votes (not a crash).
+        <g
+          className="votes"
+          onClick={(e) => {
+            e.stopPropagation();
+            store.getState().askWhy({ kind: 'vote', node: id });
+          }}
+        >
           {Array.from({ length: f.clusterSize }, (_, i) => {
             const theta = label.angle + (i - (f.clusterSize - 1) / 2) * 0.21;
             const R = r * 1.1 + 22 * k;

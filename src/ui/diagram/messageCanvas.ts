@@ -22,6 +22,31 @@ export function progressOf(m: Pick<MessageView, 'sentAt' | 'deliverAt'>, clockMs
   return Math.min(1, Math.max(0, (clockMs - m.sentAt) / span));
 }
 
+/** How near (view units) a click must land to a drawn message to pick it. */
+export const MESSAGE_HIT_RADIUS = 16;
+
+/**
+ * The message drawn nearest `at` (view units), within MESSAGE_HIT_RADIUS, or null: the same
+ * positions draw() paints, so a click on a symbol picks that message.
+ */
+export function messageAt(layout: DiagramLayout, messages: readonly MessageView[], clockMs: number, at: { x: number; y: number }): MessageView | null {
+  let best: MessageView | null = null;
+  let bestD = MESSAGE_HIT_RADIUS;
+  for (const m of messages) {
+    const lane = messageLane(layout, m.src, m.dst);
+    if (!lane) continue;
+    const p = progressOf(m, clockMs);
+    if (m.lost && p >= 0.5) continue;
+    const pos = lerp(lane.from, lane.to, p);
+    const d = Math.hypot(pos.x - at.x, pos.y - at.y);
+    if (d <= bestD) {
+      best = m;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
 export interface MessageFrame {
   readonly messages: readonly MessageView[];
   readonly drops: readonly DropView[];

@@ -9,6 +9,7 @@ import { formatDuration } from '../format';
 import { useBridge, useLab } from '../labContext';
 import { selectClients, selectConfig, selectNow, selectSchedule } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
+import { WhyButton } from './WhyPanel';
 
 function ClientCard({ client, now }: { client: ClientView; now: number }) {
   const bridge = useBridge();
@@ -42,7 +43,8 @@ function ClientCard({ client, now }: { client: ClientView; now: number }) {
   return (
     <article className={`client-card client-${state}`} aria-labelledby={`client-${id}-title`} data-client={id}>
       <h3 id={`client-${id}-title`}>
-        Client {id} <span className={`badge badge-${state}`}>{state}</span>
+        Client {id} <span className={`badge badge-${state}`}>{state}</span>{' '}
+        <WhyButton subject={{ kind: 'client', id }} label={`Why does ${id} believe what it believes about its locks?`} />
       </h3>
       <dl className="client-facts">
         <dt>doing</dt>

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { formatDuration } from '../format';
 import { useLab } from '../labContext';
 import { selectNodes } from '../store/selectors';
+import { WhyButton } from './WhyPanel';
 
 export const LockTablePanel = memo(function LockTablePanel() {
   const nodes = useLab(selectNodes);
@@ -19,6 +20,9 @@ export const LockTablePanel = memo(function LockTablePanel() {
             <th scope="col">token</th>
             <th scope="col">lease left (its clock)</th>
             <th scope="col">clock</th>
+            <th scope="col">
+              <span className="visually-hidden">why</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -32,6 +36,7 @@ export const LockTablePanel = memo(function LockTablePanel() {
                     no locks (next token {n.nextToken})
                   </td>
                   <td>{drift}</td>
+                  <td />
                 </tr>
               );
             }
@@ -47,6 +52,9 @@ export const LockTablePanel = memo(function LockTablePanel() {
                 <td className="token">{l.token}</td>
                 <td className={l.remainingMs <= 0 ? 'expired' : ''}>{l.remainingMs <= 0 ? `ran out ${formatDuration(-l.remainingMs)} ago` : formatDuration(l.remainingMs)}</td>
                 {i === 0 && <td rowSpan={n.locks.length}>{drift}</td>}
+                <td>
+                  <WhyButton subject={{ kind: 'lock', node: n.id, key: l.key }} label={`Why does ${n.id} give ${l.key} to ${l.owner}?`} />
+                </td>
               </tr>
             ));
           })}

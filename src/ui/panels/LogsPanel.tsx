@@ -6,13 +6,14 @@
 import { memo } from 'react';
 import type { NodeView } from '../../sim/snapshot';
 import { termColour, truncate } from '../format';
-import { useLab } from '../labContext';
+import { useLab, useLabStore } from '../labContext';
 import { selectLeader, selectNodes } from '../store/selectors';
 
 /** Entries shown per row: the newest ones. */
 export const LOG_ENTRIES_SHOWN = 12;
 
 function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
+  const store = useLabStore();
   const entries = node.log.slice(-LOG_ENTRIES_SHOWN);
   const hidden = node.logLength - entries.length;
   const isLeader = node.alive && node.role === 'leader';
@@ -33,18 +34,26 @@ function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
           const applied = e.index <= node.lastApplied;
           return (
             <span key={e.index} className="log-slot">
-              <span
+              {/* An entry is a button: clicking it asks Why it is (not) committed. */}
+              <button
+                type="button"
                 className={`entry ${committed ? 'committed' : 'uncommitted'}${e.index === match ? ' match' : ''}`}
                 style={{ ['--term' as string]: termColour(e.term) }}
-                title={`entry ${e.index}, term ${e.term}: ${e.text}${committed ? ' (committed)' : ' (not committed)'}${applied ? ', applied' : ''}`}
+                title={`entry ${e.index}, term ${e.term}: ${e.text}${committed ? ' (committed)' : ' (not committed)'}${applied ? ', applied' : ''}. Click: why?`}
                 data-index={e.index}
                 data-committed={committed}
+                onClick={() => store.getState().askWhy({ kind: 'entry', node: node.id, index: e.index })}
               >
                 <span className="entry-index">
                   {e.index}·t{e.term}
                 </span>
+                {/* The name starts with the visible text (label in name), then says what a click asks. */}{' '}
                 <span className="entry-text">{truncate(e.text, 16)}</span>
-              </span>
+                <span className="visually-hidden">
+                  {' '}
+                  on {node.id}, {committed ? 'committed' : 'not committed'}: why?
+                </span>
+              </button>
               {e.index === node.commitIndex && <span className="commit-mark" role="img" aria-label={`commit index ${node.commitIndex}`} />}
             </span>
           );
@@ -74,7 +83,7 @@ export const LogsPanel = memo(function LogsPanel() {
     <section className="panel logs-panel" aria-labelledby="logs-title">
       <h2 id="logs-title">Logs</h2>
       <p className="hint">
-        Colour = term. Solid = committed, dashed = not yet committed, the bar marks the commit index.
+        Colour = term. Solid = committed, dashed = not yet committed, the bar marks the commit index. Click an entry to ask why.
         {leader ? ` next/match: what leader ${leader.id} knows of each follower.` : ''}
       </p>
       <table className="logs">

@@ -1,9 +1,36 @@
 /** The node picked on the diagram: its state in words, crash/restart, and its clock drift. */
 import { memo, useState } from 'react';
 import { formatDuration } from '../format';
-import { useBridge, useLab } from '../labContext';
-import { selectClock, selectFocusedNode, selectFocusedNodeView } from '../store/selectors';
+import { useBridge, useLab, useLabStore } from '../labContext';
+import { selectClock, selectFocusedNode, selectFocusedNodeView, selectMessages } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
+import { WhyButton } from './WhyPanel';
+
+/** Messages in flight shown per node; the rest are counted. */
+const MESSAGES_SHOWN = 8;
+
+/** The messages on the wire to or from one node; each opens Why with its fields. */
+const InFlight = memo(function InFlight({ id }: { id: string }) {
+  const all = useLab(selectMessages);
+  const store = useLabStore();
+  const mine = all.filter((m) => m.src === id || m.dst === id);
+  if (mine.length === 0) return <p className="hint">No messages in flight to or from {id}.</p>;
+  return (
+    <div className="inflight">
+      <h3>In flight to or from {id}</h3>
+      <ul className="inflight-list">
+        {mine.slice(0, MESSAGES_SHOWN).map((m) => (
+          <li key={m.seq}>
+            <button type="button" className="inflight-message" onClick={() => store.getState().askWhy({ kind: 'message', seq: m.seq })} aria-label={`Why: ${m.src} to ${m.dst}, ${m.label}`}>
+              {m.src} → {m.dst}: {m.label}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {mine.length > MESSAGES_SHOWN && <p className="hint">and {mine.length - MESSAGES_SHOWN} more</p>}
+    </div>
+  );
+});
 
 export const NodeContextPanel = memo(function NodeContextPanel() {
   const id = useLab(selectFocusedNode);
@@ -16,7 +43,7 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
     return (
       <section className="panel node-panel" aria-labelledby="node-title">
         <h2 id="node-title">Node</h2>
-        <p className="hint">Click a node to crash or restart it; it shows up here. Shift-click nodes to select them for isolating.</p>
+        <p className="hint">Click a node to crash or restart it; it shows up here. Shift-click nodes to select them for isolating. Alt-click a node, or focus it and press ?, to ask why it is what it is.</p>
       </section>
     );
   }
@@ -62,6 +89,11 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
           {node.localNowMs} ms local{node.driftPct !== 0 ? ` (drift ${node.driftPct > 0 ? '+' : ''}${node.driftPct}%)` : ''}
         </dd>
       </dl>
+      <div className="button-row">
+        <WhyButton subject={{ kind: 'node', id }} label={`Why is ${id} ${node.alive ? `a ${node.role}` : 'down'}?`} text={`Why is ${id} ${node.alive ? `a ${node.role}` : 'down'}?`} />
+        <WhyButton subject={{ kind: 'vote', node: id }} label={`Why did ${id} vote as it did?`} text="Why this vote?" />
+      </div>
+      <InFlight id={id} />
       <div className="button-row">
         <button type="button" className="danger" onClick={() => bridge.act({ verb: node.alive ? 'crash' : 'restart', node: id })}>
           {node.alive ? `Crash ${id}` : `Restart ${id}`}

@@ -7,9 +7,10 @@ import { useShallow } from 'zustand/react/shallow';
 import type { StoreView } from '../../sim/snapshot';
 import { useLab } from '../labContext';
 import { disagreeingKeys, selectStores } from '../store/selectors';
+import { WhyButton } from './WhyPanel';
 
 function StoreCard({ store }: { store: StoreView }) {
-  const writes = [...store.writes].reverse();
+  const writes = store.writes.map((w, index) => ({ w, index })).reverse();
   return (
     <article className={`store-card store-card-${store.id}`} data-testid={`store-${store.id}`} aria-labelledby={`store-${store.id}-title`}>
       <h3 id={`store-${store.id}-title`}>
@@ -45,14 +46,18 @@ function StoreCard({ store }: { store: StoreView }) {
         {store.accepted} accepted, {store.rejected} rejected
       </p>
       <ol className="store-writes" aria-label={`${store.id} store write history, newest first`}>
-        {writes.map((w, i) => (
-          <li key={`${w.t}-${i}`} className={w.accepted ? 'accepted' : 'rejected'}>
+        {writes.map(({ w, index }) => (
+          <li key={`${w.t}-${index}`} className={w.accepted ? 'accepted' : 'rejected'}>
             <span className="write-mark" aria-hidden="true">
               {w.accepted ? '✓' : '✗'}
             </span>
             t={w.t} {w.client} {w.key}={w.value} (token {w.token ?? 'none'}) {w.accepted ? 'accepted' : 'rejected'}
             {w.accepted && w.leaseEnded ? ' — its lease had ended' : ''}
-            {w.reason ? `: ${w.reason}` : ''}
+            {w.reason ? `: ${w.reason}` : ''}{' '}
+            <WhyButton
+              subject={{ kind: 'store-write', store: store.id, index }}
+              label={`Why was ${w.client}'s write ${w.key}=${w.value} at t=${w.t} ${w.accepted ? 'accepted' : 'refused'} by the ${store.id} store?`}
+            />
           </li>
         ))}
       </ol>

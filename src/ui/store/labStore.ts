@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG, type SimConfig } from '../../sim/config';
 import type { DetailEvent, SimEvent } from '../../sim/events';
 import type { Action } from '../../sim/schedule';
 import type { Snapshot } from '../../sim/snapshot';
+import type { WhySubject } from '../../sim/why';
 import { DEFAULT_SPEED, type CheckStatus, type FuzzDoneMessage, type FuzzProgressMessage, type LandmarkView } from '../../worker/protocol';
 
 /** The most event lines kept for the event log. */
@@ -89,6 +90,13 @@ export interface SelectionSlice {
   clearSelection(): void;
 }
 
+/** What the Why panel explains; the answer is computed from the current snapshot, so it follows playback. */
+export interface WhySlice {
+  readonly whySubject: WhySubject | null;
+  askWhy(subject: WhySubject): void;
+  closeWhy(): void;
+}
+
 export const SIDE_TABS = ['clients', 'stores', 'logs', 'locks', 'node', 'code', 'invariants', 'schedule', 'settings'] as const;
 export type SideTab = (typeof SIDE_TABS)[number];
 
@@ -107,7 +115,7 @@ export interface ViewSlice {
   dismissError(): void;
 }
 
-export type LabState = RunSlice & FuzzSlice & SelectionSlice & ViewSlice;
+export type LabState = RunSlice & FuzzSlice & SelectionSlice & ViewSlice & WhySlice;
 export type LabStore = StoreApi<LabState>;
 
 type Set = StoreApi<LabState>['setState'];
@@ -140,11 +148,18 @@ const viewSlice = (set: Set): ViewSlice => ({
   dismissError: () => set({ error: null }),
 });
 
+const whySlice = (set: Set): WhySlice => ({
+  whySubject: null,
+  askWhy: (subject) => set({ whySubject: subject }),
+  closeWhy: () => set({ whySubject: null }),
+});
+
 export function createLabStore(): LabStore {
   return createStore<LabState>()((set) => ({
     ...runSlice(),
     ...fuzzSlice(),
     ...selectionSlice(set),
     ...viewSlice(set),
+    ...whySlice(set),
   }));
 }

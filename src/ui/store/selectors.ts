@@ -49,6 +49,7 @@ export const selectDrops = (s: LabState) => s.frame.snapshot?.drops ?? EMPTY;
 export const selectPartitions = (s: LabState) => s.frame.snapshot?.partitions ?? EMPTY;
 export const selectFocusedNode = (s: LabState): string | null => s.focusedNode;
 export const selectSelectedNodes = (s: LabState): readonly string[] => s.selectedNodes;
+export const selectWhySubject = (s: LabState) => s.whySubject;
 export const selectLossPct = (s: LabState): number => s.frame.snapshot?.lossPct ?? 0;
 
 /** The status line under the controls: leader, messages in flight, partition, loss. */

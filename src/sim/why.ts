@@ -1,0 +1,673 @@
+/**
+ * "Why?" for everything on screen: plain-word answers built from one snapshot (and the events so
+ * far), naming the concrete nodes, terms and indexes and the rule they follow — a line of the Raft
+ * paper's Figure 2, its section, or the chapter's section for leases and fencing. Like describe.ts
+ * for event lines, this is the one place those sentences live. Pure: no DOM, no clock.
+ */
+import type { SimEvent } from './events';
+import type { ClientView, LogEntryView, MessageView, NodeView, Snapshot, StoreView } from './snapshot';
+
+export type WhySubject =
+  | { readonly kind: 'node'; readonly id: string }
+  | { readonly kind: 'entry'; readonly node: string; readonly index: number }
+  | { readonly kind: 'message'; readonly seq: number }
+  | { readonly kind: 'vote'; readonly node: string }
+  | { readonly kind: 'no-leader' }
+  | { readonly kind: 'client'; readonly id: string }
+  | { readonly kind: 'lock'; readonly node: string; readonly key: string }
+  /** `index` is the write's position in the store's `writes` list in the snapshot. */
+  | { readonly kind: 'store-write'; readonly store: 'fenced' | 'unfenced'; readonly index: number };
+
+export interface Explanation {
+  readonly title: string;
+  /** Short paragraphs, each with the concrete values. */
+  readonly answer: readonly string[];
+  /** The rule the answer follows, with its source. */
+  readonly rule: string;
+  readonly facts?: readonly (readonly [label: string, value: string])[];
+}
+
+/** The chapter's section titles, cited for leases and fencing (shared/seeds/002). */
+export const CHAPTER = {
+  fencing: 'the chapter, "Leases, fencing tokens and the Redlock debate"',
+  raft: 'the chapter, "Paxos in one paragraph, Raft in the rest"',
+  mistakes: 'the chapter, "Common mistakes"',
+} as const;
+
+/** Figure 2 of the Raft paper, the lines the answers cite. */
+export const FIGURE2 = {
+  voteReceiver1: 'Figure 2, RequestVote receiver rule 1: reply false if term < currentTerm',
+  voteReceiver2: 'Figure 2, RequestVote receiver rule 2: grant only if votedFor is null or the candidate, and its log is at least as up-to-date',
+  appendReceiver1: 'Figure 2, AppendEntries receiver rule 1: reply false if term < currentTerm',
+  appendReceiver2: "Figure 2, AppendEntries receiver rule 2: reply false if the log has no entry at prevLogIndex whose term matches prevLogTerm",
+  appendReceiver3: 'Figure 2, AppendEntries receiver rule 3: a conflicting entry and all that follow it are deleted',
+  appendReceiver5: 'Figure 2, AppendEntries receiver rule 5: commitIndex = min(leaderCommit, index of last new entry)',
+  leaderCommit: 'Figure 2, Rules for Servers, Leaders: commit N when a majority of matchIndex ≥ N and log[N].term == currentTerm',
+  allServers: 'Figure 2, Rules for Servers, All Servers: a higher term T makes a node set currentTerm = T and become a follower',
+  followers: 'Figure 2, Rules for Servers, Followers: an election timeout with no AppendEntries from the leader makes a node a candidate',
+  candidates: 'Figure 2, Rules for Servers, Candidates: increment currentTerm, vote for self, ask everyone; a majority makes a leader',
+} as const;
+
+export function majorityOf(size: number): number {
+  return Math.floor(size / 2) + 1;
+}
+
+const list = (ids: readonly string[]) =>
+  ids.length === 0 ? 'nobody' : ids.length === 1 ? ids[0] : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const ms = (n: number) => `${Math.round(n)} ms`;
+
+function nodeOf(snap: Snapshot, id: string): NodeView | undefined {
+  return snap.nodes.find((n) => n.id === id);
+}
+
+function entryOf(node: NodeView, index: number): LogEntryView | undefined {
+  return node.log.find((e) => e.index === index);
+}
+
+/** The index and term of a node's last entry (0/0 for an empty log). */
+export function lastOf(node: NodeView): { index: number; term: number } {
+  const last = node.log[node.log.length - 1];
+  return { index: node.logLength, term: last?.term ?? 0 };
+}
+
+const lastText = (node: NodeView) => {
+  const l = lastOf(node);
+  return l.index === 0 ? 'an empty log' : `a log ending at index ${l.index}, term ${l.term}`;
+};
+
+/** §5.4.1: the log with the later last term is more up to date; with equal terms, the longer one. */
+export function atLeastAsUpToDate(a: { index: number; term: number }, b: { index: number; term: number }): boolean {
+  return a.term !== b.term ? a.term > b.term : a.index >= b.index;
+}
+
+/** The nodes `id` can exchange messages with right now (itself included), by partition group. */
+export function groupOf(snap: Snapshot, id: string): string[] {
+  if (snap.partitions.length === 0) return snap.nodes.map((n) => n.id);
+  const g = snap.partitions.find((p) => p.includes(id));
+  return g ? [...g] : [id];
+}
+
+function reaches(snap: Snapshot, a: string, b: string): boolean {
+  if (snap.partitions.length === 0) return true;
+  const ga = snap.partitions.findIndex((p) => p.includes(a));
+  const gb = snap.partitions.findIndex((p) => p.includes(b));
+  // Actors named in no group (clients, stores) reach everyone.
+  return ga === -1 || gb === -1 || ga === gb;
+}
+
+const liveIds = (snap: Snapshot, ids: readonly string[]) => ids.filter((id) => nodeOf(snap, id)?.alive);
+
+function partitionText(snap: Snapshot): string {
+  return snap.partitions.map((g) => `{${g.join(', ')}}`).join(' | ');
+}
+
+/** The leader that really leads: the live leader of the highest term. */
+function currentLeader(snap: Snapshot): NodeView | undefined {
+  return snap.leader === null ? undefined : nodeOf(snap, snap.leader);
+}
+
+function lastEvent(events: readonly SimEvent[], kind: SimEvent['kind'], subject: string): SimEvent | undefined {
+  for (let i = events.length - 1; i >= 0; i--) if (events[i].kind === kind && events[i].subjects.includes(subject)) return events[i];
+  return undefined;
+}
+
+const unknown = (title: string, what: string): Explanation => ({
+  title,
+  answer: [`${what} is not in this moment of the run any more, so there is nothing to explain. Pick it again on screen.`],
+  rule: '—',
+});
+
+export function explain(subject: WhySubject, snap: Snapshot, events: readonly SimEvent[] = []): Explanation {
+  switch (subject.kind) {
+    case 'node':
+      return whyNode(snap, subject.id, events);
+    case 'entry':
+      return whyEntry(snap, subject.node, subject.index);
+    case 'message':
+      return whyMessage(snap, subject.seq);
+    case 'vote':
+      return whyVote(snap, subject.node);
+    case 'no-leader':
+      return whyNoLeader(snap, events);
+    case 'client':
+      return whyClient(snap, subject.id);
+    case 'lock':
+      return whyLock(snap, subject.node, subject.key);
+    case 'store-write':
+      return whyStoreWrite(snap, subject.store, subject.index);
+  }
+}
+
+// -- nodes ----------------------------------------------------------------------------------
+
+function whyNode(snap: Snapshot, id: string, events: readonly SimEvent[]): Explanation {
+  const n = nodeOf(snap, id);
+  if (!n) return unknown(`Why is ${id} like this?`, `Node ${id}`);
+  const size = snap.nodes.length;
+  const maj = majorityOf(size);
+  const facts: [string, string][] = [
+    ['role', n.alive ? n.role : `down (was ${n.role})`],
+    ['term', String(n.term)],
+    ['voted for', `${n.votedFor ?? 'nobody'} in term ${n.term}`],
+    ['believes leader', n.leaderId ?? 'unknown'],
+    ['log', `${plural(n.logLength, 'entry', 'entries')}, last ${lastOf(n).index}/term ${lastOf(n).term}`],
+    ['commit index', String(n.commitIndex)],
+  ];
+  if (n.driftPct !== 0) facts.push(['clock drift', `${n.driftPct > 0 ? '+' : ''}${n.driftPct}%`]);
+  const answer: string[] = [];
+  let rule: string;
+  const leader = currentLeader(snap);
+  if (!n.alive) {
+    const crash = lastEvent(events, 'crash', id);
+    answer.push(
+      `${id} is down${crash ? ` (it crashed at t=${crash.t} ms)` : ''}. It sends and receives nothing; messages to it are dropped.`,
+      `It keeps its term (${n.term}), its vote (${n.votedFor ?? 'none'}) and its log of ${plural(n.logLength, 'entry', 'entries')}: that is Raft's persistent state, written to disk before answering. ` +
+        `It forgets its commit index, so when it restarts it comes back as a follower with commit index 0 and learns what is committed from the leader.`,
+    );
+    rule = 'Raft paper §5.1 and Figure 2, "Persistent state on all servers"';
+  } else if (n.role === 'leader') {
+    const won = lastEvent(events, 'leader', id);
+    const higher = snap.nodes.filter((m) => m.alive && m.term > n.term).map((m) => m.id);
+    answer.push(
+      `${id} is leader of term ${n.term}: it collected votes from a majority (${maj} of ${size})${n.votes.length > 0 ? ` — ${list(n.votes)}` : ''}${won ? ` at t=${won.t} ms` : ''}. ` +
+        `A term has at most one leader, because every node votes once per term and two majorities always share a node.`,
+    );
+    if (higher.length > 0) {
+      const newer = snap.nodes.find((m) => m.alive && m.role === 'leader' && m.term > n.term);
+      answer.push(
+        `But ${id} is a stale leader: ${list(higher)} ${higher.length === 1 ? 'is' : 'are'} already in a higher term` +
+          `${newer ? ` (${newer.id} leads term ${newer.term})` : ''}. ${id} cannot hear that yet${snap.partitions.length > 0 ? ` — the network is split ${partitionText(snap)}` : ''}; ` +
+          `the first message with a higher term it receives turns it into a follower. Meanwhile it can reach only ${list(liveIds(snap, groupOf(snap, id)))}, so nothing it appends can reach a majority of ${maj}.`,
+      );
+      rule = `Raft paper §5.1; ${FIGURE2.allServers}`;
+    } else {
+      answer.push(
+        `It sends AppendEntries to every follower — empty ones as heartbeats — which resets their election timers so nobody else campaigns. It commits an entry of its own term once a majority stores it.`,
+      );
+      rule = `Raft paper §5.2; ${FIGURE2.candidates}`;
+    }
+  } else if (n.role === 'candidate') {
+    const reach = liveIds(snap, groupOf(snap, id));
+    answer.push(
+      `${id} is a candidate in term ${n.term}: its election timer ran out without hearing from a leader, so it moved to term ${n.term}, voted for itself and asked every other node for its vote.`,
+      `It has ${plural(n.votes.length, 'vote')} (${list(n.votes)}); it needs ${maj} of ${size}. ` +
+        (reach.length < maj
+          ? `It can reach only ${list(reach)} (${reach.length} live), so it cannot win until the network heals or more nodes come up; it will time out and try again in term ${n.term + 1}.`
+          : `If it does not win before its timer runs out again (${ms(Math.max(0, n.electionDeadline - snap.now))} left), it starts over in term ${n.term + 1}.`),
+    );
+    rule = `Raft paper §5.2; ${FIGURE2.candidates}`;
+  } else {
+    const left = n.electionDeadline - snap.now;
+    answer.push(
+      n.leaderId
+        ? `${id} is a follower in term ${n.term}; it last heard from ${n.leaderId} as leader. It appends what the leader sends and answers votes; it never acts on its own.`
+        : `${id} is a follower in term ${n.term} and knows no leader yet.`,
+      `Its election timer has ${ms(Math.max(0, left))} left. Each AppendEntries from the leader (or a vote it grants) restarts the timer; if it runs out, ${id} becomes a candidate in term ${n.term + 1}. ` +
+        `The timeout is random per node so that usually one node campaigns first.`,
+    );
+    if (leader && leader.term > n.term) {
+      answer.push(`The cluster has moved on: ${leader.id} leads term ${leader.term}, but no message from it has reached ${id} yet${reaches(snap, id, leader.id) ? '' : ` (the network is split ${partitionText(snap)})`}.`);
+    }
+    rule = `Raft paper §5.2; ${FIGURE2.followers}`;
+  }
+  const inflight = snap.messages.filter((m) => m.src === id || m.dst === id).length;
+  if (inflight > 0) facts.push(['messages in flight', `${inflight} to or from ${id}`]);
+  return { title: `Why is ${id} ${n.alive ? `a ${n.role}` : 'down'}?`, answer, rule, facts };
+}
+
+// -- log entries ----------------------------------------------------------------------------
+
+/** Who holds entry `index` with term `term`: the leader's matchIndex if `viewer` leads, else every node's log. */
+function holdersOf(snap: Snapshot, viewer: NodeView, index: number, term: number): { ids: string[]; by: 'matchIndex' | 'logs' } {
+  if (viewer.alive && viewer.role === 'leader') {
+    const ids = [viewer.id, ...Object.entries(viewer.matchIndex).filter(([, m]) => m >= index).map(([p]) => p)];
+    return { ids: ids.sort(), by: 'matchIndex' };
+  }
+  return { ids: snap.nodes.filter((n) => entryOf(n, index)?.term === term).map((n) => n.id), by: 'logs' };
+}
+
+function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
+  const n = nodeOf(snap, nodeId);
+  const e = n ? entryOf(n, index) : undefined;
+  if (!n || !e) return unknown(`Why is entry ${index} on ${nodeId} like this?`, `Entry ${index} on ${nodeId}`);
+  const size = snap.nodes.length;
+  const maj = majorityOf(size);
+  const committed = index <= n.commitIndex;
+  const facts: [string, string][] = [
+    ['entry', `index ${index}, term ${e.term}: ${e.text}`],
+    [`${nodeId}'s commit index`, String(n.commitIndex)],
+    ['majority', `${maj} of ${size}`],
+  ];
+  const name = `${e.text} (index ${index}, term ${e.term})`;
+  if (committed) {
+    const applied = index <= n.lastApplied;
+    return {
+      title: `Why is ${e.text} at index ${index} committed on ${nodeId}?`,
+      answer: [
+        `${name} is committed: ${nodeId}'s commit index is ${n.commitIndex}, at or past ${index}. A leader of term ${e.term} or later stored it on a majority (${maj} of ${size}) and counted it, and told ${nodeId} through leaderCommit.`,
+        `Committed means safe for good: any future leader needs votes from a majority, that majority shares a node with the one that stores this entry, and that node refuses a candidate whose log lacks it. ${applied ? `${nodeId} has applied it to its state machine.` : `${nodeId} has not applied it yet (applied up to ${n.lastApplied}).`}`,
+      ],
+      rule: `Raft paper §5.3 and §5.4 (Leader Completeness); ${FIGURE2.leaderCommit}`,
+      facts,
+    };
+  }
+  const answer: string[] = [];
+  const holders = holdersOf(snap, n, index, e.term);
+  facts.push(['holders', `${holders.ids.length} of ${size}: ${list(holders.ids)}`]);
+  const leader = currentLeader(snap);
+  const isLeader = n.alive && n.role === 'leader';
+  answer.push(
+    `${name} is not committed yet on ${nodeId}: its commit index is ${n.commitIndex}. An entry commits when the leader that created it knows a majority stores it — ${maj} of ${size} nodes here.`,
+  );
+  if (isLeader) {
+    answer.push(
+      `${nodeId} ${leader && leader.term > n.term ? 'still believes it leads' : 'leads'} term ${n.term} and counts replicas from what followers confirmed (matchIndex): ${holders.ids.length} of ${size} hold it — ${list(holders.ids)}.` +
+        (holders.ids.length < maj ? ` That is not a majority; it needs ${maj - holders.ids.length} more.` : ''),
+    );
+    const notYet = snap.nodes.filter((m) => !holders.ids.includes(m.id) && entryOf(m, index)?.term === e.term).map((m) => m.id);
+    if (notYet.length > 0) answer.push(`${list(notYet)} already ${notYet.length === 1 ? 'has' : 'have'} it in ${notYet.length === 1 ? 'its' : 'their'} log, but ${nodeId} has not heard back yet, so it does not count ${notYet.length === 1 ? 'it' : 'them'}.`);
+    const reach = liveIds(snap, groupOf(snap, nodeId));
+    if (reach.length < maj) {
+      answer.push(
+        `${nodeId} can reach only ${list(reach)}${snap.partitions.length > 0 ? ` (the network is split ${partitionText(snap)})` : ''}: even if all of them store it, ${reach.length} of ${size} is not a majority. This entry cannot commit from here.`,
+      );
+    }
+    if (holders.ids.length >= maj && e.term !== n.term) {
+      answer.push(
+        `A majority does store it, but it is from term ${e.term} and ${nodeId} leads term ${n.term}. A leader commits by counting only entries of its own term — Figure 8 of the paper shows an old-term entry on a majority being overwritten later. It becomes committed indirectly, once an entry of term ${n.term} after it commits.`,
+      );
+    }
+  } else {
+    answer.push(
+      `${holders.ids.length} of ${size} nodes have this entry (index ${index}, term ${e.term}) in their logs: ${list(holders.ids)}.` +
+        (holders.ids.length < maj ? ` That is not a majority of ${maj}.` : ''),
+    );
+    if (holders.ids.length >= maj && n.alive) {
+      answer.push(
+        `${nodeId} is a ${n.role} and does not count replicas itself: it learns what is committed from the leader's leaderCommit in the next AppendEntries. If the leader has counted it, ${nodeId} will mark it committed on the next message.`,
+      );
+    }
+  }
+  if (leader && leader.id !== nodeId) {
+    const there = entryOf(leader, index);
+    if (there && there.term !== e.term) {
+      answer.push(
+        `${leader.id} leads term ${leader.term} and has ${there.text} (term ${there.term}) at index ${index}. When ${nodeId} hears from it, the conflicting entry ${e.text} is deleted and replaced — it was never committed, so no one was promised it.`,
+      );
+    } else if (leader.term > n.term) {
+      answer.push(`${nodeId} is behind: ${leader.id} already leads term ${leader.term}.`);
+    }
+  }
+  if (!n.alive) answer.push(`${nodeId} is down; its commit index says only what it knew when it crashed (a restart resets it to 0).`);
+  if (isLeader && e.term !== n.term) facts.push(['term rule', `entry term ${e.term} ≠ leader term ${n.term} (Figure 8)`]);
+  return {
+    title: `Why is ${e.text} at index ${index} not committed on ${nodeId}?`,
+    answer,
+    rule: `Raft paper §5.3–§5.4.2; ${FIGURE2.leaderCommit}; Figure 8`,
+    facts,
+  };
+}
+
+// -- messages -------------------------------------------------------------------------------
+
+function whyMessage(snap: Snapshot, seq: number): Explanation {
+  const m: MessageView | undefined = snap.messages.find((x) => x.seq === seq) ?? snap.drops.find((x) => x.seq === seq);
+  if (!m) return unknown(`Message #${seq}`, `Message #${seq}`);
+  const f = m.fields;
+  const to = nodeOf(snap, m.dst);
+  const facts: [string, string][] = [
+    ['from → to', `${m.src} → ${m.dst}`],
+    ['sent / arrives', `t=${m.sentAt} ms / t=${m.deliverAt} ms`],
+  ];
+  const answer: string[] = [];
+  let rule = '';
+  let title = '';
+  switch (f.type) {
+    case 'AppendEntries': {
+      facts.push(['term', String(f.term)], ['prevLogIndex', String(f.prevLogIndex)], ['prevLogTerm', String(f.prevLogTerm)],
+        ['entries', f.entries.length === 0 ? 'none (heartbeat)' : f.entries.map((e) => `${e.index}: ${e.text} (term ${e.term})`).join(', ')],
+        ['leaderCommit', String(f.leaderCommit)]);
+      title = f.entries.length === 0 ? `Heartbeat ${m.src} → ${m.dst}` : `AppendEntries ${m.src} → ${m.dst}`;
+      answer.push(
+        f.entries.length === 0
+          ? `${f.leader}, leader of term ${f.term}, tells ${m.dst} it is still the leader. An empty AppendEntries is a heartbeat: it restarts ${m.dst}'s election timer.`
+          : `${f.leader}, leader of term ${f.term}, sends ${m.dst} ${f.entries.length === 1 ? 'one entry' : plural(f.entries.length, 'entry', 'entries')}: ${f.entries.map((e) => `${e.text} at index ${e.index} (term ${e.term})`).join(', ')}.`,
+        `It says "the entry before these is index ${f.prevLogIndex}, term ${f.prevLogTerm}". ${m.dst} accepts only if its own log has that entry; if not, it refuses and the leader retries one entry further back, until the logs agree. leaderCommit ${f.leaderCommit} tells ${m.dst} which entries are committed.`,
+      );
+      if (to) answer.push(predictAppend(to, f.term, f.prevLogIndex, f.prevLogTerm));
+      rule = `Raft paper §5.3; ${FIGURE2.appendReceiver2}; ${FIGURE2.appendReceiver5}`;
+      break;
+    }
+    case 'AppendReply':
+      facts.push(['term', String(f.term)], ['success', String(f.success)], ['matchIndex', String(f.matchIndex)]);
+      title = `AppendEntries reply ${m.src} → ${m.dst}`;
+      answer.push(
+        f.success
+          ? `${m.src} tells ${m.dst} it accepted: its log now matches up to index ${f.matchIndex}. The leader records matchIndex[${m.src}] = ${f.matchIndex} and counts it toward a majority for committing.`
+          : `${m.src} tells ${m.dst} it refused (its term is ${f.term}). Either the leader's term was old, or ${m.src}'s log did not have the entry named by prevLogIndex/prevLogTerm; the leader backs up one entry and tries again.`,
+      );
+      rule = `Raft paper §5.3; ${FIGURE2.leaderCommit}`;
+      break;
+    case 'RequestVote':
+      facts.push(['term', String(f.term)], ['candidate', f.candidate], ['lastLogIndex', String(f.lastLogIndex)], ['lastLogTerm', String(f.lastLogTerm)]);
+      title = `RequestVote ${m.src} → ${m.dst}`;
+      answer.push(
+        `${f.candidate} asks ${m.dst} for its vote in term ${f.term}. Its log ends at index ${f.lastLogIndex}, term ${f.lastLogTerm}; ${m.dst} grants the vote only if it has not voted for someone else in term ${f.term} and that log is at least as up to date as its own.`,
+      );
+      if (to) answer.push(predictVote(to, f.candidate, f.term, { index: f.lastLogIndex, term: f.lastLogTerm }));
+      rule = `Raft paper §5.2, §5.4.1; ${FIGURE2.voteReceiver2}`;
+      break;
+    case 'VoteReply':
+      facts.push(['term', String(f.term)], ['granted', String(f.granted)]);
+      title = `Vote reply ${m.src} → ${m.dst}`;
+      answer.push(
+        f.granted
+          ? `${m.src} gives ${m.dst} its vote for term ${f.term}. It cannot vote for anyone else in term ${f.term}.`
+          : `${m.src} refuses ${m.dst} in term ${f.term}: it already voted for another candidate in that term, its term is higher, or ${m.dst}'s log is behind its own.`,
+      );
+      rule = `Raft paper §5.2, §5.4.1; ${FIGURE2.voteReceiver2}`;
+      break;
+    case 'ClientRequest':
+      facts.push(['op', f.op], ['key', f.key], ['lease', ms(f.leaseMs)], ['token', f.token === null ? 'none' : String(f.token)]);
+      title = `Client request ${m.src} → ${m.dst}`;
+      answer.push(
+        f.op === 'acquire'
+          ? `${m.src} asks ${m.dst} for the lock ${f.key} with a lease of ${ms(f.leaseMs)}. Only the leader can answer: it proposes a Grant entry, and the lock is ${m.src}'s once that entry commits; any other node redirects ${m.src} to the leader it knows.`
+          : `${m.src} asks ${m.dst} to release ${f.key}${f.token !== null ? `, naming token ${f.token}` : ''}. The leader proposes a Release that removes the lock only if ${m.src} still holds it with that token.`,
+      );
+      rule = `Raft paper §8 (client interaction); ${CHAPTER.fencing}`;
+      break;
+    case 'ClientReply':
+      facts.push(['op', f.op], ['key', f.key], ['outcome', f.outcome], ['token', f.token === null ? 'none' : String(f.token)], ['log index', f.index === null ? 'none' : String(f.index)]);
+      title = `Answer ${m.src} → ${m.dst}`;
+      answer.push(
+        f.outcome === 'granted'
+          ? `${m.src} tells ${m.dst} it holds ${f.key} with fencing token ${f.token} (the Grant at index ${f.index} committed). ${m.dst} must send that token with every write, so a store can refuse it once a newer token exists.`
+          : f.outcome === 'not-leader'
+            ? `${m.src} is not the leader, so it sends ${m.dst} on${f.leaderHint ? ` to ${f.leaderHint}` : ' (it knows no leader)'}.`
+            : `${m.src} answers ${m.dst}'s ${f.op} of ${f.key}: ${f.outcome}${f.index !== null ? ` (entry ${f.index})` : ''}.`,
+      );
+      rule = CHAPTER.fencing;
+      break;
+    case 'StoreWrite': {
+      facts.push(['key', f.key], ['value', f.value], ['token', f.token === null ? 'none' : String(f.token)]);
+      title = `Write ${m.src} → ${m.dst} store`;
+      const fenced = snap.stores?.fenced;
+      const highest = fenced ? highestAccepted(fenced, f.key, fenced.writes.length) : undefined;
+      answer.push(
+        `${m.src} writes ${f.key}=${f.value} with ${f.token === null ? 'no token' : `token ${f.token}`}. The fenced store will accept it only if the token is at least the highest it has accepted for ${f.key}${highest !== undefined ? ` (now ${highest})` : ' (none yet)'}; the unfenced store takes it whatever the token.`,
+      );
+      rule = `${CHAPTER.fencing}: the resource rejects any token below the highest it has accepted`;
+      break;
+    }
+  }
+  if (m.lost) answer.push('This copy will be lost on the way (message loss is on): it never arrives.');
+  else if (!reaches(snap, m.src, m.dst)) answer.push(`${m.src} and ${m.dst} are on different sides of the partition ${partitionText(snap)}, so it is dropped if they are still split when it arrives.`);
+  else if (to && !to.alive) answer.push(`${m.dst} is down, so it is dropped if ${m.dst} is still down when it arrives.`);
+  return { title, answer, rule, facts };
+}
+
+function predictAppend(to: NodeView, term: number, prevIndex: number, prevTerm: number): string {
+  if (term < to.term) return `${to.id} is in term ${to.term}, higher than ${term}: it will refuse, and the reply teaches the sender it is out of date.`;
+  if (prevIndex === 0) return `prevLogIndex is 0, so any log matches: ${to.id} will accept.`;
+  const has = entryOf(to, prevIndex);
+  if (prevIndex > to.logLength) return `${to.id}'s log has only ${plural(to.logLength, 'entry', 'entries')}, no index ${prevIndex}: it will refuse, and the leader will back up.`;
+  if (has && has.term !== prevTerm) return `${to.id} has term ${has.term} at index ${prevIndex}, not ${prevTerm}: it will refuse, and the leader will back up.`;
+  return `${to.id} has index ${prevIndex} with term ${prevTerm}: the logs agree up to there, so it will accept${term > to.term ? ` (and move up to term ${term})` : ''}.`;
+}
+
+function predictVote(to: NodeView, candidate: string, term: number, last: { index: number; term: number }): string {
+  if (term < to.term) return `${to.id} is already in term ${to.term}, higher than ${term}: it will refuse.`;
+  if (term === to.term && to.votedFor !== null && to.votedFor !== candidate) return `${to.id} already voted for ${to.votedFor} in term ${term}: it will refuse — one vote per term.`;
+  const mine = lastOf(to);
+  if (!atLeastAsUpToDate(last, mine))
+    return `${to.id} has ${lastText(to)}, which is more up to date than the candidate's (index ${last.index}, term ${last.term}): it will refuse, so a node missing committed entries cannot become leader.`;
+  return `${to.id} has ${lastText(to)} — not ahead of the candidate's — and has not voted for anyone else in term ${term}: it will grant the vote.`;
+}
+
+// -- votes ----------------------------------------------------------------------------------
+
+function whyVote(snap: Snapshot, nodeId: string): Explanation {
+  const n = nodeOf(snap, nodeId);
+  if (!n) return unknown(`Why did ${nodeId} vote this way?`, `Node ${nodeId}`);
+  const size = snap.nodes.length;
+  const maj = majorityOf(size);
+  const answer: string[] = [];
+  const facts: [string, string][] = [['term', String(n.term)], ['voted for', n.votedFor ?? 'nobody'], ['its log', lastText(n)]];
+  const rule = `Raft paper §5.2, §5.4.1; ${FIGURE2.voteReceiver2}`;
+  if (n.alive && n.role !== 'follower') {
+    answer.push(`${nodeId} ${n.role === 'leader' ? 'won' : 'is asking for votes in'} term ${n.term} and has ${plural(n.votes.length, 'vote')}: ${list(n.votes)} (a majority is ${maj} of ${size}). It voted for itself when it became a candidate.`);
+    for (const o of snap.nodes) {
+      if (o.id === nodeId || n.votes.includes(o.id)) continue;
+      answer.push(whyNoVoteFrom(snap, o, n));
+    }
+    return { title: `Why does ${nodeId} have ${plural(n.votes.length, 'vote')}?`, answer, rule, facts };
+  }
+  if (n.votedFor === nodeId) {
+    answer.push(`${nodeId} voted for itself in term ${n.term}: a node that becomes a candidate votes for itself first. It has since become a ${n.alive ? n.role : 'down node'}, but the vote stays for the rest of term ${n.term}.`);
+    return { title: `Why did ${nodeId} vote for itself?`, answer, rule, facts };
+  }
+  if (n.votedFor !== null) {
+    const c = nodeOf(snap, n.votedFor);
+    answer.push(
+      `${nodeId} voted for ${n.votedFor} in term ${n.term}. Each node gives one vote per term, to the first candidate that asks whose log is at least as up to date as its own (later last term wins; with equal terms, the longer log).`,
+    );
+    if (c) answer.push(`When ${n.votedFor} asked, its log was at least as up to date as ${nodeId}'s. Now ${n.votedFor}'s log ends at index ${lastOf(c).index}, term ${lastOf(c).term}, and ${nodeId} has ${lastText(n)}. The vote is written to disk, so even a restart cannot make ${nodeId} vote twice in term ${n.term}.`);
+    const others = snap.nodes.filter((o) => o.alive && o.role === 'candidate' && o.term === n.term && o.id !== n.votedFor).map((o) => o.id);
+    if (others.length > 0) answer.push(`So ${nodeId} refuses ${list(others)} in term ${n.term}: its one vote is spent.`);
+    return { title: `Why did ${nodeId} vote for ${n.votedFor}?`, answer, rule, facts };
+  }
+  answer.push(`${nodeId} has not voted in term ${n.term}.`);
+  const candidates = snap.nodes.filter((o) => o.alive && o.role === 'candidate' && o.id !== nodeId);
+  if (candidates.length === 0) answer.push(`No candidate is asking right now${currentLeader(snap) ? ` — ${currentLeader(snap)!.id} leads term ${currentLeader(snap)!.term}` : ''}. A node votes only when a RequestVote reaches it.`);
+  for (const c of candidates) answer.push(whyNoVoteFrom(snap, n, c));
+  if (!n.alive) answer.push(`${nodeId} is down: it answers nothing.`);
+  return { title: `Why has ${nodeId} not voted?`, answer, rule, facts };
+}
+
+/** Why `voter` has not given its vote to `candidate` (yet). */
+function whyNoVoteFrom(snap: Snapshot, voter: NodeView, candidate: NodeView): string {
+  const v = voter.id;
+  const c = candidate.id;
+  if (!voter.alive) return `${v} is down, so it cannot vote for ${c}.`;
+  if (!reaches(snap, v, c)) return `${v} cannot hear ${c}: the network is split ${partitionText(snap)}.`;
+  if (voter.term > candidate.term) return `${v} is in term ${voter.term}, past ${c}'s term ${candidate.term}: it refuses any request of an older term.`;
+  if (voter.term === candidate.term && voter.votedFor === v) return `${v} is campaigning in term ${voter.term} too and voted for itself: one vote per term.`;
+  if (voter.term === candidate.term && voter.votedFor !== null && voter.votedFor !== c) return `${v} already voted for ${voter.votedFor} in term ${voter.term}: one vote per term.`;
+  if (!atLeastAsUpToDate(lastOf(candidate), lastOf(voter)))
+    return `${v} refuses ${c}: ${v} has ${lastText(voter)}, ${c} only ${lastText(candidate)} — a voter never elects a candidate whose log is behind its own (§5.4.1).`;
+  return `${v} has not answered ${c} yet (the request or its reply is still on the way, or ${v} has not reached term ${candidate.term}).`;
+}
+
+// -- no leader ------------------------------------------------------------------------------
+
+function whyNoLeader(snap: Snapshot, events: readonly SimEvent[]): Explanation {
+  const size = snap.nodes.length;
+  const maj = majorityOf(size);
+  const leader = currentLeader(snap);
+  const rule = `Raft paper §5.2 (leader election); ${FIGURE2.candidates}`;
+  if (leader) {
+    return {
+      title: 'Is there a leader?',
+      answer: [`Yes: ${leader.id} leads term ${leader.term}. It won votes from a majority (${maj} of ${size}) and keeps its followers' timers from running out with heartbeats.`],
+      rule,
+    };
+  }
+  const answer: string[] = [];
+  const facts: [string, string][] = [['majority', `${maj} of ${size}`]];
+  const down = snap.nodes.filter((n) => !n.alive).map((n) => n.id);
+  const live = snap.nodes.filter((n) => n.alive);
+  const candidates = live.filter((n) => n.role === 'candidate');
+  answer.push(`No node leads right now. A leader needs votes from a majority: ${maj} of ${size} nodes.`);
+  if (down.length > 0) {
+    const lastCrash = down.map((id) => lastEvent(events, 'crash', id)).filter((e): e is SimEvent => e !== undefined).sort((a, b) => b.t - a.t)[0];
+    answer.push(`${list(down)} ${down.length === 1 ? 'is' : 'are'} down${lastCrash ? ` (the last crash at t=${lastCrash.t} ms)` : ''}; ${live.length} of ${size} nodes are up.` + (live.length < maj ? ` That is fewer than ${maj}: no one can win until more nodes restart.` : ''));
+    facts.push(['down', list(down)]);
+  }
+  if (snap.partitions.length > 0) {
+    const groups = snap.partitions.map((g) => `{${g.join(', ')}} with ${liveIds(snap, g).length} up`);
+    const winnable = snap.partitions.filter((g) => liveIds(snap, g).length >= maj);
+    answer.push(
+      `The network is split: ${groups.join(' | ')}. ` +
+        (winnable.length === 0
+          ? `No side has ${maj} live nodes, so no side can elect a leader until the network heals.`
+          : `Only {${winnable[0].join(', ')}} has a majority; a leader can come only from there.`),
+    );
+    facts.push(['partition', partitionText(snap)]);
+  }
+  if (candidates.length > 0) {
+    const byTerm = new Map<number, NodeView[]>();
+    for (const c of candidates) byTerm.set(c.term, [...(byTerm.get(c.term) ?? []), c]);
+    for (const [term, cs] of [...byTerm].sort((a, b) => b[0] - a[0])) {
+      const votes = cs.map((c) => `${c.id} has ${plural(c.votes.length, 'vote')}`).join(', ');
+      if (cs.length > 1) {
+        answer.push(
+          `Split vote in term ${term}: ${list(cs.map((c) => c.id))} campaign at once and each voted for itself, so the votes divide (${votes}); none can reach ${maj}. ` +
+            `Each will time out at a different random moment and try again in term ${term + 1} — the random timeouts are what makes this end.`,
+        );
+      } else {
+        answer.push(`${cs[0].id} is campaigning in term ${term} and ${votes.replace(`${cs[0].id} has `, 'has ')} of the ${maj} it needs.`);
+      }
+    }
+    facts.push(['candidates', candidates.map((c) => `${c.id} (term ${c.term})`).join(', ')]);
+  } else if (live.length > 0) {
+    const next = [...live].sort((a, b) => a.electionDeadline - b.electionDeadline)[0];
+    answer.push(`Nobody is campaigning: every live node is a follower waiting for its election timer. The first to run out is ${next.id}, in ${ms(Math.max(0, next.electionDeadline - snap.now))}; it will become a candidate in term ${next.term + 1}.`);
+  }
+  const stale = live.filter((n) => n.role === 'leader').map((n) => `${n.id} (term ${n.term})`);
+  if (stale.length > 0) answer.push(`${list(stale)} still believes it leads, but a higher term exists, so it is not the leader.`);
+  return { title: 'Why is there no leader?', answer, rule, facts };
+}
+
+// -- clients, locks, stores -----------------------------------------------------------------
+
+/** The lock table as committed: the live leader's, else the live node that applied the most. */
+function committedTable(snap: Snapshot): NodeView | undefined {
+  const leader = currentLeader(snap);
+  if (leader) return leader;
+  return [...snap.nodes].filter((n) => n.alive).sort((a, b) => b.lastApplied - a.lastApplied)[0];
+}
+
+function whyClient(snap: Snapshot, id: string): Explanation {
+  const c: ClientView | undefined = snap.clients.find((x) => x.id === id);
+  if (!c) return unknown(`Why does client ${id} think this?`, `Client ${id}`);
+  const table = committedTable(snap);
+  const answer: string[] = [];
+  const facts: [string, string][] = [['doing', c.status], ['token', c.currentToken === null ? 'none' : String(c.currentToken)], ['now', `t=${snap.now} ms`]];
+  const rule = `${CHAPTER.fencing}; ${CHAPTER.mistakes} ("Believing a TTL is mutual exclusion")`;
+  if (!c.alive) answer.push(`Client ${id} is down. When it restarts it holds no locks.`);
+  if (c.paused) answer.push(`${id} is paused until t=${c.pausedUntil} ms — like a garbage-collection stop or a VM migration, a pause it cannot see: when it wakes, no time seems to have passed.`);
+  if (c.holdings.length === 0) {
+    answer.push(`${id} believes it holds no lock${c.currentToken !== null ? ` (it still has token ${c.currentToken} to stamp writes with)` : ''}.`);
+  }
+  let stillThinks = false;
+  for (const h of c.holdings) {
+    const left = h.deadline - snap.now;
+    const row = table?.locks.find((l) => l.key === h.key);
+    facts.push([`lease on ${h.key}`, `token ${h.token}, ends t=${h.deadline} ms`]);
+    const tableText = table
+      ? row
+        ? `The committed lock table (as ${table.id} applied it) gives ${h.key} to ${row.owner} with token ${row.token}.`
+        : `The committed lock table (as ${table.id} applied it) has no lock on ${h.key}.`
+      : 'No node is up to ask.';
+    const otherOwner = row !== undefined && (row.owner !== id || row.token !== h.token);
+    if (left > 0 && !otherOwner) {
+      answer.push(`${id} holds ${h.key} with fencing token ${h.token}; its lease ends at t=${h.deadline} ms, ${ms(left)} from now by its own clock. ${tableText}`);
+    } else {
+      stillThinks = true;
+      answer.push(
+        `${id} still thinks it holds ${h.key} with token ${h.token}, ` +
+          (left <= 0 ? `but its lease ended at t=${h.deadline} ms, ${ms(-left)} ago. ` : `and its lease runs to t=${h.deadline} ms, but `) +
+          `${tableText} ` +
+          `A lease is only a promise about time; a client that was paused or slow cannot tell it ran out.`,
+      );
+    }
+  }
+  if (stillThinks || c.holdings.length > 0) {
+    answer.push(
+      `What keeps the data safe is the fencing token: ${id} sends token ${c.holdings[0]?.token ?? c.currentToken} with every write, and the fenced store refuses any token below the highest it has accepted. The unfenced store cannot tell, and takes the stale write.`,
+    );
+  }
+  return { title: stillThinks ? `Why does ${id} still think it holds the lock?` : `What does client ${id} hold?`, answer, rule, facts };
+}
+
+function whyLock(snap: Snapshot, nodeId: string, key: string): Explanation {
+  const n = nodeOf(snap, nodeId);
+  if (!n) return unknown(`Why is ${key} held on ${nodeId}?`, `Node ${nodeId}`);
+  const l = n.locks.find((x) => x.key === key);
+  const rule = `${CHAPTER.fencing}; Raft paper §5.3 (every node applies committed entries in log order)`;
+  if (!l) {
+    return {
+      title: `Why is ${key} free on ${nodeId}?`,
+      answer: [`${nodeId}'s lock table has no lock on ${key}: a Release or Expire for it has been applied, or no Grant for it has committed there yet. ${nodeId} has applied entries up to ${n.lastApplied}.`],
+      rule,
+    };
+  }
+  const leader = currentLeader(snap);
+  const isLeader = leader?.id === nodeId;
+  const clock = n.driftPct === 0 ? 'its clock' : `its clock, which runs ${n.driftPct > 0 ? '+' : ''}${n.driftPct}% off true time`;
+  const answer = [
+    `On ${nodeId}, ${key} is held by ${l.owner} with fencing token ${l.token} and a lease of ${ms(l.leaseMs)}. ${nodeId} got there by applying the committed Grant in log order, as every node does, so every node that applied the same entries agrees.`,
+    `Tokens come from a counter that only goes up (next token on ${nodeId}: ${n.nextToken}), so each new holder gets a larger one.`,
+    l.remainingMs > 0
+      ? `By ${clock}, ${ms(l.remainingMs)} of the lease is left.`
+      : `By ${clock}, the lease ran out ${ms(-l.remainingMs)} ago — yet the lock is still in the table.`,
+    `A lease running out removes nothing by itself. Only the leader, when the lease runs out by its own clock, proposes "expire ${key} token ${l.token}"; the lock goes when that entry commits and each node applies it. ` +
+      (isLeader ? `${nodeId} is that leader.` : leader ? `${nodeId} is not the leader; it waits for ${leader.id}'s Expire.` : 'Right now there is no leader to propose it.'),
+  ];
+  const pending = n.log.find((e) => e.index > n.commitIndex && e.kind === 'expire' && e.text.startsWith(`expire ${key} `));
+  if (pending) answer.push(`${pending.text} is already in ${nodeId}'s log at index ${pending.index}, waiting to commit.`);
+  if (n.driftPct !== 0) answer.push(`${nodeId}'s clock drift matters here: a node whose clock runs fast sees the lease end early and can expire it while the holder still believes it holds the lock — the chapter's warning about trusting clocks.`);
+  return {
+    title: `Why does ${nodeId} give ${key} to ${l.owner}?`,
+    answer,
+    rule,
+    facts: [['holder', l.owner], ['token', String(l.token)], ['lease', ms(l.leaseMs)], ['left by its clock', ms(l.remainingMs)], [`${nodeId}'s clock`, `${n.localNowMs} ms`]],
+  };
+}
+
+/** The highest token the store accepted for `key` among its writes before position `before`. */
+function highestAccepted(store: StoreView, key: string, before: number): number | undefined {
+  let best: number | undefined;
+  for (let i = 0; i < before && i < store.writes.length; i++) {
+    const w = store.writes[i];
+    if (w.accepted && w.key === key && w.token !== null && (best === undefined || w.token > best)) best = w.token;
+  }
+  return best;
+}
+
+function whyStoreWrite(snap: Snapshot, storeId: 'fenced' | 'unfenced', index: number): Explanation {
+  const store = snap.stores?.[storeId];
+  const w = store?.writes[index];
+  if (!store || !w) return unknown('Why this write?', 'That write');
+  const highest = highestAccepted(store, w.key, index);
+  const token = w.token === null ? 'no token' : `token ${w.token}`;
+  const facts: [string, string][] = [['write', `${w.key}=${w.value} at t=${w.t} ms`], ['from', w.client], ['token', w.token === null ? 'none' : String(w.token)], ['highest accepted before', highest === undefined ? 'none' : String(highest)]];
+  const rule = `${CHAPTER.fencing}: the holder sends its token with every write, and the resource rejects any token below the highest it has accepted`;
+  const answer: string[] = [];
+  if (!store.checksTokens) {
+    answer.push(
+      `The unfenced store accepted ${w.client}'s write ${w.key}=${w.value} (${token}) because it takes every write: it never looks at tokens.`,
+      w.leaseEnded || (highest !== undefined && w.token !== null && w.token < highest)
+        ? `That is the danger: ${w.client}'s lease had ${w.leaseEnded ? 'already ended' : 'been superseded'}${highest !== undefined ? ` and a newer holder had written with token ${highest}` : ''}, so this stale write overwrote newer data. The fenced store refuses the same write.`
+        : `Here nothing newer had been written, so no harm — but it would take a stale write just the same.`,
+    );
+    return { title: `Why did the unfenced store accept ${w.key}=${w.value}?`, answer, rule, facts };
+  }
+  if (w.accepted) {
+    answer.push(
+      `The fenced store accepted ${w.client}'s write ${w.key}=${w.value} with ${token}: ` +
+        (highest === undefined ? `it had accepted no token for ${w.key} before, so any token passes.` : `${w.token} is not below ${highest}, the highest token it had accepted for ${w.key}.`),
+    );
+    if (w.leaseEnded) answer.push(`${w.client}'s lease had already ended, but no newer holder had written yet, so the token was still the highest — fencing protects against newer writers, not against time.`);
+    return { title: `Why did the fenced store accept ${w.key}=${w.value}?`, answer, rule, facts };
+  }
+  answer.push(
+    `The fenced store refused ${w.client}'s write ${w.key}=${w.value} with ${token}` +
+      (w.token === null ? ': a write with no token cannot prove it holds the lock.' : highest !== undefined ? `: token ${w.token} is lower than token ${highest}, the highest it had accepted for ${w.key}.` : '.') +
+      (w.reason ? ` (${w.reason})` : ''),
+    `A higher token means the lock service granted the lock to someone after ${w.client}: ${w.client}'s lease ran out (perhaps while it was paused) and it does not know. The store's check is what stops the stale writer; the lease alone cannot.`,
+  );
+  return { title: `Why was ${w.client}'s write refused?`, answer, rule, facts };
+}
