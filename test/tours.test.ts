@@ -39,10 +39,14 @@ describe('tours', () => {
         expect(again.beats.map((b) => [b.startMs, b.endMs])).toEqual(resolved.beats.map((b) => [b.startMs, b.endMs]));
         for (const b of resolved.beats) {
           // What the page does for a beat: load its run and play it from the start to the end.
-          const sim = new Simulation(b.config, b.schedule);
+          // Its run is the whole line's schedule (later beats' actions come after its end).
+          const sim = new Simulation(b.config, b.lineSchedule);
           sim.advanceTo(b.endMs);
           for (const call of b.beat.expect ?? []) expect(evaluate(call, sim)).toBe(true);
           if ('when' in b.beat.until) expect(evaluate(b.beat.until.when, sim)).toBe(true);
+          const own = new Simulation(b.config, b.schedule);
+          own.advanceTo(b.endMs);
+          expect(own.cluster.events.map((e) => e.line)).toEqual(sim.cluster.events.map((e) => e.line));
         }
       });
 
@@ -72,9 +76,7 @@ describe('tours', () => {
       expect(tour, preset.name).not.toBeNull();
       const resolved = resolveTour(tour as Tour);
       expect(resolved.beats[0].config).toEqual(preset.config);
-      const main = resolved.beats.filter((b) => b.config === preset.config && !b.beat.branch);
-      const last = main[main.length - 1];
-      expect(formatSchedule(last.schedule), preset.name).toBe(formatSchedule(presetActions(preset)));
+      expect(formatSchedule(resolved.beats[0].lineSchedule), preset.name).toBe(formatSchedule(presetActions(preset)));
     }
   });
 
@@ -104,7 +106,7 @@ describe('tours', () => {
         { narration: 'b', actions: '@100 crash n2', until: { atMs: 900 } },
       ],
     };
-    expect(() => resolveTour(broken)).toThrow(new TourError('Tour "broken", beat 2: "@100 crash n2" is before the beat starts at 500 ms.'));
+    expect(() => resolveTour(broken)).toThrow(new TourError('Tour "broken", beat 2: "@100 crash n2" must come after the beat starts at 500 ms.'));
     const never: Tour = { ...broken, beats: [{ narration: 'a', until: { when: { p: 'leaderOfTerm', term: 9 }, capMs: 1000 } }] };
     expect(() => resolveTour(never)).toThrow('Tour "broken", beat 1: waited from 0 ms to 1000 ms, but it never held that a leader of term 9 exists.');
     const failing = resolveTour({ ...broken, beats: [{ narration: 'a', until: { atMs: 500 }, expect: [{ p: 'noLeader' }] }] });

@@ -21,6 +21,12 @@ export interface ResolvedBeat {
   readonly config: SimConfig;
   /** The schedule on this beat's line, up to and including this beat's actions. */
   readonly schedule: readonly Action[];
+  /**
+   * The whole line's schedule: this beat's and those of the beats after it up to the next branch.
+   * Their actions all come after this beat's end, so this run is the same as `schedule`'s up to
+   * `endMs` — the page loads it, and playing on past a beat shows the rest of the story.
+   */
+  readonly lineSchedule: readonly Action[];
   readonly startMs: number;
   readonly endMs: number;
   /** One sentence per assertion that failed (empty when the narration holds). */
@@ -75,7 +81,10 @@ export function resolveTour(tour: Tour): ResolvedTour {
     }
     const own = parseActions(tour, number, beat.actions);
     for (const a of own) {
-      if (a.at < startMs) throw new TourError(`Tour "${tour.name}", beat ${number}: "${formatAction(a)}" is before the beat starts at ${startMs} ms.`);
+      // After the start, not at it: the state at the previous beat's end must not include them.
+      if (startMs > 0 ? a.at <= startMs : a.at < 0) {
+        throw new TourError(`Tour "${tour.name}", beat ${number}: "${formatAction(a)}" must come after the beat starts at ${startMs} ms.`);
+      }
     }
     added.push(own);
     // Stable by time: a branch's actions may come before later beats' ones in the list.
@@ -90,9 +99,15 @@ export function resolveTour(tour: Tour): ResolvedTour {
       const verdict = evaluate(call, sim);
       if (verdict !== true) failures.push(`expected ${describeCall(call)}, but ${verdict}`);
     }
-    out.push({ number, beat, config, schedule, startMs, endMs, failures });
+    out.push({ number, beat, config, schedule, lineSchedule: schedule, startMs, endMs, failures });
   }
-  return { tour, beats: out };
+  // Each beat's line runs on to the last beat before the next branch.
+  const beats = out.map((b, i) => {
+    let last = i;
+    while (last + 1 < out.length && !out[last + 1].beat.branch) last++;
+    return last === i ? b : { ...b, lineSchedule: out[last].schedule };
+  });
+  return { tour, beats };
 }
 
 function playUntil(tour: Tour, number: number, beat: Beat, sim: Simulation, startMs: number): number {

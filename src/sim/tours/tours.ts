@@ -69,7 +69,7 @@ export const TOURS: readonly Tour[] = [
       {
         narration:
           'Every 50 ms {n2} sends a **heartbeat** (an empty AppendEntries). Each one resets the followers’ election timers, so **no one times out** and the term stays 1.',
-        until: { atMs: 400 },
+        until: { atMs: 399 },
         expect: [{ p: 'termIs', term: 1 }, { p: 'leaderIs', node: 'n2', term: 1 }],
       },
       {
@@ -338,19 +338,25 @@ export const TOURS: readonly Tour[] = [
       },
       {
         narration:
-          'A **partition** strands the leader {n3} with {n2}. On the majority side {n1} times out and wins **term 3**. {n3} still thinks it leads term 2.',
+          'A **partition** strands the leader {n3} with {n2}. On the majority side the followers stop hearing {n3}; {n1} times out and becomes a **candidate in term 3**. {n3} still thinks it leads term 2.',
         actions: chapterActions[4],
-        until: { when: { p: 'leaderOfTerm', term: 3 } },
+        until: { when: { p: 'role', node: 'n1', role: 'candidate' } },
         highlight: { node: 'n1' },
-        expect: [{ p: 'leaderIs', node: 'n1', term: 3 }, { p: 'role', node: 'n3', role: 'leader' }],
+        expect: [{ p: 'termIs', node: 'n1', term: 3 }, { p: 'role', node: 'n3', role: 'leader' }],
       },
       {
         narration:
-          '**x=3** goes to the stale leader {n3}, which appends it but can never commit it (2 of 5). **y=1** goes to {n1} and commits on the majority side.',
+          '{n1} wins **term 3** with {n4} and {n5}. **x=3** goes to the stale leader {n3}, which appends it but can never commit it (2 of 5). **y=1** goes to {n1} and commits on the majority side.',
         actions: `${chapterActions[5]}; ${chapterActions[6]}`,
         until: { atMs: 1900 },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'logIs', node: 'n3', entries: ['x=1', 'x=2', 'x=3'] }, { p: 'commitIndexIs', node: 'n3', index: 2 }, { p: 'commitIndexIs', node: 'n1', index: 3 }],
+        expect: [
+          { p: 'leaderIs', node: 'n1', term: 3 },
+          { p: 'role', node: 'n3', role: 'leader' },
+          { p: 'logIs', node: 'n3', entries: ['x=1', 'x=2', 'x=3'] },
+          { p: 'commitIndexIs', node: 'n3', index: 2 },
+          { p: 'commitIndexIs', node: 'n1', index: 3 },
+        ],
       },
       {
         narration: 'The partition **heals**. {n3} sees term 3 and steps down; **x=3 is erased** and every log ends x=1, x=2, y=1, committed everywhere.',
