@@ -7,6 +7,7 @@ import { memo, type ReactNode } from 'react';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import { selectTour } from '../store/selectors';
 import { closeTour, tourNamed, tourNext, tourPrev } from '../tour';
+import { findPreset } from '../../sim/presets';
 
 const ACTOR = /(\{[A-Za-z][A-Za-z0-9]{0,7}\}|`[^`]+`)/;
 
@@ -52,7 +53,8 @@ export const TourBar = memo(function TourBar() {
         {beat.beat.branch && <span className="tour-branch">What if…</span>}
         <span className="tour-state">{playing ? 'playing this beat…' : 'paused at the end of this beat'}</span>
       </div>
-      {place.beat === 1 && <p className="tour-intro">{tour.tour.intro}</p>}
+      {/* A tour of its own already has its intro in the blurb above; a preset's blurb is the preset's. */}
+      {place.beat === 1 && findPreset(place.name) !== null && <p className="tour-intro">{tour.tour.intro}</p>}
       <p className="tour-narration" data-testid="tour-narration" data-tour={place.name} data-beat={place.beat} aria-live="polite">
         <Narration text={beat.beat.narration} onActor={onActor} />
       </p>
