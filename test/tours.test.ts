@@ -10,6 +10,7 @@ import { evaluate } from '../src/sim/tours/predicates';
 import { TOURS, findTour } from '../src/sim/tours/tours';
 import type { Tour } from '../src/sim/tours/types';
 import { DEFAULT_CONFIG } from '../src/sim/config';
+import { decodeLink, encodeLink } from '../src/share/link';
 
 const ACTOR = /\{([A-Za-z][A-Za-z0-9]{0,7})\}/g;
 
@@ -93,6 +94,16 @@ describe('tours', () => {
     const fencing = resolveTour(findTour('fencing') as Tour).beats;
     expect(fencing[5].schedule).toEqual(fencing[4].schedule);
     expect(fencing[5].config.bugs).toEqual(['no-fencing']);
+  });
+
+  it('a link to any beat of any tour decodes to that beat', () => {
+    for (const tour of TOURS) {
+      for (let beat = 1; beat <= tour.beats.length; beat++) {
+        const link = encodeLink({ config: tour.config, schedule: [], atMs: 0, tour: { name: tour.name, beat } });
+        const decoded = decodeLink(link);
+        expect(decoded.ok && decoded.spec.tour, link).toEqual({ name: tour.name, beat });
+      }
+    }
   });
 
   it('names a broken beat in one sentence', () => {

@@ -94,3 +94,15 @@ describe('the tour bar', () => {
     expect(currentLink(store.getState())).not.toContain('tour=');
   });
 });
+
+describe('force an election timeout from the node panel', () => {
+  it('sends `timeout n3` for a follower, and is off for the leader', async () => {
+    const { NodeContextPanel } = await import('../../src/ui/panels/NodeContextPanel');
+    const { sent, store } = renderLab(<NodeContextPanel />);
+    act(() => store.getState().focusNode('n3'));
+    fireEvent.click(screen.getByRole('button', { name: 'Force n3 timeout' }));
+    expect(sent.at(-1)).toEqual({ type: 'action', body: { verb: 'timeout', node: 'n3' } });
+    act(() => store.getState().focusNode('n2')); // seed 42: n2 leads at 400 ms
+    expect(screen.getByRole('button', { name: 'Force n2 timeout' })).toHaveProperty('disabled', true);
+  });
+});
