@@ -7,6 +7,7 @@
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { DEFAULT_CONFIG, configFromFields, type SimConfig } from '../sim/config';
 import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/schedule';
+import { TOURS, findTour } from '../sim/tours/tours';
 // The page's own limits: a link that decodes can always be replayed.
 import { MAX_SEEK_MS, MAX_SPEED, MIN_SPEED } from '../worker/protocol';
 
@@ -23,6 +24,13 @@ export interface RunSpec {
   readonly atMs: number;
   /** A view setting, not part of the run: playback speed (simulated ms per real ms), if not the default. */
   readonly speed?: number;
+  /** A guided tour open at this beat (1-based); the page opens the beat's own run, at its end. */
+  readonly tour?: TourPlace;
+}
+
+export interface TourPlace {
+  readonly name: string;
+  readonly beat: number;
 }
 
 export type Decoded = { readonly ok: true; readonly spec: RunSpec } | { readonly ok: false; readonly error: string };
@@ -46,10 +54,14 @@ export function encodeLink(spec: RunSpec): string {
   else if (text.length > 0) p.set('s', text);
   p.set('t', String(spec.atMs));
   if (spec.speed !== undefined) p.set('speed', String(spec.speed));
+  if (spec.tour !== undefined) {
+    p.set('tour', spec.tour.name);
+    p.set('beat', String(spec.tour.beat));
+  }
   return p.toString();
 }
 
-const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 's', 'z', 't', 'speed']);
+const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 's', 'z', 't', 'speed', 'tour', 'beat']);
 
 /** Reads a link's query string (with or without `?`, or a whole URL). Never throws. */
 export function decodeLink(input: string): Decoded {
@@ -114,15 +126,31 @@ function decode(input: string): Decoded {
     if (!/^\d{1,10}$/.test(t) || Number(t) > MAX_SEEK_MS) return fail(`This link's time "${t.slice(0, 14)}" must be a whole number of ms from 0 to ${MAX_SEEK_MS}.`);
     atMs = Number(t);
   }
+  const tour = tourPlace(params.get('tour'), params.get('beat'));
+  if (typeof tour === 'string') return fail(tour);
+  const extra = tour !== null ? { tour } : {};
   const speedText = params.get('speed');
   if (speedText !== null) {
     const speed = Number(speedText);
     if (!/^\d{1,3}(\.\d{1,3})?$/.test(speedText) || speed < MIN_SPEED || speed > MAX_SPEED) {
       return fail(`This link's speed "${speedText.slice(0, 14)}" must be a number from ${MIN_SPEED} to ${MAX_SPEED} (simulated ms per real ms).`);
     }
-    return { ok: true, spec: { config, schedule, atMs, speed } };
+    return { ok: true, spec: { config, schedule, atMs, speed, ...extra } };
   }
-  return { ok: true, spec: { config, schedule, atMs } };
+  return { ok: true, spec: { config, schedule, atMs, ...extra } };
+}
+
+/** The link's tour and beat (beat 1 when only the tour is given), or one sentence. */
+function tourPlace(name: string | null, beatText: string | null): TourPlace | null | string {
+  if (name === null) return beatText === null ? null : `This link has a beat but no tour; write it like "&tour=fencing&beat=3".`;
+  const tour = findTour(name);
+  if (tour === null) return `This link's tour "${name.slice(0, 30)}" is not one of the tours: ${TOURS.map((t) => t.name).join(', ')}.`;
+  if (beatText === null) return { name, beat: 1 };
+  const count = tour.beats.length;
+  if (!/^\d{1,3}$/.test(beatText) || Number(beatText) < 1 || Number(beatText) > count) {
+    return `This link's beat "${beatText.slice(0, 14)}" must be a whole number from 1 to ${count} (the tour "${name}" has ${count} beats).`;
+  }
+  return { name, beat: Number(beatText) };
 }
 
 function unpack(z: string): string | null | 'too-big' {

@@ -448,6 +448,23 @@ export class Cluster implements NodeHost {
     return node.submit(command);
   }
 
+  /**
+   * The `timeout` verb: `id`'s election timer fires now, as if no heartbeat had come (RaftScope's
+   * "time out"). becomeCandidate resets the timer, so this draws one election timeout, then one
+   * latency per RequestVote, exactly as a natural timeout does. A down node or a leader (which has
+   * no election timer) refuses, with an event saying why.
+   */
+  forceTimeout(id: string): void {
+    const node = this.node(id);
+    const reason = !node.alive ? `${id} is down` : node.role === 'leader' ? `${id} is the leader and has no election timer` : null;
+    if (reason !== null) {
+      this.logEvent(describe.electionForceRefused(id, reason), 'election-force-refused', [id]);
+      return;
+    }
+    this.logEvent(describe.electionForced(id), 'election-forced', [id]);
+    node.becomeCandidate();
+  }
+
   setDrift(id: string, pct: number): void {
     const node = this.node(id);
     const i = node.index;

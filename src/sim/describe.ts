@@ -36,6 +36,8 @@ export const describe = {
     ms === 0 ? `extra delay${target ? ` for ${target}` : ''} removed` : `messages${target ? ` from and to ${target}` : ''} take ${ms} ms longer`,
   duplicates: (pct: number) => `message duplication set to ${pct}%`,
   reorder: (pct: number) => `message reordering set to ${pct}%`,
+  electionForced: (id: string) => `${id}'s election timer is forced to fire`,
+  electionForceRefused: (id: string, reason: string) => `timeout ${id} refused: ${reason}`,
   calm: () => 'faults stop: the network is whole and reliable, every node and client is up',
 };
 

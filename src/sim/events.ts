@@ -30,6 +30,8 @@ const CATEGORY_OF = {
   duplicate: 'fault',
   reorder: 'fault',
   calm: 'heal',
+  'election-forced': 'election',
+  'election-force-refused': 'election',
   // The lock service, on the leader.
   'lock-granted': 'lock',
   'lock-grant-rejected': 'lock',

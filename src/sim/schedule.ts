@@ -29,11 +29,13 @@ export type ActionBody =
   /** Percent of messages held back by a random extra delay, so later ones overtake them. */
   | { readonly verb: 'reorder'; readonly pct: number }
   /** Faults stop: heal, no loss, delay, duplicates or reordering, every node and client up. */
-  | { readonly verb: 'calm' };
+  | { readonly verb: 'calm' }
+  /** The node's election timer fires now (a teacher starts an election on cue, as RaftScope offers). */
+  | { readonly verb: 'timeout'; readonly node: string };
 
 export type Action = ActionBody & { readonly at: number };
 
-export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss', 'delay', 'duplicate', 'reorder', 'calm'] as const;
+export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss', 'delay', 'duplicate', 'reorder', 'calm', 'timeout'] as const;
 /** The longest extra delay a `delay` action may add, in ms. */
 export const MAX_DELAY_MS = 60_000;
 export const CLIENT_OPS = ['acquire', 'write', 'release', 'pause', 'crash', 'restart'] as const;
@@ -107,6 +109,7 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
   switch (verb) {
     case 'crash':
     case 'restart':
+    case 'timeout':
       expectArgs(args, 1, `@<ms> ${verb} <node>`, where);
       return { verb, node: nodeArg(args[0], `@<ms> ${verb} <node>`, where) };
     case 'heal':
@@ -238,6 +241,7 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
       case 'crash':
       case 'restart':
       case 'drift':
+      case 'timeout':
         problem = needNode(a.node);
         break;
       case 'submit':
@@ -278,6 +282,7 @@ export function formatBody(a: ActionBody): string {
   switch (a.verb) {
     case 'crash':
     case 'restart':
+    case 'timeout':
       return `${a.verb} ${a.node}`;
     case 'heal':
       return 'heal';

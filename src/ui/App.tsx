@@ -16,6 +16,7 @@ import { NetworkControls } from './controls/NetworkControls';
 import { PlaybackControls } from './controls/PlaybackControls';
 import { PresetBlurb, PresetPicker } from './controls/PresetPicker';
 import { RunSettings } from './controls/RunSettings';
+import { TourBar } from './controls/TourBar';
 import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
@@ -124,6 +125,7 @@ export function App() {
         </div>
       </div>
       <ErrorBanner />
+      <TourBar />
       <Scrubber />
       <main className="stage">
         <section className="diagram-pane" aria-label="Cluster">

@@ -9,6 +9,7 @@ import { defaultRun, runFromQuery } from './runs';
 import { createLabStore } from './store/labStore';
 import { tabForPreset } from './tabs';
 import { startUrlSync } from './urlSync';
+import { openTourBeat } from './tour';
 import './styles.css';
 
 const store = createLabStore();
@@ -18,13 +19,16 @@ const bridge = new HostBridge(worker as unknown as HostEndpoint, store);
 const fromLink = runFromQuery(location.search);
 const run = fromLink === null || typeof fromLink === 'string' ? defaultRun() : fromLink;
 bridge.setSpeed(run.speed);
-bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: run.playing, label: run.label });
+// A link to a tour's beat opens that beat's own run, paused at its end.
+if (!(run.tour && openTourBeat(bridge, run.tour, 'land'))) {
+  bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: run.playing, label: run.label });
+}
 if (typeof fromLink === 'string') store.setState({ error: `${fromLink} Opening the default run instead.` });
 startUrlSync(store, {
   replace: (query) => history.replaceState(history.state, '', `${location.pathname}?${query}${location.hash}`),
   now: () => performance.now(),
 });
-store.getState().setSideTab(tabForPreset(run.label) ?? 'logs');
+if (!run.tour) store.getState().setSideTab(tabForPreset(run.label) ?? 'logs');
 // A preset (or a found counterexample) switches the side panel to what it is about.
 store.subscribe((s, prev) => {
   const tab = s.frame.runId !== prev.frame.runId && s.frame.label !== prev.frame.label ? tabForPreset(s.frame.label) : null;

@@ -7,7 +7,7 @@
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/config';
 import { PRESETS, presetActions, type Preset } from '../sim/presets';
 import type { Action } from '../sim/schedule';
-import { decodeLink, encodeLink, type RunSpec } from '../share/link';
+import { decodeLink, encodeLink, type RunSpec, type TourPlace } from '../share/link';
 import { DEFAULT_SPEED } from '../worker/protocol';
 
 export interface RunRequest {
@@ -18,6 +18,8 @@ export interface RunRequest {
   readonly playing: boolean;
   readonly speed: number;
   readonly label: string;
+  /** Open this tour at this beat (landing at the beat's end) instead of the run above. */
+  readonly tour?: TourPlace;
 }
 
 export const DEFAULT_PRESET: Preset = {
@@ -72,6 +74,7 @@ export function runFromSpec(spec: RunSpec): RunRequest {
     playing: false,
     speed: spec.speed ?? DEFAULT_SPEED,
     label: preset?.name ?? 'link',
+    ...(spec.tour !== undefined ? { tour: spec.tour } : {}),
   };
 }
 
@@ -90,12 +93,14 @@ export interface LinkState {
   readonly schedule: readonly Action[];
   readonly nowMs: number;
   readonly speed: number;
+  /** The open tour and beat, when the run is that beat's. */
+  readonly tour?: TourPlace;
 }
 
 /** The run at this time, paused, as a link or run file describes it (the speed only if not the default). */
 export function runSpecOf(s: LinkState): RunSpec {
   const speed = Math.round(s.speed * 1000) / 1000;
-  return { config: s.config, schedule: s.schedule, atMs: s.nowMs, ...(speed !== DEFAULT_SPEED ? { speed } : {}) };
+  return { config: s.config, schedule: s.schedule, atMs: s.nowMs, ...(speed !== DEFAULT_SPEED ? { speed } : {}), ...(s.tour !== undefined ? { tour: s.tour } : {}) };
 }
 
 /** The query string (without `?`) that reopens this run at this time, paused. */

@@ -6,6 +6,7 @@
  */
 import { linkQuery, type LinkState } from './runs';
 import type { LabState, LabStore } from './store/labStore';
+import { tourPlaceOfRun } from './tour';
 
 export const URL_EVERY_MS = 500;
 export const URL_EVERY_MS_PAUSED = 100;
@@ -19,7 +20,8 @@ export interface UrlSyncOptions {
 export function linkStateOf(s: LabState): LinkState | null {
   const f = s.frame;
   if (!f.snapshot) return null;
-  return { config: f.config, schedule: f.schedule, nowMs: f.snapshot.now, speed: f.speed };
+  const tour = tourPlaceOfRun(s);
+  return { config: f.config, schedule: f.schedule, nowMs: f.snapshot.now, speed: f.speed, ...(tour !== undefined ? { tour } : {}) };
 }
 
 /** The query string for the store's run now, or null before the first snapshot. */
@@ -33,7 +35,7 @@ export function startUrlSync(store: LabStore, options: UrlSyncOptions): () => vo
   let writtenAt = -Infinity;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const same = (a: LinkState | null, b: LinkState) =>
-    a !== null && a.config === b.config && a.schedule === b.schedule && a.nowMs === b.nowMs && a.speed === b.speed;
+    a !== null && a.config === b.config && a.schedule === b.schedule && a.nowMs === b.nowMs && a.speed === b.speed && a.tour === b.tour;
   const write = () => {
     timer = null;
     const state = linkStateOf(store.getState());

@@ -1,11 +1,13 @@
 /**
  * Keys for the whole page (not while typing in a field): space plays or pauses; ←/→ step 1 ms;
  * Shift+←/→ (or , and .) go to the previous/next event; [ and ] to the previous/next landmark;
- * Ctrl+Z undoes the last action and Ctrl+Shift+Z (or Ctrl+Y) redoes it.
+ * Ctrl+Z undoes the last action and Ctrl+Shift+Z (or Ctrl+Y) redoes it. While a tour is open,
+ * → and ← (and PageDown/PageUp, which presenter remotes send) move between its beats instead.
  */
 import { useEffect } from 'react';
 import type { HostBridge } from './bridge/hostBridge';
 import { selectNow } from './store/selectors';
+import { tourNext, tourPrev } from './tour';
 
 /** What the keyboard help lists, in order. */
 export const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
@@ -20,6 +22,7 @@ export const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
   ['Ctrl+Shift+Z  or  Ctrl+Y', 'redo'],
   ['?', 'why is this node what it is? (on a focused node; Alt-click works too)'],
   ['Esc', 'close the Why panel'],
+  ['→ / ←  or  PageDown / PageUp', 'next / previous beat, while a tour is open'],
 ];
 
 function typingInto(target: EventTarget | null): boolean {
@@ -42,6 +45,16 @@ export function handleShortcut(e: KeyboardEvent, bridge: HostBridge): boolean {
     return false;
   }
   const target = e.target instanceof Element ? e.target : null;
+  if (bridge.store.getState().tour !== null && !e.shiftKey && !target?.closest('[role="tab"]')) {
+    if (e.key === 'ArrowRight' || e.key === 'PageDown') {
+      tourNext(bridge);
+      return true;
+    }
+    if (e.key === 'ArrowLeft' || e.key === 'PageUp') {
+      tourPrev(bridge);
+      return true;
+    }
+  }
   switch (e.key) {
     case ' ':
       // A focused button answers space itself.

@@ -15,6 +15,9 @@ import { takeSnapshot } from '../../src/sim/snapshot';
 import { Timeline } from '../../src/sim/timeline';
 import { diagramLayout, lerp, messageLane, VIEW_H, VIEW_W } from '../../src/ui/diagram/layout';
 import { progressOf } from '../../src/ui/diagram/messageCanvas';
+import { resolvedTour } from '../../src/sim/tours/runner';
+import { findTour } from '../../src/sim/tours/tours';
+import type { Tour } from '../../src/sim/tours/types';
 
 /** The default run (seed 42, clients A and B) as a link: it lands paused at 0. */
 const DEFAULT_LINK = 'v=1&seed=42&clients=AB&t=0';
@@ -170,8 +173,9 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     const page = await open();
     await page.getByLabel('Scenario').selectOption('fencing');
     await expect.poll(() => page.getByTestId('preset-blurb').textContent()).toMatch(/A holds job:42 and pauses 11 s/);
-    await page.getByRole('button', { name: 'To end' }).click();
-    await expect.poll(() => nowMs(page)).toBe(15000);
+    // The preset opens as its tour (beat 1 stops early); its run is still the preset's whole schedule.
+    await expect.poll(() => page.getByTestId('tour-narration').getAttribute('data-beat')).toBe('1');
+    await goTo(page, 15000);
     const fenced = page.getByTestId('store-fenced');
     const unfenced = page.getByTestId('store-unfenced');
     expect(await fenced.locator('[data-store-key="result"]').textContent()).toBe('resultB-first2');
@@ -186,6 +190,48 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page.getByRole('tab', { name: 'Clients' }).click();
     await page.screenshot({ path: join(SHOTS, '04b-fencing-clients.png') });
     await page.close();
+  });
+
+  it('plays the fencing tour beat by beat, goes back exactly, and a link lands on a beat', async () => {
+    const tour = resolvedTour(findTour('fencing') as Tour);
+    const narration = (page: Page) => page.getByTestId('tour-narration');
+    const paused = (page: Page) => page.getByTestId('clock').evaluate(() => !(window as unknown as { lockstep: { store: { getState(): { frame: { playing: boolean } } } } }).lockstep.store.getState().frame.playing);
+    const page = await open('?v=1&seed=42&tour=fencing&beat=1&speed=100');
+    await expect.poll(() => narration(page).getAttribute('data-tour')).toBe('fencing');
+    await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('1');
+    await expect.poll(() => nowMs(page)).toBe(tour.beats[0].endMs);
+    const rejected = () => page.getByTestId('store-fenced').textContent();
+    for (const beat of tour.beats.slice(1)) {
+      await page.getByTestId('tour-next').click();
+      await expect.poll(() => narration(page).getAttribute('data-beat')).toBe(String(beat.number));
+      // The beat plays from where the last one ended and pauses at its own end.
+      await expect.poll(() => nowMs(page), { timeout: 15_000 }).toBe(beat.endMs);
+      await expect.poll(() => paused(page)).toBe(true);
+      if (beat.number === 5) {
+        await page.getByRole('tab', { name: 'Stores' }).click();
+        await expect.poll(rejected).toContain('1 rejected');
+        await page.screenshot({ path: join(SHOTS, '13-tour.png') });
+      }
+    }
+    expect(await narration(page).getAttribute('data-beat')).toBe(String(tour.beats.length));
+    expect(await page.getByTestId('tour-next').isDisabled()).toBe(true);
+    // The last beat is the "what if": without fencing, the fenced store took A's stale write.
+    await expect.poll(rejected).toContain('0 rejected');
+    expect(await page.getByTestId('store-fenced').locator('[data-store-key="result"]').textContent()).toBe('resultA-second1');
+    // Back (←) restores beat 5 exactly: the fenced store refused the write.
+    await page.locator('body').press('ArrowLeft');
+    await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('5');
+    await expect.poll(() => nowMs(page)).toBe(tour.beats[4].endMs);
+    await expect.poll(rejected).toContain('1 rejected');
+    expect(await page.getByTestId('store-fenced').locator('[data-store-key="result"]').textContent()).toBe('resultB-first2');
+    await expect.poll(() => page.evaluate(() => location.search)).toMatch(/&tour=fencing&beat=5$/);
+    await page.close();
+
+    const third = await open('?v=1&seed=42&tour=fencing&beat=3');
+    await expect.poll(() => narration(third).getAttribute('data-beat')).toBe('3');
+    await expect.poll(() => nowMs(third)).toBe(tour.beats[2].endMs);
+    expect(await narration(third).textContent()).toContain('still believes it holds');
+    await third.close();
   });
 
   it('nothing overlaps at 5 to 9 nodes, in light and dark', async () => {
@@ -441,8 +487,8 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
 
   it('a bad or old-style link gets one sentence and the default run', async () => {
     for (const [query, sentence] of [
-      ['?nodes=12&paused', 'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, s, z, t, speed.'],
-      ['?v=1&seed=42&s=%40100+explode+n1', 'This link\'s schedule is invalid: Action 1 ("@100 explode n1", at character 1) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm.'],
+      ['?nodes=12&paused', 'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, s, z, t, speed, tour, beat.'],
+      ['?v=1&seed=42&s=%40100+explode+n1', 'This link\'s schedule is invalid: Action 1 ("@100 explode n1", at character 1) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout.'],
     ]) {
       const bad = await open(query);
       expect(await bad.getByTestId('error').textContent()).toBe(`${sentence} Opening the default run instead.Dismiss`);

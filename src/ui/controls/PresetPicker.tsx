@@ -3,31 +3,51 @@ import { memo } from 'react';
 import { useBridge, useLab } from '../labContext';
 import { ALL_PRESETS, presetRun } from '../runs';
 import { selectLabel, selectSpeed } from '../store/selectors';
+import { TOURS, findTour } from '../../sim/tours/tours';
+import { openTourBeat } from '../tour';
+
+/** Tours that are not a preset's: listed after the presets. */
+const OTHER_TOURS = TOURS.filter((t) => !ALL_PRESETS.some((p) => p.name === t.name));
+const TOUR_VALUE = 'tour:';
 
 export const PresetPicker = memo(function PresetPicker() {
   const bridge = useBridge();
   const label = useLab(selectLabel);
   const speed = useLab(selectSpeed);
   const current = ALL_PRESETS.find((p) => p.name === label);
+  const currentTour = current ? null : OTHER_TOURS.find((t) => t.name === label);
+  const value = current?.name ?? (currentTour ? TOUR_VALUE + currentTour.name : '');
   return (
     <div className="preset-picker">
       <label>
         Scenario
         <select
-          value={current?.name ?? ''}
+          value={value}
           onChange={(e) => {
-            const preset = ALL_PRESETS.find((p) => p.name === e.target.value);
+            const chosen = e.target.value;
+            // Every preset with a tour opens as its tour, at beat 1; the tours list opens the same way.
+            const tourName = chosen.startsWith(TOUR_VALUE) ? chosen.slice(TOUR_VALUE.length) : findTour(chosen) ? chosen : null;
+            if (tourName !== null && openTourBeat(bridge, { name: tourName, beat: 1 }, 'play')) return;
+            const preset = ALL_PRESETS.find((p) => p.name === chosen);
             if (!preset) return;
+            bridge.store.getState().setTour(null);
             const run = presetRun(preset, speed);
             bridge.load(run.config, run.schedule, { stopAtMs: run.stopAtMs, playing: true, label: run.label });
           }}
         >
-          {!current && <option value="">(custom run)</option>}
+          {value === '' && <option value="">(custom run)</option>}
           {ALL_PRESETS.map((p) => (
             <option key={p.name} value={p.name}>
               {p.title}
             </option>
           ))}
+          <optgroup label="Guided tours">
+            {OTHER_TOURS.map((t) => (
+              <option key={t.name} value={TOUR_VALUE + t.name}>
+                Tour: {t.title}
+              </option>
+            ))}
+          </optgroup>
         </select>
       </label>
     </div>
@@ -42,6 +62,14 @@ export const PresetBlurb = memo(function PresetBlurb() {
       <p className="blurb" data-testid="preset-blurb">
         <strong>A counterexample.</strong> The fuzzer found this run and shrank its schedule; it stops where an invariant first fails. Step back through it, or
         switch the bug off to see the same schedule hold.
+      </p>
+    );
+  }
+  const tour = preset ? null : findTour(label ?? '');
+  if (tour) {
+    return (
+      <p className="blurb" data-testid="preset-blurb">
+        <strong>{tour.title}.</strong> {tour.intro}
       </p>
     );
   }

@@ -2,15 +2,16 @@
 import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useLab } from '../labContext';
-import { clientGlyphFields, disagreeingKeys, storeGlyphFields } from '../store/selectors';
+import { clientGlyphFields, disagreeingKeys, selectTourHighlight, storeGlyphFields } from '../store/selectors';
 import { CLIENT_SIZE, STORE_SIZE, type Point } from './layout';
 
 export const ClientGlyph = memo(function ClientGlyph({ id, at }: { id: string; at: Point }) {
   const c = useLab(useShallow((s) => clientGlyphFields(s, id)));
+  const highlighted = useLab((s) => selectTourHighlight(s) === id);
   const { w, h } = CLIENT_SIZE;
   const state = !c.alive ? 'down' : c.paused ? 'paused' : 'up';
   return (
-    <g className={`client client-${state}`} transform={`translate(${at.x},${at.y})`} data-client-id={id} role="img" aria-label={`client ${id}, ${c.status}${c.token !== null ? `, token ${c.token}` : ''}`}>
+    <g className={`client client-${state}${highlighted ? ' tour-highlight' : ''}`} transform={`translate(${at.x},${at.y})`} data-client-id={id} role="img" aria-label={`client ${id}, ${c.status}${c.token !== null ? `, token ${c.token}` : ''}`}>
       <rect x={-w / 2} y={-h / 2} width={w} height={h} rx={12} />
       <text className="client-id" y={-6} fontSize={22}>
         client {id}

@@ -95,7 +95,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   const firstLineY = label.dy + (showVotes ? (label.dy < -5 ? -lineHeight : lineHeight) : 0) - (label.dy < -5 ? (lines.length - 1) * lineHeight : 0);
   return (
     <g
-      className={`node role-${f.alive ? f.role : 'down'}${f.selected ? ' selected' : ''}${f.focused ? ' focused' : ''}`}
+      className={`node role-${f.alive ? f.role : 'down'}${f.selected ? ' selected' : ''}${f.focused ? ' focused' : ''}${f.tourHighlight ? ' tour-highlight' : ''}`}
       transform={`translate(${at.x.toFixed(1)},${at.y.toFixed(1)})`}
       data-node-id={id}
       data-role={f.role}
@@ -112,6 +112,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       onFocus={() => store.getState().focusNode(id)}
     >
       <circle className="focus-ring" r={r * 1.1 + 20} />
+      {f.tourHighlight && <circle className="tour-ring" r={r * 1.1 + 14} />}
       {f.selected && <circle className="select-ring" r={r * 1.1 + 18} />}
       {f.alive && f.role !== 'leader' && <circle className="timer-track" r={r + 9} />}
       <path className="timer-arc" ref={arcRef} />

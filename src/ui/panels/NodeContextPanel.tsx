@@ -98,6 +98,14 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
         <button type="button" className="danger" onClick={() => bridge.act({ verb: node.alive ? 'crash' : 'restart', node: id })}>
           {node.alive ? `Crash ${id}` : `Restart ${id}`}
         </button>
+        <button
+          type="button"
+          disabled={!node.alive || node.role === 'leader'}
+          onClick={() => bridge.act({ verb: 'timeout', node: id })}
+          title={`Make ${id}'s election timer fire now, so it starts an election (schedule: timeout ${id}). A leader has no election timer.`}
+        >
+          Force {id} timeout
+        </button>
         <label>
           drift %
           <input value={drift} onChange={(e) => setDrift(e.target.value)} size={4} onKeyDown={(e) => e.key === 'Enter' && setDriftNow()} />

@@ -115,7 +115,19 @@ export interface ViewSlice {
   dismissError(): void;
 }
 
-export type LabState = RunSlice & FuzzSlice & SelectionSlice & ViewSlice & WhySlice;
+/** The guided tour open over the run, if any (`src/sim/tours`). */
+export interface TourSlice {
+  /** The tour and the beat (1-based) being shown. */
+  readonly tour: { readonly name: string; readonly beat: number } | null;
+  /** The node or client the beat points at; outlined on the diagram. */
+  readonly tourFocus: string | null;
+  /** The actor whose name the pointer is over in the narration; outlined instead while set. */
+  readonly tourHover: string | null;
+  setTour(tour: { readonly name: string; readonly beat: number } | null, focus?: string | null): void;
+  setTourHover(id: string | null): void;
+}
+
+export type LabState = RunSlice & FuzzSlice & SelectionSlice & ViewSlice & WhySlice & TourSlice;
 export type LabStore = StoreApi<LabState>;
 
 type Set = StoreApi<LabState>['setState'];
@@ -154,6 +166,14 @@ const whySlice = (set: Set): WhySlice => ({
   closeWhy: () => set({ whySubject: null }),
 });
 
+const tourSlice = (set: Set): TourSlice => ({
+  tour: null,
+  tourFocus: null,
+  tourHover: null,
+  setTour: (tour, focus = null) => set({ tour, tourFocus: tour === null ? null : focus, tourHover: null }),
+  setTourHover: (id) => set({ tourHover: id }),
+});
+
 export function createLabStore(): LabStore {
   return createStore<LabState>()((set) => ({
     ...runSlice(),
@@ -161,5 +181,6 @@ export function createLabStore(): LabStore {
     ...selectionSlice(set),
     ...viewSlice(set),
     ...whySlice(set),
+    ...tourSlice(set),
   }));
 }

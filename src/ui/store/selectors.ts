@@ -90,6 +90,8 @@ export interface GlyphFields {
   readonly focused: boolean;
   readonly selected: boolean;
   readonly group: number;
+  /** A tour's narration points at this node (its beat, or a name under the pointer). */
+  readonly tourHighlight: boolean;
 }
 
 export function glyphFields(s: LabState, id: string): GlyphFields {
@@ -109,6 +111,7 @@ export function glyphFields(s: LabState, id: string): GlyphFields {
     focused: s.focusedNode === id,
     selected: s.selectedNodes.includes(id),
     group: parts.findIndex((g) => g.includes(id)),
+    tourHighlight: (s.tourHover ?? s.tourFocus) === id,
   };
 }
 
@@ -151,3 +154,6 @@ export function storeGlyphFields(s: LabState, id: 'fenced' | 'unfenced') {
   const text = store && store.values.length > 0 ? store.values.map((v) => `${v.key}=${v.value}`).join(', ') : 'empty';
   return { text, disagree: disagreeingKeys(s).length > 0 };
 }
+
+export const selectTour = (s: LabState) => s.tour;
+export const selectTourHighlight = (s: LabState) => s.tourHover ?? s.tourFocus;

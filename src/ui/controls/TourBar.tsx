@@ -1,0 +1,74 @@
+/**
+ * The open tour: its title, which beat, the narration (names of nodes and clients outline them on
+ * the diagram while the pointer is over them), and Back / Next / Exit. → / ← and PageDown /
+ * PageUp do the same (useKeyboardShortcuts).
+ */
+import { memo, type ReactNode } from 'react';
+import { useBridge, useLab, useLabStore } from '../labContext';
+import { selectTour } from '../store/selectors';
+import { closeTour, tourNamed, tourNext, tourPrev } from '../tour';
+import { findPreset } from '../../sim/presets';
+
+const ACTOR = /(\{[A-Za-z][A-Za-z0-9]{0,7}\}|`[^`]+`)/;
+
+/** `**bold**`, `{n2}` (an actor) and `code` in narration text, as elements. */
+function Narration({ text, onActor }: { text: string; onActor: (id: string | null) => void }) {
+  const inline = (part: string, key: string): ReactNode[] =>
+    part.split(ACTOR).map((piece, i) => {
+      if (piece.startsWith('{') && piece.endsWith('}')) {
+        const id = piece.slice(1, -1);
+        return (
+          <span key={`${key}-${i}`} className="tour-actor" data-actor={id} onMouseEnter={() => onActor(id)} onMouseLeave={() => onActor(null)}>
+            {id}
+          </span>
+        );
+      }
+      if (piece.startsWith('`') && piece.endsWith('`')) return <code key={`${key}-${i}`}>{piece.slice(1, -1)}</code>;
+      return piece;
+    });
+  return (
+    <>
+      {text.split('**').map((part, i) => (i % 2 === 1 ? <strong key={i}>{inline(part, String(i))}</strong> : inline(part, String(i))))}
+    </>
+  );
+}
+
+export const TourBar = memo(function TourBar() {
+  const place = useLab(selectTour);
+  const playing = useLab((s) => s.frame.playing);
+  const bridge = useBridge();
+  const store = useLabStore();
+  const tour = place ? tourNamed(place.name) : null;
+  if (!place || !tour) return null;
+  const beat = tour.beats[place.beat - 1];
+  const count = tour.beats.length;
+  const onActor = (id: string | null) => store.getState().setTourHover(id);
+  return (
+    <section className="tour-bar" aria-label="Guided tour">
+      <div className="tour-head">
+        <strong className="tour-title">{tour.tour.title}</strong>
+        <span className="tour-count">
+          Beat {place.beat} of {count}
+        </span>
+        {beat.beat.branch && <span className="tour-branch">What if…</span>}
+        <span className="tour-state">{playing ? 'playing this beat…' : 'paused at the end of this beat'}</span>
+      </div>
+      {/* A tour of its own already has its intro in the blurb above; a preset's blurb is the preset's. */}
+      {place.beat === 1 && findPreset(place.name) !== null && <p className="tour-intro">{tour.tour.intro}</p>}
+      <p className="tour-narration" data-testid="tour-narration" data-tour={place.name} data-beat={place.beat} aria-live="polite">
+        <Narration text={beat.beat.narration} onActor={onActor} />
+      </p>
+      <div className="tour-buttons">
+        <button type="button" data-testid="tour-prev" disabled={place.beat <= 1} onClick={() => tourPrev(bridge)} title="Back to the end of the previous beat (← or PageUp)">
+          ← Back
+        </button>
+        <button type="button" data-testid="tour-next" disabled={place.beat >= count} onClick={() => tourNext(bridge)} title="Play the next beat (→ or PageDown)">
+          Next →
+        </button>
+        <button type="button" className="tour-exit" onClick={() => closeTour(bridge)} title="Close the tour; the run stays as it is">
+          Exit tour
+        </button>
+      </div>
+    </section>
+  );
+});
