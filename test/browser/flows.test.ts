@@ -16,7 +16,7 @@ import { Timeline } from '../../src/sim/timeline';
 import { diagramLayout, lerp, messageLane, VIEW_H, VIEW_W } from '../../src/ui/diagram/layout';
 import { progressOf } from '../../src/ui/diagram/messageCanvas';
 import { resolvedTour } from '../../src/sim/tours/runner';
-import { findTour } from '../../src/sim/tours/tours';
+import { findTour, TOURS } from '../../src/sim/tours/tours';
 import type { Tour } from '../../src/sim/tours/types';
 
 /** The default run (seed 42, clients A and B) as a link: it lands paused at 0. */
@@ -190,6 +190,27 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page.getByRole('tab', { name: 'Clients' }).click();
     await page.screenshot({ path: join(SHOTS, '04b-fencing-clients.png') });
     await page.close();
+  });
+
+  it('plays every tour beat by beat to its end, each beat pausing where its assertions were checked', async () => {
+    const narration = (page: Page) => page.getByTestId('tour-narration');
+    for (const t of TOURS) {
+      const tour = resolvedTour(t);
+      const page = await open(`?v=1&seed=42&tour=${t.name}&beat=1&speed=100`);
+      await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('1');
+      await expect.poll(() => nowMs(page)).toBe(tour.beats[0].endMs);
+      await page.screenshot({ path: join(SHOTS, `tour-${t.name}-1.png`) });
+      for (const beat of tour.beats.slice(1)) {
+        await page.getByTestId('tour-next').click();
+        await expect.poll(() => narration(page).getAttribute('data-beat')).toBe(String(beat.number));
+        // The run is deterministic: landing on the beat's end is landing on the state the tour's
+        // unit test checked every assertion against.
+        await expect.poll(() => nowMs(page), { timeout: 20_000 }).toBe(beat.endMs);
+      }
+      expect(await page.getByTestId('tour-next').isDisabled()).toBe(true);
+      await page.close();
+    }
+    expect(pageErrors).toEqual([]);
   });
 
   it('plays the fencing tour beat by beat, goes back exactly, and a link lands on a beat', async () => {
