@@ -44,7 +44,8 @@ interface GrantRecord {
   readonly leaseMs: number;
 }
 
-interface FirstApply {
+/** The first apply of a committed index anywhere: the entry and what applying it gave. */
+export interface FirstApply {
   readonly entry: LogEntry;
   readonly result: ApplyResult | null;
 }
@@ -55,8 +56,6 @@ export class ClientViewChecker {
   readonly findings: LeaseDriftFinding[] = [];
   private readonly service: LockService;
   private readonly violate: Violate;
-  /** Index → its first apply anywhere (the committed entry and what applying it gave). */
-  private readonly firstApplies: (FirstApply | undefined)[] = [];
   private readonly grants = new Map<number, GrantRecord>();
   /** The lock table the committed log implies: key → owner. */
   private readonly committed = new Map<string, string>();
@@ -66,14 +65,17 @@ export class ClientViewChecker {
   /** Clock drift was set on some node: a lease the leader ends early is then a finding. */
   drift = false;
 
-  constructor(service: LockService, violate: Violate) {
+  /** Index → its first apply anywhere; the replicated-state checker already records it. */
+  private readonly firstApply: (index: number) => FirstApply | undefined;
+
+  constructor(service: LockService, violate: Violate, firstApply: (index: number) => FirstApply | undefined) {
     this.service = service;
     this.violate = violate;
+    this.firstApply = firstApply;
   }
 
   /** The first apply of committed index `index` on any node, in index order. */
   onFirstApply(index: number, entry: LogEntry, result: ApplyResult | null, now: number): void {
-    this.firstApplies[index] = { entry, result };
     const c = entry.command;
     if (typeof c === 'string' || result === null) return;
     if (c.type === 'grant' && result.type === 'Granted') {
@@ -135,7 +137,7 @@ export class ClientViewChecker {
 
   /** An answer that names an index must describe the entry applied there. */
   private checkAgainstEntry(client: string, src: string, reply: ClientReply, index: number): void {
-    const applied = this.firstApplies[index];
+    const applied = this.firstApply(index);
     const c = applied?.entry.command;
     const r = applied?.result ?? null;
     let matches = false;

@@ -106,6 +106,8 @@ interface CommitRecord {
 interface ApplyRecord {
   readonly entry: LogEntry;
   readonly node: string;
+  /** What the first apply of this index gave (null in a run without the lock service). */
+  readonly result: ApplyResult | null;
   /** For a grant: the token it produced, or null if rejected; undefined for other commands. */
   grant: number | null | undefined;
 }
@@ -178,7 +180,10 @@ export class InvariantChecker {
     }));
     this.eventCursor = run.cluster.events.length;
     const service = run.lockService;
-    this.clientView = service !== null ? new ClientViewChecker(service, (id, who, sentence) => this.violate(id, who, sentence)) : null;
+    this.clientView =
+      service !== null
+        ? new ClientViewChecker(service, (id, who, sentence) => this.violate(id, who, sentence), (index) => this.applied[index])
+        : null;
     if (this.clientView !== null) this.clientView.drift = run.cluster.driftPct.some((p) => p !== 0);
   }
 
@@ -483,7 +488,7 @@ export class InvariantChecker {
     let rec = this.applied[index];
     const first = rec === undefined;
     if (rec === undefined) {
-      this.applied[index] = rec = { entry, node: node.id, grant: undefined };
+      this.applied[index] = rec = { entry, node: node.id, result, grant: undefined };
     } else if (rec.entry !== entry && !sameCommand(rec.entry.command, entry.command)) {
       this.violate(
         'state-machine-safety',
