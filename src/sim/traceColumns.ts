@@ -36,6 +36,8 @@ export interface MessageColumns {
   readonly fate: Uint8Array;
   /** 1 for a heartbeat (an AppendEntries with no entries) or the reply to one. */
   readonly heartbeat: Uint8Array;
+  /** 1 when a reply says yes (VoteReply granted, AppendReply success), else 0: the ring's shapes differ by it. */
+  readonly ok: Uint8Array;
   /** The id of the message whose delivery caused this one, or -1. */
   readonly cause: Int32Array;
   /** A short line per message for tooltips and accessible names (`AppendEntries term 2, prev 2/1, 1 entry, commit 2`). */
