@@ -3,6 +3,14 @@
  * `registerExport` (usually from a component's effect, returning its cleanup) and the menu
  * lists it. The menu always shows the formats in EXPORT_SLOTS, in that order; a slot with no
  * provider is shown disabled rather than faked. Providers with other ids are listed after them.
+ *
+ * A provider, e.g. the trace:
+ *
+ *   useEffect(() => registerExport('trace-json', {
+ *     label: 'Trace (JSON)',
+ *     available: () => store.getState().frame.snapshot !== null,
+ *     run: () => downloadText(exportFileName('trace', seed, now, 'json'), text, 'application/json'),
+ *   }), [store]);
  */
 import { useSyncExternalStore } from 'react';
 
