@@ -12,6 +12,7 @@ import { PseudocodePanel } from './panels/PseudocodePanel';
 import { ScheduleEditor } from './controls/ScheduleEditor';
 import { Scrubber } from './controls/Scrubber';
 import { ShareControls } from './controls/ShareControls';
+import { ExportMenu } from './controls/ExportMenu';
 import { NetworkControls } from './controls/NetworkControls';
 import { PlaybackControls } from './controls/PlaybackControls';
 import { PresetBlurb, PresetPicker } from './controls/PresetPicker';
@@ -112,6 +113,7 @@ export function App() {
         <h1 className="brand">Lockstep</h1>
         <PlaybackControls />
         <ShareControls />
+        <ExportMenu />
       </header>
       <div className="subbar">
         <div className="subbar-left">

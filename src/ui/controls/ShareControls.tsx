@@ -10,6 +10,7 @@ import type { LabState } from '../store/labStore';
 import { SHORTCUTS } from '../useKeyboardShortcuts';
 import { currentLink, pageUrl } from '../urlSync';
 import { runFromSpec, runSpecOf } from '../runs';
+import { downloadText } from '../export/download';
 
 /** Clipboard writes can hang or be refused (no focus, no permission); then the field is selected. */
 async function writeClipboard(text: string): Promise<boolean> {
@@ -56,14 +57,7 @@ export const ShareControls = memo(function ShareControls() {
   const exportRun = () => {
     const s = store.getState();
     if (!s.frame.snapshot) return;
-    const blob = new Blob([runFileText(s)], { type: 'application/json' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = fileName(s);
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    downloadText(fileName(s), runFileText(s), 'application/json');
   };
 
   const importRun = async (e: ChangeEvent<HTMLInputElement>) => {
@@ -86,7 +80,7 @@ export const ShareControls = memo(function ShareControls() {
         Copy link
       </button>
       <button type="button" onClick={exportRun} title="Save this run (seed, configuration, schedule, time) as a small JSON file">
-        Export
+        Export run
       </button>
       <button type="button" onClick={() => fileInput.current?.click()} title="Open a run file saved with Export run">
         Import…

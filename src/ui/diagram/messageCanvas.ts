@@ -53,6 +53,47 @@ export interface MessageFrame {
   readonly clockMs: number;
 }
 
+/** One thing the canvas paints: a message's symbol, or the burst where one was dropped. */
+export type MessageMark =
+  | { readonly mark: 'symbol'; readonly x: number; readonly y: number; readonly kind: MessageKind; readonly seq: number }
+  | { readonly mark: 'burst'; readonly x: number; readonly y: number; readonly fade: number };
+
+/**
+ * Where each message and drop of a frame is painted, in view units: the canvas draws these,
+ * and the ring export writes the same marks as SVG, so both put every message in one place.
+ */
+export function messageMarks(layout: DiagramLayout, frame: MessageFrame): MessageMark[] {
+  const { messages, drops, clockMs } = frame;
+  const marks: MessageMark[] = [];
+  for (const m of messages) {
+    const lane = messageLane(layout, m.src, m.dst);
+    if (!lane) continue;
+    const p = progressOf(m, clockMs);
+    if (m.lost && p >= 0.5) {
+      const at = lerp(lane.from, lane.to, 0.5);
+      const fade = 1 - Math.min(1, (clockMs - (m.sentAt + (m.deliverAt - m.sentAt) / 2)) / DROP_VISIBLE_MS);
+      marks.push({ mark: 'burst', x: at.x, y: at.y, fade: Math.max(0.25, fade) });
+      continue;
+    }
+    const at = lerp(lane.from, lane.to, p);
+    marks.push({ mark: 'symbol', x: at.x, y: at.y, kind: messageKind(m), seq: m.seq });
+  }
+  for (const d of drops) {
+    const age = clockMs - d.droppedAt;
+    if (age < 0 || age > DROP_VISIBLE_MS) continue;
+    const lane = messageLane(layout, d.src, d.dst);
+    if (!lane) continue;
+    const at = lerp(lane.from, lane.to, dropPosition(d.reason));
+    marks.push({ mark: 'burst', x: at.x, y: at.y, fade: 1 - age / DROP_VISIBLE_MS });
+  }
+  return marks;
+}
+
+/** A drop's burst ring grows as it fades. */
+export function burstRadius(fade: number): number {
+  return 8 + 16 * (1 - fade);
+}
+
 interface Palette {
   readonly panel: string;
   readonly drop: string;
@@ -73,7 +114,8 @@ const KIND_VARS: Readonly<Record<MessageKind, string>> = {
   'store-write': '--msg-store',
 };
 
-const CROSS = 'M-7,-7L7,7M7,-7L-7,7';
+/** The cross of a drop's burst, centred on 0,0. */
+export const BURST_CROSS = 'M-7,-7L7,7M7,-7L-7,7';
 
 export class MessageCanvas {
   private readonly canvas: HTMLCanvasElement;
@@ -157,29 +199,14 @@ export class MessageCanvas {
     const s = Math.min(cw / VIEW_W, ch / VIEW_H);
     const ox = (cw - VIEW_W * s) / 2;
     const oy = (ch - VIEW_H * s) / 2;
-    const { messages, drops, clockMs } = this.frame;
-    const layout = this.layout;
-    for (const m of messages) {
-      const lane = messageLane(layout, m.src, m.dst);
-      if (!lane) continue;
-      const p = progressOf(m, clockMs);
-      if (m.lost && p >= 0.5) {
-        const at = lerp(lane.from, lane.to, 0.5);
-        const fade = 1 - Math.min(1, (clockMs - (m.sentAt + (m.deliverAt - m.sentAt) / 2)) / DROP_VISIBLE_MS);
-        this.burst(at.x, at.y, Math.max(0.25, fade), dpr, s, ox, oy);
+    const dropMotion = !this.reducedMotion?.matches;
+    for (const m of messageMarks(this.layout, this.frame)) {
+      if (m.mark === 'burst') {
+        this.burst(m.x, m.y, dropMotion ? m.fade : 1, dpr, s, ox, oy);
         continue;
       }
-      const at = lerp(lane.from, lane.to, p);
-      ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * (ox + at.x * s), dpr * (oy + at.y * s));
-      this.symbol(messageKind(m));
-    }
-    for (const d of drops) {
-      const age = clockMs - d.droppedAt;
-      if (age < 0 || age > DROP_VISIBLE_MS) continue;
-      const lane = messageLane(layout, d.src, d.dst);
-      if (!lane) continue;
-      const at = lerp(lane.from, lane.to, dropPosition(d.reason));
-      this.burst(at.x, at.y, 1 - age / DROP_VISIBLE_MS, dpr, s, ox, oy);
+      ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * (ox + m.x * s), dpr * (oy + m.y * s));
+      this.symbol(m.kind);
     }
   }
 
@@ -214,17 +241,16 @@ export class MessageCanvas {
 
   private burst(x: number, y: number, fade: number, dpr: number, s: number, ox: number, oy: number): void {
     const ctx = this.ctx as CanvasRenderingContext2D;
-    if (this.reducedMotion?.matches) fade = 1;
     ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * (ox + x * s), dpr * (oy + y * s));
     ctx.globalAlpha = fade;
     ctx.strokeStyle = this.palette.drop;
     ctx.lineWidth = 2.5;
     ctx.beginPath();
-    ctx.arc(0, 0, 8 + 16 * (1 - fade), 0, Math.PI * 2);
+    ctx.arc(0, 0, burstRadius(fade), 0, Math.PI * 2);
     ctx.stroke();
     ctx.lineWidth = 3.5;
     ctx.lineCap = 'round';
-    if (!this.cross) this.cross = new Path2D(CROSS);
+    if (!this.cross) this.cross = new Path2D(BURST_CROSS);
     ctx.stroke(this.cross);
     ctx.lineCap = 'butt';
     ctx.globalAlpha = 1;
