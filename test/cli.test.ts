@@ -1,9 +1,17 @@
 // `npm run sim`: flags in, text or JSON out; every bad flag is exit code 2 and one sentence on
 // stderr, never a stack trace. runSimCli is a function of argv, so the tests call it directly.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SECTIONS, formatRate, measureRate, median, parseBenchArgs, runBench, timeSection, type RateSection } from '../src/cli/bench';
-import { header, runSimCli } from '../src/cli/simCli';
+import { SIM_USAGE, header, runSimCli } from '../src/cli/simCli';
+import { encodeLink } from '../src/share/link';
 import { DEFAULT_CONFIG } from '../src/sim/config';
+import { findPreset, presetActions } from '../src/sim/presets';
+import { parseSchedule } from '../src/sim/schedule';
+import { runTraceJson } from '../src/sim/traceJson';
 
 interface JsonNode {
   readonly alive: boolean;
@@ -37,6 +45,12 @@ describe('bad flags: exit code 2 and one sentence', () => {
     { argv: ['--json=yes'], message: /^Flag --json takes no value\.$/ },
     { argv: ['--seed', '1', '--seed', '2'], message: /^Flag --seed is given twice; give it once\.$/ },
     { argv: ['--bugs', 'nope'], message: /^Unknown bug "nope" in --bugs; the bugs are / },
+    { argv: ['--link', '?v=1&seed=1', '--seed', '3'], message: /^--link already gives the run, so it cannot be combined with --seed\.$/ },
+    { argv: ['--preset', 'chapter', '--link', '?v=1&seed=1'], message: /^--link already gives the run, so it cannot be combined with --preset\.$/ },
+    { argv: ['--link', 'nonsense'], message: /^This link has an unknown field "nonsense"; a Lockstep link has v, seed, / },
+    { argv: ['--link', '?v=9&seed=1'], message: /^This link is format version "9"; this Lockstep reads version 1\.$/ },
+    { argv: ['--link', '?v=1&seed=1&s=@5+crash+n9'], message: /^This link's schedule is invalid: .*names node "n9"/ },
+    { argv: ['--trace='], message: /^--trace needs a file name\.$/ },
   ];
   for (const c of cases) {
     it(`${c.argv.join(' ')}`, () => {
@@ -215,4 +229,53 @@ describe('invariants in the sim CLI (issue 6: checked in the CLI, tests and the 
     const json = JSON.parse(runSimCli(['--preset', 'fencing', '--json', '--no-check']).stdout);
     expect(json.invariants).toEqual({ checked: false });
   });
+});
+
+describe('--trace FILE and --link URL', () => {
+  const fencing = findPreset('fencing');
+  if (fencing === null) throw new Error('no fencing preset');
+
+  it('are in the usage text', () => {
+    expect(SIM_USAGE).toMatch(/--trace FILE .*trace/);
+    expect(SIM_USAGE).toMatch(/--link URL .*share link/);
+  });
+
+  it('--trace returns the trace the page would export, after the usual output', () => {
+    const plain = runSimCli(['--preset', 'fencing']);
+    const traced = runSimCli(['--preset', 'fencing', '--trace', 'out/fencing.json']);
+    expect(traced.stdout).toBe(plain.stdout);
+    expect(plain.files).toBeUndefined();
+    expect(traced.files).toEqual([{ path: 'out/fencing.json', text: runTraceJson(fencing.config, presetActions(fencing), fencing.untilMs, null) }]);
+    const withLoad = runSimCli(['--seed', '7', '--until', '900', '--submit-every', '100', '--schedule', '@400 crash n1', '--json', '--trace', 't.json']);
+    const config = { ...DEFAULT_CONFIG, seed: 7 };
+    expect(withLoad.files?.[0].text).toBe(runTraceJson(config, parseSchedule('@400 crash n1'), 900, 100));
+    expect(JSON.parse(withLoad.files?.[0].text ?? '')).toMatchObject({ format: 'lockstep-trace', version: 1, run: { seed: '7', untilMs: 900, submitEveryMs: 100 } });
+  });
+
+  it('--link replays the run the equivalent flags give, until the link\'s time', () => {
+    const link = 'https://example.org/lockstep/?' + encodeLink({ config: fencing.config, schedule: presetActions(fencing), atMs: 14000 });
+    const viaLink = runSimCli(['--link', link]);
+    const viaFlags = runSimCli(['--preset', 'fencing', '--until', '14000']);
+    expect(viaLink.code).toBe(0);
+    expect(viaLink.stdout).toBe(viaFlags.stdout);
+    const later = runSimCli(['--link', link, '--until', '15000', '--json']);
+    expect(later.stdout).toBe(runSimCli(['--preset', 'fencing', '--json']).stdout);
+    const traced = runSimCli(['--link', link, '--trace', 'x.json']);
+    expect(traced.files?.[0].text).toBe(runTraceJson(fencing.config, presetActions(fencing), 14000, null));
+  });
+
+  it('sim.ts writes the file, and a file it cannot write is one sentence and exit 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lockstep-trace-'));
+    const file = join(dir, 'chapter.json');
+    const tsx = join('node_modules', '.bin', 'tsx');
+    const ok = spawnSync(tsx, ['src/cli/sim.ts', '--preset', 'chapter', '--trace', file], { encoding: 'utf8' });
+    expect(ok.status).toBe(0);
+    const chapter = findPreset('chapter');
+    if (chapter === null) throw new Error('no chapter preset');
+    expect(readFileSync(file, 'utf8')).toBe(runTraceJson(chapter.config, presetActions(chapter), chapter.untilMs, null));
+    const bad = spawnSync(tsx, ['src/cli/sim.ts', '--preset', 'chapter', '--trace', join(dir, 'missing', 'x.json')], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toContain('invariants: every invariant held');
+    expect(bad.stderr).toBe(`Could not write ${join(dir, 'missing', 'x.json')}: its folder does not exist.\n`);
+  }, 30_000);
 });

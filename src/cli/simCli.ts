@@ -3,17 +3,21 @@
  * argv to (exit code, stdout, stderr) so tests call it directly.
  */
 import { BUG_NAMES, DEFAULT_CONFIG, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/config';
+import { decodeLink } from '../share/link';
 import { PRESETS, findPreset } from '../sim/presets';
 import { detailJson, interleavedLines, lockSummaryLines, runReport, summaryLines } from '../sim/report';
 import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/schedule';
 import { attachInvariants } from '../sim/invariants';
 import { Simulation } from '../sim/simulation';
+import { runTraceJson } from '../sim/traceJson';
 import { UsageError, parseFlags, wholeNumber } from './args';
 
 export interface CliResult {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
+  /** Files to write (`--trace FILE`): the caller writes them, so runSimCli stays a pure function. */
+  readonly files?: readonly { readonly path: string; readonly text: string }[];
 }
 
 const FLAGS = [
@@ -28,6 +32,8 @@ const FLAGS = [
   { name: 'preset', value: true },
   { name: 'clients', value: true },
   { name: 'bugs', value: true },
+  { name: 'link', value: true },
+  { name: 'trace', value: true },
   { name: 'json', value: false },
   { name: 'verbose', value: false },
   { name: 'no-check', value: false },
@@ -46,6 +52,8 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --clients A,B       lock-service clients (one capital letter each, at most ${MAX_CLIENTS})
   --bugs a,b          switch on bugs: ${BUG_NAMES.join(', ')}
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
+  --link URL          replay a share link (its run, until its time unless --until is given)
+  --trace FILE        also write the run's trace (versioned JSON: messages and state spans) to FILE
   --json              print one JSON object instead of text (detail events in "details")
   --verbose           interleave detail events (marked ·) with the chapter's lines
   --no-check          skip the invariant checks (measure the bare engine)
@@ -62,7 +70,12 @@ export interface ResolvedRun {
   readonly json: boolean;
   readonly verbose: boolean;
   readonly check: boolean;
+  /** Where to write the run's trace (`--trace`), or null. */
+  readonly tracePath: string | null;
 }
+
+/** Flags that describe the run itself: a share link already gives all of them. */
+const RUN_FLAGS = ['preset', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'schedule'] as const;
 
 /** Turns flags into a checked run description, or throws a UsageError with one sentence. */
 export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
@@ -72,6 +85,8 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
     const v = flags.get(name);
     return typeof v === 'string' ? v : undefined;
   };
+  const link = str('link');
+  if (link !== undefined) return resolveLink(link, flags, str);
   let config: SimConfig = DEFAULT_CONFIG;
   let scheduleText = '';
   let untilMs: number | null = null;
@@ -101,9 +116,29 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
   const until = str('until');
   if (until !== undefined) untilMs = wholeNumber(until, 'until', 0, MAX_MS);
   if (untilMs === null) untilMs = Math.max(2000, ...schedule.map((a) => a.at + 1000));
+  return { config, schedule, untilMs, ...outputOptions(flags, str) };
+}
+
+type FlagText = (name: string) => string | undefined;
+
+/** What every run takes besides its description: load, output and checks. */
+function outputOptions(flags: Map<string, string | true>, str: FlagText) {
   const every = str('submit-every');
   const submitEveryMs = every === undefined ? null : wholeNumber(every, 'submit-every', 1, MAX_MS);
-  return { config, schedule, untilMs, submitEveryMs, json: flags.has('json'), verbose: flags.has('verbose'), check: !flags.has('no-check') };
+  const tracePath = str('trace') ?? null;
+  if (tracePath === '') throw new UsageError('--trace needs a file name.');
+  return { submitEveryMs, json: flags.has('json'), verbose: flags.has('verbose'), check: !flags.has('no-check'), tracePath };
+}
+
+/** `--link URL`: the link's run, until its time unless --until says otherwise. */
+function resolveLink(link: string, flags: Map<string, string | true>, str: FlagText): ResolvedRun {
+  const clash = RUN_FLAGS.find((name) => flags.has(name));
+  if (clash !== undefined) throw new UsageError(`--link already gives the run, so it cannot be combined with --${clash}.`);
+  const decoded = decodeLink(link);
+  if (!decoded.ok) throw new UsageError(decoded.error);
+  const until = str('until');
+  const untilMs = until !== undefined ? wholeNumber(until, 'until', 0, MAX_MS) : decoded.spec.atMs;
+  return { config: decoded.spec.config, schedule: [...decoded.spec.schedule], untilMs, ...outputOptions(flags, str) };
 }
 
 export function header(config: SimConfig): string {
@@ -154,7 +189,7 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     const { now, events, ...rest } = runReport(sim.cluster, sim.lockService);
     const details = sim.cluster.details.map(detailJson);
     const report = { now, events, details, ...rest, invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
-    return { code: violated(checker) ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '' };
+    return { code: violated(checker) ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run) };
   }
   const eventLines = run.verbose ? interleavedLines(sim.cluster.events, sim.cluster.details) : sim.cluster.events.map((e) => e.line);
   const lines = [header(run.config), ...eventLines, ...summaryLines(sim.cluster)];
@@ -168,7 +203,13 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
       lines.push(`findings: with clock drift set, the service ended ${checker.leaseFindings.length} lease(s) before the client's own count ran out`);
     }
   }
-  return { code: violated(checker) ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '' };
+  return { code: violated(checker) ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run) };
+}
+
+/** `--trace FILE`: the run's trace, made by the same function the page's Export uses. */
+function traceFiles(run: ResolvedRun): Pick<CliResult, 'files'> {
+  if (run.tracePath === null) return {};
+  return { files: [{ path: run.tracePath, text: runTraceJson(run.config, run.schedule, run.untilMs, run.submitEveryMs) }] };
 }
 
 /** A run that shows a violation exits 1, so a replayed counterexample fails where it is run. */

@@ -44,6 +44,25 @@ export interface DroppedMessage {
   readonly reason: 'down' | 'partition' | 'loss';
 }
 
+/**
+ * A trace recorder's sink (traceRecorder.ts): told of every message from send to delivery or
+ * drop, and called once at the end of every step. It only observes: nothing it does reaches
+ * back into the run, and the hot path pays one null check when there is none. Unlike a step
+ * observer it leaves the quiet-millisecond skipping on.
+ */
+export interface ClusterTracer {
+  /** Message `id` (the envelope's seq) was queued; duplicates are separate messages. */
+  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message): void;
+  /** Message `id` is handed to its receiver now; what is sent until `deliveriesDone` answers it. */
+  delivering(id: number): void;
+  /** The network dropped message `id` now. */
+  dropped(id: number, reason: 'down' | 'partition' | 'loss'): void;
+  /** This step's deliveries are over: what is sent from here on (ticks, actions) has no cause. */
+  deliveriesDone(): void;
+  /** The end of a step, or of a schedule action: state may have changed. */
+  afterStep(): void;
+}
+
 /** Observers run after every step (invariant checkers live outside node code). */
 export type StepObserver = (cluster: Cluster) => void;
 
@@ -107,6 +126,8 @@ export class Cluster implements NodeHost {
   private readonly driftBaseLocal: number[];
   private readonly driftBaseNow: number[];
   extension: ClusterExtension | null = null;
+  /** A trace recorder, or null; never copied into a checkpoint (see Simulation.clone). */
+  tracer: ClusterTracer | null = null;
   private readonly observers: StepObserver[] = [];
   private readonly applyObservers: ApplyObserver[] = [];
   private readonly timeoutRange: readonly [number, number];
@@ -178,7 +199,9 @@ export class Cluster implements NodeHost {
       this.sendUnreliably(src, dst, msg, deliverAt, lost);
       return;
     }
-    this.inflight.enqueue(deliverAt, this.seq++, this.nowMs, src, dst, msg, lost);
+    const seq = this.seq++;
+    this.inflight.enqueue(deliverAt, seq, this.nowMs, src, dst, msg, lost);
+    if (this.tracer !== null) this.tracer.sent(seq, this.nowMs, deliverAt, src, dst, msg);
   }
 
   /**
@@ -194,10 +217,14 @@ export class Cluster implements NodeHost {
     if (byDst > extra) extra = byDst;
     let at = deliverAt + extra;
     if (this.reorderPct > 0 && this.rng.random() * 100 < this.reorderPct) at += 1 + this.rng.randbelow(2 * this.latencyRange[1] + 1);
-    this.inflight.enqueue(at, this.seq++, this.nowMs, src, dst, msg, lost);
+    const seq = this.seq++;
+    this.inflight.enqueue(at, seq, this.nowMs, src, dst, msg, lost);
+    if (this.tracer !== null) this.tracer.sent(seq, this.nowMs, at, src, dst, msg);
     if (this.duplicatePct > 0 && this.rng.random() * 100 < this.duplicatePct) {
       const copyAt = this.nowMs + this.rng.randint(this.latencyRange[0], this.latencyRange[1]) + extra;
-      this.inflight.enqueue(copyAt, this.seq++, this.nowMs, src, dst, msg, false);
+      const copySeq = this.seq++;
+      this.inflight.enqueue(copyAt, copySeq, this.nowMs, src, dst, msg, false);
+      if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg);
     }
   }
 
@@ -271,6 +298,7 @@ export class Cluster implements NodeHost {
   step(): void {
     const now = ++this.nowMs;
     const queue = this.inflight;
+    const tracer = this.tracer;
     while (queue.peekDeliverAt() <= now) {
       const env = queue.pop() as Envelope;
       // One lookup serves both the liveness check (canReceive) and the delivery.
@@ -285,6 +313,7 @@ export class Cluster implements NodeHost {
       if (reason !== null) {
         this.dropped++;
         this.noteDrop(env, reason);
+        if (tracer !== null) tracer.dropped(env.seq, reason);
         if (this.recordDetails) {
           this.detail({
             kind: 'dropped',
@@ -296,18 +325,21 @@ export class Cluster implements NodeHost {
         continue;
       }
       const payload = env.payload;
+      if (tracer !== null) tracer.delivering(env.seq);
       // Raft RPCs go to the node; everything else (client requests, replies, store writes) to the
       // service on top. Without one, every message is a Raft RPC between nodes.
       if (node !== undefined && (this.extension === null || isRaftMessage(payload))) node.onMessage(env.src, payload as RaftMessage);
       else this.extension?.onMessage(env.dst, env.src, payload);
       queue.release(env); // delivered: nothing refers to the envelope any more (drops keep theirs)
     }
+    if (tracer !== null) tracer.deliveriesDone();
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) nodes[i].tick();
     if (this.extension) this.extension.tick();
     if (this.calmAtMs !== null) this.probe();
     const observers = this.observers;
     for (let i = 0; i < observers.length; i++) observers[i](this);
+    if (tracer !== null) tracer.afterStep();
   }
 
   private noteDrop(envelope: Envelope, reason: DroppedMessage['reason']): void {

@@ -51,9 +51,21 @@ export class Simulation {
     return this.actions;
   }
 
-  /** An independent copy at the same instant (a checkpoint for time travel). */
+  /**
+   * An independent copy at the same instant (a checkpoint for time travel). A trace recorder
+   * stays with this run: the copy is made with the tracer unhooked, so the recorder is neither
+   * copied (its arrays would make every checkpoint cost more) nor fed by the copy's replays.
+   */
   clone(): Simulation {
-    return deepClone(this);
+    const cluster = this.cluster;
+    const tracer = cluster.tracer;
+    if (tracer === null) return deepClone(this);
+    cluster.tracer = null;
+    try {
+      return deepClone(this);
+    } finally {
+      cluster.tracer = tracer;
+    }
   }
 
   /** Actions not yet applied (all later than now): removed from the run and returned. */
@@ -105,8 +117,10 @@ export class Simulation {
   applyDue(): void {
     const now = this.cluster.nowMs;
     const actions = this.actions;
+    let acted = false;
     while (this.nextAction < actions.length && actions[this.nextAction].at <= now) {
       this.apply(actions[this.nextAction++]);
+      acted = true;
     }
     const every = this.submitEveryMs;
     // The modulo runs once per multiple of `every`, not every millisecond: before
@@ -119,9 +133,13 @@ export class Simulation {
         if (leader !== null) {
           leader.submit(`x=${this.submitCounter}`);
           this.submitCounter++;
+          acted = true;
         }
       }
     }
+    // Actions change state after the step's own sample: a trace recorder samples again.
+    const tracer = this.cluster.tracer;
+    if (acted && tracer !== null) tracer.afterStep();
   }
 
   /**
@@ -136,6 +154,8 @@ export class Simulation {
     this.actions.splice(this.nextAction, 0, action);
     this.nextAction++;
     this.apply(action);
+    const tracer = this.cluster.tracer;
+    if (tracer !== null) tracer.afterStep();
     return action;
   }
 
