@@ -187,6 +187,15 @@ describe('share links', () => {
     expect(back.ok && back.spec.speed).toBe(0.25);
   });
 
+  it('carries the diagram view (ring, both, space-time) as an optional view field, and refuses a bad one', () => {
+    const spec: RunSpec = { config: DEFAULT_CONFIG, schedule: [], atMs: 1200, view: 'time' };
+    const link = encodeLink(spec);
+    expect(link).toBe('v=1&seed=42&t=1200&view=time');
+    expect(decodeLink(link)).toEqual({ ok: true, spec });
+    expect(decodeLink('v=1&seed=42&t=5&speed=2&view=split')).toEqual({ ok: true, spec: { config: DEFAULT_CONFIG, schedule: [], atMs: 5, speed: 2, view: 'split' } });
+    expect(decodeLink('v=1&seed=42&view=3d')).toEqual({ ok: false, error: 'This link\'s view "3d" must be one of ring, split, time.' });
+  });
+
   it('base64url round-trips bytes and rejects impossible lengths', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
       expect(fromBase64Url(toBase64Url(bytes))).toEqual(bytes);

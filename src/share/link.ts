@@ -26,7 +26,12 @@ export interface RunSpec {
   readonly speed?: number;
   /** A guided tour open at this beat (1-based); the page opens the beat's own run, at its end. */
   readonly tour?: TourPlace;
+  /** A view setting: what the diagram pane shows (the ring, the space-time view, or both). */
+  readonly view?: LinkView;
 }
+
+export const LINK_VIEWS = ['ring', 'split', 'time'] as const;
+export type LinkView = (typeof LINK_VIEWS)[number];
 
 export interface TourPlace {
   readonly name: string;
@@ -58,10 +63,11 @@ export function encodeLink(spec: RunSpec): string {
     p.set('tour', spec.tour.name);
     p.set('beat', String(spec.tour.beat));
   }
+  if (spec.view !== undefined) p.set('view', spec.view);
   return p.toString();
 }
 
-const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 's', 'z', 't', 'speed', 'tour', 'beat']);
+const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 's', 'z', 't', 'speed', 'tour', 'beat', 'view']);
 
 /** Reads a link's query string (with or without `?`, or a whole URL). Never throws. */
 export function decodeLink(input: string): Decoded {
@@ -128,7 +134,11 @@ function decode(input: string): Decoded {
   }
   const tour = tourPlace(params.get('tour'), params.get('beat'));
   if (typeof tour === 'string') return fail(tour);
-  const extra = tour !== null ? { tour } : {};
+  const viewText = params.get('view');
+  if (viewText !== null && !(LINK_VIEWS as readonly string[]).includes(viewText)) {
+    return fail(`This link's view "${viewText.slice(0, 14)}" must be one of ${LINK_VIEWS.join(', ')}.`);
+  }
+  const extra = { ...(tour !== null ? { tour } : {}), ...(viewText !== null ? { view: viewText as LinkView } : {}) };
   const speedText = params.get('speed');
   if (speedText !== null) {
     const speed = Number(speedText);

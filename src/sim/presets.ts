@@ -10,6 +10,11 @@ export interface Preset {
   readonly config: SimConfig;
   readonly schedule: string;
   readonly untilMs: number;
+  /**
+   * The chapter's sequence diagram this run reproduces: the space-time view opens on this window
+   * with these lanes (`service` folds every node into one lane, as the figure's "Lease service").
+   */
+  readonly figure?: { readonly fromMs: number; readonly toMs: number; readonly lanes: readonly string[] };
 }
 
 export const CHAPTER_SCHEDULE =
@@ -31,6 +36,9 @@ export const PRESETS: readonly Preset[] = [
     config: DEFAULT_CONFIG,
     schedule: CHAPTER_SCHEDULE,
     untilMs: 2253,
+    // "A leader crash costs one election timeout plus one round of votes": n2's last heartbeats,
+    // its crash at 1168, n3's votes from n1 and n5, and n3's first AppendEntries of term 2.
+    figure: { fromMs: 1110, toMs: 1400, lanes: ['n2', 'n1', 'n3', 'n5'] },
   },
   {
     name: 'split-vote',
@@ -51,6 +59,8 @@ export const PRESETS: readonly Preset[] = [
       '@2500 client A pause 11000; @13000 client B acquire job:42 10000; @13000 client B write result=B-first; ' +
       '@13000 client A write result=A-second',
     untilMs: 15000,
+    // The fencing figure: A's grant and write, its pause, B's grant and write, A's refused write.
+    figure: { fromMs: 950, toMs: 13600, lanes: ['A', 'service', 'B', 'fenced'] },
   },
   {
     name: 'ghost-lock',

@@ -73,3 +73,96 @@ export function fateCode(m: Pick<TraceMessage, 'deliveredAt' | 'droppedAt' | 'dr
   if (m.droppedAt !== null) return m.dropReason === 'loss' ? FATE.loss : m.dropReason === 'down' ? FATE.down : FATE.partition;
   return FATE.inFlight;
 }
+
+/**
+ * What the worker posts while the space-time view is open: the rows from `fromRow` on (rows before
+ * it are final: their fates were known at the last post), and the spans whole (they are few).
+ * `reset`: the trace started over, drop everything held for it.
+ */
+export interface TraceDelta {
+  readonly traceId: number;
+  readonly reset: boolean;
+  readonly untilMs: number;
+  readonly actors: TraceActors;
+  readonly actorIds: readonly string[];
+  readonly fromRow: number;
+  readonly rows: MessageColumns;
+  readonly nodeSpans: readonly NodeSpan[];
+  readonly clientSpans: readonly ClientSpan[];
+  readonly partitions: readonly PartitionSpan[];
+  readonly leases: readonly LeaseSpan[];
+  readonly storeMarks: readonly StoreMark[];
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Empty columns with room for `capacity` rows. */
+export function emptyColumns(capacity = 0): MessageColumns {
+  return {
+    count: 0,
+    id: new Int32Array(capacity),
+    type: new Uint8Array(capacity),
+    from: new Uint8Array(capacity),
+    to: new Uint8Array(capacity),
+    sentAt: new Float64Array(capacity),
+    endAt: new Float64Array(capacity),
+    fate: new Uint8Array(capacity),
+    heartbeat: new Uint8Array(capacity),
+    ok: new Uint8Array(capacity),
+    cause: new Int32Array(capacity),
+    label: [],
+    maxSpanMs: 0,
+  };
+}
+
+const TYPED_COLUMNS = ['id', 'type', 'from', 'to', 'sentAt', 'endAt', 'fate', 'heartbeat', 'ok', 'cause'] as const;
+
+/** The typed arrays of `columns` (rows 0..count), for a postMessage transfer list. */
+export function transferablesOf(columns: MessageColumns): ArrayBuffer[] {
+  return TYPED_COLUMNS.map((k) => columns[k].buffer as ArrayBuffer);
+}
+
+/**
+ * `held` with `rows` written from row `at` on: rows past `at + rows.count` go. Grows by doubling,
+ * writing into `held`'s arrays when they are big enough (the caller gives up `held`).
+ */
+export function spliceColumns(held: MessageColumns, at: number, rows: MessageColumns): MessageColumns {
+  const count = at + rows.count;
+  if (at > held.count) throw new RangeError(`Trace rows from ${at} cannot follow the ${held.count} rows held.`);
+  let out: Mutable<MessageColumns>;
+  if (count > held.id.length) {
+    const grown = emptyColumns(Math.max(count, held.id.length * 2, 1024)) as Mutable<MessageColumns>;
+    for (const k of TYPED_COLUMNS) (grown[k] as Int32Array | Uint8Array | Float64Array).set(held[k].subarray(0, at) as never);
+    grown.label = held.label.slice(0, at);
+    out = grown;
+  } else {
+    out = { ...held, label: held.label.length > at ? held.label.slice(0, at) : (held.label as string[]) };
+  }
+  for (const k of TYPED_COLUMNS) (out[k] as Int32Array | Uint8Array | Float64Array).set(rows[k].subarray(0, rows.count) as never, at);
+  const labels = out.label as string[];
+  labels.length = at;
+  for (let i = 0; i < rows.count; i++) labels.push(rows.label[i]);
+  out.count = count;
+  out.maxSpanMs = Math.max(at === 0 ? 0 : held.maxSpanMs, rows.maxSpanMs);
+  return out;
+}
+
+/** The trace the page holds after a delta arrives. */
+export function applyTraceDelta(held: TraceView | null, delta: TraceDelta): TraceView {
+  const fresh = held === null || delta.reset || held.traceId !== delta.traceId;
+  const base = fresh ? emptyColumns() : held.messages;
+  const from = fresh ? 0 : Math.min(delta.fromRow, base.count);
+  if (fresh && delta.fromRow !== 0) throw new RangeError(`A new trace must start at row 0, not ${delta.fromRow}.`);
+  return {
+    traceId: delta.traceId,
+    untilMs: delta.untilMs,
+    actors: delta.actors,
+    actorIds: delta.actorIds,
+    messages: spliceColumns(base, from, delta.rows),
+    nodeSpans: delta.nodeSpans,
+    clientSpans: delta.clientSpans,
+    partitions: delta.partitions,
+    leases: delta.leases,
+    storeMarks: delta.storeMarks,
+  };
+}

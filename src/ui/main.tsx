@@ -10,6 +10,8 @@ import { createLabStore } from './store/labStore';
 import { tabForPreset } from './tabs';
 import { startUrlSync } from './urlSync';
 import { openTourBeat } from './tour';
+import { startViewSync } from './viewSync';
+import { registerRunExports } from './export/runActions';
 import './styles.css';
 
 const store = createLabStore();
@@ -23,6 +25,9 @@ bridge.setSpeed(run.speed);
 if (!(run.tour && openTourBeat(bridge, run.tour, 'land'))) {
   bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: run.playing, label: run.label });
 }
+startViewSync(store, bridge, run.view);
+// The trace, event-log and ShiViz exports replay the run in the worker.
+registerRunExports(bridge);
 if (typeof fromLink === 'string') store.setState({ error: `${fromLink} Opening the default run instead.` });
 startUrlSync(store, {
   replace: (query) => history.replaceState(history.state, '', `${location.pathname}?${query}${location.hash}`),

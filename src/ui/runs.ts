@@ -7,7 +7,7 @@
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/config';
 import { PRESETS, presetActions, type Preset } from '../sim/presets';
 import type { Action } from '../sim/schedule';
-import { decodeLink, encodeLink, type RunSpec, type TourPlace } from '../share/link';
+import { decodeLink, encodeLink, type LinkView, type RunSpec, type TourPlace } from '../share/link';
 import { DEFAULT_SPEED } from '../worker/protocol';
 
 export interface RunRequest {
@@ -20,6 +20,14 @@ export interface RunRequest {
   readonly label: string;
   /** Open this tour at this beat (landing at the beat's end) instead of the run above. */
   readonly tour?: TourPlace;
+  /** What the diagram pane shows, when the link says. */
+  readonly view?: LinkView;
+}
+
+/** The view a run opens in: both the ring and the space-time view for a preset that reproduces a chapter figure. */
+export function defaultViewFor(label: string | null): LinkView {
+  const preset = ALL_PRESETS.find((p) => p.name === label);
+  return preset?.figure ? 'split' : 'ring';
 }
 
 export const DEFAULT_PRESET: Preset = {
@@ -75,6 +83,7 @@ export function runFromSpec(spec: RunSpec): RunRequest {
     speed: spec.speed ?? DEFAULT_SPEED,
     label: preset?.name ?? 'link',
     ...(spec.tour !== undefined ? { tour: spec.tour } : {}),
+    ...(spec.view !== undefined ? { view: spec.view } : {}),
   };
 }
 
@@ -95,12 +104,14 @@ export interface LinkState {
   readonly speed: number;
   /** The open tour and beat, when the run is that beat's. */
   readonly tour?: TourPlace;
+  /** The diagram pane's view, when it is not the run's default. */
+  readonly view?: LinkView;
 }
 
 /** The run at this time, paused, as a link or run file describes it (the speed only if not the default). */
 export function runSpecOf(s: LinkState): RunSpec {
   const speed = Math.round(s.speed * 1000) / 1000;
-  return { config: s.config, schedule: s.schedule, atMs: s.nowMs, ...(speed !== DEFAULT_SPEED ? { speed } : {}), ...(s.tour !== undefined ? { tour: s.tour } : {}) };
+  return { config: s.config, schedule: s.schedule, atMs: s.nowMs, ...(speed !== DEFAULT_SPEED ? { speed } : {}), ...(s.tour !== undefined ? { tour: s.tour } : {}), ...(s.view !== undefined ? { view: s.view } : {}) };
 }
 
 /** The query string (without `?`) that reopens this run at this time, paused. */

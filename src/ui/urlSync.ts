@@ -4,7 +4,7 @@
  * browsers throttle replaceState), and at most every 500 ms while playing. Reloading the page,
  * or opening the URL anywhere, reproduces the run paused at that time.
  */
-import { linkQuery, type LinkState } from './runs';
+import { defaultViewFor, linkQuery, type LinkState } from './runs';
 import type { LabState, LabStore } from './store/labStore';
 import { tourPlaceOfRun } from './tour';
 
@@ -21,7 +21,15 @@ export function linkStateOf(s: LabState): LinkState | null {
   const f = s.frame;
   if (!f.snapshot) return null;
   const tour = tourPlaceOfRun(s);
-  return { config: f.config, schedule: f.schedule, nowMs: f.snapshot.now, speed: f.speed, ...(tour !== undefined ? { tour } : {}) };
+  const view = s.mainView !== defaultViewFor(f.label) ? s.mainView : undefined;
+  return {
+    config: f.config,
+    schedule: f.schedule,
+    nowMs: f.snapshot.now,
+    speed: f.speed,
+    ...(tour !== undefined ? { tour } : {}),
+    ...(view !== undefined ? { view } : {}),
+  };
 }
 
 /** The query string for the store's run now, or null before the first snapshot. */
@@ -35,7 +43,7 @@ export function startUrlSync(store: LabStore, options: UrlSyncOptions): () => vo
   let writtenAt = -Infinity;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const same = (a: LinkState | null, b: LinkState) =>
-    a !== null && a.config === b.config && a.schedule === b.schedule && a.nowMs === b.nowMs && a.speed === b.speed && a.tour === b.tour;
+    a !== null && a.config === b.config && a.schedule === b.schedule && a.nowMs === b.nowMs && a.speed === b.speed && a.tour === b.tour && a.view === b.view;
   const write = () => {
     timer = null;
     const state = linkStateOf(store.getState());

@@ -7,6 +7,7 @@ import type { SimConfig } from '../sim/config';
 import { attachInvariants, type InvariantChecker, type Violation } from '../sim/invariants';
 import type { Action } from '../sim/schedule';
 import { Simulation } from '../sim/simulation';
+import { TraceRecorder } from '../sim/traceRecorder';
 import type { CheckStatus, ViolationView } from './protocol';
 
 export function violationView(v: Violation): ViolationView {
@@ -16,6 +17,8 @@ export function violationView(v: Violation): ViolationView {
 export class LiveCheck {
   private readonly sim: Simulation;
   private readonly checker: InvariantChecker;
+  /** The trace of this copy of the run, for the space-time view (it only observes). */
+  readonly recorder: TraceRecorder;
   private last: CheckStatus | null = null;
   /** The engine threw: the checker recorded it as a violation, and this copy goes no further. */
   private crashed = false;
@@ -23,6 +26,7 @@ export class LiveCheck {
   constructor(config: SimConfig, schedule: readonly Action[]) {
     this.sim = new Simulation(config, schedule);
     this.checker = attachInvariants(this.sim, { maxViolations: 1 });
+    this.recorder = TraceRecorder.attach(this.sim);
   }
 
   get checkedToMs(): number {

@@ -8,6 +8,7 @@ import type { DetailEvent, EventKind, SimEvent } from '../sim/events';
 import type { Violation } from '../sim/invariants';
 import type { Action, ActionBody } from '../sim/schedule';
 import type { Snapshot } from '../sim/snapshot';
+import type { TraceDelta } from '../sim/traceColumns';
 
 /**
  * The page's limits, one source each: the worker, the controls and share links all use these, so
@@ -63,7 +64,15 @@ export type HostToWorker =
   | { readonly type: 'redo' }
   /** Search for a counterexample with the swarm fuzzer, in slices between frames. */
   | { readonly type: 'fuzz'; readonly seed: number; readonly runs: number; readonly bugs: readonly BugName[]; readonly durationMs?: number }
-  | { readonly type: 'fuzz-cancel' };
+  | { readonly type: 'fuzz-cancel' }
+  /** Stream the trace (for the space-time view) while `on`; turning it on resends it whole. */
+  | { readonly type: 'trace'; readonly on: boolean }
+  /** Make an export of the run as it stands now (time 0 to the current time); answered by `export` with the same id. */
+  | { readonly type: 'export'; readonly requestId: number; readonly format: ExportFormat };
+
+/** The exports the worker makes: they need the whole run, not just what the page holds. */
+export const EXPORT_FORMATS = ['trace-json', 'events-md', 'events-csv', 'shiviz'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** A scrubber mark: an election, crash, restart, partition, heal, lock grant/expiry or rejected write. */
 export interface LandmarkView {
@@ -155,11 +164,30 @@ export interface FuzzDoneMessage {
   readonly found: { readonly violation: ViolationView; readonly schedule: readonly Action[]; readonly actions: number; readonly run: number } | null;
 }
 
-export type WorkerToHost = SnapshotMessage | ClockMessage | ErrorMessage | FuzzProgressMessage | FuzzDoneMessage;
+/** New trace rows and the spans, while the host has the trace switched on. */
+export interface TraceMessage {
+  readonly type: 'trace';
+  readonly runId: number;
+  readonly delta: TraceDelta;
+}
+
+/** An export's text, or the sentence saying why it could not be made. */
+export interface ExportMessage {
+  readonly type: 'export';
+  readonly requestId: number;
+  readonly format: ExportFormat;
+  readonly text: string | null;
+  readonly error: string | null;
+  /** The run's seed and the time the export covers, for the file name. */
+  readonly seed: string;
+  readonly untilMs: number;
+}
+
+export type WorkerToHost = SnapshotMessage | ClockMessage | ErrorMessage | FuzzProgressMessage | FuzzDoneMessage | TraceMessage | ExportMessage;
 
 /** The part of `Worker`, `MessagePort` and a worker's global scope both sides use. */
 export interface Endpoint<In, Out> {
-  postMessage(message: Out): void;
+  postMessage(message: Out, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<In>) => void): void;
   removeEventListener(type: 'message', listener: (event: MessageEvent<In>) => void): void;
 }

@@ -6,9 +6,12 @@
  */
 import type { Action } from '../sim/schedule';
 import { CounterexampleSearch } from './counterexampleSearch';
+import { makeExport } from './exports';
 import { LiveCheck } from './liveCheck';
+import { TraceFeed } from './traceFeed';
+import { transferablesOf } from '../sim/traceColumns';
 import { firstChangeAt, Playback, type FrameLimits, type LoadRequest } from './playback';
-import { clampSpeed, DEFAULT_SPEED, MAX_SEEK_MS, type HostToWorker, type WorkerEndpoint, type WorkerToHost } from './protocol';
+import { clampSpeed, DEFAULT_SPEED, MAX_SEEK_MS, type ExportFormat, type HostToWorker, type WorkerEndpoint, type WorkerToHost } from './protocol';
 
 export interface FrameScheduler {
   /** Real time in ms (performance.now in the worker). */
@@ -51,6 +54,7 @@ export class SimDriver {
   private readonly checkBudgetMs: number;
   private readonly fuzzBudgetMs: number;
   private readonly fuzzStepsPerFrame: number;
+  private readonly traceFeed = new TraceFeed();
   private readonly clock = () => this.scheduler.now();
   private readonly onMessage = (event: MessageEvent<HostToWorker>) => this.handle(event.data);
 
@@ -100,6 +104,17 @@ export class SimDriver {
       if (this.search) this.finishSearch(null, true);
       return;
     }
+    if (msg.type === 'trace') {
+      this.traceFeed.on = msg.on;
+      this.traceFeed.restart();
+      this.dirty = true;
+      this.wake();
+      return;
+    }
+    if (msg.type === 'export') {
+      this.exportRun(msg.requestId, msg.format);
+      return;
+    }
     if (msg.type === 'load') {
       const loaded = this.load({
         config: msg.config,
@@ -118,7 +133,7 @@ export class SimDriver {
   }
 
   /** A command for the loaded run; false when nothing changed (no run, or an error was posted). */
-  private command(msg: Exclude<HostToWorker, { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' }>): boolean {
+  private command(msg: Exclude<HostToWorker, { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' }>): boolean {
     if (!this.loaded) return false;
     const run = this.loaded.playback;
     switch (msg.type) {
@@ -148,6 +163,18 @@ export class SimDriver {
         return true;
       }
     }
+  }
+
+  /** An export of the loaded run from time 0 to the time on screen, made from a fresh replay. */
+  private exportRun(requestId: number, format: ExportFormat): void {
+    const run = this.loaded?.playback;
+    if (!run) {
+      this.post({ type: 'export', requestId, format, text: null, error: 'There is no run to export yet.', seed: '', untilMs: 0 });
+      return;
+    }
+    const untilMs = run.timeline.nowMs;
+    const result = makeExport(format, run.config, run.schedule, untilMs);
+    this.post({ type: 'export', requestId, format, ...result, seed: String(run.config.seed), untilMs });
   }
 
   /** Posts an error sentence, if any; true when there was none. */
@@ -236,8 +263,16 @@ export class SimDriver {
       this.post(run.snapshotMessage(this.clock(), this.speed, loaded.check.status()));
       this.dirty = false;
     } else if (run.playing) this.post(run.clockMessage());
+    this.postTrace(loaded.check);
     const checking = loaded.check.checkedToMs < run.horizonMs;
-    if (run.playing || this.search || checking) this.wake();
+    if (run.playing || this.search || checking || this.traceFeed.behind(loaded.check.recorder)) this.wake();
+  }
+
+  /** New trace rows for the space-time view, when it is open; the typed columns are transferred, not copied. */
+  private postTrace(check: LiveCheck): void {
+    const delta = this.traceFeed.next(check.recorder, this.clock());
+    if (delta === null || !this.loaded) return;
+    this.endpoint.postMessage({ type: 'trace', runId: this.loaded.playback.runId, delta }, transferablesOf(delta.rows));
   }
 
   private post(message: WorkerToHost): void {

@@ -7,8 +7,11 @@
 import type { BugName, SimConfig } from '../../sim/config';
 import type { DetailEvent, SimEvent } from '../../sim/events';
 import type { Action, ActionBody } from '../../sim/schedule';
+import { applyTraceDelta, type TraceDelta } from '../../sim/traceColumns';
 import {
   clampSpeed,
+  type ExportFormat,
+  type ExportMessage,
   type FuzzDoneMessage,
   type FuzzProgressMessage,
   type HostEndpoint,
@@ -50,6 +53,11 @@ export class HostBridge {
   private pendingSchedule: readonly Action[] | null = null;
   private pendingFuzzProgress: FuzzProgressMessage | null = null;
   private pendingFuzzDone: FuzzDoneMessage | null = null;
+  /** Trace deltas since the last flush, applied in order. */
+  private pendingTrace: TraceDelta[] = [];
+  private traceOn = false;
+  private nextExportId = 1;
+  private readonly exportWaiters = new Map<number, (message: ExportMessage) => void>();
   private flushQueued = false;
   private readonly scheduleFlush: (flush: () => void) => void;
   private readonly onMessage = (event: MessageEvent<WorkerToHost>) => this.receive(event.data);
@@ -160,6 +168,24 @@ export class HostBridge {
     this.send({ type: 'action', body });
   }
 
+  /** Streams the run's trace into the store (the space-time view is open) or stops it. */
+  setTraceStreaming(on: boolean): void {
+    if (on === this.traceOn) return;
+    this.traceOn = on;
+    this.pendingTrace = [];
+    if (!on) this.store.setState({ trace: null });
+    this.endpoint.postMessage({ type: 'trace', on });
+  }
+
+  /** Asks the worker for an export of the run from time 0 to now. */
+  requestExport(format: ExportFormat): Promise<ExportMessage> {
+    const requestId = this.nextExportId++;
+    return new Promise((resolve) => {
+      this.exportWaiters.set(requestId, resolve);
+      this.endpoint.postMessage({ type: 'export', requestId, format });
+    });
+  }
+
   private send(message: HostToWorker): void {
     if (this.store.getState().error !== null) this.store.setState({ error: null });
     this.endpoint.postMessage(message);
@@ -203,6 +229,16 @@ export class HostBridge {
       case 'error':
         this.pendingError = message.message;
         break;
+      case 'trace':
+        if (!this.traceOn) return;
+        this.pendingTrace.push(message.delta);
+        break;
+      case 'export': {
+        const resolve = this.exportWaiters.get(message.requestId);
+        this.exportWaiters.delete(message.requestId);
+        resolve?.(message);
+        return;
+      }
     }
     if (!this.flushQueued) {
       this.flushQueued = true;
@@ -225,6 +261,8 @@ export class HostBridge {
     this.pendingSchedule = null;
     const fuzzProgress = this.pendingFuzzProgress;
     const fuzzDone = this.pendingFuzzDone;
+    const traceDeltas = this.pendingTrace;
+    this.pendingTrace = [];
     this.pendingLandmarks = null;
     this.pendingFuzzProgress = null;
     this.pendingFuzzDone = null;
@@ -266,6 +304,11 @@ export class HostBridge {
         }
       }
       if (clock !== null) next.frame = { ...(next.frame ?? s.frame), clockMs: clock };
+      if (traceDeltas.length > 0) {
+        let trace = s.trace;
+        for (const delta of traceDeltas) trace = applyTraceDelta(trace, delta);
+        next.trace = trace;
+      }
       if (error !== null) next.error = error;
       if (fuzzProgress !== null) next.fuzzProgress = fuzzProgress;
       if (fuzzDone !== null) {

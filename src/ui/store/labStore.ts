@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG, type SimConfig } from '../../sim/config';
 import type { DetailEvent, SimEvent } from '../../sim/events';
 import type { Action } from '../../sim/schedule';
 import type { Snapshot } from '../../sim/snapshot';
+import type { TraceView } from '../../sim/traceColumns';
 import type { WhySubject } from '../../sim/why';
 import { DEFAULT_SPEED, type CheckStatus, type FuzzDoneMessage, type FuzzProgressMessage, type LandmarkView } from '../../worker/protocol';
 
@@ -127,7 +128,29 @@ export interface TourSlice {
   setTourHover(id: string | null): void;
 }
 
-export type LabState = RunSlice & FuzzSlice & SelectionSlice & ViewSlice & WhySlice & TourSlice;
+/** What the diagram pane shows: the ring, the space-time view, or both side by side. */
+export const MAIN_VIEWS = ['ring', 'split', 'time'] as const;
+export type MainView = (typeof MAIN_VIEWS)[number];
+
+/** A time window and lanes for the space-time view to open at (a chapter figure); `key` changes with each request. */
+export interface SpacetimeFocus {
+  readonly fromMs: number;
+  readonly toMs: number;
+  /** Lane ids in order (`service` folds every node into one lane); null for every actor. */
+  readonly lanes: readonly string[] | null;
+  readonly key: number;
+}
+
+export interface SpacetimeSlice {
+  readonly mainView: MainView;
+  setMainView(view: MainView): void;
+  /** The run's trace while the space-time view is open (streamed from the worker), else null. */
+  readonly trace: TraceView | null;
+  readonly spacetimeFocus: SpacetimeFocus | null;
+  focusSpacetime(focus: Omit<SpacetimeFocus, 'key'> | null): void;
+}
+
+export type LabState = RunSlice & FuzzSlice & SelectionSlice & ViewSlice & WhySlice & TourSlice & SpacetimeSlice;
 export type LabStore = StoreApi<LabState>;
 
 type Set = StoreApi<LabState>['setState'];
@@ -174,6 +197,14 @@ const tourSlice = (set: Set): TourSlice => ({
   setTourHover: (id) => set({ tourHover: id }),
 });
 
+const spacetimeSlice = (set: Set): SpacetimeSlice => ({
+  mainView: 'ring',
+  setMainView: (view) => set({ mainView: view }),
+  trace: null,
+  spacetimeFocus: null,
+  focusSpacetime: (focus) => set((s) => ({ spacetimeFocus: focus === null ? null : { ...focus, key: (s.spacetimeFocus?.key ?? 0) + 1 } })),
+});
+
 export function createLabStore(): LabStore {
   return createStore<LabState>()((set) => ({
     ...runSlice(),
@@ -182,5 +213,6 @@ export function createLabStore(): LabStore {
     ...viewSlice(set),
     ...whySlice(set),
     ...tourSlice(set),
+    ...spacetimeSlice(set),
   }));
 }

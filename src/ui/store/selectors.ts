@@ -157,3 +157,7 @@ export function storeGlyphFields(s: LabState, id: 'fenced' | 'unfenced') {
 
 export const selectTour = (s: LabState) => s.tour;
 export const selectTourHighlight = (s: LabState) => s.tourHover ?? s.tourFocus;
+
+export const selectMainView = (s: LabState) => s.mainView;
+export const selectTrace = (s: LabState) => s.trace;
+export const selectSpacetimeFocus = (s: LabState) => s.spacetimeFocus;
