@@ -18,11 +18,13 @@ import { PlaybackControls } from './controls/PlaybackControls';
 import { PresetBlurb, PresetPicker } from './controls/PresetPicker';
 import { RunSettings } from './controls/RunSettings';
 import { TourBar } from './controls/TourBar';
+import { ViewSwitch } from './controls/ViewSwitch';
+import { ConnectedSpaceTime } from './spacetime/ConnectedSpaceTime';
 import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
-import { selectError, selectSideTab, selectStatus } from './store/selectors';
+import { selectError, selectMainView, selectSideTab, selectStatus } from './store/selectors';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
 
 const TAB_TITLES: Record<SideTab, string> = {
@@ -104,6 +106,32 @@ const SideTabs = memo(function SideTabs() {
   );
 });
 
+/** The ring, the space-time view, or both side by side. */
+const DiagramPane = memo(function DiagramPane() {
+  const view = useLab(selectMainView);
+  return (
+    <section className={`diagram-pane view-${view}`} aria-label="Cluster">
+      <div className="view-bar">
+        <ViewSwitch />
+      </div>
+      <div className="views">
+        {view !== 'time' && (
+          <div className="ring-view">
+            <Diagram />
+            <div className="why-corner">
+              <WhyNoLeaderButton />
+            </div>
+            <NetworkControls />
+            <Legend />
+          </div>
+        )}
+        {view !== 'ring' && <ConnectedSpaceTime />}
+      </div>
+      <WhyPanel />
+    </section>
+  );
+});
+
 export function App() {
   const bridge = useBridge();
   useKeyboardShortcuts(bridge);
@@ -130,15 +158,7 @@ export function App() {
       <TourBar />
       <Scrubber />
       <main className="stage">
-        <section className="diagram-pane" aria-label="Cluster">
-          <Diagram />
-          <div className="why-corner">
-            <WhyNoLeaderButton />
-          </div>
-          <WhyPanel />
-          <NetworkControls />
-          <Legend />
-        </section>
+        <DiagramPane />
         <aside className="side">
           <SideTabs />
           <EventLogPanel />
