@@ -111,6 +111,19 @@ export class Playback {
     this.lastFrameAt = null;
   }
 
+  /** Goes to `fromMs` and plays until `toMs`, where playback pauses (a window brushed on the space-time view). */
+  playWindow(fromMs: number, toMs: number): string | null {
+    const problem = this.requestSeek(fromMs) ?? (Number.isSafeInteger(toMs) && toMs > fromMs && toMs <= MAX_SEEK_MS ? null : `A window to play ends after it starts and by ${MAX_SEEK_MS} ms, not at ${toMs}.`);
+    if (problem !== null) {
+      this.pendingSeek = null;
+      return problem;
+    }
+    this.flushSeek();
+    this.stopAtMs = toMs;
+    this.play();
+    return null;
+  }
+
   pause(): void {
     this.playing = false;
     this.clockMs = this.timeline.nowMs;

@@ -54,6 +54,8 @@ export type HostToWorker =
    * than frames (a dragged scrubber) are coalesced: only the last one is computed.
    */
   | { readonly type: 'seek'; readonly toMs: number }
+  /** Go to `fromMs` and play until `toMs`, then pause there. */
+  | { readonly type: 'play-window'; readonly fromMs: number; readonly toMs: number }
   | { readonly type: 'speed'; readonly speed: number }
   /**
    * A person's action, applied and recorded at the current simulated time. In the past it forks

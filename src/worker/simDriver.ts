@@ -149,6 +149,8 @@ export class SimDriver {
         return true;
       case 'seek':
         return this.reported(run.requestSeek(msg.toMs));
+      case 'play-window':
+        return this.reported(run.playWindow(msg.fromMs, msg.toMs));
       case 'action': {
         const before = run.act(msg.body);
         if (typeof before === 'string') return this.reported(before);

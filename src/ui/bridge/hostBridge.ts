@@ -120,6 +120,12 @@ export class HostBridge {
     this.send({ type: 'seek', toMs });
   }
 
+  /** Plays the stretch [fromMs, toMs] of the run and pauses at its end. */
+  playWindow(fromMs: number, toMs: number): void {
+    this.setFrame({ playing: true });
+    this.send({ type: 'play-window', fromMs: Math.round(fromMs), toMs: Math.round(toMs) });
+  }
+
   /** Pauses and goes to the previous/next landmark of the run (elections, crashes, ...). */
   jumpToLandmark(direction: 1 | -1): boolean {
     const s = this.store.getState();
