@@ -9,7 +9,7 @@
  * are kept aside once per trace so one of them does not make every window scan the whole run.
  */
 import { scaleLinear } from 'd3';
-import { FATE, MESSAGE_TYPES, type FateCode, type MessageColumns, type TraceView } from '../../sim/traceColumns';
+import { MESSAGE_TYPES, type FateCode, type MessageColumns, type TraceView } from '../../sim/traceColumns';
 import type { DropReason, LeaseSpan, StoreMark } from '../../sim/traceTypes';
 import type { MessageType, Role } from '../../sim/types';
 import { dropPosition, messageKind, type MessageKind } from '../diagram/messageShapes';

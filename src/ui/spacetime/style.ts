@@ -1,0 +1,50 @@
+/**
+ * How the scene's primitives look, shared by the canvas painter and the SVG export so the two
+ * agree: opacities, widths, dashes and the short texts drawn beside marks.
+ */
+import { FATE_NAMES } from '../../sim/traceColumns';
+import type { BandState, SceneArrow } from './scene';
+
+/** Font sizes (px). Lane headers are 16 px so they read on a projector at 1280×720. */
+export const FONT = { header: 16, label: 14, axis: 13 } as const;
+export const FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'DejaVu Sans', sans-serif";
+
+/** Each band state's fill opacity: the leader stands out, followers stay quiet. */
+export const BAND_ALPHA: Readonly<Record<BandState, number>> = {
+  follower: 0.35,
+  candidate: 0.75,
+  leader: 0.9,
+  down: 0.3,
+  up: 0.6,
+  paused: 0.6,
+  crashed: 0.35,
+};
+
+/** Band widths (px): a running client is a thin line, everything else a band. */
+export function bandWidth(state: BandState, band: number): number {
+  return state === 'up' ? 2 : band;
+}
+
+export const ARROW_WIDTH = 1.6;
+export const IN_FLIGHT_DASH = [6, 4] as const;
+export const OVERRUN_DASH = [2, 5] as const;
+export const PARTITION_ALPHA = { minority: 0.16, majority: 0.07 } as const;
+
+/** Symbols on arrows only while they stay legible: not too many, not too short. */
+export const SYMBOL_MAX_ARROWS = 1500;
+export const SYMBOL_MIN_LENGTH = 28;
+/** Drop reasons are written beside their crosses while there are few. */
+export const DROP_TEXT_MAX = 60;
+
+export function dropText(a: Pick<SceneArrow, 'fate'>): string {
+  return FATE_NAMES[a.fate];
+}
+
+/** The arrow's length (px). */
+export function arrowLength(a: Pick<SceneArrow, 'x1' | 'y1' | 'x2' | 'y2'>): number {
+  return Math.hypot(a.x2 - a.x1, a.y2 - a.y1);
+}
+
+/** ✓ and ✗ as paths centred on 0,0 (r ≈ 6). */
+export const CHECK_PATH = 'M-6,0L-2,5L7,-6';
+export const CROSS_PATH = 'M-6,-6L6,6M6,-6L-6,6';
