@@ -48,3 +48,18 @@ export function arrowLength(a: Pick<SceneArrow, 'x1' | 'y1' | 'x2' | 'y2'>): num
 /** ✓ and ✗ as paths centred on 0,0 (r ≈ 6). */
 export const CHECK_PATH = 'M-6,0L-2,5L7,-6';
 export const CROSS_PATH = 'M-6,-6L6,6M6,-6L-6,6';
+
+/** The ms as the view writes them in text: "1,234 ms", "12.5 ms". */
+export function ms(t: number): string {
+  const r = Math.round(t * 10) / 10;
+  const [whole, frac] = r.toFixed(Number.isInteger(r) ? 0 : 1).split('.');
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''} ms`;
+}
+
+/** One line for a tooltip and an accessible name: the label, then when it went and how it ended. */
+export function arrowSummary(a: Pick<SceneArrow, 'label' | 'from' | 'to' | 'sentAt' | 'endAt' | 'dropReason' | 'fate'>): string {
+  const route = `${a.from} to ${a.to}`;
+  if (a.endAt === null) return `${a.label} (${route}): sent at ${ms(a.sentAt)}, still in flight`;
+  if (a.dropReason !== null) return `${a.label} (${route}): sent at ${ms(a.sentAt)}, dropped at ${ms(a.endAt)}: ${dropText(a)}`;
+  return `${a.label} (${route}): sent at ${ms(a.sentAt)}, delivered at ${ms(a.endAt)}`;
+}
