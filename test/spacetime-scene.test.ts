@@ -93,10 +93,10 @@ describe('space-time scene: bands, leases and stores', () => {
   const layout = laneLayout(trace.actorIds, trace.actors, 64 + 900);
   const x = (id: string) => layout.byId.get(id)!.x;
 
-  it('bands each node by role with its term labelled where the band starts, and each client by state', () => {
+  it('bands each node by role with its term labelled where it changes, and each client by state', () => {
     const scene = buildScene(trace, layout, { ...OPTS, window: [100, 1000] });
     const n1 = scene.bands.filter((b) => b.lane === 'n1');
-    expect(n1.map((b) => [b.state, b.label])).toEqual([['follower', null], ['candidate', 'term 2'], ['leader', 'term 2'], ['down', null]]);
+    expect(n1.map((b) => [b.state, b.label])).toEqual([['follower', null], ['candidate', 'term 2'], ['leader', null], ['down', null]]);
     expect(n1[0].y1).toBe(40);
     expect(scene.bands.filter((b) => b.lane === 'A').map((b) => [b.state, b.label])).toEqual([['up', null], ['paused', 'paused']]);
   });
@@ -134,15 +134,20 @@ describe('space-time scene: bands, leases and stores', () => {
   it('marks each store write accepted or refused with the token comparison', () => {
     const scene = buildScene(trace, layout, { ...OPTS, window: [0, 2000], nowMs: 1000 });
     expect(scene.storeMarks.map((m) => [m.accepted, m.text, m.x])).toEqual([[true, 'token 2 ok', x('fenced')], [false, 'token 1 < 2 refused', x('fenced')]]);
-    expect(storeMarkText({ accepted: true, token: null, highestBefore: null })).toBe('ok (no token)');
+    expect(scene.storeMarks[1].lines).toEqual(['token 1 < 2', 'refused']);
+    expect(storeMarkText({ accepted: true, token: null, highestBefore: null })).toBe('no token ok');
     expect(scene.cursorY).toBe(290);
     expect(buildScene(trace, layout, { ...OPTS, window: [0, 500], nowMs: 1000 }).cursorY).toBeNull();
   });
 
-  it('labels the time axis in ms, or seconds when ticks are a second or more apart', () => {
-    expect(buildScene(trace, layout, { ...OPTS, window: [0, 2000] }).axis.map((a) => a.label)).toContain('1,000 ms');
+  it('labels the time axis in ms, or seconds when ticks are a second or more apart, the unit once at its head', () => {
+    const msScene = buildScene(trace, layout, { ...OPTS, window: [0, 2000] });
+    expect(msScene.axis.map((a) => a.label)).toContain('1,000');
+    expect(msScene.axisUnit).toBe('ms');
     const secs = buildScene(trace, layout, { ...OPTS, window: [0, 600_000] });
-    expect(secs.axis.map((a) => a.label)).toContain('100 s');
+    expect(secs.axis.map((a) => a.label)).toContain('100');
+    expect(secs.axisUnit).toBe('s');
+    expect(buildScene(trace, layout, { ...OPTS, window: [10, 12] }).axis.map((a) => a.label)).toContain('10.2');
     expect(secs.axis[0]).toMatchObject({ t: 0, y: 40 });
   });
 });

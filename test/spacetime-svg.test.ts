@@ -40,7 +40,7 @@ describe('space-time SVG export', () => {
     expect(doc.documentElement.getAttribute('xmlns')).toBe('http://www.w3.org/2000/svg');
     const texts = [...doc.getElementsByTagName('text')].map((t) => t.textContent);
     expect(texts[0]).toBe('Lockstep, seed 7: 0 ms to 2,000 ms');
-    expect(texts).toEqual(expect.arrayContaining(['client A', 'lease service', 'client B', 'fenced store', 'token 2 ok', 'token 1 < 2 refused', 't = 1,000 ms']));
+    expect(texts).toEqual(expect.arrayContaining(['client A', 'lease service', 'client B', 'fenced store', 'token 2', 'ok', 'token 1 < 2', 'refused', 't = 1,000 ms', 'ms']));
     expect(texts).toEqual(expect.arrayContaining(['client request', 'client reply', "client's lease (left of lane)", "service's lease (right of lane)", 'acting after its lease ended', 'write accepted', 'write refused']));
     expect(svgSize(svg)).toEqual({ width: 850, height: Number(doc.documentElement.getAttribute('height')) });
   });

@@ -40,7 +40,7 @@ describe('SpaceTimeView', () => {
     const { root } = renderView();
     expect(root.getAttribute('role')).toBe('group');
     expect(root.getAttribute('aria-label')).toMatch(/^Space-time diagram, 0 ms to 1,000 ms: lanes n1, n2, n3, n4, n5, client A, client B, fenced store, unfenced store;/);
-    expect([...root.querySelectorAll('.spacetime-headers text')].map((t) => t.getAttribute('data-lane'))).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'A', 'B', 'fenced', 'unfenced']);
+    expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.getAttribute('data-lane'))).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'A', 'B', 'fenced', 'unfenced']);
   });
 
   it('renders one hittable DOM arrow per visible message with its data attributes (heartbeats folded by default)', () => {
@@ -102,12 +102,12 @@ describe('SpaceTimeView', () => {
 
   it('shows a chosen subset of lanes and folds the nodes into one service lane', () => {
     const { root } = renderView({ lanes: ['A', 'service', 'B', 'fenced'] });
-    expect([...root.querySelectorAll('.spacetime-headers text')].map((t) => t.textContent)).toEqual(['client A', 'lease service', 'client B', 'fenced store']);
+    expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.textContent)).toEqual(['client A', 'lease service', 'client B', 'fenced store']);
     expect(arrows(root).map((l) => l.getAttribute('data-msg-type'))).toEqual(['ClientRequest', 'StoreWrite']);
     fireEvent.click(screen.getByLabelText('fold nodes into one service lane'));
-    expect([...root.querySelectorAll('.spacetime-headers text')].map((t) => t.getAttribute('data-lane'))).toEqual(['A', 'n1', 'n2', 'n3', 'n4', 'n5', 'B', 'fenced']);
+    expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.getAttribute('data-lane'))).toEqual(['A', 'n1', 'n2', 'n3', 'n4', 'n5', 'B', 'fenced']);
     fireEvent.click(screen.getByLabelText('client B'));
-    expect([...root.querySelectorAll('.spacetime-headers text')].map((t) => t.getAttribute('data-lane'))).not.toContain('B');
+    expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.getAttribute('data-lane'))).not.toContain('B');
   });
 
   it('brushes a window with shift-drag, zooms to it and offers to play it', () => {

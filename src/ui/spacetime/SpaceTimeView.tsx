@@ -427,6 +427,11 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
         >
           <rect className="spacetime-hit" data-testid="spacetime-plot" x={AXIS_GUTTER} y={top} width={Math.max(0, size.width - AXIS_GUTTER)} height={plotH} />
           <g className="spacetime-headers">
+            {liveScene && (
+              <text className="spacetime-unit" x={AXIS_GUTTER - 8} y={top - 13} textAnchor="end" fontSize={FONT.axis}>
+                {liveScene.axisUnit}
+              </text>
+            )}
             {layout?.lanes.map((lane) => (
               <text key={lane.id} x={lane.x} y={top - 13} textAnchor="middle" fontSize={FONT.header} data-lane={lane.id}>
                 {lane.header !== lane.label && <title>{lane.label}</title>}
@@ -435,7 +440,14 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             ))}
           </g>
           {settledScene && <DomMarks scene={settledScene} />}
-          {cursorY !== null && <line className="spacetime-cursor" x1={AXIS_GUTTER} x2={size.width} y1={cursorY} y2={cursorY} aria-hidden="true" />}
+          {cursorY !== null && (
+            <g className="spacetime-cursor" aria-hidden="true">
+              <line x1={AXIS_GUTTER} x2={size.width} y1={cursorY} y2={cursorY} />
+              <text x={size.width - 6} y={cursorY - 7} textAnchor="end" fontSize={FONT.axis}>
+                {ms(nowMs)}
+              </text>
+            </g>
+          )}
           {brush && <rect className="spacetime-brush" x={AXIS_GUTTER} width={size.width - AXIS_GUTTER} y={Math.min(brush.y0, brush.y1)} height={Math.abs(brush.y1 - brush.y0)} />}
         </svg>
         {hover && (

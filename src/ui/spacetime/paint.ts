@@ -9,7 +9,7 @@ import { AXIS_GUTTER, type LaneLayout } from './lanes';
 import { LANE_GEOMETRY, type Scene, type SceneArrow } from './scene';
 import {
   ARROW_WIDTH, arrowLength, BAND_ALPHA, bandWidth, CHECK_PATH, CROSS_PATH, DROP_TEXT_MAX, dropText, FONT, FONT_FAMILY,
-  IN_FLIGHT_DASH, OVERRUN_DASH, PARTITION_ALPHA, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH,
+  IN_FLIGHT_DASH, LabelPlacer, OVERRUN_DASH, PARTITION_ALPHA, STORE_LINE_DY, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH,
 } from './style';
 import type { SpaceTimeTheme } from './theme';
 
@@ -97,6 +97,7 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
   ctx.setLineDash([]);
 
   paintArrows(ctx, scene.arrows, theme);
+  const labels = new LabelPlacer();
 
   // Folded heartbeats: short ticks in a thin row beside the sender's lane.
   if (scene.ticks.length) {
@@ -128,30 +129,30 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
     ctx.stroke(m.accepted ? check : cross);
     ctx.lineCap = 'butt';
     ctx.translate(-m.x, -m.y);
-    ctx.fillStyle = colour;
-    ctx.textAlign = 'right';
-    ctx.fillText(m.text, m.x - 14, m.y);
+    ctx.textAlign = 'center';
+    m.lines.forEach((line, i) => {
+      if (labels.place(line, m.x, m.y + STORE_LINE_DY[i], 'middle')) label(ctx, line, m.x, m.y + STORE_LINE_DY[i], colour, theme.panel);
+    });
   }
 
   // Labels last, so lines never cross them.
   ctx.font = `${FONT.label}px ${FONT_FAMILY}`;
   ctx.textAlign = 'left';
-  for (const b of scene.bands) {
-    if (!b.label) continue;
-    label(ctx, b.label, b.x + LANE_GEOMETRY.band / 2 + 4, b.y1 + 9, theme.text, theme.panel);
-  }
   for (const l of scene.leases) {
     const text = `token ${l.token}`;
-    if (l.side === 'client') {
-      ctx.textAlign = 'right';
-      label(ctx, text, l.x - LANE_GEOMETRY.leaseWidth, l.labelY + 9, theme.clientLease, theme.panel);
-    } else {
-      ctx.textAlign = 'left';
-      label(ctx, text, l.x + LANE_GEOMETRY.leaseWidth, l.labelY + 9, theme.serviceLease, theme.panel);
-    }
+    const client = l.side === 'client';
+    const x = l.x + (client ? -1 : 1) * LANE_GEOMETRY.leaseWidth;
+    if (!labels.place(text, x, l.labelY + 9, client ? 'end' : 'start')) continue;
+    ctx.textAlign = client ? 'right' : 'left';
+    label(ctx, text, x, l.labelY + 9, client ? theme.clientLease : theme.serviceLease, theme.panel);
   }
   ctx.textAlign = 'left';
-  for (const p of scene.partitions) if (p.label) label(ctx, p.label, p.x1 + 4, p.y1 + 9, theme.text, theme.panel);
+  for (const b of scene.bands) {
+    const x = b.x + LANE_GEOMETRY.band / 2 + 4;
+    if (b.label && labels.place(b.label, x, b.y1 + 9, 'start')) label(ctx, b.label, x, b.y1 + 9, theme.text, theme.panel);
+  }
+  for (const p of scene.partitions) if (p.label && labels.place(p.label, p.x1 + 4, p.y1 + 9, 'start')) label(ctx, p.label, p.x1 + 4, p.y1 + 9, theme.text, theme.panel);
+  paintDropLabels(ctx, scene.arrows, theme, labels);
   ctx.restore();
 
   // The axis labels sit in the gutter, outside the clip's lanes but inside the window's rows.
@@ -231,7 +232,7 @@ function paintArrows(ctx: CanvasRenderingContext2D, arrows: readonly SceneArrow[
     ctx.setTransform(base);
   }
 
-  // Drops: a cross where the message died, and why while there are few.
+  // Drops: a cross where the message died (why is written with the other labels).
   const drops = arrows.filter((a) => a.dropReason !== null);
   if (!drops.length) return;
   ctx.strokeStyle = theme.drop;
@@ -246,8 +247,16 @@ function paintArrows(ctx: CanvasRenderingContext2D, arrows: readonly SceneArrow[
   }
   ctx.stroke();
   ctx.lineCap = 'butt';
-  if (drops.length <= DROP_TEXT_MAX) {
-    ctx.textAlign = 'left';
-    for (const a of drops) label(ctx, dropText(a), a.x2 + 9, a.y2, theme.drop, theme.panel);
+}
+
+function paintDropLabels(ctx: CanvasRenderingContext2D, arrows: readonly SceneArrow[], theme: SpaceTimeTheme, labels: LabelPlacer): void {
+  let drops = 0;
+  for (const a of arrows) if (a.dropReason !== null) drops++;
+  if (drops === 0 || drops > DROP_TEXT_MAX) return;
+  ctx.textAlign = 'left';
+  for (const a of arrows) {
+    if (a.dropReason === null) continue;
+    const text = dropText(a);
+    if (labels.place(text, a.x2 + 9, a.y2, 'start')) label(ctx, text, a.x2 + 9, a.y2, theme.drop, theme.panel);
   }
 }

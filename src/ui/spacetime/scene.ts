@@ -116,6 +116,8 @@ export interface StoreMarkView {
   readonly message: number | null;
   /** "token 2 ok", "token 1 < 2 refused". */
   readonly text: string;
+  /** The same in two short lines for a narrow lane: ["token 1 < 2", "refused"]. */
+  readonly lines: readonly [string, string];
 }
 
 export interface AxisTick {
@@ -136,6 +138,7 @@ export interface Scene {
   readonly overruns: readonly LeaseOverrun[];
   readonly storeMarks: readonly StoreMarkView[];
   readonly axis: readonly AxisTick[];
+  readonly axisUnit: 's' | 'ms';
   /** The cursor's y, or null when `nowMs` is outside the window. */
   readonly cursorY: number | null;
 }
@@ -191,22 +194,32 @@ function traceIndex(trace: TraceView): TraceIndex {
   return index;
 }
 
-/** "token 2 ok", "token 1 < 2 refused", "ok (no token)". */
-export function storeMarkText(m: Pick<StoreMark, 'accepted' | 'token' | 'highestBefore'>): string {
-  if (m.accepted) return m.token === null ? 'ok (no token)' : `token ${m.token} ok`;
-  if (m.token === null) return 'no token: refused';
-  if (m.highestBefore === null) return `token ${m.token} refused`;
+/** ["token 2", "ok"], ["token 1 < 2", "refused"], ["no token", "ok"]: what a store mark says, in two lines. */
+export function storeMarkLines(m: Pick<StoreMark, 'accepted' | 'token' | 'highestBefore'>): [string, string] {
+  const verdict = m.accepted ? 'ok' : 'refused';
+  if (m.token === null) return ['no token', verdict];
+  if (m.accepted || m.highestBefore === null) return [`token ${m.token}`, verdict];
   const cmp = m.token < m.highestBefore ? '<' : m.token === m.highestBefore ? '=' : '>';
-  return `token ${m.token} ${cmp} ${m.highestBefore} refused`;
+  return [`token ${m.token} ${cmp} ${m.highestBefore}`, verdict];
 }
 
-/** "12 ms", "1,500 ms", "12.5 s": ms while the ticks are under a second apart. */
+/** "token 2 ok", "token 1 < 2 refused", "no token ok". */
+export function storeMarkText(m: Pick<StoreMark, 'accepted' | 'token' | 'highestBefore'>): string {
+  return storeMarkLines(m).join(' ');
+}
+
+/** The axis's unit: ms while its ticks are under a second apart, else seconds. */
+export function axisUnit(step: number): 's' | 'ms' {
+  return step >= 1000 ? 's' : 'ms';
+}
+
+/** A tick's label without its unit (the unit heads the axis): "12", "1,500", "12.5". */
 export function axisLabel(t: number, step: number): string {
-  if (step >= 1000) return `${+(t / 1000).toFixed(3)} s`;
+  if (axisUnit(step) === 's') return `${+(t / 1000).toFixed(3)}`;
   const digits = step >= 1 ? 0 : Math.min(3, Math.ceil(-Math.log10(step)));
   const [whole, frac] = t.toFixed(digits).split('.');
   // Thousands separators by hand: toLocaleString costs more than the rest of a small scene.
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''} ms`;
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
 }
 
 export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOptions): Scene {
@@ -290,7 +303,7 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
     partitions: partitionBands(trace, layout, t0, t1, y),
     ...leaseBars(trace, layout, index, t0, t1, y),
     storeMarks: storeMarks(trace, layout, t0, t1, y),
-    axis: axisTicks(scale),
+    ...axisTicks(scale),
     cursorY: opts.nowMs != null && opts.nowMs >= t0 && opts.nowMs <= t1 ? y(opts.nowMs) : null,
   };
 }
@@ -306,13 +319,18 @@ function clip(from: number, to: number | null, untilMs: number, t0: number, t1: 
 function laneBands(trace: TraceView, layout: LaneLayout, t0: number, t1: number, y: Y): LaneBand[] {
   const out: LaneBand[] = [];
   const service = layout.byId.get(SERVICE_LANE);
+  // A node's term is labelled where it changes (and at its first span), not at every role change.
+  const lastTerm = new Map<string, number>();
   for (const s of trace.nodeSpans) {
+    const previous = lastTerm.get(s.node);
+    lastTerm.set(s.node, s.term);
     const c = clip(s.from, s.to, trace.untilMs, t0, t1);
     if (!c) continue;
     const own = layout.byId.get(s.node);
     const starts = s.from >= t0;
     if (own) {
-      out.push({ lane: own.id, x: own.x, y1: y(c[0]), y2: y(c[1]), state: s.state, label: starts && s.state !== 'down' ? `term ${s.term}` : null });
+      const label = starts && s.state !== 'down' && s.term !== previous ? `term ${s.term}` : null;
+      out.push({ lane: own.id, x: own.x, y1: y(c[0]), y2: y(c[1]), state: s.state, label });
     } else if (service && s.state === 'leader') {
       out.push({ lane: SERVICE_LANE, x: service.x, y1: y(c[0]), y2: y(c[1]), state: 'leader', label: starts ? `${s.node} leads, term ${s.term}` : null });
     }
@@ -420,15 +438,15 @@ function storeMarks(trace: TraceView, layout: LaneLayout, t0: number, t1: number
     if (m.t < t0 || m.t > t1) continue;
     const lane = layout.byId.get(m.store);
     if (!lane) continue;
-    out.push({ store: m.store, x: lane.x, y: y(m.t), t: m.t, accepted: m.accepted, token: m.token, client: m.client, message: m.message, text: storeMarkText(m) });
+    out.push({ store: m.store, x: lane.x, y: y(m.t), t: m.t, accepted: m.accepted, token: m.token, client: m.client, message: m.message, text: storeMarkText(m), lines: storeMarkLines(m) });
   }
   return out;
 }
 
-function axisTicks(s: TimeScale): AxisTick[] {
+function axisTicks(s: TimeScale): { axis: AxisTick[]; axisUnit: 's' | 'ms' } {
   const count = Math.max(2, Math.round(s.height / 70));
   const scale = scaleLinear().domain([s.t0, s.t1]);
   const ts = scale.ticks(count);
   const step = ts.length > 1 ? ts[1] - ts[0] : s.t1 - s.t0;
-  return ts.map((t) => ({ t, y: yOf(s, t), label: axisLabel(t, step) }));
+  return { axis: ts.map((t) => ({ t, y: yOf(s, t), label: axisLabel(t, step) })), axisUnit: axisUnit(step) };
 }

@@ -63,3 +63,31 @@ export function arrowSummary(a: Pick<SceneArrow, 'label' | 'from' | 'to' | 'sent
   if (a.dropReason !== null) return `${a.label} (${route}): sent at ${ms(a.sentAt)}, dropped at ${ms(a.endAt)}: ${dropText(a)}`;
   return `${a.label} (${route}): sent at ${ms(a.sentAt)}, delivered at ${ms(a.endAt)}`;
 }
+
+/** Roughly how wide a text is (px): enough to keep labels from overprinting one another. */
+export function textWidth(text: string, fontPx: number = FONT.label): number {
+  return text.length * fontPx * 0.58;
+}
+
+/**
+ * Keeps labels from overprinting: each placed label reserves its box, and a label that would
+ * overlap one already placed is skipped (its text stays in the tooltip and the accessible names).
+ */
+export class LabelPlacer {
+  private readonly boxes: number[] = [];
+
+  place(text: string, x: number, y: number, anchor: 'start' | 'end' | 'middle', fontPx: number = FONT.label): boolean {
+    const w = textWidth(text, fontPx);
+    const x1 = anchor === 'start' ? x : anchor === 'end' ? x - w : x - w / 2;
+    const x2 = x1 + w;
+    const y1 = y - fontPx * 0.5;
+    const y2 = y + fontPx * 0.5;
+    const b = this.boxes;
+    for (let i = 0; i < b.length; i += 4) if (x1 < b[i + 2] && x2 > b[i] && y1 < b[i + 3] && y2 > b[i + 1]) return false;
+    b.push(x1, y1, x2, y2);
+    return true;
+  }
+}
+
+/** Where a store mark's two lines sit below it (px from the mark's centre). */
+export const STORE_LINE_DY = [21, 37] as const;

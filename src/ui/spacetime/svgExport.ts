@@ -9,7 +9,7 @@ import { AXIS_GUTTER, type LaneLayout } from './lanes';
 import { LANE_GEOMETRY, type Scene } from './scene';
 import {
   ARROW_WIDTH, arrowLength, BAND_ALPHA, bandWidth, CHECK_PATH, CROSS_PATH, DROP_TEXT_MAX, dropText, FONT, FONT_FAMILY,
-  IN_FLIGHT_DASH, OVERRUN_DASH, PARTITION_ALPHA, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH,
+  IN_FLIGHT_DASH, LabelPlacer, OVERRUN_DASH, PARTITION_ALPHA, STORE_LINE_DY, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH,
 } from './style';
 import type { SpaceTimeTheme } from './theme';
 
@@ -106,24 +106,30 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
   const drops = scene.arrows.filter((a) => a.dropReason !== null);
   if (drops.length) {
     push(`<path d="${drops.map((a) => `M${n(a.x2 - 5)},${n(a.y2 - 5)}l10,10M${n(a.x2 + 5)},${n(a.y2 - 5)}l-10,10`).join('')}" stroke="${theme.drop}" stroke-width="2.5" stroke-linecap="round" fill="none"/>`);
-    if (drops.length <= DROP_TEXT_MAX) for (const a of drops) push(text(dropText(a), a.x2 + 9, a.y2, theme.drop, theme.panel, 'start'));
   }
   if (scene.ticks.length) {
     const h = LANE_GEOMETRY.tickLength / 2;
     push(`<path d="${scene.ticks.map((t) => `M${n(t.x - h)},${n(t.y)}h${2 * h}`).join('')}" stroke="${theme.kind.heartbeat}" stroke-width="1.5"/>`);
   }
+  // Labels in the canvas's order of priority, none overprinting another.
+  const labels = new LabelPlacer();
+  const label = (s: string, x: number, y: number, fill: string, anchor: 'start' | 'end' | 'middle', weight = 400) => {
+    if (labels.place(s, x, y, anchor)) push(text(s, x, y, fill, theme.panel, anchor, weight));
+  };
   for (const m of scene.storeMarks) {
     const colour = m.accepted ? theme.ok : theme.bad;
     push(`<g transform="translate(${n(m.x)},${n(m.y)})"><circle r="10" fill="${theme.panel}"/><path d="${m.accepted ? CHECK_PATH : CROSS_PATH}" stroke="${colour}" stroke-width="3" stroke-linecap="round" fill="none"/></g>`);
-    push(text(m.text, m.x - 14, m.y, colour, theme.panel, 'end', 600));
+    m.lines.forEach((line, i) => label(line, m.x, m.y + STORE_LINE_DY[i], colour, 'middle', 600));
   }
-  for (const b of scene.bands) if (b.label) push(text(b.label, b.x + LANE_GEOMETRY.band / 2 + 4, b.y1 + 9, theme.text, theme.panel, 'start'));
   for (const l of scene.leases) {
     const client = l.side === 'client';
-    push(text(`token ${l.token}`, l.x + (client ? -1 : 1) * LANE_GEOMETRY.leaseWidth, l.labelY + 9, client ? theme.clientLease : theme.serviceLease, theme.panel, client ? 'end' : 'start'));
+    label(`token ${l.token}`, l.x + (client ? -1 : 1) * LANE_GEOMETRY.leaseWidth, l.labelY + 9, client ? theme.clientLease : theme.serviceLease, client ? 'end' : 'start');
   }
-  for (const p of scene.partitions) if (p.label) push(text(p.label, p.x1 + 4, p.y1 + 9, theme.text, theme.panel, 'start'));
+  for (const b of scene.bands) if (b.label) label(b.label, b.x + LANE_GEOMETRY.band / 2 + 4, b.y1 + 9, theme.text, 'start');
+  for (const p of scene.partitions) if (p.label) label(p.label, p.x1 + 4, p.y1 + 9, theme.text, 'start');
+  if (drops.length <= DROP_TEXT_MAX) for (const a of drops) label(dropText(a), a.x2 + 9, a.y2, theme.drop, 'start');
   push(`</g>`);
+  push(`<text x="${AXIS_GUTTER - 8}" y="${n(scene.top - 13)}" text-anchor="end" font-size="${FONT.axis}" fill="${theme.muted}">${scene.axisUnit}</text>`);
   for (const t of scene.axis) {
     if (t.y < scene.top + 6 || t.y > scene.top + scene.height - 6) continue;
     push(`<text x="${AXIS_GUTTER - 8}" y="${n(t.y)}" dominant-baseline="middle" text-anchor="end" font-size="${FONT.axis}" fill="${theme.muted}">${escapeXml(t.label)}</text>`);
@@ -152,7 +158,7 @@ function symbolStyle(kind: MessageKind, theme: SpaceTimeTheme): string {
   return `fill="${colour}" stroke="${theme.panel}" stroke-width="1"`;
 }
 
-function text(s: string, x: number, y: number, fill: string, halo: string, anchor: 'start' | 'end', weight = 400): string {
+function text(s: string, x: number, y: number, fill: string, halo: string, anchor: 'start' | 'end' | 'middle', weight = 400): string {
   return `<text x="${n(x)}" y="${n(y)}" dominant-baseline="middle" text-anchor="${anchor}" font-size="${FONT.label}" font-weight="${weight}" fill="${fill}" stroke="${halo}" stroke-width="4" stroke-linejoin="round" paint-order="stroke">${escapeXml(s)}</text>`;
 }
 

@@ -34,8 +34,8 @@ const VARS = {
   drop: '--drop',
   ok: '--ok',
   bad: '--bad',
-  clientLease: '--msg-client',
-  serviceLease: '--leader-stroke',
+  clientLease: '--lease-client',
+  serviceLease: '--lease-service',
 } as const;
 
 const BAND_VARS: Readonly<Record<BandState, string>> = {
@@ -71,6 +71,7 @@ const LIGHT_VALUES: Readonly<Record<string, string>> = {
   '--msg-vote': '#dd6b00', '--msg-granted': '#1f9150', '--msg-refused': '#c62828', '--msg-append': '#1f63d0',
   '--msg-reply': '#0f8f9e', '--msg-client': '#8e3fb0', '--msg-client-reply': '#b5459b', '--msg-store': '#99541c',
   '--group-0': '#3f7fd9', '--group-1': '#d9823f', '--group-2': '#3fae6b', '--group-3': '#a45fd0',
+  '--lease-client': '#8e3fb0', '--lease-service': '#c2410c',
 };
 
 const DARK_VALUES: Readonly<Record<string, string>> = {
@@ -80,6 +81,7 @@ const DARK_VALUES: Readonly<Record<string, string>> = {
   '--follower-stroke': '#93b6ee', '--candidate-stroke': '#ffc95c', '--leader-stroke': '#7ff0a8', '--down-stroke': '#979ca4',
   '--msg-vote': '#ff9a3d', '--msg-granted': '#5fd68f', '--msg-refused': '#ff6b6b', '--msg-append': '#6ea8ff',
   '--msg-reply': '#4fd3e0', '--msg-client': '#d08bf0', '--msg-client-reply': '#f08bd4', '--msg-store': '#e0a060',
+  '--lease-client': '#d08bf0', '--lease-service': '#fb923c',
 };
 
 /** A theme from a variable lookup (e.g. getComputedStyle(el).getPropertyValue); missing ones fall back to the light values. */
