@@ -26,6 +26,8 @@ export function bandWidth(state: BandState, band: number): number {
 }
 
 export const ARROW_WIDTH = 1.6;
+/** Beyond this many arrows in view the canvas draws them as hairlines (see paint.ts). */
+export const DENSE_ARROWS = 400;
 export const IN_FLIGHT_DASH = [6, 4] as const;
 export const OVERRUN_DASH = [2, 5] as const;
 export const PARTITION_ALPHA = { minority: 0.16, majority: 0.07 } as const;
