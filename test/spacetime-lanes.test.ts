@@ -6,11 +6,11 @@ const IDS = [...FIVE_NODES.nodes, ...FIVE_NODES.clients, ...FIVE_NODES.stores];
 
 describe('space-time lanes', () => {
   it('lays out every actor by default, nodes then clients then stores, with readable headers', () => {
-    const layout = laneLayout(IDS, FIVE_NODES, 64 + 9 * 140);
+    const layout = laneLayout(IDS, FIVE_NODES, 64 + 9 * 160);
     expect(layout.lanes.map((l) => l.id)).toEqual(defaultLaneIds(FIVE_NODES));
-    expect(layout.laneWidth).toBe(140);
-    expect(layout.lanes[0].x).toBe(AXIS_GUTTER + 70);
-    expect(layout.lanes[8].x).toBe(AXIS_GUTTER + 8 * 140 + 70);
+    expect(layout.laneWidth).toBe(160);
+    expect(layout.lanes[0].x).toBe(AXIS_GUTTER + 80);
+    expect(layout.lanes[8].x).toBe(AXIS_GUTTER + 8 * 160 + 80);
     expect(layout.lanes.map((l) => l.header)).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'client A', 'client B', 'fenced store', 'unfenced store']);
   });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { laneLayout, SERVICE_LANE } from '../src/ui/spacetime/lanes';
 import { buildScene } from '../src/ui/spacetime/scene';
-import { escapeXml, exportTitle, sceneToSvg } from '../src/ui/spacetime/svgExport';
+import { escapeXml, exportTitle, sceneToSvg, traceToSvg } from '../src/ui/spacetime/svgExport';
 import { svgSize } from '../src/ui/spacetime/pngFromSvg';
 import { DARK_THEME, LIGHT_THEME, themeFrom } from '../src/ui/spacetime/theme';
 import { traceView } from './helpers/traceFixture';
@@ -60,5 +60,14 @@ describe('space-time SVG export', () => {
     expect(theme.kind['vote-request']).toBe('#123456');
     expect(theme.panel).toBe(LIGHT_THEME.panel);
     expect(escapeXml(`a<b & "c"`)).toBe('a&lt;b &amp; &quot;c&quot;');
+  });
+
+  it('exports a trace in one call, the same as building the scene by hand', () => {
+    const svg = traceToSvg(trace, { theme: LIGHT_THEME, width: 850, height: 548, window: [0, 2000], seed: 7, nowMs: 1000, heartbeats: 'show' });
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
+    expect(doc.querySelector('title')?.textContent).toBe('Lockstep, seed 7: 0 ms to 2,000 ms');
+    expect(svg).toContain('t = 1,000 ms');
+    expect(exportTitle('abc', [0, 600_000])).toBe('Lockstep, seed abc: 0 s to 600 s');
   });
 });

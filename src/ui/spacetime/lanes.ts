@@ -79,7 +79,7 @@ export function laneLabel(id: string, kind: LaneKind): { label: string; shortLab
 
 /** Roughly how wide a header label is at 16 px (px): enough to choose between the long and short label. */
 export function headerTextWidth(text: string, fontPx = 16): number {
-  return text.length * fontPx * 0.56;
+  return text.length * fontPx * 0.62;
 }
 
 /**

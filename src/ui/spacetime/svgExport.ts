@@ -5,11 +5,13 @@
  */
 import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath, type MessageKind } from '../diagram/messageShapes';
 import { arrowHead } from './geometry';
-import { AXIS_GUTTER, type LaneLayout } from './lanes';
-import { LANE_GEOMETRY, type Scene } from './scene';
+import type { TraceView } from '../../sim/traceColumns';
+import type { TimeWindow } from './geometry';
+import { AXIS_GUTTER, laneLayout, type LaneLayout } from './lanes';
+import { buildScene, LANE_GEOMETRY, type HeartbeatMode, type Scene } from './scene';
 import {
   ARROW_WIDTH, arrowLength, BAND_ALPHA, bandWidth, CHECK_PATH, CROSS_PATH, DROP_TEXT_MAX, dropText, FONT, FONT_FAMILY,
-  IN_FLIGHT_DASH, LabelPlacer, OVERRUN_DASH, PARTITION_ALPHA, STORE_LINE_DY, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH,
+  IN_FLIGHT_DASH, LabelPlacer, ms, OVERRUN_DASH, PARTITION_ALPHA, STORE_LINE_DY, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH,
 } from './style';
 import type { SpaceTimeTheme } from './theme';
 
@@ -182,4 +184,32 @@ function legendItems(scene: Scene): LegendItem[] {
   if (scene.storeMarks.some((m) => m.accepted)) items.push({ name: 'write accepted', mark: (t) => `<path transform="translate(6,0)" d="${CHECK_PATH}" stroke="${t.ok}" stroke-width="3" fill="none"/>` });
   if (scene.storeMarks.some((m) => !m.accepted)) items.push({ name: 'write refused', mark: (t) => `<path transform="translate(6,0)" d="${CROSS_PATH}" stroke="${t.bad}" stroke-width="3" fill="none"/>` });
   return items;
+}
+
+export interface TraceSvgOptions {
+  readonly theme: SpaceTimeTheme;
+  readonly width: number;
+  /** The lanes' height; the file adds a title above and a legend below. */
+  readonly height: number;
+  readonly window: TimeWindow;
+  readonly lanes?: readonly string[];
+  readonly heartbeats?: HeartbeatMode;
+  /** The cursor, if it should be drawn. */
+  readonly nowMs?: number | null;
+  /** The run's seed, for the title. */
+  readonly seed: string | number;
+}
+
+/** The whole export in one call: lays out the lanes, builds the window's scene and writes the file. */
+export function traceToSvg(trace: TraceView, opts: TraceSvgOptions): string {
+  const layout = laneLayout(trace.actorIds, trace.actors, opts.width, opts.lanes);
+  const top = 40;
+  const scene = buildScene(trace, layout, { window: opts.window, top, height: opts.height - top - 8, heartbeats: opts.heartbeats ?? 'fold', nowMs: opts.nowMs ?? null });
+  return sceneToSvg(scene, layout, {
+    theme: opts.theme,
+    width: opts.width,
+    height: opts.height,
+    title: exportTitle(opts.seed, opts.window),
+    cursorLabel: opts.nowMs != null ? `t = ${ms(opts.nowMs)}` : undefined,
+  });
 }
