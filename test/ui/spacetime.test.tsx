@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SpaceTimeView, HEADER_HEIGHT } from '../../src/ui/spacetime/SpaceTimeView';
 import { traceView } from '../helpers/traceFixture';
@@ -134,5 +134,15 @@ describe('SpaceTimeView', () => {
     cleanup();
     render(<SpaceTimeView trace={null} nowMs={0} onSeek={onSeek} onMessage={onMessage} />);
     expect(screen.getByTestId('spacetime').getAttribute('aria-label')).toBe('Space-time diagram: no trace yet.');
+  });
+
+  it('catches its DOM arrows up with a growing trace, a new trace at once', async () => {
+    const { root, rerender, onSeek, onMessage } = renderView();
+    const grown = traceView({ untilMs: 1000, messages: [{ type: 'RequestVote', from: 'n1', to: 'n2', sentAt: 100, endAt: 110 }, { type: 'RequestVote', from: 'n1', to: 'n3', sentAt: 100, endAt: 112 }] });
+    rerender(<SpaceTimeView trace={{ ...grown, traceId: 2 }} nowMs={500} onSeek={onSeek} onMessage={onMessage} size={SIZE} />);
+    expect(arrows(root).map((l) => l.getAttribute('data-to'))).toEqual(['n2', 'n3']);
+    const more = traceView({ untilMs: 1000, messages: [...[2, 3, 4, 5].map((n) => ({ type: 'RequestVote' as const, from: 'n1', to: `n${n}`, sentAt: 100, endAt: 110 + n }))] });
+    rerender(<SpaceTimeView trace={{ ...more, traceId: 2 }} nowMs={500} onSeek={onSeek} onMessage={onMessage} size={SIZE} />);
+    await waitFor(() => expect(arrows(root)).toHaveLength(4));
   });
 });

@@ -46,6 +46,8 @@ const BOTTOM_PAD = 8;
 export const FALLBACK_SIZE = { width: 850, height: 550 } as const;
 /** DOM arrows beyond this many are left to the canvas and its hit-test (zoom in to list them). */
 export const DOM_ARROW_LIMIT = 3000;
+/** How often (ms of wall time) the DOM marks catch up with a trace that keeps growing. */
+const DOM_TRACE_MS = 250;
 /** Pixels a press may move and still count as a click. */
 const CLICK_SLOP = 4;
 
@@ -201,9 +203,33 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
     () => (trace && layout ? buildScene(trace, layout, { window: live, top, height: plotH, heartbeats }) : null),
     [trace, layout, live, top, plotH, heartbeats],
   );
+  // The DOM marks follow a growing trace (a run playing) at most every DOM_TRACE_MS: the canvas
+  // shows every frame, the hittable lines need not be rebuilt sixty times a second.
+  const [domTrace, setDomTrace] = useState(trace);
+  const domStamp = useRef(0);
+  useEffect(() => {
+    if (trace === domTrace) return;
+    const now = typeof performance === 'undefined' ? 0 : performance.now();
+    const wait = trace?.traceId !== domTrace?.traceId ? 0 : Math.max(0, domStamp.current + DOM_TRACE_MS - now);
+    if (wait === 0) {
+      domStamp.current = now;
+      setDomTrace(trace);
+      return;
+    }
+    const timer = setTimeout(() => {
+      domStamp.current = typeof performance === 'undefined' ? 0 : performance.now();
+      setDomTrace(trace);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [trace, domTrace]);
   const settledScene = useMemo(
-    () => (sameWindow(settled, live) ? liveScene : trace && layout ? buildScene(trace, layout, { window: settled, top, height: plotH, heartbeats }) : null),
-    [trace, layout, settled, top, plotH, heartbeats],
+    () =>
+      domTrace === trace && sameWindow(settled, live)
+        ? liveScene
+        : domTrace && layout && domTrace.actorIds === trace?.actorIds
+          ? buildScene(domTrace, layout, { window: settled, top, height: plotH, heartbeats })
+          : null,
+    [domTrace, layout, settled, top, plotH, heartbeats],
   );
   const sceneRef = useRef<Scene | null>(liveScene);
   sceneRef.current = liveScene;
