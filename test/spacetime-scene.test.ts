@@ -131,6 +131,27 @@ describe('space-time scene: bands, leases and stores', () => {
     expect(scene.overruns).toEqual([{ lane: 'A', x: x('A') - LANE_GEOMETRY.lease, y1: 40 + 300, y2: 40 + 375, client: 'A', token: 1 }]);
   });
 
+  it('finds each lease overrun only up to the client next lease', () => {
+    const t = traceView({
+      untilMs: 4000,
+      leases: [
+        { side: 'client', holder: 'A', owner: 'A', key: 'job', token: 1, from: 200, to: 1200, ended: 'ran-out' },
+        { side: 'client', holder: 'A', owner: 'A', key: 'job', token: 3, from: 2000, to: 3000, ended: 'released' },
+        { side: 'client', holder: 'B', owner: 'B', key: 'job', token: 2, from: 1300, to: 1900, ended: 'released' },
+      ],
+      messages: [
+        { type: 'StoreWrite', from: 'A', to: 'fenced', sentAt: 1000, endAt: 1010 },
+        { type: 'StoreWrite', from: 'A', to: 'fenced', sentAt: 1500, endAt: 1510 },
+        { type: 'StoreWrite', from: 'B', to: 'fenced', sentAt: 1600, endAt: 1610 },
+        { type: 'StoreWrite', from: 'A', to: 'fenced', sentAt: 2100, endAt: 2110 },
+        { type: 'StoreWrite', from: 'A', to: 'unfenced', sentAt: 3500, endAt: 3510 },
+      ],
+    });
+    const l = laneLayout(t.actorIds, t.actors, 64 + 900);
+    const scene = buildScene(t, l, { ...OPTS, window: [0, 4000], height: 400 });
+    expect(scene.overruns.map((o) => [o.client, o.token, o.y1 - 40, o.y2 - 40])).toEqual([['A', 1, 120, 150], ['A', 3, 300, 350]]);
+  });
+
   it('marks each store write accepted or refused with the token comparison', () => {
     const scene = buildScene(trace, layout, { ...OPTS, window: [0, 2000], nowMs: 1000 });
     expect(scene.storeMarks.map((m) => [m.accepted, m.text, m.x])).toEqual([[true, 'token 2 ok', x('fenced')], [false, 'token 1 < 2 refused', x('fenced')]]);

@@ -387,7 +387,6 @@ function partitionBands(trace: TraceView, layout: LaneLayout, t0: number, t1: nu
 function leaseBars(trace: TraceView, layout: LaneLayout, index: TraceIndex, t0: number, t1: number, y: Y): { leases: LeaseBar[]; overruns: LeaseOverrun[] } {
   const leases: LeaseBar[] = [];
   const overruns: LeaseOverrun[] = [];
-  const cols = trace.messages;
   const laneFor = (actor: string) => {
     const a = trace.actorIds.indexOf(actor);
     const i = a < 0 ? -1 : layout.laneOfActor[a];
@@ -414,22 +413,62 @@ function leaseBars(trace: TraceView, layout: LaneLayout, index: TraceIndex, t0: 
         open: (l.to ?? Infinity) > t1,
       });
     }
-    if (!client || l.to === null) continue;
-    // Writes this client sent after its own lease ended, before its next lease began.
-    const a = trace.actorIds.indexOf(l.holder);
-    let next = Infinity;
-    for (const other of trace.leases) if (other.side === 'client' && other.holder === l.holder && other.from >= l.to && other !== l) next = Math.min(next, other.from);
-    let last = -Infinity;
-    for (const i of index.writes) {
-      const sent = cols.sentAt[i];
-      if (sent >= next) break;
-      if (cols.from[i] === a && sent > l.to) last = sent;
-    }
-    if (last === -Infinity) continue;
-    const o = clip(l.to, last, trace.untilMs, t0, t1);
-    if (o) overruns.push({ lane: lane.id, x, y1: y(o[0]), y2: y(o[1]), client: l.holder, token: l.token });
+  }
+  for (const o of overrunSpans(trace, index)) {
+    const lane = laneFor(o.client);
+    const c = lane && clip(o.from, o.to, trace.untilMs, t0, t1);
+    if (lane && c) overruns.push({ lane: lane.id, x: lane.x - LANE_GEOMETRY.lease, y1: y(c[0]), y2: y(c[1]), client: o.client, token: o.token });
   }
   return { leases, overruns };
+}
+
+interface OverrunSpan {
+  readonly client: string;
+  readonly token: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+const overrunCache = new WeakMap<TraceView, readonly OverrunSpan[]>();
+
+/**
+ * Each client lease that ended before its client wrote again under it: from the lease's end to the
+ * last StoreWrite the client sent before its next lease began. Once per trace (writes by client,
+ * binary search per lease), so a window costs only the clipping.
+ */
+function overrunSpans(trace: TraceView, index: TraceIndex): readonly OverrunSpan[] {
+  const known = overrunCache.get(trace);
+  if (known) return known;
+  const cols = trace.messages;
+  const writesBy = new Map<number, number[]>();
+  for (const i of index.writes) {
+    let list = writesBy.get(cols.from[i]);
+    if (!list) writesBy.set(cols.from[i], (list = []));
+    list.push(cols.sentAt[i]);
+  }
+  const byClient = new Map<string, LeaseSpan[]>();
+  for (const l of trace.leases) {
+    if (l.side !== 'client') continue;
+    let list = byClient.get(l.holder);
+    if (!list) byClient.set(l.holder, (list = []));
+    list.push(l);
+  }
+  const out: OverrunSpan[] = [];
+  for (const [client, leases] of byClient) {
+    const writes = writesBy.get(trace.actorIds.indexOf(client));
+    if (!writes) continue;
+    const sent = Float64Array.from(writes);
+    const sorted = [...leases].sort((a, b) => a.from - b.from);
+    sorted.forEach((l, k) => {
+      if (l.to === null) return;
+      const next = k + 1 < sorted.length ? sorted[k + 1].from : Infinity;
+      // The last write sent before the next lease began.
+      const w = firstRowAtOrAfter(sent, sent.length, next) - 1;
+      if (w >= 0 && writes[w] > l.to) out.push({ client, token: l.token, from: l.to, to: writes[w] });
+    });
+  }
+  overrunCache.set(trace, out);
+  return out;
 }
 
 function storeMarks(trace: TraceView, layout: LaneLayout, t0: number, t1: number, y: Y): StoreMarkView[] {
