@@ -17,7 +17,7 @@ import { followWindow, MIN_WINDOW_MS, nearestSegment, panWindow, tOf, clampWindo
 import { AXIS_GUTTER, defaultLaneIds, foldNodes, laneLayout, SERVICE_LANE, type LaneLayout } from './lanes';
 import { paintScene } from './paint';
 import { buildScene, type HeartbeatMode, type Scene, type SceneArrow } from './scene';
-import { arrowSummary, FONT, ms } from './style';
+import { arrowSummary, FONT, ms, windowText } from './style';
 import { LIGHT_THEME, readTheme, type SpaceTimeTheme } from './theme';
 
 export interface SpaceTimeViewProps {
@@ -76,6 +76,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
     return () => observer.disconnect();
   }, [props.size]);
   const size = props.size ?? measured ?? FALLBACK_SIZE;
+  const { width, height } = size;
   const top = HEADER_HEIGHT;
   const plotH = Math.max(40, size.height - HEADER_HEIGHT - BOTTOM_PAD);
 
@@ -93,9 +94,12 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
 
   // ---- lanes ---------------------------------------------------------------------------
   const [chosenLanes, setChosenLanes] = useState<readonly string[] | null>(null);
-  useEffect(() => setChosenLanes(null), [props.lanes]);
+  // Keyed by content, so a page passing a fresh array each render neither resets the picker nor re-lays the lanes.
+  const lanesKey = props.lanes?.join('\u0000') ?? null;
+  const propLanes = useMemo(() => props.lanes, [lanesKey]);
+  useEffect(() => setChosenLanes(null), [lanesKey]);
   const actors = trace?.actors ?? null;
-  const laneIds = useMemo(() => chosenLanes ?? props.lanes ?? (actors ? defaultLaneIds(actors) : []), [chosenLanes, props.lanes, actors]);
+  const laneIds = useMemo(() => chosenLanes ?? propLanes ?? (actors ? defaultLaneIds(actors) : []), [chosenLanes, propLanes, actors]);
   const layout: LaneLayout | null = useMemo(
     () => (trace ? laneLayout(trace.actorIds, trace.actors, size.width, laneIds) : null),
     [trace?.actorIds, trace?.actors, size.width, laneIds],
@@ -104,7 +108,6 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   // ---- the window ----------------------------------------------------------------------
   const run = Math.max(trace?.untilMs ?? 0, MIN_WINDOW_MS);
   const [live, setLive] = useState<TimeWindow>(() => clampWindow(props.window ?? [0, run], run));
-  const [settled, setSettled] = useState<TimeWindow>(live);
   const [moving, setMoving] = useState(false);
   const [brushed, setBrushed] = useState<TimeWindow | null>(null);
   const windowRef = useRef(live);
@@ -116,6 +119,39 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   const zoomRef = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
   const pendingRef = useRef<TimeWindow | null>(null);
 
+  // The DOM marks (hittable arrows, store marks) follow the view when it settles: at once after
+  // a person's action, else (a run playing, a live run growing) at most every DOM_TRACE_MS, since
+  // the canvas already shows every frame and thousands of lines need not be rebuilt sixty times a second.
+  const [dom, setDom] = useState<{ trace: TraceView | null; window: TimeWindow }>(() => ({ trace, window: live }));
+  const traceRef = useRef(trace);
+  traceRef.current = trace;
+  const domTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const domStamp = useRef(-Infinity);
+  const settle = useCallback((now: boolean) => {
+    const clock = () => (typeof performance === 'undefined' ? 0 : performance.now());
+    const apply = () => {
+      domTimer.current = null;
+      domStamp.current = clock();
+      setDom({ trace: traceRef.current, window: windowRef.current });
+    };
+    if (now) {
+      if (domTimer.current) clearTimeout(domTimer.current);
+      apply();
+      return;
+    }
+    // A pending update reads the refs when it fires, so it brings the latest along.
+    if (domTimer.current) return;
+    const wait = Math.max(0, domStamp.current + DOM_TRACE_MS - clock());
+    if (wait === 0) apply();
+    else domTimer.current = setTimeout(apply, wait);
+  }, []);
+  useEffect(
+    () => () => {
+      if (domTimer.current) clearTimeout(domTimer.current);
+    },
+    [],
+  );
+
   const transformFor = useCallback((w: TimeWindow) => {
     const g = geomRef.current;
     const k = g.run / Math.max(w[1] - w[0], 1e-9);
@@ -124,7 +160,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
 
   /** Moves the view to `w` (clamped) through d3-zoom, so its state and ours agree. */
   const applyWindow = useCallback(
-    (w: TimeWindow, fitted = false) => {
+    (w: TimeWindow, fitted = false, now = true) => {
       const next = clampWindow(w, geomRef.current.run);
       fittedRef.current = fitted;
       const svg = svgRef.current;
@@ -134,11 +170,13 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
         select(svg).call(z.transform, transformFor(next));
         pendingRef.current = null;
       }
-      windowRef.current = next;
-      setLive(next);
-      setSettled(next);
+      if (!sameWindow(next, windowRef.current)) {
+        windowRef.current = next;
+        setLive(next);
+      }
+      settle(now);
     },
-    [transformFor],
+    [transformFor, settle],
   );
 
   useEffect(() => {
@@ -164,7 +202,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
       .on('end', (event: D3ZoomEvent<SVGSVGElement, unknown>) => {
         if (!event.sourceEvent) return;
         setMoving(false);
-        setSettled(windowRef.current);
+        settle(true);
       });
     zoomRef.current = z;
     select(svg).call(z).on('dblclick.zoom', null);
@@ -172,7 +210,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
       select(svg).on('.zoom', null);
       zoomRef.current = null;
     };
-  }, []);
+  }, [settle]);
 
   // Extents follow the run and the size; the window stays put in time (or keeps fitting).
   useEffect(() => {
@@ -181,8 +219,16 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
       const box: [[number, number], [number, number]] = [[0, top], [size.width, top + plotH]];
       z.extent(box).translateExtent(box).scaleExtent([1, run / MIN_WINDOW_MS]);
     }
-    applyWindow(fittedRef.current ? [0, run] : windowRef.current, fittedRef.current);
+    applyWindow(fittedRef.current ? [0, run] : windowRef.current, fittedRef.current, false);
   }, [run, top, plotH, size.width, applyWindow]);
+
+  // A new trace shows at once; the same trace grown catches up on the throttle.
+  const traceIdRef = useRef(trace?.traceId);
+  useEffect(() => {
+    const fresh = trace?.traceId !== traceIdRef.current;
+    traceIdRef.current = trace?.traceId;
+    settle(fresh);
+  }, [trace, settle]);
 
   // A new initial window from the page.
   const initial = props.window;
@@ -203,33 +249,14 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
     () => (trace && layout ? buildScene(trace, layout, { window: live, top, height: plotH, heartbeats }) : null),
     [trace, layout, live, top, plotH, heartbeats],
   );
-  // The DOM marks follow a growing trace (a run playing) at most every DOM_TRACE_MS: the canvas
-  // shows every frame, the hittable lines need not be rebuilt sixty times a second.
-  const [domTrace, setDomTrace] = useState(trace);
-  const domStamp = useRef(0);
-  useEffect(() => {
-    if (trace === domTrace) return;
-    const now = typeof performance === 'undefined' ? 0 : performance.now();
-    const wait = trace?.traceId !== domTrace?.traceId ? 0 : Math.max(0, domStamp.current + DOM_TRACE_MS - now);
-    if (wait === 0) {
-      domStamp.current = now;
-      setDomTrace(trace);
-      return;
-    }
-    const timer = setTimeout(() => {
-      domStamp.current = typeof performance === 'undefined' ? 0 : performance.now();
-      setDomTrace(trace);
-    }, wait);
-    return () => clearTimeout(timer);
-  }, [trace, domTrace]);
   const settledScene = useMemo(
     () =>
-      domTrace === trace && sameWindow(settled, live)
+      dom.trace === trace && sameWindow(dom.window, live)
         ? liveScene
-        : domTrace && layout && domTrace.actorIds === trace?.actorIds
-          ? buildScene(domTrace, layout, { window: settled, top, height: plotH, heartbeats })
+        : dom.trace && layout && dom.trace.actorIds === trace?.actorIds
+          ? buildScene(dom.trace, layout, { window: dom.window, top, height: plotH, heartbeats })
           : null,
-    [domTrace, layout, settled, top, plotH, heartbeats],
+    [dom, layout, top, plotH, heartbeats],
   );
   const sceneRef = useRef<Scene | null>(liveScene);
   sceneRef.current = liveScene;
@@ -250,14 +277,14 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
       // jsdom has no 2D context: nothing to paint, the DOM overlay still works.
       if (!ctx) return;
       const dpr = (typeof window !== 'undefined' && window.devicePixelRatio) || 1;
-      const w = Math.round(size.width * dpr);
-      const h = Math.round(size.height * dpr);
+      const w = Math.round(width * dpr);
+      const h = Math.round(height * dpr);
       if (canvas.width !== w || canvas.height !== h) {
         canvas.width = w;
         canvas.height = h;
       }
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      paintScene(ctx, liveScene, layout, theme, size);
+      paintScene(ctx, liveScene, layout, theme, { width, height });
     };
     if (typeof requestAnimationFrame === 'undefined') {
       paint();
@@ -269,7 +296,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
       if (paintRef.current) cancelAnimationFrame(paintRef.current);
       paintRef.current = 0;
     };
-  }, [liveScene, layout, theme, size]);
+  }, [liveScene, layout, theme, width, height]);
 
   // ---- pointer: click to seek or open a message, hover for a tooltip, shift-drag to brush --
   const [brushMode, setBrushMode] = useState(false);
@@ -387,7 +414,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   const cursorY = nowMs >= live[0] && nowMs <= live[1] ? yOf(scale, nowMs) : null;
   const arrowsShown = settledScene ? settledScene.arrows.length : 0;
   const label = trace
-    ? `Space-time diagram, ${ms(live[0])} to ${ms(live[1])}: lanes ${layout?.lanes.map((l) => l.label).join(', ')}; ${arrowsShown} message${arrowsShown === 1 ? '' : 's'} in view. Arrow keys pan, plus and minus zoom, 0 fits the run; click to seek.`
+    ? `Space-time diagram, ${windowText(live).replace(' – ', ' to ')}: lanes ${layout?.lanes.map((l) => l.label).join(', ')}; ${arrowsShown} message${arrowsShown === 1 ? '' : 's'} in view. Arrow keys pan, plus and minus zoom, 0 fits the run; click to seek.`
     : 'Space-time diagram: no trace yet.';
 
   return (
@@ -428,7 +455,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
           </button>
         )}
         <span className="spacetime-window">
-          {ms(live[0])} – {ms(live[1])}
+          {windowText(live)}
         </span>
       </div>
       <div

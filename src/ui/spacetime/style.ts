@@ -93,3 +93,9 @@ export class LabelPlacer {
 
 /** Where a store mark's two lines sit below it (px from the mark's centre). */
 export const STORE_LINE_DY = [21, 37] as const;
+
+/** "250 ms – 750 ms": whole ms unless the window is short enough for tenths to matter. */
+export function windowText(w: readonly [number, number]): string {
+  const round = w[1] - w[0] >= 50 ? Math.round : (t: number) => t;
+  return `${ms(round(w[0]))} – ${ms(round(w[1]))}`;
+}
