@@ -75,9 +75,10 @@ describe('SpaceTimeView', () => {
     const { root, onSeek, onMessage } = renderView();
     fireEvent.click(arrows(root)[3]);
     expect(onMessage).toHaveBeenLastCalledWith(5, 400);
-    const rv = arrows(root)[0];
-    const x = (Number(rv.getAttribute('x1')) + Number(rv.getAttribute('x2'))) / 2;
-    const y = (Number(rv.getAttribute('y1')) + Number(rv.getAttribute('y2'))) / 2;
+    // RequestVote n1→n2, 100→110 ms: half way along, at 105 ms.
+    const laneX = (id: string) => Number(root.querySelector(`text[data-lane="${id}"]`)!.getAttribute('x'));
+    const x = (laneX('n1') + laneX('n2')) / 2;
+    const y = HEADER_HEIGHT + (105 / 1000) * PLOT_H;
     fireEvent.click(screen.getByTestId('spacetime-plot'), { clientX: x, clientY: y });
     expect(onMessage).toHaveBeenLastCalledWith(1, 100);
     expect(onSeek).not.toHaveBeenCalled();
@@ -86,7 +87,12 @@ describe('SpaceTimeView', () => {
   it('zooms and pans from the keyboard and the buttons, within the run', () => {
     const { root, onSeek } = renderView();
     const frame = root.querySelector('.spacetime-frame')!;
+    const group = root.querySelector('.spacetime-arrows')!;
+    // DOM arrows are in ms; their group maps ms to pixels, so a zoom changes one transform.
+    expect(arrows(root)[0].getAttribute('y1')).toBe('100');
+    expect(group.getAttribute('transform')).toBe(`translate(0 ${HEADER_HEIGHT}) scale(1 ${PLOT_H / 1000})`);
     fireEvent.keyDown(frame, { key: '+' });
+    expect(group.getAttribute('transform')).toBe(`translate(0 ${HEADER_HEIGHT - 250 * (PLOT_H / 500)}) scale(1 ${PLOT_H / 500})`);
     expect(root.querySelector('.spacetime-window')?.textContent).toBe('250 ms – 750 ms');
     fireEvent.keyDown(frame, { key: 'ArrowDown' });
     expect(root.querySelector('.spacetime-window')?.textContent).toBe('300 ms – 800 ms');
