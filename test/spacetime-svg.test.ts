@@ -71,3 +71,12 @@ describe('space-time SVG export', () => {
     expect(exportTitle('abc', [0, 600_000])).toBe('Lockstep, seed abc: 0 s to 600 s');
   });
 });
+
+describe('space-time text', () => {
+  it('writes times in ms with thousands separators and tenths only when they matter', async () => {
+    const { ms, windowText } = await import('../src/ui/spacetime/style');
+    expect([ms(0), ms(12), ms(12.04), ms(12.25), ms(1234), ms(1_234_567.89), ms(-1500)]).toEqual(['0 ms', '12 ms', '12 ms', '12.3 ms', '1,234 ms', '1,234,567.9 ms', '-1,500 ms']);
+    expect(windowText([250.4, 750.6])).toBe('250 ms – 751 ms');
+    expect(windowText([100.25, 105.25])).toBe('100.3 ms – 105.3 ms');
+  });
+});
