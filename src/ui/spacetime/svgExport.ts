@@ -11,7 +11,7 @@ import { AXIS_GUTTER, laneLayout, type LaneLayout } from './lanes';
 import { buildScene, LANE_GEOMETRY, type HeartbeatMode, type Scene } from './scene';
 import {
   ARROW_WIDTH, arrowLength, BAND_ALPHA, bandWidth, CHECK_PATH, CROSS_PATH, DROP_TEXT_MAX, dropText, FONT, FONT_FAMILY,
-  IN_FLIGHT_DASH, LabelPlacer, ms, OVERRUN_DASH, PARTITION_ALPHA, STORE_LINE_DY, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH,
+  IN_FLIGHT_DASH, LabelPlacer, ms, OVERRUN_DASH, PARTITION_ALPHA, STORE_LINE_DY, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH, textWidth,
 } from './style';
 import type { SpaceTimeTheme } from './theme';
 
@@ -44,7 +44,9 @@ export function exportTitle(seed: string | number, window: readonly [number, num
 export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOptions): string {
   const { theme, width } = opts;
   const legend = legendItems(scene);
-  const perRow = Math.max(1, Math.floor((width - 16) / 210));
+  // Columns as wide as the longest entry, so names never run into the next column.
+  const colW = Math.min(width - 16, Math.max(120, ...legend.map((item) => textWidth(item.name, FONT.axis) + 34)));
+  const perRow = Math.max(1, Math.floor((width - 16) / colW));
   const legendH = Math.ceil(legend.length / perRow) * LEGEND_ROW + 12;
   const height = TITLE_H + opts.height + legendH;
   const out: string[] = [];
@@ -145,7 +147,7 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
   // Legend.
   push(`<g transform="translate(12,${TITLE_H + opts.height + 8})" font-size="${FONT.axis}" fill="${theme.text}">`);
   legend.forEach((item, i) => {
-    const x = (i % perRow) * 210;
+    const x = (i % perRow) * colW;
     const y = Math.floor(i / perRow) * LEGEND_ROW + 10;
     push(`<g transform="translate(${x},${y})">${item.mark(theme)}<text x="20" dominant-baseline="middle">${escapeXml(item.name)}</text></g>`);
   });
