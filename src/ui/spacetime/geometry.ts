@@ -1,0 +1,102 @@
+/**
+ * The space-time view's geometry: time runs down, so a time maps to a y; a window [t0, t1] fills
+ * [top, top + height]. Zooming and panning change the window only (lanes never move), and every
+ * change is clamped to the run: at least MIN_WINDOW_MS, at most the whole run.
+ */
+
+/** The shortest window the view zooms to (ms). */
+export const MIN_WINDOW_MS = 5;
+
+export type TimeWindow = readonly [number, number];
+
+export interface TimeScale {
+  readonly t0: number;
+  readonly t1: number;
+  readonly top: number;
+  readonly height: number;
+}
+
+export function yOf(s: TimeScale, t: number): number {
+  const span = s.t1 - s.t0;
+  return s.top + (span > 0 ? ((t - s.t0) / span) * s.height : 0);
+}
+
+export function tOf(s: TimeScale, y: number): number {
+  return s.t0 + (s.height > 0 ? ((y - s.top) / s.height) * (s.t1 - s.t0) : 0);
+}
+
+/** Keeps a window inside [0, runMs] and at least MIN_WINDOW_MS long (or the whole run if shorter), keeping its length when it can. */
+export function clampWindow(w: TimeWindow, runMs: number): TimeWindow {
+  const run = Math.max(runMs, MIN_WINDOW_MS);
+  let span = Math.min(Math.max(w[1] - w[0], MIN_WINDOW_MS), run);
+  if (!Number.isFinite(span)) span = run;
+  let t0 = Number.isFinite(w[0]) ? w[0] : 0;
+  t0 = Math.min(Math.max(0, t0), run - span);
+  return [t0, t0 + span];
+}
+
+/** Zooms by `factor` (> 1 zooms in) keeping time `anchor` at the same y. */
+export function zoomWindow(w: TimeWindow, factor: number, anchor: number, runMs: number): TimeWindow {
+  const span = w[1] - w[0];
+  const next = Math.min(Math.max(span / factor, MIN_WINDOW_MS), Math.max(runMs, MIN_WINDOW_MS));
+  const f = span > 0 ? (anchor - w[0]) / span : 0.5;
+  return clampWindow([anchor - f * next, anchor - f * next + next], runMs);
+}
+
+/** Pans by `fraction` of the window's length (positive: later). */
+export function panWindow(w: TimeWindow, fraction: number, runMs: number): TimeWindow {
+  const d = (w[1] - w[0]) * fraction;
+  return clampWindow([w[0] + d, w[1] + d], runMs);
+}
+
+/** The window that keeps `t` visible: unchanged when it already is, else moved so `t` sits at 80% of it. */
+export function followWindow(w: TimeWindow, t: number, runMs: number): TimeWindow {
+  if (t >= w[0] && t <= w[1]) return w;
+  const span = w[1] - w[0];
+  return clampWindow([t - 0.8 * span, t + 0.2 * span], runMs);
+}
+
+export interface Segment {
+  readonly x1: number;
+  readonly y1: number;
+  readonly x2: number;
+  readonly y2: number;
+}
+
+/** Distance (px) from a point to a segment. */
+export function distanceToSegment(s: Segment, x: number, y: number): number {
+  const dx = s.x2 - s.x1;
+  const dy = s.y2 - s.y1;
+  const len2 = dx * dx + dy * dy;
+  const u = len2 > 0 ? Math.min(1, Math.max(0, ((x - s.x1) * dx + (y - s.y1) * dy) / len2)) : 0;
+  return Math.hypot(s.x1 + u * dx - x, s.y1 + u * dy - y);
+}
+
+/** How near (px) a pointer must be to an arrow to pick it. */
+export const ARROW_HIT_PX = 6;
+
+/** The segment nearest (x, y) within `maxPx`, or null. */
+export function nearestSegment<T extends Segment>(segments: readonly T[], x: number, y: number, maxPx = ARROW_HIT_PX): T | null {
+  let best: T | null = null;
+  let bestD = maxPx;
+  for (const s of segments) {
+    // Cheap box test first: most arrows are nowhere near the pointer.
+    if (y < Math.min(s.y1, s.y2) - maxPx || y > Math.max(s.y1, s.y2) + maxPx) continue;
+    if (x < Math.min(s.x1, s.x2) - maxPx || x > Math.max(s.x1, s.x2) + maxPx) continue;
+    const d = distanceToSegment(s, x, y);
+    if (d <= bestD) {
+      best = s;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+/** Where along an arrow the head's two barbs go (px), pointing from (x1,y1) to (x2,y2). */
+export function arrowHead(s: Segment, size = 7): readonly [number, number, number, number] {
+  const a = Math.atan2(s.y2 - s.y1, s.x2 - s.x1);
+  return [
+    s.x2 - size * Math.cos(a - 0.45), s.y2 - size * Math.sin(a - 0.45),
+    s.x2 - size * Math.cos(a + 0.45), s.y2 - size * Math.sin(a + 0.45),
+  ];
+}

@@ -1,0 +1,117 @@
+/**
+ * The space-time view's lanes: one column per actor, left to right, time running down. A chosen
+ * subset and order is allowed (the chapter's figure uses n2, n1, n3, n5), and the nodes may be
+ * folded into one 'service' lane (the fencing figure: A, service, B, fenced): messages between
+ * nodes are then hidden and those to or from any node land on that lane.
+ */
+import type { TraceActors } from '../../sim/traceTypes';
+
+/** The id of the lane that folds every node into one. */
+export const SERVICE_LANE = 'service';
+
+/** Room on the left for the time axis's labels (px). */
+export const AXIS_GUTTER = 64;
+
+export type LaneKind = 'node' | 'client' | 'store' | 'service';
+
+export interface Lane {
+  readonly id: string;
+  readonly kind: LaneKind;
+  /** "n2", "client A", "fenced store", "lease service". */
+  readonly label: string;
+  /** What the header shows when the full label does not fit ("A", "fenced"). */
+  readonly shortLabel: string;
+  /** The label the header shows at this width. */
+  readonly header: string;
+  /** Centre x (px). */
+  readonly x: number;
+  /** The actors drawn on this lane (every node for the service lane). */
+  readonly members: readonly string[];
+}
+
+export interface LaneLayout {
+  readonly lanes: readonly Lane[];
+  readonly width: number;
+  /** The width each lane owns (px). */
+  readonly laneWidth: number;
+  /** Lane index per actor index of `TraceView.actorIds`; -1 when the actor has no lane. */
+  readonly laneOfActor: Int16Array;
+  readonly byId: ReadonlyMap<string, Lane>;
+}
+
+/** Every actor, nodes then clients then stores: the default lanes. */
+export function defaultLaneIds(actors: TraceActors): string[] {
+  return [...actors.nodes, ...actors.clients, ...actors.stores];
+}
+
+/** The same lanes with the nodes folded into one service lane where the first node stood. */
+export function foldNodes(laneIds: readonly string[], actors: TraceActors): string[] {
+  const nodes = new Set(actors.nodes);
+  const out: string[] = [];
+  for (const id of laneIds) {
+    if (nodes.has(id) || id === SERVICE_LANE) {
+      if (!out.includes(SERVICE_LANE)) out.push(SERVICE_LANE);
+    } else out.push(id);
+  }
+  return out;
+}
+
+export function laneKind(id: string, actors: TraceActors): LaneKind | null {
+  if (id === SERVICE_LANE) return 'service';
+  if (actors.nodes.includes(id)) return 'node';
+  if (actors.clients.includes(id)) return 'client';
+  if (actors.stores.includes(id)) return 'store';
+  return null;
+}
+
+export function laneLabel(id: string, kind: LaneKind): { label: string; shortLabel: string } {
+  switch (kind) {
+    case 'service':
+      return { label: 'lease service', shortLabel: 'service' };
+    case 'node':
+      return { label: id, shortLabel: id };
+    case 'client':
+      return { label: `client ${id}`, shortLabel: id };
+    case 'store':
+      return { label: `${id} store`, shortLabel: id };
+  }
+}
+
+/** Roughly how wide a header label is at 16 px (px): enough to choose between the long and short label. */
+export function headerTextWidth(text: string, fontPx = 16): number {
+  return text.length * fontPx * 0.62;
+}
+
+/**
+ * Lays the lanes out across `width` px (the first AXIS_GUTTER px hold the time axis). Unknown ids
+ * are skipped; a node listed beside the service lane keeps its own lane.
+ */
+export function laneLayout(actorIds: readonly string[], actors: TraceActors, width: number, laneIds: readonly string[] = defaultLaneIds(actors)): LaneLayout {
+  const chosen: { id: string; kind: LaneKind }[] = [];
+  for (const id of laneIds) {
+    const kind = laneKind(id, actors);
+    if (kind && !chosen.some((c) => c.id === id)) chosen.push({ id, kind });
+  }
+  const usable = Math.max(1, width - AXIS_GUTTER);
+  const laneWidth = usable / Math.max(1, chosen.length);
+  const lanes: Lane[] = chosen.map(({ id, kind }, i) => {
+    const { label, shortLabel } = laneLabel(id, kind);
+    const header = headerTextWidth(label) <= laneWidth - 6 ? label : shortLabel;
+    return { id, kind, label, shortLabel, header, x: AXIS_GUTTER + laneWidth * (i + 0.5), members: kind === 'service' ? actors.nodes : [id] };
+  });
+  const index = new Map(lanes.map((l, i) => [l.id, i]));
+  const service = index.get(SERVICE_LANE) ?? -1;
+  const nodes = new Set(actors.nodes);
+  const laneOfActor = new Int16Array(actorIds.length).fill(-1);
+  actorIds.forEach((id, a) => {
+    laneOfActor[a] = index.get(id) ?? (nodes.has(id) ? service : -1);
+  });
+  return { lanes, width, laneWidth, laneOfActor, byId: new Map(lanes.map((l) => [l.id, l])) };
+}
+
+/** The lane an actor is drawn on (its own, or the service lane for a folded node), or null. */
+export function laneOf(layout: LaneLayout, actorIds: readonly string[], actor: string): Lane | null {
+  const a = actorIds.indexOf(actor);
+  const i = a < 0 ? -1 : layout.laneOfActor[a];
+  return i < 0 ? null : layout.lanes[i];
+}
