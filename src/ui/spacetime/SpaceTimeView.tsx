@@ -118,6 +118,8 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   geomRef.current = { run, top, plotH };
   const zoomRef = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
   const pendingRef = useRef<TimeWindow | null>(null);
+  /** The page's window, until it is shown whole or a person moves the view. */
+  const initialRef = useRef<TimeWindow | null>(props.window ?? null);
 
   // The DOM marks (hittable arrows, store marks) follow the view when it settles: at once after
   // a person's action, else (a run playing, a live run growing) at most every DOM_TRACE_MS, since
@@ -163,6 +165,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
     (w: TimeWindow, fitted = false, now = true) => {
       const next = clampWindow(w, geomRef.current.run);
       fittedRef.current = fitted;
+      if (now) initialRef.current = null;
       const svg = svgRef.current;
       const z = zoomRef.current;
       if (svg && z) {
@@ -197,7 +200,10 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
         fittedRef.current = false;
         windowRef.current = w;
         setLive(w);
-        if (event.sourceEvent) setBrushed(null);
+        if (event.sourceEvent) {
+          initialRef.current = null;
+          setBrushed(null);
+        }
       })
       .on('end', (event: D3ZoomEvent<SVGSVGElement, unknown>) => {
         if (!event.sourceEvent) return;
@@ -219,8 +225,16 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
       const box: [[number, number], [number, number]] = [[0, top], [size.width, top + plotH]];
       z.extent(box).translateExtent(box).scaleExtent([1, run / MIN_WINDOW_MS]);
     }
+    // The page's window (a chapter figure) is shown as soon as there is a trace, and kept while
+    // the run has not yet reached its end (it fills in as the run plays), until a person moves the view.
+    const initial = initialRef.current;
+    if (initial && trace) {
+      applyWindow(initial, false, false);
+      if (run >= initial[1]) initialRef.current = null;
+      return;
+    }
     applyWindow(fittedRef.current ? [0, run] : windowRef.current, fittedRef.current, false);
-  }, [run, top, plotH, size.width, applyWindow]);
+  }, [run, top, plotH, size.width, applyWindow, trace === null]);
 
   // A new trace shows at once; the same trace grown catches up on the throttle.
   const traceIdRef = useRef(trace?.traceId);
@@ -233,7 +247,8 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   // A new initial window from the page.
   const initial = props.window;
   useEffect(() => {
-    if (initial) applyWindow(initial);
+    initialRef.current = initial ?? null;
+    if (initial && trace) applyWindow(initial, false, false);
   }, [initial?.[0], initial?.[1]]);
 
   const [follow, setFollow] = useState(false);
