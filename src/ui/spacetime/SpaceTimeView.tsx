@@ -465,7 +465,9 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
         className="spacetime-frame"
         tabIndex={0}
         onKeyDown={onKeyDown}
+        role="group"
         aria-label="Time axis: arrow keys pan, + and − zoom, 0 fits the whole run"
+        aria-keyshortcuts="ArrowUp ArrowDown PageUp PageDown + - 0"
         style={props.size ? { width: props.size.width, height: props.size.height } : undefined}
       >
         <canvas ref={canvasRef} className="spacetime-canvas" aria-hidden="true" style={{ width: size.width, height: size.height }} />
