@@ -414,7 +414,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   const domBase = domTimeBase(dom.window);
   const pxPerMs = plotH / Math.max(live[1] - live[0], 1e-9);
   const cursorY = nowMs >= live[0] && nowMs <= live[1] ? yOf(scale, nowMs) : null;
-  const arrowsShown = settledScene ? settledScene.arrows.length : 0;
+  const arrowsShown = settledScene ? settledScene.arrows.length + settledScene.merged : 0;
   const label = trace
     ? `Space-time diagram, ${windowText(live).replace(' – ', ' to ')}: lanes ${layout?.lanes.map((l) => l.label).join(', ')}; ${arrowsShown} message${arrowsShown === 1 ? '' : 's'} in view. Arrow keys pan, plus and minus zoom, 0 fits the run; click to seek.`
     : 'Space-time diagram: no trace yet.';
