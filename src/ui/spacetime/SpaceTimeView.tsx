@@ -505,7 +505,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
           {cursorY !== null && (
             <g className="spacetime-cursor" aria-hidden="true">
               <line x1={AXIS_GUTTER} x2={size.width} y1={cursorY} y2={cursorY} />
-              <text x={size.width - 6} y={cursorY - 7} textAnchor="end" fontSize={FONT.axis}>
+              <text x={size.width - 6} y={cursorY - 7 < top + 12 ? cursorY + 17 : cursorY - 7} textAnchor="end" fontSize={FONT.axis}>
                 {ms(nowMs)}
               </text>
             </g>
