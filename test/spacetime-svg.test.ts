@@ -78,5 +78,7 @@ describe('space-time text', () => {
     expect([ms(0), ms(12), ms(12.04), ms(12.25), ms(1234), ms(1_234_567.89), ms(-1500)]).toEqual(['0 ms', '12 ms', '12 ms', '12.3 ms', '1,234 ms', '1,234,567.9 ms', '-1,500 ms']);
     expect(windowText([250.4, 750.6])).toBe('250 ms – 751 ms');
     expect(windowText([100.25, 105.25])).toBe('100.3 ms – 105.3 ms');
+    expect(windowText([300_000, 312_000])).toBe('300.0 s – 312.0 s');
+    expect(windowText([0, 600_000])).toBe('0 s – 600 s');
   });
 });

@@ -429,7 +429,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   const domBase = domTimeBase(dom.window);
   const pxPerMs = plotH / Math.max(live[1] - live[0], 1e-9);
   const cursorY = nowMs >= live[0] && nowMs <= live[1] ? yOf(scale, nowMs) : null;
-  const arrowsShown = settledScene ? settledScene.arrows.length : 0;
+  const arrowsShown = settledScene ? settledScene.arrows.length + settledScene.merged : 0;
   const label = trace
     ? `Space-time diagram, ${windowText(live).replace(' – ', ' to ')}: lanes ${layout?.lanes.map((l) => l.label).join(', ')}; ${arrowsShown} message${arrowsShown === 1 ? '' : 's'} in view. Arrow keys pan, plus and minus zoom, 0 fits the run; click to seek.`
     : 'Space-time diagram: no trace yet.';
@@ -480,7 +480,9 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
         className="spacetime-frame"
         tabIndex={0}
         onKeyDown={onKeyDown}
+        role="group"
         aria-label="Time axis: arrow keys pan, + and − zoom, 0 fits the whole run"
+        aria-keyshortcuts="ArrowUp ArrowDown PageUp PageDown + - 0"
         style={props.size ? { width: props.size.width, height: props.size.height } : undefined}
       >
         <canvas ref={canvasRef} className="spacetime-canvas" aria-hidden="true" style={{ width: size.width, height: size.height }} />
@@ -518,7 +520,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
           {cursorY !== null && (
             <g className="spacetime-cursor" aria-hidden="true">
               <line x1={AXIS_GUTTER} x2={size.width} y1={cursorY} y2={cursorY} />
-              <text x={size.width - 6} y={cursorY - 7} textAnchor="end" fontSize={FONT.axis}>
+              <text x={size.width - 6} y={cursorY - 7 < top + 12 ? cursorY + 17 : cursorY - 7} textAnchor="end" fontSize={FONT.axis}>
                 {ms(nowMs)}
               </text>
             </g>

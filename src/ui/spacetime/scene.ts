@@ -9,10 +9,10 @@
  * are kept aside once per trace so one of them does not make every window scan the whole run.
  */
 import { scaleLinear } from 'd3';
-import { MESSAGE_TYPES, type FateCode, type MessageColumns, type TraceView } from '../../sim/traceColumns';
+import { FATE, MESSAGE_TYPES, type FateCode, type MessageColumns, type TraceView } from '../../sim/traceColumns';
 import type { DropReason, LeaseSpan, StoreMark } from '../../sim/traceTypes';
 import type { MessageType, Role } from '../../sim/types';
-import { dropPosition, messageKind, type MessageKind } from '../diagram/messageShapes';
+import { dropPosition, MESSAGE_KINDS, messageKind, type MessageKind } from '../diagram/messageShapes';
 import { yOf, type Segment, type TimeScale, type TimeWindow } from './geometry';
 import { SERVICE_LANE, type LaneLayout } from './lanes';
 
@@ -141,12 +141,24 @@ export interface Scene {
   readonly axisUnit: 's' | 'ms';
   /** The cursor's y, or null when `nowMs` is outside the window. */
   readonly cursorY: number | null;
+  /**
+   * Messages in the window not drawn as arrows of their own because an arrow of the same kind
+   * between the same lanes already covers the same pixels (a long window of a long run).
+   */
+  readonly merged: number;
 }
 
 /** Offsets from a lane's centre (px): client lease bars left, service lease bars right, heartbeat ticks further left. */
 export const LANE_GEOMETRY = { band: 10, lease: 15, leaseWidth: 7, tick: 24, tickLength: 7 } as const;
 
 const DROP_REASONS: readonly (DropReason | null)[] = [null, null, 'loss', 'down', 'partition'];
+
+/** The kind of every (type, ok, heartbeat) combination, by `type * 4 + ok * 2 + heartbeat`. */
+const KIND_TABLE: readonly MessageKind[] = MESSAGE_TYPES.flatMap((type) =>
+  [0, 1, 2, 3].map((bits) => messageKind({ type, ok: (bits & 2) !== 0, heartbeat: (bits & 1) !== 0 })),
+);
+const KIND_INDEX = new Map(MESSAGE_KINDS.map((k, i) => [k, i]));
+const KIND_CODE: readonly number[] = KIND_TABLE.map((k) => KIND_INDEX.get(k) as number);
 
 /** Rows whose sentAt→end is longer than this are kept aside (per trace) rather than widening every window's look-back. */
 const LONG_SPAN_MS = 2_000;
@@ -237,6 +249,13 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
   const ticks: HeartbeatTick[] = [];
   // Folded heartbeats: at most one tick per lane per pixel row.
   const lastTickY = new Float64Array(lanes.length).fill(-Infinity);
+  // Arrows that would land on the same pixels as the last kept one of their kind between the
+  // same lanes (and the same fate) are merged into it: a whole 10-minute run stays a few
+  // thousand arrows, not a hundred thousand, and looks the same.
+  const slots = lanes.length * lanes.length * MESSAGE_KINDS.length * 3;
+  const lastY1 = new Float64Array(slots).fill(-Infinity);
+  const lastY2 = new Float64Array(slots).fill(-Infinity);
+  let merged = 0;
   const visit = (i: number) => {
     const sent = cols.sentAt[i];
     const rawEnd = cols.endAt[i];
@@ -246,10 +265,9 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
     const fl = laneOf[cols.from[i]];
     const tl = laneOf[cols.to[i]];
     if (fl < 0 || tl < 0 || fl === tl) return;
-    const type = MESSAGE_TYPES[cols.type[i]];
-    const kind = messageKind({ type, ok: cols.ok[i] === 1, heartbeat: cols.heartbeat[i] === 1 });
+    const code = cols.type[i] * 4 + cols.ok[i] * 2 + cols.heartbeat[i];
+    const kind = KIND_TABLE[code];
     const a = lanes[fl];
-    const b = lanes[tl];
     if (fold && cols.heartbeat[i] === 1) {
       if (sent < t0) return;
       const ty = y(sent);
@@ -259,6 +277,17 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
       return;
     }
     const fate = cols.fate[i] as FateCode;
+    const y1 = y(sent);
+    const y2 = y(end);
+    const slot = ((fl * lanes.length + tl) * MESSAGE_KINDS.length + KIND_CODE[code]) * 3 + (fate === FATE.inFlight ? 2 : fate === FATE.delivered ? 0 : 1);
+    if (y1 - lastY1[slot] < 1 && Math.abs(y2 - lastY2[slot]) < 1) {
+      merged++;
+      return;
+    }
+    lastY1[slot] = y1;
+    lastY2[slot] = y2;
+    const b = lanes[tl];
+    const type = MESSAGE_TYPES[cols.type[i]];
     const dropReason = DROP_REASONS[fate];
     const along = dropReason ? dropPosition(dropReason) : 1;
     arrows.push({
@@ -274,9 +303,9 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
       dropReason,
       label: cols.label[i] ?? type,
       x1: a.x,
-      y1: y(sent),
+      y1,
       x2: a.x + (b.x - a.x) * along,
-      y2: y(end),
+      y2,
     });
   };
   const lookBack = Math.min(cols.maxSpanMs, LONG_SPAN_MS);
@@ -299,6 +328,7 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
     height: opts.height,
     arrows,
     ticks,
+    merged,
     bands: laneBands(trace, layout, t0, t1, y),
     partitions: partitionBands(trace, layout, t0, t1, y),
     ...leaseBars(trace, layout, index, t0, t1, y),

@@ -109,8 +109,14 @@ export class LabelPlacer {
 /** Where a store mark's two lines sit below it (px from the mark's centre). */
 export const STORE_LINE_DY = [21, 37] as const;
 
-/** "250 ms – 750 ms": whole ms unless the window is short enough for tenths to matter. */
+/** "250 ms – 750 ms": whole ms unless the window is short enough for tenths to matter; seconds for long windows ("0 s – 600 s"). */
 export function windowText(w: readonly [number, number]): string {
-  const round = w[1] - w[0] >= 50 ? Math.round : (t: number) => t;
+  const span = w[1] - w[0];
+  if (span >= 10_000) {
+    const sec = (t: number) => `${groupThousands(Math.round(t / 1000))} s`;
+    const tenth = (t: number) => `${(t / 1000).toFixed(1)} s`;
+    return span >= 100_000 ? `${sec(w[0])} – ${sec(w[1])}` : `${tenth(w[0])} – ${tenth(w[1])}`;
+  }
+  const round = span >= 50 ? Math.round : (t: number) => t;
   return `${ms(round(w[0]))} – ${ms(round(w[1]))}`;
 }
