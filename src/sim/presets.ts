@@ -14,7 +14,15 @@ export interface Preset {
    * The chapter's sequence diagram this run reproduces: the space-time view opens on this window
    * with these lanes (`service` folds every node into one lane, as the figure's "Lease service").
    */
-  readonly figure?: { readonly fromMs: number; readonly toMs: number; readonly lanes: readonly string[] };
+  readonly figure?: {
+    readonly fromMs: number;
+    readonly toMs: number;
+    readonly lanes: readonly string[];
+    /** The figure draws heartbeats as arrows (the chapter's does). */
+    readonly heartbeats?: 'show' | 'fold';
+    /** The figure's bursts are seconds apart: fold the quiet time between them. */
+    readonly compress?: boolean;
+  };
 }
 
 export const CHAPTER_SCHEDULE =
@@ -38,7 +46,7 @@ export const PRESETS: readonly Preset[] = [
     untilMs: 2253,
     // "A leader crash costs one election timeout plus one round of votes": n2's last heartbeats,
     // its crash at 1168, n3's votes from n1 and n5, and n3's first AppendEntries of term 2.
-    figure: { fromMs: 1110, toMs: 1400, lanes: ['n2', 'n1', 'n3', 'n5'] },
+    figure: { fromMs: 1110, toMs: 1400, lanes: ['n2', 'n1', 'n3', 'n5'], heartbeats: 'show' },
   },
   {
     name: 'split-vote',
@@ -60,7 +68,7 @@ export const PRESETS: readonly Preset[] = [
       '@13000 client A write result=A-second',
     untilMs: 15000,
     // The fencing figure: A's grant and write, its pause, B's grant and write, A's refused write.
-    figure: { fromMs: 950, toMs: 13600, lanes: ['A', 'service', 'B', 'fenced'] },
+    figure: { fromMs: 950, toMs: 13600, lanes: ['A', 'service', 'B', 'fenced'], compress: true },
   },
   {
     name: 'ghost-lock',

@@ -121,8 +121,12 @@ const DiagramPane = memo(function DiagramPane() {
             <div className="why-corner">
               <WhyNoLeaderButton />
             </div>
-            <NetworkControls />
-            <Legend />
+            {view === 'ring' && (
+              <>
+                <NetworkControls />
+                <Legend />
+              </>
+            )}
           </div>
         )}
         {view !== 'ring' && <ConnectedSpaceTime />}

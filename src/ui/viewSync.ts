@@ -12,7 +12,13 @@ import type { LabState, LabStore, MainView } from './store/labStore';
 export function focusFigure(store: LabStore, label: string | null): boolean {
   const figure = ALL_PRESETS.find((p) => p.name === label)?.figure;
   if (!figure) return false;
-  store.getState().focusSpacetime({ fromMs: figure.fromMs, toMs: figure.toMs, lanes: figure.lanes });
+  store.getState().focusSpacetime({
+    fromMs: figure.fromMs,
+    toMs: figure.toMs,
+    lanes: figure.lanes,
+    ...(figure.heartbeats ? { heartbeats: figure.heartbeats } : {}),
+    ...(figure.compress ? { compress: true } : {}),
+  });
   return true;
 }
 

@@ -38,6 +38,7 @@ export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
       trace={trace}
       nowMs={now}
       {...(focus ? { window: [focus.fromMs, focus.toMs] as const, ...(focus.lanes ? { lanes: focus.lanes } : {}) } : {})}
+      {...(focus?.heartbeats ? { heartbeats: focus.heartbeats } : {})}
       onSeek={onSeek}
       onMessage={onMessage}
       onPlayWindow={onPlayWindow}

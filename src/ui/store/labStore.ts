@@ -138,6 +138,8 @@ export interface SpacetimeFocus {
   readonly toMs: number;
   /** Lane ids in order (`service` folds every node into one lane); null for every actor. */
   readonly lanes: readonly string[] | null;
+  readonly heartbeats?: 'show' | 'fold';
+  readonly compress?: boolean;
   readonly key: number;
 }
 
