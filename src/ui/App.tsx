@@ -121,12 +121,8 @@ const DiagramPane = memo(function DiagramPane() {
             <div className="why-corner">
               <WhyNoLeaderButton />
             </div>
-            {view === 'ring' && (
-              <>
-                <NetworkControls />
-                <Legend />
-              </>
-            )}
+            <NetworkControls />
+            <Legend />
           </div>
         )}
         {view !== 'ring' && <ConnectedSpaceTime />}
