@@ -39,6 +39,7 @@ export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
       nowMs={now}
       {...(focus ? { window: [focus.fromMs, focus.toMs] as const, ...(focus.lanes ? { lanes: focus.lanes } : {}) } : {})}
       {...(focus?.heartbeats ? { heartbeats: focus.heartbeats } : {})}
+      {...(focus?.compress ? { compress: true } : {})}
       onSeek={onSeek}
       onMessage={onMessage}
       onPlayWindow={onPlayWindow}

@@ -37,6 +37,8 @@ export interface SpaceTimeViewProps {
   /** A fixed size (px) instead of measuring the frame (tests, exports). */
   readonly size?: { readonly width: number; readonly height: number };
   readonly heartbeats?: HeartbeatMode;
+  /** Start with quiet stretches folded (a figure whose bursts are seconds apart). */
+  readonly compress?: boolean;
 }
 
 /** The headers' band above the lanes (px). */
@@ -260,18 +262,19 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
 
   // ---- scenes --------------------------------------------------------------------------
   const [heartbeats, setHeartbeats] = useState<HeartbeatMode>(props.heartbeats ?? 'fold');
+  const [compress, setCompress] = useState(props.compress ?? false);
   const liveScene = useMemo(
-    () => (trace && layout ? buildScene(trace, layout, { window: live, top, height: plotH, heartbeats }) : null),
-    [trace, layout, live, top, plotH, heartbeats],
+    () => (trace && layout ? buildScene(trace, layout, { window: live, top, height: plotH, heartbeats, compress }) : null),
+    [trace, layout, live, top, plotH, heartbeats, compress],
   );
   const settledScene = useMemo(
     () =>
       dom.trace === trace && sameWindow(dom.window, live)
         ? liveScene
         : dom.trace && layout && dom.trace.actorIds === trace?.actorIds
-          ? buildScene(dom.trace, layout, { window: dom.window, top, height: plotH, heartbeats })
+          ? buildScene(dom.trace, layout, { window: dom.window, top, height: plotH, heartbeats, compress })
           : null,
-    [dom, layout, top, plotH, heartbeats],
+    [dom, layout, top, plotH, heartbeats, compress],
   );
   const sceneRef = useRef<Scene | null>(liveScene);
   sceneRef.current = liveScene;
@@ -320,7 +323,8 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   const [brush, setBrush] = useState<{ y0: number; y1: number } | null>(null);
   const suppressClick = useRef(false);
   const [hover, setHover] = useState<{ x: number; y: number; arrow: SceneArrow } | null>(null);
-  const scale: TimeScale = { t0: live[0], t1: live[1], top, height: plotH };
+  // The scene's scale: time to scale, or with quiet stretches folded (compress).
+  const scale: TimeScale = liveScene?.scale ?? { t0: live[0], t1: live[1], top, height: plotH };
 
   const local = (e: { clientX: number; clientY: number }) => {
     const rect = svgRef.current?.getBoundingClientRect();
@@ -440,6 +444,14 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
         <button type="button" aria-pressed={heartbeats === 'fold'} onClick={() => setHeartbeats((h) => (h === 'fold' ? 'show' : 'fold'))}>
           Heartbeats: {heartbeats === 'fold' ? 'folded' : 'shown'}
         </button>
+        <button
+          type="button"
+          aria-pressed={compress}
+          onClick={() => setCompress((c) => !c)}
+          title="Fold stretches where nothing but heartbeats happens into short breaks, so bursts seconds apart can be read together"
+        >
+          Quiet time: {compress ? 'folded' : 'to scale'}
+        </button>
         <button type="button" onClick={fit} disabled={!trace}>Fit</button>
         <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => zoomBy(2)} disabled={!trace}>+</button>
         <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => zoomBy(0.5)} disabled={!trace}>−</button>
@@ -512,8 +524,13 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             ))}
           </g>
           {settledScene && (
-            <g className="spacetime-arrows" data-count={settledScene.arrows.length} transform={`translate(0 ${top - (live[0] - domBase) * pxPerMs}) scale(1 ${pxPerMs})`}>
-              <DomArrows scene={settledScene} base={domBase} untilMs={dom.trace?.untilMs ?? 0} />
+            // With quiet time folded, ms do not map to pixels by one scale: the lines are placed in pixels.
+            <g
+              className="spacetime-arrows"
+              data-count={settledScene.arrows.length}
+              {...(settledScene.folds.length > 0 ? {} : { transform: `translate(0 ${top - (live[0] - domBase) * pxPerMs}) scale(1 ${pxPerMs})` })}
+            >
+              <DomArrows scene={settledScene} base={domBase} untilMs={dom.trace?.untilMs ?? 0} px={settledScene.folds.length > 0} />
             </g>
           )}
           {settledScene && <DomStoreMarks scene={settledScene} />}
@@ -561,7 +578,7 @@ export function domTimeBase(w: TimeWindow): number {
  * change one transform instead of thousands of attributes (measured: rebuilding 2,000 lines'
  * positions cost ~100 ms per update in headless Chromium). Memoised on the scene.
  */
-const DomArrows = memo(function DomArrows({ scene, base, untilMs }: { scene: Scene; base: number; untilMs: number }) {
+const DomArrows = memo(function DomArrows({ scene, base, untilMs, px }: { scene: Scene; base: number; untilMs: number; px: boolean }) {
   const arrows = scene.arrows.length > DOM_ARROW_LIMIT ? scene.arrows.slice(0, DOM_ARROW_LIMIT) : scene.arrows;
   return (
     <>
@@ -569,9 +586,9 @@ const DomArrows = memo(function DomArrows({ scene, base, untilMs }: { scene: Sce
         <line
           key={a.row}
           x1={a.x1}
-          y1={a.sentAt - base}
+          y1={px ? a.y1 : a.sentAt - base}
           x2={a.x2}
-          y2={(a.endAt ?? untilMs) - base}
+          y2={px ? a.y2 : (a.endAt ?? untilMs) - base}
           data-msg-id={a.id}
           data-msg-type={a.type}
           data-from={a.from}

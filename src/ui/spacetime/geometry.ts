@@ -4,6 +4,8 @@
  * change is clamped to the run: at least MIN_WINDOW_MS, at most the whole run.
  */
 
+import { foldedT, foldedY, type Fold, type FoldedScale } from './folds';
+
 /** The shortest window the view zooms to (ms). */
 export const MIN_WINDOW_MS = 5;
 
@@ -14,14 +16,19 @@ export interface TimeScale {
   readonly t1: number;
   readonly top: number;
   readonly height: number;
+  /** Quiet stretches drawn `foldPx` tall each ("compress quiet time"); none: time to scale. */
+  readonly folds?: readonly Fold[];
+  readonly foldPx?: number;
 }
 
 export function yOf(s: TimeScale, t: number): number {
+  if (s.folds !== undefined && s.folds.length > 0) return foldedY(s as FoldedScale, t);
   const span = s.t1 - s.t0;
   return s.top + (span > 0 ? ((t - s.t0) / span) * s.height : 0);
 }
 
 export function tOf(s: TimeScale, y: number): number {
+  if (s.folds !== undefined && s.folds.length > 0) return foldedT(s as FoldedScale, y);
   return s.t0 + (s.height > 0 ? ((y - s.top) / s.height) * (s.t1 - s.t0) : 0);
 }
 

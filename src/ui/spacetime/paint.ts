@@ -153,6 +153,7 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
   }
   for (const p of scene.partitions) if (p.label && labels.place(p.label, p.x1 + 4, p.y1 + 9, 'start')) label(ctx, p.label, p.x1 + 4, p.y1 + 9, theme.text, theme.panel);
   paintDropLabels(ctx, scene.arrows, theme, labels);
+  paintFolds(ctx, scene, theme, size.width);
   ctx.restore();
 
   // The axis labels sit in the gutter, outside the clip's lanes but inside the window's rows.
@@ -163,6 +164,32 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
   ctx.fillStyle = theme.muted;
   for (const t of scene.axis) if (t.y >= top + 6 && t.y <= bottom - 6) ctx.fillText(t.label, AXIS_GUTTER - 8, t.y);
   ctx.restore();
+}
+
+/** Folded quiet stretches: a break across the lanes, edged with dashes, saying how long it really was. */
+function paintFolds(ctx: CanvasRenderingContext2D, scene: Scene, theme: SpaceTimeTheme, width: number): void {
+  if (scene.folds.length === 0) return;
+  ctx.font = `${FONT.label}px ${FONT_FAMILY}`;
+  ctx.textAlign = 'center';
+  for (const f of scene.folds) {
+    const y1 = f.y1 + 3;
+    const y2 = f.y2 - 3;
+    ctx.fillStyle = theme.bg;
+    ctx.fillRect(AXIS_GUTTER, y1, width - AXIS_GUTTER, y2 - y1);
+    ctx.strokeStyle = theme.muted;
+    ctx.lineWidth = 1;
+    ctx.setLineDash([6, 4]);
+    ctx.beginPath();
+    ctx.moveTo(AXIS_GUTTER, Math.round(y1) + 0.5);
+    ctx.lineTo(width, Math.round(y1) + 0.5);
+    ctx.moveTo(AXIS_GUTTER, Math.round(y2) - 0.5);
+    ctx.lineTo(width, Math.round(y2) - 0.5);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = theme.muted;
+    ctx.fillText(`⋯ ${f.label} later ⋯`, (AXIS_GUTTER + width) / 2, (y1 + y2) / 2);
+  }
+  ctx.textAlign = 'left';
 }
 
 function label(ctx: CanvasRenderingContext2D, text: string, x: number, y: number, colour: string, halo: string): void {

@@ -14,6 +14,7 @@ import type { DropReason, LeaseSpan, StoreMark } from '../../sim/traceTypes';
 import type { MessageType, Role } from '../../sim/types';
 import { dropPosition, MESSAGE_KINDS, messageKind, type MessageKind } from '../diagram/messageShapes';
 import { yOf, type Segment, type TimeScale, type TimeWindow } from './geometry';
+import { foldLabel, quietFolds, type Fold } from './folds';
 import { SERVICE_LANE, type LaneLayout } from './lanes';
 
 export type HeartbeatMode = 'show' | 'fold';
@@ -26,7 +27,21 @@ export interface SceneOptions {
   readonly heartbeats: HeartbeatMode;
   /** The time cursor; null or outside the window: none. */
   readonly nowMs?: number | null;
+  /** Fold quiet stretches (nothing but heartbeats) into short breaks, so bursts seconds apart are readable together. */
+  readonly compress?: boolean;
 }
+
+/** A folded quiet stretch as drawn: a break `FOLD_PX` tall labelled with its real length. */
+export interface FoldBand {
+  readonly from: number;
+  readonly to: number;
+  readonly y1: number;
+  readonly y2: number;
+  readonly label: string;
+}
+
+/** The height of one folded quiet stretch (px). */
+export const FOLD_PX = 26;
 
 export interface SceneArrow extends Segment {
   /** The row in `TraceView.messages`. */
@@ -141,6 +156,10 @@ export interface Scene {
   readonly axisUnit: 's' | 'ms';
   /** The cursor's y, or null when `nowMs` is outside the window. */
   readonly cursorY: number | null;
+  /** The time scale the scene was drawn with (folds included): y of t and t of y for clicks. */
+  readonly scale: TimeScale;
+  /** Quiet stretches folded into breaks (compress mode), in time order. */
+  readonly folds: readonly FoldBand[];
   /**
    * Messages in the window not drawn as arrows of their own because an arrow of the same kind
    * between the same lanes already covers the same pixels (a long window of a long run).
@@ -236,7 +255,8 @@ export function axisLabel(t: number, step: number): string {
 
 export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOptions): Scene {
   const [t0, t1] = opts.window;
-  const scale: TimeScale = { t0, t1, top: opts.top, height: opts.height };
+  const folds = opts.compress ? activityFolds(trace, t0, t1) : [];
+  const scale: TimeScale = folds.length > 0 ? { t0, t1, top: opts.top, height: opts.height, folds, foldPx: FOLD_PX } : { t0, t1, top: opts.top, height: opts.height };
   const y = (t: number) => yOf(scale, t);
   const cols = trace.messages;
   const lanes = layout.lanes;
@@ -333,9 +353,39 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
     partitions: partitionBands(trace, layout, t0, t1, y),
     ...leaseBars(trace, layout, index, t0, t1, y),
     storeMarks: storeMarks(trace, layout, t0, t1, y),
-    ...axisTicks(scale),
+    ...(folds.length > 0 ? foldedAxisTicks(scale, folds) : axisTicks(scale)),
     cursorY: opts.nowMs != null && opts.nowMs >= t0 && opts.nowMs <= t1 ? y(opts.nowMs) : null,
+    scale,
+    folds: folds.map((f) => ({ from: f.from, to: f.to, y1: y(f.from), y2: y(f.to), label: foldLabel(f) })),
   };
+}
+
+/**
+ * The quiet stretches of [t0, t1]: gaps longer than 3% of the window (at least 40 ms) between
+ * moments something other than a heartbeat happened — a message sent or arriving, a role, term,
+ * pause, partition or lease changing, a store write.
+ */
+export function activityFolds(trace: TraceView, t0: number, t1: number): Fold[] {
+  const times: number[] = [];
+  const add = (t: number | null) => {
+    if (t !== null && t >= t0 && t <= t1) times.push(t);
+  };
+  const cols = trace.messages;
+  const lo = firstRowAtOrAfter(cols.sentAt, cols.count, t0 - Math.min(cols.maxSpanMs, LONG_SPAN_MS));
+  for (let i = lo; i < cols.count && cols.sentAt[i] <= t1; i++) {
+    if (cols.heartbeat[i] === 1) continue;
+    add(cols.sentAt[i]);
+    add(Number.isNaN(cols.endAt[i]) ? null : cols.endAt[i]);
+  }
+  for (const sp of trace.nodeSpans) add(sp.from);
+  for (const sp of trace.clientSpans) add(sp.from);
+  for (const sp of [...trace.partitions, ...trace.leases]) {
+    add(sp.from);
+    add(sp.to);
+  }
+  for (const m of trace.storeMarks) add(m.t);
+  times.sort((a, b) => a - b);
+  return quietFolds(times, t0, t1, Math.max(40, (t1 - t0) * 0.03));
 }
 
 type Y = (t: number) => number;
@@ -510,6 +560,33 @@ function storeMarks(trace: TraceView, layout: LaneLayout, t0: number, t1: number
     out.push({ store: m.store, x: lane.x, y: y(m.t), t: m.t, accepted: m.accepted, token: m.token, client: m.client, message: m.message, text: storeMarkText(m), lines: storeMarkLines(m) });
   }
   return out;
+}
+
+/** Ticks for each stretch shown to scale between folds, each stretch labelled at its start. */
+function foldedAxisTicks(s: TimeScale, folds: readonly Fold[]): { axis: AxisTick[]; axisUnit: 's' | 'ms' } {
+  const unit = axisUnit(s.t1 - s.t0 >= 2000 ? 1000 : 1);
+  const step = unit === 's' ? 1000 : 1;
+  const label = (t: number) => (unit === 's' ? `${+(t / 1000).toFixed(3)}` : axisLabel(Math.round(t), step));
+  const axis: AxisTick[] = [];
+  let from = s.t0;
+  const segments: [number, number][] = [];
+  for (const f of folds) {
+    if (f.from > from) segments.push([from, f.from]);
+    from = f.to;
+  }
+  if (s.t1 > from) segments.push([from, s.t1]);
+  let lastY = -Infinity;
+  for (const [a, b] of segments) {
+    const px = yOf(s, b) - yOf(s, a);
+    const inner = px >= 140 ? scaleLinear().domain([a, b]).ticks(Math.round(px / 70)) : [];
+    for (const t of [a, ...inner]) {
+      const ty = yOf(s, t);
+      if (ty - lastY < 18) continue;
+      lastY = ty;
+      axis.push({ t, y: ty, label: label(t) });
+    }
+  }
+  return { axis, axisUnit: unit };
 }
 
 function axisTicks(s: TimeScale): { axis: AxisTick[]; axisUnit: 's' | 'ms' } {

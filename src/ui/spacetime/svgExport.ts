@@ -132,6 +132,13 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
   for (const b of scene.bands) if (b.label) label(b.label, b.x + LANE_GEOMETRY.band / 2 + 4, b.y1 + 9, theme.text, 'start');
   for (const p of scene.partitions) if (p.label) label(p.label, p.x1 + 4, p.y1 + 9, theme.text, 'start');
   if (drops.length <= DROP_TEXT_MAX) for (const a of drops) label(dropText(a), a.x2 + 9, a.y2, theme.drop, 'start');
+  for (const f of scene.folds) {
+    const y1 = f.y1 + 3;
+    const y2 = f.y2 - 3;
+    push(`<rect class="fold" x="${AXIS_GUTTER}" y="${n(y1)}" width="${n(width - AXIS_GUTTER)}" height="${n(y2 - y1)}" fill="${theme.bg}"/>`);
+    push(`<path d="M${AXIS_GUTTER},${n(y1)}H${width}M${AXIS_GUTTER},${n(y2)}H${width}" stroke="${theme.muted}" stroke-dasharray="6 4" fill="none"/>`);
+    label(`⋯ ${f.label} later ⋯`, (AXIS_GUTTER + width) / 2, (y1 + y2) / 2, theme.muted, 'middle');
+  }
   push(`</g>`);
   push(`<text x="${AXIS_GUTTER - 8}" y="${n(scene.top - 13)}" text-anchor="end" font-size="${FONT.axis}" fill="${theme.muted}">${scene.axisUnit}</text>`);
   for (const t of scene.axis) {
@@ -196,6 +203,8 @@ export interface TraceSvgOptions {
   readonly window: TimeWindow;
   readonly lanes?: readonly string[];
   readonly heartbeats?: HeartbeatMode;
+  /** Fold quiet stretches, as the view does in that mode. */
+  readonly compress?: boolean;
   /** The cursor, if it should be drawn. */
   readonly nowMs?: number | null;
   /** The run's seed, for the title. */
@@ -206,7 +215,7 @@ export interface TraceSvgOptions {
 export function traceToSvg(trace: TraceView, opts: TraceSvgOptions): string {
   const layout = laneLayout(trace.actorIds, trace.actors, opts.width, opts.lanes);
   const top = 40;
-  const scene = buildScene(trace, layout, { window: opts.window, top, height: opts.height - top - 8, heartbeats: opts.heartbeats ?? 'fold', nowMs: opts.nowMs ?? null });
+  const scene = buildScene(trace, layout, { window: opts.window, top, height: opts.height - top - 8, heartbeats: opts.heartbeats ?? 'fold', nowMs: opts.nowMs ?? null, compress: opts.compress ?? false });
   return sceneToSvg(scene, layout, {
     theme: opts.theme,
     width: opts.width,
