@@ -38,3 +38,46 @@ describe('folding quiet time', () => {
     expect(foldLabel({ from: 0, to: 640 })).toBe('640 ms');
   });
 });
+
+import { findPreset, presetActions } from '../src/sim/presets';
+import { Simulation } from '../src/sim/simulation';
+import { TraceRecorder, traceView } from '../src/sim/traceRecorder';
+import { laneLayout } from '../src/ui/spacetime/lanes';
+import { buildScene } from '../src/ui/spacetime/scene';
+import { tOf, yOf } from '../src/ui/spacetime/geometry';
+
+describe('the fencing figure with quiet time folded', () => {
+  const preset = findPreset('fencing');
+  if (!preset?.figure) throw new Error('the fencing preset has no figure');
+  const figure = preset.figure;
+  const sim = new Simulation(preset.config, presetActions(preset));
+  const recorder = TraceRecorder.attach(sim);
+  sim.advanceTo(15000);
+  const trace = traceView(recorder, 1);
+  const layout = laneLayout(trace.actorIds, trace.actors, 850, figure.lanes);
+  const opts = { window: [figure.fromMs, figure.toMs] as const, top: 40, height: 500, heartbeats: 'fold' as const };
+
+  it('gives each burst readable height where the scale squeezes it to a few pixels', () => {
+    const flat = buildScene(trace, layout, opts);
+    const folded = buildScene(trace, layout, { ...opts, compress: true });
+    expect(flat.folds).toEqual([]);
+    expect(folded.folds.length).toBeGreaterThanOrEqual(3);
+    // A's grant, write and acceptance (1000–1074 ms): a few px to scale, tens of px folded.
+    const span = (s: typeof flat) => yOf(s.scale, 1074) - yOf(s.scale, 1000);
+    expect(span(flat)).toBeLessThan(5);
+    expect(span(folded)).toBeGreaterThan(30);
+    // The quiet 8.5 s of A's pause is one break that says how long it was.
+    const pause = folded.folds.find((f) => f.to - f.from > 8000);
+    expect(pause?.label).toBe(`${((pause?.to ?? 0) - (pause?.from ?? 0) >= 8450 ? '8.5' : '8.4')} s`);
+  });
+
+  it('keeps the story in order: the refused token-1 write lands below the accepted token-2 write', () => {
+    const folded = buildScene(trace, layout, { ...opts, compress: true });
+    const refused = folded.storeMarks.find((m) => m.store === 'fenced' && !m.accepted);
+    const accepted2 = folded.storeMarks.find((m) => m.store === 'fenced' && m.accepted && m.token === 2);
+    expect(refused?.token).toBe(1);
+    expect(refused && accepted2 && refused.y - accepted2.y).toBeGreaterThan(15);
+    // A click maps back to the time drawn there.
+    if (refused) expect(tOf(folded.scale, refused.y)).toBeCloseTo(refused.t, 6);
+  });
+});
