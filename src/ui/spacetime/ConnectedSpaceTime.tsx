@@ -3,10 +3,33 @@
  * a click to seek, an arrow to its Why panel, a brushed window to play; a chapter figure's window
  * and lanes when a preset asks (`spacetimeFocus`).
  */
-import { memo, useCallback } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
+import type { EventCategory } from '../../sim/events';
+import type { MessageType } from '../../sim/types';
+import type { MessageFilter } from './scene';
+import { registerSpacetimeExports } from '../export/spacetimeActions';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import { selectNow, selectSpacetimeFocus, selectTrace } from '../store/selectors';
-import { SpaceTimeView } from './SpaceTimeView';
+import { SpaceTimeView, type SpaceTimeViewState } from './SpaceTimeView';
+
+/** The messages behind each event-log category (categories about no message type keep every message). */
+const TYPES_OF: Partial<Record<EventCategory, readonly MessageType[]>> = {
+  election: ['RequestVote', 'VoteReply'],
+  leader: ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply'],
+  'step-down': ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply'],
+  submit: ['AppendEntries', 'AppendReply'],
+  lock: ['ClientRequest', 'ClientReply', 'AppendEntries', 'AppendReply'],
+  client: ['ClientRequest', 'ClientReply', 'StoreWrite'],
+  store: ['StoreWrite'],
+};
+
+/** The event log's "who" and "kind" as a filter on the arrows; null when both say all. */
+export function messageFilterOf(subject: string, kind: string): MessageFilter | null {
+  const actor = subject === 'all' ? null : subject;
+  const types = kind === 'all' ? undefined : TYPES_OF[kind as EventCategory];
+  if (actor === null && types === undefined) return null;
+  return { actor, types: types ? new Set(types) : null };
+}
 
 export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
   const bridge = useBridge();
@@ -14,6 +37,9 @@ export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
   const trace = useLab(selectTrace);
   const now = useLab(selectNow);
   const focus = useLab(selectSpacetimeFocus);
+  const subject = useLab((s) => s.eventSubject);
+  const kind = useLab((s) => s.eventKind);
+  const filter = useMemo(() => messageFilterOf(subject, kind), [subject, kind]);
   const onSeek = useCallback(
     (t: number) => {
       if (store.getState().frame.playing) bridge.pause();
@@ -31,6 +57,12 @@ export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
     [bridge, store],
   );
   const onPlayWindow = useCallback((t0: number, t1: number) => bridge.playWindow(t0, t1), [bridge]);
+  // The SVG and PNG exports draw what the view shows now.
+  const shown = useRef<SpaceTimeViewState | null>(null);
+  const onViewChange = useCallback((view: SpaceTimeViewState) => {
+    shown.current = view;
+  }, []);
+  useEffect(() => registerSpacetimeExports(store, () => shown.current), [store]);
   return (
     <SpaceTimeView
       // A new figure (or a new run's figure) opens the view afresh on its window and lanes.
@@ -43,6 +75,8 @@ export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
       onSeek={onSeek}
       onMessage={onMessage}
       onPlayWindow={onPlayWindow}
+      onViewChange={onViewChange}
+      {...(filter ? { filter } : {})}
     />
   );
 });

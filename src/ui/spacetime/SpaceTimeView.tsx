@@ -16,7 +16,7 @@ import type { TraceView } from '../../sim/traceColumns';
 import { followWindow, MIN_WINDOW_MS, nearestSegment, panWindow, tOf, clampWindow, yOf, zoomWindow, type TimeScale, type TimeWindow } from './geometry';
 import { AXIS_GUTTER, defaultLaneIds, foldNodes, laneLayout, SERVICE_LANE, type LaneLayout } from './lanes';
 import { paintScene } from './paint';
-import { buildScene, type HeartbeatMode, type Scene, type SceneArrow } from './scene';
+import { buildScene, type HeartbeatMode, type MessageFilter, type Scene, type SceneArrow } from './scene';
 import { arrowSummary, FONT, ms, windowText } from './style';
 import { LIGHT_THEME, readTheme, type SpaceTimeTheme } from './theme';
 
@@ -39,6 +39,22 @@ export interface SpaceTimeViewProps {
   readonly heartbeats?: HeartbeatMode;
   /** Start with quiet stretches folded (a figure whose bursts are seconds apart). */
   readonly compress?: boolean;
+  /** Only the messages the event log's filters keep (its "who" and "kind"); absent: every message. */
+  readonly filter?: MessageFilter;
+  /** Told what the view shows whenever it changes (the page's exports draw the same). */
+  readonly onViewChange?: (view: SpaceTimeViewState) => void;
+}
+
+/** What the view shows: enough to draw the same picture elsewhere (an SVG or PNG export). */
+export interface SpaceTimeViewState {
+  readonly window: TimeWindow;
+  readonly lanes: readonly string[];
+  readonly heartbeats: HeartbeatMode;
+  readonly compress: boolean;
+  readonly filter: MessageFilter | null;
+  readonly width: number;
+  readonly height: number;
+  readonly theme: SpaceTimeTheme;
 }
 
 /** The headers' band above the lanes (px). */
@@ -263,19 +279,24 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   // ---- scenes --------------------------------------------------------------------------
   const [heartbeats, setHeartbeats] = useState<HeartbeatMode>(props.heartbeats ?? 'fold');
   const [compress, setCompress] = useState(props.compress ?? false);
+  const filter = props.filter;
   const liveScene = useMemo(
-    () => (trace && layout ? buildScene(trace, layout, { window: live, top, height: plotH, heartbeats, compress }) : null),
-    [trace, layout, live, top, plotH, heartbeats, compress],
+    () => (trace && layout ? buildScene(trace, layout, { window: live, top, height: plotH, heartbeats, compress, ...(filter ? { filter } : {}) }) : null),
+    [trace, layout, live, top, plotH, heartbeats, compress, filter],
   );
   const settledScene = useMemo(
     () =>
       dom.trace === trace && sameWindow(dom.window, live)
         ? liveScene
         : dom.trace && layout && dom.trace.actorIds === trace?.actorIds
-          ? buildScene(dom.trace, layout, { window: dom.window, top, height: plotH, heartbeats, compress })
+          ? buildScene(dom.trace, layout, { window: dom.window, top, height: plotH, heartbeats, compress, ...(filter ? { filter } : {}) })
           : null,
-    [dom, layout, top, plotH, heartbeats, compress],
+    [dom, layout, top, plotH, heartbeats, compress, filter],
   );
+  const onViewChange = props.onViewChange;
+  useEffect(() => {
+    onViewChange?.({ window: live, lanes: laneIds, heartbeats, compress, filter: filter ?? null, width: size.width, height: size.height, theme });
+  }, [onViewChange, live, laneIds, heartbeats, compress, filter, size.width, size.height, theme]);
   const sceneRef = useRef<Scene | null>(liveScene);
   sceneRef.current = liveScene;
 
@@ -482,6 +503,12 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
           <button type="button" className="primary" onClick={() => onPlayWindow(brushed[0], brushed[1])}>
             Play this window
           </button>
+        )}
+        {filter && (
+          <span className="spacetime-filter" title="The event log's who/kind filters apply here too">
+            only {filter.actor ?? 'matching'}
+            {filter.types ? ` · ${[...filter.types].join(', ')}` : ''}
+          </span>
         )}
         <span className="spacetime-window">
           {windowText(live)}

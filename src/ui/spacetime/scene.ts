@@ -29,6 +29,13 @@ export interface SceneOptions {
   readonly nowMs?: number | null;
   /** Fold quiet stretches (nothing but heartbeats) into short breaks, so bursts seconds apart are readable together. */
   readonly compress?: boolean;
+  /** Only messages from or to this actor, and only of these types (the event log's filters); absent: all. */
+  readonly filter?: MessageFilter;
+}
+
+export interface MessageFilter {
+  readonly actor: string | null;
+  readonly types: ReadonlySet<MessageType> | null;
 }
 
 /** A folded quiet stretch as drawn: a break `FOLD_PX` tall labelled with its real length. */
@@ -264,6 +271,8 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
   const ids = trace.actorIds;
   const fold = opts.heartbeats === 'fold';
   const index = traceIndex(trace);
+  const filterActor = opts.filter?.actor != null ? ids.indexOf(opts.filter.actor) : -1;
+  const filterTypes = opts.filter?.types ?? null;
 
   const arrows: SceneArrow[] = [];
   const ticks: HeartbeatTick[] = [];
@@ -285,6 +294,8 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
     const fl = laneOf[cols.from[i]];
     const tl = laneOf[cols.to[i]];
     if (fl < 0 || tl < 0 || fl === tl) return;
+    if (filterActor >= 0 && cols.from[i] !== filterActor && cols.to[i] !== filterActor) return;
+    if (filterTypes !== null && !filterTypes.has(MESSAGE_TYPES[cols.type[i]])) return;
     const code = cols.type[i] * 4 + cols.ok[i] * 2 + cols.heartbeat[i];
     const kind = KIND_TABLE[code];
     const a = lanes[fl];

@@ -8,7 +8,7 @@ import { arrowHead } from './geometry';
 import type { TraceView } from '../../sim/traceColumns';
 import type { TimeWindow } from './geometry';
 import { AXIS_GUTTER, laneLayout, type LaneLayout } from './lanes';
-import { buildScene, LANE_GEOMETRY, type HeartbeatMode, type Scene } from './scene';
+import { buildScene, LANE_GEOMETRY, type HeartbeatMode, type MessageFilter, type Scene } from './scene';
 import {
   ARROW_WIDTH, arrowLength, BAND_ALPHA, bandWidth, CHECK_PATH, CROSS_PATH, DROP_TEXT_MAX, dropText, FONT, FONT_FAMILY,
   IN_FLIGHT_DASH, LabelPlacer, ms, OVERRUN_DASH, PARTITION_ALPHA, STORE_LINE_DY, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH, textWidth,
@@ -205,6 +205,8 @@ export interface TraceSvgOptions {
   readonly heartbeats?: HeartbeatMode;
   /** Fold quiet stretches, as the view does in that mode. */
   readonly compress?: boolean;
+  /** Only these messages, as the view shows them under the event log's filters. */
+  readonly filter?: MessageFilter | null;
   /** The cursor, if it should be drawn. */
   readonly nowMs?: number | null;
   /** The run's seed, for the title. */
@@ -215,7 +217,7 @@ export interface TraceSvgOptions {
 export function traceToSvg(trace: TraceView, opts: TraceSvgOptions): string {
   const layout = laneLayout(trace.actorIds, trace.actors, opts.width, opts.lanes);
   const top = 40;
-  const scene = buildScene(trace, layout, { window: opts.window, top, height: opts.height - top - 8, heartbeats: opts.heartbeats ?? 'fold', nowMs: opts.nowMs ?? null, compress: opts.compress ?? false });
+  const scene = buildScene(trace, layout, { window: opts.window, top, height: opts.height - top - 8, heartbeats: opts.heartbeats ?? 'fold', nowMs: opts.nowMs ?? null, compress: opts.compress ?? false, ...(opts.filter ? { filter: opts.filter } : {}) });
   return sceneToSvg(scene, layout, {
     theme: opts.theme,
     width: opts.width,
