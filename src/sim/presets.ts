@@ -68,7 +68,7 @@ export const PRESETS: readonly Preset[] = [
       '@13000 client A write result=A-second',
     untilMs: 15000,
     // The fencing figure: A's grant and write, its pause, B's grant and write, A's refused write.
-    figure: { fromMs: 950, toMs: 13600, lanes: ['A', 'service', 'B', 'fenced'], compress: true },
+    figure: { fromMs: 950, toMs: 13750, lanes: ['A', 'service', 'B', 'fenced'], compress: true },
   },
   {
     name: 'ghost-lock',
