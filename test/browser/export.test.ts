@@ -53,7 +53,7 @@ async function openChapter(colorScheme: 'light' | 'dark'): Promise<Page> {
 async function exportItem(page: Page, name: string): Promise<Download> {
   await page.getByRole('button', { name: 'Export', exact: true }).click();
   await page.getByTestId('export-menu').waitFor();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
   return download;
 }
 
@@ -133,7 +133,7 @@ describe.skipIf(!haveChromium)('exporting the ring diagram in a real browser', (
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Ring diagram (SVG)');
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Ring diagram (PNG)');
-    const trace = page.getByRole('menuitem', { name: 'Trace (JSON)' });
+    const trace = page.getByRole('button', { name: 'Trace (JSON)' });
     expect(await trace.getAttribute('aria-disabled')).toBe('true');
     expect(await trace.getAttribute('title')).toBe('not available yet');
     await page.screenshot({ path: join(SHOTS, 'export-menu.png') });

@@ -1,8 +1,8 @@
 /**
  * The Export menu: pictures and logs of the run as files. Its items come from the export
  * registry (`../export/exportActions`), so each view provides its own formats; a format nobody
- * provides yet is listed but disabled. A menu button in the ARIA pattern: arrows, Home and End
- * move, Escape closes and gives focus back to the button.
+ * provides yet is listed but disabled. A disclosure: the button shows a group of plain buttons, one
+ * per format; arrows, Home and End move between them, Escape closes and gives focus back.
  */
 import { memo, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useLabStore } from '../labContext';
@@ -27,7 +27,7 @@ export const ExportMenu = memo(function ExportMenu() {
 
   useEffect(() => registerRingExports(store), [store]);
 
-  const menuItems = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
+  const menuItems = () => [...(menu.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
   const close = (refocus: boolean) => {
     setOpen(false);
     if (refocus) button.current?.focus();
@@ -97,7 +97,6 @@ export const ExportMenu = memo(function ExportMenu() {
       <button
         ref={button}
         type="button"
-        aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         onClick={() => setOpen(!open)}
@@ -108,15 +107,13 @@ export const ExportMenu = memo(function ExportMenu() {
       </button>
       {open && (
         <FloatingPanel anchor={root} align="right" className="export-menu">
-          <div role="menu" id={id} aria-label="Export" data-testid="export-menu" ref={menu} onKeyDown={onMenuKey}>
+          <div role="group" id={id} aria-label="Export formats" data-testid="export-menu" ref={menu} onKeyDown={onMenuKey}>
             {items.map((item) => {
               const enabled = item.action !== null && item.action.available();
               return (
                 <button
                   key={item.id}
                   type="button"
-                  role="menuitem"
-                  tabIndex={-1}
                   aria-disabled={enabled ? undefined : true}
                   title={enabled ? undefined : 'not available yet'}
                   data-export-id={item.id}
