@@ -246,7 +246,7 @@ export function runFromJson(text: string): Decoded {
   try {
     data = JSON.parse(text);
   } catch {
-    return fail('This file is not JSON; a run file is what "Export run" saves.');
+    return fail('This file is not JSON; a run file is what Export ▸ "Run file" saves.');
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data) || (data as { format?: unknown }).format !== 'lockstep-run') {
     return fail('This JSON is not a Lockstep run file (it needs "format": "lockstep-run").');

@@ -92,11 +92,11 @@ describe('the export menu', () => {
     expect(document.activeElement?.textContent).toBe('Ring diagram (PNG)');
     fireEvent.keyDown(menu, { key: 'ArrowUp' });
     fireEvent.keyDown(menu, { key: 'ArrowUp' });
-    expect(document.activeElement?.textContent).toBe('ShiViz log');
+    expect(document.activeElement?.textContent).toBe('Run file (JSON, for Import…)');
     fireEvent.keyDown(menu, { key: 'Home' });
     expect(document.activeElement?.textContent).toBe('Ring diagram (SVG)');
     fireEvent.keyDown(menu, { key: 'End' });
-    expect(document.activeElement?.textContent).toBe('ShiViz log');
+    expect(document.activeElement?.textContent).toBe('Run file (JSON, for Import…)');
     expect(screen.getByRole('button', { name: 'Trace (JSON)' }).getAttribute('aria-disabled')).toBeNull();
     fireEvent.keyDown(menu, { key: 'Escape' });
     expect(screen.queryByTestId('export-menu')).toBeNull();

@@ -1,6 +1,6 @@
 /**
- * Sharing the run: copy its link (the URL always holds it), export it as a small JSON file,
- * import one, and the keyboard help. A link or file replays the exact run, paused at its time.
+ * Sharing the run: copy its link (the URL always holds it), import a run file (the Export menu
+ * saves one), and the keyboard help. A link or file replays the exact run, paused at its time.
  */
 import { memo, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { runFromJson, runToJson } from '../../share/link';
@@ -11,6 +11,7 @@ import { SHORTCUTS } from '../useKeyboardShortcuts';
 import { currentLink, pageUrl } from '../urlSync';
 import { runFromSpec, runSpecOf } from '../runs';
 import { downloadText } from '../export/download';
+import { registerExport } from '../export/exportActions';
 
 /** Clipboard writes can hang or be refused (no focus, no permission); then the field is selected. */
 async function writeClipboard(text: string): Promise<boolean> {
@@ -54,11 +55,19 @@ export const ShareControls = memo(function ShareControls() {
     setShown((s) => (s && s.url === url ? { url, copied } : s));
   };
 
-  const exportRun = () => {
-    const s = store.getState();
-    if (!s.frame.snapshot) return;
-    downloadText(fileName(s), runFileText(s), 'application/json');
-  };
+  // The run file is saved from the Export menu, with every other export; Import… reads it back.
+  useEffect(
+    () =>
+      registerExport('run-file', {
+        label: 'Run file (JSON, for Import…)',
+        available: () => store.getState().frame.snapshot !== null,
+        run: () => {
+          const s = store.getState();
+          downloadText(fileName(s), runFileText(s), 'application/json');
+        },
+      }),
+    [store],
+  );
 
   const importRun = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -79,10 +88,7 @@ export const ShareControls = memo(function ShareControls() {
       <button type="button" onClick={() => void copy()} title="Copy a link that reopens this run, paused at this moment">
         Copy link
       </button>
-      <button type="button" onClick={exportRun} title="Save this run (seed, configuration, schedule, time) as a small JSON file">
-        Export run
-      </button>
-      <button type="button" onClick={() => fileInput.current?.click()} title="Open a run file saved with Export run">
+      <button type="button" onClick={() => fileInput.current?.click()} title="Open a run file saved with Export ▸ Run file">
         Import…
       </button>
       <input ref={fileInput} type="file" accept=".json,application/json" hidden onChange={(e) => void importRun(e)} aria-label="Run file to import" data-testid="import-file" />

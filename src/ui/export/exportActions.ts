@@ -33,6 +33,7 @@ export const EXPORT_SLOTS = [
   { id: 'events-markdown', label: 'Event log (Markdown)' },
   { id: 'events-csv', label: 'Event log (CSV)' },
   { id: 'shiviz', label: 'ShiViz log' },
+  { id: 'run-file', label: 'Run file (JSON, for Import…)' },
 ] as const;
 
 export type ExportSlotId = (typeof EXPORT_SLOTS)[number]['id'];
