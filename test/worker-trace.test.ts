@@ -106,6 +106,23 @@ describe('the trace for the space-time view', () => {
   });
 });
 
+describe('playing a brushed window', () => {
+  it('goes to its start, plays, and pauses exactly at its end; a bad window is one sentence', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE), { startAtMs: 2000 });
+    await t.idle();
+    t.bridge.setSpeed(100);
+    t.bridge.playWindow(1100, 1400);
+    for (let i = 0; i < 50 && t.store.getState().frame.playing; i++) await t.frame(50);
+    const f = t.store.getState().frame;
+    expect(f.playing).toBe(false);
+    expect(f.snapshot?.now).toBe(1400);
+    t.bridge.playWindow(1400, 1300);
+    await t.frame();
+    expect(t.store.getState().error).toBe('A window to play ends after it starts and by 600000 ms, not at 1300.');
+  });
+});
+
 describe('exports made in the worker', () => {
   it('writes the same trace bytes as the CLI for the same run and time', async () => {
     const t = (current = setup());

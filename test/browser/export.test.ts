@@ -133,9 +133,12 @@ describe.skipIf(!haveChromium)('exporting the ring diagram in a real browser', (
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Ring diagram (SVG)');
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Ring diagram (PNG)');
+    // The run's exports are registered by the page; a format nobody provides yet is disabled and says so.
     const trace = page.getByRole('button', { name: 'Trace (JSON)' });
-    expect(await trace.getAttribute('aria-disabled')).toBe('true');
-    expect(await trace.getAttribute('title')).toBe('not available yet');
+    expect(await trace.getAttribute('aria-disabled')).toBeNull();
+    for (const item of await page.locator('[data-testid="export-menu"] button[aria-disabled="true"]').all()) {
+      expect(await item.getAttribute('title')).toBe('not available yet');
+    }
     await page.screenshot({ path: join(SHOTS, 'export-menu.png') });
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('export-menu').count()).toBe(0);
