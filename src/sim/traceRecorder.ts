@@ -310,6 +310,21 @@ export class TraceRecorder implements ClusterTracer {
     };
   }
 
+  /**
+   * Makes the labels of rows not labelled yet, until `clock()` passes `deadline`; true when every
+   * row has one. The worker runs it in idle frames, so opening the space-time view on a long run
+   * does not first spend a few hundred ms building a hundred thousand strings.
+   */
+  prepareLabels(deadline: number, clock: () => number): boolean {
+    const labels = this.labels;
+    while (labels.length < this.rows) {
+      const end = Math.min(this.rows, labels.length + 512);
+      for (let i = labels.length; i < end; i++) labels.push(messageLabel(this.payloads[i]));
+      if (clock() > deadline) break;
+    }
+    return labels.length >= this.rows;
+  }
+
   /** The longest sentAt→endAt of any row so far, counting rows in flight to now. */
   maxSpanMs(): number {
     const open = this.firstOpenRow;

@@ -267,6 +267,10 @@ export class SimDriver {
     } else if (run.playing) this.post(run.clockMessage());
     this.postTrace(loaded.check);
     const checking = loaded.check.checkedToMs < run.horizonMs;
+    // Idle (the check caught up): label the trace's messages ahead of the space-time view opening.
+    if (!checking && !this.search && !run.playing) {
+      if (!loaded.check.recorder.prepareLabels(this.clock() + this.checkBudgetMs, this.clock)) this.wake();
+    }
     if (run.playing || this.search || checking || this.traceFeed.behind(loaded.check.recorder)) this.wake();
   }
 

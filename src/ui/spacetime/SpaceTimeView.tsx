@@ -63,7 +63,7 @@ const BOTTOM_PAD = 8;
 /** The size used when the frame cannot be measured (jsdom): the diagram pane at 1280×720. */
 export const FALLBACK_SIZE = { width: 850, height: 550 } as const;
 /** DOM arrows beyond this many are left to the canvas and its hit-test (zoom in to list them). */
-export const DOM_ARROW_LIMIT = 3000;
+export const DOM_ARROW_LIMIT = 600;
 /** How often (ms of wall time) the DOM marks catch up with a trace that keeps growing. */
 const DOM_TRACE_MS = 250;
 /** Pixels a press may move and still count as a click. */
@@ -606,7 +606,7 @@ export function domTimeBase(w: TimeWindow): number {
  * positions cost ~100 ms per update in headless Chromium). Memoised on the scene.
  */
 const DomArrows = memo(function DomArrows({ scene, base, untilMs, px }: { scene: Scene; base: number; untilMs: number; px: boolean }) {
-  const arrows = scene.arrows.length > DOM_ARROW_LIMIT ? scene.arrows.slice(0, DOM_ARROW_LIMIT) : scene.arrows;
+  const arrows = scene.arrows.length > DOM_ARROW_LIMIT ? domArrowsOf(scene.arrows) : scene.arrows;
   return (
     <>
       {arrows.map((a) => (
@@ -629,6 +629,19 @@ const DomArrows = memo(function DomArrows({ scene, base, untilMs, px }: { scene:
     </>
   );
 });
+
+/**
+ * Past DOM_ARROW_LIMIT arrows (a zoomed-out window) the DOM keeps the ones that tell the story
+ * (votes, entries, client requests and replies, store writes) before heartbeats, in time order;
+ * the canvas still draws and hit-tests every arrow. Thousands of elements cost hundreds of ms to
+ * build after every gesture and help nobody read the run.
+ */
+function domArrowsOf(all: readonly SceneArrow[]): SceneArrow[] {
+  const out: SceneArrow[] = [];
+  for (const a of all) if (a.kind !== 'heartbeat' && out.length < DOM_ARROW_LIMIT) out.push(a);
+  if (out.length < DOM_ARROW_LIMIT) for (const a of all) if (a.kind === 'heartbeat' && out.length < DOM_ARROW_LIMIT) out.push(a);
+  return out.sort((a, b) => a.row - b.row);
+}
 
 /** The settled scene's store marks as DOM (few: placed in pixels, hidden mid-gesture). */
 const DomStoreMarks = memo(function DomStoreMarks({ scene }: { scene: Scene }) {
