@@ -11,7 +11,7 @@
  */
 import type { DropView, MessageView } from '../../sim/snapshot';
 import { lerp, messageLane, VIEW_H, VIEW_W, type DiagramLayout } from './layout';
-import { dropPosition, messageKind, symbolPath, type MessageKind } from './messageShapes';
+import { dropPosition, KIND_VARS, messageKind, symbolPath, type MessageKind } from './messageShapes';
 
 /** How long (simulated ms) a drop's burst stays visible. */
 export const DROP_VISIBLE_MS = 120;
@@ -100,19 +100,6 @@ interface Palette {
   readonly kind: Readonly<Record<MessageKind, string>>;
 }
 
-/** Colour variables per kind, the same ones the legend's CSS classes use. */
-const KIND_VARS: Readonly<Record<MessageKind, string>> = {
-  'vote-request': '--msg-vote',
-  'vote-granted': '--msg-granted',
-  'vote-refused': '--msg-refused',
-  append: '--msg-append',
-  heartbeat: '--msg-append',
-  'append-ok': '--msg-reply',
-  'append-rejected': '--msg-refused',
-  'client-request': '--msg-client',
-  'client-reply': '--msg-client-reply',
-  'store-write': '--msg-store',
-};
 
 /** The cross of a drop's burst, centred on 0,0. */
 export const BURST_CROSS = 'M-7,-7L7,7M7,-7L-7,7';

@@ -77,3 +77,17 @@ export function messageKind(m: Pick<MessageView, 'type' | 'ok' | 'heartbeat'>): 
 export function dropPosition(reason: 'down' | 'partition' | 'loss'): number {
   return reason === 'down' ? 0.88 : 0.5;
 }
+
+/** Colour variables per kind, the same ones the legend's CSS classes use (the ring's canvas and the space-time view read them). */
+export const KIND_VARS: Readonly<Record<MessageKind, string>> = {
+  'vote-request': '--msg-vote',
+  'vote-granted': '--msg-granted',
+  'vote-refused': '--msg-refused',
+  append: '--msg-append',
+  heartbeat: '--msg-append',
+  'append-ok': '--msg-reply',
+  'append-rejected': '--msg-refused',
+  'client-request': '--msg-client',
+  'client-reply': '--msg-client-reply',
+  'store-write': '--msg-store',
+};

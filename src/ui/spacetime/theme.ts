@@ -3,7 +3,7 @@
  * take it, so the export carries inline colours and works in dark and light alike. In the page it
  * is read from the stylesheet's CSS variables (the role and message-kind colours the ring uses).
  */
-import type { MessageKind } from '../diagram/messageShapes';
+import { KIND_VARS, type MessageKind } from '../diagram/messageShapes';
 import type { BandState } from './scene';
 
 export interface SpaceTimeTheme {
@@ -48,18 +48,6 @@ const BAND_VARS: Readonly<Record<BandState, string>> = {
   crashed: '--down-stroke',
 };
 
-export const KIND_VARS: Readonly<Record<MessageKind, string>> = {
-  'vote-request': '--msg-vote',
-  'vote-granted': '--msg-granted',
-  'vote-refused': '--msg-refused',
-  append: '--msg-append',
-  heartbeat: '--msg-append',
-  'append-ok': '--msg-reply',
-  'append-rejected': '--msg-refused',
-  'client-request': '--msg-client',
-  'client-reply': '--msg-client-reply',
-  'store-write': '--msg-store',
-};
 
 const GROUP_VARS = ['--group-0', '--group-1', '--group-2', '--group-3'];
 
