@@ -6,15 +6,11 @@
  * Then the space-time view's numbers at 1280×720 (benchSpacetime.ts): opening it on a 10-minute
  * run, and frame times while panning and zooming with 2,000 arrows in view.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { DEFAULT_CONFIG, nodeIdsFor } from '../sim/config';
 import { parseSchedule } from '../sim/schedule';
 import { encodeLink } from '../share/link';
 import { benchSpacetime } from './benchSpacetime';
-import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir } from './staticSite';
+import { withBuiltSite } from './staticSite';
 
 const MEASURE_MS = 5000;
 const CLIENT_LOOP = ['A', 'B', 'C', 'D']
@@ -22,18 +18,14 @@ const CLIENT_LOOP = ['A', 'B', 'C', 'D']
   .join('; ');
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'lockstep-bench-'));
-  buildSite(dir);
-  const server = await serveDir(dir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  try {
+  await withBuiltSite(async (browser, url) => {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     // tsx keeps function names with a helper the page does not have.
     await page.addInitScript('window.__name = (f) => f;');
     const config = { ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(9), clientIds: ['A', 'B', 'C', 'D'], latencyMs: [200, 400] as const, heartbeatMs: 20, electionTimeoutMs: [1000, 2000] as const };
     // A share link lands paused at its time; the benchmark then plays it at 1x.
     const query = encodeLink({ config, schedule: parseSchedule(CLIENT_LOOP), atMs: 3000, speed: 1 });
-    await page.goto(`${server.url}?${query}`);
+    await page.goto(`${url}?${query}`);
     await page.waitForSelector('[data-node-id]');
     if (!process.env.BENCH_PAUSED) await page.getByRole('button', { name: /Play/ }).click();
     await page.waitForSelector('[data-role="leader"][data-alive="true"]', { timeout: 20_000 });
@@ -70,12 +62,8 @@ async function main(): Promise<void> {
     console.log(`frame time: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
     console.log(`node glyph elements replaced while measuring: ${result.replaced}`);
     await page.close();
-    await benchSpacetime(browser, server.url);
-  } finally {
-    await browser.close();
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+    await benchSpacetime(browser, url);
+  });
 }
 
 main().catch((e) => {

@@ -9,15 +9,12 @@
  *
  * Called by benchFrames.ts with its browser and served site; runs alone too (`tsx src/cli/benchSpacetime.ts`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_CONFIG } from '../sim/config';
 import { parseSchedule } from '../sim/schedule';
 import { encodeLink } from '../share/link';
-import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir } from './staticSite';
+import { withBuiltSite } from './staticSite';
 
 export const SPACETIME_VIEWPORT = { width: 1280, height: 720 } as const;
 export const LONG_RUN_MS = 600_000;
@@ -188,17 +185,7 @@ export async function benchSpacetime(browser: Browser, baseUrl: string, log: (li
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'lockstep-bench-'));
-  buildSite(dir);
-  const server = await serveDir(dir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  try {
-    await benchSpacetime(browser, server.url);
-  } finally {
-    await browser.close();
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await withBuiltSite((browser, url) => benchSpacetime(browser, url));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

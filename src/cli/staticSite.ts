@@ -4,9 +4,11 @@
  * the loopback server.
  */
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -79,4 +81,19 @@ export function serveDir(dir: string, prefix = '/some/deep/path/'): Promise<Stat
       });
     });
   });
+}
+
+/** Builds the site into a temporary folder, serves it, launches Chromium, runs `work`, and cleans up (the benches). */
+export async function withBuiltSite<T>(work: (browser: Browser, url: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'lockstep-bench-'));
+  buildSite(dir);
+  const server = await serveDir(dir);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    return await work(browser, server.url);
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
