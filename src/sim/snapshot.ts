@@ -4,6 +4,7 @@
  */
 import { commandText } from './describe';
 import type { DetailEvent, SimEvent } from './events';
+import type { ClientIntent } from './schedule';
 import type { Simulation } from './simulation';
 import type { StoreWriteRecord } from './stores';
 import type { AppendEntries, Message, MessageType, Role } from './types';
@@ -91,6 +92,7 @@ export interface ClientView {
   readonly believedLeader: string;
   readonly currentToken: number | null;
   readonly holdings: readonly { readonly key: string; readonly token: number; readonly deadline: number }[];
+  /** Intents waiting their turn, as the schedule words them: "acquire job:42", "write result=A-1". */
   readonly queue: readonly string[];
 }
 
@@ -120,6 +122,18 @@ export interface Snapshot {
 }
 
 /** The fields of a message the view draws from, beyond its type and ends. */
+function queuedText(i: ClientIntent): string {
+  switch (i.op) {
+    case 'write':
+      return `write ${i.key}=${i.value}`;
+    case 'acquire':
+    case 'release':
+      return `${i.op} ${i.key}`;
+    default:
+      return i.op;
+  }
+}
+
 function messageFacts(payload: Message): Pick<MessageView, 'label' | 'ok' | 'heartbeat' | 'fields'> {
   return {
     label: messageLabel(payload),
@@ -236,7 +250,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
         believedLeader: c.believedLeader,
         currentToken: c.currentToken,
         holdings: [...c.holdings].map(([key, h]) => ({ key, token: h.token, deadline: h.deadline })),
-        queue: c.queue.map((i) => i.op + ('key' in i ? ` ${i.key}` : '')),
+        queue: c.queue.map(queuedText),
       }))
     : [];
   const storeView = (s: import('./stores').Store): StoreView => ({

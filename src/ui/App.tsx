@@ -91,7 +91,8 @@ const SideTabs = memo(function SideTabs() {
           </button>
         ))}
       </div>
-      <div role="tabpanel" tabIndex={0} id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
+      {/* Keyed by tab: each tab opens at its top, not where the last one was scrolled to. */}
+      <div key={tab} role="tabpanel" tabIndex={0} id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
         {tab === 'clients' && <ClientsPanel />}
         {tab === 'stores' && <StoresPanel />}
         {tab === 'logs' && <LogsPanel />}
@@ -143,7 +144,8 @@ export function App() {
         <ShareControls />
         <ExportMenu />
       </header>
-      <div className="subbar">
+      {/* A landmark of its own, so the scenario picker, its blurb and the status are not loose on the page. */}
+      <section className="subbar" aria-label="Scenario and status">
         <div className="subbar-left">
           <PresetPicker />
           <BugsMenu />
@@ -153,7 +155,7 @@ export function App() {
           <Status />
           <InvariantBadge />
         </div>
-      </div>
+      </section>
       <ErrorBanner />
       <TourBar />
       <Scrubber />

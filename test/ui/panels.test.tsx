@@ -83,16 +83,16 @@ describe('clients panel', () => {
   it('sends client intents and refuses a bad lease with one sentence', () => {
     const { sent } = renderLab(<ClientsPanel />);
     const a = screen.getByRole('article', { name: /Client A/ });
-    fireEvent.click(within(a).getByRole('button', { name: 'Acquire' }));
+    fireEvent.click(within(a).getByRole('button', { name: 'Acquire as client A' }));
     expect(sent.at(-1)).toEqual({ type: 'action', body: { verb: 'client', client: 'A', intent: { op: 'acquire', key: 'job:42', leaseMs: 10000 } } });
-    fireEvent.click(within(a).getByRole('button', { name: 'Write' }));
+    fireEvent.click(within(a).getByRole('button', { name: 'Write as client A' }));
     expect(sent.at(-1)).toEqual({ type: 'action', body: { verb: 'client', client: 'A', intent: { op: 'write', key: 'result', value: 'A-1' } } });
     fireEvent.change(within(a).getByLabelText('lease ms'), { target: { value: 'soon' } });
     const before = sent.length;
-    fireEvent.click(within(a).getByRole('button', { name: 'Acquire' }));
+    fireEvent.click(within(a).getByRole('button', { name: 'Acquire as client A' }));
     expect(sent.length).toBe(before);
     expect(within(a).getByRole('alert').textContent).toBe('A lease must be a whole number of ms from 1 to 10000000, not "soon".');
-    fireEvent.click(within(a).getByRole('button', { name: 'Crash' }));
+    fireEvent.click(within(a).getByRole('button', { name: 'Crash client A' }));
     expect(sent.at(-1)).toEqual({ type: 'action', body: { verb: 'client', client: 'A', intent: { op: 'crash' } } });
   });
 

@@ -106,7 +106,7 @@ export const ExportMenu = memo(function ExportMenu() {
         Export <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <FloatingPanel anchor={root} align="right" className="export-menu">
+        <FloatingPanel anchor={root} align="right" className="export-menu" label="Export">
           <div role="group" id={id} aria-label="Export formats" data-testid="export-menu" ref={menu} onKeyDown={onMenuKey}>
             {items.map((item) => {
               const enabled = item.action !== null && item.action.available();

@@ -1,7 +1,8 @@
 /**
  * A button that opens a small panel under it; Escape or a click elsewhere closes it. The panel
  * is drawn in a portal with fixed position, because the bars it hangs from contain their paint
- * (so a ticking clock never repaints the page) and would clip it.
+ * (so a ticking clock never repaints the page) and would clip it. Outside those bars, the panel
+ * is a named region of its own, so nothing on the page sits outside a landmark.
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
@@ -12,9 +13,12 @@ export function FloatingPanel({
   className,
   id,
   panelRef,
+  label,
   children,
 }: {
   anchor: RefObject<HTMLElement | null>;
+  /** The region's name, e.g. "Keyboard shortcuts". */
+  label: string;
   align: 'left' | 'right';
   className?: string;
   id?: string;
@@ -33,7 +37,7 @@ export function FloatingPanel({
     return () => window.removeEventListener('resize', measure);
   }, [anchor, align]);
   return createPortal(
-    <div className={`popover-panel ${className ?? ''}`} id={id} ref={panelRef} style={place ? { position: 'fixed', ...place } : { visibility: 'hidden' }}>
+    <div className={`popover-panel ${className ?? ''}`} id={id} ref={panelRef} role="region" aria-label={label} style={place ? { position: 'fixed', ...place } : { visibility: 'hidden' }}>
       {children}
     </div>,
     document.body,
@@ -45,9 +49,12 @@ export function Popover({
   className,
   align = 'right',
   testId,
+  panelLabel,
   children,
 }: {
   label: ReactNode;
+  /** The open panel's name (a region); the button's label when that is plain text. */
+  panelLabel?: string;
   className?: string;
   align?: 'left' | 'right';
   testId?: string;
@@ -79,7 +86,7 @@ export function Popover({
         {label} <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <FloatingPanel anchor={root} align={align} id={id} panelRef={panel} className={className}>
+        <FloatingPanel anchor={root} align={align} id={id} panelRef={panel} className={className} label={panelLabel ?? (typeof label === 'string' ? label : 'Menu')}>
           {children}
         </FloatingPanel>
       )}

@@ -154,8 +154,9 @@ export const Scrubber = memo(function Scrubber() {
   return (
     <section className="scrubber" aria-label="Timeline">
       <div className="scrub-buttons">
-        <button type="button" onClick={() => bridge.jumpToLandmark(-1)} aria-label="Previous landmark" aria-keyshortcuts="[" title="Previous landmark ([)">
-          ⇤
+        <button type="button" onClick={() => bridge.jumpToLandmark(-1)} aria-label="Previous landmark" aria-keyshortcuts="[" title="Previous landmark ([): the mark on the track before now">
+          {/* Not ⇤: that reads as "to the start". A flag is a landmark; ◀• and •▶ beside it step by event. */}
+          <span aria-hidden="true">◀⚑</span>
         </button>
         <button type="button" onClick={() => bridge.stepToPreviousEvent()} aria-label="Previous event" aria-keyshortcuts="Shift+ArrowLeft ," title="Previous event (Shift+← or ,)">
           ◀•
@@ -224,8 +225,8 @@ export const Scrubber = memo(function Scrubber() {
         <button type="button" onClick={() => bridge.stepToNextEvent()} aria-label="Next event" aria-keyshortcuts="Shift+ArrowRight ." title="Next event (Shift+→ or .)">
           •▶
         </button>
-        <button type="button" onClick={() => bridge.jumpToLandmark(1)} aria-label="Next landmark" aria-keyshortcuts="]" title="Next landmark (])">
-          ⇥
+        <button type="button" onClick={() => bridge.jumpToLandmark(1)} aria-label="Next landmark" aria-keyshortcuts="]" title="Next landmark (]): the mark on the track after now">
+          <span aria-hidden="true">⚑▶</span>
         </button>
         <button type="button" onClick={() => bridge.undo()} disabled={!canUndo} aria-keyshortcuts="Control+Z" title="Undo the last action (Ctrl+Z); actions it set aside come back">
           ↶ Undo

@@ -92,7 +92,7 @@ export const ShareControls = memo(function ShareControls() {
         Import…
       </button>
       <input ref={fileInput} type="file" accept=".json,application/json" hidden onChange={(e) => void importRun(e)} aria-label="Run file to import" data-testid="import-file" />
-      <Popover className="keys-help" label="Keys">
+      <Popover className="keys-help" label="Keys" panelLabel="Keyboard shortcuts">
         <table>
           <caption>Keyboard shortcuts (not while typing in a field)</caption>
           <tbody>
@@ -108,7 +108,7 @@ export const ShareControls = memo(function ShareControls() {
         </table>
       </Popover>
       {shown && (
-        <FloatingPanel anchor={group} align="right" className="share-popover">
+        <FloatingPanel anchor={group} align="right" className="share-popover" label="Link to this moment">
           <label>
             Link to this moment
             <input ref={field} readOnly value={shown.url} data-testid="share-url" size={36} onFocus={(e) => e.target.select()} />

@@ -85,6 +85,7 @@ function ClientCard({ client, now }: { client: ClientView; now: number }) {
             const ms = whole(lease, 'A lease', 1, 10_000_000);
             if (ms !== null && keyOk(key)) intent({ verb: 'client', client: id, intent: { op: 'acquire', key, leaseMs: ms } });
           }}
+          aria-label={`Acquire as client ${id}`}
         >
           Acquire
         </button>
@@ -99,10 +100,11 @@ function ClientCard({ client, now }: { client: ClientView; now: number }) {
             intent({ verb: 'client', client: id, intent: { op: 'write', key: m[1], value: m[2] } });
           }}
           title="Writes to both stores, stamped with the client's current token"
+          aria-label={`Write as client ${id}`}
         >
           Write
         </button>
-        <button type="button" onClick={() => keyOk(key) && intent({ verb: 'client', client: id, intent: { op: 'release', key } })}>
+        <button type="button" onClick={() => keyOk(key) && intent({ verb: 'client', client: id, intent: { op: 'release', key } })} aria-label={`Release as client ${id}`}>
           Release
         </button>
         <button
@@ -111,10 +113,17 @@ function ClientCard({ client, now }: { client: ClientView; now: number }) {
             const ms = whole(pause, 'A pause', 1, 10_000_000);
             if (ms !== null) intent({ verb: 'client', client: id, intent: { op: 'pause', ms } });
           }}
+          aria-label={`Pause client ${id}`}
+          title={`Pause client ${id} for the ms above: a GC pause it cannot see`}
         >
           Pause
         </button>
-        <button type="button" className="danger" onClick={() => intent({ verb: 'client', client: id, intent: { op: client.alive ? 'crash' : 'restart' } })}>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => intent({ verb: 'client', client: id, intent: { op: client.alive ? 'crash' : 'restart' } })}
+          aria-label={`${client.alive ? 'Crash' : 'Restart'} client ${id}`}
+        >
           {client.alive ? 'Crash' : 'Restart'}
         </button>
       </div>

@@ -43,9 +43,13 @@ export const PseudocodePanel = memo(function PseudocodePanel() {
     return out;
   }, [details, events, now, node]);
 
-  // Paused on a moment, bring its first lit line into view (not while playing: it would jump).
+  // Paused on a moment, bring its first lit line into view (not while playing: it would jump),
+  // but only when the moment changes: the tab itself opens at its top, like every tab.
   const litKey = [...lit.keys()].join(' ');
+  const atOpening = useRef<string | null>(litKey);
   useEffect(() => {
+    if (atOpening.current === litKey) return;
+    atOpening.current = null;
     if (playing || litKey === '') return;
     root.current?.querySelector('[data-active="true"]')?.scrollIntoView?.({ block: 'nearest' });
   }, [litKey, playing]);

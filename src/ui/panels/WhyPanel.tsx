@@ -17,7 +17,9 @@ export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject;
     <button
       type="button"
       className="why-button"
-      aria-label={label}
+      // A worded button ("Why no leader?") is named by its words, so speech matches what is seen;
+      // a bare "?" is named by its question.
+      aria-label={text === '?' ? label : undefined}
       title={label}
       onClick={(e) => {
         e.stopPropagation();
