@@ -211,7 +211,8 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
       await page.close();
     }
     expect(pageErrors).toEqual([]);
-  });
+    // Twelve tours, every beat: about 40 s on two quiet cores; room for a busy machine.
+  }, 180_000);
 
   it('plays the fencing tour beat by beat, goes back exactly, and a link lands on a beat', async () => {
     const tour = resolvedTour(findTour('fencing') as Tour);
