@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/sim/config';
 import { CHAPTER_SCHEDULE } from '../../src/sim/presets';
 import { PlaybackControls } from '../../src/ui/controls/PlaybackControls';
-import { PresetPicker } from '../../src/ui/controls/PresetPicker';
+import { PresetBlurb, PresetPicker } from '../../src/ui/controls/PresetPicker';
 import { ScheduleEditor } from '../../src/ui/controls/ScheduleEditor';
 import { Scrubber } from '../../src/ui/controls/Scrubber';
 import { decodeLink, encodeLink, runFromJson } from '../../src/share/link';
@@ -69,6 +69,7 @@ describe('a fork of the run', () => {
     const { store, sent } = renderLab(
       <>
         <PresetPicker />
+        <PresetBlurb />
         <Scrubber />
       </>,
       chapter,
@@ -83,6 +84,7 @@ describe('a fork of the run', () => {
     expect(notice.getAttribute('role')).toBe('status');
     expect(within(notice).getByText('You changed the past at t=1200 ms: 6 later actions were set aside.')).toBeTruthy();
     expect(picker.selectedOptions[0].textContent).toBe("The chapter's demo (forked at 1200 ms)");
+    expect(screen.getByTestId('preset-blurb').querySelector('strong')?.textContent).toBe("The chapter's demo (forked at 1200 ms).");
     fireEvent.click(within(notice).getByRole('button', { name: 'Undo' }));
     expect(sent.at(-1)).toEqual({ type: 'undo' });
 

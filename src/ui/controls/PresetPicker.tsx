@@ -59,6 +59,8 @@ export const PresetPicker = memo(function PresetPicker() {
 
 export const PresetBlurb = memo(function PresetBlurb() {
   const label = useLab(selectLabel);
+  // The picker is narrow: the blurb's title says in full that the run was forked.
+  const fork = useLab(selectFork);
   const preset = ALL_PRESETS.find((p) => p.name === label);
   if (label === 'counterexample') {
     return (
@@ -72,14 +74,14 @@ export const PresetBlurb = memo(function PresetBlurb() {
   if (tour) {
     return (
       <p className="blurb" data-testid="preset-blurb">
-        <strong>{tour.title}.</strong> {tour.intro}
+        <strong>{forkedLabel(tour.title, fork)}.</strong> {tour.intro}
       </p>
     );
   }
   if (!preset) return <p className="blurb">A custom run: your settings and schedule.</p>;
   return (
     <p className="blurb" data-testid="preset-blurb">
-      <strong>{preset.title}.</strong> {preset.blurb}
+      <strong>{forkedLabel(preset.title, fork)}.</strong> {preset.blurb}
     </p>
   );
 });
