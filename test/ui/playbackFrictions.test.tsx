@@ -14,7 +14,10 @@ import { ScheduleEditor } from '../../src/ui/controls/ScheduleEditor';
 import { Scrubber } from '../../src/ui/controls/Scrubber';
 import { decodeLink, encodeLink, runFromJson } from '../../src/share/link';
 import { parseSchedule } from '../../src/sim/schedule';
-import { MAX_SEEK_MS } from '../../src/worker/protocol';
+import { MAX_SEEK_MS, scheduleCapProblem } from '../../src/worker/protocol';
+import { PRESETS, presetActions } from '../../src/sim/presets';
+import { TOURS } from '../../src/sim/tours/tours';
+import { resolvedTour } from '../../src/sim/tours/runner';
 import { renderLab } from './labHarness';
 
 afterEach(cleanup);
@@ -111,6 +114,11 @@ describe('a fork of the run', () => {
 });
 
 describe("schedules past the page's cap", () => {
+  it("every preset and tour beat fits in the page's cap (the chapter's reference runs are unchanged)", () => {
+    for (const p of PRESETS) expect(scheduleCapProblem(presetActions(p)), p.name).toBeNull();
+    for (const t of TOURS) for (const b of resolvedTour(t).beats) expect(scheduleCapProblem(b.lineSchedule), `${t.name} ${b.number}`).toBeNull();
+  });
+
   it('the schedule editor refuses @700000 with a sentence and loads nothing', () => {
     const { sent } = renderLab(<ScheduleEditor />, chapter);
     fireEvent.change(screen.getByTestId('schedule-text'), { target: { value: '@1168 crash n2\n@700000 restart n2' } });
