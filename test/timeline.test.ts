@@ -77,7 +77,9 @@ describe('time travel', () => {
     const original = fingerprint(timeline.current);
     timeline.seek(5000);
     const recorded = timeline.act({ verb: 'crash', node: 'n2' });
-    expect(recorded).toMatchObject({ at: 5000, verb: 'crash', node: 'n2' });
+    expect(recorded).toMatchObject({ action: { at: 5000, verb: 'crash', node: 'n2' }, forked: true });
+    expect(typeof recorded !== 'string' && formatSchedule(recorded.setAside)).toBe('@13000 client B acquire job:42 10000; @13000 client B write result=B-first; @13000 client A write result=A-second');
+    expect(timeline.fork).toEqual({ atMs: 5000, last: { atMs: 5000, setAside: 3 } });
     // Later actions are set aside: the schedule now ends with the new action.
     expect(formatSchedule(timeline.schedule)).toBe(
       '@1000 client A acquire job:42 10000; @1000 client A write result=A-first; @2000 client B acquire job:42 10000; @2500 client A pause 11000; @5000 crash n2',
@@ -88,12 +90,14 @@ describe('time travel', () => {
     expect(fingerprint(timeline.current)).toBe(fingerprint(fresh(fencing.config, timeline.schedule, 6000)));
 
     expect(timeline.undo()).toBe(true);
+    expect(timeline.fork).toBeNull();
     expect(formatSchedule(timeline.schedule)).toBe(formatSchedule(fencingSchedule));
     expect(timeline.nowMs).toBe(6000);
     timeline.seek(15000);
     expect(fingerprint(timeline.current)).toBe(original);
 
     expect(timeline.redo()).toBe(true);
+    expect(timeline.fork).toEqual({ atMs: 5000, last: { atMs: 5000, setAside: 3 } });
     expect(timeline.schedule.at(-1)).toMatchObject({ at: 5000, verb: 'crash', node: 'n2' });
     expect(fingerprint(timeline.current)).toBe(fingerprint(fresh(fencing.config, timeline.schedule, 15000)));
   });

@@ -9,7 +9,7 @@ import { formatSchedule, parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 import { MAX_SEEK_MS, SimDriver, type DriverOptions } from '../src/worker/simDriver';
 import { MAX_DETAILS_ON_RESET } from '../src/worker/playback';
-import type { HostEndpoint, WorkerEndpoint, WorkerToHost } from '../src/worker/protocol';
+import { AT_CAP_SENTENCE, type HostEndpoint, type WorkerEndpoint, type WorkerToHost } from '../src/worker/protocol';
 import { HostBridge } from '../src/ui/bridge/hostBridge';
 import { scheduleProblem } from '../src/ui/controls/ScheduleEditor';
 import { createLabStore } from '../src/ui/store/labStore';
@@ -131,7 +131,8 @@ describe('worker protocol over a MessageChannel', () => {
 
   it('steps one ms, steps to the next event and streams the event lines', async () => {
     const t = (current = setup());
-    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''));
+    // A run with an end (a preset's): Next event finds events up to it, computing them if need be.
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''), { stopAtMs: 2000 });
     await t.frame();
     t.bridge.stepMs();
     await t.frame();
@@ -390,6 +391,156 @@ describe('worker protocol over a MessageChannel', () => {
     expect(s.fuzzRunning).toBe(false);
     expect(s.fuzzDone).toMatchObject({ cancelled: true, found: null });
     expect(s.fuzzDone!.runsDone).toBeLessThan(500);
+  });
+});
+
+describe('playback at the run\'s end and the page\'s cap (the classroom frictions)', () => {
+  it('Next event in a quiet run stays put with one sentence instead of jumping, and the end never grows', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''));
+    await t.frame();
+    t.bridge.stepMs(1000); // a person reached 1000 ms: that is the run's end
+    await t.frame();
+    expect(t.store.getState().frame.endMs).toBe(1000);
+    for (let i = 0; i < 8; i++) {
+      t.bridge.stepToNextEvent();
+      await t.frame();
+    }
+    const s = t.store.getState();
+    expect(s.frame.snapshot?.now).toBe(1000);
+    expect(s.frame.horizonMs).toBe(1000);
+    expect(s.frame.endMs).toBe(1000);
+    expect(s.error).toBe("No event after t = 1000 ms up to the run's end at 1000 ms; press Play or → to run further.");
+    // Playing on moves the end: a person reached further.
+    t.bridge.stepMs(500);
+    await t.frame();
+    expect(t.store.getState().frame.endMs).toBe(1500);
+    expect(t.store.getState().error).toBeNull();
+  });
+
+  it("in the chapter's preset Next event never passes its end (2253 ms), from just before it or at it", async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE), { stopAtMs: 2253, label: 'chapter' });
+    await t.frame();
+    expect(t.store.getState().frame.endMs).toBe(2253);
+    t.bridge.seek(1962);
+    await t.frame();
+    for (let i = 0; i < 20; i++) {
+      t.bridge.stepToNextEvent();
+      await t.frame();
+      const f = t.store.getState().frame;
+      expect(f.snapshot!.now).toBeLessThanOrEqual(2253);
+      expect([f.horizonMs <= 2253, f.endMs]).toEqual([true, 2253]);
+    }
+    const now = t.store.getState().frame.snapshot!.now;
+    expect(t.store.getState().error).toBe(`No event after t = ${now} ms up to the run's end at 2253 ms; press Play or → to run further.`);
+    t.bridge.seek(2253);
+    await t.frame();
+    t.bridge.stepToNextEvent();
+    await t.frame();
+    expect(t.store.getState().frame.snapshot?.now).toBe(2253);
+    expect(t.store.getState().frame.endMs).toBe(2253);
+  });
+
+  it('Next event computes ahead up to the last scheduled action, and no further', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule('@5000 crash n2'));
+    await t.frame();
+    t.bridge.stepMs(400);
+    await t.frame();
+    expect(t.store.getState().frame.endMs).toBe(5000);
+    let now = 400;
+    for (let i = 0; i < 10 && now < 5000; i++) {
+      t.bridge.stepToNextEvent();
+      await t.frame();
+      now = t.store.getState().frame.snapshot!.now;
+    }
+    expect(now).toBe(5000);
+    expect(t.store.getState().events.at(-1)?.line).toMatch(/n2 crashes/);
+    t.bridge.stepToNextEvent();
+    await t.frame();
+    expect(t.store.getState().frame.snapshot?.now).toBe(5000);
+    expect(t.store.getState().frame.endMs).toBe(5000);
+    expect(t.store.getState().error).toMatch(/^No event after t = 5000 ms up to the run's end at 5000 ms/);
+  });
+
+  it('an action in the past reports the fork (where, and how many actions were set aside); undo takes it back', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE), { stopAtMs: 2253, label: 'chapter' });
+    await t.frame();
+    expect(t.store.getState().frame.fork).toBeNull();
+    t.bridge.seek(1200);
+    t.bridge.act({ verb: 'crash', node: 'n1' });
+    await t.frame();
+    const later = parseSchedule(CHAPTER_SCHEDULE).filter((a) => a.at > 1200).length;
+    expect(t.store.getState().frame.fork).toEqual({ atMs: 1200, last: { atMs: 1200, setAside: later } });
+    expect(t.store.getState().frame.label).toBe('chapter');
+    // A later action that changes nothing in the past keeps the fork, but is not itself one.
+    t.bridge.act({ verb: 'crash', node: 'n3' });
+    await t.frame();
+    expect(t.store.getState().frame.fork).toEqual({ atMs: 1200, last: null });
+    t.bridge.undo();
+    t.bridge.undo();
+    await t.frame();
+    expect(t.store.getState().frame.fork).toBeNull();
+    expect(formatSchedule(t.store.getState().frame.schedule)).toBe(CHAPTER_SCHEDULE);
+  });
+
+  it('an action at the furthest time reached is no fork', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''));
+    await t.frame();
+    t.bridge.stepMs(300);
+    t.bridge.act({ verb: 'crash', node: 'n2' });
+    await t.frame();
+    expect(t.store.getState().frame.fork).toBeNull();
+    t.bridge.seek(100);
+    t.bridge.act({ verb: 'crash', node: 'n1' });
+    await t.frame();
+    expect(t.store.getState().frame.fork).toEqual({ atMs: 100, last: { atMs: 100, setAside: 1 } });
+  });
+
+  it('Go to while playing pauses and lands exactly', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE), { playing: true });
+    t.bridge.setSpeed(1);
+    await t.frame();
+    await t.frame(100);
+    expect(t.store.getState().frame.playing).toBe(true);
+    t.bridge.goTo(1000);
+    await t.frame(100);
+    await t.frame(100);
+    const f = t.store.getState().frame;
+    expect([f.snapshot?.now, f.playing]).toEqual([1000, false]);
+  });
+
+  it('the page\'s cap: playing stops there and says so; Play, → and Next event there say one sentence', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''), { startAtMs: MAX_SEEK_MS - 50, playing: true });
+    t.bridge.setSpeed(1);
+    await t.frame();
+    await t.frame(100);
+    let s = t.store.getState();
+    expect([s.frame.snapshot?.now, s.frame.playing, s.frame.endMs]).toEqual([MAX_SEEK_MS, false, MAX_SEEK_MS]);
+    expect(s.error).toBe(AT_CAP_SENTENCE);
+    expect(AT_CAP_SENTENCE).toMatch(/end of the page's 600 s/);
+    for (const press of [() => t.bridge.play(), () => t.bridge.stepMs(1), () => t.bridge.stepToNextEvent()]) {
+      press();
+      await t.frame(100);
+      s = t.store.getState();
+      expect([s.frame.snapshot?.now, s.frame.playing, s.error]).toEqual([MAX_SEEK_MS, false, AT_CAP_SENTENCE]);
+    }
+  });
+
+  it('refuses a schedule with actions past the cap, with one sentence, and keeps the run', async () => {
+    const t = (current = setup());
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule('@1168 crash n2'));
+    await t.frame();
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule('@1000 crash n1; @700000 crash n2'));
+    await t.frame();
+    const s = t.store.getState();
+    expect(s.error).toBe(`Action 2 ("@700000 crash n2") is past the end of the page's 600 s: the page plays runs up to ${MAX_SEEK_MS} ms (the command line goes further).`);
+    expect(formatSchedule(s.frame.schedule)).toBe('@1168 crash n2');
   });
 });
 

@@ -134,7 +134,8 @@ function outputOptions(flags: Map<string, string | true>, str: FlagText) {
 function resolveLink(link: string, flags: Map<string, string | true>, str: FlagText): ResolvedRun {
   const clash = RUN_FLAGS.find((name) => flags.has(name));
   if (clash !== undefined) throw new UsageError(`--link already gives the run, so it cannot be combined with --${clash}.`);
-  const decoded = decodeLink(link);
+  // The command line keeps its own limit (MAX_MS), not the page's 600 s.
+  const decoded = decodeLink(link, { pageCap: false });
   if (!decoded.ok) throw new UsageError(decoded.error);
   const until = str('until');
   const untilMs = until !== undefined ? wholeNumber(until, 'until', 0, MAX_MS) : decoded.spec.atMs;

@@ -9,7 +9,7 @@ import { DEFAULT_CONFIG, configFromFields, type SimConfig } from '../sim/config'
 import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/schedule';
 import { TOURS, findTour } from '../sim/tours/tours';
 // The page's own limits: a link that decodes can always be replayed.
-import { MAX_SEEK_MS, MAX_SPEED, MIN_SPEED } from '../worker/protocol';
+import { MAX_SEEK_MS, MAX_SPEED, MIN_SPEED, scheduleCapProblem } from '../worker/protocol';
 
 export const LINK_VERSION = 1;
 /** Longest link text accepted, and longest schedule a compressed link may expand to. */
@@ -69,10 +69,18 @@ export function encodeLink(spec: RunSpec): string {
 
 const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 's', 'z', 't', 'speed', 'tour', 'beat', 'view']);
 
+export interface DecodeOptions {
+  /**
+   * Refuse actions past the page's cap (MAX_SEEK_MS), as the page does (the default): a link the
+   * page opens can always be replayed there. The command line passes false and keeps its own limit.
+   */
+  readonly pageCap?: boolean;
+}
+
 /** Reads a link's query string (with or without `?`, or a whole URL). Never throws. */
-export function decodeLink(input: string): Decoded {
+export function decodeLink(input: string, options: DecodeOptions = {}): Decoded {
   try {
-    return decode(input);
+    return decode(input, options.pageCap ?? true);
   } catch (error) {
     // Anything unforeseen still becomes one sentence rather than a crash.
     return fail(`This link could not be read (${error instanceof Error ? error.message : String(error)}).`);
@@ -83,7 +91,7 @@ function fail(error: string): Decoded {
   return { ok: false, error };
 }
 
-function decode(input: string): Decoded {
+function decode(input: string, pageCap: boolean): Decoded {
   if (input.length > MAX_LINK_CHARS) {
     return fail(`This link is ${input.length} characters long; at most ${MAX_LINK_CHARS} are allowed.`);
   }
@@ -124,7 +132,7 @@ function decode(input: string): Decoded {
     if (error instanceof ScheduleError) return fail(`This link's schedule is invalid: ${error.message}`);
     throw error;
   }
-  const scheduleProblem = checkSchedule(schedule, config);
+  const scheduleProblem = checkSchedule(schedule, config) ?? (pageCap ? scheduleCapProblem(schedule) : null);
   if (scheduleProblem) return fail(`This link's schedule is invalid: ${scheduleProblem}`);
   const t = params.get('t');
   let atMs = 0;

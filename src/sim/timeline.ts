@@ -33,6 +33,24 @@ interface HistoryEntry {
   /** How many actions came before it in the schedule. */
   readonly position: number;
   readonly setAside: readonly Action[];
+  /** Taken in the run's past: before what was computed, or before scheduled actions. */
+  readonly forked: boolean;
+}
+
+/** What `Timeline.act` did: the action recorded and the later actions it set aside. */
+export interface ActResult {
+  readonly action: Action;
+  readonly setAside: readonly Action[];
+  /** The action changed the run's past (it set actions aside, or time after it had been computed). */
+  readonly forked: boolean;
+}
+
+/** A fork still in the run (see `Timeline.fork`). */
+export interface Fork {
+  /** The earliest time an action still in the run changed the run's past. */
+  readonly atMs: number;
+  /** The last action, when it forked the run (so undo takes exactly it back). */
+  readonly last: { readonly atMs: number; readonly setAside: number } | null;
 }
 
 export class Timeline {
@@ -127,10 +145,12 @@ export class Timeline {
 
   /**
    * A person's action at the current instant. Actions later than now are set aside (the run
-   * forks); returns the recorded action or an error sentence (and then changes nothing).
+   * forks); returns the recorded action and what it set aside, or an error sentence (and then
+   * changes nothing).
    */
-  act(body: ActionBody): Action | string {
+  act(body: ActionBody): ActResult | string {
     const now = this.current.nowMs;
+    const computedPast = now < this.horizonMs;
     const later = this.current.dropFutureActions();
     const result = this.current.act(body);
     if (typeof result === 'string') {
@@ -138,11 +158,21 @@ export class Timeline {
       return result;
     }
     this.scheduleList = [...this.current.schedule];
-    this.undoStack.push({ added: result, position: this.scheduleList.length - 1, setAside: later });
+    const forked = computedPast || later.length > 0;
+    this.undoStack.push({ added: result, position: this.scheduleList.length - 1, setAside: later, forked });
     this.redoStack.length = 0;
     // A checkpoint taken at `now` predates the new action, so it goes too.
     this.forget(now - 1);
-    return result;
+    return { action: result, setAside: later, forked };
+  }
+
+  /** The run's forks that undo could still take back; null when no action changed its past. */
+  get fork(): Fork | null {
+    let atMs = Infinity;
+    for (const entry of this.undoStack) if (entry.forked && entry.added.at < atMs) atMs = entry.added.at;
+    if (atMs === Infinity) return null;
+    const top = this.undoStack[this.undoStack.length - 1];
+    return { atMs, last: top.forked ? { atMs: top.added.at, setAside: top.setAside.length } : null };
   }
 
   /** Takes back the last action and restores the actions it set aside; stays at the same time. */

@@ -15,7 +15,7 @@ import type { Action, ActionBody } from '../sim/schedule';
 import type { Simulation } from '../sim/simulation';
 import { detailCount, detailsSince, eventsSince, takeSnapshot } from '../sim/snapshot';
 import { Timeline } from '../sim/timeline';
-import { MAX_SEEK_MS, NEXT_EVENT_HORIZON_MS, type CheckStatus, type ClockMessage, type LandmarkView, type SnapshotMessage } from './protocol';
+import { AT_CAP_SENTENCE, MAX_SEEK_MS, runEndMs, scheduleCapProblem, type CheckStatus, type ClockMessage, type LandmarkView, type SnapshotMessage } from './protocol';
 
 /** Events sent with a fresh log (after load or seek back); older lines are summarised away. */
 export const MAX_EVENTS_ON_RESET = 2_000;
@@ -65,6 +65,8 @@ export class Playback {
   private landmarkVersion = 0;
   private sentLandmarks: { version: number; horizon: number; count: number } | null = null;
   private landmarksAt = -Infinity;
+  /** A sentence for the host that came from playing on (playback stopped at the cap), posted once. */
+  private notice: string | null = null;
 
   private constructor(
     readonly timeline: Timeline,
@@ -82,6 +84,8 @@ export class Playback {
     if (!Number.isSafeInteger(startAt) || startAt < 0 || startAt > MAX_SEEK_MS) {
       return `A start time is a whole number of ms from 0 to ${MAX_SEEK_MS}, not ${startAt}.`;
     }
+    const pastCap = scheduleCapProblem(request.schedule);
+    if (pastCap !== null) return pastCap;
     try {
       // The viewed run records detail events for the event log; the checker's copy does not.
       // It keeps only the newest details, as many as a fresh log gets.
@@ -105,10 +109,28 @@ export class Playback {
     return this.timeline.horizonMs;
   }
 
-  play(): void {
+  /** The run's end (see `runEndMs`): Next event and the scrubber never pass it; playing moves it on. */
+  get endMs(): number {
+    return runEndMs(this.stopAtMs, this.timeline.horizonMs, this.timeline.schedule);
+  }
+
+  /** The sentence left by playback stopping at the cap, once. */
+  takeNotice(): string | null {
+    const notice = this.notice;
+    this.notice = null;
+    return notice;
+  }
+
+  /** Plays on; at the cap it does not, and says why. */
+  play(): string | null {
+    if (this.timeline.nowMs >= MAX_SEEK_MS) {
+      this.pause();
+      return AT_CAP_SENTENCE;
+    }
     if (this.stopAtMs !== null && this.timeline.nowMs >= this.stopAtMs) this.stopAtMs = null;
     this.playing = true;
     this.lastFrameAt = null;
+    return null;
   }
 
   /** Goes to `fromMs` and plays until `toMs`, where playback pauses (a window brushed on the space-time view). */
@@ -120,8 +142,7 @@ export class Playback {
     }
     this.flushSeek();
     this.stopAtMs = toMs;
-    this.play();
-    return null;
+    return this.play();
   }
 
   pause(): void {
@@ -154,27 +175,51 @@ export class Playback {
     return true;
   }
 
-  stepMs(ms: number): void {
+  /** Steps forward (a person reaching further moves the run's end); at the cap it says why not. */
+  stepMs(ms: number): string | null {
     this.playing = false;
     const timeline = this.timeline;
+    if (timeline.nowMs >= MAX_SEEK_MS) {
+      this.clockMs = timeline.nowMs;
+      return AT_CAP_SENTENCE;
+    }
     timeline.advanceTo(Math.min(MAX_SEEK_MS, timeline.nowMs + Math.max(1, Math.min(MAX_SEEK_MS, Math.floor(ms)))));
     this.clockMs = timeline.nowMs;
+    return null;
   }
 
-  /** To the previous or next event line's time; past the horizon, runs until one appears. */
-  stepToEvent(direction: 1 | -1): void {
+  /**
+   * To the previous or next event line's time. Forward it looks no further than the run's end
+   * (computing up to it if need be, which never moves the end); with no event before the end it
+   * stays where it is and says so in one sentence.
+   */
+  stepToEvent(direction: 1 | -1): string | null {
     this.playing = false;
-    const timeline = this.timeline;
-    const known = timeline.eventTimeFrom(direction);
-    if (known !== null) timeline.seek(known);
-    else if (direction < 0) timeline.seek(0);
-    else {
-      const before = timeline.current.cluster.events.length;
-      const limit = Math.min(MAX_SEEK_MS, timeline.nowMs + NEXT_EVENT_HORIZON_MS);
-      while (timeline.current.cluster.events.length === before && timeline.nowMs < limit) timeline.step();
-    }
-    this.clockMs = timeline.nowMs;
     this.lastFrameAt = null;
+    const timeline = this.timeline;
+    const end = this.endMs;
+    const from = timeline.nowMs;
+    const known = timeline.eventTimeFrom(direction);
+    let problem: string | null = null;
+    if (direction < 0) timeline.seek(known ?? 0);
+    else if (known !== null && known <= end) timeline.seek(known);
+    else if (known === null && timeline.horizonMs < end) {
+      // Events between the horizon and the end are not computed yet: compute up to the end at most.
+      timeline.seek(timeline.horizonMs);
+      const before = timeline.current.cluster.events.length;
+      while (timeline.current.cluster.events.length === before && timeline.nowMs < end) timeline.step();
+      if (timeline.current.cluster.events.length === before) {
+        timeline.seek(from);
+        problem = this.nothingAhead(from, end);
+      }
+    } else problem = this.nothingAhead(from, end);
+    this.clockMs = timeline.nowMs;
+    return problem;
+  }
+
+  private nothingAhead(from: number, end: number): string {
+    if (from >= MAX_SEEK_MS) return AT_CAP_SENTENCE;
+    return `No event after t = ${from} ms up to the run's end at ${end} ms; press Play or → to run further.`;
   }
 
   /** Records a person's action now; returns the schedule before it, or the error sentence. */
@@ -223,6 +268,7 @@ export class Playback {
     }
     this.clockMs = Math.max(target, timeline.nowMs);
     if ((this.stopAtMs !== null && timeline.nowMs >= this.stopAtMs) || timeline.nowMs >= MAX_SEEK_MS) {
+      if (timeline.nowMs >= MAX_SEEK_MS) this.notice = AT_CAP_SENTENCE;
       this.playing = false;
       this.clockMs = timeline.nowMs;
       changed = true;
@@ -274,6 +320,8 @@ export class Playback {
       config: timeline.config,
       schedule,
       horizonMs: timeline.horizonMs,
+      endMs: this.endMs,
+      fork: timeline.fork,
       canUndo: timeline.canUndo,
       canRedo: timeline.canRedo,
       landmarks: this.landmarksToSend(now),

@@ -6,7 +6,7 @@
 import type { BugName, SimConfig } from '../sim/config';
 import type { DetailEvent, EventKind, SimEvent } from '../sim/events';
 import type { Violation } from '../sim/invariants';
-import type { Action, ActionBody } from '../sim/schedule';
+import { formatAction, type Action, type ActionBody } from '../sim/schedule';
 import type { Snapshot } from '../sim/snapshot';
 import type { TraceDelta } from '../sim/traceColumns';
 
@@ -21,11 +21,35 @@ export const MAX_SPEED = 100;
 export const DEFAULT_SPEED = 0.1;
 export const SPEED_CHOICES = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100] as const;
 
-/** The furthest a seek or a load's start time may go: replaying is fast, but not free. */
+/**
+ * The page's cap: the furthest a seek, a load's start time, playback or a scheduled action may
+ * go (replaying is fast, but not free). The command line has its own, larger limit (MAX_MS).
+ */
 export const MAX_SEEK_MS = 600_000;
 
-/** How far "step to the next event" looks before giving up, in simulated ms. */
-export const NEXT_EVENT_HORIZON_MS = 60_000;
+/** The cap in the page's words, e.g. "the page's 600 s". */
+export const CAP_NAME = `the page's ${MAX_SEEK_MS / 1000} s`;
+
+/** Said when Play, a step or Next event is asked for at the cap. */
+export const AT_CAP_SENTENCE = `The run is at the end of ${CAP_NAME} (t = ${MAX_SEEK_MS} ms) and goes no further here; for a longer run use the command line (npm run sim -- --until <ms>).`;
+
+/** One sentence when an action of this schedule falls past the page's cap, else null. */
+export function scheduleCapProblem(actions: readonly Action[]): string | null {
+  const i = actions.findIndex((a) => a.at > MAX_SEEK_MS);
+  if (i < 0) return null;
+  return `Action ${i + 1} ("${formatAction(actions[i])}") is past the end of ${CAP_NAME}: the page plays runs up to ${MAX_SEEK_MS} ms (the command line goes further).`;
+}
+
+/**
+ * The run's end, which "Next event" and the scrubber never pass: the furthest of the preset's end
+ * (stopAt), the time a person reached (by playing, stepping or going to a time: the timeline's
+ * horizon) and the last scheduled action; never past the cap. Playing goes beyond it and moves it.
+ */
+export function runEndMs(stopAtMs: number | null, horizonMs: number, schedule: readonly Action[]): number {
+  let end = Math.max(stopAtMs ?? 0, horizonMs);
+  for (const a of schedule) if (a.at > end) end = a.at;
+  return Math.min(end, MAX_SEEK_MS);
+}
 
 export type HostToWorker =
   /**
@@ -124,13 +148,25 @@ export interface SnapshotMessage {
   readonly config: SimConfig;
   /** The run's schedule with every recorded action; null when unchanged since the last snapshot of this run. */
   readonly schedule: readonly Action[] | null;
-  /** The furthest time computed for this schedule (the scrubber's known extent). */
+  /** The furthest time computed for this schedule. */
   readonly horizonMs: number;
+  /** The run's end (`runEndMs`): the scrubber's extent, and as far as Next event looks. */
+  readonly endMs: number;
+  /** Whether the run has been forked by an action in its past (undo takes it back). */
+  readonly fork: ForkView | null;
   readonly canUndo: boolean;
   readonly canRedo: boolean;
   /** The run's landmarks up to the horizon; null when unchanged since the last snapshot of this run. */
   readonly landmarks: readonly LandmarkView[] | null;
   readonly check: CheckStatus;
+}
+
+/** A run changed in its past: a person's action at a time before what was already computed, or before scheduled actions. */
+export interface ForkView {
+  /** The earliest time the run was changed in its past (the scenario label says "forked at"). */
+  readonly atMs: number;
+  /** The last action taken, when it forked the run: Undo takes exactly it back. Null otherwise. */
+  readonly last: { readonly atMs: number; readonly setAside: number } | null;
 }
 
 /** Sent instead of a snapshot when only the fractional clock moved (very slow playback). */

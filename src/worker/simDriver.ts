@@ -137,20 +137,22 @@ export class SimDriver {
     if (!this.loaded) return false;
     const run = this.loaded.playback;
     switch (msg.type) {
+      // At the cap (or with no event ahead before the run's end) these say why in one sentence,
+      // and still send a snapshot: the page set itself paused or playing before asking.
       case 'play':
-        run.play();
+        this.reported(run.play());
         return true;
       case 'pause':
         run.pause();
         return true;
       case 'step':
-        if (msg.by === 'ms') run.stepMs(msg.ms ?? 1);
-        else run.stepToEvent(msg.direction === -1 ? -1 : 1);
+        this.reported(msg.by === 'ms' ? run.stepMs(msg.ms ?? 1) : run.stepToEvent(msg.direction === -1 ? -1 : 1));
         return true;
       case 'seek':
         return this.reported(run.requestSeek(msg.toMs));
       case 'play-window':
-        return this.reported(run.playWindow(msg.fromMs, msg.toMs));
+        this.reported(run.playWindow(msg.fromMs, msg.toMs));
+        return true;
       case 'action': {
         const before = run.act(msg.body);
         if (typeof before === 'string') return this.reported(before);
@@ -257,6 +259,7 @@ export class SimDriver {
     const run = loaded.playback;
     this.flushSeek();
     if (run.advance(this.clock(), this.speed, this.limits, this.clock)) this.dirty = true;
+    this.reported(run.takeNotice());
     if (!this.search) {
       const budget = run.playing ? this.checkBudgetMs : this.checkBudgetMs * 2;
       if (loaded.check.advance(run.horizonMs, this.clock() + budget, this.clock)) this.dirty = true;

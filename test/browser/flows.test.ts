@@ -128,8 +128,9 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
 
   it('a partition isolating the leader leaves the minority unable to commit', async () => {
     const page = await open(`?${DEFAULT_LINK}`);
-    await page.getByRole('button', { name: 'Next event' }).click();
-    await page.getByRole('button', { name: 'Next event' }).click();
+    // The link lands at 0, which is its run's end: Next event says so rather than running ahead,
+    // so go to a time past the first election.
+    await goTo(page, 400);
     const leader = await waitForLeader(page);
     const follower = leader === 'n1' ? 'n2' : 'n1';
     await page.locator(`[data-node-id="${leader}"] .node-shape`).click({ modifiers: ['Shift'] });

@@ -120,6 +120,12 @@ export class HostBridge {
     this.send({ type: 'seek', toMs });
   }
 
+  /** Pauses (if playing) and goes to a time, landing there exactly: Go to, the scrubber, To end. */
+  goTo(toMs: number): void {
+    if (this.store.getState().frame.playing) this.pause();
+    this.seek(toMs);
+  }
+
   /** Plays the stretch [fromMs, toMs] of the run and pauses at its end. */
   playWindow(fromMs: number, toMs: number): void {
     this.setFrame({ playing: true });
@@ -138,8 +144,7 @@ export class HostBridge {
       for (const m of marks) if (m.t > now) { to = m.t; break; }
     }
     if (to === null) return false;
-    if (s.frame.playing) this.pause();
-    this.seek(to);
+    this.goTo(to);
     return true;
   }
 

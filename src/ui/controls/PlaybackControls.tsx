@@ -1,6 +1,6 @@
 /** Play/pause, stepping 1 ms either way, speed, the clock and "go to" (events and landmarks are on the scrubber). */
 import { memo, useState } from 'react';
-import { MAX_SEEK_MS, SPEED_CHOICES, speedLabel } from '../../worker/protocol';
+import { CAP_NAME, MAX_SEEK_MS, SPEED_CHOICES, speedLabel } from '../../worker/protocol';
 import { useBridge, useLab } from '../labContext';
 import { selectNow, selectPlaying, selectSpeed, selectStopAt } from '../store/selectors';
 import { FieldError } from './FieldError';
@@ -20,7 +20,8 @@ export const PlaybackControls = memo(function PlaybackControls() {
       return;
     }
     setProblem(null);
-    bridge.seek(Number(text));
+    // Going to a time pauses there, as dragging the scrubber does: it lands exactly.
+    bridge.goTo(Number(text));
   };
   const choices: number[] = SPEED_CHOICES.includes(speed as (typeof SPEED_CHOICES)[number]) ? [...SPEED_CHOICES] : [...SPEED_CHOICES, speed].sort((a, b) => a - b);
   return (
@@ -28,7 +29,7 @@ export const PlaybackControls = memo(function PlaybackControls() {
       <button type="button" className="primary play" onClick={() => bridge.togglePlay()} aria-keyshortcuts="Space">
         {playing ? '❚❚ Pause' : '▶ Play'}
       </button>
-      <button type="button" onClick={() => bridge.seek(Math.max(0, now - 1))} aria-keyshortcuts="ArrowLeft" aria-label="Step back 1 ms" title="Step back 1 ms (replays the run)">
+      <button type="button" onClick={() => bridge.goTo(Math.max(0, now - 1))} aria-keyshortcuts="ArrowLeft" aria-label="Step back 1 ms" title="Step back 1 ms (replays the run)">
         ◀ 1 ms
       </button>
       <button type="button" onClick={() => bridge.stepMs(1)} aria-keyshortcuts="ArrowRight" aria-label="Step 1 ms" title="Step forward 1 ms">
@@ -45,7 +46,8 @@ export const PlaybackControls = memo(function PlaybackControls() {
         </select>
       </label>
       <output className="clock" aria-label="Simulated time" data-testid="clock" data-now={now}>
-        t = {now} ms{stopAt !== null ? ` / ${stopAt}` : ''}
+        t = {now} ms{stopAt !== null && now <= stopAt ? ` / ${stopAt}` : ''}
+        {now >= MAX_SEEK_MS ? ` · end of ${CAP_NAME}` : ''}
       </output>
       <label className="goto">
         Go to ms
@@ -55,7 +57,7 @@ export const PlaybackControls = memo(function PlaybackControls() {
         Go
       </button>
       {stopAt !== null && (
-        <button type="button" onClick={() => bridge.seek(stopAt)} title="Jump to where this preset ends">
+        <button type="button" onClick={() => bridge.goTo(stopAt)} title="Jump to where this preset ends">
           To end
         </button>
       )}

@@ -2,7 +2,8 @@
 import { memo } from 'react';
 import { useBridge, useLab } from '../labContext';
 import { ALL_PRESETS, presetRun } from '../runs';
-import { selectLabel, selectSpeed } from '../store/selectors';
+import { selectFork, selectLabel, selectSpeed } from '../store/selectors';
+import { forkedLabel } from './ForkNotice';
 import { TOURS, findTour } from '../../sim/tours/tours';
 import { openTourBeat } from '../tour';
 
@@ -14,6 +15,8 @@ export const PresetPicker = memo(function PresetPicker() {
   const bridge = useBridge();
   const label = useLab(selectLabel);
   const speed = useLab(selectSpeed);
+  // A run forked by an action in its past is no longer the scenario as written: the label says so.
+  const fork = useLab(selectFork);
   const current = ALL_PRESETS.find((p) => p.name === label);
   const currentTour = current ? null : OTHER_TOURS.find((t) => t.name === label);
   const value = current?.name ?? (currentTour ? TOUR_VALUE + currentTour.name : '');
@@ -35,16 +38,16 @@ export const PresetPicker = memo(function PresetPicker() {
             bridge.load(run.config, run.schedule, { stopAtMs: run.stopAtMs, playing: true, label: run.label });
           }}
         >
-          {value === '' && <option value="">(custom run)</option>}
+          {value === '' && <option value="">{forkedLabel('(custom run)', fork)}</option>}
           {ALL_PRESETS.map((p) => (
             <option key={p.name} value={p.name}>
-              {p.title}
+              {p.name === value ? forkedLabel(p.title, fork) : p.title}
             </option>
           ))}
           <optgroup label="Guided tours">
             {OTHER_TOURS.map((t) => (
               <option key={t.name} value={TOUR_VALUE + t.name}>
-                Tour: {t.title}
+                {TOUR_VALUE + t.name === value ? forkedLabel(`Tour: ${t.title}`, fork) : `Tour: ${t.title}`}
               </option>
             ))}
           </optgroup>
@@ -56,6 +59,8 @@ export const PresetPicker = memo(function PresetPicker() {
 
 export const PresetBlurb = memo(function PresetBlurb() {
   const label = useLab(selectLabel);
+  // The picker is narrow: the blurb's title says in full that the run was forked.
+  const fork = useLab(selectFork);
   const preset = ALL_PRESETS.find((p) => p.name === label);
   if (label === 'counterexample') {
     return (
@@ -69,14 +74,14 @@ export const PresetBlurb = memo(function PresetBlurb() {
   if (tour) {
     return (
       <p className="blurb" data-testid="preset-blurb">
-        <strong>{tour.title}.</strong> {tour.intro}
+        <strong>{forkedLabel(tour.title, fork)}.</strong> {tour.intro}
       </p>
     );
   }
   if (!preset) return <p className="blurb">A custom run: your settings and schedule.</p>;
   return (
     <p className="blurb" data-testid="preset-blurb">
-      <strong>{preset.title}.</strong> {preset.blurb}
+      <strong>{forkedLabel(preset.title, fork)}.</strong> {preset.blurb}
     </p>
   );
 });

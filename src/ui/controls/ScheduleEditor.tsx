@@ -6,6 +6,7 @@
 import { memo, useId, useMemo, useState } from 'react';
 import type { SimConfig } from '../../sim/config';
 import { checkSchedule, formatAction, parseSchedule, ScheduleError, VERBS, type Action } from '../../sim/schedule';
+import { scheduleCapProblem } from '../../worker/protocol';
 import { useBridge, useLab } from '../labContext';
 import { selectCanRedo, selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
@@ -15,11 +16,11 @@ export function scheduleLines(actions: readonly Action[]): string {
   return actions.map(formatAction).join('\n');
 }
 
-/** The edited text as actions for this configuration, or one sentence saying what is wrong. */
+/** The edited text as actions for this configuration and the page's cap, or one sentence saying what is wrong. */
 export function scheduleFromText(text: string, config: SimConfig): Action[] | string {
   try {
     const actions = parseSchedule(text);
-    return checkSchedule(actions, config) ?? actions;
+    return checkSchedule(actions, config) ?? scheduleCapProblem(actions) ?? actions;
   } catch (e) {
     return e instanceof ScheduleError ? e.message : String(e);
   }

@@ -6,10 +6,11 @@
  */
 import { scaleLinear, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTimes, symbolTriangle, type SymbolType } from 'd3';
 import { memo, useEffect, useMemo, useState, type ChangeEvent } from 'react';
-import type { LandmarkView } from '../../worker/protocol';
+import { CAP_NAME, MAX_SEEK_MS, type LandmarkView } from '../../worker/protocol';
 import { formatDuration } from '../format';
+import { ForkNotice } from './ForkNotice';
 import { useBridge, useLab } from '../labContext';
-import { selectCanRedo, selectCanUndo, selectHorizon, selectLandmarks, selectNow, selectPlaying, selectSchedule, selectStopAt, selectViolation } from '../store/selectors';
+import { selectCanRedo, selectCanUndo, selectEnd, selectHorizon, selectLandmarks, selectNow, selectSchedule, selectViolation } from '../store/selectors';
 
 export type MarkLook = 'leader' | 'crash' | 'restart' | 'partition' | 'heal' | 'grant' | 'expire' | 'rejected' | 'violation';
 
@@ -109,27 +110,29 @@ export function thinMarks(marks: readonly LandmarkView[], endMs: number, buckets
   return out;
 }
 
-/** The track's end: everything computed, every recorded action, the preset's end, with a margin. */
-export function trackEnd(horizonMs: number, nowMs: number, lastActionMs: number, stopAtMs: number | null): number {
-  const furthest = Math.max(horizonMs, nowMs, lastActionMs, stopAtMs ?? 0, 1000);
-  return furthest;
+/**
+ * The track's end: the run's end as the worker reports it (the preset's end, the furthest a
+ * person reached, the last scheduled action; never past the cap). Nothing else stretches it: a
+ * Next-event probe stops at the end, and the track has no margin to drag into.
+ */
+export function trackEnd(endMs: number, horizonMs: number, nowMs: number): number {
+  return Math.max(endMs, horizonMs, nowMs, 1);
 }
 
 export const Scrubber = memo(function Scrubber() {
   const bridge = useBridge();
   const now = useLab(selectNow);
-  const playing = useLab(selectPlaying);
   const horizon = useLab(selectHorizon);
+  const runEnd = useLab(selectEnd);
   const landmarks = useLab(selectLandmarks);
-  const stopAt = useLab(selectStopAt);
   const schedule = useLab(selectSchedule);
   const violation = useLab(selectViolation);
   const canUndo = useLab(selectCanUndo);
   const canRedo = useLab(selectCanRedo);
   const [drag, setDrag] = useState<number | null>(null);
 
-  const lastActionMs = useMemo(() => schedule.reduce((last, a) => Math.max(last, a.at), 0), [schedule]);
-  const end = trackEnd(horizon, now, lastActionMs, stopAt);
+  const end = trackEnd(runEnd, horizon, now);
+  const atCap = end >= MAX_SEEK_MS;
   const marks = useMemo(() => thinMarks(landmarks, end), [landmarks, end]);
   const ticks = useMemo(() => scaleLinear().domain([0, end]).ticks(8), [end]);
   const pct = (t: number) => `${(Math.min(t, end) / end) * 100}%`;
@@ -139,10 +142,7 @@ export const Scrubber = memo(function Scrubber() {
     if (drag !== null && drag === now) setDrag(null);
   }, [drag, now]);
 
-  const seek = (t: number) => {
-    if (playing) bridge.pause();
-    bridge.seek(t);
-  };
+  const seek = (t: number) => bridge.goTo(t);
   const onChange = (e: ChangeEvent<HTMLInputElement>) => {
     const t = Number(e.target.value);
     setDrag(t);
@@ -162,7 +162,7 @@ export const Scrubber = memo(function Scrubber() {
           ◀•
         </button>
       </div>
-      <div className="scrub-track" data-testid="scrubber" data-end={end}>
+      <div className="scrub-track" data-testid="scrubber" data-end={end} data-cap={atCap ? 'true' : undefined}>
         <div className="scrub-lane" aria-label="Landmarks" role="group">
           <div className="scrub-future" style={{ left: pct(horizon) }} title="Not computed yet: play or seek to see it" />
           {marks.map((m) => (
@@ -206,7 +206,7 @@ export const Scrubber = memo(function Scrubber() {
           value={Math.min(value, end)}
           onChange={onChange}
           aria-label="Time in the run"
-          aria-valuetext={`t = ${value} ms of ${end} ms`}
+          aria-valuetext={`t = ${value} ms of ${end} ms${atCap ? `, the end of ${CAP_NAME}` : ''}`}
         />
         <div className="scrub-actions" aria-hidden="true">
           {actionMarks.map((t) => (
@@ -214,11 +214,16 @@ export const Scrubber = memo(function Scrubber() {
           ))}
         </div>
         <div className="scrub-axis" aria-hidden="true">
-          {ticks.map((t) => (
+          {ticks.filter((t) => !(atCap && t >= end)).map((t) => (
             <span key={t} style={{ left: pct(t) }}>
               {t === 0 ? '0' : formatDuration(t)}
             </span>
           ))}
+          {atCap && (
+            <span className="scrub-cap" style={{ left: '100%' }} data-testid="scrub-cap">
+              end of {CAP_NAME}
+            </span>
+          )}
         </div>
       </div>
       <div className="scrub-buttons">
@@ -247,6 +252,7 @@ export const Scrubber = memo(function Scrubber() {
           your actions
         </li>
       </ul>
+      <ForkNotice />
     </section>
   );
 });

@@ -10,7 +10,7 @@ import type { Action } from '../../sim/schedule';
 import type { Snapshot } from '../../sim/snapshot';
 import type { TraceView } from '../../sim/traceColumns';
 import type { WhySubject } from '../../sim/why';
-import { DEFAULT_SPEED, type CheckStatus, type FuzzDoneMessage, type FuzzProgressMessage, type LandmarkView } from '../../worker/protocol';
+import { DEFAULT_SPEED, type CheckStatus, type ForkView, type FuzzDoneMessage, type FuzzProgressMessage, type LandmarkView } from '../../worker/protocol';
 
 /** The most event lines kept for the event log. */
 export const MAX_EVENTS_KEPT = 3_000;
@@ -38,6 +38,10 @@ export interface Frame {
   readonly schedule: readonly Action[];
   /** The furthest time computed for this run's schedule. */
   readonly horizonMs: number;
+  /** The run's end (`runEndMs`): the scrubber's extent; Next event looks no further. */
+  readonly endMs: number;
+  /** The run's fork by an action in its past, if any (the fork notice and the scenario label). */
+  readonly fork: ForkView | null;
   readonly canUndo: boolean;
   readonly canRedo: boolean;
   /** The live invariant checker's verdict on this run. */
@@ -55,6 +59,8 @@ export const EMPTY_FRAME: Frame = {
   config: DEFAULT_CONFIG,
   schedule: [],
   horizonMs: 0,
+  endMs: 0,
+  fork: null,
   canUndo: false,
   canRedo: false,
   check: null,

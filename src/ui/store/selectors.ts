@@ -5,7 +5,7 @@
 import type { SimConfig } from '../../sim/config';
 import type { Action } from '../../sim/schedule';
 import type { ClientView, NodeView, Snapshot } from '../../sim/snapshot';
-import type { CheckStatus, LandmarkView, ViolationView } from '../../worker/protocol';
+import type { CheckStatus, ForkView, LandmarkView, ViolationView } from '../../worker/protocol';
 import type { MessageFrame } from '../diagram/messageCanvas';
 import type { Frame, LabState } from './labStore';
 
@@ -23,6 +23,8 @@ export const selectConfig = (s: LabState): SimConfig => s.frame.config;
 export const selectSchedule = (s: LabState): readonly Action[] => s.frame.schedule;
 export const selectLabel = (s: LabState): string | null => s.frame.label;
 export const selectHorizon = (s: LabState): number => s.frame.horizonMs;
+export const selectEnd = (s: LabState): number => s.frame.endMs;
+export const selectFork = (s: LabState): ForkView | null => s.frame.fork;
 export const selectCanUndo = (s: LabState): boolean => s.frame.canUndo;
 export const selectCanRedo = (s: LabState): boolean => s.frame.canRedo;
 export const selectCheck = (s: LabState): CheckStatus | null => s.frame.check;
