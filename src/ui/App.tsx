@@ -123,7 +123,8 @@ const DiagramPane = memo(function DiagramPane() {
               <WhyNoLeaderButton />
             </div>
             <NetworkControls />
-            <Legend />
+            {/* Beside the space-time view (which has its own key) the ring keeps its height. */}
+            {view === 'ring' && <Legend />}
           </div>
         )}
         {view !== 'ring' && <ConnectedSpaceTime />}

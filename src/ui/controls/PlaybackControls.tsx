@@ -50,8 +50,9 @@ export const PlaybackControls = memo(function PlaybackControls() {
         {now >= MAX_SEEK_MS ? ` · end of ${CAP_NAME}` : ''}
       </output>
       <label className="goto">
-        Go to ms
-        <input value={goTo} onChange={(e) => setGoTo(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && go()} size={6} inputMode="numeric" />
+        {/* The field says what it takes; the label is for screen readers (a projector's 1280 px top bar has no room for both). */}
+        <span className="visually-hidden">Go to ms</span>
+        <input value={goTo} onChange={(e) => setGoTo(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && go()} size={8} inputMode="numeric" placeholder="go to ms" />
       </label>
       <button type="button" onClick={go}>
         Go

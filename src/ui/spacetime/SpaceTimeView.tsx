@@ -19,6 +19,7 @@ import { paintScene } from './paint';
 import { buildScene, type HeartbeatMode, type MessageFilter, type Scene, type SceneArrow } from './scene';
 import { arrowSummary, FONT, ms, windowText } from './style';
 import { LIGHT_THEME, readTheme, type SpaceTimeTheme } from './theme';
+import { Legend } from '../diagram/Legend';
 
 export interface SpaceTimeViewProps {
   readonly trace: TraceView | null;
@@ -499,6 +500,21 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             </fieldset>
           </details>
         )}
+        {actors && (
+          <details className="spacetime-lanes spacetime-key">
+            <summary>Legend</summary>
+            <div className="spacetime-key-body">
+              <Legend />
+              <ul className="legend" aria-label="Lanes, leases and stores">
+                <li><span className="key-swatch key-lease-client" aria-hidden="true" />the client's lease, as it counts it (left of its lane)</li>
+                <li><span className="key-swatch key-lease-service" aria-hidden="true" />the lease as the leader's clock counts it (right of its lane)</li>
+                <li><span className="key-dots" aria-hidden="true">⋮</span>a client acting after its own lease ran out</li>
+                <li><span className="key-ok" aria-hidden="true">✓</span>/<span className="key-bad" aria-hidden="true">✗</span> a store accepted / refused a write (token comparison)</li>
+                <li><span aria-hidden="true">╌</span> dashed lane: node down; ⋯ later ⋯: quiet time folded</li>
+              </ul>
+            </div>
+          </details>
+        )}
         {brushed && onPlayWindow && (
           <button type="button" className="primary" onClick={() => onPlayWindow(brushed[0], brushed[1])}>
             Play this window
@@ -544,7 +560,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
               </text>
             )}
             {layout?.lanes.map((lane) => (
-              <text key={lane.id} x={lane.x} y={top - 13} textAnchor="middle" fontSize={FONT.header} data-lane={lane.id}>
+              <text key={lane.id} x={lane.x} y={top - 13} textAnchor="middle" fontSize={Math.min(FONT.header, lane.headerPx)} data-lane={lane.id}>
                 {lane.header !== lane.label && <title>{lane.label}</title>}
                 {lane.header}
               </text>

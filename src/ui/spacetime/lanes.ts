@@ -23,6 +23,8 @@ export interface Lane {
   readonly shortLabel: string;
   /** The label the header shows at this width. */
   readonly header: string;
+  /** Its font size (px): 16, smaller (down to 11) only when even the short label would run into the next lane's. */
+  readonly headerPx: number;
   /** Centre x (px). */
   readonly x: number;
   /** The actors drawn on this lane (every node for the service lane). */
@@ -97,7 +99,9 @@ export function laneLayout(actorIds: readonly string[], actors: TraceActors, wid
   const lanes: Lane[] = chosen.map(({ id, kind }, i) => {
     const { label, shortLabel } = laneLabel(id, kind);
     const header = headerTextWidth(label) <= laneWidth - 6 ? label : shortLabel;
-    return { id, kind, label, shortLabel, header, x: AXIS_GUTTER + laneWidth * (i + 0.5), members: kind === 'service' ? actors.nodes : [id] };
+    const fits = headerTextWidth(header) <= laneWidth - 6;
+    const headerPx = fits ? 16 : Math.max(11, Math.floor((laneWidth - 6) / (header.length * 0.62)));
+    return { id, kind, label, shortLabel, header, headerPx, x: AXIS_GUTTER + laneWidth * (i + 0.5), members: kind === 'service' ? actors.nodes : [id] };
   });
   const index = new Map(lanes.map((l, i) => [l.id, i]));
   const service = index.get(SERVICE_LANE) ?? -1;

@@ -60,7 +60,7 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
 
   // Headers.
   for (const lane of layout.lanes) {
-    push(`<text x="${n(lane.x)}" y="${n(scene.top - 12)}" text-anchor="middle" font-size="${FONT.header}" font-weight="700" fill="${theme.text}">${escapeXml(lane.header)}</text>`);
+    push(`<text x="${n(lane.x)}" y="${n(scene.top - 12)}" text-anchor="middle" font-size="${Math.min(FONT.header, lane.headerPx)}" font-weight="700" fill="${theme.text}">${escapeXml(lane.header)}</text>`);
   }
   push(`<g clip-path="url(#lanes)">`);
   for (const p of scene.partitions) {
