@@ -44,10 +44,10 @@ describe('presenter mode', () => {
     act(() => store.getState().setPresent({ presenting: true }));
     const role = () => Number(document.querySelector('[data-node-id="n1"] .node-role')!.getAttribute('font-size'));
     expect(role()).toBe(22);
-    expect(screen.getByRole('button', { name: 'Smaller text' })).toHaveProperty('disabled', true);
-    fireEvent.click(screen.getByRole('button', { name: 'Larger text' }));
+    expect(screen.getByRole('button', { name: 'A− smaller text' })).toHaveProperty('disabled', true);
+    fireEvent.click(screen.getByRole('button', { name: 'A+ larger text' }));
     expect(role()).toBeCloseTo(22 * 1.15);
-    fireEvent.click(screen.getByRole('button', { name: 'Smaller text' }));
+    fireEvent.click(screen.getByRole('button', { name: 'A− smaller text' }));
     expect(role()).toBe(22);
   });
 

@@ -44,6 +44,8 @@ export function nodeRadiusFor(count: number): number {
 export interface RingGeometry {
   readonly ring: { readonly cx: number; readonly cy: number; readonly r: number };
   readonly nodeRadius: (count: number) => number;
+  /** Where a node's side label goes, when not outward from the ring. */
+  readonly labelPlace?: (angle: number, radius: number, count: number) => NodeLabelPlace | null;
 }
 
 export function diagramLayout(nodeIds: readonly string[], clientIds: readonly string[], hasStores: boolean, geometry?: RingGeometry): DiagramLayout {
@@ -60,7 +62,7 @@ export function diagramLayout(nodeIds: readonly string[], clientIds: readonly st
     const cos = Math.cos(angle);
     const sin = Math.sin(angle);
     const d = radius * 1.1 + 16;
-    nodeLabels[id] = { dx: cos * d, dy: sin * d + (sin > 0.3 ? 8 : sin < -0.3 ? -8 : 0), anchor: Math.abs(cos) < 0.35 ? 'middle' : cos > 0 ? 'start' : 'end', angle };
+    nodeLabels[id] = geometry?.labelPlace?.(angle, radius, n) ?? { dx: cos * d, dy: sin * d + (sin > 0.3 ? 8 : sin < -0.3 ? -8 : 0), anchor: Math.abs(cos) < 0.35 ? 'middle' : cos > 0 ? 'start' : 'end', angle };
   });
   const clientY = scalePoint<string>().domain(clientIds).range([130, 460]).padding(0.5);
   const clients: Record<string, Point> = {};

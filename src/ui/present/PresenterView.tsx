@@ -75,10 +75,10 @@ const PresenterBar = memo(function PresenterBar() {
         </output>
       </div>
       <div className="presenter-group" role="group" aria-label="Text size">
-        <button type="button" onClick={() => set({ presentText: text - 1 })} disabled={text <= 0} aria-label="Smaller text">
+        <button type="button" onClick={() => set({ presentText: text - 1 })} disabled={text <= 0} aria-label="A− smaller text">
           A−
         </button>
-        <button type="button" onClick={() => set({ presentText: text + 1 })} disabled={text >= PRESENT_TEXT_SCALES.length - 1} aria-label="Larger text">
+        <button type="button" onClick={() => set({ presentText: text + 1 })} disabled={text >= PRESENT_TEXT_SCALES.length - 1} aria-label="A+ larger text">
           A+
         </button>
       </div>

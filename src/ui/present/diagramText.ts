@@ -5,7 +5,7 @@
  * screen, with bigger glyphs and a ring that leaves room for them. Normal mode passes null.
  */
 import { createContext, useContext } from 'react';
-import type { RingGeometry } from '../diagram/layout';
+import type { NodeLabelPlace, RingGeometry } from '../diagram/layout';
 
 export interface DiagramText {
   /** The text-size choice (PRESENT_TEXT_SCALES). */
@@ -34,7 +34,7 @@ export const PRESENTER_FONT = {
 export const PRESENTER_RING = { cx: 470, cy: 300, r: 188 } as const;
 
 export function presenterNodeRadius(count: number): number {
-  return count <= 5 ? 66 : count <= 7 ? 60 : 54;
+  return count <= 5 ? 66 : count <= 7 ? 58 : 50;
 }
 
 export const PRESENTER_CLIENT_SIZE = { w: 124, h: 76 } as const;
@@ -43,4 +43,15 @@ export const PRESENTER_STORE_SIZE = { w: 150, h: 108 } as const;
 /** Message symbols are drawn this much bigger, so the smallest is over 16 px at 1280×720. */
 export const PRESENTER_SYMBOL_SCALE = 1.5;
 
-export const PRESENTER_GEOMETRY: RingGeometry = { ring: PRESENTER_RING, nodeRadius: presenterNodeRadius };
+/**
+ * Side labels ("voted n2") at projector size are wide: up to five nodes, centred above the nodes
+ * at the top of the ring and below the others, never sideways into the clients' or stores'
+ * column; a bigger ring has no room between its nodes, so they go outward as usual (null).
+ */
+export function presenterLabelPlace(angle: number, radius: number, count: number): NodeLabelPlace | null {
+  if (count > 5) return null;
+  const d = radius * 1.1 + 20;
+  return { dx: 0, dy: Math.sin(angle) < -0.6 ? -d : d, anchor: 'middle', angle };
+}
+
+export const PRESENTER_GEOMETRY: RingGeometry = { ring: PRESENTER_RING, nodeRadius: presenterNodeRadius, labelPlace: presenterLabelPlace };
