@@ -101,3 +101,24 @@ describe('the presenter channel', () => {
     stop();
   });
 });
+
+describe('a projector with no console', () => {
+  it('posts nothing on changes until a console says hello', async () => {
+    const [projectorEnd, consoleEnd] = pair();
+    const { store, bridge } = lab();
+    const got: PresentMessage[] = [];
+    consoleEnd.listen((m) => got.push(m));
+    const stop = startProjector(bridge, projectorEnd);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(got).toHaveLength(1); // the announcement on start
+    store.getState().setPresent({ presenting: true, blank: true });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(got).toHaveLength(1);
+    consoleEnd.send({ type: 'hello' });
+    await new Promise((r) => setTimeout(r, 20));
+    store.getState().setPresent({ blank: false });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(got.map((m) => m.type === 'state' && m.blank)).toEqual([false, true, false]);
+    stop();
+  });
+});

@@ -18,8 +18,13 @@ export function PresenterConsole({ link: given }: { link?: PresentLink | null })
 
   useEffect(() => {
     if (!link) return;
+    let heard = false;
     const stop = link.listen((m) => {
-      if (m.type === 'state') setState(m);
+      if (m.type !== 'state') return;
+      // A projector that started after this console announced itself: say hello so it keeps us posted.
+      if (!heard) link.send({ type: 'hello' });
+      heard = true;
+      setState(m);
     });
     link.send({ type: 'hello' });
     return stop;

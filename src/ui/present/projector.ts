@@ -1,6 +1,8 @@
 /**
- * The projector's end of the presenter console: broadcasts what it shows whenever that changes
- * (and to a console that says hello), and carries out the console's commands.
+ * The projector's end of the presenter console: once a console has said hello, broadcasts what
+ * it shows whenever that changes (with no console, nothing is posted each frame), and carries
+ * out the console's commands. It announces itself once on start, so a console opened first
+ * hears it and says hello.
  */
 import type { HostBridge } from '../bridge/hostBridge';
 import type { LabState } from '../store/labStore';
@@ -30,6 +32,7 @@ export function projectorState(s: LabState): ProjectorState {
 export function startProjector(bridge: HostBridge, link: PresentLink): () => void {
   const store = bridge.store;
   let sent: ProjectorState | null = null;
+  let consoleOpen = false;
   const broadcast = (force: boolean) => {
     const state = projectorState(store.getState());
     if (!force && sameProjectorState(sent, state)) return;
@@ -37,10 +40,15 @@ export function startProjector(bridge: HostBridge, link: PresentLink): () => voi
     link.send(state);
   };
   const stopListening = link.listen((message) => {
-    if (message.type === 'hello') broadcast(true);
+    if (message.type === 'hello') {
+      consoleOpen = true;
+      broadcast(true);
+    }
     else if (message.type === 'command') runPresentCommand(bridge, message.command);
   });
-  const unsubscribe = store.subscribe(() => broadcast(false));
+  const unsubscribe = store.subscribe(() => {
+    if (consoleOpen) broadcast(false);
+  });
   broadcast(true);
   return () => {
     stopListening();
