@@ -28,6 +28,12 @@ export interface RunSpec {
   readonly tour?: TourPlace;
   /** A view setting: what the diagram pane shows (the ring, the space-time view, or both). */
   readonly view?: LinkView;
+  /** A view setting: open in presenter mode (`&present=1`). */
+  readonly present?: boolean;
+  /** A view setting: the minimal frame for an iframe on a course page (`&embed=1`). */
+  readonly embed?: boolean;
+  /** The presenter console window of a projector page (`&console=1`); not part of the run. */
+  readonly console?: boolean;
 }
 
 export const LINK_VIEWS = ['ring', 'split', 'time'] as const;
@@ -64,10 +70,15 @@ export function encodeLink(spec: RunSpec): string {
     p.set('beat', String(spec.tour.beat));
   }
   if (spec.view !== undefined) p.set('view', spec.view);
+  for (const flag of MODE_FLAGS) if (spec[flag] === true) p.set(flag, '1');
   return p.toString();
 }
 
-const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 's', 'z', 't', 'speed', 'tour', 'beat', 'view']);
+/** Page modes a link can switch on with `=1`: presenter mode, the embed frame, the presenter console. */
+export const MODE_FLAGS = ['present', 'embed', 'console'] as const;
+type ModeFlag = (typeof MODE_FLAGS)[number];
+
+const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 's', 'z', 't', 'speed', 'tour', 'beat', 'view', ...MODE_FLAGS]);
 
 export interface DecodeOptions {
   /**
@@ -146,7 +157,15 @@ function decode(input: string, pageCap: boolean): Decoded {
   if (viewText !== null && !(LINK_VIEWS as readonly string[]).includes(viewText)) {
     return fail(`This link's view "${viewText.slice(0, 14)}" must be one of ${LINK_VIEWS.join(', ')}.`);
   }
-  const extra = { ...(tour !== null ? { tour } : {}), ...(viewText !== null ? { view: viewText as LinkView } : {}) };
+  const modes: { -readonly [K in ModeFlag]?: boolean } = {};
+  for (const flag of MODE_FLAGS) {
+    const text = params.get(flag);
+    if (text === null) continue;
+    if (text !== '1') return fail(`This link's ${flag} "${text.slice(0, 14)}" must be 1 (or leave "${flag}" out).`);
+    modes[flag] = true;
+  }
+  if (modes.present && modes.embed) return fail('This link asks for both present=1 and embed=1; a page is either a presenter screen or an embedded frame.');
+  const extra = { ...(tour !== null ? { tour } : {}), ...(viewText !== null ? { view: viewText as LinkView } : {}), ...modes };
   const speedText = params.get('speed');
   if (speedText !== null) {
     const speed = Number(speedText);

@@ -26,6 +26,10 @@ import { useBridge, useLab, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
 import { selectError, selectMainView, selectSideTab, selectStatus } from './store/selectors';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
+// Presenter mode and the embed frame (src/ui/present).
+import { EmbedView } from './present/EmbedView';
+import { PresenterButton, PresenterView } from './present/PresenterView';
+import { usePresenterKeys } from './present/presenterKeys';
 
 const TAB_TITLES: Record<SideTab, string> = {
   clients: 'Clients',
@@ -137,6 +141,22 @@ const DiagramPane = memo(function DiagramPane() {
 export function App() {
   const bridge = useBridge();
   useKeyboardShortcuts(bridge);
+  usePresenterKeys(bridge);
+  const pageMode = useLab((s) => s.pageMode);
+  const presenting = useLab((s) => s.presenting);
+  if (pageMode === 'embed') return <EmbedView />;
+  if (presenting) {
+    return (
+      <PresenterView
+        panels={
+          <aside className="side" aria-label="Panels">
+            <SideTabs />
+            <EventLogPanel />
+          </aside>
+        }
+      />
+    );
+  }
   return (
     <div className="app">
       <header className="topbar">
@@ -144,6 +164,7 @@ export function App() {
         <PlaybackControls />
         <ShareControls />
         <ExportMenu />
+        <PresenterButton />
       </header>
       {/* A landmark of its own, so the scenario picker, its blurb and the status are not loose on the page. */}
       <section className="subbar" aria-label="Scenario and status">

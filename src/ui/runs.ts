@@ -22,6 +22,10 @@ export interface RunRequest {
   readonly tour?: TourPlace;
   /** What the diagram pane shows, when the link says. */
   readonly view?: LinkView;
+  /** Page modes the link switches on (presenter mode, the embed frame, the presenter console). */
+  readonly present?: boolean;
+  readonly embed?: boolean;
+  readonly console?: boolean;
 }
 
 /** The view a run opens in: both the ring and the space-time view for a preset that reproduces a chapter figure. */
@@ -84,6 +88,9 @@ export function runFromSpec(spec: RunSpec): RunRequest {
     label: preset?.name ?? 'link',
     ...(spec.tour !== undefined ? { tour: spec.tour } : {}),
     ...(spec.view !== undefined ? { view: spec.view } : {}),
+    ...(spec.present ? { present: true } : {}),
+    ...(spec.embed ? { embed: true } : {}),
+    ...(spec.console ? { console: true } : {}),
   };
 }
 
@@ -106,12 +113,15 @@ export interface LinkState {
   readonly tour?: TourPlace;
   /** The diagram pane's view, when it is not the run's default. */
   readonly view?: LinkView;
+  /** Presenter mode or the embed frame, when on. */
+  readonly present?: boolean;
+  readonly embed?: boolean;
 }
 
 /** The run at this time, paused, as a link or run file describes it (the speed only if not the default). */
 export function runSpecOf(s: LinkState): RunSpec {
   const speed = Math.round(s.speed * 1000) / 1000;
-  return { config: s.config, schedule: s.schedule, atMs: s.nowMs, ...(speed !== DEFAULT_SPEED ? { speed } : {}), ...(s.tour !== undefined ? { tour: s.tour } : {}), ...(s.view !== undefined ? { view: s.view } : {}) };
+  return { config: s.config, schedule: s.schedule, atMs: s.nowMs, ...(speed !== DEFAULT_SPEED ? { speed } : {}), ...(s.tour !== undefined ? { tour: s.tour } : {}), ...(s.view !== undefined ? { view: s.view } : {}), ...(s.present ? { present: true } : {}), ...(s.embed ? { embed: true } : {}) };
 }
 
 /** The query string (without `?`) that reopens this run at this time, paused. */

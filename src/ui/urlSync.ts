@@ -29,6 +29,8 @@ export function linkStateOf(s: LabState): LinkState | null {
     speed: f.speed,
     ...(tour !== undefined ? { tour } : {}),
     ...(view !== undefined ? { view } : {}),
+    ...(s.presenting ? { present: true } : {}),
+    ...(s.pageMode === 'embed' ? { embed: true } : {}),
   };
 }
 
@@ -43,7 +45,7 @@ export function startUrlSync(store: LabStore, options: UrlSyncOptions): () => vo
   let writtenAt = -Infinity;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const same = (a: LinkState | null, b: LinkState) =>
-    a !== null && a.config === b.config && a.schedule === b.schedule && a.nowMs === b.nowMs && a.speed === b.speed && a.tour === b.tour && a.view === b.view;
+    a !== null && a.config === b.config && a.schedule === b.schedule && a.nowMs === b.nowMs && a.speed === b.speed && a.tour === b.tour && a.view === b.view && a.present === b.present && a.embed === b.embed;
   const write = () => {
     timer = null;
     const state = linkStateOf(store.getState());

@@ -8,8 +8,9 @@ import { useBridge, useLabStore } from '../labContext';
 import { FloatingPanel, Popover } from './Popover';
 import type { LabState } from '../store/labStore';
 import { SHORTCUTS } from '../useKeyboardShortcuts';
-import { currentLink, pageUrl } from '../urlSync';
-import { runFromSpec, runSpecOf } from '../runs';
+import { currentLink, linkStateOf, pageUrl } from '../urlSync';
+import { linkQuery, runFromSpec, runSpecOf } from '../runs';
+import { embedCode } from '../present/embedCode';
 import { downloadText } from '../export/download';
 import { registerExport } from '../export/exportActions';
 
@@ -37,7 +38,7 @@ export function runFileText(s: LabState): string {
 export const ShareControls = memo(function ShareControls() {
   const bridge = useBridge();
   const store = useLabStore();
-  const [shown, setShown] = useState<{ url: string; copied: boolean | null } | null>(null);
+  const [shown, setShown] = useState<{ url: string; copied: boolean | null; label?: string } | null>(null);
   const field = useRef<HTMLInputElement>(null);
   const group = useRef<HTMLDivElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -52,7 +53,19 @@ export const ShareControls = memo(function ShareControls() {
     const url = pageUrl(query);
     setShown({ url, copied: null });
     const copied = await writeClipboard(url);
-    setShown((s) => (s && s.url === url ? { url, copied } : s));
+    setShown((s) => (s && s.url === url ? { ...s, copied } : s));
+  };
+
+  // The same run in the embed frame, as an <iframe> snippet for a course page.
+  const copyEmbed = async () => {
+    const s = store.getState();
+    const state = linkStateOf(s);
+    if (state === null) return;
+    const { present: _present, ...rest } = state;
+    const code = embedCode(pageUrl(linkQuery({ ...rest, embed: true })), s.frame.label);
+    setShown({ url: code, copied: null, label: 'Embed code for a course page' });
+    const copied = await writeClipboard(code);
+    setShown((v) => (v && v.url === code ? { ...v, copied } : v));
   };
 
   // The run file is saved from the Export menu, with every other export; Import… reads it back.
@@ -88,6 +101,9 @@ export const ShareControls = memo(function ShareControls() {
       <button type="button" onClick={() => void copy()} title="Copy a link that reopens this run, paused at this moment">
         Copy link
       </button>
+      <button type="button" onClick={() => void copyEmbed()} title="Copy an <iframe> snippet that shows this run (diagram, play/pause, timeline) on a course page">
+        Copy embed code
+      </button>
       <button type="button" onClick={() => fileInput.current?.click()} title="Open a run file saved with Export ▸ Run file">
         Import…
       </button>
@@ -110,8 +126,8 @@ export const ShareControls = memo(function ShareControls() {
       {shown && (
         <FloatingPanel anchor={group} align="right" className="share-popover" label="Link to this moment">
           <label>
-            Link to this moment
-            <input ref={field} readOnly value={shown.url} data-testid="share-url" size={36} onFocus={(e) => e.target.select()} />
+            {shown.label ?? 'Link to this moment'}
+            <input ref={field} readOnly value={shown.url} data-testid={shown.label ? 'embed-code' : 'share-url'} size={36} onFocus={(e) => e.target.select()} />
           </label>
           <span className="hint" role="status">
             {shown.copied === null ? 'Copying…' : shown.copied ? 'Copied to the clipboard.' : 'Selected: press Ctrl+C (⌘C) to copy it.'}

@@ -4,19 +4,22 @@ import { useShallow } from 'zustand/react/shallow';
 import { useLab } from '../labContext';
 import { clientGlyphFields, disagreeingKeys, selectTourHighlight, storeGlyphFields } from '../store/selectors';
 import { CLIENT_SIZE, STORE_SIZE, type Point } from './layout';
+import { PRESENTER_CLIENT_SIZE, PRESENTER_FONT, PRESENTER_STORE_SIZE, useDiagramText } from '../present/diagramText';
 
 export const ClientGlyph = memo(function ClientGlyph({ id, at }: { id: string; at: Point }) {
   const c = useLab(useShallow((s) => clientGlyphFields(s, id)));
   const highlighted = useLab((s) => selectTourHighlight(s) === id);
-  const { w, h } = CLIENT_SIZE;
+  const presenter = useDiagramText();
+  const ps = presenter?.scale ?? 1;
+  const { w, h } = presenter ? PRESENTER_CLIENT_SIZE : CLIENT_SIZE;
   const state = !c.alive ? 'down' : c.paused ? 'paused' : 'up';
   return (
     <g className={`client client-${state}${highlighted ? ' tour-highlight' : ''}`} transform={`translate(${at.x},${at.y})`} data-client-id={id} role="img" aria-label={`client ${id}, ${c.status}${c.token !== null ? `, token ${c.token}` : ''}`}>
       <rect x={-w / 2} y={-h / 2} width={w} height={h} rx={12} />
-      <text className="client-id" y={-6} fontSize={22}>
+      <text className="client-id" y={presenter ? -13 * ps : -6} fontSize={presenter ? PRESENTER_FONT.clientId * ps : 22}>
         client {id}
       </text>
-      <text className="client-token" y={19} fontSize={15}>
+      <text className="client-token" y={presenter ? 16 * ps : 19} fontSize={presenter ? PRESENTER_FONT.clientToken * ps : 15}>
         {!c.alive ? 'CRASHED' : c.paused ? 'PAUSED' : c.token !== null ? `token ${c.token}` : 'no token'}
       </text>
     </g>
@@ -25,19 +28,37 @@ export const ClientGlyph = memo(function ClientGlyph({ id, at }: { id: string; a
 
 export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 'unfenced'; at: Point }) {
   const v = useLab(useShallow((s) => storeGlyphFields(s, id)));
-  const { w, h } = STORE_SIZE;
+  const presenter = useDiagramText();
+  const { w, h } = presenter ? PRESENTER_STORE_SIZE : STORE_SIZE;
   const ry = 10;
   const d = `M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 1 ${w / 2},${-h / 2 + ry}V${h / 2 - ry}A${w / 2},${ry} 0 0 1 ${-w / 2},${h / 2 - ry}Z`;
   return (
     <g className={`store store-${id}${v.disagree ? ' disagree' : ''}`} transform={`translate(${at.x},${at.y})`} role="img" aria-label={`${id} store: ${v.text}`}>
       <path d={d} />
       <path className="store-lid" d={`M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 0 ${w / 2},${-h / 2 + ry}`} />
-      <text className="store-name" y={-h / 2 + 34} fontSize={16}>
-        {id === 'fenced' ? 'fenced store' : 'unfenced store'}
-      </text>
-      <text className="store-value" y={-h / 2 + 56} fontSize={14}>
-        {v.text.length > 16 ? v.text.slice(0, 15) + '…' : v.text}
-      </text>
+      {presenter ? (
+        // Projector sizes: the name on two lines so it fits the cylinder.
+        <>
+          <text className="store-name" y={-h / 2 + 34} fontSize={PRESENTER_FONT.storeName * presenter.scale}>
+            {id}
+          </text>{' '}
+          <text className="store-name" y={-h / 2 + 34 + 23 * presenter.scale} fontSize={PRESENTER_FONT.storeName * presenter.scale}>
+            store
+          </text>{' '}
+          <text className="store-value" y={-h / 2 + 34 + 48 * presenter.scale} fontSize={PRESENTER_FONT.storeValue * presenter.scale}>
+            {v.text.length > 11 ? v.text.slice(0, 10) + '…' : v.text}
+          </text>
+        </>
+      ) : (
+        <>
+          <text className="store-name" y={-h / 2 + 34} fontSize={16}>
+            {id === 'fenced' ? 'fenced store' : 'unfenced store'}
+          </text>
+          <text className="store-value" y={-h / 2 + 56} fontSize={14}>
+            {v.text.length > 16 ? v.text.slice(0, 15) + '…' : v.text}
+          </text>
+        </>
+      )}
     </g>
   );
 });

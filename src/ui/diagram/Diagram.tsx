@@ -14,6 +14,7 @@ import { diagramLayout, groupsForCut, VIEW_H, VIEW_W, type Point } from './layou
 import { MessagesLayer } from './MessagesLayer';
 import { NodeGlyph } from './NodeGlyph';
 import { PartitionRegions } from './PartitionRegions';
+import { PRESENTER_GEOMETRY, useDiagramText } from '../present/diagramText';
 
 
 export const Diagram = memo(function Diagram() {
@@ -22,7 +23,10 @@ export const Diagram = memo(function Diagram() {
   const hasStores = useLab(selectHasStores);
   const bridge = useBridge();
   const store = useLabStore();
-  const layout = useMemo(() => diagramLayout(nodeIds, clientIds, hasStores), [nodeIds, clientIds, hasStores]);
+  // Presenter mode: bigger glyphs on a slightly smaller ring (src/ui/present/diagramText.ts).
+  const presenterText = useDiagramText();
+  const presenting = presenterText !== null;
+  const layout = useMemo(() => diagramLayout(nodeIds, clientIds, hasStores, presenting ? PRESENTER_GEOMETRY : undefined), [nodeIds, clientIds, hasStores, presenting]);
   const svgRef = useRef<SVGSVGElement>(null);
   const [cutLine, setCutLine] = useState<{ a: Point; b: Point } | null>(null);
 
@@ -61,10 +65,10 @@ export const Diagram = memo(function Diagram() {
   const preview = cutLine ? groupsForCut(layout, nodeIds, cutLine.a, cutLine.b) : null;
   return (
     <div className="diagram-frame">
-      <MessagesLayer layout={layout} />
+      <MessagesLayer layout={layout} presenting={presenting} />
       <svg
         ref={svgRef}
-        className="diagram"
+        className={presenting ? 'diagram presenting' : 'diagram'}
         viewBox={`0 0 ${VIEW_W} ${VIEW_H}`}
         preserveAspectRatio="xMidYMid meet"
         role="group"

@@ -7,8 +7,9 @@ import { useLabStore } from '../labContext';
 import { selectClock, selectMessageFrame, selectSnapshot } from '../store/selectors';
 import type { DiagramLayout } from './layout';
 import { MessageCanvas } from './messageCanvas';
+import { PRESENTER_SYMBOL_SCALE } from '../present/diagramText';
 
-export const MessagesLayer = memo(function MessagesLayer({ layout }: { layout: DiagramLayout }) {
+export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = false }: { layout: DiagramLayout; presenting?: boolean }) {
   const store = useLabStore();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const controller = useRef<MessageCanvas | null>(null);
@@ -33,6 +34,11 @@ export const MessagesLayer = memo(function MessagesLayer({ layout }: { layout: D
   useEffect(() => {
     controller.current?.update(layout);
   }, [layout]);
+
+  // Presenter mode: bigger symbols with a trail toward their target.
+  useEffect(() => {
+    controller.current?.setPresenter(presenting, PRESENTER_SYMBOL_SCALE);
+  }, [presenting]);
 
   return <canvas ref={canvasRef} className="diagram-messages" aria-hidden="true" data-testid="messages-canvas" />;
 });

@@ -10,6 +10,7 @@ import { useBridge, useLab, useLabStore } from '../labContext';
 import { glyphFields, majorityOf, type GlyphFields } from '../store/selectors';
 import { createTimerArc } from './timerArc';
 import type { NodeLabelPlace, Point } from './layout';
+import { PRESENTER_FONT, useDiagramText } from '../present/diagramText';
 
 export function roleShapePath(role: string, r: number): string {
   if (role === 'leader') {
@@ -48,6 +49,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   const store = useLabStore();
   const bridge = useBridge();
   const arcRef = useRef<SVGPathElement>(null);
+  const presenter = useDiagramText();
 
   useEffect(() => {
     const path = arcRef.current;
@@ -84,6 +86,11 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
     }
   };
   const k = r / 52;
+  // Label sizes and places: scaled with the glyph, or presenter mode's projector sizes.
+  const ps = presenter?.scale ?? 1;
+  const size = presenter
+    ? { id: PRESENTER_FONT.nodeId * ps, role: PRESENTER_FONT.role * ps, term: PRESENTER_FONT.term * ps, side: PRESENTER_FONT.side * ps, idY: -24 * ps, roleY: 3 * ps, termY: 28 * ps, line: 25 * ps }
+    : { id: 23 * k, role: 14 * k, term: 17 * k, side: 15 * k, idY: -17 * k, roleY: 4 * k, termY: 25 * k, line: 17 * k };
   const role = f.alive ? f.role : 'crashed';
   const majority = majorityOf(f.clusterSize);
   const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;
@@ -91,7 +98,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   const voteText = f.alive && f.role === 'follower' && f.votedFor ? `voted ${f.votedFor}` : null;
   const driftText = f.driftPct !== 0 ? `clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : null;
   const lines = [showVotes ? null : voteText, driftText].filter((t): t is string => t !== null);
-  const lineHeight = 17 * k;
+  const lineHeight = size.line;
   const firstLineY = label.dy + (showVotes ? (label.dy < -5 ? -lineHeight : lineHeight) : 0) - (label.dy < -5 ? (lines.length - 1) * lineHeight : 0);
   return (
     <g
@@ -118,13 +125,13 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       <path className="timer-arc" ref={arcRef} />
       <path className="node-shape" d={roleShapePath(f.role, r)} />
       {/* Spaces between the text elements are not drawn, but keep the words apart for accessibility checks. */}
-      <text className="node-id" y={-17 * k} fontSize={23 * k}>
+      <text className="node-id" y={size.idY} fontSize={size.id}>
         {id}
       </text>{' '}
-      <text className="node-role" y={4 * k} fontSize={14 * k}>
+      <text className="node-role" y={size.roleY} fontSize={size.role}>
         {role}
       </text>{' '}
-      <text className="node-term" y={25 * k} fontSize={17 * k}>
+      <text className="node-term" y={size.termY} fontSize={size.term}>
         term {f.term}
       </text>{' '}
       {!f.alive && (
@@ -156,7 +163,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
         </g>
       )}
       {lines.map((text, i) => (
-        <text key={text} className={text.startsWith('clock') ? 'node-side node-drift' : 'node-side node-vote'} x={label.dx} y={firstLineY + i * lineHeight} fontSize={15 * k} style={{ textAnchor: label.anchor }}>
+        <text key={text} className={text.startsWith('clock') ? 'node-side node-drift' : 'node-side node-vote'} x={label.dx} y={firstLineY + i * lineHeight} fontSize={size.side} style={{ textAnchor: label.anchor }}>
           {text}
         </text>
       ))}{' '}

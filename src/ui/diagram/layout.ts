@@ -40,24 +40,33 @@ export function nodeRadiusFor(count: number): number {
   return count <= 5 ? 52 : count <= 7 ? 48 : 44;
 }
 
-export function diagramLayout(nodeIds: readonly string[], clientIds: readonly string[], hasStores: boolean): DiagramLayout {
+/** Where the ring sits and how big its glyphs are; presenter mode passes its own (src/ui/present/diagramText.ts). */
+export interface RingGeometry {
+  readonly ring: { readonly cx: number; readonly cy: number; readonly r: number };
+  readonly nodeRadius: (count: number) => number;
+  /** Where a node's side label goes, when not outward from the ring. */
+  readonly labelPlace?: (angle: number, radius: number, count: number) => NodeLabelPlace | null;
+}
+
+export function diagramLayout(nodeIds: readonly string[], clientIds: readonly string[], hasStores: boolean, geometry?: RingGeometry): DiagramLayout {
   const nodes: Record<string, Point> = {};
   const nodeLabels: Record<string, NodeLabelPlace> = {};
   const n = nodeIds.length;
-  const radius = nodeRadiusFor(n);
+  const ring = geometry?.ring ?? RING;
+  const radius = (geometry?.nodeRadius ?? nodeRadiusFor)(n);
   nodeIds.forEach((id, i) => {
     // Start at the top and go clockwise, like a clock face.
     const angle = n === 1 ? Math.PI / 2 : -Math.PI / 2 + (2 * Math.PI * i) / n;
-    nodes[id] = n === 1 ? { x: RING.cx, y: RING.cy } : { x: RING.cx + RING.r * Math.cos(angle), y: RING.cy + RING.r * Math.sin(angle) };
+    nodes[id] = n === 1 ? { x: ring.cx, y: ring.cy } : { x: ring.cx + ring.r * Math.cos(angle), y: ring.cy + ring.r * Math.sin(angle) };
     // Labels go outward, away from the ring's centre, so neighbours' labels never meet.
     const cos = Math.cos(angle);
     const sin = Math.sin(angle);
     const d = radius * 1.1 + 16;
-    nodeLabels[id] = { dx: cos * d, dy: sin * d + (sin > 0.3 ? 8 : sin < -0.3 ? -8 : 0), anchor: Math.abs(cos) < 0.35 ? 'middle' : cos > 0 ? 'start' : 'end', angle };
+    nodeLabels[id] = geometry?.labelPlace?.(angle, radius, n) ?? { dx: cos * d, dy: sin * d + (sin > 0.3 ? 8 : sin < -0.3 ? -8 : 0), anchor: Math.abs(cos) < 0.35 ? 'middle' : cos > 0 ? 'start' : 'end', angle };
   });
   const clientY = scalePoint<string>().domain(clientIds).range([130, 460]).padding(0.5);
   const clients: Record<string, Point> = {};
-  for (const id of clientIds) clients[id] = { x: CLIENT_X, y: clientIds.length === 1 ? RING.cy : (clientY(id) as number) };
+  for (const id of clientIds) clients[id] = { x: CLIENT_X, y: clientIds.length === 1 ? ring.cy : (clientY(id) as number) };
   const stores: Record<string, Point> = hasStores ? { fenced: { x: STORE_X, y: 200 }, unfenced: { x: STORE_X, y: 390 } } : {};
   return { nodes, nodeLabels, clients, stores, nodeRadius: radius };
 }

@@ -11,7 +11,10 @@
  */
 import type { DropView, MessageView } from '../../sim/snapshot';
 import { lerp, messageLane, VIEW_H, VIEW_W, type DiagramLayout } from './layout';
-import { dropPosition, KIND_VARS, messageKind, symbolPath, type MessageKind } from './messageShapes';
+import { dropPosition, KIND_VARS, MESSAGE_LOOKS, messageKind, symbolPath, type MessageKind } from './messageShapes';
+
+/** The smallest symbol's area (view units²): the heartbeat's hollow circle. */
+const SMALLEST_SYMBOL_AREA = Math.min(...Object.values(MESSAGE_LOOKS).map((l) => l.size));
 
 /** How long (simulated ms) a drop's burst stays visible. */
 export const DROP_VISIBLE_MS = 120;
@@ -89,6 +92,35 @@ export function messageMarks(layout: DiagramLayout, frame: MessageFrame): Messag
   return marks;
 }
 
+/** A message's pointer toward its target: from where it is, `length` view units along its lane (less near the end). */
+export interface MessageTrail {
+  readonly x1: number;
+  readonly y1: number;
+  readonly x2: number;
+  readonly y2: number;
+  readonly kind: MessageKind;
+}
+
+/** Presenter mode's trails: one per message still flying (a lost message past its death has none). */
+export function messageTrails(layout: DiagramLayout, frame: MessageFrame, length: number): MessageTrail[] {
+  const trails: MessageTrail[] = [];
+  for (const m of frame.messages) {
+    const lane = messageLane(layout, m.src, m.dst);
+    if (!lane) continue;
+    const p = progressOf(m, frame.clockMs);
+    if ((m.lost && p >= 0.5) || p >= 1) continue;
+    const at = lerp(lane.from, lane.to, p);
+    const left = Math.hypot(lane.to.x - at.x, lane.to.y - at.y);
+    if (left < 1) continue;
+    const end = lerp(at, lane.to, Math.min(1, length / left));
+    trails.push({ x1: at.x, y1: at.y, x2: end.x, y2: end.y, kind: messageKind(m) });
+  }
+  return trails;
+}
+
+/** How long (view units) a presenter-mode trail reaches toward the target. */
+export const TRAIL_LENGTH = 56;
+
 /** A drop's burst ring grows as it fades. */
 export function burstRadius(fade: number): number {
   return 8 + 16 * (1 - fade);
@@ -112,6 +144,9 @@ export class MessageCanvas {
   private readonly shapes = new Map<MessageKind, Path2D>();
   private cross: Path2D | null = null;
   private frame: MessageFrame = { messages: [], drops: [], clockMs: 0 };
+  /** Presenter mode: symbols drawn this much bigger, with a trail toward their target. */
+  private symbolScale = 1;
+  private trails = false;
   private pending = 0;
   private readonly resizeObserver: ResizeObserver | null;
   private readonly colorScheme: MediaQueryList | null;
@@ -143,6 +178,13 @@ export class MessageCanvas {
 
   update(layout: DiagramLayout): void {
     this.layout = layout;
+    this.schedule();
+  }
+
+  /** Presenter mode's look (bigger symbols, trails) or the normal one. */
+  setPresenter(on: boolean, symbolScale: number): void {
+    this.symbolScale = on ? symbolScale : 1;
+    this.trails = on;
     this.schedule();
   }
 
@@ -187,14 +229,46 @@ export class MessageCanvas {
     const ox = (cw - VIEW_W * s) / 2;
     const oy = (ch - VIEW_H * s) / 2;
     const dropMotion = !this.reducedMotion?.matches;
+    // The on-screen size of the smallest symbol (its equal-area square), for tests and tuning.
+    canvas.dataset.symbolPx = (Math.sqrt(SMALLEST_SYMBOL_AREA) * this.symbolScale * s).toFixed(1);
+    if (this.trails) this.drawTrails(dpr, s, ox, oy);
+    const k = this.symbolScale;
     for (const m of messageMarks(this.layout, this.frame)) {
       if (m.mark === 'burst') {
         this.burst(m.x, m.y, dropMotion ? m.fade : 1, dpr, s, ox, oy);
         continue;
       }
-      ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * (ox + m.x * s), dpr * (oy + m.y * s));
+      ctx.setTransform(dpr * s * k, 0, 0, dpr * s * k, dpr * (ox + m.x * s), dpr * (oy + m.y * s));
       this.symbol(m.kind);
     }
+  }
+
+  /** A translucent line with an arrowhead from each message toward its target. */
+  private drawTrails(dpr: number, s: number, ox: number, oy: number): void {
+    const ctx = this.ctx as CanvasRenderingContext2D;
+    ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * ox, dpr * oy);
+    ctx.globalAlpha = 0.55;
+    ctx.lineWidth = 3;
+    ctx.lineCap = 'round';
+    for (const t of messageTrails(this.layout, this.frame, TRAIL_LENGTH * this.symbolScale)) {
+      const color = this.palette.kind[t.kind];
+      ctx.strokeStyle = color;
+      ctx.beginPath();
+      ctx.moveTo(t.x1, t.y1);
+      ctx.lineTo(t.x2, t.y2);
+      ctx.stroke();
+      const a = Math.atan2(t.y2 - t.y1, t.x2 - t.x1);
+      const head = 9;
+      ctx.fillStyle = color;
+      ctx.beginPath();
+      ctx.moveTo(t.x2, t.y2);
+      ctx.lineTo(t.x2 - head * Math.cos(a - 0.45), t.y2 - head * Math.sin(a - 0.45));
+      ctx.lineTo(t.x2 - head * Math.cos(a + 0.45), t.y2 - head * Math.sin(a + 0.45));
+      ctx.closePath();
+      ctx.fill();
+    }
+    ctx.lineCap = 'butt';
+    ctx.globalAlpha = 1;
   }
 
   private shape(kind: MessageKind): Path2D {

@@ -10,6 +10,7 @@ import type { Action } from '../../sim/schedule';
 import type { Snapshot } from '../../sim/snapshot';
 import type { TraceView } from '../../sim/traceColumns';
 import type { WhySubject } from '../../sim/why';
+import { presentSlice, type PresentSlice } from '../present/presentSlice';
 import { DEFAULT_SPEED, type CheckStatus, type ForkView, type FuzzDoneMessage, type FuzzProgressMessage, type LandmarkView } from '../../worker/protocol';
 
 /** The most event lines kept for the event log. */
@@ -158,7 +159,7 @@ export interface SpacetimeSlice {
   focusSpacetime(focus: Omit<SpacetimeFocus, 'key'> | null): void;
 }
 
-export type LabState = RunSlice & FuzzSlice & SelectionSlice & ViewSlice & WhySlice & TourSlice & SpacetimeSlice;
+export type LabState = RunSlice & FuzzSlice & SelectionSlice & ViewSlice & WhySlice & TourSlice & SpacetimeSlice & PresentSlice;
 export type LabStore = StoreApi<LabState>;
 
 type Set = StoreApi<LabState>['setState'];
@@ -222,5 +223,7 @@ export function createLabStore(): LabStore {
     ...whySlice(set),
     ...tourSlice(set),
     ...spacetimeSlice(set),
+    // Presenter mode and the embed frame (src/ui/present).
+    ...presentSlice(set),
   }));
 }

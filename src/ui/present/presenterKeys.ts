@@ -1,0 +1,64 @@
+/**
+ * Presenter keys (not while typing in a field): P enters or leaves presenter mode. In presenter
+ * mode, what presenter remotes send: PageDown / → for the next beat (or the next landmark when no
+ * tour is open), PageUp / ← for the previous one, B to blank the screen, and Esc to lift the blank.
+ * Listens in the capture phase so these keys win over the page's own shortcuts in presenter mode.
+ */
+import { useEffect } from 'react';
+import type { HostBridge } from '../bridge/hostBridge';
+import { presentNext, presentPrev, toggleBlank } from './actions';
+
+export const PRESENTER_SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
+  ['P', 'presenter mode on / off'],
+  ['PageDown  or  →', 'next beat (next landmark without a tour), in presenter mode'],
+  ['PageUp  or  ←', 'previous beat (previous landmark), in presenter mode'],
+  ['B', 'blank the screen, in presenter mode (B or Esc brings it back)'],
+];
+
+function typingInto(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('input, textarea, select, [contenteditable="true"]') !== null;
+}
+
+export function handlePresenterKey(e: KeyboardEvent, bridge: HostBridge): boolean {
+  if (e.altKey || e.ctrlKey || e.metaKey || typingInto(e.target)) return false;
+  const s = bridge.store.getState();
+  if (s.pageMode !== 'lab') return false;
+  const key = e.key;
+  if ((key === 'p' || key === 'P') && !s.blank) {
+    s.setPresent({ presenting: !s.presenting });
+    return true;
+  }
+  if (!s.presenting) return false;
+  if (key === 'b' || key === 'B') {
+    toggleBlank(bridge);
+    return true;
+  }
+  if (key === 'Escape' && s.blank) {
+    s.setPresent({ blank: false });
+    return true;
+  }
+  if (e.shiftKey) return false;
+  // Arrows still move between the panels' tabs when one has focus.
+  if ((key === 'ArrowRight' || key === 'ArrowLeft') && e.target instanceof Element && e.target.closest('[role="tab"]')) return false;
+  if (key === 'PageDown' || key === 'ArrowRight') {
+    presentNext(bridge);
+    return true;
+  }
+  if (key === 'PageUp' || key === 'ArrowLeft') {
+    presentPrev(bridge);
+    return true;
+  }
+  return false;
+}
+
+export function usePresenterKeys(bridge: HostBridge): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!handlePresenterKey(e, bridge)) return;
+      e.preventDefault();
+      e.stopPropagation();
+    };
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
+  }, [bridge]);
+}

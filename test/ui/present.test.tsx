@@ -1,0 +1,183 @@
+// @vitest-environment jsdom
+// Presenter mode and the embed frame as a person meets them: P and the Present button enter it,
+// panels fold away and come back, A−/A+ change the diagram's text, the remote's keys move beats
+// or landmarks and blank the screen; pause-at-landmarks and slow-around-events act on playback.
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/ui/App';
+import { openTourBeat } from '../../src/ui/tour';
+import { currentLink } from '../../src/ui/urlSync';
+import { assistedSpeed, landmarkCrossed, nearLandmark, SLOW_FACTOR, startPlaybackAssist } from '../../src/ui/present/playbackAssist';
+import { PresenterConsole } from '../../src/ui/present/PresenterConsole';
+import { openPresentLink, type PresentMessage } from '../../src/ui/present/channel';
+import { renderLab } from './labHarness';
+import { render } from '@testing-library/react';
+
+afterEach(cleanup);
+
+describe('presenter mode', () => {
+  it('P and the Present button enter it; panels fold away and come back; P leaves', () => {
+    const { store } = renderLab(<App />);
+    expect(screen.queryByTestId('presenter')).toBeNull();
+    fireEvent.keyDown(document.body, { key: 'p' });
+    expect(screen.getByTestId('presenter')).toBeTruthy();
+    expect(document.querySelector('.side')).toBeNull();
+    expect(currentLink(store.getState())).toContain('present=1');
+    fireEvent.click(screen.getByRole('button', { name: 'Panels' }));
+    expect(document.querySelector('.presenter .side')).not.toBeNull();
+    expect(screen.getByRole('button', { name: 'Panels' }).getAttribute('aria-pressed')).toBe('true');
+    fireEvent.keyDown(document.body, { key: 'P' });
+    expect(screen.queryByTestId('presenter')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Present' }));
+    expect(screen.getByTestId('presenter')).toBeTruthy();
+  });
+
+  it('does not take P while typing in a field', () => {
+    renderLab(<App />);
+    const field = screen.getByLabelText('Go to ms');
+    fireEvent.keyDown(field, { key: 'p' });
+    expect(screen.queryByTestId('presenter')).toBeNull();
+  });
+
+  it('A−/A+ change the diagram text size', () => {
+    const { store } = renderLab(<App />);
+    act(() => store.getState().setPresent({ presenting: true }));
+    const role = () => Number(document.querySelector('[data-node-id="n1"] .node-role')!.getAttribute('font-size'));
+    expect(role()).toBe(22);
+    expect(screen.getByRole('button', { name: 'A− smaller text' })).toHaveProperty('disabled', true);
+    fireEvent.click(screen.getByRole('button', { name: 'A+ larger text' }));
+    expect(role()).toBeCloseTo(22 * 1.15);
+    fireEvent.click(screen.getByRole('button', { name: 'A− smaller text' }));
+    expect(role()).toBe(22);
+  });
+
+  it('remote keys: PageDown/→ next landmark without a tour, next beat with one; B blanks, Esc lifts it', () => {
+    const { store, sent, bridge } = renderLab(<App />, { untilMs: 1500 });
+    act(() => store.getState().setPresent({ presenting: true }));
+    const marks = store.getState().landmarks;
+    fireEvent.keyDown(document.body, { key: 'PageUp' });
+    expect(sent.at(-1)).toEqual({ type: 'seek', toMs: marks.filter((m) => m.t < 1500).at(-1)!.t });
+    fireEvent.keyDown(document.body, { key: 'b' });
+    expect(screen.getByTestId('blank')).toBeTruthy();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.queryByTestId('blank')).toBeNull();
+    fireEvent.keyDown(document.body, { key: 'B' });
+    fireEvent.keyDown(document.body, { key: 'B' });
+    expect(screen.queryByTestId('blank')).toBeNull();
+
+    act(() => void openTourBeat(bridge, { name: 'chapter', beat: 1 }, 'land'));
+    expect(screen.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('1');
+    fireEvent.keyDown(document.body, { key: 'PageDown' });
+    expect(screen.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('2');
+    fireEvent.keyDown(document.body, { key: 'ArrowRight' });
+    expect(screen.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('3');
+    fireEvent.keyDown(document.body, { key: 'ArrowLeft' });
+    expect(screen.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('2');
+  });
+
+  it('the embed frame shows only the diagram, play/pause and the scrubber', () => {
+    const { store } = renderLab(<App />);
+    act(() => store.getState().setPresent({ pageMode: 'embed' }));
+    expect(screen.getByTestId('embed')).toBeTruthy();
+    expect(document.querySelector('svg.diagram')).not.toBeNull();
+    expect(screen.getByTestId('scrubber')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '▶ Play' })).toBeTruthy();
+    expect(document.querySelector('.topbar, .side, [role="tablist"]')).toBeNull();
+    expect(currentLink(store.getState())).toContain('embed=1');
+    // P does nothing in a frame.
+    fireEvent.keyDown(document.body, { key: 'p' });
+    expect(screen.queryByTestId('presenter')).toBeNull();
+  });
+});
+
+describe('pause at landmarks and slow around events', () => {
+  const marks = [
+    { t: 150, kind: 'election', text: 'a' },
+    { t: 900, kind: 'crash', text: 'b' },
+  ] as never[];
+
+  it('finds the first landmark crossed and whether now is near one', () => {
+    expect(landmarkCrossed(marks, 100, 1000)).toBe(150);
+    expect(landmarkCrossed(marks, 150, 1000)).toBe(900);
+    expect(landmarkCrossed(marks, 150, 899)).toBeNull();
+    expect(nearLandmark(marks, 1000)).toBe(true);
+    expect(nearLandmark(marks, 1100)).toBe(false);
+    expect(assistedSpeed(1, true)).toBe(SLOW_FACTOR);
+    expect(assistedSpeed(0.01, true)).toBe(0.01);
+    expect(assistedSpeed(1, false)).toBe(1);
+  });
+
+  it('playing past a landmark pauses there; off, it plays on', () => {
+    const { store, bridge, sent } = renderLab(<App />, { untilMs: 100 });
+    const stop = startPlaybackAssist(bridge);
+    const now = (t: number) => act(() => store.setState((s) => ({ frame: { ...s.frame, snapshot: { ...s.frame.snapshot!, now: t } } })));
+    act(() => store.setState({ landmarks: marks }));
+    act(() => store.getState().setPresent({ pauseAtLandmarks: true }));
+    act(() => bridge.play());
+    now(180);
+    expect(store.getState().frame.playing).toBe(false);
+    expect(sent.slice(-2)).toEqual([{ type: 'pause' }, { type: 'seek', toMs: 150 }]);
+    now(150);
+    act(() => bridge.play());
+    now(400);
+    expect(store.getState().frame.playing).toBe(true);
+    act(() => store.getState().setPresent({ pauseAtLandmarks: false }));
+    now(950);
+    expect(store.getState().frame.playing).toBe(true);
+    stop();
+  });
+
+  it('slows playback near a landmark and restores the chosen speed after', () => {
+    const { store, bridge, sent } = renderLab(<App />, { untilMs: 100 });
+    const stop = startPlaybackAssist(bridge);
+    const now = (t: number) => act(() => store.setState((s) => ({ frame: { ...s.frame, snapshot: { ...s.frame.snapshot!, now: t } } })));
+    act(() => store.setState({ landmarks: marks }));
+    act(() => bridge.setSpeed(1));
+    act(() => store.getState().setPresent({ slowAroundEvents: true }));
+    act(() => bridge.play());
+    now(400);
+    expect(store.getState().frame.speed).toBe(1);
+    now(800);
+    expect(store.getState().frame.speed).toBe(SLOW_FACTOR);
+    expect(sent.at(-1)).toEqual({ type: 'speed', speed: SLOW_FACTOR });
+    now(1000);
+    expect(store.getState().frame.speed).toBe(SLOW_FACTOR);
+    now(1100);
+    expect(store.getState().frame.speed).toBe(1);
+    // A speed chosen while slowed is the new choice.
+    now(880);
+    act(() => bridge.setSpeed(2));
+    now(1200);
+    expect(store.getState().frame.speed).toBe(2);
+    stop();
+  });
+});
+
+describe('the presenter console', () => {
+  it('shows the beat notes and the next beat, and sends commands', async () => {
+    const name = `console-test-${Math.random()}`;
+    const link = openPresentLink(new BroadcastChannel(name))!;
+    const projector = openPresentLink(new BroadcastChannel(name))!;
+    const got: PresentMessage[] = [];
+    projector.listen((m) => got.push(m));
+    render(<PresenterConsole link={link} />);
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(got).toContainEqual({ type: 'hello' });
+    await act(async () => {
+      projector.send({ type: 'state', nowMs: 1234, playing: false, blank: false, tour: { name: 'chapter', beat: 1 }, label: 'chapter', landmarksBefore: 1, landmarksAfter: 3 });
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(screen.getByTestId('console-now').textContent).toContain('t = 1234 ms');
+    expect(screen.getByTestId('console-notes').textContent!.length).toBeGreaterThan(20);
+    expect(screen.getByTestId('console-next').textContent).toMatch(/^Beat 2: /);
+    fireEvent.click(screen.getByTestId('console-next-button'));
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(got).toContainEqual({ type: 'command', command: 'next' });
+    link.close();
+    projector.close();
+  });
+});
