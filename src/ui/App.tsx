@@ -167,7 +167,7 @@ export function App() {
         <PresenterButton />
       </header>
       {/* A landmark of its own, so the scenario picker, its blurb and the status are not loose on the page. */}
-      <section className="subbar" aria-label="Scenario and status">
+      <section className="subbar" aria-label="The run: preset, bugs, status">
         <div className="subbar-left">
           <PresetPicker />
           <BugsMenu />

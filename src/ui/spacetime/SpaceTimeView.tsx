@@ -501,7 +501,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
           </details>
         )}
         {actors && (
-          <details className="spacetime-lanes spacetime-key">
+          <details className="spacetime-key">
             <summary>Legend</summary>
             <div className="spacetime-key-body">
               <Legend />
