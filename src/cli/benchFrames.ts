@@ -9,6 +9,7 @@
 import { DEFAULT_CONFIG, nodeIdsFor } from '../sim/config';
 import { parseSchedule } from '../sim/schedule';
 import { encodeLink } from '../share/link';
+import { benchMainThread } from './benchMainThread';
 import { benchSpacetime } from './benchSpacetime';
 import { withBuiltSite } from './staticSite';
 
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
     console.log(`node glyph elements replaced while measuring: ${result.replaced}`);
     await page.close();
     await benchSpacetime(browser, url);
+    await benchMainThread(browser, url);
   });
 }
 
