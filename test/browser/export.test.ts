@@ -2,49 +2,33 @@
  * The Export menu's ring diagram in Chromium: the SVG download is a standalone picture of the
  * ring (glyphs, messages in flight, legend, title), and the PNG download is a real PNG.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Download, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } from '../../src/cli/staticSite';
+import { type Download, type Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { haveChromium, useBrowserSite } from './site';
 import { findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
-const haveChromium = existsSync(CHROMIUM_PATH);
 /** The chapter preset paused mid-run, with messages in flight. */
 const AT_MS = 1170;
 
-let dir = '';
-let server: StaticServer;
-let browser: Browser;
+const site = useBrowserSite();
 const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  mkdirSync(SHOTS, { recursive: true });
-  dir = mkdtempSync(join(tmpdir(), 'lockstep-site-'));
-  buildSite(dir);
-  server = await serveDir(dir);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  if (haveChromium) mkdirSync(SHOTS, { recursive: true });
 });
 
 async function openChapter(colorScheme: 'light' | 'dark'): Promise<Page> {
   const chapter = findPreset('chapter')!;
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, acceptDownloads: true, colorScheme });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 }, acceptDownloads: true, colorScheme });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(m.text());
   });
-  await page.goto(`${server.url}?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: AT_MS })}`);
+  await page.goto(`${site.url}?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: AT_MS })}`);
   await page.waitForSelector('[data-node-id]');
   await expect.poll(() => page.getByTestId('clock').getAttribute('data-now')).toBe(String(AT_MS));
   return page;
@@ -104,7 +88,7 @@ describe.skipIf(!haveChromium)('exporting the ring diagram in a real browser', (
     expect(parsed.styledShapes).toBeGreaterThanOrEqual(5 + 4);
 
     // Rendered on its own (no page CSS), the picture is not blank.
-    const lone = await browser.newPage({ viewport: { width: 940, height: 800 } });
+    const lone = await site.browser.newPage({ viewport: { width: 940, height: 800 } });
     await lone.setContent(text.replace(/^<\?xml[^>]*>\s*/, ''));
     await lone.screenshot({ path: join(SHOTS, 'export-ring-standalone.png') });
     await lone.close();

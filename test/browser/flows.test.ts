@@ -2,12 +2,11 @@
  * Real-browser flows against the built site (vite build into a temp dir, served from a
  * sub-path on 127.0.0.1) in Debian's chromium. Screenshots go to test-results/browser/.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } from '../../src/cli/staticSite';
+import { type Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { haveChromium, useBrowserSite } from './site';
 import { findPreset } from '../../src/sim/presets';
 import { formatAction, parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
@@ -23,35 +22,20 @@ import type { Tour } from '../../src/sim/tours/types';
 const DEFAULT_LINK = 'v=1&seed=42&clients=AB&t=0';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
-const haveChromium = existsSync(CHROMIUM_PATH);
 
-let dir = '';
-let server: StaticServer;
-let browser: Browser;
+const site = useBrowserSite();
 const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  mkdirSync(SHOTS, { recursive: true });
-  dir = mkdtempSync(join(tmpdir(), 'lockstep-site-'));
-  buildSite(dir);
-  server = await serveDir(dir);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  if (haveChromium) mkdirSync(SHOTS, { recursive: true });
 });
 
 async function open(query = '', viewport = { width: 1280, height: 720 }, ready = '[data-node-id]'): Promise<Page> {
-  const page = await browser.newPage({ viewport });
+  const page = await site.browser.newPage({ viewport });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(m.text());
   });
-  await page.goto(server.url + query);
+  await page.goto(site.url + query);
   await page.waitForSelector(ready);
   return page;
 }
@@ -364,7 +348,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     expect(before.stores.fenced).toContain('result');
     await page.screenshot({ path: join(SHOTS, '07-actions-then-copy-link.png') });
 
-    const fresh = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const fresh = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
     fresh.on('pageerror', (e) => pageErrors.push(e.message));
     await fresh.goto(link);
     await fresh.waitForSelector('[data-node-id]');

@@ -4,41 +4,21 @@
  * Enter still presses it, Esc closes what is open and then lets go of focus, and a side tab
  * opens at its top. (The axe checks, light and dark, are in flows.test.ts.)
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } from '../../src/cli/staticSite';
+import { type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { haveChromium, useBrowserSite } from './site';
 import { findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
 
-const haveChromium = existsSync(CHROMIUM_PATH);
 
-let dir = '';
-let server: StaticServer;
-let browser: Browser;
+const site = useBrowserSite();
 const pageErrors: string[] = [];
 
-beforeAll(async () => {
-  if (!haveChromium) return;
-  dir = mkdtempSync(join(tmpdir(), 'lockstep-keys-'));
-  buildSite(dir);
-  server = await serveDir(dir);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
 async function open(query: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(server.url + query);
+  await page.goto(site.url + query);
   await page.waitForSelector('[data-node-id]');
   return page;
 }

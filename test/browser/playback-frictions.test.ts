@@ -4,50 +4,33 @@
  * in the past shows the fork notice, the scenario label says forked, and Undo restores the
  * schedule; Go to 1000 while playing lands paused at exactly 1000.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } from '../../src/cli/staticSite';
+import { type Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { haveChromium, useBrowserSite } from './site';
 import { CHAPTER_SCHEDULE, findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
-const haveChromium = existsSync(CHROMIUM_PATH);
 const CHAPTER_END = 2253;
 
-let dir = '';
-let server: StaticServer;
-let browser: Browser;
+const site = useBrowserSite();
 const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  mkdirSync(SHOTS, { recursive: true });
-  dir = mkdtempSync(join(tmpdir(), 'lockstep-site-'));
-  buildSite(dir);
-  server = await serveDir(dir);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  expect(pageErrors).toEqual([]);
+beforeAll(() => {
+  if (haveChromium) mkdirSync(SHOTS, { recursive: true });
 });
 
 /** The chapter's preset from a link, paused at `atMs` (the page knows it as the preset, with its end). */
 async function openChapter(atMs: number): Promise<Page> {
   const chapter = findPreset('chapter')!;
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(m.text());
   });
-  await page.goto(`${server.url}?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs })}`);
+  await page.goto(`${site.url}?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs })}`);
   await page.waitForSelector('[data-node-id]');
   await expect.poll(() => nowMs(page)).toBe(atMs);
   return page;

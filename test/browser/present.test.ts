@@ -5,37 +5,21 @@
  * BroadcastChannel) shows the narration and moves the projector's beat, the embed frame holds
  * only the diagram, play/pause and the scrubber, and axe finds nothing in either mode.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } from '../../src/cli/staticSite';
+import { type Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { haveChromium, useBrowserSite } from './site';
 import { findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink, type RunSpec } from '../../src/share/link';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
-const haveChromium = existsSync(CHROMIUM_PATH);
 
-let dir = '';
-let server: StaticServer;
-let browser: Browser;
+const site = useBrowserSite();
 const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  mkdirSync(SHOTS, { recursive: true });
-  dir = mkdtempSync(join(tmpdir(), 'lockstep-site-'));
-  buildSite(dir);
-  server = await serveDir(dir);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  if (haveChromium) mkdirSync(SHOTS, { recursive: true });
 });
 
 const chapter = findPreset('chapter')!;
@@ -71,8 +55,8 @@ async function labelSizes(page: Page): Promise<{ cls: string; text: string; px: 
 
 describe.skipIf(!haveChromium)('presenter mode, console and embed in a real browser', () => {
   it('opens a chapter link with present=1 at 1280×720: big labels, no panels, a caption; B blanks', async () => {
-    const page = watch(await browser.newPage({ viewport: { width: 1280, height: 720 } }));
-    await page.goto(`${server.url}?${encodeLink(chapterSpec({ tour: { name: 'chapter', beat: 2 }, present: true }))}`);
+    const page = watch(await site.browser.newPage({ viewport: { width: 1280, height: 720 } }));
+    await page.goto(`${site.url}?${encodeLink(chapterSpec({ tour: { name: 'chapter', beat: 2 }, present: true }))}`);
     await page.waitForSelector('[data-testid="presenter"] [data-node-id]');
     await expect.poll(() => page.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('2');
     // The side panels and the normal page's bars are folded away.
@@ -110,9 +94,9 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
   });
 
   it('fills 1920×1080 too, and every label still reads at 20 px or more with a vote label showing', async () => {
-    const page = watch(await browser.newPage({ viewport: { width: 1920, height: 1080 } }));
+    const page = watch(await site.browser.newPage({ viewport: { width: 1920, height: 1080 } }));
     // Free play at 170 ms: n2 has just won, n1, n4 and n5 show "voted n2"; no tour (no caption).
-    await page.goto(`${server.url}?v=1&seed=42&clients=AB&t=170&present=1`);
+    await page.goto(`${site.url}?v=1&seed=42&clients=AB&t=170&present=1`);
     await page.waitForSelector('[data-testid="presenter"] [data-node-id]');
     await page.waitForTimeout(300);
     const sizes = await labelSizes(page);
@@ -128,7 +112,7 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
     expect(small.filter((s) => s.px < 20)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'present-1280x720-freeplay.png') });
     // Nine nodes: smaller glyphs, the same label sizes.
-    await page.goto(`${server.url}?v=1&seed=42&nodes=9&clients=AB&t=400&present=1`);
+    await page.goto(`${site.url}?v=1&seed=42&nodes=9&clients=AB&t=400&present=1`);
     await page.waitForSelector('[data-testid="presenter"] [data-node-id="n9"]');
     await page.waitForTimeout(300);
     const nine = await labelSizes(page);
@@ -139,14 +123,14 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
   });
 
   it('the console in a second window shows the narration and its Next moves the projector', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 720 } });
     const projector = watch(await context.newPage());
-    await projector.goto(`${server.url}?${encodeLink(chapterSpec({ tour: { name: 'chapter', beat: 1 }, present: true }))}`);
+    await projector.goto(`${site.url}?${encodeLink(chapterSpec({ tour: { name: 'chapter', beat: 1 }, present: true }))}`);
     await projector.waitForSelector('[data-testid="presenter"] [data-node-id]');
     await expect.poll(() => projector.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('1');
 
     const consolePage = watch(await context.newPage());
-    await consolePage.goto(`${server.url}?v=1&seed=42&console=1`);
+    await consolePage.goto(`${site.url}?v=1&seed=42&console=1`);
     await consolePage.getByTestId('console').waitFor();
     const caption = async () => (await projector.getByTestId('presenter-caption').textContent())!.trim();
     await expect.poll(async () => (await consolePage.getByTestId('console-notes').textContent())!.trim()).toBe(await caption());
@@ -175,8 +159,8 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
   });
 
   it('embed=1 is a minimal frame that replays the link exactly, with no axe violations', async () => {
-    const page = watch(await browser.newPage({ viewport: { width: 800, height: 560 } }));
-    await page.goto(`${server.url}?${encodeLink(chapterSpec({ embed: true }))}`);
+    const page = watch(await site.browser.newPage({ viewport: { width: 800, height: 560 } }));
+    await page.goto(`${site.url}?${encodeLink(chapterSpec({ embed: true }))}`);
     await page.waitForSelector('[data-testid="embed"] [data-node-id]');
     expect(await page.locator('.topbar, .side, [role="tablist"], .subbar, .tour-bar, .legend').count()).toBe(0);
     expect(await page.locator('svg.diagram').count()).toBe(1);

@@ -4,39 +4,23 @@
  * against the CLI), the view switch and its link, axe in light and dark, and screenshots of the
  * chapter and fencing presets in split and space-time view (test-results/browser/).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Download, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } from '../../src/cli/staticSite';
+import { type Download, type Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { haveChromium, useBrowserSite } from './site';
 import { runSimCli } from '../../src/cli/simCli';
 import { findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink, type LinkView } from '../../src/share/link';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
-const haveChromium = existsSync(CHROMIUM_PATH);
 const VIEWPORT = { width: 1280, height: 720 } as const;
 
-let dir = '';
-let server: StaticServer;
-let browser: Browser;
+const site = useBrowserSite();
 const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  mkdirSync(SHOTS, { recursive: true });
-  dir = mkdtempSync(join(tmpdir(), 'lockstep-site-'));
-  buildSite(dir);
-  server = await serveDir(dir);
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  if (haveChromium) mkdirSync(SHOTS, { recursive: true });
 });
 
 /** A preset's run as a link, paused at `atMs`, in `view` if given (else the preset's own view). */
@@ -46,12 +30,12 @@ function presetLink(name: string, atMs: number, view?: LinkView): string {
 }
 
 async function open(query: string, options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
-  const page = await browser.newPage({ viewport: options.viewport ?? VIEWPORT, colorScheme: options.colorScheme ?? 'light', acceptDownloads: true });
+  const page = await site.browser.newPage({ viewport: options.viewport ?? VIEWPORT, colorScheme: options.colorScheme ?? 'light', acceptDownloads: true });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(m.text());
   });
-  await page.goto(`${server.url}?${query}`);
+  await page.goto(`${site.url}?${query}`);
   await page.getByTestId('clock').waitFor();
   return page;
 }
