@@ -107,12 +107,12 @@ describe('space-time scene: bands, leases and stores', () => {
     expect(scene.bands.filter((b) => b.lane === SERVICE_LANE).map((b) => b.label)).toEqual(['n1 leads, term 2', 'n2 leads, term 3']);
   });
 
-  it('shades each side of a partition across its lanes', () => {
+  it('shades each side of a partition across its lanes, coloured as the ring colours them: majority blue, minority orange', () => {
     const scene = buildScene(trace, layout, { ...OPTS, window: [0, 2000] });
     expect(scene.partitions).toHaveLength(2);
     const [small, big] = scene.partitions;
-    expect(small).toMatchObject({ group: 0, minority: true, label: 'side 1: n1, n2', x1: x('n1') - 48, x2: x('n2') + 48 });
-    expect(big).toMatchObject({ group: 1, minority: false, x1: x('n3') - 48, x2: x('n5') + 48 });
+    expect(small).toMatchObject({ group: 1, minority: true, label: 'side 1: n1, n2', x1: x('n1') - 48, x2: x('n2') + 48 });
+    expect(big).toMatchObject({ group: 0, minority: false, x1: x('n3') - 48, x2: x('n5') + 48 });
   });
 
   it('puts the client lease left of its lane and the service lease right of the leader, comparable at a glance', () => {

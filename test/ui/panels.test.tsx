@@ -46,6 +46,18 @@ describe('diagram', () => {
     const labels = [...container.querySelectorAll('.partition-group text')].map((t) => t.textContent);
     expect(labels).toEqual(['minority (2 of 5): cannot commit', 'majority (3 of 5)']);
   });
+
+  it('colours partition sides by majority and minority, not by the order they were written in', () => {
+    for (const schedule of ['@320 partition n1,n2 | n3,n4,n5', '@320 partition n3,n4,n5 | n1,n2']) {
+      const { container, unmount } = renderLab(<Diagram />, { schedule, untilMs: 330 });
+      const sides = [...container.querySelectorAll('.partition-group')].map((g) => ({ side: g.getAttribute('data-side'), cls: g.getAttribute('class') }));
+      const majority = sides.find((s) => s.side === 'majority');
+      const minority = sides.find((s) => s.side === 'minority');
+      expect(majority?.cls).toContain('side-majority');
+      expect(minority?.cls).toContain('side-minority minority-0');
+      unmount();
+    }
+  });
 });
 
 describe('logs panel', () => {

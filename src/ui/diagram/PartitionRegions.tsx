@@ -39,6 +39,9 @@ export const PartitionRegions = memo(function PartitionRegions({ layout }: { lay
   const nodeIds = useLab(useShallow(selectNodeIds));
   if (groups.length === 0) return null;
   const majority = majorityOf(nodeIds.length);
+  // Colour says which side can make progress, whatever order the groups were written in: the
+  // majority side always in one colour, each minority side in the minority colours.
+  let minorities = 0;
   return (
     <g className="partitions">
       {groups.map((g, i) => {
@@ -46,8 +49,9 @@ export const PartitionRegions = memo(function PartitionRegions({ layout }: { lay
         if (!outline) return null;
         const members = g.filter((id) => nodeIds.includes(id)).length;
         const hasMajority = members >= majority;
+        const side = hasMajority ? 'side-majority' : `side-minority minority-${minorities++ % 2}`;
         return (
-          <g key={i} className={`partition-group group-${i % 4}`}>
+          <g key={i} className={`partition-group ${side}`} data-side={hasMajority ? 'majority' : 'minority'}>
             <path d={outline.d} />
             <text
               x={Math.min(VIEW_W - 150, Math.max(150, outline.top[0]))}

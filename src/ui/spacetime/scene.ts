@@ -93,6 +93,7 @@ export interface PartitionBand {
   readonly x2: number;
   readonly y1: number;
   readonly y2: number;
+  /** Its colour (an index into the theme's group colours): 0 for the majority side, 1 and 3 for minority sides, as on the ring. */
   readonly group: number;
   /** The smaller side(s): shaded more strongly. */
   readonly minority: boolean;
@@ -444,6 +445,9 @@ function partitionBands(trace: TraceView, layout: LaneLayout, t0: number, t1: nu
     if (!c) continue;
     const sizes = p.groups.map((g) => g.filter((a) => nodes.has(a)).length);
     const largest = Math.max(0, ...sizes);
+    // The ring's colours: the majority side blue (0), minority sides orange (1), then purple (3).
+    let minorities = 0;
+    const colourOf = sizes.map((size) => (size < largest ? (minorities++ % 2 === 0 ? 1 : 3) : 0));
     p.groups.forEach((group, gi) => {
       const laneIdx = new Set<number>();
       for (const actor of group) {
@@ -463,7 +467,7 @@ function partitionBands(trace: TraceView, layout: LaneLayout, t0: number, t1: nu
           x2: layout.lanes[sorted[j]].x + half,
           y1: y(c[0]),
           y2: y(c[1]),
-          group: gi,
+          group: colourOf[gi],
           minority: sizes[gi] < largest,
           label: first && p.from >= t0 ? `side ${gi + 1}: ${group.join(', ')}` : null,
         });
