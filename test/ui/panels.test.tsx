@@ -43,6 +43,9 @@ describe('diagram', () => {
     expect(down.getAttribute('data-alive')).toBe('false');
     expect(down.getAttribute('aria-label')).toBe('n2, crashed (was leader), term 1');
     expect(down.querySelector('.down-cross')).not.toBeNull();
+    // The cross is drawn under the node's words (earlier in the SVG), not struck through them.
+    const order = [...down.children].map((c) => c.getAttribute('class') ?? '');
+    expect(order.indexOf('down-cross')).toBeLessThan(order.indexOf('node-id'));
     const labels = [...container.querySelectorAll('.partition-group text')].map((t) => t.textContent);
     expect(labels).toEqual(['minority (2 of 5): cannot commit', 'majority (3 of 5)']);
   });

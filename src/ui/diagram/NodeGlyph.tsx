@@ -124,6 +124,13 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       {f.alive && f.role !== 'leader' && <circle className="timer-track" r={r + 9} />}
       <path className="timer-arc" ref={arcRef} />
       <path className="node-shape" d={roleShapePath(f.role, r)} />
+      {/* The crash cross sits under the words, so "n2 crashed term 1" stays readable through it. */}
+      {!f.alive && (
+        <g className="down-cross">
+          <line x1={-r * 0.8} y1={-r * 0.8} x2={r * 0.8} y2={r * 0.8} />
+          <line x1={r * 0.8} y1={-r * 0.8} x2={-r * 0.8} y2={r * 0.8} />
+        </g>
+      )}
       {/* Spaces between the text elements are not drawn, but keep the words apart for accessibility checks. */}
       <text className="node-id" y={size.idY} fontSize={size.id}>
         {id}
@@ -134,12 +141,6 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       <text className="node-term" y={size.termY} fontSize={size.term}>
         term {f.term}
       </text>{' '}
-      {!f.alive && (
-        <g className="down-cross">
-          <line x1={-r * 0.8} y1={-r * 0.8} x2={r * 0.8} y2={r * 0.8} />
-          <line x1={r * 0.8} y1={-r * 0.8} x2={-r * 0.8} y2={r * 0.8} />
-        </g>
-      )}
       {showVotes && (
         // Vote marks hug the node on its outer side, one per server, filled for each vote won.
         // A click on the vote marks asks Why this node has these votes (not a crash).
