@@ -105,4 +105,14 @@ describe.skipIf(!haveChromium)('keys and tabs in a real browser', () => {
     expect(inView).toBe(true);
     await page.close();
   });
+  it('fits the whole top bar on one line at a projector\'s 1280×720, mid-run in the chapter preset', async () => {
+    const chapter = findPreset('chapter')!;
+    const page = await open(`?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1800 })}`);
+    await expect.poll(() => nowMs(page)).toBe(1800);
+    // Mid-run the clock reads "t = 1800 ms / 2253" and "To end" shows: the widest the bar gets here.
+    await page.getByRole('button', { name: 'To end' }).waitFor();
+    const tops = await page.evaluate(() => [...document.querySelector('.topbar')!.children].map((c) => Math.round(c.getBoundingClientRect().top)));
+    expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(12);
+    await page.close();
+  });
 });

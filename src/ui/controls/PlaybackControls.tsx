@@ -36,7 +36,8 @@ export const PlaybackControls = memo(function PlaybackControls() {
         1 ms ▶
       </button>
       <label className="speed">
-        Speed
+        {/* The choices read "0.1×", so the word is for screen readers: the 1280 px top bar has no room for it. */}
+        <span className="visually-hidden">Speed</span>
         <select value={speed} onChange={(e) => bridge.setSpeed(Number(e.target.value))}>
           {choices.map((s) => (
             <option key={s} value={s}>
@@ -52,7 +53,7 @@ export const PlaybackControls = memo(function PlaybackControls() {
       <label className="goto">
         {/* The field says what it takes; the label is for screen readers (a projector's 1280 px top bar has no room for both). */}
         <span className="visually-hidden">Go to ms</span>
-        <input value={goTo} onChange={(e) => setGoTo(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && go()} size={8} inputMode="numeric" placeholder="go to ms" />
+        <input value={goTo} onChange={(e) => setGoTo(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && go()} size={6} inputMode="numeric" placeholder="go to ms" />
       </label>
       <button type="button" onClick={go}>
         Go

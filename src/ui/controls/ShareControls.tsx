@@ -101,8 +101,13 @@ export const ShareControls = memo(function ShareControls() {
       <button type="button" onClick={() => void copy()} title="Copy a link that reopens this run, paused at this moment">
         Copy link
       </button>
-      <button type="button" onClick={() => void copyEmbed()} title="Copy an <iframe> snippet that shows this run (diagram, play/pause, timeline) on a course page">
-        Copy embed code
+      <button
+        type="button"
+        onClick={() => void copyEmbed()}
+        aria-label="Copy embed code"
+        title="Copy an <iframe> snippet that shows this run (diagram, play/pause, timeline) on a course page"
+      >
+        Embed
       </button>
       <button type="button" onClick={() => fileInput.current?.click()} title="Open a run file saved with Export ▸ Run file">
         Import…
