@@ -13,7 +13,7 @@ import { ScheduleEditor } from './controls/ScheduleEditor';
 import { Scrubber } from './controls/Scrubber';
 import { ShareControls } from './controls/ShareControls';
 import { ExportMenu } from './controls/ExportMenu';
-import { NetworkControls } from './controls/NetworkControls';
+import { NetworkControls, SelectionNote } from './controls/NetworkControls';
 import { PlaybackControls } from './controls/PlaybackControls';
 import { PresetBlurb, PresetPicker } from './controls/PresetPicker';
 import { RunSettings } from './controls/RunSettings';
@@ -35,12 +35,12 @@ const TAB_TITLES: Record<SideTab, string> = {
   clients: 'Clients',
   stores: 'Stores',
   logs: 'Logs',
-  locks: 'Lock table',
+  locks: 'Locks',
   node: 'Node',
   code: 'Rules',
   invariants: 'Invariants',
   schedule: 'Schedule',
-  settings: 'Run settings',
+  settings: 'Settings',
 };
 
 const Status = memo(function Status() {
@@ -116,9 +116,6 @@ const DiagramPane = memo(function DiagramPane() {
   const view = useLab(selectMainView);
   return (
     <section className={`diagram-pane view-${view}`} aria-label="Cluster">
-      <div className="view-bar">
-        <ViewSwitch />
-      </div>
       <div className="views">
         {view !== 'time' && (
           <div className="ring-view">
@@ -126,6 +123,9 @@ const DiagramPane = memo(function DiagramPane() {
             <div className="why-corner">
               <WhyNoLeaderButton />
             </div>
+            <p id="selection-note" className="diagram-hint">
+              <SelectionNote />
+            </p>
             <NetworkControls />
             {/* Beside the space-time view (which has its own key) the ring keeps its height. */}
             {view === 'ring' && <Legend />}
@@ -168,14 +168,18 @@ export function App() {
       </header>
       {/* A landmark of its own, so the scenario picker, its blurb and the status are not loose on the page. */}
       <section className="subbar" aria-label="The run: preset, bugs, status">
+        {/* What runs and how it is drawn on the left; its health (and the bugs planted in it) on the right. */}
         <div className="subbar-left">
           <PresetPicker />
-          <BugsMenu />
+          <ViewSwitch />
         </div>
         <PresetBlurb />
         <div className="subbar-right">
           <Status />
-          <InvariantBadge />
+          <div className="subbar-checks">
+            <BugsMenu />
+            <InvariantBadge />
+          </div>
         </div>
       </section>
       <ErrorBanner />

@@ -300,7 +300,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await expect.poll(() => nowMs(page)).toBe(1800);
     await page.addScriptTag({ content: axeScript });
     expect(await check(page)).toEqual([]);
-    for (const tab of ['Clients', 'Stores', 'Lock table', 'Node', 'Invariants', 'Schedule', 'Run settings']) {
+    for (const tab of ['Clients', 'Stores', 'Locks', 'Node', 'Invariants', 'Schedule', 'Settings']) {
       await page.getByRole('tab', { name: tab }).click();
       expect(await check(page), tab).toEqual([]);
     }
@@ -530,7 +530,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
 async function runState(page: Page) {
   await page.getByRole('tab', { name: 'Stores' }).click();
   const stores = { fenced: await page.getByTestId('store-fenced').textContent(), unfenced: await page.getByTestId('store-unfenced').textContent() };
-  await page.getByRole('tab', { name: 'Lock table' }).click();
+  await page.getByRole('tab', { name: 'Locks' }).click();
   const locks = await page.locator('.tabpanel').textContent();
   return {
     now: await nowMs(page),

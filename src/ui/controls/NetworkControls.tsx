@@ -5,6 +5,12 @@ import { useBridge, useLab, useLabStore } from '../labContext';
 import { selectLossPct, selectNodeIds, selectPartitions, selectSelectedNodes } from '../store/selectors';
 import { FieldError } from './FieldError';
 
+/** How to cut the network, shown in the diagram's corner (the Isolate button is described by it). */
+export const SelectionNote = memo(function SelectionNote() {
+  const partitioned = useLab((s) => selectPartitions(s).length > 0);
+  return <>{partitioned ? 'partitioned: Heal partition joins the sides again' : 'drag across empty space to cut the network · shift-click nodes to select'}</>;
+});
+
 export const NetworkControls = memo(function NetworkControls() {
   const bridge = useBridge();
   const store = useLabStore();
@@ -50,21 +56,16 @@ export const NetworkControls = memo(function NetworkControls() {
         <button type="button" onClick={isolate} aria-describedby="selection-note">
           Isolate selected{selected.length > 0 ? ` (${selected.join(', ')})` : ''}
         </button>
-        <button type="button" onClick={() => bridge.act({ verb: 'heal' })} disabled={partitions.length === 0}>
-          Heal partition
+        <button type="button" onClick={() => bridge.act({ verb: 'heal' })} disabled={partitions.length === 0} aria-label="Heal partition" title="Heal the partition: every node can reach every other again">
+          Heal
         </button>
-        <span id="selection-note" className="hint">
-          {partitions.length > 0 ? 'partitioned' : 'drag across the diagram to cut, or shift-click nodes'}
-        </span>
-      </div>
-      <div className="button-row">
         <label>
           command <input value={command} onChange={(e) => setCommand(e.target.value)} size={6} onKeyDown={(e) => e.key === 'Enter' && submit()} />
         </label>
         <label>
           to
           <select value={target} onChange={(e) => setTarget(e.target.value)} aria-label="Submit to">
-            <option value="leader">the leader</option>
+            <option value="leader">leader</option>
             {nodeIds.map((id) => (
               <option key={id} value={id}>
                 {id}
@@ -77,10 +78,11 @@ export const NetworkControls = memo(function NetworkControls() {
         </button>
         <label>
           loss %
-          <input value={loss} onChange={(e) => setLoss(e.target.value)} size={3} onKeyDown={(e) => e.key === 'Enter' && setLossNow()} />
+          <input className="loss-input" value={loss} onChange={(e) => setLoss(e.target.value)} size={3} onKeyDown={(e) => e.key === 'Enter' && setLossNow()} />
         </label>
-        <button type="button" onClick={setLossNow}>
-          Set loss (now {lossPct}%)
+        {/* The loss in force is in the status line ("10% loss") and the button's title. */}
+        <button type="button" onClick={setLossNow} title={`Lose this percentage of messages from now on (now ${lossPct}%)`}>
+          Set loss
         </button>
       </div>
       <FieldError problem={problem} />

@@ -3,7 +3,7 @@ import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useLab } from '../labContext';
 import { clientGlyphFields, disagreeingKeys, selectTourHighlight, storeGlyphFields } from '../store/selectors';
-import { CLIENT_SIZE, STORE_SIZE, type Point } from './layout';
+import { CLIENT_SIZE, RING_FONT, STORE_SIZE, type Point } from './layout';
 import { PRESENTER_CLIENT_SIZE, PRESENTER_FONT, PRESENTER_STORE_SIZE, useDiagramText } from '../present/diagramText';
 
 export const ClientGlyph = memo(function ClientGlyph({ id, at }: { id: string; at: Point }) {
@@ -16,10 +16,10 @@ export const ClientGlyph = memo(function ClientGlyph({ id, at }: { id: string; a
   return (
     <g className={`client client-${state}${highlighted ? ' tour-highlight' : ''}`} transform={`translate(${at.x},${at.y})`} data-client-id={id} role="img" aria-label={`client ${id}, ${c.status}${c.token !== null ? `, token ${c.token}` : ''}`}>
       <rect x={-w / 2} y={-h / 2} width={w} height={h} rx={12} />
-      <text className="client-id" y={presenter ? -13 * ps : -6} fontSize={presenter ? PRESENTER_FONT.clientId * ps : 22}>
+      <text className="client-id" y={presenter ? -13 * ps : -11} fontSize={presenter ? PRESENTER_FONT.clientId * ps : RING_FONT.clientId}>
         client {id}
       </text>
-      <text className="client-token" y={presenter ? 16 * ps : 19} fontSize={presenter ? PRESENTER_FONT.clientToken * ps : 15}>
+      <text className="client-token" y={presenter ? 16 * ps : 15} fontSize={presenter ? PRESENTER_FONT.clientToken * ps : RING_FONT.clientToken}>
         {!c.alive ? 'CRASHED' : c.paused ? 'PAUSED' : c.token !== null ? `token ${c.token}` : 'no token'}
       </text>
     </g>
@@ -30,35 +30,26 @@ export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 
   const v = useLab(useShallow((s) => storeGlyphFields(s, id)));
   const presenter = useDiagramText();
   const { w, h } = presenter ? PRESENTER_STORE_SIZE : STORE_SIZE;
+  const fs = presenter ? presenter.scale : 0.9;
+  const top = presenter ? 34 : 30;
+  const maxChars = presenter ? 11 : 13;
+  const font = presenter ? { name: PRESENTER_FONT.storeName * presenter.scale, value: PRESENTER_FONT.storeValue * presenter.scale } : { name: RING_FONT.storeName, value: RING_FONT.storeValue };
   const ry = 10;
   const d = `M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 1 ${w / 2},${-h / 2 + ry}V${h / 2 - ry}A${w / 2},${ry} 0 0 1 ${-w / 2},${h / 2 - ry}Z`;
   return (
     <g className={`store store-${id}${v.disagree ? ' disagree' : ''}`} transform={`translate(${at.x},${at.y})`} role="img" aria-label={`${id} store: ${v.text}`}>
       <path d={d} />
       <path className="store-lid" d={`M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 0 ${w / 2},${-h / 2 + ry}`} />
-      {presenter ? (
-        // Projector sizes: the name on two lines so it fits the cylinder.
-        <>
-          <text className="store-name" y={-h / 2 + 34} fontSize={PRESENTER_FONT.storeName * presenter.scale}>
-            {id}
-          </text>{' '}
-          <text className="store-name" y={-h / 2 + 34 + 23 * presenter.scale} fontSize={PRESENTER_FONT.storeName * presenter.scale}>
-            store
-          </text>{' '}
-          <text className="store-value" y={-h / 2 + 34 + 48 * presenter.scale} fontSize={PRESENTER_FONT.storeValue * presenter.scale}>
-            {v.text.length > 11 ? v.text.slice(0, 10) + '…' : v.text}
-          </text>
-        </>
-      ) : (
-        <>
-          <text className="store-name" y={-h / 2 + 34} fontSize={16}>
-            {id === 'fenced' ? 'fenced store' : 'unfenced store'}
-          </text>
-          <text className="store-value" y={-h / 2 + 56} fontSize={14}>
-            {v.text.length > 16 ? v.text.slice(0, 15) + '…' : v.text}
-          </text>
-        </>
-      )}
+      {/* The name on two lines so it fits the cylinder at a readable size, then the value. */}
+      <text className="store-name" y={-h / 2 + top} fontSize={font.name}>
+        {id}
+      </text>{' '}
+      <text className="store-name" y={-h / 2 + top + 23 * fs} fontSize={font.name}>
+        store
+      </text>{' '}
+      <text className="store-value" y={-h / 2 + top + 48 * fs} fontSize={font.value}>
+        {v.text.length > maxChars ? v.text.slice(0, maxChars - 1) + '…' : v.text}
+      </text>
     </g>
   );
 });

@@ -26,7 +26,11 @@ export const Diagram = memo(function Diagram() {
   // Presenter mode: bigger glyphs on a slightly smaller ring (src/ui/present/diagramText.ts).
   const presenterText = useDiagramText();
   const presenting = presenterText !== null;
-  const layout = useMemo(() => diagramLayout(nodeIds, clientIds, hasStores, presenting ? PRESENTER_GEOMETRY : undefined), [nodeIds, clientIds, hasStores, presenting]);
+  const textScale = presenterText?.scale ?? 1;
+  const layout = useMemo(
+    () => diagramLayout(nodeIds, clientIds, hasStores, presenting ? { ...PRESENTER_GEOMETRY, sideFont: PRESENTER_GEOMETRY.sideFont * textScale, sideLine: PRESENTER_GEOMETRY.sideLine * textScale } : undefined),
+    [nodeIds, clientIds, hasStores, presenting, textScale],
+  );
   const svgRef = useRef<SVGSVGElement>(null);
   const [cutLine, setCutLine] = useState<{ a: Point; b: Point } | null>(null);
 

@@ -1,7 +1,13 @@
 /** What the shapes mean: roles and message kinds, drawn with the diagram's own shapes. */
 import { memo } from 'react';
-import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath } from './messageShapes';
+import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath, type MessageKind } from './messageShapes';
 import { roleShapePath } from './NodeGlyph';
+
+/** Shorter names where the full one would push the legend to a third row at 1280 px; the full name is the item's title. */
+const SHORT_NAMES: Partial<Record<MessageKind, string>> = {
+  append: 'AppendEntries',
+  heartbeat: 'heartbeat',
+};
 
 export const Legend = memo(function Legend() {
   return (
@@ -15,11 +21,11 @@ export const Legend = memo(function Legend() {
         </li>
       ))}
       {MESSAGE_KINDS.map((k) => (
-        <li key={k}>
+        <li key={k} title={SHORT_NAMES[k] ? MESSAGE_LOOKS[k].name : undefined}>
           <svg viewBox="-12 -12 24 24" width="1.2em" height="1.2em" aria-hidden="true">
             <path className={`msg msg-${k}`} d={symbolPath(k)} />
           </svg>
-          {MESSAGE_LOOKS[k].name}
+          {SHORT_NAMES[k] ?? MESSAGE_LOOKS[k].name}
         </li>
       ))}
       <li>

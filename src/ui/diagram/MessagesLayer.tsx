@@ -9,6 +9,9 @@ import type { DiagramLayout } from './layout';
 import { MessageCanvas } from './messageCanvas';
 import { PRESENTER_SYMBOL_SCALE } from '../present/diagramText';
 
+/** The normal ring's symbols: the smallest is over 12 px at a projector's 1280×720 (about 0.68 px per view unit). */
+export const RING_SYMBOL_SCALE = 1.4;
+
 export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = false }: { layout: DiagramLayout; presenting?: boolean }) {
   const store = useLabStore();
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -35,9 +38,9 @@ export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = 
     controller.current?.update(layout);
   }, [layout]);
 
-  // Presenter mode: bigger symbols with a trail toward their target.
+  // Every message points at its target with a short trail; presenter mode draws them bigger still.
   useEffect(() => {
-    controller.current?.setPresenter(presenting, PRESENTER_SYMBOL_SCALE);
+    controller.current?.setLook(presenting ? PRESENTER_SYMBOL_SCALE : RING_SYMBOL_SCALE, true);
   }, [presenting]);
 
   return <canvas ref={canvasRef} className="diagram-messages" aria-hidden="true" data-testid="messages-canvas" />;

@@ -9,7 +9,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import { glyphFields, majorityOf, type GlyphFields } from '../store/selectors';
 import { createTimerArc } from './timerArc';
-import type { NodeLabelPlace, Point } from './layout';
+import { RING_FONT, type NodeLabelPlace, type Point } from './layout';
 import { PRESENTER_FONT, useDiagramText } from '../present/diagramText';
 
 export function roleShapePath(role: string, r: number): string {
@@ -86,11 +86,13 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
     }
   };
   const k = r / 52;
+  // Text keeps its readable size on the smaller glyphs of a big cluster, shrinking only a little.
+  const t = Math.max(0.92, r / 54);
   // Label sizes and places: scaled with the glyph, or presenter mode's projector sizes.
   const ps = presenter?.scale ?? 1;
   const size = presenter
     ? { id: PRESENTER_FONT.nodeId * ps, role: PRESENTER_FONT.role * ps, term: PRESENTER_FONT.term * ps, side: PRESENTER_FONT.side * ps, idY: -24 * ps, roleY: 3 * ps, termY: 28 * ps, line: 25 * ps }
-    : { id: 23 * k, role: 14 * k, term: 17 * k, side: 15 * k, idY: -17 * k, roleY: 4 * k, termY: 25 * k, line: 17 * k };
+    : { id: RING_FONT.nodeId * t, role: RING_FONT.role * t, term: RING_FONT.term * t, side: RING_FONT.side, idY: -21 * t, roleY: 2 * t, termY: 24 * t, line: RING_FONT.side * 1.2 };
   const role = f.alive ? f.role : 'crashed';
   const majority = majorityOf(f.clusterSize);
   const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;

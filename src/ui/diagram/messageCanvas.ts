@@ -101,7 +101,7 @@ export interface MessageTrail {
   readonly kind: MessageKind;
 }
 
-/** Presenter mode's trails: one per message still flying (a lost message past its death has none). */
+/** Trails: one per message still flying (a lost message past its death has none). */
 export function messageTrails(layout: DiagramLayout, frame: MessageFrame, length: number): MessageTrail[] {
   const trails: MessageTrail[] = [];
   for (const m of frame.messages) {
@@ -118,7 +118,7 @@ export function messageTrails(layout: DiagramLayout, frame: MessageFrame, length
   return trails;
 }
 
-/** How long (view units) a presenter-mode trail reaches toward the target. */
+/** How long (view units) a trail reaches toward the target, at symbol scale 1. */
 export const TRAIL_LENGTH = 56;
 
 /** A drop's burst ring grows as it fades. */
@@ -144,7 +144,7 @@ export class MessageCanvas {
   private readonly shapes = new Map<MessageKind, Path2D>();
   private cross: Path2D | null = null;
   private frame: MessageFrame = { messages: [], drops: [], clockMs: 0 };
-  /** Presenter mode: symbols drawn this much bigger, with a trail toward their target. */
+  /** Symbols drawn this much bigger, with (or without) a trail toward their target. */
   private symbolScale = 1;
   private trails = false;
   private pending = 0;
@@ -181,10 +181,10 @@ export class MessageCanvas {
     this.schedule();
   }
 
-  /** Presenter mode's look (bigger symbols, trails) or the normal one. */
-  setPresenter(on: boolean, symbolScale: number): void {
-    this.symbolScale = on ? symbolScale : 1;
-    this.trails = on;
+  /** How big symbols are drawn, and whether each has a trail toward its target. */
+  setLook(symbolScale: number, trails: boolean): void {
+    this.symbolScale = symbolScale;
+    this.trails = trails;
     this.schedule();
   }
 

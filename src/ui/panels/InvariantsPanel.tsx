@@ -69,7 +69,7 @@ export const BugsMenu = memo(function BugsMenu() {
     bridge.load({ ...config, bugs }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
   };
   return (
-    <Popover align="left" className={`bugs-menu ${config.bugs.length > 0 ? 'bugs-on' : ''}`} testId="bugs-summary" panelLabel="Bugs to switch on" label={config.bugs.length > 0 ? `Bugs on: ${config.bugs.join(', ')}` : 'Bugs: none'}>
+    <Popover align="right" className={`bugs-menu ${config.bugs.length > 0 ? 'bugs-on' : ''}`} testId="bugs-summary" panelLabel="Bugs to switch on" label={config.bugs.length > 0 ? `Bugs on: ${config.bugs.join(', ')}` : 'Bugs: none'}>
       <fieldset>
         <legend>Switch a bug on (a new run, replayed to now; carried in the link)</legend>
         {BUG_NAMES.map((b) => (

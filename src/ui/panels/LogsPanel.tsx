@@ -62,8 +62,9 @@ function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
         </div>
       </td>
       <td className="log-marks">
-        <span>commit {node.commitIndex}</span>
-        <span>applied {node.lastApplied}</span>
+        <span>
+          commit {node.commitIndex} · applied {node.lastApplied}
+        </span>
         {isLeader && <span className="leader-tag">leader</span>}
         {next !== undefined && (
           <span className="peer-index" title={`leader ${leader?.id}'s view of ${node.id}`}>
@@ -83,8 +84,8 @@ export const LogsPanel = memo(function LogsPanel() {
     <section className="panel logs-panel" aria-labelledby="logs-title">
       <h2 id="logs-title">Logs</h2>
       <p className="hint">
-        Colour = term. Solid = committed, dashed = not yet committed, the bar marks the commit index. Click an entry to ask why.
-        {leader ? ` next/match: what leader ${leader.id} knows of each follower.` : ''}
+        Colour = term; solid = committed, dashed = not yet; the bar marks the commit index.
+        {leader ? ` next/match: what leader ${leader.id} knows of each follower.` : ''} Click an entry: why?
       </p>
       <table className="logs">
         <tbody>

@@ -5,7 +5,7 @@
  * screen, with bigger glyphs and a ring that leaves room for them. Normal mode passes null.
  */
 import { createContext, useContext } from 'react';
-import type { NodeLabelPlace, RingGeometry } from '../diagram/layout';
+import type { RingGeometry } from '../diagram/layout';
 
 export interface DiagramText {
   /** The text-size choice (PRESENT_TEXT_SCALES). */
@@ -43,15 +43,12 @@ export const PRESENTER_STORE_SIZE = { w: 150, h: 108 } as const;
 /** Message symbols are drawn this much bigger, so the smallest is over 16 px at 1280×720. */
 export const PRESENTER_SYMBOL_SCALE = 1.5;
 
-/**
- * Side labels ("voted n2") at projector size are wide: up to five nodes, centred above the nodes
- * at the top of the ring and below the others, never sideways into the clients' or stores'
- * column; a bigger ring has no room between its nodes, so they go outward as usual (null).
- */
-export function presenterLabelPlace(angle: number, radius: number, count: number): NodeLabelPlace | null {
-  if (count > 5) return null;
-  const d = radius * 1.1 + 20;
-  return { dx: 0, dy: Math.sin(angle) < -0.6 ? -d : d, anchor: 'middle', angle };
-}
-
-export const PRESENTER_GEOMETRY: RingGeometry = { ring: PRESENTER_RING, nodeRadius: presenterNodeRadius, labelPlace: presenterLabelPlace };
+/** Side labels are placed clear of everything else at these sizes (layout.ts placeSideLabels). */
+export const PRESENTER_GEOMETRY: RingGeometry = {
+  ring: PRESENTER_RING,
+  nodeRadius: presenterNodeRadius,
+  clientSize: PRESENTER_CLIENT_SIZE,
+  storeSize: PRESENTER_STORE_SIZE,
+  sideFont: PRESENTER_FONT.side,
+  sideLine: 25,
+};
