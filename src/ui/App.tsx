@@ -18,13 +18,14 @@ import { PlaybackControls } from './controls/PlaybackControls';
 import { PresetBlurb, PresetPicker } from './controls/PresetPicker';
 import { RunSettings } from './controls/RunSettings';
 import { TourBar } from './controls/TourBar';
+import { Status } from './controls/Status';
 import { ViewSwitch } from './controls/ViewSwitch';
 import { ConnectedSpaceTime } from './spacetime/ConnectedSpaceTime';
 import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
-import { selectError, selectMainView, selectSideTab, selectStatus } from './store/selectors';
+import { selectError, selectMainView, selectSideTab, selectTour } from './store/selectors';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
 // Presenter mode and the embed frame (src/ui/present).
 import { EmbedView } from './present/EmbedView';
@@ -43,14 +44,6 @@ const TAB_TITLES: Record<SideTab, string> = {
   settings: 'Settings',
 };
 
-const Status = memo(function Status() {
-  const text = useLab(selectStatus);
-  return (
-    <p className="status" data-testid="status">
-      {text}
-    </p>
-  );
-});
 
 const ErrorBanner = memo(function ErrorBanner() {
   const error = useLab(selectError);
@@ -63,6 +56,32 @@ const ErrorBanner = memo(function ErrorBanner() {
         Dismiss
       </button>
     </div>
+  );
+});
+
+/**
+ * The run bar: what runs and how it is drawn on the left, its health (and the bugs planted in it)
+ * on the right, the preset's blurb between. While a tour is open its narration (the bar below)
+ * is the story, so the blurb gives way and the bar folds to one row: the ring keeps the height.
+ */
+const RunBar = memo(function RunBar() {
+  const touring = useLab((s) => selectTour(s) !== null);
+  return (
+    <section className={touring ? 'subbar touring' : 'subbar'} aria-label="The run: preset, bugs, status">
+      <div className="subbar-left">
+        <PresetPicker />
+        <ViewSwitch />
+      </div>
+      {!touring && <PresetBlurb />}
+      <div className="subbar-right">
+        {/* While touring, the status line sits in the tour's title line instead. */}
+        {!touring && <Status />}
+        <div className="subbar-checks">
+          <BugsMenu />
+          <InvariantBadge />
+        </div>
+      </div>
+    </section>
   );
 });
 
@@ -167,21 +186,7 @@ export function App() {
         <PresenterButton />
       </header>
       {/* A landmark of its own, so the scenario picker, its blurb and the status are not loose on the page. */}
-      <section className="subbar" aria-label="The run: preset, bugs, status">
-        {/* What runs and how it is drawn on the left; its health (and the bugs planted in it) on the right. */}
-        <div className="subbar-left">
-          <PresetPicker />
-          <ViewSwitch />
-        </div>
-        <PresetBlurb />
-        <div className="subbar-right">
-          <Status />
-          <div className="subbar-checks">
-            <BugsMenu />
-            <InvariantBadge />
-          </div>
-        </div>
-      </section>
+      <RunBar />
       <ErrorBanner />
       <TourBar />
       <Scrubber />

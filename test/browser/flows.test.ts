@@ -157,9 +157,11 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
   it('the fencing preset ends with the two stores disagreeing as the chapter says', async () => {
     const page = await open();
     await page.getByLabel('Scenario').selectOption('fencing');
-    await expect.poll(() => page.getByTestId('preset-blurb').textContent()).toMatch(/A holds job:42 and pauses 11 s/);
-    // The preset opens as its tour (beat 1 stops early); its run is still the preset's whole schedule.
+    // The preset opens as its tour (beat 1 stops early), whose intro stands in for the blurb;
+    // its run is still the preset's whole schedule.
     await expect.poll(() => page.getByTestId('tour-narration').getAttribute('data-beat')).toBe('1');
+    expect(await page.locator('.tour-bar .tour-intro').textContent()).toMatch(/lease/);
+    expect(await page.getByTestId('preset-blurb').count()).toBe(0);
     await goTo(page, 15000);
     const fenced = page.getByTestId('store-fenced');
     const unfenced = page.getByTestId('store-unfenced');

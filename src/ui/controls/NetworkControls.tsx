@@ -8,7 +8,7 @@ import { FieldError } from './FieldError';
 /** How to cut the network, shown in the diagram's corner (the Isolate button is described by it). */
 export const SelectionNote = memo(function SelectionNote() {
   const partitioned = useLab((s) => selectPartitions(s).length > 0);
-  return <>{partitioned ? 'partitioned: Heal partition joins the sides again' : 'drag across empty space to cut the network · shift-click nodes to select'}</>;
+  return <>{partitioned ? 'partitioned: Heal joins the sides' : '✂ drag across empty space to cut'}</>;
 });
 
 export const NetworkControls = memo(function NetworkControls() {
@@ -53,7 +53,7 @@ export const NetworkControls = memo(function NetworkControls() {
   return (
     <section className="panel network-panel" aria-label="Network and commands">
       <div className="button-row">
-        <button type="button" onClick={isolate} aria-describedby="selection-note">
+        <button type="button" onClick={isolate} aria-describedby="selection-note" title="Shift-click nodes (or focus one and press S) to select them, then cut them off from the rest">
           Isolate selected{selected.length > 0 ? ` (${selected.join(', ')})` : ''}
         </button>
         <button type="button" onClick={() => bridge.act({ verb: 'heal' })} disabled={partitions.length === 0} aria-label="Heal partition" title="Heal the partition: every node can reach every other again">

@@ -47,7 +47,9 @@ export const PlaybackControls = memo(function PlaybackControls() {
         </select>
       </label>
       <output className="clock" aria-label="Simulated time" data-testid="clock" data-now={now}>
-        t = {now} ms{stopAt !== null && now <= stopAt ? ` / ${stopAt}` : ''}
+        t = {now} ms
+        {/* The run's end, quieter than the time itself (and narrower, so a 1280 px top bar keeps one line). */}
+        {stopAt !== null && now <= stopAt && <span className="clock-end"> / {stopAt}</span>}
         {now >= MAX_SEEK_MS ? ` · end of ${CAP_NAME}` : ''}
       </output>
       <label className="goto">

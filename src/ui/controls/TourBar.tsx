@@ -6,8 +6,8 @@
 import { memo, type ReactNode } from 'react';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import { selectTour } from '../store/selectors';
+import { Status } from './Status';
 import { closeTour, tourNamed, tourNext, tourPrev } from '../tour';
-import { findPreset } from '../../sim/presets';
 
 const ACTOR = /(\{[A-Za-z][A-Za-z0-9]{0,7}\}|`[^`]+`)/;
 
@@ -52,9 +52,10 @@ export const TourBar = memo(function TourBar() {
         </span>
         {beat.beat.branch && <span className="tour-branch">What if…</span>}
         <span className="tour-state">{playing ? 'playing this beat…' : 'paused at the end of this beat'}</span>
+        <Status />
       </div>
-      {/* A tour of its own already has its intro in the blurb above; a preset's blurb is the preset's. */}
-      {place.beat === 1 && findPreset(place.name) !== null && <p className="tour-intro">{tour.tour.intro}</p>}
+      {/* The blurb gives way while a tour is open (App's RunBar): the first beat opens with the tour's intro. */}
+      {place.beat === 1 && <p className="tour-intro">{tour.tour.intro}</p>}
       <p className="tour-narration" data-testid="tour-narration" data-tour={place.name} data-beat={place.beat} aria-live="polite">
         <Narration text={beat.beat.narration} onActor={onActor} />
       </p>

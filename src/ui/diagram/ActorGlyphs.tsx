@@ -30,10 +30,12 @@ export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 
   const v = useLab(useShallow((s) => storeGlyphFields(s, id)));
   const presenter = useDiagramText();
   const { w, h } = presenter ? PRESENTER_STORE_SIZE : STORE_SIZE;
-  const fs = presenter ? presenter.scale : 0.9;
-  const top = presenter ? 34 : 30;
-  const maxChars = presenter ? 11 : 13;
   const font = presenter ? { name: PRESENTER_FONT.storeName * presenter.scale, value: PRESENTER_FONT.storeValue * presenter.scale } : { name: RING_FONT.storeName, value: RING_FONT.storeValue };
+  const top = presenter ? 34 : 30;
+  // Lines a little more than a line apart, so their boxes never touch.
+  const nameStep = font.name * 1.2;
+  const valueStep = font.value * 1.25;
+  const maxChars = presenter ? 11 : 13;
   const ry = 10;
   const d = `M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 1 ${w / 2},${-h / 2 + ry}V${h / 2 - ry}A${w / 2},${ry} 0 0 1 ${-w / 2},${h / 2 - ry}Z`;
   return (
@@ -44,10 +46,10 @@ export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 
       <text className="store-name" y={-h / 2 + top} fontSize={font.name}>
         {id}
       </text>{' '}
-      <text className="store-name" y={-h / 2 + top + 23 * fs} fontSize={font.name}>
+      <text className="store-name" y={-h / 2 + top + nameStep} fontSize={font.name}>
         store
       </text>{' '}
-      <text className="store-value" y={-h / 2 + top + 48 * fs} fontSize={font.value}>
+      <text className="store-value" y={-h / 2 + top + nameStep + valueStep} fontSize={font.value}>
         {v.text.length > maxChars ? v.text.slice(0, maxChars - 1) + '…' : v.text}
       </text>
     </g>

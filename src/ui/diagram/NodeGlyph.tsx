@@ -9,8 +9,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import { glyphFields, majorityOf, type GlyphFields } from '../store/selectors';
 import { createTimerArc } from './timerArc';
-import { RING_FONT, type NodeLabelPlace, type Point } from './layout';
-import { PRESENTER_FONT, useDiagramText } from '../present/diagramText';
+import { RING_FONT, RING_GEOMETRY, type NodeLabelPlace, type Point } from './layout';
+import { PRESENTER_FONT, PRESENTER_GEOMETRY, useDiagramText } from '../present/diagramText';
 
 export function roleShapePath(role: string, r: number): string {
   if (role === 'leader') {
@@ -91,8 +91,8 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   // Label sizes and places: scaled with the glyph, or presenter mode's projector sizes.
   const ps = presenter?.scale ?? 1;
   const size = presenter
-    ? { id: PRESENTER_FONT.nodeId * ps, role: PRESENTER_FONT.role * ps, term: PRESENTER_FONT.term * ps, side: PRESENTER_FONT.side * ps, idY: -24 * ps, roleY: 3 * ps, termY: 28 * ps, line: 25 * ps }
-    : { id: RING_FONT.nodeId * t, role: RING_FONT.role * t, term: RING_FONT.term * t, side: RING_FONT.side, idY: -21 * t, roleY: 2 * t, termY: 24 * t, line: RING_FONT.side * 1.2 };
+    ? { id: PRESENTER_FONT.nodeId * ps, role: PRESENTER_FONT.role * ps, term: PRESENTER_FONT.term * ps, side: PRESENTER_FONT.side * ps, idY: -27.5 * ps, roleY: 2 * ps, termY: 30 * ps, line: PRESENTER_GEOMETRY.sideLine * ps }
+    : { id: RING_FONT.nodeId * t, role: RING_FONT.role * t, term: RING_FONT.term * t, side: RING_FONT.side, idY: -24 * t, roleY: 2.5 * t, termY: 25.5 * t, line: RING_GEOMETRY.sideLine };
   const role = f.alive ? f.role : 'crashed';
   const majority = majorityOf(f.clusterSize);
   const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;

@@ -3,11 +3,12 @@
  * holds a majority (only a majority can elect a leader or commit).
  */
 import { line, polygonHull, curveCatmullRomClosed, type Delaunay } from 'd3';
-import { memo } from 'react';
+import { Fragment, memo } from 'react';
 import { useLab } from '../labContext';
 import { majorityOf, selectNodeIds, selectPartitions } from '../store/selectors';
 import { useShallow } from 'zustand/react/shallow';
-import { actorPoint, VIEW_H, VIEW_W, type DiagramLayout } from './layout';
+import { actorPoint, type DiagramLayout } from './layout';
+import { GROUP_FONT, placeGroupLabels } from './labelPlacement';
 
 type P = Delaunay.Point;
 const smooth = line<P>().curve(curveCatmullRomClosed.alpha(0.5));
@@ -39,6 +40,7 @@ export const PartitionRegions = memo(function PartitionRegions({ layout }: { lay
   const nodeIds = useLab(useShallow(selectNodeIds));
   if (groups.length === 0) return null;
   const majority = majorityOf(nodeIds.length);
+  const labels = placeGroupLabels(layout, groups, nodeIds);
   // Colour says which side can make progress, whatever order the groups were written in: the
   // majority side always in one colour, each minority side in the minority colours.
   let minorities = 0;
@@ -50,15 +52,20 @@ export const PartitionRegions = memo(function PartitionRegions({ layout }: { lay
         const members = g.filter((id) => nodeIds.includes(id)).length;
         const hasMajority = members >= majority;
         const side = hasMajority ? 'side-majority' : `side-minority minority-${minorities++ % 2}`;
+        const { lines, at: spotAt, line } = labels[i];
         return (
           <g key={i} className={`partition-group ${side}`} data-side={hasMajority ? 'majority' : 'minority'}>
             <path d={outline.d} />
-            <text
-              x={Math.min(VIEW_W - 150, Math.max(150, outline.top[0]))}
-              y={outline.top[1] > 30 ? outline.top[1] - 10 : Math.min(VIEW_H - 10, outline.bottom[1] + 18)}
-              fontSize={17}
-            >
-              {hasMajority ? `majority (${members} of ${nodeIds.length})` : `minority (${members} of ${nodeIds.length}): cannot commit`}
+            <text x={spotAt.x} y={spotAt.y - (lines.length * line) / 2 + line * 0.8} fontSize={GROUP_FONT}>
+              {/* A space between the lines keeps the words apart for screen readers and text search. */}
+              {lines.map((l, k) => (
+                <Fragment key={k}>
+                  {k > 0 && ' '}
+                  <tspan x={spotAt.x} dy={k === 0 ? 0 : line}>
+                    {l}
+                  </tspan>
+                </Fragment>
+              ))}
             </text>
           </g>
         );

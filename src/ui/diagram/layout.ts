@@ -4,6 +4,9 @@
  * client↔store messages have paths of their own.
  */
 import { scalePoint } from 'd3';
+import { placeSideLabels, sideLabelBox, type Box } from './labelPlacement';
+
+export type { Box } from './labelPlacement';
 
 export const VIEW_W = 940;
 export const VIEW_H = 590;
@@ -49,6 +52,14 @@ export interface DiagramLayout {
   readonly stores: Readonly<Record<string, Point>>;
   /** Glyph radius of a node; smaller for bigger clusters so neighbours never touch. */
   readonly nodeRadius: number;
+  /** What later labels (the partition's) must not cover: boxes of clients, stores, side labels and the hint's corner, and the node glyphs as circles. */
+  readonly keepClear: KeepClear;
+}
+
+export interface KeepClear {
+  readonly boxes: readonly Box[];
+  readonly glyphs: readonly Point[];
+  readonly glyphReach: number;
 }
 
 export function nodeRadiusFor(count: number): number {
@@ -64,82 +75,17 @@ export interface RingGeometry {
   /** The side labels' font size and line height (view units), to keep them clear of everything else. */
   readonly sideFont: number;
   readonly sideLine: number;
-}
-
-export const RING_GEOMETRY: RingGeometry = { ring: RING, nodeRadius: nodeRadiusFor, clientSize: CLIENT_SIZE, storeSize: STORE_SIZE, sideFont: RING_FONT.side, sideLine: RING_FONT.side * 1.2 };
-
-/** An axis-aligned box in view units. */
-export interface Box {
-  readonly x0: number;
-  readonly y0: number;
-  readonly x1: number;
-  readonly y1: number;
-}
-
-const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
-const inside = (a: Box, b: Box) => a.x0 >= b.x0 && a.x1 <= b.x1 && a.y0 >= b.y0 && a.y1 <= b.y1;
-
-/** The widest side label ("clock +50%", or "voted n9" over it): characters, at about 0.62 em each in bold. */
-const SIDE_LABEL_CHARS = 10;
-
-/**
- * The box a side label may fill at a place: two lines (a vote and a clock drift can both show),
- * growing away from the node (up for a label above it).
- */
-export function sideLabelBox(node: Point, place: NodeLabelPlace, font: number, line: number): Box {
-  const w = SIDE_LABEL_CHARS * 0.62 * font;
-  const x = node.x + place.dx;
-  const x0 = place.anchor === 'start' ? x : place.anchor === 'end' ? x - w : x - w / 2;
-  const y = node.y + place.dy;
-  const up = place.dy < -5;
-  return { x0, x1: x0 + w, y0: up ? y - line * 1.5 : y - line / 2, y1: up ? y + line / 2 : y + line * 1.5 };
+  /** Corners the page draws over (the cut hint), kept clear of labels. */
+  readonly reserved?: readonly Box[];
 }
 
 /**
- * Where a node's side label can go, best first: outward from the ring (neighbours' labels never
- * meet), then above or below the node (away from the ring's centre first), then inward.
+ * The cut hint's corner (top right), in view units at the smallest ring it is shown on (about
+ * 0.7 px per unit at 1280×720): one line of about 210 px, 8 px from the edges.
  */
-function labelCandidates(angle: number, radius: number, line: number): NodeLabelPlace[] {
-  const cos = Math.cos(angle);
-  const sin = Math.sin(angle);
-  const d = radius * 1.1 + 16;
-  const side = (c: number): NodeLabelPlace['anchor'] => (Math.abs(c) < 0.35 ? 'middle' : c > 0 ? 'start' : 'end');
-  const outward: NodeLabelPlace = { dx: cos * d, dy: sin * d + (sin > 0.3 ? 8 : sin < -0.3 ? -8 : 0), anchor: side(cos), angle };
-  const v = radius * 1.1 + 12 + line / 2;
-  const above: NodeLabelPlace = { dx: 0, dy: -v, anchor: 'middle', angle };
-  const below: NodeLabelPlace = { dx: 0, dy: v, anchor: 'middle', angle };
-  const inward: NodeLabelPlace = { dx: -cos * d, dy: -sin * d, anchor: side(-cos), angle };
-  return [outward, ...(sin < 0 ? [above, below] : [below, above]), inward];
-}
+export const HINT_CORNER = { x0: VIEW_W - 310, y0: 0, x1: VIEW_W, y1: 36 } as const;
 
-/**
- * Side labels ("voted n2", "clock +20%") placed so that none touches another node, a client, a
- * store, another node's label or the diagram's edge: each node takes its first free candidate
- * place (outward if it can). Pure and deterministic, so the ring never reshuffles.
- */
-export function placeSideLabels(nodes: Readonly<Record<string, Point>>, order: readonly string[], radius: number, obstacles: readonly Box[], font: number, line: number): Record<string, NodeLabelPlace> {
-  const n = order.length;
-  const frame: Box = { x0: 4, y0: 4, x1: VIEW_W - 4, y1: VIEW_H - 4 };
-  // A node's glyph with its timer track and focus ring.
-  const reach = radius * 1.1 + 12;
-  const glyph = (p: Point): Box => ({ x0: p.x - reach, y0: p.y - reach, x1: p.x + reach, y1: p.y + reach });
-  const taken: Box[] = [];
-  const places: Record<string, NodeLabelPlace> = {};
-  order.forEach((id, i) => {
-    const at = nodes[id];
-    const angle = n === 1 ? Math.PI / 2 : -Math.PI / 2 + (2 * Math.PI * i) / n;
-    const candidates = labelCandidates(angle, radius, line);
-    const others = order.filter((o) => o !== id).map((o) => glyph(nodes[o]));
-    const free = (place: NodeLabelPlace) => {
-      const box = sideLabelBox(at, place, font, line);
-      return inside(box, frame) && ![...others, ...obstacles, ...taken].some((b) => overlaps(box, b));
-    };
-    const place = candidates.find(free) ?? candidates[0];
-    places[id] = place;
-    taken.push(sideLabelBox(at, place, font, line));
-  });
-  return places;
-}
+export const RING_GEOMETRY: RingGeometry = { ring: RING, nodeRadius: nodeRadiusFor, clientSize: CLIENT_SIZE, storeSize: STORE_SIZE, sideFont: RING_FONT.side, sideLine: RING_FONT.side * 1.2, reserved: [HINT_CORNER] };
 
 export function diagramLayout(nodeIds: readonly string[], clientIds: readonly string[], hasStores: boolean, geometry: RingGeometry = RING_GEOMETRY): DiagramLayout {
   const nodes: Record<string, Point> = {};
@@ -156,9 +102,10 @@ export function diagramLayout(nodeIds: readonly string[], clientIds: readonly st
   for (const id of clientIds) clients[id] = { x: CLIENT_X, y: clientIds.length === 1 ? ring.cy : (clientY(id) as number) };
   const stores: Record<string, Point> = hasStores ? { fenced: { x: STORE_X, y: 200 }, unfenced: { x: STORE_X, y: 390 } } : {};
   const box = (p: Point, size: { w: number; h: number }): Box => ({ x0: p.x - size.w / 2, y0: p.y - size.h / 2, x1: p.x + size.w / 2, y1: p.y + size.h / 2 });
-  const obstacles = [...Object.values(clients).map((p) => box(p, geometry.clientSize)), ...Object.values(stores).map((p) => box(p, geometry.storeSize))];
+  const obstacles = [...Object.values(clients).map((p) => box(p, geometry.clientSize)), ...Object.values(stores).map((p) => box(p, geometry.storeSize)), ...(geometry.reserved ?? [])];
   const nodeLabels = placeSideLabels(nodes, nodeIds, radius, obstacles, geometry.sideFont, geometry.sideLine);
-  return { nodes, nodeLabels, clients, stores, nodeRadius: radius };
+  const sideBoxes = nodeIds.map((id) => sideLabelBox(nodes[id], nodeLabels[id], geometry.sideFont, geometry.sideLine));
+  return { nodes, nodeLabels, clients, stores, nodeRadius: radius, keepClear: { boxes: [...obstacles, ...sideBoxes], glyphs: Object.values(nodes), glyphReach: radius * 1.1 + 10 } };
 }
 
 /** The point of an actor (node, client or store) by id. */

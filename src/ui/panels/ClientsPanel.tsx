@@ -64,68 +64,73 @@ function ClientCard({ client, now }: { client: ClientView; now: number }) {
           </>
         )}
       </dl>
-      <div className="client-inputs">
-        <label>
-          lock key <input value={key} onChange={(e) => setKey(e.target.value)} size={7} />
-        </label>
-        <label>
-          lease ms <input value={lease} onChange={(e) => setLease(e.target.value)} size={6} inputMode="numeric" />
-        </label>
-        <label>
-          write <input value={write} onChange={(e) => setWrite(e.target.value)} size={11} />
-        </label>
-        <label>
-          pause ms <input value={pause} onChange={(e) => setPause(e.target.value)} size={6} inputMode="numeric" />
-        </label>
-      </div>
-      <div className="button-row">
-        <button
-          type="button"
-          onClick={() => {
-            const ms = whole(lease, 'A lease', 1, 10_000_000);
-            if (ms !== null && keyOk(key)) intent({ verb: 'client', client: id, intent: { op: 'acquire', key, leaseMs: ms } });
-          }}
-          aria-label={`Acquire as client ${id}`}
-        >
-          Acquire
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            const m = /^([A-Za-z0-9_.:/-]{1,32})=([^\s;]{0,64})$/.exec(write.trim());
-            if (!m) {
-              setProblem(`A write is key=value with no spaces, like result=A-1, not "${write}".`);
-              return;
-            }
-            intent({ verb: 'client', client: id, intent: { op: 'write', key: m[1], value: m[2] } });
-          }}
-          title="Writes to both stores, stamped with the client's current token"
-          aria-label={`Write as client ${id}`}
-        >
-          Write
-        </button>
-        <button type="button" onClick={() => keyOk(key) && intent({ verb: 'client', client: id, intent: { op: 'release', key } })} aria-label={`Release as client ${id}`}>
-          Release
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            const ms = whole(pause, 'A pause', 1, 10_000_000);
-            if (ms !== null) intent({ verb: 'client', client: id, intent: { op: 'pause', ms } });
-          }}
-          aria-label={`Pause client ${id}`}
-          title={`Pause client ${id} for the ms above: a GC pause it cannot see`}
-        >
-          Pause
-        </button>
-        <button
-          type="button"
-          className="danger"
-          onClick={() => intent({ verb: 'client', client: id, intent: { op: client.alive ? 'crash' : 'restart' } })}
-          aria-label={`${client.alive ? 'Crash' : 'Restart'} client ${id}`}
-        >
-          {client.alive ? 'Crash' : 'Restart'}
-        </button>
+      {/* Each control row holds its inputs beside the buttons that use them, so both clients' buttons fit a 1280×720 panel. */}
+      <div className="client-controls">
+        <div className="client-row">
+          <label>
+            lock key <input value={key} onChange={(e) => setKey(e.target.value)} size={7} />
+          </label>
+          <label>
+            lease ms <input value={lease} onChange={(e) => setLease(e.target.value)} size={6} inputMode="numeric" />
+          </label>
+          <button
+            type="button"
+            onClick={() => {
+              const ms = whole(lease, 'A lease', 1, 10_000_000);
+              if (ms !== null && keyOk(key)) intent({ verb: 'client', client: id, intent: { op: 'acquire', key, leaseMs: ms } });
+            }}
+            aria-label={`Acquire as client ${id}`}
+          >
+            Acquire
+          </button>
+          <button type="button" onClick={() => keyOk(key) && intent({ verb: 'client', client: id, intent: { op: 'release', key } })} aria-label={`Release as client ${id}`}>
+            Release
+          </button>
+        </div>
+        <div className="client-row">
+          <label>
+            write <input value={write} onChange={(e) => setWrite(e.target.value)} size={11} />
+          </label>
+          <button
+            type="button"
+            onClick={() => {
+              const m = /^([A-Za-z0-9_.:/-]{1,32})=([^\s;]{0,64})$/.exec(write.trim());
+              if (!m) {
+                setProblem(`A write is key=value with no spaces, like result=A-1, not "${write}".`);
+                return;
+              }
+              intent({ verb: 'client', client: id, intent: { op: 'write', key: m[1], value: m[2] } });
+            }}
+            title="Writes to both stores, stamped with the client's current token"
+            aria-label={`Write as client ${id}`}
+          >
+            Write
+          </button>
+        </div>
+        <div className="client-row">
+          <label>
+            pause ms <input value={pause} onChange={(e) => setPause(e.target.value)} size={6} inputMode="numeric" />
+          </label>
+          <button
+            type="button"
+            onClick={() => {
+              const ms = whole(pause, 'A pause', 1, 10_000_000);
+              if (ms !== null) intent({ verb: 'client', client: id, intent: { op: 'pause', ms } });
+            }}
+            aria-label={`Pause client ${id}`}
+            title={`Pause client ${id} for these ms: a GC pause it cannot see`}
+          >
+            Pause
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => intent({ verb: 'client', client: id, intent: { op: client.alive ? 'crash' : 'restart' } })}
+            aria-label={`${client.alive ? 'Crash' : 'Restart'} client ${id}`}
+          >
+            {client.alive ? 'Crash' : 'Restart'}
+          </button>
+        </div>
       </div>
       <FieldError problem={problem} />
     </article>
@@ -148,7 +153,10 @@ export const ClientsPanel = memo(function ClientsPanel() {
   };
   return (
     <section className="panel clients-panel" aria-labelledby="clients-title">
-      <h2 id="clients-title">Clients</h2>
+      {/* The tab says "Clients" already; the heading stays for screen readers. */}
+      <h2 id="clients-title" className="visually-hidden">
+        Clients
+      </h2>
       {clients.length === 0 && <p className="hint">This run has no lock-service clients.</p>}
       <div className="client-cards">
         {clients.map((c) => (

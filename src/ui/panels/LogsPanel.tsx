@@ -82,7 +82,10 @@ export const LogsPanel = memo(function LogsPanel() {
   const leader = nodes.find((n) => n.id === leaderId) ?? null;
   return (
     <section className="panel logs-panel" aria-labelledby="logs-title">
-      <h2 id="logs-title">Logs</h2>
+      {/* The tab says "Logs" already; the heading stays for screen readers, the room goes to the rows. */}
+      <h2 id="logs-title" className="visually-hidden">
+        Logs
+      </h2>
       <p className="hint">
         Colour = term; solid = committed, dashed = not yet; the bar marks the commit index.
         {leader ? ` next/match: what leader ${leader.id} knows of each follower.` : ''} Click an entry: why?

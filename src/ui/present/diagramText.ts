@@ -50,5 +50,5 @@ export const PRESENTER_GEOMETRY: RingGeometry = {
   clientSize: PRESENTER_CLIENT_SIZE,
   storeSize: PRESENTER_STORE_SIZE,
   sideFont: PRESENTER_FONT.side,
-  sideLine: 25,
+  sideLine: PRESENTER_FONT.side * 1.2,
 };

@@ -61,7 +61,7 @@ export const selectStatus = (s: LabState): string => {
   const leader = snap.nodes.find((n) => n.id === snap.leader);
   const parts = [leader ? `leader ${leader.id} (term ${leader.term})` : 'no leader'];
   parts.push(`${snap.messages.length} message${snap.messages.length === 1 ? '' : 's'} in flight`);
-  if (snap.partitions.length > 0) parts.push('network partitioned');
+  if (snap.partitions.length > 0) parts.push('partitioned');
   if (snap.lossPct > 0) parts.push(`${snap.lossPct}% loss`);
   return parts.join(' · ');
 };
