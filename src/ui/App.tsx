@@ -24,7 +24,7 @@ import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
-import { selectError, selectMainView, selectSideTab, selectStatus } from './store/selectors';
+import { selectError, selectMainView, selectNodeIds, selectSideTab, selectStatus } from './store/selectors';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
 // Presenter mode and the embed frame (src/ui/present).
 import { EmbedView } from './present/EmbedView';
@@ -126,13 +126,18 @@ function isPhone(): boolean {
   return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
 }
 
-/** On a phone the ring is at most 390 px wide: presenter sizes keep its glyphs big enough to tap and its words big enough to read. */
+/**
+ * On a phone the ring is at most 390 px wide: presenter sizes keep its glyphs big enough to tap
+ * and its words big enough to read; a step larger while the glyphs (five nodes or fewer) have room for it.
+ */
 const PHONE_TEXT = { scale: 1.15 } as const;
+const PHONE_TEXT_CROWDED = { scale: 1 } as const;
 
 /** The ring, the space-time view, or both side by side. */
 const DiagramPane = memo(function DiagramPane() {
   const view = useLab(selectMainView);
   const phone = useSyncExternalStore(subscribePhone, isPhone, () => false);
+  const crowded = useLab((s) => selectNodeIds(s).length > 5);
   return (
     <section className={`diagram-pane view-${view}`} aria-label="Cluster">
       <div className="view-bar">
@@ -141,7 +146,7 @@ const DiagramPane = memo(function DiagramPane() {
       <div className="views">
         {view !== 'time' && (
           <div className="ring-view">
-            <DiagramTextContext.Provider value={phone ? PHONE_TEXT : null}>
+            <DiagramTextContext.Provider value={phone ? (crowded ? PHONE_TEXT_CROWDED : PHONE_TEXT) : null}>
               <Diagram />
             </DiagramTextContext.Provider>
             <div className="why-corner">

@@ -10,6 +10,9 @@ import { join, resolve } from 'node:path';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, useBrowserSite } from './site';
+import { findPreset } from '../../src/sim/presets';
+import { parseSchedule } from '../../src/sim/schedule';
+import { encodeLink } from '../../src/share/link';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
 const PHONE = { width: 390, height: 844 } as const;
@@ -26,15 +29,15 @@ afterEach(async () => {
   expect(pageErrors).toEqual([]);
 });
 
-/** Free play with clients A and B, paused at `atMs`, on a phone. */
-async function openPhone(atMs = 600): Promise<Page> {
+/** Free play with clients A and B (or the given link), paused at `atMs`, on a phone. */
+async function openPhone(atMs = 600, query = `v=1&seed=42&clients=AB&t=${atMs}`): Promise<Page> {
   context = await site.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(m.text());
   });
-  await page.goto(`${site.url}?v=1&seed=42&clients=AB&t=${atMs}`);
+  await page.goto(`${site.url}?${query}`);
   await page.waitForSelector('[data-node-id]');
   await expect.poll(() => page.getByTestId('clock').getAttribute('data-now')).toBe(String(atMs));
   await page.waitForTimeout(200);
@@ -45,6 +48,16 @@ async function box(page: Page, selector: string) {
   const b = await page.locator(selector).first().boundingBox();
   if (!b) throw new Error(`${selector} has no box`);
   return b;
+}
+
+/** How many rows the top bar's visible controls take (tops more than 12 px apart). */
+async function topBarRows(page: Page): Promise<number> {
+  const tops = await page.evaluate(() =>
+    [...document.querySelectorAll('.topbar :is(button, select, input, output)')].filter((e) => e.getClientRects().length > 0).map((e) => e.getBoundingClientRect().top),
+  );
+  const rows: number[] = [];
+  for (const t of tops.sort((a, b) => a - b)) if (rows.length === 0 || t - rows[rows.length - 1] > 12) rows.push(t);
+  return rows.length;
 }
 
 /** A point of the diagram's viewBox (940×590) on the screen. */
@@ -59,11 +72,7 @@ async function screenPoint(page: Page, x: number, y: number): Promise<{ x: numbe
   );
 }
 
-/**
- * One finger down at `from`, moved in `steps` to `to`, lifted: real touch events through CDP. The
- * moves come a frame apart, as a finger's do: sent back to back they would read as a fling so
- * fast that Chromium swallows the next tap (which stops a fling) as it would on a phone.
- */
+/** One finger down at `from`, moved in `steps` a frame apart (as a finger's are) to `to`, lifted: real touch events through CDP. */
 async function touchDrag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }, steps = 12): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from.x, y: from.y }] });
@@ -149,6 +158,36 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
     await page.screenshot({ path: join(SHOTS, 'phone-390x844-first-screen.png') });
   });
 
+  it('keeps the top bar to two rows mid-run in the chapter (clock "/ 2253", To end), playing or paused', async () => {
+    const chapter = findPreset('chapter')!;
+    const page = await openPhone(1800, encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1800 }));
+    await page.getByRole('button', { name: 'To end' }).waitFor();
+    expect(await topBarRows(page)).toBe(2);
+    await page.getByRole('button', { name: /Play/ }).tap();
+    await page.getByRole('button', { name: /Pause/ }).waitFor();
+    expect(await topBarRows(page)).toBe(2);
+    await page.getByRole('button', { name: /Pause/ }).tap();
+    // The chapter opens in Ring + time: on a phone the lanes sit under the ring, each full width.
+    const ring = await box(page, '.diagram-frame');
+    const lanes = await box(page, '[data-testid="spacetime"]');
+    expect(lanes.y).toBeGreaterThanOrEqual(ring.y + ring.height);
+    expect(Math.min(ring.width, lanes.width)).toBeGreaterThanOrEqual(350);
+    expect(lanes.height).toBeGreaterThan(300);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  });
+
+  it('gives each of nine nodes a touch target of at least 44 px, and a tap hits the node under the finger', async () => {
+    const page = await openPhone(400, 'v=1&seed=42&nodes=9&clients=AB&t=400');
+    for (let i = 1; i <= 9; i++) {
+      const target = await box(page, `[data-node-id="n${i}"] .focus-ring`);
+      expect(Math.min(target.width, target.height), `n${i}`).toBeGreaterThanOrEqual(44);
+    }
+    const shape = await box(page, '[data-node-id="n7"] .node-shape');
+    await page.touchscreen.tap(shape.x + shape.width / 2, shape.y + shape.height / 2);
+    await expect.poll(() => alive(page, 'n7')).toBe('false');
+    for (const id of ['n6', 'n8']) expect(await alive(page, id)).toBe('true');
+  });
+
   it('switches tabs by tap, the tab list scrolling sideways inside itself', async () => {
     const page = await openPhone();
     const tablist = page.getByRole('tablist', { name: 'Panels' });
@@ -206,6 +245,8 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
     for (const id of ['n1', 'n2', 'n3', 'n4', 'n5']) expect(await alive(page, id)).toBe('true');
     await page.screenshot({ path: join(SHOTS, 'phone-390x844-cut.png') });
 
+    // Heal by tap at once: the finger left the glass moving, and that must not read as a fling
+    // whose end swallows this tap.
     await heal.tap();
     await expect.poll(() => page.locator('.partition-group').count()).toBe(0);
 
