@@ -30,8 +30,9 @@ afterEach(async () => {
 });
 
 /** Free play with clients A and B (or the given link), paused at `atMs`, on a phone. */
-async function openPhone(atMs = 600, query = `v=1&seed=42&clients=AB&t=${atMs}`): Promise<Page> {
-  context = await site.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+async function openPhone(atMs = 600, query = `v=1&seed=42&clients=AB&t=${atMs}`, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  await context?.close();
+  context = await site.browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, colorScheme });
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
@@ -258,7 +259,7 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
     expect(await page.locator('.partition-group').count()).toBe(0);
   });
 
-  it('More shows the sharing, export and presenter buttons; axe finds nothing, folded or open', async () => {
+  it('More shows the sharing, export and presenter buttons; axe finds nothing, folded or open, light or dark in a tour', async () => {
     const page = await openPhone();
     expect(await axeViolations(page)).toEqual([]);
     const more = page.getByRole('button', { name: /More/ });
@@ -278,5 +279,14 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
     expect(menu.x + menu.width).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: join(SHOTS, 'phone-390x844-more.png') });
     expect(await axeViolations(page)).toEqual([]);
+
+    // Dark, and in a guided tour (its narration above the ring).
+    const chapter = findPreset('chapter')!;
+    const tour = encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1168, tour: { name: 'chapter', beat: 2 } });
+    const dark = await openPhone(1168, tour, 'dark');
+    await dark.getByTestId('tour-narration').waitFor();
+    expect(await dark.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await dark.screenshot({ path: join(SHOTS, 'phone-390x844-dark-tour.png'), fullPage: true });
+    expect(await axeViolations(dark)).toEqual([]);
   });
 });
