@@ -1,5 +1,5 @@
-/** The page: controls on top, the diagram on the left, panels and the event log on the right. */
-import { memo, type KeyboardEvent } from 'react';
+/** The page: controls on top, the diagram on the left, panels and the event log on the right (on a phone: diagram first, panels as a sheet below). */
+import { memo, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { ClientsPanel } from './panels/ClientsPanel';
 import { EventLogPanel } from './panels/EventLogPanel';
 import { LockTablePanel } from './panels/LockTablePanel';
@@ -25,11 +25,12 @@ import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
-import { selectError, selectMainView, selectSideTab, selectTour } from './store/selectors';
+import { selectError, selectMainView, selectNodeIds, selectSideTab, selectTour } from './store/selectors';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
 // Presenter mode and the embed frame (src/ui/present).
 import { EmbedView } from './present/EmbedView';
 import { PresenterButton, PresenterView } from './present/PresenterView';
+import { DiagramTextContext } from './present/diagramText';
 import { usePresenterKeys } from './present/presenterKeys';
 
 const TAB_TITLES: Record<SideTab, string> = {
@@ -130,15 +131,40 @@ const SideTabs = memo(function SideTabs() {
   );
 });
 
+/** The phone layout's width (the `@media (max-width: 640px)` block in styles.css says the same). */
+const PHONE_QUERY = '(max-width: 640px)';
+
+function subscribePhone(onChange: () => void): () => void {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return () => {};
+  const query = window.matchMedia(PHONE_QUERY);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+function isPhone(): boolean {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(PHONE_QUERY).matches;
+}
+
+/**
+ * On a phone the ring is at most 390 px wide: presenter sizes keep its glyphs big enough to tap
+ * and its words big enough to read; a step larger while the glyphs (five nodes or fewer) have room for it.
+ */
+const PHONE_TEXT = { scale: 1.15 } as const;
+const PHONE_TEXT_CROWDED = { scale: 1 } as const;
+
 /** The ring, the space-time view, or both side by side. */
 const DiagramPane = memo(function DiagramPane() {
   const view = useLab(selectMainView);
+  const phone = useSyncExternalStore(subscribePhone, isPhone, () => false);
+  const crowded = useLab((s) => selectNodeIds(s).length > 5);
   return (
     <section className={`diagram-pane view-${view}`} aria-label="Cluster">
       <div className="views">
         {view !== 'time' && (
           <div className="ring-view">
-            <Diagram />
+            <DiagramTextContext.Provider value={phone ? (crowded ? PHONE_TEXT_CROWDED : PHONE_TEXT) : null}>
+              <Diagram />
+            </DiagramTextContext.Provider>
             <div className="why-corner">
               <WhyNoLeaderButton />
             </div>
@@ -156,6 +182,28 @@ const DiagramPane = memo(function DiagramPane() {
     </section>
   );
 });
+
+/**
+ * Playback on top. On a phone the sharing, export and presenter buttons fold behind "More", so
+ * the bar is two rows; on a wide screen the toggle is hidden and they sit in the bar as before.
+ */
+function TopBar() {
+  const [more, setMore] = useState(false);
+  return (
+    <header className={more ? 'topbar more-open' : 'topbar'}>
+      <h1 className="brand">Lockstep</h1>
+      <PlaybackControls />
+      <button type="button" className="more-toggle" aria-expanded={more} aria-controls="topbar-more" onClick={() => setMore(!more)}>
+        More <span aria-hidden="true">{more ? '▴' : '▾'}</span>
+      </button>
+      <div className="topbar-more" id="topbar-more">
+        <ShareControls />
+        <ExportMenu />
+        <PresenterButton />
+      </div>
+    </header>
+  );
+}
 
 export function App() {
   const bridge = useBridge();
@@ -178,13 +226,7 @@ export function App() {
   }
   return (
     <div className="app">
-      <header className="topbar">
-        <h1 className="brand">Lockstep</h1>
-        <PlaybackControls />
-        <ShareControls />
-        <ExportMenu />
-        <PresenterButton />
-      </header>
+      <TopBar />
       {/* A landmark of its own, so the scenario picker, its blurb and the status are not loose on the page. */}
       <RunBar />
       <ErrorBanner />

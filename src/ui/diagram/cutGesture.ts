@@ -53,8 +53,15 @@ export function createCutGesture(svg: SVGSVGElement, initial: CutCallbacks): Cut
     pointerId = null;
     callbacks.preview(null);
   };
+  // touch-action: none already keeps the page from scrolling under a finger drawing a cut; a
+  // consumed touchmove also keeps Chromium from reading the drag as a fling, which would swallow
+  // the next tap (Heal partition, say) as the tap that stops a fling.
+  const touchMove = (e: TouchEvent) => {
+    if (start !== null && e.cancelable) e.preventDefault();
+  };
   svg.addEventListener('pointerdown', down);
   svg.addEventListener('pointermove', move);
+  svg.addEventListener('touchmove', touchMove, { passive: false });
   svg.addEventListener('pointerup', up);
   svg.addEventListener('pointercancel', cancel);
   return {
@@ -64,6 +71,7 @@ export function createCutGesture(svg: SVGSVGElement, initial: CutCallbacks): Cut
     destroy() {
       svg.removeEventListener('pointerdown', down);
       svg.removeEventListener('pointermove', move);
+      svg.removeEventListener('touchmove', touchMove);
       svg.removeEventListener('pointerup', up);
       svg.removeEventListener('pointercancel', cancel);
     },
