@@ -26,7 +26,8 @@ export function linkStateOf(s: LabState): LinkState | null {
     config: f.config,
     schedule: f.schedule,
     nowMs: f.snapshot.now,
-    speed: f.speed,
+    // Slowed around an event, the link keeps the speed the person chose.
+    speed: s.slowedFrom ?? f.speed,
     ...(tour !== undefined ? { tour } : {}),
     ...(view !== undefined ? { view } : {}),
     ...(s.presenting ? { present: true } : {}),

@@ -140,6 +140,9 @@ describe('pause at landmarks and slow around events', () => {
     now(800);
     expect(store.getState().frame.speed).toBe(SLOW_FACTOR);
     expect(sent.at(-1)).toEqual({ type: 'speed', speed: SLOW_FACTOR });
+    // The link keeps the chosen speed while playback is slowed (it is not the run's speed to share).
+    expect(currentLink(store.getState())).toContain('speed=1');
+    expect(currentLink(store.getState())).not.toContain(`speed=${SLOW_FACTOR}`);
     now(1000);
     expect(store.getState().frame.speed).toBe(SLOW_FACTOR);
     now(1100);

@@ -50,7 +50,10 @@ export function startPlaybackAssist(bridge: HostBridge): () => void {
     }
     // A speed this did not set is the person's (or a tour's) choice.
     if (slowedTo === null || f.speed !== slowedTo) {
-      if (slowedTo !== null && f.speed !== slowedTo) slowedTo = null;
+      if (slowedTo !== null && f.speed !== slowedTo) {
+        slowedTo = null;
+        if (s.slowedFrom !== null) s.setPresent({ slowedFrom: null });
+      }
       chosen = f.speed;
     }
 
@@ -74,15 +77,21 @@ export function startPlaybackAssist(bridge: HostBridge): () => void {
       const slow = assistedSpeed(chosen, true);
       if (slow !== chosen) {
         slowedTo = slow;
+        // The speed first: this listener runs again inside each of these calls.
         bridge.setSpeed(slow);
+        store.getState().setPresent({ slowedFrom: chosen });
       }
     } else if (!near && slowedTo !== null) {
       slowedTo = null;
       bridge.setSpeed(chosen);
+      store.getState().setPresent({ slowedFrom: null });
     }
   });
   return () => {
     unsubscribe();
-    if (slowedTo !== null) bridge.setSpeed(chosen);
+    if (slowedTo !== null) {
+      bridge.setSpeed(chosen);
+      store.getState().setPresent({ slowedFrom: null });
+    }
   };
 }

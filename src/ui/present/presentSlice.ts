@@ -23,7 +23,9 @@ export interface PresentSlice {
   readonly blank: boolean;
   readonly pauseAtLandmarks: boolean;
   readonly slowAroundEvents: boolean;
-  setPresent(change: Partial<Pick<PresentSlice, 'presenting' | 'presentPanels' | 'presentText' | 'blank' | 'pauseAtLandmarks' | 'slowAroundEvents' | 'pageMode'>>): void;
+  /** While "slow around events" has slowed playback: the speed the person chose (links keep it, not the slowed one). */
+  readonly slowedFrom: number | null;
+  setPresent(change: Partial<Pick<PresentSlice, 'presenting' | 'presentPanels' | 'presentText' | 'blank' | 'pauseAtLandmarks' | 'slowAroundEvents' | 'pageMode' | 'slowedFrom'>>): void;
 }
 
 export const presentSlice = (set: StoreApi<LabState>['setState']): PresentSlice => ({
@@ -34,6 +36,7 @@ export const presentSlice = (set: StoreApi<LabState>['setState']): PresentSlice 
   blank: false,
   pauseAtLandmarks: false,
   slowAroundEvents: false,
+  slowedFrom: null,
   setPresent: (change) =>
     set((s) => {
       const next = { ...change };
