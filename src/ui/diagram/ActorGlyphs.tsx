@@ -35,7 +35,7 @@ export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 
   // Lines a little more than a line apart, so their boxes never touch.
   const nameStep = font.name * 1.2;
   const valueStep = font.value * 1.25;
-  const maxChars = presenter ? 11 : 13;
+  const maxChars = presenter ? 11 : 15;
   const ry = 10;
   const d = `M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 1 ${w / 2},${-h / 2 + ry}V${h / 2 - ry}A${w / 2},${ry} 0 0 1 ${-w / 2},${h / 2 - ry}Z`;
   return (

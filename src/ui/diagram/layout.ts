@@ -12,9 +12,9 @@ export const VIEW_W = 940;
 export const VIEW_H = 590;
 export const RING = { cx: 470, cy: 292, r: 204 } as const;
 export const CLIENT_X = 66;
-export const STORE_X = 856;
+export const STORE_X = 850;
 export const CLIENT_SIZE = { w: 116, h: 66 } as const;
-export const STORE_SIZE = { w: 150, h: 100 } as const;
+export const STORE_SIZE = { w: 170, h: 100 } as const;
 
 /**
  * Label sizes of the normal ring, in view units. At a projector's 1280×720 the ring is drawn at
