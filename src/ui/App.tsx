@@ -22,7 +22,7 @@ import { ViewSwitch } from './controls/ViewSwitch';
 import { ConnectedSpaceTime } from './spacetime/ConnectedSpaceTime';
 import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
-import { useBridge, useLab, useLabStore } from './labContext';
+import { useBridge, useLab, useLabPanel, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
 import { selectError, selectMainView, selectSideTab, selectStatus } from './store/selectors';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
@@ -44,7 +44,7 @@ const TAB_TITLES: Record<SideTab, string> = {
 };
 
 const Status = memo(function Status() {
-  const text = useLab(selectStatus);
+  const text = useLabPanel(selectStatus);
   return (
     <p className="status" data-testid="status">
       {text}
