@@ -99,12 +99,12 @@ export type HostToWorker =
    * The page drew what it had received (sent once per page frame that had a playing run's
    * snapshot or clock). From the first one on, a playing run's frames wait while
    * MAX_UNSHOWN_FRAMES posts are still undrawn, so a busy page is not sent frames it would
-   * only decode and drop.
+   * only decode and drop; a waiting worker posts its next frame as soon as this arrives.
    */
   | { readonly type: 'shown' };
 
 /** Playing, the worker posts at most this many frames ahead of the page's last 'shown'. */
-export const MAX_UNSHOWN_FRAMES = 2;
+export const MAX_UNSHOWN_FRAMES = 1;
 
 /** The exports the worker makes: they need the whole run, not just what the page holds. */
 export const EXPORT_FORMATS = ['trace-json', 'events-md', 'events-csv', 'shiviz'] as const;

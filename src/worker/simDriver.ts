@@ -52,6 +52,8 @@ export class SimDriver {
   private frameRequested = false;
   /** Posts of a playing run since the page's last 'shown'; null until the page sends one. */
   private unshown: number | null = null;
+  /** The last frame posted nothing because the page was behind. */
+  private heldBack = false;
   private readonly limits: FrameLimits;
   private readonly checkBudgetMs: number;
   private readonly fuzzBudgetMs: number;
@@ -100,9 +102,10 @@ export class SimDriver {
   private dispatch(msg: HostToWorker): void {
     // Before anything else: it is no command, and must not land a seek that is waiting for the frame.
     if (msg.type === 'shown') {
-      const waiting = this.unshown !== null && this.unshown >= MAX_UNSHOWN_FRAMES;
       this.unshown = 0;
-      if (waiting) this.wake();
+      // A frame held back for the page goes out now rather than at the worker's next frame,
+      // which would often be a frame late and halve the rate of a page that keeps up.
+      if (this.heldBack) this.frame();
       return;
     }
     // A seek waits for the frame (so a dragged scrubber costs one replay per frame), but every
@@ -276,6 +279,7 @@ export class SimDriver {
     // A page that has not drawn the last frames gets no more while playing: the run goes on,
     // and the next snapshot carries everything since (the events of the skipped frames too).
     const pageBehind = run.playing && this.unshown !== null && this.unshown >= MAX_UNSHOWN_FRAMES;
+    this.heldBack = pageBehind;
     if (pageBehind) {
       // Nothing to post: 'shown' wakes the next frame.
     } else if (this.dirty) {

@@ -148,6 +148,8 @@ export class MessageCanvas {
   private symbolScale = 1;
   private trails = false;
   private pending = 0;
+  /** The canvas's CSS size, kept from the last resize (null: not read yet). */
+  private size: { readonly cw: number; readonly ch: number } | null = null;
   private readonly resizeObserver: ResizeObserver | null;
   private readonly colorScheme: MediaQueryList | null;
   /** With reduced motion, a drop is a still mark rather than a growing, fading ring. */
@@ -169,7 +171,11 @@ export class MessageCanvas {
     this.ctx = ctx;
     this.layout = layout;
     this.palette = readPalette(canvas);
-    this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => this.schedule());
+    this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => {
+      // Layout is clean while resize observers run, so this read costs nothing.
+      this.size = { cw: canvas.clientWidth, ch: canvas.clientHeight };
+      this.schedule();
+    });
     this.resizeObserver?.observe(canvas);
     this.colorScheme = typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-color-scheme: dark)');
     this.colorScheme?.addEventListener('change', this.onScheme);
@@ -214,8 +220,10 @@ export class MessageCanvas {
     if (!ctx) return;
     const canvas = this.canvas;
     const dpr = window.devicePixelRatio || 1;
-    const cw = canvas.clientWidth;
-    const ch = canvas.clientHeight;
+    // The size is read when it changes (the resize observer), not every frame: reading it in a
+    // frame whose DOM React just changed would force a layout in the middle of the frame.
+    if (this.size === null) this.size = { cw: canvas.clientWidth, ch: canvas.clientHeight };
+    const { cw, ch } = this.size;
     const width = Math.max(1, Math.round(cw * dpr));
     const height = Math.max(1, Math.round(ch * dpr));
     if (canvas.width !== width || canvas.height !== height) {
@@ -230,7 +238,8 @@ export class MessageCanvas {
     const oy = (ch - VIEW_H * s) / 2;
     const dropMotion = !this.reducedMotion?.matches;
     // The on-screen size of the smallest symbol (its equal-area square), for tests and tuning.
-    canvas.dataset.symbolPx = (Math.sqrt(SMALLEST_SYMBOL_AREA) * this.symbolScale * s).toFixed(1);
+    const symbolPx = (Math.sqrt(SMALLEST_SYMBOL_AREA) * this.symbolScale * s).toFixed(1);
+    if (canvas.dataset.symbolPx !== symbolPx) canvas.dataset.symbolPx = symbolPx;
     if (this.trails) this.drawTrails(dpr, s, ox, oy);
     const k = this.symbolScale;
     for (const m of messageMarks(this.layout, this.frame)) {
