@@ -106,6 +106,52 @@ describe('worker protocol over a MessageChannel', () => {
     expect(t.store.getState().frame.speed).toBe(100);
   });
 
+  it('holds back a playing run while the page has not drawn its last frame, and posts as soon as it has', async () => {
+    const channel = new MessageChannel();
+    let realNow = 1000;
+    const frames: (() => void)[] = [];
+    const driver = new SimDriver(channel.port1 as unknown as WorkerEndpoint, { now: () => realNow, requestFrame: (cb) => frames.push(cb) });
+    const received: WorkerToHost[] = [];
+    channel.port2.addEventListener('message', (e) => received.push(e.data as WorkerToHost));
+    channel.port1.start();
+    channel.port2.start();
+    const settle = () => new Promise((r) => setTimeout(r, 5));
+    const frame = async () => {
+      await settle();
+      realNow += 16;
+      for (const cb of frames.splice(0)) cb();
+      await settle();
+    };
+    try {
+      channel.port2.postMessage({ type: 'load', config: DEFAULT_CONFIG, schedule: [], playing: true });
+      channel.port2.postMessage({ type: 'speed', speed: 1 });
+      await frame();
+      // A page that never says 'shown' is posted every frame (tests, older hosts).
+      let before = received.length;
+      await frame();
+      expect(received.length - before).toBe(1);
+      channel.port2.postMessage({ type: 'shown' });
+      await frame();
+      before = received.length;
+      // One frame is out and not drawn: the run plays on, nothing more is posted.
+      await frame();
+      await frame();
+      expect(received.length - before).toBe(0);
+      const heldAt = received.at(-1);
+      channel.port2.postMessage({ type: 'shown' });
+      await settle();
+      // Drawn: the held-back frame goes out at once, with the time the run reached meanwhile.
+      expect(received.length - before).toBe(1);
+      const next = received.at(-1);
+      const timeOf = (m: WorkerToHost | undefined) => (m?.type === 'snapshot' ? m.snapshot.now : m?.type === 'clock' ? m.clockMs : -1);
+      expect(timeOf(next)).toBeGreaterThan(timeOf(heldAt));
+    } finally {
+      driver.dispose();
+      channel.port1.close();
+      channel.port2.close();
+    }
+  });
+
   it('posts at most one message per frame', async () => {
     const t = (current = setup());
     t.bridge.load(DEFAULT_CONFIG, parseSchedule(''), { playing: true });

@@ -1,6 +1,6 @@
 /** Hands the store and the worker bridge to components; tests pass their own. */
 import { createContext, useContext, type ReactNode } from 'react';
-import { useStore } from 'zustand';
+import { useStore, type StoreApi } from 'zustand';
 import type { HostBridge } from './bridge/hostBridge';
 import type { LabState, LabStore } from './store/labStore';
 
@@ -23,6 +23,78 @@ function useLabContext(): Lab {
 
 export function useLab<T>(selector: (s: LabState) => T): T {
   return useStore(useLabContext().store, selector);
+}
+
+/** How far apart (real ms) the panels beside the ring catch up with a playing run. */
+export const PANEL_INTERVAL_MS = 100;
+
+/** What a playing run changes every frame; a change to anything else reaches the panels at once. */
+const PLAYBACK_KEYS: ReadonlySet<string> = new Set(['frame', 'events', 'eventsBase', 'details', 'trace', 'landmarks']);
+
+function onlyPlayback(s: LabState, prev: LabState): boolean {
+  if (!s.frame.playing || !prev.frame.playing || s.frame.runId !== prev.frame.runId) return false;
+  for (const key in s) if (s[key as keyof LabState] !== prev[key as keyof LabState] && !PLAYBACK_KEYS.has(key)) return false;
+  return true;
+}
+
+type StoreView = Pick<StoreApi<LabState>, 'getState' | 'getInitialState' | 'subscribe'>;
+
+/**
+ * The store as the panels see it: the same state, but while a run plays its per-frame snapshots
+ * wake subscribers at most every PANEL_INTERVAL_MS (the last one always arrives). Pausing, a
+ * seek, a new run or any change a person makes wakes them at once. The ring, the clock and the
+ * scrubber follow every frame; text and tables beside them cannot be read at 60 changes a
+ * second, and re-rendering, laying out and painting them that often was most of a frame's cost.
+ */
+function throttledView(store: LabStore, intervalMs: number): StoreView {
+  const listeners = new Set<(s: LabState, prev: LabState) => void>();
+  let shown = store.getState();
+  let unsubscribe: (() => void) | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let last = -Infinity;
+  const notify = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    last = performance.now();
+    const prev = shown;
+    shown = store.getState();
+    for (const listener of [...listeners]) listener(shown, prev);
+  };
+  const onChange = (s: LabState, prev: LabState) => {
+    if (!onlyPlayback(s, prev)) return notify();
+    const wait = last + intervalMs - performance.now();
+    if (wait <= 0) notify();
+    else if (timer === null) timer = setTimeout(notify, wait);
+  };
+  return {
+    getState: store.getState,
+    getInitialState: store.getInitialState,
+    subscribe(listener) {
+      listeners.add(listener);
+      if (unsubscribe === null) {
+        shown = store.getState();
+        unsubscribe = store.subscribe(onChange);
+      }
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size > 0) return;
+        unsubscribe?.();
+        unsubscribe = null;
+        if (timer !== null) clearTimeout(timer);
+        timer = null;
+      };
+    },
+  };
+}
+
+const panelViews = new WeakMap<LabStore, StoreView>();
+
+/** useLab for panels and status text beside the ring: see throttledView. */
+export function useLabPanel<T>(selector: (s: LabState) => T): T {
+  const store = useLabContext().store;
+  let view = panelViews.get(store);
+  if (!view) panelViews.set(store, (view = throttledView(store, PANEL_INTERVAL_MS)));
+  return useStore(view, selector);
 }
 
 export function useLabStore(): LabStore {

@@ -94,7 +94,17 @@ export type HostToWorker =
   /** Stream the trace (for the space-time view) while `on`; turning it on resends it whole. */
   | { readonly type: 'trace'; readonly on: boolean }
   /** Make an export of the run as it stands now (time 0 to the current time); answered by `export` with the same id. */
-  | { readonly type: 'export'; readonly requestId: number; readonly format: ExportFormat };
+  | { readonly type: 'export'; readonly requestId: number; readonly format: ExportFormat }
+  /**
+   * The page drew what it had received (sent once per page frame that had a playing run's
+   * snapshot or clock). From the first one on, a playing run's frames wait while
+   * MAX_UNSHOWN_FRAMES posts are still undrawn, so a busy page is not sent frames it would
+   * only decode and drop; a waiting worker posts its next frame as soon as this arrives.
+   */
+  | { readonly type: 'shown' };
+
+/** Playing, the worker posts at most this many frames ahead of the page's last 'shown'. */
+export const MAX_UNSHOWN_FRAMES = 1;
 
 /** The exports the worker makes: they need the whole run, not just what the page holds. */
 export const EXPORT_FORMATS = ['trace-json', 'events-md', 'events-csv', 'shiviz'] as const;

@@ -11,7 +11,7 @@ import { LiveCheck } from './liveCheck';
 import { TraceFeed } from './traceFeed';
 import { transferablesOf } from '../sim/traceColumns';
 import { firstChangeAt, Playback, type FrameLimits, type LoadRequest } from './playback';
-import { clampSpeed, DEFAULT_SPEED, MAX_SEEK_MS, type ExportFormat, type HostToWorker, type WorkerEndpoint, type WorkerToHost } from './protocol';
+import { clampSpeed, DEFAULT_SPEED, MAX_SEEK_MS, MAX_UNSHOWN_FRAMES, type ExportFormat, type HostToWorker, type WorkerEndpoint, type WorkerToHost } from './protocol';
 
 export interface FrameScheduler {
   /** Real time in ms (performance.now in the worker). */
@@ -50,6 +50,10 @@ export class SimDriver {
   private speed = DEFAULT_SPEED;
   private dirty = false;
   private frameRequested = false;
+  /** Posts of a playing run since the page's last 'shown'; null until the page sends one. */
+  private unshown: number | null = null;
+  /** The last frame posted nothing because the page was behind. */
+  private heldBack = false;
   private readonly limits: FrameLimits;
   private readonly checkBudgetMs: number;
   private readonly fuzzBudgetMs: number;
@@ -96,6 +100,14 @@ export class SimDriver {
   }
 
   private dispatch(msg: HostToWorker): void {
+    // Before anything else: it is no command, and must not land a seek that is waiting for the frame.
+    if (msg.type === 'shown') {
+      this.unshown = 0;
+      // A frame held back for the page goes out now rather than at the worker's next frame,
+      // which would often be a frame late and halve the rate of a page that keeps up.
+      if (this.heldBack) this.frame();
+      return;
+    }
     // A seek waits for the frame (so a dragged scrubber costs one replay per frame), but every
     // other command happens after it, at the time it was sent.
     if (msg.type === 'load') this.loaded?.playback.cancelSeek();
@@ -133,7 +145,7 @@ export class SimDriver {
   }
 
   /** A command for the loaded run; false when nothing changed (no run, or an error was posted). */
-  private command(msg: Exclude<HostToWorker, { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' }>): boolean {
+  private command(msg: Exclude<HostToWorker, { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'shown' }>): boolean {
     if (!this.loaded) return false;
     const run = this.loaded.playback;
     switch (msg.type) {
@@ -264,10 +276,20 @@ export class SimDriver {
       const budget = run.playing ? this.checkBudgetMs : this.checkBudgetMs * 2;
       if (loaded.check.advance(run.horizonMs, this.clock() + budget, this.clock)) this.dirty = true;
     }
-    if (this.dirty) {
+    // A page that has not drawn the last frames gets no more while playing: the run goes on,
+    // and the next snapshot carries everything since (the events of the skipped frames too).
+    const pageBehind = run.playing && this.unshown !== null && this.unshown >= MAX_UNSHOWN_FRAMES;
+    this.heldBack = pageBehind;
+    if (pageBehind) {
+      // Nothing to post: 'shown' wakes the next frame.
+    } else if (this.dirty) {
       this.post(run.snapshotMessage(this.clock(), this.speed, loaded.check.status()));
       this.dirty = false;
-    } else if (run.playing) this.post(run.clockMessage());
+      if (run.playing && this.unshown !== null) this.unshown++;
+    } else if (run.playing) {
+      this.post(run.clockMessage());
+      if (this.unshown !== null) this.unshown++;
+    }
     this.postTrace(loaded.check);
     const checking = loaded.check.checkedToMs < run.horizonMs;
     // Idle (the check caught up): label the trace's messages ahead of the space-time view opening.

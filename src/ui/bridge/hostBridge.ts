@@ -283,6 +283,9 @@ export class HostBridge {
     this.pendingReset = false;
     this.pendingClock = null;
     this.pendingError = null;
+    // A playing run's frame is drawn from here on: tell the worker, which holds back new frames
+    // while this page is behind (not through send(): this is no action and clears no error).
+    if ((snap !== null && snap.playing) || clock !== null) this.endpoint.postMessage({ type: 'shown' });
     this.store.setState((s): Partial<LabState> => {
       const next: { -readonly [K in keyof LabState]?: LabState[K] } = {};
       if (snap) {

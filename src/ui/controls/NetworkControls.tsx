@@ -1,23 +1,23 @@
 /** Partitions (isolate the selected nodes, heal), message loss, and submitting a command. */
 import { memo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useBridge, useLab, useLabStore } from '../labContext';
+import { useBridge, useLabPanel, useLabStore } from '../labContext';
 import { selectLossPct, selectNodeIds, selectPartitions, selectSelectedNodes } from '../store/selectors';
 import { FieldError } from './FieldError';
 
 /** How to cut the network, shown in the diagram's corner (the Isolate button is described by it). */
 export const SelectionNote = memo(function SelectionNote() {
-  const partitioned = useLab((s) => selectPartitions(s).length > 0);
+  const partitioned = useLabPanel((s) => selectPartitions(s).length > 0);
   return <>{partitioned ? 'partitioned: Heal joins the sides' : '✂ drag across empty space to cut'}</>;
 });
 
 export const NetworkControls = memo(function NetworkControls() {
   const bridge = useBridge();
   const store = useLabStore();
-  const selected = useLab(selectSelectedNodes);
-  const partitions = useLab(selectPartitions);
-  const nodeIds = useLab(useShallow(selectNodeIds));
-  const lossPct = useLab(selectLossPct);
+  const selected = useLabPanel(selectSelectedNodes);
+  const partitions = useLabPanel(selectPartitions);
+  const nodeIds = useLabPanel(useShallow(selectNodeIds));
+  const lossPct = useLabPanel(selectLossPct);
   const [loss, setLoss] = useState('10');
   const [command, setCommand] = useState('x=1');
   const [target, setTarget] = useState('leader');

@@ -1,15 +1,29 @@
 /** Play/pause, stepping 1 ms either way, speed, the clock and "go to" (events and landmarks are on the scrubber). */
 import { memo, useState } from 'react';
 import { CAP_NAME, MAX_SEEK_MS, SPEED_CHOICES, speedLabel } from '../../worker/protocol';
-import { useBridge, useLab } from '../labContext';
+import { useBridge, useLab, useLabStore } from '../labContext';
 import { selectNow, selectPlaying, selectSpeed, selectStopAt } from '../store/selectors';
 import { FieldError } from './FieldError';
 
+/** The clock on its own: it changes every frame, and nothing else in the bar should re-render with it. */
+const Clock = memo(function Clock() {
+  const now = useLab(selectNow);
+  const stopAt = useLab(selectStopAt);
+  return (
+    <output className="clock" aria-label="Simulated time" data-testid="clock" data-now={now}>
+      t = {now} ms
+      {/* The run's end, quieter than the time itself (and narrower, so a 1280 px top bar keeps one line). */}
+      {stopAt !== null && now <= stopAt && <span className="clock-end"> / {stopAt}</span>}
+      {now >= MAX_SEEK_MS ? ` · end of ${CAP_NAME}` : ''}
+    </output>
+  );
+});
+
 export const PlaybackControls = memo(function PlaybackControls() {
   const bridge = useBridge();
+  const store = useLabStore();
   const playing = useLab(selectPlaying);
   const speed = useLab(selectSpeed);
-  const now = useLab(selectNow);
   const stopAt = useLab(selectStopAt);
   const [goTo, setGoTo] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -29,7 +43,7 @@ export const PlaybackControls = memo(function PlaybackControls() {
       <button type="button" className="primary play" onClick={() => bridge.togglePlay()} aria-keyshortcuts="Space">
         {playing ? '❚❚ Pause' : '▶ Play'}
       </button>
-      <button type="button" onClick={() => bridge.goTo(Math.max(0, now - 1))} aria-keyshortcuts="ArrowLeft" aria-label="Step back 1 ms" title="Step back 1 ms (replays the run)">
+      <button type="button" onClick={() => bridge.goTo(Math.max(0, selectNow(store.getState()) - 1))} aria-keyshortcuts="ArrowLeft" aria-label="Step back 1 ms" title="Step back 1 ms (replays the run)">
         ◀ 1 ms
       </button>
       <button type="button" onClick={() => bridge.stepMs(1)} aria-keyshortcuts="ArrowRight" aria-label="Step 1 ms" title="Step forward 1 ms">
@@ -46,12 +60,7 @@ export const PlaybackControls = memo(function PlaybackControls() {
           ))}
         </select>
       </label>
-      <output className="clock" aria-label="Simulated time" data-testid="clock" data-now={now}>
-        t = {now} ms
-        {/* The run's end, quieter than the time itself (and narrower, so a 1280 px top bar keeps one line). */}
-        {stopAt !== null && now <= stopAt && <span className="clock-end"> / {stopAt}</span>}
-        {now >= MAX_SEEK_MS ? ` · end of ${CAP_NAME}` : ''}
-      </output>
+      <Clock />
       <label className="goto">
         {/* The field says what it takes; the label is for screen readers (a projector's 1280 px top bar has no room for both). */}
         <span className="visually-hidden">Go to ms</span>

@@ -5,7 +5,7 @@
  * Every move is a seek in the worker's Timeline (checkpoints + deterministic replay).
  */
 import { scaleLinear, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTimes, symbolTriangle, type SymbolType } from 'd3';
-import { memo, useEffect, useMemo, useState, type ChangeEvent } from 'react';
+import { memo, useMemo, useState, type ChangeEvent } from 'react';
 import { CAP_NAME, MAX_SEEK_MS, type LandmarkView } from '../../worker/protocol';
 import { formatDuration } from '../format';
 import { ForkNotice } from './ForkNotice';
@@ -63,13 +63,31 @@ export function markPath(look: MarkLook, size = 60): string {
   return symbol(MARK_SYMBOLS[look], look === 'violation' ? size * 1.8 : size)() ?? '';
 }
 
-function MarkIcon({ look }: { look: MarkLook }) {
+// Memoized: the track re-renders every frame while the run grows, its icons never change.
+const MarkIcon = memo(function MarkIcon({ look }: { look: MarkLook }) {
   return (
     <svg viewBox="-7 -7 14 14" width="0.95em" height="0.95em" aria-hidden="true" className={`mark-icon icon-${look}`}>
       <path d={markPath(look)} />
     </svg>
   );
-}
+});
+
+const ScrubLegend = memo(function ScrubLegend() {
+  return (
+    <ul className="scrub-legend" aria-label="Timeline marks">
+      {(Object.keys(MARK_NAMES) as MarkLook[]).map((look) => (
+        <li key={look}>
+          <MarkIcon look={look} />
+          {MARK_NAMES[look]}
+        </li>
+      ))}
+      <li>
+        <span className="action-tick legend-tick" aria-hidden="true" />
+        your actions
+      </li>
+    </ul>
+  );
+});
 
 interface Mark {
   readonly t: number;
@@ -137,10 +155,9 @@ export const Scrubber = memo(function Scrubber() {
   const ticks = useMemo(() => scaleLinear().domain([0, end]).ticks(8), [end]);
   const pct = (t: number) => `${(Math.min(t, end) / end) * 100}%`;
 
-  // The thumb follows the drag until the worker lands there.
-  useEffect(() => {
-    if (drag !== null && drag === now) setDrag(null);
-  }, [drag, now]);
+  // The thumb follows the drag until the worker lands there. Settled while rendering, not in an
+  // effect: an effect on `now` would schedule a task after every frame of a playing run.
+  if (drag !== null && drag === now) setDrag(null);
 
   const seek = (t: number) => bridge.goTo(t);
   const onChange = (e: ChangeEvent<HTMLInputElement>) => {
@@ -240,18 +257,7 @@ export const Scrubber = memo(function Scrubber() {
           ↷ Redo
         </button>
       </div>
-      <ul className="scrub-legend" aria-label="Timeline marks">
-        {(Object.keys(MARK_NAMES) as MarkLook[]).map((look) => (
-          <li key={look}>
-            <MarkIcon look={look} />
-            {MARK_NAMES[look]}
-          </li>
-        ))}
-        <li>
-          <span className="action-tick legend-tick" aria-hidden="true" />
-          your actions
-        </li>
-      </ul>
+      <ScrubLegend />
       <ForkNotice />
     </section>
   );

@@ -133,6 +133,9 @@ interface Palette {
 }
 
 
+/** Symbols are pre-drawn at this many offsets per pixel along each axis. */
+const SUBPIXEL_STEPS = 8;
+
 /** The cross of a drop's burst, centred on 0,0. */
 export const BURST_CROSS = 'M-7,-7L7,7M7,-7L-7,7';
 
@@ -143,17 +146,23 @@ export class MessageCanvas {
   private palette: Palette;
   private readonly shapes = new Map<MessageKind, Path2D>();
   private cross: Path2D | null = null;
+  /** Pre-drawn symbols by kind and subpixel offset, for spriteScale (null: draw the path). */
+  private readonly sprites = new Map<string, ImageBitmap | null>();
+  private spriteScale = 0;
   private frame: MessageFrame = { messages: [], drops: [], clockMs: 0 };
   /** Symbols drawn this much bigger, with (or without) a trail toward their target. */
   private symbolScale = 1;
   private trails = false;
   private pending = 0;
+  /** The canvas's CSS size, kept from the last resize (null: not read yet). */
+  private size: { readonly cw: number; readonly ch: number } | null = null;
   private readonly resizeObserver: ResizeObserver | null;
   private readonly colorScheme: MediaQueryList | null;
   /** With reduced motion, a drop is a still mark rather than a growing, fading ring. */
   private readonly reducedMotion: MediaQueryList | null;
   private readonly onScheme = () => {
     this.palette = readPalette(this.canvas);
+    this.clearSprites();
     this.schedule();
   };
 
@@ -169,7 +178,11 @@ export class MessageCanvas {
     this.ctx = ctx;
     this.layout = layout;
     this.palette = readPalette(canvas);
-    this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => this.schedule());
+    this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => {
+      // Layout is clean while resize observers run, so this read costs nothing.
+      this.size = { cw: canvas.clientWidth, ch: canvas.clientHeight };
+      this.schedule();
+    });
     this.resizeObserver?.observe(canvas);
     this.colorScheme = typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-color-scheme: dark)');
     this.colorScheme?.addEventListener('change', this.onScheme);
@@ -198,6 +211,7 @@ export class MessageCanvas {
     this.pending = 0;
     this.resizeObserver?.disconnect();
     this.colorScheme?.removeEventListener('change', this.onScheme);
+    this.clearSprites();
   }
 
   /** At most one draw per animation frame, however many snapshots arrive. */
@@ -214,8 +228,10 @@ export class MessageCanvas {
     if (!ctx) return;
     const canvas = this.canvas;
     const dpr = window.devicePixelRatio || 1;
-    const cw = canvas.clientWidth;
-    const ch = canvas.clientHeight;
+    // The size is read when it changes (the resize observer), not every frame: reading it in a
+    // frame whose DOM React just changed would force a layout in the middle of the frame.
+    if (this.size === null) this.size = { cw: canvas.clientWidth, ch: canvas.clientHeight };
+    const { cw, ch } = this.size;
     const width = Math.max(1, Math.round(cw * dpr));
     const height = Math.max(1, Math.round(ch * dpr));
     if (canvas.width !== width || canvas.height !== height) {
@@ -230,7 +246,8 @@ export class MessageCanvas {
     const oy = (ch - VIEW_H * s) / 2;
     const dropMotion = !this.reducedMotion?.matches;
     // The on-screen size of the smallest symbol (its equal-area square), for tests and tuning.
-    canvas.dataset.symbolPx = (Math.sqrt(SMALLEST_SYMBOL_AREA) * this.symbolScale * s).toFixed(1);
+    const symbolPx = (Math.sqrt(SMALLEST_SYMBOL_AREA) * this.symbolScale * s).toFixed(1);
+    if (canvas.dataset.symbolPx !== symbolPx) canvas.dataset.symbolPx = symbolPx;
     if (this.trails) this.drawTrails(dpr, s, ox, oy);
     const k = this.symbolScale;
     for (const m of messageMarks(this.layout, this.frame)) {
@@ -238,9 +255,65 @@ export class MessageCanvas {
         this.burst(m.x, m.y, dropMotion ? m.fade : 1, dpr, s, ox, oy);
         continue;
       }
-      ctx.setTransform(dpr * s * k, 0, 0, dpr * s * k, dpr * (ox + m.x * s), dpr * (oy + m.y * s));
-      this.symbol(m.kind);
+      this.stamp(m.kind, dpr * s * k, dpr * (ox + m.x * s), dpr * (oy + m.y * s));
     }
+  }
+
+  /**
+   * One message symbol centred at device pixel (x, y), copied from a small pre-drawn image of
+   * its kind at this scale. Software canvas rasterises every path with antialiasing each frame;
+   * at 9 nodes that was ~250 paths and about 3 ms of the main thread per frame, while copying
+   * the same pixels costs a fraction of it. The images are drawn at an eighth-pixel grid of
+   * offsets, so a symbol lands within 1/16 px of where the path would have been drawn.
+   */
+  private stamp(kind: MessageKind, scale: number, x: number, y: number): void {
+    const ctx = this.ctx as CanvasRenderingContext2D;
+    if (scale !== this.spriteScale) {
+      this.clearSprites();
+      this.spriteScale = scale;
+    }
+    const qx = Math.round(x * SUBPIXEL_STEPS);
+    const qy = Math.round(y * SUBPIXEL_STEPS);
+    const ix = Math.floor(qx / SUBPIXEL_STEPS);
+    const iy = Math.floor(qy / SUBPIXEL_STEPS);
+    const fx = qx - ix * SUBPIXEL_STEPS;
+    const fy = qy - iy * SUBPIXEL_STEPS;
+    const key = `${kind}:${fx}:${fy}`;
+    let sprite = this.sprites.get(key);
+    if (sprite === undefined) {
+      sprite = this.drawSprite(kind, scale, fx / SUBPIXEL_STEPS, fy / SUBPIXEL_STEPS);
+      this.sprites.set(key, sprite);
+    }
+    if (sprite === null) {
+      // No offscreen canvas here: draw the path itself.
+      ctx.setTransform(scale, 0, 0, scale, x, y);
+      this.symbol(ctx, kind);
+      return;
+    }
+    const half = (sprite.width - 1) / 2;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(sprite, ix - half, iy - half);
+  }
+
+  private clearSprites(): void {
+    for (const sprite of this.sprites.values()) sprite?.close();
+    this.sprites.clear();
+  }
+
+  /** A kind's symbol drawn once, centred at (half + fx, half + fy) of a square canvas. */
+  private drawSprite(kind: MessageKind, scale: number, fx: number, fy: number): ImageBitmap | null {
+    // An ImageBitmap: drawImage copies it as it is, where a canvas source is snapshotted per call.
+    if (typeof OffscreenCanvas === 'undefined') return null;
+    // The symbol's reach: its size's square root bounds every d3 symbol, plus the stroke and
+    // its miter at the sharpest point, plus a pixel for antialiasing.
+    const reach = (Math.sqrt(MESSAGE_LOOKS[kind].size) + 6) * scale + 2;
+    const half = Math.ceil(reach);
+    const sprite = new OffscreenCanvas(2 * half + 1, 2 * half + 1);
+    const sctx = sprite.getContext('2d');
+    if (!sctx) return null;
+    sctx.setTransform(scale, 0, 0, scale, half + fx, half + fy);
+    this.symbol(sctx, kind);
+    return sprite.transferToImageBitmap();
   }
 
   /** A translucent line with an arrowhead from each message toward its target. */
@@ -278,8 +351,7 @@ export class MessageCanvas {
   }
 
   /** One message symbol at the current transform, styled like the legend. */
-  private symbol(kind: MessageKind): void {
-    const ctx = this.ctx as CanvasRenderingContext2D;
+  private symbol(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, kind: MessageKind): void {
     const path = this.shape(kind);
     const color = this.palette.kind[kind];
     if (kind === 'heartbeat') {

@@ -6,7 +6,7 @@ import { memo, useState } from 'react';
 import { MAX_CLIENTS } from '../../sim/config';
 import type { ClientView } from '../../sim/snapshot';
 import { formatDuration } from '../format';
-import { useBridge, useLab } from '../labContext';
+import { useBridge, useLabPanel } from '../labContext';
 import { selectClients, selectConfig, selectNow, selectSchedule } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
 import { WhyButton } from './WhyPanel';
@@ -140,10 +140,10 @@ function ClientCard({ client, now }: { client: ClientView; now: number }) {
 const NEXT_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 export const ClientsPanel = memo(function ClientsPanel() {
-  const clients = useLab(selectClients);
-  const now = useLab(selectNow);
-  const config = useLab(selectConfig);
-  const schedule = useLab(selectSchedule);
+  const clients = useLabPanel(selectClients);
+  const now = useLabPanel(selectNow);
+  const config = useLabPanel(selectConfig);
+  const schedule = useLabPanel(selectSchedule);
   const bridge = useBridge();
   const addClient = () => {
     const next = [...NEXT_LETTERS].find((l) => !config.clientIds.includes(l));

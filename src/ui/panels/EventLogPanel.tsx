@@ -8,7 +8,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { detailLine } from '../../sim/describe';
 import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/events';
 import { lineOfEventKind } from '../../sim/pseudocode';
-import { useLab, useLabStore } from '../labContext';
+import { useLabPanel, useLabStore } from '../labContext';
 import { selectClientIds, selectDetails, selectEventFilter, selectEvents, selectEventsBase, selectNodeIds, selectShowDetails } from '../store/selectors';
 
 /** Lines rendered at most (the newest); the store keeps more. */
@@ -57,13 +57,13 @@ function newestRows(
 }
 
 export const EventLogPanel = memo(function EventLogPanel() {
-  const events = useLab(selectEvents);
-  const base = useLab(selectEventsBase);
-  const details = useLab(selectDetails);
-  const showDetails = useLab(selectShowDetails);
-  const filter = useLab(useShallow(selectEventFilter));
-  const nodeIds = useLab(useShallow(selectNodeIds));
-  const clientIds = useLab(useShallow(selectClientIds));
+  const events = useLabPanel(selectEvents);
+  const base = useLabPanel(selectEventsBase);
+  const details = useLabPanel(selectDetails);
+  const showDetails = useLabPanel(selectShowDetails);
+  const filter = useLabPanel(useShallow(selectEventFilter));
+  const nodeIds = useLabPanel(useShallow(selectNodeIds));
+  const clientIds = useLabPanel(useShallow(selectClientIds));
   const store = useLabStore();
   const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);

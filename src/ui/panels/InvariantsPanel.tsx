@@ -9,7 +9,7 @@ import { BUG_NAMES, type BugName, type SimConfig } from '../../sim/config';
 import { invariant as say } from '../../sim/describe';
 import { INVARIANT_IDS } from '../../sim/invariants';
 import { Popover } from '../controls/Popover';
-import { useBridge, useLab, useLabStore } from '../labContext';
+import { useBridge, useLabPanel, useLabStore } from '../labContext';
 import { selectCheck, selectConfig, selectFuzzDone, selectFuzzProgress, selectFuzzRunning, selectHorizon, selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
 
@@ -34,7 +34,7 @@ export function fuzzSeedOf(config: SimConfig): number {
 
 /** One line for the header: green while every invariant holds, red at the first violation. */
 export const InvariantBadge = memo(function InvariantBadge() {
-  const check = useLab(selectCheck);
+  const check = useLabPanel(selectCheck);
   const store = useLabStore();
   if (!check) return null;
   const v = check.violation;
@@ -54,11 +54,11 @@ export const InvariantBadge = memo(function InvariantBadge() {
 
 export const BugsMenu = memo(function BugsMenu() {
   const bridge = useBridge();
-  const config = useLab(selectConfig);
-  const schedule = useLab(selectSchedule);
-  const now = useLab(selectNow);
-  const playing = useLab(selectPlaying);
-  const label = useLab(selectLabel);
+  const config = useLabPanel(selectConfig);
+  const schedule = useLabPanel(selectSchedule);
+  const now = useLabPanel(selectNow);
+  const playing = useLabPanel(selectPlaying);
+  const label = useLabPanel(selectLabel);
   // The box shows what was asked for until the new run arrives from the worker.
   const [asked, setAsked] = useState<{ from: SimConfig; bugs: readonly BugName[] } | null>(null);
   const shown = asked && asked.from === config ? asked.bugs : config.bugs;
@@ -85,10 +85,10 @@ export const BugsMenu = memo(function BugsMenu() {
 
 function FuzzControls() {
   const bridge = useBridge();
-  const config = useLab(selectConfig);
-  const running = useLab(selectFuzzRunning);
-  const progress = useLab(selectFuzzProgress);
-  const done = useLab(selectFuzzDone);
+  const config = useLabPanel(selectConfig);
+  const running = useLabPanel(selectFuzzRunning);
+  const progress = useLabPanel(selectFuzzProgress);
+  const done = useLabPanel(selectFuzzDone);
   const [runs, setRuns] = useState('200');
   const [problem, setProblem] = useState<string | null>(null);
   const seed = fuzzSeedOf(config);
@@ -147,16 +147,16 @@ function FuzzControls() {
 
 export const InvariantsPanel = memo(function InvariantsPanel() {
   const bridge = useBridge();
-  const done = useLab(selectFuzzDone);
+  const done = useLabPanel(selectFuzzDone);
   const top = useRef<HTMLHeadingElement>(null);
   // A found counterexample is loaded: show its verdict, wherever the panel was scrolled.
   useEffect(() => {
     if (done?.found) top.current?.scrollIntoView?.({ block: 'start' });
   }, [done]);
-  const check = useLab(selectCheck);
-  const horizon = useLab(selectHorizon);
-  const playing = useLab(selectPlaying);
-  const config = useLab(selectConfig);
+  const check = useLabPanel(selectCheck);
+  const horizon = useLabPanel(selectHorizon);
+  const playing = useLabPanel(selectPlaying);
+  const config = useLabPanel(selectConfig);
   const v = check?.violation ?? null;
   const behind = check !== null && check.checkedToMs < horizon;
   return (

@@ -1,12 +1,12 @@
 /** The lock table as every node sees it: owner, token and lease left by that node's own clock. */
 import { memo } from 'react';
 import { formatDuration } from '../format';
-import { useLab } from '../labContext';
+import { useLabPanel } from '../labContext';
 import { selectNodes } from '../store/selectors';
 import { WhyButton } from './WhyPanel';
 
 export const LockTablePanel = memo(function LockTablePanel() {
-  const nodes = useLab(selectNodes);
+  const nodes = useLabPanel(selectNodes);
   return (
     <section className="panel locks-panel" aria-labelledby="locks-title">
       <h2 id="locks-title">Lock table, node by node</h2>

@@ -6,7 +6,7 @@
 import { memo } from 'react';
 import type { NodeView } from '../../sim/snapshot';
 import { termColour, truncate } from '../format';
-import { useLab, useLabStore } from '../labContext';
+import { useLabPanel, useLabStore } from '../labContext';
 import { selectLeader, selectNodes } from '../store/selectors';
 
 /** Entries shown per row: the newest ones. */
@@ -77,8 +77,8 @@ function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
 }
 
 export const LogsPanel = memo(function LogsPanel() {
-  const nodes = useLab(selectNodes);
-  const leaderId = useLab(selectLeader);
+  const nodes = useLabPanel(selectNodes);
+  const leaderId = useLabPanel(selectLeader);
   const leader = nodes.find((n) => n.id === leaderId) ?? null;
   return (
     <section className="panel logs-panel" aria-labelledby="logs-title">

@@ -1,7 +1,7 @@
 /** The node picked on the diagram: its state in words, crash/restart, and its clock drift. */
 import { memo, useState } from 'react';
 import { formatDuration } from '../format';
-import { useBridge, useLab, useLabStore } from '../labContext';
+import { useBridge, useLabPanel, useLabStore } from '../labContext';
 import { selectClock, selectFocusedNode, selectFocusedNodeView, selectMessages } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
 import { WhyButton } from './WhyPanel';
@@ -11,7 +11,7 @@ const MESSAGES_SHOWN = 8;
 
 /** The messages on the wire to or from one node; each opens Why with its fields. */
 const InFlight = memo(function InFlight({ id }: { id: string }) {
-  const all = useLab(selectMessages);
+  const all = useLabPanel(selectMessages);
   const store = useLabStore();
   const mine = all.filter((m) => m.src === id || m.dst === id);
   if (mine.length === 0) return <p className="hint">No messages in flight to or from {id}.</p>;
@@ -33,9 +33,9 @@ const InFlight = memo(function InFlight({ id }: { id: string }) {
 });
 
 export const NodeContextPanel = memo(function NodeContextPanel() {
-  const id = useLab(selectFocusedNode);
-  const node = useLab(selectFocusedNodeView);
-  const clock = useLab(selectClock);
+  const id = useLabPanel(selectFocusedNode);
+  const node = useLabPanel(selectFocusedNodeView);
+  const clock = useLabPanel(selectClock);
   const bridge = useBridge();
   const [drift, setDrift] = useState('50');
   const [problem, setProblem] = useState<string | null>(null);

@@ -7,21 +7,21 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { PSEUDOCODE, lineOfEventKind } from '../../sim/pseudocode';
-import { useLab, useLabStore } from '../labContext';
+import { useLabPanel, useLabStore } from '../labContext';
 import { selectDetails, selectEventFilter, selectEvents, selectFocusedNode, selectLeader, selectNow, selectPlaying } from '../store/selectors';
 
 /** How far back a line counts as having just run, in simulated ms. */
 export const LIT_WINDOW_MS = 60;
 
 export const PseudocodePanel = memo(function PseudocodePanel() {
-  const now = useLab(selectNow);
-  const focused = useLab(selectFocusedNode);
-  const leader = useLab(selectLeader);
-  const details = useLab(selectDetails);
-  const events = useLab(selectEvents);
-  const filter = useLab(useShallow(selectEventFilter));
+  const now = useLabPanel(selectNow);
+  const focused = useLabPanel(selectFocusedNode);
+  const leader = useLabPanel(selectLeader);
+  const details = useLabPanel(selectDetails);
+  const events = useLabPanel(selectEvents);
+  const filter = useLabPanel(useShallow(selectEventFilter));
   const store = useLabStore();
-  const playing = useLab(selectPlaying);
+  const playing = useLabPanel(selectPlaying);
   const root = useRef<HTMLElement>(null);
   const node = focused ?? leader;
 

@@ -5,7 +5,7 @@
 import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { StoreView } from '../../sim/snapshot';
-import { useLab } from '../labContext';
+import { useLabPanel } from '../labContext';
 import { disagreeingKeys, selectStores } from '../store/selectors';
 import { WhyButton } from './WhyPanel';
 
@@ -66,8 +66,8 @@ function StoreCard({ store }: { store: StoreView }) {
 }
 
 export const StoresPanel = memo(function StoresPanel() {
-  const stores = useLab(selectStores);
-  const disagree = useLab(useShallow(disagreeingKeys));
+  const stores = useLabPanel(selectStores);
+  const disagree = useLabPanel(useShallow(disagreeingKeys));
   if (!stores) {
     return (
       <section className="panel stores-panel" aria-labelledby="stores-title">

@@ -7,7 +7,7 @@
  */
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { explain, type WhySubject } from '../../sim/why';
-import { useLab, useLabStore } from '../labContext';
+import { useLabPanel, useLabStore } from '../labContext';
 import { selectEvents, selectLeader, selectSnapshot, selectWhySubject } from '../store/selectors';
 
 /** A small "?" that opens the Why panel on `subject`; `label` is the question, for screen readers and the tooltip. */
@@ -33,16 +33,16 @@ export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject;
 
 /** Shown only while no node leads: the most asked question when the diagram has no hexagon. */
 export const WhyNoLeaderButton = memo(function WhyNoLeaderButton() {
-  const leader = useLab(selectLeader);
-  const hasSnapshot = useLab((s) => s.frame.snapshot !== null);
+  const leader = useLabPanel(selectLeader);
+  const hasSnapshot = useLabPanel((s) => s.frame.snapshot !== null);
   if (leader !== null || !hasSnapshot) return null;
   return <WhyButton subject={{ kind: 'no-leader' }} label="Why is there no leader?" text="Why no leader?" />;
 });
 
 export const WhyPanel = memo(function WhyPanel() {
-  const subject = useLab(selectWhySubject);
-  const snapshot = useLab(selectSnapshot);
-  const events = useLab(selectEvents);
+  const subject = useLabPanel(selectWhySubject);
+  const snapshot = useLabPanel(selectSnapshot);
+  const events = useLabPanel(selectEvents);
   const store = useLabStore();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const opener = useRef<Element | null>(null);

@@ -37,11 +37,20 @@ const CaptionBar = memo(function CaptionBar() {
   );
 });
 
+/** The clock on its own: it changes every frame, the rest of the bar should not re-render with it. */
+const PresenterClock = memo(function PresenterClock() {
+  const now = useLab(selectNow);
+  return (
+    <output className="presenter-clock" aria-label="Simulated time" data-testid="presenter-clock">
+      t = {now} ms
+    </output>
+  );
+});
+
 const PresenterBar = memo(function PresenterBar() {
   const bridge = useBridge();
   const store = useLabStore();
   const playing = useLab(selectPlaying);
-  const now = useLab(selectNow);
   const hasTour = useLab((s) => s.tour !== null);
   const panels = useLab((s) => s.presentPanels);
   const text = useLab((s) => s.presentText);
@@ -70,9 +79,7 @@ const PresenterBar = memo(function PresenterBar() {
         <button type="button" onClick={() => presentNext(bridge)} aria-keyshortcuts="PageDown ArrowRight" title={`Next ${what} (PageDown or →)`}>
           Next {what} ▶
         </button>
-        <output className="presenter-clock" aria-label="Simulated time" data-testid="presenter-clock">
-          t = {now} ms
-        </output>
+        <PresenterClock />
       </div>
       <div className="presenter-group" role="group" aria-label="Text size">
         <button type="button" onClick={() => set({ presentText: text - 1 })} disabled={text <= 0} aria-label="A− smaller text">

@@ -48,7 +48,17 @@ export const selectStores = (s: LabState) => s.frame.snapshot?.stores ?? null;
 export const selectHasStores = (s: LabState): boolean => s.frame.snapshot?.stores != null;
 export const selectMessages = (s: LabState) => s.frame.snapshot?.messages ?? EMPTY;
 export const selectDrops = (s: LabState) => s.frame.snapshot?.drops ?? EMPTY;
-export const selectPartitions = (s: LabState) => s.frame.snapshot?.partitions ?? EMPTY;
+let lastPartitions: readonly (readonly string[])[] = EMPTY;
+/**
+ * The partition groups, the same array while they stay the same: every snapshot brings a fresh
+ * copy, and what draws them should not redraw for a copy of what it shows.
+ */
+export const selectPartitions = (s: LabState): readonly (readonly string[])[] => {
+  const groups = s.frame.snapshot?.partitions ?? EMPTY;
+  const same = groups.length === lastPartitions.length && groups.every((g, i) => g.length === lastPartitions[i].length && g.every((id, j) => id === lastPartitions[i][j]));
+  if (!same) lastPartitions = groups;
+  return lastPartitions;
+};
 export const selectFocusedNode = (s: LabState): string | null => s.focusedNode;
 export const selectSelectedNodes = (s: LabState): readonly string[] => s.selectedNodes;
 export const selectWhySubject = (s: LabState) => s.whySubject;
