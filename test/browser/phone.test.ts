@@ -5,11 +5,11 @@
  * one-finger drag across the ring cuts the network (while a drag outside the diagram still
  * scrolls the page), "More" holds the sharing buttons, and axe finds nothing.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, type Page } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { haveChromium, useBrowserSite } from './site';
+import { axeViolations, haveChromium, useBrowserSite } from './site';
 import { findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
@@ -90,14 +90,6 @@ const alive = (page: Page, id: string) => page.locator(`[data-node-id="${id}"]`)
 const scheduleLength = (page: Page) =>
   page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { schedule: readonly unknown[] } } } } }).lockstep.store.getState().frame.schedule.length);
 
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8') });
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html).slice(0, 2).join(' ; ')}`);
-}
 
 describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => {
   it('has no sideways scroll, the diagram first and wide with nodes big enough to tap, then the panels; text at least 12 px', async () => {

@@ -5,11 +5,11 @@
  * BroadcastChannel) shows the narration and moves the projector's beat, the embed frame holds
  * only the diagram, play/pause and the scrubber, and axe finds nothing in either mode.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { haveChromium, useBrowserSite } from './site';
+import { axeViolations, haveChromium, useBrowserSite } from './site';
 import { findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink, type RunSpec } from '../../src/share/link';
@@ -33,14 +33,6 @@ function watch(page: Page): Page {
   return page;
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8') });
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html).slice(0, 2).join(' ; ')}`);
-}
 
 /** Every text of the ring: its on-screen font size (CSS size × the SVG's scale) and its box height. */
 async function labelSizes(page: Page): Promise<{ cls: string; text: string; px: number; box: number }[]> {

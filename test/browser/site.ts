@@ -2,10 +2,10 @@
  * What every browser test file needs: the site built into a temporary folder, served from a deep
  * path (as a course page would), and Debian's Chromium launched headless; cleaned up after the file.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir, type StaticServer } from '../../src/cli/staticSite';
 
@@ -45,4 +45,14 @@ export function useBrowserSite(): BrowserSite {
       return browser;
     },
   };
+}
+
+/** What axe finds on the whole page, one line per rule with the first two elements it names. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8') });
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html).slice(0, 2).join(' ; ')}`);
 }
