@@ -31,7 +31,7 @@ export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 
   const presenter = useDiagramText();
   const { w, h } = presenter ? PRESENTER_STORE_SIZE : STORE_SIZE;
   const font = presenter ? { name: PRESENTER_FONT.storeName * presenter.scale, value: PRESENTER_FONT.storeValue * presenter.scale } : { name: RING_FONT.storeName, value: RING_FONT.storeValue };
-  const top = presenter ? 34 : 30;
+  const top = presenter ? 34 : 33;
   // Lines a little more than a line apart, so their boxes never touch.
   const nameStep = font.name * 1.2;
   const valueStep = font.value * 1.25;
