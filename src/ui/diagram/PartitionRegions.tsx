@@ -3,7 +3,7 @@
  * holds a majority (only a majority can elect a leader or commit).
  */
 import { line, polygonHull, curveCatmullRomClosed, type Delaunay } from 'd3';
-import { Fragment, memo } from 'react';
+import { Fragment, memo, useMemo } from 'react';
 import { useLab } from '../labContext';
 import { majorityOf, selectNodeIds, selectPartitions } from '../store/selectors';
 import { useShallow } from 'zustand/react/shallow';
@@ -13,7 +13,8 @@ import { GROUP_FONT, placeGroupLabels } from './labelPlacement';
 type P = Delaunay.Point;
 const smooth = line<P>().curve(curveCatmullRomClosed.alpha(0.5));
 
-export function groupOutline(layout: DiagramLayout, ids: readonly string[], pad: number): { d: string; top: P; bottom: P } | null {
+/** The smoothed hull around a group's glyphs (its labels are placed in labelPlacement.ts). */
+export function groupOutline(layout: DiagramLayout, ids: readonly string[], pad: number): string | null {
   const pts: P[] = [];
   for (const id of ids) {
     const c = actorPoint(layout, id);
@@ -26,21 +27,16 @@ export function groupOutline(layout: DiagramLayout, ids: readonly string[], pad:
   if (pts.length === 0) return null;
   const hull = polygonHull(pts);
   if (!hull) return null;
-  let top = hull[0];
-  let bottom = hull[0];
-  for (const p of hull) {
-    if (p[1] < top[1]) top = p;
-    if (p[1] > bottom[1]) bottom = p;
-  }
-  return { d: smooth(hull) ?? '', top, bottom };
+  return smooth(hull) ?? '';
 }
 
 export const PartitionRegions = memo(function PartitionRegions({ layout }: { layout: DiagramLayout }) {
   const groups = useLab(selectPartitions);
   const nodeIds = useLab(useShallow(selectNodeIds));
+  // Placing tries every order of the groups: only when the groups or the ring change.
+  const labels = useMemo(() => placeGroupLabels(layout, groups, nodeIds), [layout, groups, nodeIds]);
   if (groups.length === 0) return null;
   const majority = majorityOf(nodeIds.length);
-  const labels = placeGroupLabels(layout, groups, nodeIds);
   // Colour says which side can make progress, whatever order the groups were written in: the
   // majority side always in one colour, each minority side in the minority colours.
   let minorities = 0;
@@ -48,14 +44,14 @@ export const PartitionRegions = memo(function PartitionRegions({ layout }: { lay
     <g className="partitions">
       {groups.map((g, i) => {
         const outline = groupOutline(layout, g, layout.nodeRadius + 30);
-        if (!outline) return null;
+        if (outline === null) return null;
         const members = g.filter((id) => nodeIds.includes(id)).length;
         const hasMajority = members >= majority;
         const side = hasMajority ? 'side-majority' : `side-minority minority-${minorities++ % 2}`;
         const { lines, at: spotAt, line } = labels[i];
         return (
           <g key={i} className={`partition-group ${side}`} data-side={hasMajority ? 'majority' : 'minority'}>
-            <path d={outline.d} />
+            <path d={outline} />
             <text x={spotAt.x} y={spotAt.y - (lines.length * line) / 2 + line * 0.8} fontSize={GROUP_FONT}>
               {/* A space between the lines keeps the words apart for screen readers and text search. */}
               {lines.map((l, k) => (

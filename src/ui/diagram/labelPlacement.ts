@@ -4,6 +4,7 @@
  * nothing, or else the one that overlaps least. Pure and deterministic (view units), so places
  * never jump about while a run plays.
  */
+import { majorityOf } from '../store/selectors';
 import { VIEW_H, VIEW_W, type DiagramLayout, type NodeLabelPlace, type Point } from './layout';
 
 /** An axis-aligned box in view units. */
@@ -79,7 +80,14 @@ function labelCandidates(angle: number, radius: number, line: number): NodeLabel
  * that touches nothing (outward if it can), or else the one that overlaps least. Pure and
  * deterministic, and it reserves room for the widest label, so places never change with the text.
  */
-export function placeSideLabels(nodes: Readonly<Record<string, Point>>, order: readonly string[], radius: number, obstacles: readonly Box[], font: number, line: number): Record<string, NodeLabelPlace> {
+export function placeSideLabels(
+  nodes: Readonly<Record<string, Point>>,
+  order: readonly string[],
+  radius: number,
+  obstacles: readonly Box[],
+  font: number,
+  line: number,
+): { places: Record<string, NodeLabelPlace>; boxes: Box[] } {
   const n = order.length;
   const frame = frameBox();
   // A node's glyph with its timer track.
@@ -90,19 +98,23 @@ export function placeSideLabels(nodes: Readonly<Record<string, Point>>, order: r
     const at = nodes[id];
     const angle = n === 1 ? Math.PI / 2 : -Math.PI / 2 + (2 * Math.PI * i) / n;
     const others = order.filter((o) => o !== id).map((o) => nodes[o]);
-    const cost = (place: NodeLabelPlace) => {
+    const cost = (place: NodeLabelPlace): number => {
       const box = sideLabelBox(at, place, font, line);
       const glyphs = others.filter((p) => touchesCircle(box, p, reach)).length * 4 * font * font;
       const boxes = [...obstacles, ...taken].reduce((sum, b) => sum + overlapArea(box, b), 0);
       return glyphs + boxes + 4 * outsideArea(box, frame);
     };
-    const best = labelCandidates(angle, radius, line)
-      .map((place) => ({ place, cost: cost(place) }))
-      .reduce((a, b) => (b.cost < a.cost ? b : a));
+    const candidates = labelCandidates(angle, radius, line);
+    let best = { place: candidates[0], cost: Infinity };
+    for (const place of candidates) {
+      const c = cost(place);
+      if (c < best.cost) best = { place, cost: c };
+      if (c === 0) break;
+    }
     places[id] = best.place;
     taken.push(sideLabelBox(at, best.place, font, line));
   });
-  return places;
+  return { places, boxes: taken };
 }
 
 
@@ -144,7 +156,7 @@ export const GROUP_FONT = 18.5;
 
 /** What a group's label says: whether it holds a majority (only a majority can elect a leader or commit). */
 export function groupLabelLines(members: number, clusterSize: number): string[] {
-  return members >= Math.floor(clusterSize / 2) + 1 ? [`majority (${members} of ${clusterSize})`] : [`minority (${members} of ${clusterSize}):`, 'cannot commit'];
+  return members >= majorityOf(clusterSize) ? [`majority (${members} of ${clusterSize})`] : [`minority (${members} of ${clusterSize}):`, 'cannot commit'];
 }
 
 export interface GroupLabel {

@@ -4,7 +4,7 @@
  * client↔store messages have paths of their own.
  */
 import { scalePoint } from 'd3';
-import { placeSideLabels, sideLabelBox, type Box } from './labelPlacement';
+import { placeSideLabels, type Box } from './labelPlacement';
 
 export type { Box } from './labelPlacement';
 
@@ -103,8 +103,7 @@ export function diagramLayout(nodeIds: readonly string[], clientIds: readonly st
   const stores: Record<string, Point> = hasStores ? { fenced: { x: STORE_X, y: 200 }, unfenced: { x: STORE_X, y: 390 } } : {};
   const box = (p: Point, size: { w: number; h: number }): Box => ({ x0: p.x - size.w / 2, y0: p.y - size.h / 2, x1: p.x + size.w / 2, y1: p.y + size.h / 2 });
   const obstacles = [...Object.values(clients).map((p) => box(p, geometry.clientSize)), ...Object.values(stores).map((p) => box(p, geometry.storeSize)), ...(geometry.reserved ?? [])];
-  const nodeLabels = placeSideLabels(nodes, nodeIds, radius, obstacles, geometry.sideFont, geometry.sideLine);
-  const sideBoxes = nodeIds.map((id) => sideLabelBox(nodes[id], nodeLabels[id], geometry.sideFont, geometry.sideLine));
+  const { places: nodeLabels, boxes: sideBoxes } = placeSideLabels(nodes, nodeIds, radius, obstacles, geometry.sideFont, geometry.sideLine);
   return { nodes, nodeLabels, clients, stores, nodeRadius: radius, keepClear: { boxes: [...obstacles, ...sideBoxes], glyphs: Object.values(nodes), glyphReach: radius * 1.1 + 10 } };
 }
 
