@@ -9,7 +9,7 @@ import { formatSchedule, parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 import { MAX_SEEK_MS, SimDriver, type DriverOptions } from '../src/worker/simDriver';
 import { MAX_DETAILS_ON_RESET } from '../src/worker/playback';
-import { AT_CAP_SENTENCE, type HostEndpoint, type WorkerEndpoint, type WorkerToHost } from '../src/worker/protocol';
+import { AT_CAP_SENTENCE, type HostEndpoint, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from '../src/worker/protocol';
 import { HostBridge } from '../src/ui/bridge/hostBridge';
 import { scheduleProblem } from '../src/ui/controls/ScheduleEditor';
 import { createLabStore } from '../src/ui/store/labStore';
@@ -173,6 +173,40 @@ describe('worker protocol over a MessageChannel', () => {
     const last = t.received.at(-1);
     expect(last?.type).toBe('clock');
     expect(t.store.getState().frame.clockMs).toBeCloseTo(0.16, 5);
+  });
+
+  it('feeds an attached paint worker every frame the page gets: messages, drops and timers, then clocks; detached, nothing', async () => {
+    const t = (current = setup());
+    const paint = new MessageChannel();
+    const painted: PaintFrame[] = [];
+    paint.port2.addEventListener('message', (e) => painted.push(e.data as PaintFrame));
+    paint.port2.start();
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''), { startAtMs: 170 });
+    await t.frame();
+    const detach = t.bridge.attachPainter(paint.port1);
+    await t.frame();
+    // Attaching sends the current frame at once, with only the fields the painter draws.
+    const first = painted.at(-1);
+    const snap = t.store.getState().frame.snapshot;
+    expect(first?.clockMs).toBe(170);
+    expect(first?.messages).toEqual(snap?.messages);
+    expect(first?.messages?.length).toBeGreaterThan(0);
+    expect(first?.nodes).toEqual(snap?.nodes.map((n) => ({ id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline })));
+    // Very slow playback moves only the clock: the painter gets the clock alone.
+    t.bridge.setSpeed(0.01);
+    t.bridge.play();
+    await t.frame();
+    await t.frame(16);
+    expect(t.received.at(-1)?.type).toBe('clock');
+    expect(painted.at(-1)).toEqual({ type: 'paint-frame', clockMs: t.store.getState().frame.clockMs });
+    detach();
+    await t.frame();
+    const count = painted.length;
+    await t.frame(16);
+    await t.frame(16);
+    expect(t.received.length).toBeGreaterThan(0);
+    expect(painted.length).toBe(count);
+    paint.port2.close();
   });
 
   it('steps one ms, steps to the next event and streams the event lines', async () => {

@@ -9,6 +9,8 @@ import type { Violation } from '../sim/invariants';
 import { formatAction, type Action, type ActionBody } from '../sim/schedule';
 import type { Snapshot } from '../sim/snapshot';
 import type { TraceDelta } from '../sim/traceColumns';
+import type { PaintLook } from '../ui/diagram/messagePainter';
+import type { TimerNode } from '../ui/diagram/timerArc';
 
 /**
  * The page's limits, one source each: the worker, the controls and share links all use these, so
@@ -101,7 +103,37 @@ export type HostToWorker =
    * MAX_UNSHOWN_FRAMES posts are still undrawn, so a busy page is not sent frames it would
    * only decode and drop; a waiting worker posts its next frame as soon as this arrives.
    */
-  | { readonly type: 'shown' };
+  | { readonly type: 'shown' }
+  /**
+   * A paint worker's end of a channel (src/worker/paint.worker.ts): from now on every snapshot
+   * and clock posted to the page also goes there as a PaintFrame, so the message canvas is
+   * drawn off the page's main thread. `painter-detach` closes it when the canvas goes away.
+   */
+  | { readonly type: 'painter'; readonly id: number; readonly port: MessagePort }
+  | { readonly type: 'painter-detach'; readonly id: number };
+
+/**
+ * What the paint worker draws a frame from, sent by the simulation worker alongside each post
+ * to the page. A clock-only frame (no `messages`) keeps the last messages, drops and timers.
+ */
+export interface PaintFrame {
+  readonly type: 'paint-frame';
+  readonly clockMs: number;
+  readonly messages?: Snapshot['messages'];
+  readonly drops?: Snapshot['drops'];
+  /** The nodes' timer fields only: the paint worker draws arcs, not logs. */
+  readonly nodes?: readonly PaintNode[];
+}
+
+export type PaintNode = TimerNode;
+
+/**
+ * The page to its paint worker: the canvas (once, with the channel the simulation worker's
+ * frames arrive on), then the look whenever the layout, size, colours or motion setting change.
+ */
+export type HostToPainter =
+  | { readonly type: 'canvas'; readonly canvas: OffscreenCanvas; readonly frames: MessagePort }
+  | { readonly type: 'look'; readonly look: PaintLook };
 
 /** Playing, the worker posts at most this many frames ahead of the page's last 'shown'. */
 export const MAX_UNSHOWN_FRAMES = 1;

@@ -11,7 +11,7 @@ import { LiveCheck } from './liveCheck';
 import { TraceFeed } from './traceFeed';
 import { transferablesOf } from '../sim/traceColumns';
 import { firstChangeAt, Playback, type FrameLimits, type LoadRequest } from './playback';
-import { clampSpeed, DEFAULT_SPEED, MAX_SEEK_MS, MAX_UNSHOWN_FRAMES, type ExportFormat, type HostToWorker, type WorkerEndpoint, type WorkerToHost } from './protocol';
+import { clampSpeed, DEFAULT_SPEED, MAX_SEEK_MS, MAX_UNSHOWN_FRAMES, type ExportFormat, type HostToWorker, type PaintFrame, type PaintNode, type WorkerEndpoint, type WorkerToHost } from './protocol';
 
 export interface FrameScheduler {
   /** Real time in ms (performance.now in the worker). */
@@ -59,6 +59,8 @@ export class SimDriver {
   private readonly fuzzBudgetMs: number;
   private readonly fuzzStepsPerFrame: number;
   private readonly traceFeed = new TraceFeed();
+  /** Paint workers' channels by id: each gets every frame the page gets. */
+  private readonly painters = new Map<number, MessagePort>();
   private readonly clock = () => this.scheduler.now();
   private readonly onMessage = (event: MessageEvent<HostToWorker>) => this.handle(event.data);
 
@@ -123,6 +125,17 @@ export class SimDriver {
       this.wake();
       return;
     }
+    if (msg.type === 'painter') {
+      this.painters.set(msg.id, msg.port);
+      this.dirty = true;
+      this.wake();
+      return;
+    }
+    if (msg.type === 'painter-detach') {
+      this.painters.get(msg.id)?.close();
+      this.painters.delete(msg.id);
+      return;
+    }
     if (msg.type === 'export') {
       this.exportRun(msg.requestId, msg.format);
       return;
@@ -145,7 +158,7 @@ export class SimDriver {
   }
 
   /** A command for the loaded run; false when nothing changed (no run, or an error was posted). */
-  private command(msg: Exclude<HostToWorker, { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'shown' }>): boolean {
+  private command(msg: Exclude<HostToWorker, { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'shown' | 'painter' | 'painter-detach' }>): boolean {
     if (!this.loaded) return false;
     const run = this.loaded.playback;
     switch (msg.type) {
@@ -308,5 +321,16 @@ export class SimDriver {
 
   private post(message: WorkerToHost): void {
     this.endpoint.postMessage(message);
+    if (this.painters.size === 0) return;
+    let frame: PaintFrame | null = null;
+    if (message.type === 'snapshot') {
+      const { messages, drops, nodes } = message.snapshot;
+      frame = { type: 'paint-frame', clockMs: message.clockMs, messages, drops, nodes: nodes.map(paintNode) };
+    } else if (message.type === 'clock') frame = { type: 'paint-frame', clockMs: message.clockMs };
+    if (frame) for (const port of this.painters.values()) port.postMessage(frame);
   }
+}
+
+function paintNode(n: PaintNode): PaintNode {
+  return { id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline };
 }

@@ -57,6 +57,7 @@ export class HostBridge {
   private pendingTrace: TraceDelta[] = [];
   private traceOn = false;
   private nextExportId = 1;
+  private nextPainterId = 1;
   private readonly exportWaiters = new Map<number, (message: ExportMessage) => void>();
   private flushQueued = false;
   private readonly scheduleFlush: (flush: () => void) => void;
@@ -114,6 +115,16 @@ export class HostBridge {
   stepToPreviousEvent(): void {
     this.setFrame({ playing: false });
     this.send({ type: 'step', by: 'event', direction: -1 });
+  }
+
+  /**
+   * Gives the simulation worker a paint worker's channel: every frame it posts here it also
+   * posts there (src/worker/paint.worker.ts). The function returned closes the channel.
+   */
+  attachPainter(port: MessagePort): () => void {
+    const id = this.nextPainterId++;
+    this.endpoint.postMessage({ type: 'painter', id, port }, [port]);
+    return () => this.endpoint.postMessage({ type: 'painter-detach', id });
   }
 
   seek(toMs: number): void {

@@ -1,14 +1,14 @@
 /** Play/pause, stepping 1 ms either way, speed, the clock and "go to" (events and landmarks are on the scrubber). */
 import { memo, useState } from 'react';
 import { CAP_NAME, MAX_SEEK_MS, SPEED_CHOICES, speedLabel } from '../../worker/protocol';
-import { useBridge, useLab, useLabStore } from '../labContext';
+import { useBridge, useLab, useLabPanel, useLabStore } from '../labContext';
 import { selectNow, selectPlaying, selectSpeed, selectStopAt } from '../store/selectors';
 import { FieldError } from './FieldError';
 
 /** The clock on its own: it changes every frame, and nothing else in the bar should re-render with it. */
 const Clock = memo(function Clock() {
-  const now = useLab(selectNow);
-  const stopAt = useLab(selectStopAt);
+  const now = useLabPanel(selectNow);
+  const stopAt = useLabPanel(selectStopAt);
   return (
     <output className="clock" aria-label="Simulated time" data-testid="clock" data-now={now}>
       t = {now} ms

@@ -9,7 +9,7 @@ import { memo, useMemo, useState, type ChangeEvent } from 'react';
 import { CAP_NAME, MAX_SEEK_MS, type LandmarkView } from '../../worker/protocol';
 import { formatDuration } from '../format';
 import { ForkNotice } from './ForkNotice';
-import { useBridge, useLab } from '../labContext';
+import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectCanRedo, selectCanUndo, selectEnd, selectHorizon, selectLandmarks, selectNow, selectSchedule, selectViolation } from '../store/selectors';
 
 export type MarkLook = 'leader' | 'crash' | 'restart' | 'partition' | 'heal' | 'grant' | 'expire' | 'rejected' | 'violation';
@@ -139,10 +139,10 @@ export function trackEnd(endMs: number, horizonMs: number, nowMs: number): numbe
 
 export const Scrubber = memo(function Scrubber() {
   const bridge = useBridge();
-  const now = useLab(selectNow);
-  const horizon = useLab(selectHorizon);
-  const runEnd = useLab(selectEnd);
-  const landmarks = useLab(selectLandmarks);
+  const now = useLabPanel(selectNow);
+  const horizon = useLabPanel(selectHorizon);
+  const runEnd = useLabPanel(selectEnd);
+  const landmarks = useLabPanel(selectLandmarks);
   const schedule = useLab(selectSchedule);
   const violation = useLab(selectViolation);
   const canUndo = useLab(selectCanUndo);

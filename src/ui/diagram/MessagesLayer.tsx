@@ -1,12 +1,14 @@
 /**
- * The canvas that shows messages in flight (see messageCanvas.ts). It subscribes to the store
- * outside React, so a new clock or snapshot redraws the canvas without re-rendering anything.
+ * The canvas that shows messages in flight and the election timers (messageCanvasHost.ts). In a
+ * browser with OffscreenCanvas a paint worker draws it from the simulation worker's frames;
+ * otherwise it subscribes to the store outside React, so a new clock or snapshot redraws the
+ * canvas without re-rendering anything.
  */
 import { memo, useEffect, useRef } from 'react';
-import { useLabStore } from '../labContext';
+import { useBridge, useLabStore } from '../labContext';
 import { selectClock, selectMessageFrame, selectSnapshot } from '../store/selectors';
 import type { DiagramLayout } from './layout';
-import { MessageCanvas } from './messageCanvas';
+import { MessageCanvas } from './messageCanvasHost';
 import { PRESENTER_SYMBOL_SCALE } from '../present/diagramText';
 
 /** The normal ring's symbols: the smallest is over 12 px at a projector's 1280×720 (about 0.68 px per view unit). */
@@ -14,13 +16,14 @@ export const RING_SYMBOL_SCALE = 1.4;
 
 export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = false }: { layout: DiagramLayout; presenting?: boolean }) {
   const store = useLabStore();
+  const bridge = useBridge();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const controller = useRef<MessageCanvas | null>(null);
 
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const painter = new MessageCanvas(canvas, layout);
+    const painter = new MessageCanvas(canvas, layout, (port) => bridge.attachPainter(port));
     controller.current = painter;
     painter.show(selectMessageFrame(store.getState()));
     const unsubscribe = store.subscribe((state, previous) => {
@@ -32,7 +35,7 @@ export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = 
       controller.current = null;
     };
     // One controller per store; layout changes go through update() below.
-  }, [store]);
+  }, [store, bridge]);
 
   useEffect(() => {
     controller.current?.update(layout);

@@ -1,14 +1,13 @@
 /**
  * One server on the ring. Role shows three ways — colour, shape (follower circle, candidate
  * rounded square, leader hexagon) and the word — with the term inside, a draining election
- * timer, vote marks, and a crossed-out grey glyph when the node is down. It subscribes to its
- * own node only; the timer arc follows the clock through its controller.
+ * timer (painted around it on the message canvas: timerArc.ts), vote marks, and a crossed-out
+ * grey glyph when the node is down. It subscribes to its own node only.
  */
-import { memo, useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import { glyphFields, majorityOf, type GlyphFields } from '../store/selectors';
-import { createTimerArc } from './timerArc';
 import { RING_FONT, RING_GEOMETRY, type NodeLabelPlace, type Point } from './layout';
 import { PRESENTER_FONT, PRESENTER_GEOMETRY, useDiagramText } from '../present/diagramText';
 
@@ -48,15 +47,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   const f = useLab(useShallow((s) => glyphFields(s, id)));
   const store = useLabStore();
   const bridge = useBridge();
-  const arcRef = useRef<SVGPathElement>(null);
   const presenter = useDiagramText();
-
-  useEffect(() => {
-    const path = arcRef.current;
-    if (!path) return;
-    const controller = createTimerArc(path, store, id, r * (f.role === 'leader' ? 1.1 : 1));
-    return () => controller.destroy();
-  }, [store, id, r, f.role]);
 
   const crashOrRestart = () => bridge.act({ verb: f.alive ? 'crash' : 'restart', node: id });
   const onClick = (e: MouseEvent) => {
@@ -123,8 +114,6 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       <circle className="focus-ring" r={r * 1.1 + 20} />
       {f.tourHighlight && <circle className="tour-ring" r={r * 1.1 + 14} />}
       {f.selected && <circle className="select-ring" r={r * 1.1 + 18} />}
-      {f.alive && f.role !== 'leader' && <circle className="timer-track" r={r + 9} />}
-      <path className="timer-arc" ref={arcRef} />
       <path className="node-shape" d={roleShapePath(f.role, r)} />
       {/* The crash cross sits under the words, so "n2 crashed term 1" stays readable through it. */}
       {!f.alive && (

@@ -1,7 +1,7 @@
 /** The two ring-diagram exports, registered for the Export menu against the page's store. */
 import type { LabStore } from '../store/labStore';
 import { diagramLayout } from '../diagram/layout';
-import { selectClientIds, selectClock, selectDrops, selectHasStores, selectMessages, selectNodeIds } from '../store/selectors';
+import { selectClientIds, selectClock, selectDrops, selectHasStores, selectMessages, selectNodeIds, selectNodes } from '../store/selectors';
 import { downloadBlob, downloadText, exportFileName } from './download';
 import { registerExport } from './exportActions';
 import { ringSvg, svgToPngBlob, type RingSvg } from './ringExport';
@@ -19,7 +19,7 @@ function ringNow(store: LabStore): { svg: RingSvg; name: (ext: string) => string
   const now = s.frame.snapshot.now;
   const layout = diagramLayout(selectNodeIds(s), selectClientIds(s), selectHasStores(s));
   const title = `Lockstep${s.frame.label ? ` · ${s.frame.label}` : ''} · seed ${String(seed)} · t = ${now} ms`;
-  const svg = ringSvg(live, selectMessages(s), selectClock(s), { title, legend: true, layout, drops: selectDrops(s) });
+  const svg = ringSvg(live, selectMessages(s), selectClock(s), { title, legend: true, layout, drops: selectDrops(s), nodes: selectNodes(s) });
   return { svg, name: (ext) => exportFileName('ring', seed, now, ext) };
 }
 

@@ -2,14 +2,15 @@
  * The ring diagram as a file: a standalone SVG that looks as the page does now (light or dark),
  * and a PNG drawn from it. The live `<svg class="diagram">` is cloned and every element gets
  * the computed styles that matter written onto it, so the file needs none of our CSS. Messages
- * in flight live on a canvas under the SVG; here they become SVG marks at the positions the
- * canvas paints (the same `messageMarks`). A legend and a title line are added around the ring.
+ * in flight and the election timers live on a canvas under the SVG; here they become SVG marks at
+ * the positions the canvas paints (the same `messageMarks` and `timerMarks`). A legend and a title line are added around the ring.
  */
-import type { DropView, MessageView } from '../../sim/snapshot';
+import type { DropView, MessageView, NodeView } from '../../sim/snapshot';
 import { VIEW_H, VIEW_W, type DiagramLayout } from '../diagram/layout';
 import { BURST_CROSS, burstRadius, messageMarks } from '../diagram/messageCanvas';
 import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath } from '../diagram/messageShapes';
 import { roleShapePath } from '../diagram/NodeGlyph';
+import { timerArcPath, timerMarks, TRACK_OFFSET } from '../diagram/timerArc';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
@@ -52,6 +53,8 @@ export interface RingExportOptions {
   readonly layout: DiagramLayout;
   /** Recent drops, drawn as the drop mark while they are visible on screen. */
   readonly drops?: readonly DropView[];
+  /** The nodes, for their election-timer arcs. */
+  readonly nodes?: readonly NodeView[];
 }
 
 export interface RingSvg {
@@ -122,6 +125,19 @@ function messagesGroup(doc: Document, layout: DiagramLayout, messages: readonly 
   return g;
 }
 
+/** Each live non-leader's timer track and the arc still to run, as the canvas paints them. */
+function timersGroup(doc: Document, layout: DiagramLayout, nodes: readonly NodeView[], clockMs: number): SVGGElement {
+  const g = el(doc, 'g', { class: 'export-timers' });
+  for (const t of timerMarks(layout, nodes, clockMs)) {
+    const timer = el(doc, 'g', { class: 'timer-of', transform: `translate(${t.x.toFixed(2)},${t.y.toFixed(2)})`, 'data-timer-of': t.id });
+    timer.append(el(doc, 'circle', { class: 'timer-track', r: t.radius + TRACK_OFFSET }));
+    const d = timerArcPath(t);
+    if (d !== '') timer.append(el(doc, 'path', { class: t.candidate ? 'timer-arc timer-arc-candidate' : 'timer-arc', d }));
+    g.append(timer);
+  }
+  return g;
+}
+
 /** Roles and message kinds, from the tables the page's legend uses, laid out in rows. */
 function legendGroup(doc: Document, textColor: string): { group: SVGGElement; height: number } {
   const g = el(doc, 'g', { class: 'export-legend', transform: `translate(0,${VIEW_H})` });
@@ -178,6 +194,11 @@ export function ringSvg(svg: SVGSVGElement, messages: readonly MessageView[], cl
   const bg = svg.querySelector(':scope > .diagram-bg');
   svg.insertBefore(marks, bg ? bg.nextSibling : svg.firstChild);
   added.push(marks);
+  if (options.nodes) {
+    const timers = timersGroup(doc, options.layout, options.nodes, clockMs);
+    marks.after(timers);
+    added.push(timers);
+  }
   let legendHeight = 0;
   if (options.legend) {
     const legend = legendGroup(doc, textColor);

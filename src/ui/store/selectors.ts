@@ -128,10 +128,6 @@ export function glyphFields(s: LabState, id: string): GlyphFields {
 }
 
 /** Timer fields for the draining arc controller. */
-export function timerFields(s: LabState, id: string) {
-  const n = nodeById(s, id);
-  return n ? { alive: n.alive, role: n.role, start: n.electionTimerStart, deadline: n.electionDeadline } : null;
-}
 
 /** Keys whose current value differs between the fenced and unfenced stores. */
 export function disagreeingKeys(s: LabState): string[] {
@@ -149,8 +145,8 @@ export function majorityOf(size: number): number {
 /** The node the context panel shows, if it still exists. */
 export const selectFocusedNodeView = (s: LabState): NodeView | undefined => (s.focusedNode === null ? undefined : nodeById(s, s.focusedNode));
 
-/** What the message canvas paints; a new object each call, so read it outside React (no subscription). */
-export const selectMessageFrame = (s: LabState): MessageFrame => ({ messages: selectMessages(s), drops: selectDrops(s), clockMs: selectClock(s) });
+/** What the message canvas paints (messages, drops and the nodes' timers); a new object each call, so read it outside React (no subscription). */
+export const selectMessageFrame = (s: LabState): MessageFrame => ({ messages: selectMessages(s), drops: selectDrops(s), nodes: selectNodes(s), clockMs: selectClock(s) });
 
 export function clientById(s: LabState, id: string): ClientView | undefined {
   return s.frame.snapshot?.clients.find((c) => c.id === id);

@@ -1,0 +1,126 @@
+/**
+ * The page's side of the message canvas (see messagePainter.ts for the drawing): it reads what
+ * only the DOM knows — the canvas's size, the current theme's colours, the motion preference —
+ * and hands them to the painter with the layout and the look. Where the browser can, the canvas
+ * goes to a paint worker that the simulation worker feeds directly (`connect`), so the page's
+ * frames never touch it; otherwise (jsdom, older browsers) the painter runs here and `show`
+ * feeds it. A small controller with update/destroy, as DESIGN.md asks of D3-style code.
+ */
+import type { DiagramLayout } from './layout';
+import { SMALLEST_SYMBOL_AREA, type MessageFrame } from './messageCanvas';
+import { MessagePainter, viewFit, type Palette, type PaintLook } from './messagePainter';
+import { KIND_VARS, type MessageKind } from './messageShapes';
+
+/** Hands the paint worker's channel to the simulation worker; the function returned closes it. */
+export type ConnectPainter = (port: MessagePort) => () => void;
+
+export class MessageCanvas {
+  private readonly local: MessagePainter | null = null;
+  private readonly worker: Worker | null = null;
+  private readonly disconnect: (() => void) | null = null;
+  private layout: DiagramLayout;
+  private palette: Palette;
+  private symbolScale = 1;
+  private trails = false;
+  /** The canvas's CSS size, kept from the last resize (null: not read yet). */
+  private size: { readonly cw: number; readonly ch: number } | null = null;
+  private readonly resizeObserver: ResizeObserver | null;
+  private readonly colorScheme: MediaQueryList | null;
+  private readonly reducedMotion: MediaQueryList | null;
+  private readonly onScheme = () => {
+    this.palette = readPalette(this.canvas);
+    this.sendLook();
+  };
+  private readonly onMotion = () => this.sendLook();
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    layout: DiagramLayout,
+    connect?: ConnectPainter,
+  ) {
+    this.layout = layout;
+    this.palette = readPalette(canvas);
+    if (connect && typeof canvas.transferControlToOffscreen === 'function' && typeof Worker !== 'undefined' && typeof MessageChannel !== 'undefined') {
+      const offscreen = canvas.transferControlToOffscreen();
+      const channel = new MessageChannel();
+      this.worker = new Worker(new URL('../../worker/paint.worker.ts', import.meta.url), { type: 'module' });
+      this.worker.postMessage({ type: 'canvas', canvas: offscreen, frames: channel.port2 }, [offscreen, channel.port2]);
+      this.disconnect = connect(channel.port1);
+    } else {
+      // jsdom (component tests) has no 2D context; the painter then draws nothing.
+      let ctx: CanvasRenderingContext2D | null;
+      try {
+        ctx = canvas.getContext('2d');
+      } catch {
+        ctx = null;
+      }
+      this.local = new MessagePainter(canvas, ctx);
+    }
+    this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => {
+      // Layout is clean while resize observers run, so this read costs nothing.
+      this.size = { cw: canvas.clientWidth, ch: canvas.clientHeight };
+      this.sendLook();
+    });
+    this.resizeObserver?.observe(canvas);
+    this.colorScheme = typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-color-scheme: dark)');
+    this.colorScheme?.addEventListener('change', this.onScheme);
+    this.reducedMotion = typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-reduced-motion: reduce)');
+    this.reducedMotion?.addEventListener('change', this.onMotion);
+    this.sendLook();
+  }
+
+  update(layout: DiagramLayout): void {
+    this.layout = layout;
+    this.sendLook();
+  }
+
+  /** How big symbols are drawn, and whether each has a trail toward their target. */
+  setLook(symbolScale: number, trails: boolean): void {
+    this.symbolScale = symbolScale;
+    this.trails = trails;
+    this.sendLook();
+  }
+
+  /** A frame for the painter on this thread (a paint worker gets its frames from the simulation worker). */
+  show(frame: MessageFrame): void {
+    this.local?.show(frame);
+  }
+
+  destroy(): void {
+    this.resizeObserver?.disconnect();
+    this.colorScheme?.removeEventListener('change', this.onScheme);
+    this.reducedMotion?.removeEventListener('change', this.onMotion);
+    this.local?.destroy();
+    this.disconnect?.();
+    this.worker?.terminate();
+  }
+
+  private sendLook(): void {
+    // The size is read when it changes (the resize observer), not every frame: reading it in a
+    // frame whose DOM React just changed would force a layout in the middle of the frame.
+    if (this.size === null) this.size = { cw: this.canvas.clientWidth, ch: this.canvas.clientHeight };
+    const look: PaintLook = {
+      layout: this.layout,
+      palette: this.palette,
+      symbolScale: this.symbolScale,
+      trails: this.trails,
+      reducedMotion: this.reducedMotion?.matches ?? false,
+      cssWidth: this.size.cw,
+      cssHeight: this.size.ch,
+      dpr: (typeof window !== 'undefined' && window.devicePixelRatio) || 1,
+    };
+    // The on-screen size of the smallest symbol (its equal-area square), for tests and tuning.
+    const symbolPx = (Math.sqrt(SMALLEST_SYMBOL_AREA) * this.symbolScale * viewFit(look.cssWidth, look.cssHeight).s).toFixed(1);
+    if (this.canvas.dataset.symbolPx !== symbolPx) this.canvas.dataset.symbolPx = symbolPx;
+    if (this.worker) this.worker.postMessage({ type: 'look', look });
+    else this.local?.setLook(look);
+  }
+}
+
+function readPalette(el: Element): Palette {
+  const style = typeof getComputedStyle === 'undefined' ? null : getComputedStyle(el);
+  const read = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
+  const kind = {} as Record<MessageKind, string>;
+  for (const [k, v] of Object.entries(KIND_VARS) as [MessageKind, string][]) kind[k] = read(v, '#888');
+  return { panel: read('--panel', '#fff'), drop: read('--drop', '#c62828'), track: read('--border', '#c3c8d0'), timer: read('--timer', '#3f629a'), candidateTimer: read('--candidate-stroke', '#9a5d00'), kind };
+}

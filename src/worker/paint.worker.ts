@@ -1,0 +1,30 @@
+/// <reference lib="webworker" />
+/**
+ * The paint worker: owns the message canvas (handed over as an OffscreenCanvas) and draws each
+ * frame the simulation worker sends it — messages in flight, drops and election timers — with
+ * the same painter the page uses where it has no OffscreenCanvas. Drawing and handing the
+ * canvas's pixels to the compositor happen here, so a playing run's canvas costs the page's
+ * main thread nothing (on a software-rendered canvas that was most of a frame's cost).
+ */
+import { EMPTY_FRAME, MessagePainter } from '../ui/diagram/messagePainter';
+import type { MessageFrame } from '../ui/diagram/messageCanvas';
+import type { HostToPainter, PaintFrame } from './protocol';
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+let painter: MessagePainter | null = null;
+let frame: MessageFrame = EMPTY_FRAME;
+
+function onFrame(event: MessageEvent<PaintFrame>): void {
+  const f = event.data;
+  frame = f.messages ? { messages: f.messages, drops: f.drops ?? [], nodes: f.nodes, clockMs: f.clockMs } : { ...frame, clockMs: f.clockMs };
+  painter?.show(frame);
+}
+
+scope.addEventListener('message', (event: MessageEvent<HostToPainter>) => {
+  const msg = event.data;
+  if (msg.type === 'canvas') {
+    painter = new MessagePainter(msg.canvas, msg.canvas.getContext('2d'));
+    msg.frames.addEventListener('message', onFrame);
+    msg.frames.start();
+  } else painter?.setLook(msg.look);
+});
