@@ -1,14 +1,15 @@
 /**
  * Keeps the page's URL holding the run (history.replaceState): at once when paused (after a
  * seek, a step or an action) unless the last write was under 100 ms ago (a dragged scrubber;
- * browsers throttle replaceState), and at most every 500 ms while playing. Reloading the page,
+ * browsers throttle replaceState), and at most every 2 s while playing. Reloading the page,
  * or opening the URL anywhere, reproduces the run paused at that time.
  */
 import { defaultViewFor, linkQuery, type LinkState } from './runs';
 import type { LabState, LabStore } from './store/labStore';
 import { tourPlaceOfRun } from './tour';
 
-export const URL_EVERY_MS = 500;
+/** While playing: the address bar's time lags a little (Copy link is always exact), and replaceState costs the main thread a few ms each time. */
+export const URL_EVERY_MS = 2000;
 export const URL_EVERY_MS_PAUSED = 100;
 
 export interface UrlSyncOptions {

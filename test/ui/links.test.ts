@@ -5,7 +5,7 @@ import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
 import { linkQuery, runFromQuery } from '../../src/ui/runs';
 import { createLabStore, type LabState } from '../../src/ui/store/labStore';
-import { startUrlSync } from '../../src/ui/urlSync';
+import { startUrlSync, URL_EVERY_MS, URL_EVERY_MS_PAUSED } from '../../src/ui/urlSync';
 import { Simulation } from '../../src/sim/simulation';
 import { takeSnapshot } from '../../src/sim/snapshot';
 
@@ -71,7 +71,7 @@ describe('the URL follows the run', () => {
     return (s: LabState) => ({ frame: { ...s.frame, snapshot: takeSnapshot(sim), playing, runId: 1 } });
   }
 
-  it('at once when paused (but not more than every 100 ms), at most every 500 ms while playing', () => {
+  it(`at once when paused (but not more than every ${URL_EVERY_MS_PAUSED} ms), at most every ${URL_EVERY_MS} ms while playing`, () => {
     vi.useFakeTimers();
     let clock = 0;
     const store = createLabStore();
@@ -80,21 +80,24 @@ describe('the URL follows the run', () => {
     expect(written).toEqual([]); // nothing before the first snapshot
     store.setState(storeAt(10, false));
     expect(written).toEqual(['v=1&seed=42&t=10']);
-    clock = 1000;
+    const T = 2 * URL_EVERY_MS; // a quiet spell after the first write
+    clock = T;
     store.setState(storeAt(20, true));
     expect(written).toHaveLength(2); // the first change after a quiet spell goes at once
-    clock = 1100;
+    clock = T + 100;
     store.setState(storeAt(30, true));
-    clock = 1200;
+    clock = T + 200;
     store.setState(storeAt(40, true));
     expect(written).toHaveLength(2);
-    clock = 1500;
-    vi.advanceTimersByTime(400);
+    vi.advanceTimersByTime(URL_EVERY_MS - 300);
+    expect(written).toHaveLength(2);
+    clock = T + URL_EVERY_MS;
+    vi.advanceTimersByTime(200);
     expect(written.at(-1)).toBe('v=1&seed=42&t=40');
-    clock = 1700;
+    clock += 200;
     store.setState(storeAt(50, false)); // paused: a seek or step shows at once
     expect(written.at(-1)).toBe('v=1&seed=42&t=50');
-    clock = 1720;
+    clock += 20;
     store.setState((s) => ({ frame: { ...s.frame, schedule: parseSchedule('@50 crash n1') } })); // a burst (a dragged scrubber) waits a little
     expect(written.at(-1)).toBe('v=1&seed=42&t=50');
     vi.advanceTimersByTime(80);

@@ -4,7 +4,7 @@
  * brings them back), and a black screen on B. The root carries data-testid="presenter".
  */
 import { memo, type ReactNode } from 'react';
-import { useBridge, useLab, useLabStore } from '../labContext';
+import { useBridge, useLab, useLabPanel, useLabStore } from '../labContext';
 import { Diagram } from '../diagram/Diagram';
 import { selectNow, selectPlaying, selectTour } from '../store/selectors';
 import { tourNamed } from '../tour';
@@ -37,9 +37,9 @@ const CaptionBar = memo(function CaptionBar() {
   );
 });
 
-/** The clock on its own: it changes every frame, the rest of the bar should not re-render with it. */
+/** The clock on its own, at the panels' pace while playing: the rest of the bar should not re-render with it. */
 const PresenterClock = memo(function PresenterClock() {
-  const now = useLab(selectNow);
+  const now = useLabPanel(selectNow);
   return (
     <output className="presenter-clock" aria-label="Simulated time" data-testid="presenter-clock">
       t = {now} ms
