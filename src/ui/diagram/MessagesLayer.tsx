@@ -17,12 +17,19 @@ export const RING_SYMBOL_SCALE = 1.4;
 export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = false }: { layout: DiagramLayout; presenting?: boolean }) {
   const store = useLabStore();
   const bridge = useBridge();
-  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const slotRef = useRef<HTMLDivElement>(null);
   const controller = useRef<MessageCanvas | null>(null);
 
   useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!canvas) return;
+    const slot = slotRef.current;
+    if (!slot) return;
+    // A canvas of the controller's own: one handed to a paint worker can never be handed again
+    // (React's strict mode mounts effects twice in development).
+    const canvas = document.createElement('canvas');
+    canvas.className = 'diagram-messages';
+    canvas.setAttribute('aria-hidden', 'true');
+    canvas.dataset.testid = 'messages-canvas';
+    slot.append(canvas);
     const painter = new MessageCanvas(canvas, layout, (port) => bridge.attachPainter(port));
     controller.current = painter;
     painter.show(selectMessageFrame(store.getState()));
@@ -32,6 +39,7 @@ export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = 
     return () => {
       unsubscribe();
       painter.destroy();
+      canvas.remove();
       controller.current = null;
     };
     // One controller per store; layout changes go through update() below.
@@ -46,5 +54,5 @@ export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = 
     controller.current?.setLook(presenting ? PRESENTER_SYMBOL_SCALE : RING_SYMBOL_SCALE, true);
   }, [presenting]);
 
-  return <canvas ref={canvasRef} className="diagram-messages" aria-hidden="true" data-testid="messages-canvas" />;
+  return <div ref={slotRef} className="diagram-messages-slot" />;
 });
