@@ -9,7 +9,7 @@ import { formatSchedule, parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 import { MAX_SEEK_MS, SimDriver, type DriverOptions } from '../src/worker/simDriver';
 import { MAX_DETAILS_ON_RESET } from '../src/worker/playback';
-import { AT_CAP_SENTENCE, type HostEndpoint, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from '../src/worker/protocol';
+import { AT_CAP_SENTENCE, PAGE_FRAME_MS, type HostEndpoint, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from '../src/worker/protocol';
 import { HostBridge } from '../src/ui/bridge/hostBridge';
 import { scheduleProblem } from '../src/ui/controls/ScheduleEditor';
 import { createLabStore } from '../src/ui/store/labStore';
@@ -175,7 +175,7 @@ describe('worker protocol over a MessageChannel', () => {
     expect(t.store.getState().frame.clockMs).toBeCloseTo(0.16, 5);
   });
 
-  it('feeds an attached paint worker every frame the page gets: messages, drops and timers, then clocks; detached, nothing', async () => {
+  it('feeds an attached paint worker every frame of motion, and a playing page only every PAGE_FRAME_MS (commands at once)', async () => {
     const t = (current = setup());
     const paint = new MessageChannel();
     const painted: PaintFrame[] = [];
@@ -185,25 +185,44 @@ describe('worker protocol over a MessageChannel', () => {
     await t.frame();
     const detach = t.bridge.attachPainter(paint.port1);
     await t.frame();
-    // Attaching sends the current frame at once, with only the fields the painter draws.
+    // Attaching sends the run's view at once: the fields the canvas draws, as the snapshot has them.
     const first = painted.at(-1);
     const snap = t.store.getState().frame.snapshot;
     expect(first?.clockMs).toBe(170);
-    expect(first?.messages).toEqual(snap?.messages);
-    expect(first?.messages?.length).toBeGreaterThan(0);
-    expect(first?.nodes).toEqual(snap?.nodes.map((n) => ({ id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline })));
+    expect(first?.view?.messages.length).toBeGreaterThan(0);
+    expect(first?.view?.messages).toEqual(snap?.messages.map((m) => ({ seq: m.seq, type: m.type, src: m.src, dst: m.dst, sentAt: m.sentAt, deliverAt: m.deliverAt, lost: m.lost, ok: m.ok, heartbeat: m.heartbeat })));
+    expect(first?.view?.nodes).toEqual(snap?.nodes.map((n) => ({ id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline })));
+    // Playing at 1x for 20 frames of 10 ms: the painter hears every frame, the page every PAGE_FRAME_MS.
+    t.bridge.setSpeed(1);
+    t.bridge.play();
+    await t.frame();
+    const paintedBefore = painted.length;
+    const postedBefore = t.received.length;
+    for (let i = 0; i < 20; i++) await t.frame(10);
+    expect(painted.length - paintedBefore).toBe(20);
+    const posts = t.received.length - postedBefore;
+    expect(posts).toBeGreaterThanOrEqual(Math.floor(200 / PAGE_FRAME_MS) - 1);
+    expect(posts).toBeLessThanOrEqual(Math.ceil(200 / PAGE_FRAME_MS) + 1);
+    // A command is answered in the next frame, pace or no pace.
+    const beforePause = t.received.length;
+    t.bridge.pause();
+    await t.frame(1);
+    expect(t.received.length).toBe(beforePause + 1);
+    expect(t.store.getState().frame.playing).toBe(false);
+    expect(painted.at(-1)?.clockMs).toBe(t.store.getState().frame.clockMs);
     // Very slow playback moves only the clock: the painter gets the clock alone.
+    const pausedAt = t.store.getState().frame.clockMs;
     t.bridge.setSpeed(0.01);
     t.bridge.play();
     await t.frame();
     await t.frame(16);
-    expect(t.received.at(-1)?.type).toBe('clock');
-    expect(painted.at(-1)).toEqual({ type: 'paint-frame', clockMs: t.store.getState().frame.clockMs });
+    expect(painted.at(-1)?.view).toBeUndefined();
+    expect(painted.at(-1)?.clockMs).toBeCloseTo(pausedAt + 0.16, 5);
     detach();
     await t.frame();
     const count = painted.length;
-    await t.frame(16);
-    await t.frame(16);
+    await t.frame(100);
+    await t.frame(100);
     expect(t.received.length).toBeGreaterThan(0);
     expect(painted.length).toBe(count);
     paint.port2.close();

@@ -292,3 +292,47 @@ export function detailsSince(sim: Simulation, from: number): DetailEvent[] {
 export function detailCount(sim: Simulation): number {
   return sim.cluster.detailsBase + sim.cluster.details.length;
 }
+
+/** What the ring's canvas draws of a message: where it goes, when, and its kind. */
+export type PaintMessage = Pick<MessageView, 'seq' | 'type' | 'src' | 'dst' | 'sentAt' | 'deliverAt' | 'lost' | 'ok' | 'heartbeat'>;
+export type PaintDrop = PaintMessage & Pick<DropView, 'droppedAt' | 'reason'>;
+/** What the canvas draws of a node: its election timer. */
+export type PaintNode = Pick<NodeView, 'id' | 'alive' | 'role' | 'electionTimerStart' | 'electionDeadline'>;
+
+export interface PaintView {
+  readonly messages: readonly PaintMessage[];
+  readonly drops: readonly PaintDrop[];
+  readonly nodes: readonly PaintNode[];
+}
+
+function paintMessage(env: { seq: number; src: string; dst: string; sentAt: number; deliverAt: number; lost: boolean; payload: Message }): PaintMessage {
+  const p = env.payload;
+  return {
+    seq: env.seq,
+    type: p.type,
+    src: env.src,
+    dst: env.dst,
+    sentAt: env.sentAt,
+    deliverAt: env.deliverAt,
+    lost: env.lost,
+    ok: p.type === 'VoteReply' ? p.granted : p.type === 'AppendReply' ? p.success : null,
+    heartbeat: p.type === 'AppendEntries' && p.entries.length === 0,
+  };
+}
+
+/**
+ * The few fields of a snapshot the ring's canvas draws, every frame, for the paint worker: a
+ * full snapshot carries every message's payload and every node's log, far more than a frame of
+ * motion needs. The same values as takeSnapshot's, field for field.
+ */
+export function paintView(sim: Simulation): PaintView {
+  const cluster = sim.cluster;
+  const messages = cluster.inflight.items.map(paintMessage);
+  messages.sort((a, b) => a.seq - b.seq);
+  return {
+    messages,
+    drops: cluster.recentDrops.map((d) => ({ ...paintMessage(d.envelope), droppedAt: d.droppedAt, reason: d.reason })),
+    nodes: cluster.nodes.map((n) => ({ id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline })),
+  };
+}
+

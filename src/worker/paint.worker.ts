@@ -16,7 +16,7 @@ let frame: MessageFrame = EMPTY_FRAME;
 
 function onFrame(event: MessageEvent<PaintFrame>): void {
   const f = event.data;
-  frame = f.messages ? { messages: f.messages, drops: f.drops ?? [], nodes: f.nodes, clockMs: f.clockMs } : { ...frame, clockMs: f.clockMs };
+  frame = f.view ? { ...f.view, clockMs: f.clockMs } : { ...frame, clockMs: f.clockMs };
   painter?.show(frame);
 }
 

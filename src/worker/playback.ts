@@ -13,9 +13,9 @@
 import type { SimConfig } from '../sim/config';
 import type { Action, ActionBody } from '../sim/schedule';
 import type { Simulation } from '../sim/simulation';
-import { detailCount, detailsSince, eventsSince, takeSnapshot } from '../sim/snapshot';
+import { detailCount, detailsSince, eventsSince, paintView, takeSnapshot } from '../sim/snapshot';
 import { Timeline } from '../sim/timeline';
-import { AT_CAP_SENTENCE, MAX_SEEK_MS, runEndMs, scheduleCapProblem, type CheckStatus, type ClockMessage, type LandmarkView, type SnapshotMessage } from './protocol';
+import { AT_CAP_SENTENCE, MAX_SEEK_MS, runEndMs, scheduleCapProblem, type CheckStatus, type ClockMessage, type LandmarkView, type PaintFrame, type SnapshotMessage } from './protocol';
 
 /** Events sent with a fresh log (after load or seek back); older lines are summarised away. */
 export const MAX_EVENTS_ON_RESET = 2_000;
@@ -274,6 +274,11 @@ export class Playback {
       changed = true;
     }
     return changed;
+  }
+
+  /** For a paint worker: the clock, and the canvas's view of the run now (paintView) unless only the clock moved. */
+  paintFrame(withView: boolean): PaintFrame {
+    return withView ? { type: 'paint-frame', clockMs: this.clockMs, view: paintView(this.timeline.current) } : { type: 'paint-frame', clockMs: this.clockMs };
   }
 
   clockMessage(): ClockMessage {

@@ -7,10 +7,9 @@ import type { BugName, SimConfig } from '../sim/config';
 import type { DetailEvent, EventKind, SimEvent } from '../sim/events';
 import type { Violation } from '../sim/invariants';
 import { formatAction, type Action, type ActionBody } from '../sim/schedule';
-import type { Snapshot } from '../sim/snapshot';
+import type { PaintView, Snapshot } from '../sim/snapshot';
 import type { TraceDelta } from '../sim/traceColumns';
 import type { PaintLook } from '../ui/diagram/messagePainter';
-import type { TimerNode } from '../ui/diagram/timerArc';
 
 /**
  * The page's limits, one source each: the worker, the controls and share links all use these, so
@@ -105,27 +104,31 @@ export type HostToWorker =
    */
   | { readonly type: 'shown' }
   /**
-   * A paint worker's end of a channel (src/worker/paint.worker.ts): from now on every snapshot
-   * and clock posted to the page also goes there as a PaintFrame, so the message canvas is
-   * drawn off the page's main thread. `painter-detach` closes it when the canvas goes away.
+   * A paint worker's end of a channel (src/worker/paint.worker.ts): from now on every frame of
+   * the run goes there as a PaintFrame, so the message canvas is drawn off the page's main
+   * thread (and the page gets snapshots at PAGE_FRAME_MS while playing). `painter-detach`
+   * closes it when the canvas goes away.
    */
   | { readonly type: 'painter'; readonly id: number; readonly port: MessagePort }
   | { readonly type: 'painter-detach'; readonly id: number };
 
 /**
- * What the paint worker draws a frame from, sent by the simulation worker alongside each post
- * to the page. A clock-only frame (no `messages`) keeps the last messages, drops and timers.
+ * What the paint worker draws a frame from, sent by the simulation worker every frame the run
+ * changes or its clock moves. A clock-only frame (no `view`) keeps the last messages, drops and
+ * timers.
  */
 export interface PaintFrame {
   readonly type: 'paint-frame';
   readonly clockMs: number;
-  readonly messages?: Snapshot['messages'];
-  readonly drops?: Snapshot['drops'];
-  /** The nodes' timer fields only: the paint worker draws arcs, not logs. */
-  readonly nodes?: readonly PaintNode[];
+  readonly view?: PaintView;
 }
 
-export type PaintNode = TimerNode;
+/**
+ * Playing, with a paint worker drawing the motion, the page needs a snapshot only this often
+ * (real ms): its glyphs, panels and clock follow at up to 20 a second, while the canvas gets
+ * every frame. A person's command is still answered in the next frame.
+ */
+export const PAGE_FRAME_MS = 50;
 
 /**
  * The page to its paint worker: the canvas (once, with the channel the simulation worker's

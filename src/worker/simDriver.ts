@@ -11,7 +11,7 @@ import { LiveCheck } from './liveCheck';
 import { TraceFeed } from './traceFeed';
 import { transferablesOf } from '../sim/traceColumns';
 import { firstChangeAt, Playback, type FrameLimits, type LoadRequest } from './playback';
-import { clampSpeed, DEFAULT_SPEED, MAX_SEEK_MS, MAX_UNSHOWN_FRAMES, type ExportFormat, type HostToWorker, type PaintFrame, type PaintNode, type WorkerEndpoint, type WorkerToHost } from './protocol';
+import { clampSpeed, DEFAULT_SPEED, MAX_SEEK_MS, MAX_UNSHOWN_FRAMES, PAGE_FRAME_MS, type ExportFormat, type HostToWorker, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from './protocol';
 
 export interface FrameScheduler {
   /** Real time in ms (performance.now in the worker). */
@@ -48,7 +48,13 @@ export class SimDriver {
   private search: CounterexampleSearch | null = null;
   private runId = 0;
   private speed = DEFAULT_SPEED;
+  /** The page needs a snapshot; `urgent`: now (a command), not at the playing page's pace. */
   private dirty = false;
+  private urgent = false;
+  /** The paint workers need the run's view (not just the clock). */
+  private paintStale = false;
+  /** Real time of the last post to the page, for PAGE_FRAME_MS. */
+  private pagePostedAt = -Infinity;
   private frameRequested = false;
   /** Posts of a playing run since the page's last 'shown'; null until the page sends one. */
   private unshown: number | null = null;
@@ -97,7 +103,7 @@ export class SimDriver {
       if (this.loaded) this.loaded.playback.playing = false;
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       this.post({ type: 'error', message: `The simulation threw ${text}; playback is paused and the Invariants tab shows where.` });
-      this.dirty = true;
+      this.touch();
     }
   }
 
@@ -121,13 +127,13 @@ export class SimDriver {
     if (msg.type === 'trace') {
       this.traceFeed.on = msg.on;
       this.traceFeed.restart();
-      this.dirty = true;
+      this.touch();
       this.wake();
       return;
     }
     if (msg.type === 'painter') {
       this.painters.set(msg.id, msg.port);
-      this.dirty = true;
+      this.touch();
       this.wake();
       return;
     }
@@ -153,7 +159,7 @@ export class SimDriver {
     } else if (msg.type === 'speed') this.speed = clampSpeed(msg.speed);
     else if (msg.type === 'fuzz') this.startSearch(msg);
     else if (!this.command(msg)) return;
-    this.dirty = true;
+    this.touch();
     this.wake();
   }
 
@@ -228,7 +234,7 @@ export class SimDriver {
   }
 
   private flushSeek(): void {
-    if (this.loaded?.playback.flushSeek()) this.dirty = true;
+    if (this.loaded?.playback.flushSeek()) this.touch();
   }
 
   // -- counterexample search ------------------------------------------------------------------
@@ -252,7 +258,7 @@ export class SimDriver {
     const cx = result?.counterexample ?? null;
     // The run found is loaded, paused at the violation.
     if (cx && this.load({ config: cx.config, schedule: cx.schedule, startAtMs: cx.untilMs, stopAtMs: null, playing: false, label: 'counterexample' })) {
-      this.dirty = true;
+      this.touch();
       this.wake();
     }
     this.post(done);
@@ -283,7 +289,7 @@ export class SimDriver {
     }
     const run = loaded.playback;
     this.flushSeek();
-    if (run.advance(this.clock(), this.speed, this.limits, this.clock)) this.dirty = true;
+    if (run.advance(this.clock(), this.speed, this.limits, this.clock)) this.dirty = this.paintStale = true;
     this.reported(run.takeNotice());
     if (!this.search) {
       const budget = run.playing ? this.checkBudgetMs : this.checkBudgetMs * 2;
@@ -293,14 +299,22 @@ export class SimDriver {
     // and the next snapshot carries everything since (the events of the skipped frames too).
     const pageBehind = run.playing && this.unshown !== null && this.unshown >= MAX_UNSHOWN_FRAMES;
     this.heldBack = pageBehind;
-    if (pageBehind) {
-      // Nothing to post: 'shown' wakes the next frame.
+    // A paint worker gets every frame of motion, whether or not the page keeps up.
+    this.postPaint(run);
+    // With the motion painted elsewhere, a playing page needs its snapshot only every
+    // PAGE_FRAME_MS; a person's command is answered at once.
+    const paced = run.playing && this.painters.size > 0 && !this.urgent && this.clock() - this.pagePostedAt < PAGE_FRAME_MS;
+    if (pageBehind || paced) {
+      // Nothing to post: 'shown' (or the next frame past the pace) posts what there is.
     } else if (this.dirty) {
       this.post(run.snapshotMessage(this.clock(), this.speed, loaded.check.status()));
       this.dirty = false;
+      this.urgent = false;
+      this.pagePostedAt = this.clock();
       if (run.playing && this.unshown !== null) this.unshown++;
     } else if (run.playing) {
       this.post(run.clockMessage());
+      this.pagePostedAt = this.clock();
       if (this.unshown !== null) this.unshown++;
     }
     this.postTrace(loaded.check);
@@ -321,16 +335,22 @@ export class SimDriver {
 
   private post(message: WorkerToHost): void {
     this.endpoint.postMessage(message);
+  }
+
+  /** The run's view for each paint worker when it changed, its clock alone when only that moved. */
+  private postPaint(run: Playback): void {
     if (this.painters.size === 0) return;
     let frame: PaintFrame | null = null;
-    if (message.type === 'snapshot') {
-      const { messages, drops, nodes } = message.snapshot;
-      frame = { type: 'paint-frame', clockMs: message.clockMs, messages, drops, nodes: nodes.map(paintNode) };
-    } else if (message.type === 'clock') frame = { type: 'paint-frame', clockMs: message.clockMs };
+    if (this.paintStale) frame = run.paintFrame(true);
+    else if (run.playing) frame = run.paintFrame(false);
+    this.paintStale = false;
     if (frame) for (const port of this.painters.values()) port.postMessage(frame);
   }
-}
 
-function paintNode(n: PaintNode): PaintNode {
-  return { id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline };
+  /** Something a person did (or a new run): the page and the painters get it in the next frame. */
+  private touch(): void {
+    this.dirty = true;
+    this.paintStale = true;
+    this.urgent = true;
+  }
 }

@@ -7,7 +7,7 @@
  * way; a dropped one bursts where it died. messagePainter.ts draws these marks; the ring export
  * writes the same marks as SVG; messageCanvasHost.ts connects the page's canvas to the painter.
  */
-import type { DropView, MessageView } from '../../sim/snapshot';
+import type { MessageView, PaintDrop, PaintMessage } from '../../sim/snapshot';
 import { lerp, messageLane, type DiagramLayout } from './layout';
 import { dropPosition, MESSAGE_LOOKS, messageKind, type MessageKind } from './messageShapes';
 import type { TimerNode } from './timerArc';
@@ -49,9 +49,10 @@ export function messageAt(layout: DiagramLayout, messages: readonly MessageView[
   return best;
 }
 
+/** One frame of the canvas: full snapshots' messages and drops will do, and so will the paint worker's lighter ones. */
 export interface MessageFrame {
-  readonly messages: readonly MessageView[];
-  readonly drops: readonly DropView[];
+  readonly messages: readonly PaintMessage[];
+  readonly drops: readonly PaintDrop[];
   /** The nodes, for their election-timer arcs (timerArc.ts); none in a frame of messages only. */
   readonly nodes?: readonly TimerNode[];
   readonly clockMs: number;

@@ -6,11 +6,11 @@
  * every glyph, label and store with them sixty times a second.
  */
 import { arc } from 'd3';
-import type { NodeView } from '../../sim/snapshot';
+import type { PaintNode } from '../../sim/snapshot';
 import type { DiagramLayout } from './layout';
 
 /** What a timer is drawn from: a node's liveness, role and election timer. */
-export type TimerNode = Pick<NodeView, 'id' | 'alive' | 'role' | 'electionTimerStart' | 'electionDeadline'>;
+export type TimerNode = PaintNode;
 
 export interface TimerMark {
   readonly id: string;
