@@ -6,7 +6,7 @@
 import { memo, useState } from 'react';
 import { configFromFields, type SimConfig } from '../../sim/config';
 import { checkSchedule, formatAction, type Action } from '../../sim/schedule';
-import { useBridge, useLab } from '../labContext';
+import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
 
@@ -20,7 +20,7 @@ export function keepValidActions(schedule: readonly Action[], config: SimConfig)
 
 function SettingsForm({ config, schedule, problem, setProblem }: { config: SimConfig; schedule: readonly Action[]; problem: string | null; setProblem: (p: string | null) => void }) {
   const bridge = useBridge();
-  const now = useLab(selectNow);
+  const now = useLabPanel(selectNow);
   const playing = useLab(selectPlaying);
   const [f, setF] = useState({
     seed: String(config.seed),

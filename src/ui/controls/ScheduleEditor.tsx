@@ -7,7 +7,7 @@ import { memo, useId, useMemo, useState } from 'react';
 import type { SimConfig } from '../../sim/config';
 import { checkSchedule, formatAction, parseSchedule, ScheduleError, VERBS, type Action } from '../../sim/schedule';
 import { scheduleCapProblem } from '../../worker/protocol';
-import { useBridge, useLab } from '../labContext';
+import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectCanRedo, selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
 
@@ -36,7 +36,7 @@ export const ScheduleEditor = memo(function ScheduleEditor() {
   const bridge = useBridge();
   const schedule = useLab(selectSchedule);
   const config = useLab(selectConfig);
-  const now = useLab(selectNow);
+  const now = useLabPanel(selectNow);
   const playing = useLab(selectPlaying);
   const canRedo = useLab(selectCanRedo);
   const [draft, setDraft] = useState<string | null>(null);
