@@ -124,7 +124,7 @@ export function experimentReport(resolved: ResolvedExperiment, results: readonly
     const point = points.find((p) => p.label === mark.point);
     const values = results.filter((r) => r.point === point?.index).map((r) => r.values[mark.measure]).filter((v): v is number => v !== null && v !== undefined);
     if (values.length > 0) {
-      lines.push(`${capital(mark.text)} sits at the ${fmt(percentileRank(values, mark.value))}th percentile of ${MEASURES[mark.measure].label.toLowerCase()} at ${spec.sweep.param}=${mark.point} (${values.length} runs).`);
+      lines.push(`${capital(mark.text)} sits at percentile ${fmt(percentileRank(values, mark.value))} of ${MEASURES[mark.measure].label.toLowerCase()} at ${spec.sweep.param}=${mark.point} (${values.length} runs).`);
     }
   }
   return lines.join('\n') + '\n';
