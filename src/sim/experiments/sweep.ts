@@ -106,3 +106,41 @@ export function parseSeedCount(text: string, points: number, what = 'Seeds per p
   if (n * points > MAX_RUNS) return `${n} seeds at ${points} points make ${n * points} runs; at most ${MAX_RUNS} are allowed.`;
   return n;
 }
+
+/** Which field of the parameters each sweep parameter sets (spread sets the timeout). */
+const FIELD_OF: Readonly<Record<Exclude<SweepParam, 'spread'>, keyof ExperimentParams>> = {
+  timeout: 'timeoutMs',
+  heartbeat: 'heartbeatMs',
+  latency: 'latencyMs',
+  nodes: 'nodes',
+  loss: 'lossPct',
+  drift: 'driftPct',
+  pause: 'pauseMs',
+  lease: 'leaseMs',
+};
+
+/** Settings every point shares, as text: `timeout=1000-2000 heartbeat=100`. */
+export function formatFixed(base: Partial<ExperimentParams>): string {
+  const parts: string[] = [];
+  for (const [param, field] of Object.entries(FIELD_OF)) {
+    const v = base[field];
+    if (v !== undefined) parts.push(`${param}=${formatValue(v as SweepValue)}`);
+  }
+  return parts.join(' ');
+}
+
+/** Parses shared settings (`name=value`, separated by spaces), over `base`: the settings, or one sentence. */
+export function parseFixed(text: string, base: ExperimentParams): Partial<ExperimentParams> | string {
+  let params = base;
+  const out: Record<string, unknown> = {};
+  for (const token of text.split(/[\s;]+/).filter((t) => t !== '')) {
+    const one = parseSweep(token);
+    if (typeof one === 'string') return `In the shared settings: ${one}`;
+    if (one.param === 'spread') return 'In the shared settings, give the timeout as a range (timeout=150-300) rather than a spread.';
+    if (one.values.length !== 1) return `In the shared settings, ${one.param} takes one value, not ${one.values.length}; to try several, sweep it.`;
+    params = SWEEP_DEFS[one.param].apply(params, one.values[0]);
+    const field = FIELD_OF[one.param];
+    out[field] = params[field];
+  }
+  return out as Partial<ExperimentParams>;
+}
