@@ -51,7 +51,7 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
 
     const mark = page.locator('[data-plot="distribution"] [data-run-link*="seed=42&"]');
     const link = (await mark.getAttribute('data-run-link')) as string;
-    await mark.locator('circle').click();
+    await mark.click();
     await page.getByTestId('experiments').waitFor({ state: 'detached' });
     await expect.poll(() => page.evaluate(() => location.search)).toBe(`?${link}`);
     const decoded = decodeLink(link);

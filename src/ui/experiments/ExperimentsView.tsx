@@ -3,7 +3,7 @@
  * experiments), run it on the pool of workers, and read the plots as results arrive. Every dot is
  * a run; clicking one opens that exact run in the main view.
  */
-import { memo, useCallback } from 'react';
+import { memo, useCallback, useDeferredValue } from 'react';
 import { useStore } from 'zustand';
 import { resultsCsv, resultsJson } from '../../sim/experiments/experiment';
 import { MEASURES, type MeasureId } from '../../sim/experiments/measures';
@@ -189,7 +189,8 @@ function MeasureSelect({ value, onChange, label, measures, short = false }: { va
 const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }) {
   const spec = useExperiments((s) => s.spec);
   const points = useExperiments((s) => s.points);
-  const results = useExperiments((s) => s.results);
+  // Redrawing thousands of dots is a render React may interrupt: frames keep coming while results pour in.
+  const results = useDeferredValue(useExperiments((s) => s.results));
   const measure = useExperiments((s) => s.measure);
   const scatterY = useExperiments((s) => s.scatterY);
   const distPoint = useExperiments((s) => s.distPoint);

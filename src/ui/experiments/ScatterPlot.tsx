@@ -2,7 +2,7 @@
 import { scaleLinear } from 'd3';
 import { memo, useRef } from 'react';
 import type { PlannedPoint, RunResult } from '../../sim/experiments/experiment';
-import { GridLines, INK, domainOf, MARGIN, MUTED, PlotFrame, RunMark, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
+import { GridLines, INK, domainOf, MARGIN, MUTED, PlotFrame, RunDot, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
 
 
 export interface ScatterPlotProps {
@@ -42,14 +42,12 @@ export const ScatterPlot = memo(function ScatterPlot(props: ScatterPlotProps) {
   const keyX = MARGIN.left + innerW;
   return (
     <div ref={box} className="exp-plot-box">
-      <PlotFrame title="Runs" name={props.fileName} controls={props.controls} width={width} height={plotHeight} testid="scatter">
+      <PlotFrame title="Runs" name={props.fileName} controls={props.controls} width={width} height={plotHeight} testid="scatter" onOpen={onOpen}>
         <GridLines scale={y} width={innerW} height={innerH} integer={props.yInteger} />
         <YAxis scale={y} height={innerH} label={props.yLabel} integer={props.yInteger} />
         <XAxis scale={x} y={MARGIN.top + innerH} width={innerW} label={props.xLabel} integer={props.xInteger} />
         {dots.map(({ r, vx, vy }) => (
-          <RunMark key={`${r.point}-${r.seed}`} link={r.link} title={`${props.param}=${points[r.point]?.label}, seed ${r.seed}: ${formatNumber(vx)}, ${formatNumber(vy)}`} onOpen={onOpen}>
-            <circle cx={x(vx) + jitter(r.seed, r.point) * Math.min(jx, 12)} cy={y(vy) + jitter(r.point, r.seed) * Math.min(jy, 12)} r={4} fill={colorOf(r.point)} fillOpacity={0.7} stroke="#fff" strokeWidth={0.6} />
-          </RunMark>
+          <RunDot key={`${r.point}-${r.seed}`} link={r.link} title={`${props.param}=${points[r.point]?.label}, seed ${r.seed}: ${formatNumber(vx)}, ${formatNumber(vy)}`} cx={x(vx) + jitter(r.seed, r.point) * Math.min(jx, 12)} cy={y(vy) + jitter(r.point, r.seed) * Math.min(jy, 12)} r={4} fill={colorOf(r.point)} fillOpacity={0.7} stroke="#fff" strokeWidth={0.6} />
         ))}
         <g>
           {points.map((p, i) => (

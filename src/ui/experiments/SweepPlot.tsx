@@ -6,7 +6,7 @@ import { area, line, scaleLinear } from 'd3';
 import { memo, useRef } from 'react';
 import type { PlannedPoint, RunResult } from '../../sim/experiments/experiment';
 import { summarize } from '../../sim/experiments/stats';
-import { GridLines, INK, MARGIN, MUTED, PlotFrame, RunMark, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
+import { GridLines, INK, MARGIN, MUTED, PlotFrame, RunDot, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
 
 
 export interface SweepPlotProps {
@@ -48,7 +48,7 @@ export const SweepPlot = memo(function SweepPlot({ runs, points, measure, axisLa
   const step = innerW / Math.max(1, points.length);
   return (
     <div ref={box} className="exp-plot-box">
-      <PlotFrame title="Across the sweep" name={fileName} controls={controls} width={width} height={plotHeight} testid="sweep">
+      <PlotFrame title="Across the sweep" name={fileName} controls={controls} width={width} height={plotHeight} testid="sweep" onOpen={onOpen}>
         <GridLines scale={y} width={innerW} height={innerH} integer={integer} />
         <YAxis scale={y} height={innerH} label={axisLabel} integer={integer} />
         <XAxis scale={x} y={MARGIN.top + innerH} width={innerW} label={paramLabel} ticks={points.map((p) => ({ v: p.index, text: p.label }))} />
@@ -60,9 +60,7 @@ export const SweepPlot = memo(function SweepPlot({ runs, points, measure, axisLa
             const v = r.values[measure];
             if (v === null || v === undefined) return null;
             return (
-              <RunMark key={`${i}-${r.seed}`} link={r.link} title={`${points[i].label}, seed ${r.seed}: ${formatNumber(v)}`} onOpen={onOpen}>
-                <circle cx={x(i) + jitter(r.seed, i) * Math.min(40, step * 0.3)} cy={y(v)} r={3.5} fill={colorOf(i)} fillOpacity={0.45} />
-              </RunMark>
+              <RunDot key={`${i}-${r.seed}`} link={r.link} title={`${points[i].label}, seed ${r.seed}: ${formatNumber(v)}`} cx={x(i) + jitter(r.seed, i) * Math.min(40, step * 0.3)} cy={y(v)} r={3.5} fill={colorOf(i)} fillOpacity={0.45} />
             );
           }),
         )}

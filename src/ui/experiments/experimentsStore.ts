@@ -2,7 +2,7 @@
  * The Experiments view's state: the form as typed, the running experiment and its results. Its
  * own small store, apart from the lab's, so the results outlive the view (open a run, come back)
  * and a running experiment never re-renders the ring. Results from the pool are gathered and
- * written at most every RESULTS_EVERY_MS, so the plots redraw a few times a second, not per batch.
+ * written at most every RESULTS_EVERY_MS, so the plots redraw about twice a second, not per batch.
  */
 import { createStore } from 'zustand/vanilla';
 import { jobsOf, planExperiment, type ExperimentSpec, type PlannedPoint, type RunResult } from '../../sim/experiments/experiment';
@@ -12,7 +12,7 @@ import { formatFixed, formatSweep, parseFixed, parseSeedCount, parseSweep } from
 import { BASE_PARAMS, TEMPLATES, isTemplateId, type TemplateId } from '../../sim/experiments/templates';
 import type { ExperimentPool } from './experimentPool';
 
-export const RESULTS_EVERY_MS = 250;
+export const RESULTS_EVERY_MS = 400;
 
 export interface ExperimentForm {
   /** The chapter preset the form was filled from, or '' once edited away from it. */

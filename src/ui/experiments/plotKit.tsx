@@ -131,29 +131,32 @@ export function GridLines({ scale, width, height, integer = false }: { scale: Sc
   );
 }
 
-/** A run drawn as a mark: a click (or Enter) opens it; hovering names it. */
-export function RunMark({ link, title, onOpen, children }: { link: string; title: string; onOpen: (link: string) => void; children: ReactNode }) {
+/**
+ * A run drawn as a dot carrying its link. Clicks are handled once for the whole plot (PlotFrame),
+ * not per dot: a sweep draws thousands of them and redraws as results arrive.
+ */
+export function RunDot({ link, title, cx, cy, r, fill, fillOpacity, stroke, strokeWidth }: {
+  link: string;
+  title: string;
+  cx: number;
+  cy: number;
+  r: number;
+  fill: string;
+  fillOpacity?: number;
+  stroke?: string;
+  strokeWidth?: number;
+}) {
   return (
-    <g
-      data-run-link={link}
-      className="run-mark"
-      role="link"
-      tabIndex={-1}
-      aria-label={title}
-      onClick={() => onOpen(link)}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') onOpen(link);
-      }}
-    >
+    <circle data-run-link={link} className="run-mark" cx={cx} cy={cy} r={r} fill={fill} fillOpacity={fillOpacity} stroke={stroke} strokeWidth={strokeWidth}>
       <title>{title}</title>
-      {children}
-    </g>
+    </circle>
   );
 }
 
 /** A plot's frame: its title, the SVG and Save SVG / Save PNG. */
-export function PlotFrame({ title, name, controls, width, height, children, testid }: {
+export function PlotFrame({ title, name, controls, width, height, children, testid, onOpen }: {
   title: string;
+  onOpen: (link: string) => void;
   name: string;
   controls?: ReactNode;
   width: number;
@@ -167,10 +170,6 @@ export function PlotFrame({ title, name, controls, width, height, children, test
     if (!svg) return '';
     const copy = svg.cloneNode(true) as SVGSVGElement;
     copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
-    copy.querySelectorAll('[tabindex],[role]').forEach((el) => {
-      el.removeAttribute('tabindex');
-      el.removeAttribute('role');
-    });
     return new XMLSerializer().serializeToString(copy);
   };
   return (
@@ -187,7 +186,18 @@ export function PlotFrame({ title, name, controls, width, height, children, test
           </button>
         </span>
       </figcaption>
-      <svg ref={svgRef} width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={title} fontFamily={FONT}>
+      <svg
+        ref={svgRef}
+        width={width}
+        height={height}
+        viewBox={`0 0 ${width} ${height}`}
+        aria-label={`${title}: every dot is a run; click one to open it`}
+        fontFamily={FONT}
+        onClick={(e) => {
+          const link = (e.target as Element).closest('[data-run-link]')?.getAttribute('data-run-link');
+          if (link) onOpen(link);
+        }}
+      >
         <rect width={width} height={height} fill="#ffffff" />
         {children}
       </svg>
