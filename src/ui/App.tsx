@@ -73,8 +73,10 @@ const RunBar = memo(function RunBar() {
     <section className={touring ? 'subbar touring' : 'subbar'} aria-label="The run: preset, bugs, status">
       <div className="subbar-left">
         <PresetPicker />
-        <ViewSwitch />
-        <ExperimentsButton />
+        <div className="view-row">
+          <ViewSwitch />
+          <ExperimentsButton />
+        </div>
       </div>
       {!touring && <PresetBlurb />}
       <div className="subbar-right">
