@@ -38,7 +38,8 @@ export const DistributionPlot = memo(function DistributionPlot(props: Distributi
     .filter((x): x is { r: RunResult; v: number } => x.v !== null && x.v !== undefined)
     .sort((a, b) => a.v - b.v || a.r.seed - b.r.seed);
   const values = valued.map((x) => x.v);
-  const few = integer && values.length > 0 && values[values.length - 1] - values[0] <= 40;
+  // Whole numbers with few distinct values (a count, or a latency that is always 1 ms): one bar per number.
+  const few = values.length > 0 && values[values.length - 1] - values[0] <= 40 && (integer || values.every((v) => Number.isInteger(v)));
   const marked = mark !== null ? [...values, mark.value] : values;
   const wide: [number, number] = marked.length ? [Math.min(...marked), Math.max(Math.max(...marked), Math.min(...marked) + 1)] : [0, 1];
   const x = scaleLinear()

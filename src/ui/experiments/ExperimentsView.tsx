@@ -129,7 +129,7 @@ const Progress = memo(function Progress() {
     <div className="exp-progress" data-testid="experiment-progress" data-status={status} data-done={done}>
       <progress max={total} value={done} aria-label="Runs finished" />
       <span>
-        {done} of {total} runs, {words} · {poolSize()} workers · {(elapsed / 1000).toFixed(1)} s
+        {done} of {total} runs, {words} · {poolSize() === 1 ? '1 worker' : `${poolSize()} workers`} · {(elapsed / 1000).toFixed(1)} s
       </span>
     </div>
   );

@@ -74,7 +74,9 @@ export function domainOf(values: readonly number[], integer: boolean, extra: rea
   const lo = all.length ? Math.min(...all) : 0;
   const hi = all.length ? Math.max(...all) : 1;
   if (integer) return [Math.floor(lo) - 0.5, Math.ceil(hi) + 0.5];
-  return [Math.min(lo, 0), hi > lo ? hi : lo + 1];
+  // A little room past the largest value, so no dot sits on the plot's edge.
+  const top = hi > lo ? hi : lo + 1;
+  return [Math.min(lo, 0), top + (top - Math.min(lo, 0)) * 0.05];
 }
 
 export function XAxis({ scale, y, width, label, ticks, integer = false }: { scale: Scale; y: number; width: number; label: string; ticks?: readonly { v: number; text: string }[]; integer?: boolean }) {
@@ -99,12 +101,12 @@ export function XAxis({ scale, y, width, label, ticks, integer = false }: { scal
   );
 }
 
-export function YAxis({ scale, height, label, format, integer = false }: { scale: Scale; height: number; label: string; format?: (v: number) => string; integer?: boolean }) {
+export function YAxis({ scale, height, label, format, integer = false, top = MARGIN.top }: { scale: Scale; height: number; label: string; format?: (v: number) => string; integer?: boolean; top?: number }) {
   const count = Math.max(2, Math.floor(height / 50));
   const f = format ?? (integer ? String : scale.tickFormat(count));
   return (
     <g>
-      <line x1={MARGIN.left} x2={MARGIN.left} y1={MARGIN.top} y2={MARGIN.top + height} stroke={INK} />
+      <line x1={MARGIN.left} x2={MARGIN.left} y1={top} y2={top + height} stroke={INK} />
       {ticksOf(scale, count, integer).map((v) => (
         <g key={v} transform={`translate(${MARGIN.left},${scale(v)})`}>
           <line x2={-6} stroke={INK} />
@@ -113,7 +115,7 @@ export function YAxis({ scale, height, label, format, integer = false }: { scale
           </text>
         </g>
       ))}
-      <text transform={`translate(18,${MARGIN.top + height / 2}) rotate(-90)`} textAnchor="middle" fontSize={LABEL_PX} fill={INK} fontFamily={FONT} fontWeight={600}>
+      <text transform={`translate(18,${top + height / 2}) rotate(-90)`} textAnchor="middle" fontSize={LABEL_PX} fill={INK} fontFamily={FONT} fontWeight={600}>
         {label}
       </text>
     </g>
