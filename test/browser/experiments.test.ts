@@ -10,7 +10,7 @@ import { resolveExperiment } from '../../src/cli/experimentCli';
 import { decodeLink } from '../../src/share/link';
 import { resultsCsv, runExperiment } from '../../src/sim/experiments/experiment';
 import { Simulation } from '../../src/sim/simulation';
-import { haveChromium, useBrowserSite } from './site';
+import { axeViolations, haveChromium, useBrowserSite } from './site';
 
 const site = useBrowserSite();
 
@@ -41,6 +41,7 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
     expect(await page.locator('[data-plot="sweep"] [data-run-link]').count()).toBe(8);
     expect(await page.locator('[data-plot="scatter"] [data-run-link]').count()).toBe(8);
     expect(await page.locator('[data-plot="distribution"] [data-run-link]').count()).toBe(4);
+    expect(await axeViolations(page)).toEqual([]);
 
     const resolved = resolveExperiment(['--template', 'crash-leader', '--sweep', 'timeout=150-300,300-600', '--seeds', '4', '--first-seed', '40']);
     if (resolved === 'help') throw new Error('help');

@@ -54,9 +54,12 @@ const ExperimentForm = memo(function ExperimentForm() {
         runExperimentFromForm();
       }}
     >
-      <button type="button" className="exp-back" onClick={() => setExperimentsOpen(false)}>
-        ← Back to the run
-      </button>
+      <div className="exp-head">
+        <h1>Experiments</h1>
+        <button type="button" className="exp-back" onClick={() => setExperimentsOpen(false)}>
+          ← Back to the run
+        </button>
+      </div>
       <label>
         Chapter experiment
         <select value={form.preset} onChange={(e) => choosePreset(e.target.value)}>
