@@ -32,6 +32,8 @@ import { EmbedView } from './present/EmbedView';
 import { PresenterButton, PresenterView } from './present/PresenterView';
 import { DiagramTextContext } from './present/diagramText';
 import { usePresenterKeys } from './present/presenterKeys';
+// The Experiments view (src/ui/experiments).
+import { ExperimentsButton, ExperimentsView, useExperimentsOpen } from './experiments/ExperimentsView';
 
 const TAB_TITLES: Record<SideTab, string> = {
   clients: 'Clients',
@@ -71,7 +73,10 @@ const RunBar = memo(function RunBar() {
     <section className={touring ? 'subbar touring' : 'subbar'} aria-label="The run: preset, bugs, status">
       <div className="subbar-left">
         <PresetPicker />
-        <ViewSwitch />
+        <div className="view-row">
+          <ViewSwitch />
+          <ExperimentsButton />
+        </div>
       </div>
       {!touring && <PresetBlurb />}
       <div className="subbar-right">
@@ -211,6 +216,7 @@ export function App() {
   usePresenterKeys(bridge);
   const pageMode = useLab((s) => s.pageMode);
   const presenting = useLab((s) => s.presenting);
+  const experiments = useExperimentsOpen();
   if (pageMode === 'embed') return <EmbedView />;
   if (presenting) {
     return (
@@ -222,6 +228,13 @@ export function App() {
           </aside>
         }
       />
+    );
+  }
+  if (experiments) {
+    return (
+      <div className="app app-experiments">
+        <ExperimentsView />
+      </div>
     );
   }
   return (

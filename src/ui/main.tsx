@@ -16,6 +16,7 @@ import { PresenterConsole } from './present/PresenterConsole';
 import { openPresentLink } from './present/channel';
 import { startPlaybackAssist } from './present/playbackAssist';
 import { startProjector } from './present/projector';
+import { bootExperiments } from './experiments/bootExperiments';
 import './styles.css';
 
 const fromLink = runFromQuery(location.search);
@@ -62,6 +63,8 @@ function bootLab(): void {
   const presentLink = openPresentLink();
   if (presentLink !== null && !run.embed) startProjector(bridge, presentLink);
   startPlaybackAssist(bridge);
+  // The Experiments view's pool of workers (src/ui/experiments).
+  bootExperiments();
 
   // Test and benchmark hooks: read-only access to the store.
   (window as unknown as { lockstep: unknown }).lockstep = { store, bridge };

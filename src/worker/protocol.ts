@@ -5,6 +5,7 @@
  */
 import type { BugName, SimConfig } from '../sim/config';
 import type { DetailEvent, EventKind, SimEvent } from '../sim/events';
+import type { ExperimentSpec, RunJob, RunResult } from '../sim/experiments/experiment';
 import type { Violation } from '../sim/invariants';
 import { formatAction, type Action, type ActionBody } from '../sim/schedule';
 import type { PaintView, Snapshot } from '../sim/snapshot';
@@ -286,3 +287,22 @@ export function clampSpeed(speed: number): number {
 export function speedLabel(speed: number): string {
   return `${speed}×`;
 }
+
+// -- experimentProtocol ------------------------------------------------------------------------
+// The page and its pool of experiment workers (experiment.worker.ts): a batch of (point, seed)
+// runs of one experiment out, their results back. Separate from the simulation worker's messages
+// above; the workers share no state, so any batch may go to any worker.
+
+export interface ExperimentBatchMessage {
+  readonly type: 'experiment-batch';
+  /** Matches the answer to its batch; the pool ignores answers to a cancelled experiment. */
+  readonly batch: number;
+  readonly spec: ExperimentSpec;
+  readonly jobs: readonly RunJob[];
+}
+
+export type HostToExperimentWorker = ExperimentBatchMessage;
+
+export type ExperimentWorkerToHost =
+  | { readonly type: 'experiment-results'; readonly batch: number; readonly results: readonly RunResult[] }
+  | { readonly type: 'experiment-failed'; readonly batch: number; readonly error: string };

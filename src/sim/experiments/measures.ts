@@ -1,0 +1,302 @@
+/**
+ * The experiments' measures, each defined once, here, as a function of a run's record
+ * (observations.ts). A measure returns null when the run has nothing to measure (no leader was
+ * lost, no entry committed): such runs are counted, never plotted as zero.
+ */
+import { majorityOf } from '../why';
+import type { Observation, RunRecord } from './observations';
+import { quantile } from './stats';
+
+/** Who is up, who leads in which term, and the network's groups, replayed from observations. */
+export class ClusterView {
+  readonly alive: Set<string>;
+  /** Nodes that act as leader now, with their term (a stale leader may linger in a minority). */
+  readonly leading = new Map<string, number>();
+  private groupOf: Map<string, number> | null = null;
+
+  constructor(readonly nodeIds: readonly string[]) {
+    this.alive = new Set(nodeIds);
+  }
+
+  apply(o: Observation): void {
+    switch (o.kind) {
+      case 'crash':
+        this.alive.delete(o.node);
+        this.leading.delete(o.node);
+        break;
+      case 'restart':
+        // Back as a follower (the chapter's restart keeps term, vote and log, not the role).
+        this.alive.add(o.node);
+        this.leading.delete(o.node);
+        break;
+      case 'step-down':
+      case 'election':
+        this.leading.delete(o.node);
+        break;
+      case 'leader':
+        this.leading.set(o.node, o.term);
+        break;
+      case 'partition':
+        this.groupOf = new Map();
+        o.groups.forEach((g, i) => g.forEach((id) => this.groupOf?.set(id, i)));
+        break;
+      case 'heal':
+        this.groupOf = null;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The live leader of highest term (as `Cluster.leader()`), with its term, or null. */
+  leader(): { readonly node: string; readonly term: number } | null {
+    let best: { node: string; term: number } | null = null;
+    for (const [node, term] of this.leading) if (best === null || term > best.term) best = { node, term };
+    return best;
+  }
+
+  /** Whether `node` leads and reaches a majority of the cluster's nodes that are up (itself included). */
+  canCommit(node: string): boolean {
+    if (!this.leading.has(node) || !this.alive.has(node)) return false;
+    const group = this.groupOf?.get(node);
+    let reach = 0;
+    for (const id of this.alive) if (this.groupOf === null || this.groupOf.get(id) === group) reach++;
+    return reach >= majorityOf(this.nodeIds.length);
+  }
+
+  /** Some leader can commit now. */
+  committing(): boolean {
+    for (const node of this.leading.keys()) if (this.canCommit(node)) return true;
+    return false;
+  }
+}
+
+/** The first moment the cluster lost its committing leader to a fault: the leader crashed, or a partition cut it off from a majority. */
+export interface LeaderLoss {
+  readonly t: number;
+  readonly index: number;
+  readonly node: string;
+  readonly term: number;
+}
+
+export function firstLeaderLoss(record: RunRecord): LeaderLoss | null {
+  const view = new ClusterView(record.nodeIds);
+  const obs = record.observations;
+  for (let i = 0; i < obs.length; i++) {
+    const o = obs[i];
+    const before = view.leader();
+    const wasCommitting = before !== null && view.canCommit(before.node);
+    view.apply(o);
+    if (!wasCommitting || before === null) continue;
+    if ((o.kind === 'crash' && o.node === before.node) || (o.kind === 'partition' && !view.canCommit(before.node))) {
+      return { t: o.t, index: i, node: before.node, term: before.term };
+    }
+  }
+  return null;
+}
+
+/** Failover time (ms): from losing the leader (crash, or cut off by a partition) to the first leader elected in a later term. */
+export function failoverMs(record: RunRecord): number | null {
+  const loss = firstLeaderLoss(record);
+  if (loss === null) return null;
+  const obs = record.observations;
+  for (let i = loss.index + 1; i < obs.length; i++) {
+    const o = obs[i];
+    if (o.kind === 'leader' && o.term > loss.term) return o.t - loss.t;
+  }
+  return null;
+}
+
+/**
+ * The stable leader after the loss: the first leader elected after it that still leads when
+ * the run ends (nobody displaced it, it did not crash or step down). Null if there is none.
+ */
+function stableLeaderAfterLoss(record: RunRecord): { loss: LeaderLoss; index: number; term: number } | null {
+  const loss = firstLeaderLoss(record);
+  if (loss === null) return null;
+  const obs = record.observations;
+  let candidate: { index: number; node: string; term: number } | null = null;
+  for (let i = loss.index + 1; i < obs.length; i++) {
+    const o = obs[i];
+    if (o.kind === 'leader' && o.term > loss.term && (candidate === null || o.term > candidate.term)) candidate = { index: i, node: o.node, term: o.term };
+    else if (candidate !== null && (o.kind === 'crash' || o.kind === 'step-down' || o.kind === 'election' || o.kind === 'restart') && o.node === candidate.node) candidate = null;
+  }
+  return candidate === null ? null : { loss, index: candidate.index, term: candidate.term };
+}
+
+/** Elections (candidacies: a node timed out and asked for votes) from losing the leader until the stable leader won. */
+export function electionsToStableLeader(record: RunRecord): number | null {
+  const stable = stableLeaderAfterLoss(record);
+  if (stable === null) return null;
+  let n = 0;
+  for (let i = stable.loss.index + 1; i <= stable.index; i++) if (record.observations[i].kind === 'election') n++;
+  return n;
+}
+
+/** Terms from the lost leader's to the stable leader's (1: the first new term elected it). */
+export function termsToStableLeader(record: RunRecord): number | null {
+  const stable = stableLeaderAfterLoss(record);
+  return stable === null ? null : stable.term - stable.loss.term;
+}
+
+/**
+ * Split-vote rate: of the terms in which someone campaigned, the fraction that elected nobody.
+ * The last campaigned term is left out when it has no leader yet: the run ended mid-vote.
+ */
+export function splitVoteRate(record: RunRecord): number | null {
+  const campaigned = new Set<number>();
+  const elected = new Set<number>();
+  for (const o of record.observations) {
+    if (o.kind === 'election') campaigned.add(o.term);
+    else if (o.kind === 'leader') elected.add(o.term);
+  }
+  if (campaigned.size === 0) return null;
+  const last = Math.max(...campaigned);
+  if (!elected.has(last)) campaigned.delete(last);
+  if (campaigned.size === 0) return null;
+  let split = 0;
+  for (const term of campaigned) if (!elected.has(term)) split++;
+  return split / campaigned.size;
+}
+
+/**
+ * Commit latency of every submitted entry (ms): from entering the leader's log to that same
+ * leader, in the same term, counting a majority holding it. Entries a later leader committed,
+ * or nobody did, have none.
+ */
+export function commitLatencies(record: RunRecord): number[] {
+  const open: { node: string; term: number; index: number; t: number }[] = [];
+  const out: number[] = [];
+  for (const o of record.observations) {
+    if (o.kind === 'append') open.push({ node: o.node, term: o.term, index: o.index, t: o.t });
+    else if (o.kind === 'commit') {
+      for (let i = open.length - 1; i >= 0; i--) {
+        const e = open[i];
+        if (e.node === o.node && e.term === o.term && e.index <= o.index) {
+          out.push(o.t - e.t);
+          open.splice(i, 1);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export function commitLatencyPercentile(record: RunRecord, p: number): number | null {
+  const latencies = commitLatencies(record);
+  return latencies.length === 0 ? null : quantile(latencies, p);
+}
+
+/** Entries committed: the highest index a leader counted on a majority. */
+export function committedEntries(record: RunRecord): number {
+  let top = 0;
+  for (const o of record.observations) if (o.kind === 'commit' && o.index > top) top = o.index;
+  return top;
+}
+
+/** Raft messages sent in the run per entry committed (heartbeats and elections included). */
+export function messagesPerCommittedEntry(record: RunRecord): number | null {
+  const entries = committedEntries(record);
+  return entries === 0 ? null : record.messages / entries;
+}
+
+/**
+ * Availability: the fraction of time with a leader that can commit (it leads and reaches a
+ * majority of the nodes that are up), from the first fault that took the leader away (or, in a
+ * run without one, from the first leader) to the end of the run.
+ */
+export function availability(record: RunRecord): number | null {
+  const loss = firstLeaderLoss(record);
+  const obs = record.observations;
+  const firstLeader = obs.find((o) => o.kind === 'leader');
+  const from = loss !== null ? loss.t : firstLeader !== undefined ? firstLeader.t : null;
+  if (from === null || from >= record.endMs) return null;
+  const view = new ClusterView(record.nodeIds);
+  let up = 0;
+  let last = from;
+  let committing = false;
+  for (const o of obs) {
+    if (o.t > from) {
+      const t = Math.min(o.t, record.endMs);
+      if (committing && t > last) up += t - last;
+      last = Math.max(last, t);
+    }
+    view.apply(o);
+    committing = view.committing();
+  }
+  if (committing && record.endMs > last) up += record.endMs - last;
+  return up / (record.endMs - from);
+}
+
+/**
+ * Stale writes a store accepted: writes carrying a token older than one the same store had
+ * already been sent for that key, i.e. the writer's lock had passed to a newer holder who had
+ * written; accepting it overwrites the newer holder's data (the chapter's lost update).
+ */
+export function staleWritesAccepted(record: RunRecord, store: 'fenced' | 'unfenced'): number {
+  const newest = new Map<string, number>();
+  let stale = 0;
+  for (const o of record.observations) {
+    if (o.kind !== 'store-write' || o.store !== store) continue;
+    const top = newest.get(o.key);
+    if (o.accepted && top !== undefined && (o.token === null || o.token < top)) stale++;
+    if (o.token !== null && (top === undefined || o.token > top)) newest.set(o.key, o.token);
+  }
+  return stale;
+}
+
+/** Writes the fenced store refused (an older token than it had seen, or none). */
+export function fencedRejections(record: RunRecord): number {
+  let n = 0;
+  for (const o of record.observations) if (o.kind === 'store-write' && o.store === 'fenced' && !o.accepted) n++;
+  return n;
+}
+
+export const MEASURE_IDS = [
+  'failover',
+  'elections',
+  'terms',
+  'split-votes',
+  'commit-p50',
+  'commit-p95',
+  'messages-per-commit',
+  'availability',
+  'stale-unfenced',
+  'stale-fenced',
+  'fenced-rejections',
+] as const;
+export type MeasureId = (typeof MEASURE_IDS)[number];
+
+export interface MeasureDef {
+  readonly id: MeasureId;
+  readonly label: string;
+  /** A few words for a plot's axis. */
+  readonly short: string;
+  /** For axis labels: "ms", "%", "count". */
+  readonly unit: string;
+  /** Values are whole numbers (a histogram bins them one per integer when few). */
+  readonly integer: boolean;
+  readonly compute: (record: RunRecord) => number | null;
+}
+
+export const MEASURES: Readonly<Record<MeasureId, MeasureDef>> = {
+  failover: { id: 'failover', label: 'Failover time', short: 'Failover time', unit: 'ms', integer: true, compute: failoverMs },
+  elections: { id: 'elections', label: 'Elections until a stable leader', short: 'Elections', unit: 'count', integer: true, compute: electionsToStableLeader },
+  terms: { id: 'terms', label: 'Terms until a stable leader', short: 'Terms', unit: 'count', integer: true, compute: termsToStableLeader },
+  'split-votes': { id: 'split-votes', label: 'Split-vote rate', short: 'Split votes', unit: '% of terms', integer: false, compute: (r) => pct(splitVoteRate(r)) },
+  'commit-p50': { id: 'commit-p50', label: 'Commit latency, median', short: 'Commit latency p50', unit: 'ms', integer: false, compute: (r) => commitLatencyPercentile(r, 0.5) },
+  'commit-p95': { id: 'commit-p95', label: 'Commit latency, p95', short: 'Commit latency p95', unit: 'ms', integer: false, compute: (r) => commitLatencyPercentile(r, 0.95) },
+  'messages-per-commit': { id: 'messages-per-commit', label: 'Messages per committed entry', short: 'Messages per entry', unit: 'messages', integer: false, compute: messagesPerCommittedEntry },
+  availability: { id: 'availability', label: 'Availability', short: 'Availability', unit: '% of time', integer: false, compute: (r) => pct(availability(r)) },
+  'stale-unfenced': { id: 'stale-unfenced', label: 'Stale writes accepted, unfenced store', short: 'Stale writes, unfenced', unit: 'writes', integer: true, compute: (r) => staleWritesAccepted(r, 'unfenced') },
+  'stale-fenced': { id: 'stale-fenced', label: 'Stale writes accepted, fenced store', short: 'Stale writes, fenced', unit: 'writes', integer: true, compute: (r) => staleWritesAccepted(r, 'fenced') },
+  'fenced-rejections': { id: 'fenced-rejections', label: 'Writes the fenced store rejected', short: 'Fenced rejections', unit: 'writes', integer: true, compute: fencedRejections },
+};
+
+const pct = (v: number | null) => (v === null ? null : Math.round(v * 100_000) / 1000);
+
+export function computeMeasures(record: RunRecord, ids: readonly MeasureId[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const id of ids) out[id] = MEASURES[id].compute(record);
+  return out;
+}

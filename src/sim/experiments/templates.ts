@@ -1,0 +1,171 @@
+/**
+ * Scenario templates: what happens in every run of an experiment. A template turns parameters
+ * and a seed into a configuration and a schedule, and drives the run; anything it decides while
+ * the run goes (which node leads when the crash comes) it does with `act`, so the action lands in
+ * the run's schedule and the run's link replays it exactly.
+ */
+import { checkConfig, nodeIdsFor, type SimConfig } from '../config';
+import { checkSchedule, freezeAction, type Action, type ActionBody } from '../schedule';
+import type { MeasureId } from './measures';
+import type { RunRecorder } from './recorder';
+
+export interface ExperimentParams {
+  readonly nodes: number;
+  readonly timeoutMs: readonly [number, number];
+  readonly heartbeatMs: number;
+  readonly latencyMs: readonly [number, number];
+  /** Percent of messages lost, from time 0. */
+  readonly lossPct: number;
+  /** Every node's clock runs this many percent fast (negative: slow), from time 0. */
+  readonly driftPct: number;
+  /** lease-pause: how long client A's process stops, and the lease it holds. */
+  readonly pauseMs: number;
+  readonly leaseMs: number;
+}
+
+export const BASE_PARAMS: ExperimentParams = {
+  nodes: 5,
+  timeoutMs: [150, 300],
+  heartbeatMs: 50,
+  latencyMs: [5, 15],
+  lossPct: 0,
+  driftPct: 0,
+  pauseMs: 3000,
+  leaseMs: 2000,
+};
+
+export const TEMPLATE_IDS = ['crash-leader', 'partition-heal', 'steady-load', 'lease-pause'] as const;
+export type TemplateId = (typeof TEMPLATE_IDS)[number];
+
+export interface Template {
+  readonly id: TemplateId;
+  readonly title: string;
+  readonly blurb: string;
+  /** The measures that mean something in this scenario, the first one shown first. */
+  readonly measures: readonly MeasureId[];
+  readonly clients: readonly string[];
+  /** Actions known before the run starts. */
+  schedule(params: ExperimentParams): Action[];
+  /** Runs the run to its end. */
+  drive(run: RunRecorder, params: ExperimentParams): void;
+}
+
+/** When the fault comes: the chapter's crash at 1168 ms, or later when timeouts are long enough that the first leader may not be settled by then. */
+export function faultAtMs(params: ExperimentParams): number {
+  return Math.max(1168, 3 * params.timeoutMs[1]);
+}
+
+/** Long enough after a fault for ten election timeouts and twenty message hops. */
+function settleMs(params: ExperimentParams): number {
+  return 10 * params.timeoutMs[1] + 20 * params.latencyMs[1];
+}
+
+const SUBMITS = 30;
+const SUBMIT_EVERY_MS = 100;
+
+/** Loss and drift from time 0, for every template. */
+function faultActions(params: ExperimentParams): Action[] {
+  const out: ActionBody[] = [];
+  if (params.lossPct > 0) out.push({ verb: 'loss', pct: params.lossPct });
+  if (params.driftPct !== 0) for (const node of nodeIdsFor(params.nodes)) out.push({ verb: 'drift', node, pct: params.driftPct });
+  return out.map((body) => freezeAction({ at: 0, ...body } as Action));
+}
+
+const at = (t: number, body: ActionBody): Action => freezeAction({ at: t, ...body } as Action);
+const client = (c: string, intent: Extract<ActionBody, { verb: 'client' }>['intent']): ActionBody => ({ verb: 'client', client: c, intent });
+
+export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
+  'crash-leader': {
+    id: 'crash-leader',
+    title: 'Leader crash',
+    blurb: 'At 1168 ms (the chapter\'s moment; later for long timeouts) the leader crashes and stays down; the others elect a new one.',
+    measures: ['failover', 'elections', 'terms', 'split-votes', 'availability'],
+    clients: [],
+    schedule: faultActions,
+    drive(run, params) {
+      const crashAt = faultAtMs(params);
+      run.advanceTo(crashAt);
+      const leader = run.sim.cluster.leader();
+      if (leader !== null) run.act({ verb: 'crash', node: leader.id });
+      run.advanceTo(crashAt + settleMs(params));
+    },
+  },
+  'partition-heal': {
+    id: 'partition-heal',
+    title: 'Partition and heal',
+    blurb: 'The leader is cut off alone at 1168 ms (or later) and the network heals a while after: the majority elects a new leader, the old one steps down on healing.',
+    measures: ['failover', 'availability', 'elections', 'terms', 'split-votes'],
+    clients: [],
+    schedule: faultActions,
+    drive(run, params) {
+      const cutAt = faultAtMs(params);
+      run.advanceTo(cutAt);
+      const leader = run.sim.cluster.leader();
+      if (leader !== null) run.act({ verb: 'partition', groups: [[leader.id]] });
+      const healAt = cutAt + Math.max(1000, 6 * params.timeoutMs[1]);
+      run.advanceTo(healAt);
+      run.act({ verb: 'heal' });
+      run.advanceTo(healAt + settleMs(params));
+    },
+  },
+  'steady-load': {
+    id: 'steady-load',
+    title: 'Steady load',
+    blurb: `Once a leader is settled, a command is submitted every ${SUBMIT_EVERY_MS} ms, ${SUBMITS} in all; each commits once a majority holds it.`,
+    measures: ['commit-p50', 'commit-p95', 'messages-per-commit', 'availability', 'split-votes'],
+    clients: [],
+    schedule(params) {
+      const start = faultAtMs(params);
+      const submits = Array.from({ length: SUBMITS }, (_, i) => at(start + i * SUBMIT_EVERY_MS, { verb: 'submit', command: `x=${i + 1}`, target: null }));
+      return [...faultActions(params), ...submits];
+    },
+    drive(run, params) {
+      run.advanceTo(faultAtMs(params) + SUBMITS * SUBMIT_EVERY_MS + 2 * params.timeoutMs[1] + 20 * params.latencyMs[1]);
+    },
+  },
+  'lease-pause': {
+    id: 'lease-pause',
+    title: 'Fencing: a client pause vs its lease',
+    blurb:
+      'A takes job:42 at 1000 ms with a lease, writes, and at 1100 ms pauses (a GC pause it cannot see); it writes again when it wakes. B asks for the lock 100 ms after A\'s lease would end and writes with its token. Both writes go to the fenced and the unfenced store.',
+    measures: ['stale-unfenced', 'stale-fenced', 'fenced-rejections'],
+    clients: ['A', 'B'],
+    schedule(params) {
+      const lease = params.leaseMs;
+      return [
+        ...faultActions(params),
+        at(1000, client('A', { op: 'acquire', key: 'job:42', leaseMs: lease })),
+        at(1000, client('A', { op: 'write', key: 'result', value: 'A-first' })),
+        at(1100, client('A', { op: 'pause', ms: params.pauseMs })),
+        at(1100, client('A', { op: 'write', key: 'result', value: 'A-late' })),
+        at(1100 + lease, client('B', { op: 'acquire', key: 'job:42', leaseMs: lease })),
+        at(1100 + lease, client('B', { op: 'write', key: 'result', value: 'B-first' })),
+      ];
+    },
+    drive(run, params) {
+      run.advanceTo(1100 + Math.max(params.pauseMs, params.leaseMs) + 1500 + 20 * params.latencyMs[1]);
+    },
+  },
+};
+
+export function configFor(template: Template, params: ExperimentParams, seed: number): SimConfig {
+  return {
+    seed,
+    nodeIds: nodeIdsFor(params.nodes),
+    electionTimeoutMs: params.timeoutMs,
+    heartbeatMs: params.heartbeatMs,
+    latencyMs: params.latencyMs,
+    clientIds: template.clients,
+    bugs: [],
+  };
+}
+
+/** One sentence when these parameters make no valid run of the template, else null. */
+export function paramsProblem(template: Template, params: ExperimentParams): string | null {
+  const config = configFor(template, params, 1);
+  return checkConfig(config) ?? checkSchedule(template.schedule(params), config);
+}
+
+export function isTemplateId(text: string): text is TemplateId {
+  return (TEMPLATE_IDS as readonly string[]).includes(text);
+}

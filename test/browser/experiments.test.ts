@@ -1,0 +1,92 @@
+/**
+ * The Experiments view in Chromium: a small sweep runs on the page's workers, every plot shows
+ * one mark per run, the page's CSV is byte for byte the CLI's, a bad sweep gets its sentence,
+ * and clicking a run opens it in the main view at its link, replaying that run.
+ */
+import { readFileSync } from 'node:fs';
+import { type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { resolveExperiment } from '../../src/cli/experimentCli';
+import { decodeLink } from '../../src/share/link';
+import { resultsCsv, runExperiment } from '../../src/sim/experiments/experiment';
+import { Simulation } from '../../src/sim/simulation';
+import { axeViolations, haveChromium, useBrowserSite } from './site';
+
+const site = useBrowserSite();
+
+async function openExperiments(page: Page): Promise<void> {
+  await page.goto(`${site.url}#experiments`);
+  await page.getByTestId('experiments').waitFor();
+}
+
+async function fill(page: Page, label: string, value: string): Promise<void> {
+  await page.getByLabel(label, { exact: true }).fill(value);
+}
+
+describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
+  it('runs a small sweep: one mark per run in each plot, the same CSV as the CLI, and a clicked run opens at its link', async () => {
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await openExperiments(page);
+    await page.getByLabel('Scenario').selectOption('crash-leader');
+    await fill(page, 'Sweep (parameter=values)', 'timeout=150-300,300-600');
+    await fill(page, 'Shared settings', '');
+    await fill(page, 'Seeds per point', '4');
+    await fill(page, 'First seed', '40');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.locator('[data-testid="experiment-progress"][data-status="done"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('experiment-progress').getAttribute('data-done')).toBe('8');
+    // Every run of seeds 40-43 has a failover time: 8 dots across the sweep and in the scatter, 4 at the first setting.
+    expect(await page.locator('[data-plot="sweep"] [data-run-link]').count()).toBe(8);
+    expect(await page.locator('[data-plot="scatter"] [data-run-link]').count()).toBe(8);
+    expect(await page.locator('[data-plot="distribution"] [data-run-link]').count()).toBe(4);
+    expect(await axeViolations(page)).toEqual([]);
+
+    const resolved = resolveExperiment(['--template', 'crash-leader', '--sweep', 'timeout=150-300,300-600', '--seeds', '4', '--first-seed', '40']);
+    if (resolved === 'help') throw new Error('help');
+    const cli = resultsCsv(resolved.spec, resolved.points, runExperiment(resolved.spec, resolved.points));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV', exact: true }).click()]);
+    expect(download.suggestedFilename()).toBe('lockstep-experiment-crash-leader-timeout.csv');
+    expect(readFileSync((await download.path()) as string, 'utf8')).toBe(cli);
+
+    const mark = page.locator('[data-plot="distribution"] [data-run-link*="seed=42&"]');
+    const link = (await mark.getAttribute('data-run-link')) as string;
+    await mark.click();
+    await page.getByTestId('experiments').waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => location.search)).toBe(`?${link}`);
+    const decoded = decodeLink(link);
+    if (!decoded.ok) throw new Error(decoded.error);
+    const sim = new Simulation(decoded.spec.config, decoded.spec.schedule);
+    sim.advanceTo(decoded.spec.atMs);
+    await expect.poll(() => page.getByTestId('clock').getAttribute('data-now')).toBe(String(decoded.spec.atMs));
+    const shown = await page.evaluate(() => {
+      const snap = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { now: number; leader: string | null; nodes: { id: string; alive: boolean; term: number }[] } } } } } }).lockstep.store.getState().frame.snapshot;
+      return { now: snap.now, leader: snap.leader, down: snap.nodes.filter((n) => !n.alive).map((n) => n.id), terms: snap.nodes.map((n) => n.term) };
+    });
+    // The chapter's seed 42 at 150-300 ms: n2 crashed at 1168 and stays down; the replay in Node agrees node for node.
+    expect(shown).toEqual({ now: sim.nowMs, leader: sim.cluster.leader()?.id ?? null, down: ['n2'], terms: sim.cluster.nodes.map((n) => n.term) });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a bad sweep gets one sentence and runs nothing; cancel stops a long sweep', async () => {
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await openExperiments(page);
+    await fill(page, 'Sweep (parameter=values)', 'timeout=300-100');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => page.getByTestId('experiment-error').textContent()).toBe('The timeout range "300-100" must be ordered (A <= B) and from 1 to 60000 ms.');
+    expect(await page.getByTestId('experiment-progress').count()).toBe(0);
+    await fill(page, 'Sweep (parameter=values)', 'timeout=150-300');
+    await fill(page, 'Seeds per point', '3000');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.locator('[data-testid="experiment-progress"][data-status="running"]').waitFor();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.locator('[data-testid="experiment-progress"][data-status="cancelled"]').waitFor();
+    const done = Number(await page.getByTestId('experiment-progress').getAttribute('data-done'));
+    expect(done).toBeLessThan(3000);
+    await page.waitForTimeout(500);
+    expect(Number(await page.getByTestId('experiment-progress').getAttribute('data-done'))).toBe(done);
+    await page.close();
+  });
+});

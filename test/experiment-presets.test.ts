@@ -1,0 +1,82 @@
+/**
+ * The chapter's experiments reproduce the chapter's numbers (ranges, not exact values), and an
+ * experiment run's link replays that very run. Small seed counts keep this file fast.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeLink } from '../src/share/link';
+import { planExperiment, runExperiment, type ExperimentSpec } from '../src/sim/experiments/experiment';
+import { findExperimentPreset } from '../src/sim/experiments/presets';
+import { percentileRank, quantile } from '../src/sim/experiments/stats';
+import { Simulation } from '../src/sim/simulation';
+
+function run(name: string, seeds: number) {
+  const preset = findExperimentPreset(name);
+  if (preset === null) throw new Error(`no preset ${name}`);
+  const spec: ExperimentSpec = { ...preset.spec, seeds };
+  const points = planExperiment(spec);
+  if (typeof points === 'string') throw new Error(points);
+  const results = runExperiment(spec, points);
+  const at = (label: string, measure: string) =>
+    results.filter((r) => points[r.point].label === label).map((r) => r.values[measure]).filter((v): v is number => v !== null && v !== undefined);
+  return { preset, points, results, at };
+}
+
+describe("the chapter's experiments", () => {
+  it('failover at 150-300 ms: seed 42 is the chapter\'s 192 ms, and 192 ms sits inside the distribution', () => {
+    const { results, at } = run('chapter-failover', 60);
+    const seed42 = results.find((r) => r.seed === 42 && r.values.failover !== undefined && r.link.includes('seed=42&s='));
+    expect(seed42?.values.failover).toBe(192);
+    const f = at('150-300', 'failover');
+    expect(f.length).toBe(60);
+    // At least one timeout (150 ms) plus a vote round; one timeout range above the minimum at most for most runs.
+    expect(Math.min(...f)).toBeGreaterThanOrEqual(100);
+    expect(quantile(f, 0.05)).toBeLessThan(192);
+    expect(quantile(f, 0.95)).toBeGreaterThan(192);
+    const rank = percentileRank(f, 192);
+    expect(rank).toBeGreaterThan(40);
+    expect(rank).toBeLessThan(90);
+    // Longer timeouts, longer failovers: the medians follow the ranges.
+    expect(quantile(at('100-200', 'failover'), 0.5)).toBeLessThan(quantile(f, 0.5));
+    expect(quantile(at('300-600', 'failover'), 0.5)).toBeGreaterThan(300);
+  });
+
+  it('split votes: identical timeouts split every term, a 150 ms spread rarely', () => {
+    const { at } = run('split-votes', 12);
+    expect(at('0', 'split-votes').every((v) => v === 100)).toBe(true);
+    expect(at('0', 'failover')).toEqual([]);
+    expect(quantile(at('150', 'split-votes'), 0.5)).toBe(0);
+  });
+
+  it('commit latency: about one round trip, ~1 ms in a datacenter and ~140 ms at 70 ms links', () => {
+    const { at } = run('commit-latency', 6);
+    const dc = quantile(at('0-1', 'commit-p50'), 0.5);
+    const wan = quantile(at('70-70', 'commit-p50'), 0.5);
+    expect(dc).toBeGreaterThanOrEqual(1);
+    expect(dc).toBeLessThanOrEqual(3);
+    expect(wan).toBeGreaterThanOrEqual(140);
+    expect(wan).toBeLessThanOrEqual(150);
+  });
+
+  it('lease pause: unfenced stale writes appear once the pause outlasts the 2000 ms lease; the fenced store never takes one', () => {
+    const { points, results } = run('lease-pause', 4);
+    for (const r of results) {
+      const pause = points[r.point].params.pauseMs;
+      expect(r.values['stale-unfenced'], `pause ${pause}, ${r.link}`).toBe(pause > 2000 ? 1 : 0);
+      expect(r.values['fenced-rejections']).toBe(pause > 2000 ? 1 : 0);
+      expect(r.values['stale-fenced']).toBe(0);
+    }
+  });
+
+  it("a run's link replays that exact run", () => {
+    const { results } = run('chapter-failover', 3);
+    for (const r of results) {
+      const decoded = decodeLink(r.link);
+      if (!decoded.ok) throw new Error(decoded.error);
+      const sim = new Simulation(decoded.spec.config, decoded.spec.schedule);
+      sim.advanceTo(decoded.spec.atMs);
+      const crash = sim.cluster.events.find((e) => e.kind === 'crash');
+      const leader = sim.cluster.events.find((e) => e.kind === 'leader' && crash !== undefined && e.t > crash.t);
+      expect(leader && crash ? leader.t - crash.t : null).toBe(r.values.failover);
+    }
+  });
+});
