@@ -1,5 +1,5 @@
 /** The page: controls on top, the diagram on the left, panels and the event log on the right (on a phone: diagram first, panels as a sheet below). */
-import { memo, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { memo, useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { ClientsPanel } from './panels/ClientsPanel';
 import { EventLogPanel } from './panels/EventLogPanel';
 import { LockTablePanel } from './panels/LockTablePanel';
@@ -212,11 +212,22 @@ function TopBar() {
 
 export function App() {
   const bridge = useBridge();
-  useKeyboardShortcuts(bridge);
-  usePresenterKeys(bridge);
   const pageMode = useLab((s) => s.pageMode);
   const presenting = useLab((s) => s.presenting);
   const experiments = useExperimentsOpen();
+  // With the Experiments view over the run, Space and the arrows belong to its form, not the hidden run.
+  const runKeys = presenting || !experiments;
+  useKeyboardShortcuts(bridge, runKeys);
+  usePresenterKeys(bridge, runKeys);
+  // Nor does the hidden run play on, taking a core from the experiment's workers.
+  useEffect(() => {
+    if (!experiments || presenting) return;
+    const stop = () => {
+      if (bridge.store.getState().frame.playing) bridge.pause();
+    };
+    stop();
+    return bridge.store.subscribe(stop);
+  }, [experiments, presenting, bridge]);
   if (pageMode === 'embed') return <EmbedView />;
   if (presenting) {
     return (

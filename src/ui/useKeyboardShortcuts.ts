@@ -138,8 +138,10 @@ export function handleShortcut(e: KeyboardEvent, bridge: HostBridge): boolean {
   }
 }
 
-export function useKeyboardShortcuts(bridge: HostBridge): void {
+/** `active` false (the Experiments view is open over the run): the run's keys do nothing. */
+export function useKeyboardShortcuts(bridge: HostBridge, active = true): void {
   useEffect(() => {
+    if (!active) return;
     let spaceTaken = false;
     const onKey = (e: KeyboardEvent) => {
       const taken = handleShortcut(e, bridge);
@@ -164,5 +166,5 @@ export function useKeyboardShortcuts(bridge: HostBridge): void {
       window.removeEventListener('keyup', onKeyUp);
       window.removeEventListener('keydown', onEscape, true);
     };
-  }, [bridge]);
+  }, [bridge, active]);
 }

@@ -73,6 +73,15 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
   it('a bad sweep gets one sentence and runs nothing; cancel stops a long sweep', async () => {
     const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
     await openExperiments(page);
+    // The hidden run pauses while the view is open, and its keys rest: Space and → do nothing to it.
+    const runNow = () => page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { clockMs: number; playing: boolean } } } } }).lockstep.store.getState().frame);
+    await expect.poll(async () => (await runNow()).playing).toBe(false);
+    await page.waitForTimeout(300);
+    const before = await runNow();
+    await page.locator('body').press('Space');
+    await page.locator('body').press('ArrowRight');
+    await page.waitForTimeout(300);
+    expect(await runNow()).toMatchObject({ clockMs: before.clockMs, playing: false });
     await fill(page, 'Sweep (parameter=values)', 'timeout=300-100');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect.poll(() => page.getByTestId('experiment-error').textContent()).toBe('The timeout range "300-100" must be ordered (A <= B) and from 1 to 60000 ms.');

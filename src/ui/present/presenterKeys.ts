@@ -51,8 +51,9 @@ export function handlePresenterKey(e: KeyboardEvent, bridge: HostBridge): boolea
   return false;
 }
 
-export function usePresenterKeys(bridge: HostBridge): void {
+export function usePresenterKeys(bridge: HostBridge, active = true): void {
   useEffect(() => {
+    if (!active) return;
     const onKey = (e: KeyboardEvent) => {
       if (!handlePresenterKey(e, bridge)) return;
       e.preventDefault();
@@ -60,5 +61,5 @@ export function usePresenterKeys(bridge: HostBridge): void {
     };
     window.addEventListener('keydown', onKey, { capture: true });
     return () => window.removeEventListener('keydown', onKey, { capture: true });
-  }, [bridge]);
+  }, [bridge, active]);
 }
