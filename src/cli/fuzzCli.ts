@@ -4,7 +4,7 @@
  * directly: 0 when every run holds, 1 with a shrunk counterexample, 2 for a bad flag.
  */
 import { encodeLink } from '../share/link';
-import { BUG_NAMES, type BugName, type SimConfig } from '../sim/config';
+import { BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../sim/config';
 import { FUZZ_DURATION_MS, fuzz, type Counterexample, type FuzzResult } from '../sim/fuzz';
 import { seedFromText, type Seed } from '../sim/prng';
 import { formatSchedule, type Action } from '../sim/schedule';
@@ -82,6 +82,7 @@ export function simCommand(config: SimConfig, schedule: readonly Action[], until
   ];
   if (config.clientIds.length > 0) flags.push(`--clients ${config.clientIds.join(',')}`);
   if (config.bugs.length > 0) flags.push(`--bugs ${config.bugs.join(',')}`);
+  if (featuresOf(config).length > 0) flags.push(`--features ${featuresOf(config).join(',')}`);
   flags.push(`--until ${untilMs}`, `--schedule "${formatSchedule(schedule)}"`);
   return `npm run sim -- ${flags.join(' ')}`;
 }

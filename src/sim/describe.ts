@@ -107,6 +107,35 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       return `${v.store} store fences ${v.key}=${v.value} from ${v.client}: ${tokenText(v.token)} vs highest ${v.highest ?? 'none'}`;
     }
+    case 'pre-vote-started': {
+      const v = d.values;
+      return `${v.node} asks for pre-votes for term ${v.preVoteTerm}, staying in term ${v.term} (§9.6)`;
+    }
+    case 'pre-vote-won': {
+      const v = d.values;
+      return `${v.node} has pre-votes from ${v.voters.join(', ')} (${v.voters.length} of ${v.majority} needed): it starts the election for term ${v.term}`;
+    }
+    case 'pre-vote-refused': {
+      const v = d.values;
+      const why =
+        v.reason === 'stale-term'
+          ? `term ${v.preVoteTerm} is not newer than its own ${v.term}`
+          : v.reason === 'log-not-up-to-date'
+            ? `log not up to date (candidate last term ${v.candidateLastLogTerm} index ${v.candidateLastLogIndex}, own last term ${v.lastLogTerm} index ${v.lastLogIndex})`
+            : v.leader === v.node
+              ? 'it is the leader'
+              : `it hears from leader ${v.leader ?? '?'}`;
+      return `${v.node} refuses a pre-vote for ${v.candidate} (term ${v.preVoteTerm}): ${why}`;
+    }
+    case 'vote-ignored': {
+      const v = d.values;
+      const leader = v.leader === v.node ? 'it is the leader' : `it heard from leader ${v.leader ?? '?'} ${v.heardAgoMs} ms ago`;
+      return `${v.node} ignores RequestVote from ${v.candidate} for term ${v.candidateTerm} and keeps term ${v.term}: ${leader} (CheckQuorum, §6.2)`;
+    }
+    case 'quorum-lost': {
+      const v = d.values;
+      return `${v.node} heard from ${v.heard} of the ${v.majority} servers it needs since t=${v.sinceMs} ms: it steps down (CheckQuorum, §6.2)`;
+    }
   }
 }
 
@@ -135,6 +164,7 @@ function applyResultText(result: ApplyResult): string {
 /** A log command as people read it: `x=1`, `grant job:42 to A (10000 ms)`, `expire job:42 #1`. */
 export function commandText(command: Command): string {
   if (typeof command === 'string') return command;
+  if (command.type === 'noop') return 'no-op';
   return lockCommandText(command);
 }
 

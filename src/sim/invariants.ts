@@ -17,7 +17,7 @@ import { commandText, invariant as say } from './describe';
 import type { LockService } from './lockService';
 import type { RaftNode } from './node';
 import { formatSchedule, type Action } from './schedule';
-import type { ApplyResult, Command, LogEntry } from './types';
+import { isLockCommand, type ApplyResult, type Command, type LogEntry } from './types';
 
 export const INVARIANT_IDS = [
   'election-safety',
@@ -132,7 +132,8 @@ interface NodeTrack {
   lastToken: number;
 }
 
-const sameCommand = (a: Command, b: Command) => a === b || commandText(a) === commandText(b);
+const sameCommand = (a: Command, b: Command) => a === b || (isNoop(a) === isNoop(b) && commandText(a) === commandText(b));
+const isNoop = (c: Command) => typeof c !== 'string' && c.type === 'noop';
 
 export class InvariantChecker {
   readonly violations: Violation[] = [];
@@ -505,7 +506,7 @@ export class InvariantChecker {
   private checkLockApply(node: RaftNode, track: NodeTrack, rec: ApplyRecord, index: number, entry: LogEntry, result: ApplyResult | null): void {
     const command = entry.command;
     // Lock commands come only from the lock service, which gives every apply a result.
-    if (typeof command === 'string' || result === null) return;
+    if (!isLockCommand(command) || result === null) return;
     const shadow = track.locks;
     switch (command.type) {
       case 'grant': {

@@ -16,7 +16,8 @@ export interface LogEntryView {
   readonly index: number;
   readonly term: number;
   readonly text: string;
-  readonly kind: 'plain' | 'grant' | 'release' | 'expire';
+  /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands. */
+  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop';
 }
 
 export interface LockView {

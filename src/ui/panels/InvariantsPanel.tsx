@@ -5,7 +5,8 @@
  * search that fuzzes in the worker and loads what it finds.
  */
 import { memo, useEffect, useRef, useState } from 'react';
-import { BUG_NAMES, type BugName, type SimConfig } from '../../sim/config';
+import { BUG_FEATURE, BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../../sim/config';
+import { canonicalFeatures } from '../../sim/features';
 import { invariant as say } from '../../sim/describe';
 import { INVARIANT_IDS } from '../../sim/invariants';
 import { Popover } from '../controls/Popover';
@@ -20,6 +21,9 @@ export const BUG_BLURBS: Record<BugName, string> = {
   'expire-any-token': 'Expire removes a lock whatever its token',
   'follower-expiry': 'followers drop leases by their own clock',
   'no-fencing': 'the fenced store stops checking tokens',
+  'pre-vote-raises-term': 'with pre-vote, a pre-candidate raises its term anyway (needs pre-vote)',
+  'quorum-counts-self-twice': 'with CheckQuorum, the leader counts itself twice (needs check-quorum)',
+  'noop-commits-at-once': 'with the leader no-op, the new leader takes it as committed at once (needs leader-noop)',
 };
 
 
@@ -65,8 +69,11 @@ export const BugsMenu = memo(function BugsMenu() {
   const toggle = (bug: BugName, on: boolean) => {
     const bugs = BUG_NAMES.filter((b) => (b === bug ? on : shown.includes(b)));
     setAsked({ from: config, bugs });
+    // A feature's bug needs its feature: switching the bug on switches the feature on too.
+    const needs = on ? BUG_FEATURE[bug] : undefined;
+    const features = needs !== undefined && !featuresOf(config).includes(needs) ? canonicalFeatures([...featuresOf(config), needs]) : config.features;
     // A new run with the same schedule, replayed to now: the bug changes what the run does.
-    bridge.load({ ...config, bugs }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
+    bridge.load({ ...config, bugs, ...(features !== undefined ? { features } : {}) }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
   };
   return (
     <Popover align="right" className={`bugs-menu ${config.bugs.length > 0 ? 'bugs-on' : ''}`} testId="bugs-summary" panelLabel="Bugs to switch on" label={config.bugs.length > 0 ? `Bugs on: ${config.bugs.join(', ')}` : 'Bugs: none'}>
