@@ -244,6 +244,21 @@ export const lockService = {
 };
 
 /** Invariant-violation sentences: one plain sentence each, naming the nodes and what went wrong. */
+/** The protocol features' invariants (featureInvariants.ts): titles and sentences. */
+export const featureInvariant = {
+  titles: {
+    'pre-vote-term': 'Pre-vote: a cut-off node keeps its term',
+    'check-quorum-step-down': 'CheckQuorum: a cut-off leader steps down',
+    'noop-first': 'Leader no-op: a new leader appends its no-op first',
+  },
+  termRose: (node: string, term: number, cap: number, group: readonly string[], needed: number) =>
+    `${node} reached term ${term} while cut off in {${group.join(', ')}} (${group.length} of the ${needed} a pre-vote majority needs), above term ${cap}, the highest its side could reach once the partition began (its terms then, plus one for a pre-vote round already open).`,
+  stillLeads: (node: string, term: number, forMs: number, reach: number, needed: number, boundMs: number) =>
+    `${node} still leads term ${term} ${forMs} ms after it was cut off from a majority (it reaches ${reach} of the ${needed} it needs); CheckQuorum must step it down within ${boundMs} ms.`,
+  noopNotFirst: (node: string, term: number, index: number, text: string) =>
+    `${node} leads term ${term}, but its first entry of that term (index ${index}) is ${text}, not its no-op.`,
+} as const;
+
 export const invariant = {
   titles: {
     'election-safety': 'Election Safety',
@@ -264,6 +279,7 @@ export const invariant = {
     'client-lease': "A client's lease ends no later than the service's",
     'client-lease-honoured': 'The service honours a running lease',
     'fenced-store-exact': 'Fenced store accepts the current token',
+    ...featureInvariant.titles,
     'liveness': 'Live again once faults stop',
     'engine-crash': 'The engine never throws',
   },

@@ -12,7 +12,8 @@
 import { ClientViewChecker, type LeaseDriftFinding } from './clientInvariants';
 import type { Cluster } from './cluster';
 import { livenessBound } from './liveness';
-import type { SimConfig } from './config';
+import { featuresOf, type SimConfig } from './config';
+import { FeatureInvariants } from './featureInvariants';
 import { commandText, invariant as say } from './describe';
 import type { LockService } from './lockService';
 import type { RaftNode } from './node';
@@ -38,6 +39,10 @@ export const INVARIANT_IDS = [
   'client-lease',
   'client-lease-honoured',
   'fenced-store-exact',
+  // Protocol features' own (featureInvariants.ts), checked only with the feature on.
+  'pre-vote-term',
+  'check-quorum-step-down',
+  'noop-first',
   'liveness',
   'engine-crash',
 ] as const;
@@ -164,6 +169,8 @@ export class InvariantChecker {
   private readonly applied: (ApplyRecord | undefined)[] = [];
   private fencedCursor = 0;
   private unfencedCursor = 0;
+  /** The protocol features' invariants; null in a run without features. */
+  private readonly featureChecks: FeatureInvariants | null;
 
   constructor(run: CheckedRun, options: CheckerOptions = {}) {
     this.run = run;
@@ -185,6 +192,7 @@ export class InvariantChecker {
       service !== null
         ? new ClientViewChecker(service, (id, who, sentence) => this.violate(id, who, sentence), (index) => this.applied[index])
         : null;
+    this.featureChecks = featuresOf(run.cluster.config).length > 0 ? new FeatureInvariants(run.cluster, (id, who, sentence) => this.violate(id, who, sentence)) : null;
     if (this.clientView !== null) this.clientView.drift = run.cluster.driftPct.some((p) => p !== 0);
   }
 
@@ -250,6 +258,7 @@ export class InvariantChecker {
     if (this.leaderEventsSeen !== this.leaderEventsChecked) this.scanLeadersByTerm();
     const locks = this.run.lockService;
     if (locks !== null) this.checkStores(locks);
+    if (this.featureChecks !== null) this.featureChecks.check();
     if (this.livenessDeadline !== null) this.checkLiveness(this.livenessDeadline);
   }
 
