@@ -4,8 +4,8 @@
  * replayed to now, as the bugs menu does; the link carries it (`features=`). Turning a feature
  * off turns its bugs off too, since they mean nothing without it.
  */
-import { memo } from 'react';
-import { BUG_FEATURE, featuresOf } from '../../sim/config';
+import { memo, useState } from 'react';
+import { BUG_FEATURE, featuresOf, type SimConfig } from '../../sim/config';
 import { FEATURES, canonicalFeatures, type FeatureName } from '../../sim/features';
 import { useBridge, useLab } from '../labContext';
 import { selectConfig, selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
@@ -17,9 +17,12 @@ export const ProtocolSettings = memo(function ProtocolSettings() {
   const now = useLab(selectNow);
   const playing = useLab(selectPlaying);
   const label = useLab(selectLabel);
-  const on = featuresOf(config);
+  // The boxes show what was asked for until the new run arrives from the worker.
+  const [asked, setAsked] = useState<{ from: SimConfig; features: readonly FeatureName[] } | null>(null);
+  const on = asked && asked.from === config ? asked.features : featuresOf(config);
   const toggle = (name: FeatureName, checked: boolean) => {
     const features = canonicalFeatures(checked ? [...on, name] : on.filter((f) => f !== name));
+    setAsked({ from: config, features });
     const bugs = config.bugs.filter((b) => {
       const needs = BUG_FEATURE[b];
       return needs === undefined || features.includes(needs);
