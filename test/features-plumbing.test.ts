@@ -95,3 +95,13 @@ describe('features= in share links', () => {
     expect(b.cluster.rng.random()).toBe(a.cluster.rng.random());
   });
 });
+
+describe("a feature's invariants", () => {
+  it('count only in runs with the feature on', async () => {
+    const { INVARIANT_IDS, invariantsFor } = await import('../src/sim/invariants');
+    expect(invariantsFor(DEFAULT_CONFIG)).toHaveLength(INVARIANT_IDS.length - 3);
+    expect(invariantsFor({ ...DEFAULT_CONFIG, features: ['check-quorum'] })).toContain('check-quorum-step-down');
+    expect(invariantsFor({ ...DEFAULT_CONFIG, features: ['check-quorum'] })).not.toContain('pre-vote-term');
+    expect(invariantsFor({ ...DEFAULT_CONFIG, features: [...FEATURE_NAMES] })).toEqual([...INVARIANT_IDS]);
+  });
+});

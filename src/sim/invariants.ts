@@ -14,6 +14,7 @@ import type { Cluster } from './cluster';
 import { livenessBound } from './liveness';
 import { featuresOf, type SimConfig } from './config';
 import { FeatureInvariants } from './featureInvariants';
+import type { FeatureName } from './features';
 import { commandText, invariant as say } from './describe';
 import type { LockService } from './lockService';
 import type { RaftNode } from './node';
@@ -47,6 +48,22 @@ export const INVARIANT_IDS = [
   'engine-crash',
 ] as const;
 export type InvariantId = (typeof INVARIANT_IDS)[number];
+
+/** The feature whose runs check an invariant (the others apply to every run). */
+const INVARIANT_FEATURE: Readonly<Partial<Record<InvariantId, FeatureName>>> = {
+  'pre-vote-term': 'pre-vote',
+  'check-quorum-step-down': 'check-quorum',
+  'noop-first': 'leader-noop',
+};
+
+/** The invariants a run with this configuration checks: every one, less those of features it has off. */
+export function invariantsFor(config: SimConfig): InvariantId[] {
+  const features = featuresOf(config);
+  return INVARIANT_IDS.filter((id) => {
+    const needs = INVARIANT_FEATURE[id];
+    return needs === undefined || features.includes(needs);
+  });
+}
 
 export interface Violation {
   readonly invariant: InvariantId;

@@ -8,7 +8,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { BUG_FEATURE, BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../../sim/config';
 import { canonicalFeatures } from '../../sim/features';
 import { invariant as say } from '../../sim/describe';
-import { INVARIANT_IDS } from '../../sim/invariants';
+import { invariantsFor } from '../../sim/invariants';
 import { Popover } from '../controls/Popover';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';
 import { selectCheck, selectConfig, selectFuzzDone, selectFuzzProgress, selectFuzzRunning, selectHorizon, selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
@@ -38,6 +38,8 @@ export function fuzzSeedOf(config: SimConfig): number {
 
 /** One line for the header: green while every invariant holds, red at the first violation. */
 export const InvariantBadge = memo(function InvariantBadge() {
+  // A protocol feature's invariants count only in runs that switch it on.
+  const checked = invariantsFor(useLabPanel(selectConfig));
   const check = useLabPanel(selectCheck);
   const store = useLabStore();
   if (!check) return null;
@@ -51,7 +53,7 @@ export const InvariantBadge = memo(function InvariantBadge() {
       onClick={() => store.getState().setSideTab('invariants')}
       title="Open the invariants panel"
     >
-      {v ? `✗ ${v.title} violated at t=${v.t} ms` : `✓ ${INVARIANT_IDS.length} invariants hold`}
+      {v ? `✗ ${v.title} violated at t=${v.t} ms` : `✓ ${checked.length} invariants hold`}
     </button>
   );
 });
@@ -192,7 +194,7 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
         </div>
       ) : (
         <p className="verdict ok" role="status" data-testid="invariant-verdict" data-state="holding">
-          <strong>✓ All {INVARIANT_IDS.length} invariants hold</strong> for every millisecond up to t={check.checkedToMs} ms
+          <strong>✓ All {invariantsFor(config).length} invariants hold</strong> for every millisecond up to t={check.checkedToMs} ms
           {behind ? ` (checking… ${horizon - check.checkedToMs} ms to go)` : ''}.
         </p>
       )}
@@ -219,7 +221,7 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
       <FuzzControls />
       <h3 className="checked-title">Checked after every simulated millisecond</h3>
       <ul className="invariant-list" aria-label="Invariants checked after every millisecond">
-        {INVARIANT_IDS.map((id) => {
+        {invariantsFor(config).map((id) => {
           const failed = v?.invariant === id;
           return (
             <li key={id} className={failed ? 'bad' : 'ok'} data-invariant={id}>
