@@ -13,11 +13,14 @@ import { parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 import { detailsSince } from '../src/sim/snapshot';
 import type { AppendEntries, LogEntry, RaftMessage, RequestVote } from '../src/sim/types';
+import { NO_FEATURES, type NodeFeatures } from '../src/sim/features';
 
 class DetailHost implements NodeHost {
   nowMs = 0;
   heartbeatMs = 50;
+  electionTimeoutMinMs = 150;
   bugs: NodeBugs = { figure8: false, noLogCheck: false };
+  features: NodeFeatures = NO_FEATURES;
   recordDetails = true;
   details: DetailBody[] = [];
   sent: { dst: string; msg: RaftMessage }[] = [];

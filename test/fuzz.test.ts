@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeLink } from '../src/share/link';
 import { runFuzzCli, type FuzzCliIo } from '../src/cli/fuzzCli';
 import { BUG_NAMES, type BugName } from '../src/sim/config';
-import { BUG_FAULTS, FAULT_KINDS, fuzz, fuzzRun, replay, runFuzz, type FuzzProgress } from '../src/sim/fuzz';
+import { BUG_FAULTS, FAULT_KINDS, drawFeatures, fuzz, fuzzRun, replay, runFuzz, type FuzzProgress } from '../src/sim/fuzz';
+import { FEATURE_NAMES } from '../src/sim/features';
 import { formatSchedule, parseSchedule } from '../src/sim/schedule';
 
 const SEED = 1;
@@ -82,6 +83,37 @@ describe('the swarm', () => {
   });
 });
 
+describe('the swarm draws protocol features', () => {
+  it('each feature is on in some runs and off in others, from a stream of its own', () => {
+    const seen = new Map<string, Set<boolean>>(FEATURE_NAMES.map((f) => [f, new Set()]));
+    for (let run = 0; run < 30; run++) {
+      const features = drawFeatures(3, run, []);
+      for (const f of FEATURE_NAMES) seen.get(f)?.add(features.includes(f));
+      // The run's own stream is untouched: its configuration is what it is with no features.
+      const o = fuzzRun(3, run, [], 300);
+      expect(o.config.features ?? []).toEqual(features);
+      expect({ ...o.config, features: undefined }).toEqual({ ...fuzzRun(3, run, [], 300, []).config, features: undefined });
+    }
+    for (const f of FEATURE_NAMES) expect([...(seen.get(f) ?? [])].sort(), f).toEqual([false, true]);
+  });
+
+  it("a feature's bug always has its feature on; a fixed list is used as given", () => {
+    for (let run = 0; run < 10; run++) expect(drawFeatures(1, run, ['noop-commits-at-once'])).toContain('leader-noop');
+    expect(drawFeatures(1, 0, [], [])).toEqual([]);
+    expect(drawFeatures(1, 0, ['pre-vote-raises-term'], [])).toEqual(['pre-vote']);
+    expect(fuzzRun(1, 0, [], 300, ['leader-noop', 'pre-vote']).config.features).toEqual(['pre-vote', 'leader-noop']);
+  });
+
+  it('--features all and none fix the features of every run, and say so', () => {
+    const io = cliIo();
+    expect(runFuzzCli(['--runs', '3', '--seed', '4', '--features', 'all'], io)).toBe(0);
+    expect(io.lines[0]).toMatch(/^3 runs of 10 simulated seconds \(fuzz seed 4, features pre-vote, check-quorum, leader-noop\): every invariant held/);
+    const none = cliIo();
+    expect(runFuzzCli(['--runs', '1', '--seed', '4', '--features', 'none'], none)).toBe(0);
+    expect(none.lines[0]).toContain('(fuzz seed 4, no features)');
+  });
+});
+
 describe('npm run fuzz', () => {
   it('exits 0 when every run holds, with progress per 10%', () => {
     const io = cliIo();
@@ -111,9 +143,10 @@ describe('npm run fuzz', () => {
 
   it.each([
     [['--runs', 'many'], '--runs must be a whole number from 1 to 1000000, not "many".'],
-    [['--bug', 'typo'], 'Unknown bug "typo" in --bug; the bugs are figure8, forget-vote, no-log-check, expire-any-token, follower-expiry, no-fencing.'],
+    [['--bug', 'typo'], 'Unknown bug "typo" in --bug; the bugs are figure8, forget-vote, no-log-check, expire-any-token, follower-expiry, no-fencing, pre-vote-raises-term, quorum-counts-self-twice, noop-commits-at-once.'],
+    [['--features', 'pre-vote,fast'], 'Unknown feature "fast" in --features; write swarm, none, all, or a list of pre-vote, check-quorum, leader-noop.'],
     [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
-    [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --no-shrink, --help.'],
+    [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --help.'],
   ])('bad flags %j exit 2 with one sentence', (argv, message) => {
     const io = cliIo();
     expect(runFuzzCli(argv, io)).toBe(2);

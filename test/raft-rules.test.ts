@@ -3,6 +3,7 @@
 // other node, timer or network delay takes part.
 import { describe, expect, it } from 'vitest';
 import type { DetailBody, EventKind } from '../src/sim/events';
+import { NO_FEATURES, type NodeFeatures } from '../src/sim/features';
 import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/node';
 import type { AppendEntries, AppendReply, LogEntry, RaftMessage, RequestVote, VoteReply } from '../src/sim/types';
 import { matchIndexMap, nextIndexMap } from './helpers/leaderState';
@@ -23,7 +24,9 @@ class FakeHost implements NodeHost {
   events: { text: string; kind: EventKind }[] = [];
   leaders: { term: number; id: string; voters: readonly string[] }[] = [];
   applied: { node: string; index: number; entry: LogEntry }[] = [];
+  electionTimeoutMinMs = 150;
   bugs: NodeBugs = { figure8: false, noLogCheck: false };
+  features: NodeFeatures = NO_FEATURES;
   recordDetails = false;
   details: DetailBody[] = [];
 

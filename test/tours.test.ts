@@ -15,10 +15,11 @@ import { decodeLink, encodeLink } from '../src/share/link';
 const ACTOR = /\{([A-Za-z][A-Za-z0-9]{0,7})\}/g;
 
 describe('tours', () => {
-  it('has the twelve tours of the teaching issue, with distinct names', () => {
+  it('has the twelve tours of the teaching issue and one per protocol feature, with distinct names', () => {
     expect(TOURS.map((t) => t.name)).toEqual([
       'first-election', 'replication', 'failover', 'split-vote', 'partition', 'log-repair',
       'figure8', 'chapter', 'fencing', 'ghost-lock', 'clock-drift', 'failover-lease',
+      'rejoin-disrupts', 'isolated-leader', 'noop-commit',
     ]);
   });
 

@@ -4,23 +4,27 @@
  * directly: 0 when every run holds, 1 with a shrunk counterexample, 2 for a bad flag.
  */
 import { encodeLink } from '../share/link';
-import { BUG_NAMES, type BugName, type SimConfig } from '../sim/config';
-import { FUZZ_DURATION_MS, fuzz, type Counterexample, type FuzzResult } from '../sim/fuzz';
+import { BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../sim/config';
+import { FEATURE_NAMES, canonicalFeatures, isFeatureName, type FeatureName } from '../sim/features';
+import { FUZZ_DURATION_MS, fuzz, type Counterexample, type FeatureChoice, type FuzzResult } from '../sim/fuzz';
 import { seedFromText, type Seed } from '../sim/prng';
 import { formatSchedule, type Action } from '../sim/schedule';
 import { UsageError, parseFlags, wholeNumber } from './args';
 import { header } from './simCli';
 
-export const FUZZ_USAGE = `Usage: npm run fuzz -- --runs N --seed S [--bug NAME]
+export const FUZZ_USAGE = `Usage: npm run fuzz -- --runs N --seed S [--bug NAME] [--features LIST]
   --runs N       how many runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (1-1000000, default 200)
   --seed S       fuzz seed, any non-negative integer (default 1); run i draws from (S << 32) + i
   --bug NAME     switch on one bug: ${BUG_NAMES.join(', ')}
+  --features L   protocol features in every run: swarm (each drawn on or off per run, the default),
+                 none, all, or a list of ${FEATURE_NAMES.join(', ')}
   --no-shrink    print the counterexample as found, without shrinking it`;
 
 const FLAGS = [
   { name: 'runs', value: true },
   { name: 'seed', value: true },
   { name: 'bug', value: true },
+  { name: 'features', value: true },
   { name: 'no-shrink', value: false },
   { name: 'help', value: false },
 ] as const;
@@ -40,6 +44,7 @@ export interface FuzzArgs {
   readonly runs: number;
   readonly seed: Seed;
   readonly bugs: readonly BugName[];
+  readonly features: FeatureChoice;
   readonly shrink: boolean;
 }
 
@@ -63,7 +68,22 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
     }
     bugs.push(bugText as BugName);
   }
-  return { runs, seed, bugs, shrink: !flags.has('no-shrink') };
+  const featuresText = flags.get('features');
+  return { runs, seed, bugs, features: typeof featuresText === 'string' ? featureChoice(featuresText) : 'swarm', shrink: !flags.has('no-shrink') };
+}
+
+/** `--features`: swarm, none, all, or a comma list of feature names. */
+function featureChoice(text: string): FeatureChoice {
+  const t = text.trim();
+  if (t === 'swarm') return 'swarm';
+  if (t === 'none') return [];
+  if (t === 'all') return [...FEATURE_NAMES];
+  const names = t.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const unknown = names.find((f) => !isFeatureName(f));
+  if (unknown !== undefined || names.length === 0) {
+    throw new UsageError(`Unknown feature "${unknown ?? t}" in --features; write swarm, none, all, or a list of ${FEATURE_NAMES.join(', ')}.`);
+  }
+  return canonicalFeatures(names as FeatureName[]);
 }
 
 /** The app's share link (src/share/link.ts) for a counterexample, landing at the violation. */
@@ -82,8 +102,14 @@ export function simCommand(config: SimConfig, schedule: readonly Action[], until
   ];
   if (config.clientIds.length > 0) flags.push(`--clients ${config.clientIds.join(',')}`);
   if (config.bugs.length > 0) flags.push(`--bugs ${config.bugs.join(',')}`);
+  if (featuresOf(config).length > 0) flags.push(`--features ${featuresOf(config).join(',')}`);
   flags.push(`--until ${untilMs}`, `--schedule "${formatSchedule(schedule)}"`);
   return `npm run sim -- ${flags.join(' ')}`;
+}
+
+function featureNote(choice: FeatureChoice): string {
+  if (choice === 'swarm') return '';
+  return choice.length === 0 ? ', no features' : `, features ${choice.join(', ')}`;
 }
 
 export function counterexampleLines(cx: Counterexample, args: FuzzArgs): string[] {
@@ -116,7 +142,7 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
     return 0;
   }
   const started = io.clock();
-  const gen = fuzz({ seed: args.seed, runs: args.runs, bugs: args.bugs, shrink: args.shrink });
+  const gen = fuzz({ seed: args.seed, runs: args.runs, bugs: args.bugs, features: args.features, shrink: args.shrink });
   const tenth = Math.max(1, Math.floor(args.runs / 10));
   let result: FuzzResult;
   let lastShown = -1;
@@ -151,7 +177,7 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
     return 1;
   }
   io.out(
-    `${result.runsDone} runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}): every invariant held` +
+    `${result.runsDone} runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}${featureNote(args.features)}): every invariant held` +
       `${perMinute !== null ? `; ${perMinute.toLocaleString('en-US')} runs/min` : ''}`,
   );
   io.out(

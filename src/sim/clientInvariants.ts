@@ -16,7 +16,7 @@ import type { ClientActor } from './clientActor';
 import { commandText, invariant as say } from './describe';
 import type { LockService } from './lockService';
 import type { StoreWriteRecord } from './stores';
-import type { ApplyResult, ClientReply, LogEntry } from './types';
+import { isLockCommand, type ApplyResult, type ClientReply, type LogEntry } from './types';
 
 export type ClientInvariantId =
   | 'client-reply'
@@ -77,7 +77,7 @@ export class ClientViewChecker {
   /** The first apply of committed index `index` on any node, in index order. */
   onFirstApply(index: number, entry: LogEntry, result: ApplyResult | null, now: number): void {
     const c = entry.command;
-    if (typeof c === 'string' || result === null) return;
+    if (!isLockCommand(c) || result === null) return;
     if (c.type === 'grant' && result.type === 'Granted') {
       this.grants.set(result.token, { owner: c.owner, key: c.key, index, appliedAt: now, leaseMs: c.leaseMs });
       const before = this.committed.get(c.key);
@@ -141,7 +141,7 @@ export class ClientViewChecker {
     const c = applied?.entry.command;
     const r = applied?.result ?? null;
     let matches = false;
-    if (c !== undefined && typeof c !== 'string' && r !== null && c.key === reply.key) {
+    if (c !== undefined && isLockCommand(c) && r !== null && c.key === reply.key) {
       if (reply.op === 'acquire' && c.type === 'grant' && c.owner === client) {
         matches = reply.outcome === 'granted' ? r.type === 'Granted' && r.token === reply.token : reply.outcome === 'busy' && r.type === 'GrantRejected';
       } else if (reply.op === 'release' && c.type === 'release' && c.owner === client) {

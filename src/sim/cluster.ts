@@ -6,7 +6,8 @@
  * partition groups. Features the chapter does not have (lock service, clients, loss, drift) draw
  * from the same stream only when used, so a Raft-only run stays reference-exact.
  */
-import { validateConfig, type BugName, type SimConfig } from './config';
+import { featuresOf, validateConfig, type BugName, type SimConfig } from './config';
+import { nodeFeatures, type NodeFeatures } from './features';
 import { describe, eventLine, sortedIds } from './describe';
 import type { DetailBody, DetailEvent, EventKind, SimEvent } from './events';
 import { MessageQueue } from './messageQueue';
@@ -78,6 +79,9 @@ export class Cluster implements NodeHost {
   readonly config: SimConfig;
   readonly rng: CPythonRandom;
   readonly heartbeatMs: number;
+  readonly electionTimeoutMinMs: number;
+  /** Protocol features switched on; all false is the chapter's engine. */
+  readonly features: NodeFeatures;
   nowMs = 0;
   readonly nodes: RaftNode[] = [];
   readonly nodeById = new Map<string, RaftNode>();
@@ -148,7 +152,12 @@ export class Cluster implements NodeHost {
     this.bugs = {
       figure8: this.bugSet.has('figure8'),
       noLogCheck: this.bugSet.has('no-log-check'),
+      preVoteRaisesTerm: this.bugSet.has('pre-vote-raises-term'),
+      quorumCountsSelfTwice: this.bugSet.has('quorum-counts-self-twice'),
+      noopCommitsAtOnce: this.bugSet.has('noop-commits-at-once'),
     };
+    this.electionTimeoutMinMs = config.electionTimeoutMs[0];
+    this.features = nodeFeatures(featuresOf(config));
     const ids = config.nodeIds;
     this.driftPct = ids.map(() => 0);
     this.driftBaseLocal = ids.map(() => 0);
@@ -482,7 +491,8 @@ export class Cluster implements NodeHost {
 
   /**
    * The `timeout` verb: `id`'s election timer fires now, as if no heartbeat had come (RaftScope's
-   * "time out"). becomeCandidate resets the timer, so this draws one election timeout, then one
+   * "time out"). With pre-vote on the node asks for pre-votes first, as a fired timer does.
+   * becomeCandidate resets the timer, so this draws one election timeout, then one
    * latency per RequestVote, exactly as a natural timeout does. A down node or a leader (which has
    * no election timer) refuses, with an event saying why.
    */
@@ -494,7 +504,7 @@ export class Cluster implements NodeHost {
       return;
     }
     this.logEvent(describe.electionForced(id), 'election-forced', [id]);
-    node.becomeCandidate();
+    node.startElection(); // with pre-vote, a fired timer asks first (§9.6)
   }
 
   setDrift(id: string, pct: number): void {

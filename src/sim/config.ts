@@ -4,6 +4,7 @@
  * and answers with one sentence naming what is wrong and what is allowed. `configFromFields` is
  * the one reader of configuration text, for every edge: share links, the CLI and the settings form.
  */
+import { FEATURE_NAMES, canonicalFeatures, isFeatureName, type FeatureName } from './features';
 import { parseSeed, seedFromText } from './prng';
 
 export const MIN_NODES = 1;
@@ -19,8 +20,19 @@ export const BUG_NAMES = [
   'expire-any-token',
   'follower-expiry',
   'no-fencing',
+  // Protocol features' bugs: each needs its feature on (checkConfig says so).
+  'pre-vote-raises-term',
+  'quorum-counts-self-twice',
+  'noop-commits-at-once',
 ] as const;
 export type BugName = (typeof BUG_NAMES)[number];
+
+/** The feature a feature's bug lives in: the bug means nothing without it. */
+export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = {
+  'pre-vote-raises-term': 'pre-vote',
+  'quorum-counts-self-twice': 'check-quorum',
+  'noop-commits-at-once': 'leader-noop',
+};
 
 export interface SimConfig {
   /** A number while it is a safe integer, else a bigint (see `seedFromText`). */
@@ -32,7 +44,19 @@ export interface SimConfig {
   /** Client ids (A, B, …). Clients exist only when named; a Raft-only run has none. */
   readonly clientIds: readonly string[];
   readonly bugs: readonly BugName[];
+  /**
+   * Protocol features switched on (src/sim/features.ts); absent or empty is the chapter's Raft.
+   * Optional so that every configuration written before features existed still means the same.
+   */
+  readonly features?: readonly FeatureName[];
 }
+
+/** A configuration's features (none when the field is absent). */
+export function featuresOf(config: SimConfig): readonly FeatureName[] {
+  return config.features ?? NO_FEATURE_LIST;
+}
+
+const NO_FEATURE_LIST: readonly FeatureName[] = Object.freeze([]);
 
 export const DEFAULT_CONFIG: SimConfig = {
   seed: 42,
@@ -92,6 +116,15 @@ export function checkConfig(config: SimConfig): string | null {
       return `Unknown bug "${bug}"; the bugs are ${BUG_NAMES.join(', ')}.`;
     }
   }
+  const features = featuresOf(config);
+  for (const feature of features) {
+    if (!isFeatureName(feature)) return `Unknown feature "${shown(String(feature))}"; the features are ${FEATURE_NAMES.join(', ')}.`;
+  }
+  if (new Set(features).size !== features.length) return 'Each feature may be named only once.';
+  for (const bug of config.bugs) {
+    const needs = BUG_FEATURE[bug];
+    if (needs !== undefined && !features.includes(needs)) return `Bug "${bug}" is a bug of the feature ${needs}; switch on ${needs} too.`;
+  }
   return null;
 }
 
@@ -101,7 +134,7 @@ export function validateConfig(config: SimConfig): SimConfig {
   return config;
 }
 
-export type ConfigField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs';
+export type ConfigField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features';
 
 /** A configuration as text, one optional string per field; a field left out keeps the base's value. */
 export type ConfigFields = { readonly [K in ConfigField]?: string };
@@ -120,6 +153,7 @@ export const FIELD_NAMES: FieldNames = {
   latency: 'the latency',
   clients: 'the clients',
   bugs: 'the list of bugs',
+  features: 'the list of features',
 };
 
 const RANGE_EXAMPLE: Record<'timeout' | 'latency', string> = { timeout: '150-300', latency: '5-15' };
@@ -169,6 +203,12 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
     const unknown = bugs.find((b) => !(BUG_NAMES as readonly string[]).includes(b));
     if (unknown !== undefined) return `Unknown bug "${shown(unknown)}" in ${names.bugs}; the bugs are ${BUG_NAMES.join(', ')}.`;
     config = { ...config, bugs: bugs as BugName[] };
+  }
+  if (fields.features !== undefined) {
+    const named = fields.features.split(',').map((f) => f.trim()).filter((f) => f !== '');
+    const unknown = named.find((f) => !isFeatureName(f));
+    if (unknown !== undefined) return `Unknown feature "${shown(unknown)}" in ${names.features}; the features are ${FEATURE_NAMES.join(', ')}.`;
+    config = { ...config, features: canonicalFeatures(named as FeatureName[]) };
   }
   return checkConfig(config) ?? config;
 }

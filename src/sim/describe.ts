@@ -107,6 +107,35 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       return `${v.store} store fences ${v.key}=${v.value} from ${v.client}: ${tokenText(v.token)} vs highest ${v.highest ?? 'none'}`;
     }
+    case 'pre-vote-started': {
+      const v = d.values;
+      return `${v.node} asks for pre-votes for term ${v.preVoteTerm}, staying in term ${v.term} (§9.6)`;
+    }
+    case 'pre-vote-won': {
+      const v = d.values;
+      return `${v.node} has pre-votes from ${v.voters.join(', ')} (${v.voters.length} of ${v.majority} needed): it starts the election for term ${v.term}`;
+    }
+    case 'pre-vote-refused': {
+      const v = d.values;
+      const why =
+        v.reason === 'stale-term'
+          ? `term ${v.preVoteTerm} is not newer than its own ${v.term}`
+          : v.reason === 'log-not-up-to-date'
+            ? `log not up to date (candidate last term ${v.candidateLastLogTerm} index ${v.candidateLastLogIndex}, own last term ${v.lastLogTerm} index ${v.lastLogIndex})`
+            : v.leader === v.node
+              ? 'it is the leader'
+              : `it hears from leader ${v.leader ?? '?'}`;
+      return `${v.node} refuses a pre-vote for ${v.candidate} (term ${v.preVoteTerm}): ${why}`;
+    }
+    case 'vote-ignored': {
+      const v = d.values;
+      const leader = v.leader === v.node ? 'it is the leader' : `it heard from leader ${v.leader ?? '?'} ${v.heardAgoMs} ms ago`;
+      return `${v.node} ignores RequestVote from ${v.candidate} for term ${v.candidateTerm} and keeps term ${v.term}: ${leader} (CheckQuorum, §6.2)`;
+    }
+    case 'quorum-lost': {
+      const v = d.values;
+      return `${v.node} heard from ${v.heard} of the ${v.majority} servers it needs since t=${v.sinceMs} ms: it steps down (CheckQuorum, §6.2)`;
+    }
   }
 }
 
@@ -135,6 +164,7 @@ function applyResultText(result: ApplyResult): string {
 /** A log command as people read it: `x=1`, `grant job:42 to A (10000 ms)`, `expire job:42 #1`. */
 export function commandText(command: Command): string {
   if (typeof command === 'string') return command;
+  if (command.type === 'noop') return 'no-op';
   return lockCommandText(command);
 }
 
@@ -214,6 +244,21 @@ export const lockService = {
 };
 
 /** Invariant-violation sentences: one plain sentence each, naming the nodes and what went wrong. */
+/** The protocol features' invariants (featureInvariants.ts): titles and sentences. */
+export const featureInvariant = {
+  titles: {
+    'pre-vote-term': 'Pre-vote: a cut-off node keeps its term',
+    'check-quorum-step-down': 'CheckQuorum: a cut-off leader steps down',
+    'noop-first': 'Leader no-op: a new leader appends its no-op first',
+  },
+  termRose: (node: string, term: number, cap: number, group: readonly string[], needed: number) =>
+    `${node} reached term ${term} while cut off in {${group.join(', ')}} (${group.length} of the ${needed} a pre-vote majority needs), above term ${cap}, the highest its side could reach once the partition began (its terms then, plus one for a pre-vote round already open).`,
+  stillLeads: (node: string, term: number, forMs: number, reach: number, needed: number, boundMs: number) =>
+    `${node} still leads term ${term} ${forMs} ms after it was cut off from a majority (it reaches ${reach} of the ${needed} it needs); CheckQuorum must step it down within ${boundMs} ms.`,
+  noopNotFirst: (node: string, term: number, index: number, text: string) =>
+    `${node} leads term ${term}, but its first entry of that term (index ${index}) is ${text}, not its no-op.`,
+} as const;
+
 export const invariant = {
   titles: {
     'election-safety': 'Election Safety',
@@ -234,6 +279,7 @@ export const invariant = {
     'client-lease': "A client's lease ends no later than the service's",
     'client-lease-honoured': 'The service honours a running lease',
     'fenced-store-exact': 'Fenced store accepts the current token',
+    ...featureInvariant.titles,
     'liveness': 'Live again once faults stop',
     'engine-crash': 'The engine never throws',
   },

@@ -151,6 +151,26 @@ export type DetailBody =
         candidateLastLogIndex: number;
       }
     >
+  // Protocol features (src/sim/features.ts); recorded only in runs that switch them on.
+  | DetailOf<'pre-vote-started', { node: string; term: number; preVoteTerm: number; lastLogIndex: number; lastLogTerm: number }>
+  | DetailOf<'pre-vote-won', { node: string; term: number; voters: readonly string[]; majority: number }>
+  | DetailOf<
+      'pre-vote-refused',
+      {
+        node: string;
+        candidate: string;
+        reason: 'stale-term' | 'log-not-up-to-date' | 'hears-leader';
+        term: number;
+        preVoteTerm: number;
+        leader: string | null;
+        lastLogTerm: number;
+        lastLogIndex: number;
+        candidateLastLogTerm: number;
+        candidateLastLogIndex: number;
+      }
+    >
+  | DetailOf<'vote-ignored', { node: string; candidate: string; term: number; candidateTerm: number; leader: string | null; heardAgoMs: number }>
+  | DetailOf<'quorum-lost', { node: string; term: number; heard: number; majority: number; sinceMs: number }>
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
   | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
   | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>;
@@ -159,6 +179,7 @@ export type DetailKind = DetailBody['kind'];
 
 export const DETAIL_KINDS: readonly DetailKind[] = [
   'leader-append', 'append-accepted', 'append-rejected', 'truncated', 'commit-advanced', 'applied', 'vote-refused', 'dropped', 'lease-expired', 'write-fenced',
+  'pre-vote-started', 'pre-vote-won', 'pre-vote-refused', 'vote-ignored', 'quorum-lost',
 ];
 
 export type DetailEvent = DetailBody & {

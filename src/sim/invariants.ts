@@ -12,12 +12,14 @@
 import { ClientViewChecker, type LeaseDriftFinding } from './clientInvariants';
 import type { Cluster } from './cluster';
 import { livenessBound } from './liveness';
-import type { SimConfig } from './config';
+import { featuresOf, type SimConfig } from './config';
+import { FeatureInvariants } from './featureInvariants';
+import type { FeatureName } from './features';
 import { commandText, invariant as say } from './describe';
 import type { LockService } from './lockService';
 import type { RaftNode } from './node';
 import { formatSchedule, type Action } from './schedule';
-import type { ApplyResult, Command, LogEntry } from './types';
+import { isLockCommand, type ApplyResult, type Command, type LogEntry } from './types';
 
 export const INVARIANT_IDS = [
   'election-safety',
@@ -38,10 +40,30 @@ export const INVARIANT_IDS = [
   'client-lease',
   'client-lease-honoured',
   'fenced-store-exact',
+  // Protocol features' own (featureInvariants.ts), checked only with the feature on.
+  'pre-vote-term',
+  'check-quorum-step-down',
+  'noop-first',
   'liveness',
   'engine-crash',
 ] as const;
 export type InvariantId = (typeof INVARIANT_IDS)[number];
+
+/** The feature whose runs check an invariant (the others apply to every run). */
+const INVARIANT_FEATURE: Readonly<Partial<Record<InvariantId, FeatureName>>> = {
+  'pre-vote-term': 'pre-vote',
+  'check-quorum-step-down': 'check-quorum',
+  'noop-first': 'leader-noop',
+};
+
+/** The invariants a run with this configuration checks: every one, less those of features it has off. */
+export function invariantsFor(config: SimConfig): InvariantId[] {
+  const features = featuresOf(config);
+  return INVARIANT_IDS.filter((id) => {
+    const needs = INVARIANT_FEATURE[id];
+    return needs === undefined || features.includes(needs);
+  });
+}
 
 export interface Violation {
   readonly invariant: InvariantId;
@@ -132,7 +154,8 @@ interface NodeTrack {
   lastToken: number;
 }
 
-const sameCommand = (a: Command, b: Command) => a === b || commandText(a) === commandText(b);
+const sameCommand = (a: Command, b: Command) => a === b || (isNoop(a) === isNoop(b) && commandText(a) === commandText(b));
+const isNoop = (c: Command) => typeof c !== 'string' && c.type === 'noop';
 
 export class InvariantChecker {
   readonly violations: Violation[] = [];
@@ -163,6 +186,8 @@ export class InvariantChecker {
   private readonly applied: (ApplyRecord | undefined)[] = [];
   private fencedCursor = 0;
   private unfencedCursor = 0;
+  /** The protocol features' invariants; null in a run without features. */
+  private readonly featureChecks: FeatureInvariants | null;
 
   constructor(run: CheckedRun, options: CheckerOptions = {}) {
     this.run = run;
@@ -184,6 +209,7 @@ export class InvariantChecker {
       service !== null
         ? new ClientViewChecker(service, (id, who, sentence) => this.violate(id, who, sentence), (index) => this.applied[index])
         : null;
+    this.featureChecks = featuresOf(run.cluster.config).length > 0 ? new FeatureInvariants(run.cluster, (id, who, sentence) => this.violate(id, who, sentence)) : null;
     if (this.clientView !== null) this.clientView.drift = run.cluster.driftPct.some((p) => p !== 0);
   }
 
@@ -249,6 +275,7 @@ export class InvariantChecker {
     if (this.leaderEventsSeen !== this.leaderEventsChecked) this.scanLeadersByTerm();
     const locks = this.run.lockService;
     if (locks !== null) this.checkStores(locks);
+    if (this.featureChecks !== null) this.featureChecks.check();
     if (this.livenessDeadline !== null) this.checkLiveness(this.livenessDeadline);
   }
 
@@ -505,7 +532,7 @@ export class InvariantChecker {
   private checkLockApply(node: RaftNode, track: NodeTrack, rec: ApplyRecord, index: number, entry: LogEntry, result: ApplyResult | null): void {
     const command = entry.command;
     // Lock commands come only from the lock service, which gives every apply a result.
-    if (typeof command === 'string' || result === null) return;
+    if (!isLockCommand(command) || result === null) return;
     const shadow = track.locks;
     switch (command.type) {
       case 'grant': {

@@ -4,7 +4,7 @@
  * assumptions (paper §5.6: broadcastTime << electionTimeout << MTBF); these are the ones this
  * engine needs.
  */
-import type { SimConfig } from './config';
+import { featuresOf, type SimConfig } from './config';
 
 /** Election rounds allowed: split votes, plus one disruption per node that rejoins with a higher term. */
 const BASE_ROUNDS = 20;
@@ -22,6 +22,11 @@ export function livenessBound(config: SimConfig, maxLogLength: number): number |
   if (2 * lMax >= tMin) return `a vote round trip (up to ${2 * lMax} ms) can outlast the shortest election timeout (${tMin} ms), so liveness is not checked`;
   if (hb + lMax - lMin >= tMin) {
     return `heartbeats (every ${hb} ms, latency ${lMin}-${lMax} ms) can arrive after a follower's timeout (${tMin} ms), so liveness is not checked`;
+  }
+  if (featuresOf(config).includes('check-quorum') && hb + 2 * (lMax - lMin) + 1 >= tMin) {
+    // §6.2: answers reach the leader up to a heartbeat plus two latency spreads apart; a check
+    // window (the shortest timeout) no longer than that can miss a live majority.
+    return `with check-quorum, answers to heartbeats (every ${hb} ms, latency ${lMin}-${lMax} ms) can be further apart than the leader's check window (${tMin} ms), so liveness is not checked`;
   }
   const round = tMax + 2 * lMax + 1;
   const roundTrip = 2 * lMax + 1;

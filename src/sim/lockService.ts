@@ -12,7 +12,7 @@ import { LockStateMachine, type ApplyOptions } from './lockStateMachine';
 import type { RaftNode } from './node';
 import type { ClientIntent } from './schedule';
 import { Store, type StoreId } from './stores';
-import type { ApplyResult, ClientReply, ClientRequest, LockCommand, LogEntry, Message, StoreWrite } from './types';
+import { isLockCommand, type ApplyResult, type ClientReply, type ClientRequest, type LockCommand, type LogEntry, type Message, type StoreWrite } from './types';
 
 export { CLIENT_RETRY_MS, ClientActor, type ClientHolding } from './clientActor';
 
@@ -149,7 +149,7 @@ export class LockService implements ClusterExtension {
 
   onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
     const command = entry.command;
-    if (typeof command === 'string') return;
+    if (!isLockCommand(command)) return; // plain commands and a leader's no-op (§8) touch no lock
     const isLeader = node.role === 'leader' && node.alive;
     if (isLeader) this.log(say.applied(node.id, command, result), appliedKind(command, result), this.subjects(node.id, command));
     const waiting = this.pending.get(node.id);
@@ -247,7 +247,7 @@ export class LockService implements ClusterExtension {
   private lastUnappliedFor(node: RaftNode, key: string): number {
     for (let i = node.log.length; i > node.lastApplied; i--) {
       const c = node.log[i - 1].command;
-      if (typeof c !== 'string' && c.key === key) return i;
+      if (isLockCommand(c) && c.key === key) return i;
     }
     return 0;
   }

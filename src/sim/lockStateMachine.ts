@@ -3,7 +3,7 @@
  * order; the fencing token is assigned here, at apply time, from one counter for the whole
  * service, so every node computes the same token for the same Grant.
  */
-import type { ApplyResult, Command } from './types';
+import { isLockCommand, type ApplyResult, type Command } from './types';
 
 export type { ApplyResult };
 
@@ -31,7 +31,8 @@ export class LockStateMachine {
   }
 
   apply(command: Command, localNowMs: number, options: ApplyOptions = {}): ApplyResult {
-    if (typeof command === 'string') return NOOP;
+    // Plain commands and a leader's no-op (§8) change no lock.
+    if (!isLockCommand(command)) return NOOP;
     switch (command.type) {
       case 'grant': {
         const current = this.locks.get(command.key);

@@ -8,12 +8,15 @@
  */
 import { describe } from './describe';
 import type { DetailBody, EventKind } from './events';
-import type { AppendEntries, AppendReply, Command, LogEntry, RaftMessage, RequestVote, Role, VoteReply } from './types';
+import type { NodeFeatures } from './features';
+import { NOOP_COMMAND, type AppendEntries, type AppendReply, type Command, type LogEntry, type RaftMessage, type RequestVote, type Role, type VoteReply } from './types';
 
 /** What a node needs from the cluster: time, randomness, the network and the event log. */
 export interface NodeHost {
   readonly nowMs: number;
   readonly heartbeatMs: number;
+  /** The shortest election timeout: how long a leader counts as heard from (§6.2, §9.6). */
+  readonly electionTimeoutMinMs: number;
   randomElectionTimeout(): number;
   send(src: string, dst: string, msg: RaftMessage): void;
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
@@ -21,6 +24,8 @@ export interface NodeHost {
   /** Entry `index` is committed and this node applies it now, in log order (lastApplied moved to it). */
   onCommitted(node: RaftNode, index: number, entry: LogEntry): void;
   readonly bugs: NodeBugs;
+  /** Protocol features (src/sim/features.ts); all false is the chapter's Raft. */
+  readonly features: NodeFeatures;
   /**
    * Whether detail events are recorded. Callers test it before building one, so a run that does
    * not record them pays one boolean read per site and nothing else.
@@ -34,6 +39,12 @@ export interface NodeBugs {
   figure8: boolean;
   /** Vote without the up-to-date check (violates the election restriction, §5.4.1). */
   noLogCheck: boolean;
+  /** pre-vote: the pre-candidate raises its term as a real candidate would (defeats §9.6). */
+  preVoteRaisesTerm?: boolean;
+  /** check-quorum: the leader counts itself twice when it checks for a majority (§6.2). */
+  quorumCountsSelfTwice?: boolean;
+  /** leader-noop: the new leader takes its no-op as committed before any follower holds it (§8). */
+  noopCommitsAtOnce?: boolean;
 }
 
 export class RaftNode {
@@ -71,6 +82,18 @@ export class RaftNode {
   private lastAppendReply: AppendReply | null = null;
   /** Heartbeat rounds sent while leader (the chapter's "80 heartbeats sent"). */
   heartbeatsSent = 0;
+  /**
+   * Pre-vote (§9.6): this follower's timer fired and it is asking whether it could win term + 1,
+   * without raising its term. `preVotes` holds who said yes (itself included).
+   */
+  preCandidate = false;
+  readonly preVotes = new Set<string>();
+  /** When this node last accepted AppendEntries from a leader of its term (volatile). */
+  leaderHeardMs = -1;
+  /** CheckQuorum (§6.2): the leader's next check for a majority heard from, or Infinity when off. */
+  quorumCheckDue = Infinity;
+  /** CheckQuorum: which peers (by slot) the leader heard from since its last check. */
+  private readonly heardSince: boolean[];
 
   constructor(id: string, index: number, peers: readonly string[], host: NodeHost) {
     this.id = id;
@@ -79,6 +102,7 @@ export class RaftNode {
     this.host = host;
     this.nextIdx = peers.map(() => 0);
     this.matchIdx = peers.map(() => 0);
+    this.heardSince = peers.map(() => false);
     peers.forEach((peer, slot) => this.peerSlot.set(peer, slot));
     this.resetElectionTimer();
   }
@@ -124,13 +148,20 @@ export class RaftNode {
     if (!this.alive) return;
     const now = this.host.nowMs;
     if (this.role === 'leader') {
-      if (now >= this.heartbeatDue) {
+      if (now >= this.quorumCheckDue) this.checkQuorum();
+      if (this.role === 'leader' && now >= this.heartbeatDue) {
         this.heartbeatsSent++;
         this.broadcastAppend();
       }
     } else if (now >= this.electionDeadline) {
-      this.becomeCandidate();
+      this.startElection();
     }
+  }
+
+  /** The election timer fired (or was forced to): campaign, or with pre-vote ask first (§9.6). */
+  startElection(): void {
+    if (this.host.features.preVote) this.becomePreCandidate();
+    else this.becomeCandidate();
   }
 
   /**
@@ -139,13 +170,15 @@ export class RaftNode {
    */
   nextTickDue(): number {
     if (!this.alive) return Infinity;
-    return this.role === 'leader' ? this.heartbeatDue : this.electionDeadline;
+    if (this.role !== 'leader') return this.electionDeadline;
+    return this.heartbeatDue < this.quorumCheckDue ? this.heartbeatDue : this.quorumCheckDue;
   }
 
   /** The timer fired without a heartbeat: new term, vote for self, ask everyone else. */
   becomeCandidate(): void {
     this.term += 1;
     this.role = 'candidate';
+    this.preCandidate = false;
     this.votedFor = this.id;
     this.leaderId = null;
     this.votes.clear();
@@ -172,6 +205,93 @@ export class RaftNode {
     if (this.role !== 'follower') this.host.logEvent(describe.stepsDown(this.id, term), 'step-down', [this.id]);
     this.role = 'follower';
     this.leaderId = null;
+    this.preCandidate = false;
+  }
+
+  /**
+   * Pre-vote (§9.6): ask every peer whether it would vote for this node in term + 1, keeping
+   * the term as it is; only a majority of yeses starts the real election. A node cut off from a
+   * majority so never raises its term, and cannot depose a leader when it rejoins.
+   */
+  becomePreCandidate(): void {
+    if (this.host.bugs.preVoteRaisesTerm) {
+      // The bug: the pre-candidate raises its term, as a real candidate would.
+      this.term += 1;
+      this.votedFor = null;
+    }
+    this.role = 'follower';
+    this.leaderId = null;
+    this.preCandidate = true;
+    this.preVotes.clear();
+    this.preVotes.add(this.id);
+    this.resetElectionTimer(); // a pre-vote that fails is retried when the timer fires again
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'pre-vote-started',
+        subjects: [this.id],
+        values: { node: this.id, term: this.term, preVoteTerm: this.term + 1, lastLogIndex: this.lastLogIndex, lastLogTerm: this.lastLogTerm },
+        lines: ['prevote.start'],
+      });
+    }
+    const request: RequestVote = {
+      type: 'RequestVote',
+      term: this.term + 1,
+      candidate: this.id,
+      lastLogIndex: this.lastLogIndex,
+      lastLogTerm: this.lastLogTerm,
+      preVote: true,
+    };
+    for (const peer of this.peers) this.host.send(this.id, peer, request);
+    this.maybeWinPreVote();
+  }
+
+  private maybeWinPreVote(): void {
+    if (this.preVotes.size < this.majority) return;
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'pre-vote-won',
+        subjects: [this.id],
+        values: { node: this.id, term: this.term + 1, voters: [...this.preVotes].sort(), majority: this.majority },
+        lines: ['prevote.win'],
+      });
+    }
+    this.becomeCandidate();
+  }
+
+  /**
+   * Whether this node counts as hearing from a leader: it is one, or it accepted AppendEntries
+   * from one within the shortest election timeout (§6.2's and §9.6's lease on votes).
+   */
+  private hearsLeader(): boolean {
+    return this.role === 'leader' || (this.leaderId !== null && this.host.nowMs - this.leaderHeardMs < this.host.electionTimeoutMinMs);
+  }
+
+  /**
+   * CheckQuorum (§6.2): once per shortest election timeout the leader counts the peers it heard
+   * from since the last check; without a majority (itself included) it steps down, so a leader
+   * cut off in a minority stops taking requests instead of leading a term nobody follows.
+   */
+  private checkQuorum(): void {
+    const heard = this.heardSince;
+    let count = this.host.bugs.quorumCountsSelfTwice ? 2 : 1;
+    for (let slot = 0; slot < heard.length; slot++) if (heard[slot]) count++;
+    const now = this.host.nowMs;
+    if (count >= this.majority) {
+      heard.fill(false);
+      this.quorumCheckDue = now + this.host.electionTimeoutMinMs;
+      return;
+    }
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'quorum-lost',
+        subjects: [this.id],
+        values: { node: this.id, term: this.term, heard: count, majority: this.majority, sinceMs: now - this.host.electionTimeoutMinMs },
+        lines: ['cq.step-down'],
+      });
+    }
+    this.quorumCheckDue = Infinity;
+    this.becomeFollower(this.term);
+    this.resetElectionTimer(); // a leader has no election timer running: it starts one now
   }
 
   private maybeBecomeLeader(): void {
@@ -187,17 +307,52 @@ export class RaftNode {
     this.matchIdx.fill(0);
     this.hasLeaderState = true;
     this.host.recordLeader(this.term, this.id, [...this.votes].sort());
+    const features = this.host.features;
+    if (features.checkQuorum) {
+      this.heardSince.fill(false);
+      this.quorumCheckDue = this.host.nowMs + this.host.electionTimeoutMinMs;
+    }
+    if (features.leaderNoop) this.appendNoop();
     this.broadcastAppend(); // the first heartbeat stops everyone else's timer
+  }
+
+  /**
+   * §8: a new leader cannot know which of its entries are committed, and Figure 8's rule lets it
+   * commit an earlier term's entry only once an entry of its own term is on a majority. A no-op
+   * of its term, appended at once, makes that happen without waiting for a client.
+   */
+  private appendNoop(): void {
+    this.log.push(Object.freeze({ term: this.term, command: NOOP_COMMAND }));
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'leader-append',
+        subjects: [this.id],
+        values: { node: this.id, term: this.term, index: this.log.length, command: NOOP_COMMAND },
+        lines: ['leader.noop'],
+      });
+    }
+    if (this.host.bugs.noopCommitsAtOnce) {
+      // The bug: the no-op (and so everything before it) counts as committed before anyone has it.
+      this.commitIndex = this.log.length;
+      this.applyCommitted();
+    }
   }
 
   /** Dispatch one delivered message; the reply (if any) goes back to the sender. */
   onMessage(src: string, msg: RaftMessage): void {
     if (!this.alive) return;
-    if (msg.term > this.term) this.becomeFollower(msg.term);
+    if (msg.term > this.term) {
+      if (!this.keepsTermFor(msg)) this.becomeFollower(msg.term);
+      else if (msg.type === 'RequestVote' && msg.preVote !== true) {
+        // CheckQuorum (§6.2): a voter that hears from a leader ignores the request altogether.
+        if (this.host.recordDetails) this.voteIgnored(msg);
+        return;
+      }
+    }
     let reply: RaftMessage | null = null;
     switch (msg.type) {
       case 'RequestVote':
-        reply = this.handleRequestVote(msg);
+        reply = msg.preVote === true ? this.handlePreVote(msg) : this.handleRequestVote(msg);
         break;
       case 'VoteReply':
         this.handleVoteReply(src, msg);
@@ -210,6 +365,63 @@ export class RaftNode {
         break;
     }
     if (reply !== null) this.host.send(this.id, src, reply);
+  }
+
+  /**
+   * A message of a higher term that leaves this node's term as it is: a pre-vote request (its
+   * term is only proposed), a granted pre-vote (it carries the proposed term), and with
+   * CheckQuorum a RequestVote while this node hears from a leader.
+   */
+  private keepsTermFor(msg: RaftMessage): boolean {
+    switch (msg.type) {
+      case 'RequestVote':
+        return msg.preVote === true || (this.host.features.checkQuorum && this.hearsLeader());
+      case 'VoteReply':
+        return msg.preVote === true && msg.granted;
+      default:
+        return false;
+    }
+  }
+
+  private voteIgnored(msg: RequestVote): void {
+    this.host.detail({
+      kind: 'vote-ignored',
+      subjects: [this.id, msg.candidate],
+      values: { node: this.id, candidate: msg.candidate, term: this.term, candidateTerm: msg.term, leader: this.leaderId, heardAgoMs: this.role === 'leader' ? 0 : this.host.nowMs - this.leaderHeardMs },
+      lines: ['cq.ignore-vote'],
+    });
+  }
+
+  /**
+   * Pre-vote receiver (§9.6): yes if the proposed term is newer than ours, the candidate's log is
+   * at least as up to date, and we have not heard from a leader within the shortest election
+   * timeout. Nothing is recorded: no term, no vote, no timer reset.
+   */
+  private handlePreVote(msg: RequestVote): VoteReply {
+    const myLastTerm = this.lastLogTerm;
+    const upToDate = msg.lastLogTerm > myLastTerm || (msg.lastLogTerm === myLastTerm && msg.lastLogIndex >= this.lastLogIndex);
+    const reason = msg.term <= this.term ? 'stale-term' : !upToDate ? 'log-not-up-to-date' : this.hearsLeader() ? 'hears-leader' : null;
+    if (reason !== null && this.host.recordDetails) {
+      this.host.detail({
+        kind: 'pre-vote-refused',
+        subjects: [this.id, msg.candidate],
+        values: {
+          node: this.id,
+          candidate: msg.candidate,
+          reason,
+          term: this.term,
+          preVoteTerm: msg.term,
+          leader: this.leaderId,
+          lastLogTerm: myLastTerm,
+          lastLogIndex: this.lastLogIndex,
+          candidateLastLogTerm: msg.lastLogTerm,
+          candidateLastLogIndex: msg.lastLogIndex,
+        },
+        lines: [reason === 'stale-term' ? 'prevote.refuse.stale-term' : reason === 'log-not-up-to-date' ? 'prevote.refuse.log' : 'prevote.refuse.hears-leader'],
+      });
+    }
+    // A yes carries the proposed term (the pre-candidate matches it to its round); a no our own.
+    return reason === null ? { type: 'VoteReply', term: msg.term, granted: true, preVote: true } : { type: 'VoteReply', term: this.term, granted: false, preVote: true };
   }
 
   /** One vote per term, only for a candidate whose log is at least as up to date as ours (§5.4.1). */
@@ -253,6 +465,13 @@ export class RaftNode {
   }
 
   private handleVoteReply(src: string, msg: VoteReply): void {
+    if (msg.preVote === true) {
+      if (this.preCandidate && msg.granted && msg.term === this.term + 1) {
+        this.preVotes.add(src);
+        this.maybeWinPreVote();
+      }
+      return;
+    }
     if (this.role === 'candidate' && msg.term === this.term && msg.granted) {
       this.votes.add(src);
       this.maybeBecomeLeader();
@@ -315,6 +534,7 @@ export class RaftNode {
     }
     this.becomeFollower(msg.term); // a candidate that hears from this term's leader yields
     this.leaderId = msg.leader;
+    this.leaderHeardMs = this.host.nowMs;
     this.resetElectionTimer();
     const prev = msg.prevLogIndex;
     if (prev > this.log.length || (prev > 0 && this.log[prev - 1].term !== msg.prevLogTerm)) {
@@ -402,6 +622,7 @@ export class RaftNode {
     if (this.role !== 'leader' || msg.term !== this.term) return;
     const slot = this.peerSlot.get(src);
     if (slot === undefined) return;
+    this.heardSince[slot] = true; // CheckQuorum counts any answer of this term (§6.2)
     if (msg.success) {
       const match = this.matchIdx[slot] > msg.matchIndex ? this.matchIdx[slot] : msg.matchIndex;
       this.matchIdx[slot] = match;
@@ -463,6 +684,8 @@ export class RaftNode {
     this.leaderId = null;
     this.commitIndex = 0; // volatile: re-learned from the leader's next heartbeat
     this.lastApplied = 0;
+    this.preCandidate = false;
+    this.leaderHeardMs = -1;
     if (forgetVote) {
       // Bug `forget-vote`: a server that did not persist its term and vote.
       this.term = 0;

@@ -98,6 +98,35 @@ export const PRESETS: readonly Preset[] = [
     schedule: '@1000 client A acquire job:42 3000; @1500 crash n2; @2000 client B acquire job:42 3000; @5000 client B acquire job:42 3000',
     untilMs: 7000,
   },
+  // Protocol features (src/sim/features.ts): each preset shows the problem with the chapter's
+  // Raft; its tour then switches the feature on (Settings ▸ Protocol does the same).
+  {
+    name: 'rejoin-disrupts',
+    title: 'A rejoining node deposes a healthy leader (pre-vote, §9.6)',
+    blurb:
+      'n4 is cut off and times out again and again, raising its term to 7. When the partition heals, its higher term makes the healthy leader n2 step down. Switch on pre-vote: n4 only asks, stays in term 1, and n2 keeps leading.',
+    config: DEFAULT_CONFIG,
+    schedule: '@500 partition n4; @2000 heal',
+    untilMs: 3000,
+  },
+  {
+    name: 'isolated-leader',
+    title: 'A leader cut off in a minority keeps leading (CheckQuorum, §6.2)',
+    blurb:
+      'n2 leads, then a partition leaves it alone; the others elect n5. n2 still believes it leads term 1 and takes x=1, which can never commit. Switch on check-quorum: n2 notices it hears from no majority and steps down, and x=1 is refused.',
+    config: DEFAULT_CONFIG,
+    schedule: '@500 partition n2; @900 submit x=1 to n2',
+    untilMs: 2000,
+  },
+  {
+    name: 'noop-commit',
+    title: 'An earlier term’s entry stays uncommitted (leader no-op, §8)',
+    blurb:
+      'n2 commits x=1 and crashes before telling anyone. The new leader n1 holds x=1 on every node but may not commit an earlier term’s entry by counting (Figure 8), so it waits for a client forever. Switch on leader-noop: n1’s no-op of term 3 commits, and x=1 with it.',
+    config: DEFAULT_CONFIG,
+    schedule: '@1000 submit x=1; @1022 crash n2',
+    untilMs: 3000,
+  },
 ];
 
 export function findPreset(name: string): Preset | null {

@@ -5,6 +5,7 @@
  * light up what just ran and filter the event log by line.
  */
 import type { EventKind } from './events';
+import type { FeatureName } from './features';
 
 export interface PseudocodeLine {
   /** Stable id; detail events cite it. Lines that only carry structure have none. */
@@ -20,6 +21,8 @@ export interface PseudocodeSection {
   /** Where the rule comes from: the paper's section or Figure 2, or the chapter. */
   readonly source: string;
   readonly lines: readonly PseudocodeLine[];
+  /** A protocol feature's rules: shown only in runs with that feature on. */
+  readonly feature?: FeatureName;
 }
 
 const line = (id: string | null, depth: number, text: string): PseudocodeLine => ({ id, depth, text });
@@ -73,6 +76,38 @@ export const PSEUDOCODE: readonly PseudocodeSection[] = [
       line('commit.majority', 0, 'an entry of the current term on a majority: commit it and all before it'),
       line('commit.earlier-term-by-counting', 1, 'never by counting replicas of an earlier term (Figure 8)'),
     ],
+  },
+  {
+    id: 'prevote',
+    title: 'Pre-vote',
+    source: 'Ongaro 2014 §9.6 (feature pre-vote)',
+    feature: 'pre-vote',
+    lines: [
+      line('prevote.start', 0, 'when the election timer fires: ask all for a pre-vote for term + 1; keep term and vote'),
+      line(null, 0, 'on a pre-vote request (nothing is recorded, no timer reset):'),
+      line('prevote.refuse.stale-term', 1, 'if the proposed term is not newer than currentTerm: no'),
+      line('prevote.refuse.log', 1, "if the candidate's log is behind (last term, then last index): no"),
+      line('prevote.refuse.hears-leader', 1, 'if a leader was heard within the shortest election timeout (or I lead): no'),
+      line(null, 1, 'else: yes'),
+      line('prevote.win', 0, 'on yeses from a majority: term += 1, vote for self, send RequestVote to all'),
+    ],
+  },
+  {
+    id: 'cq',
+    title: 'CheckQuorum',
+    source: 'Ongaro 2014 §6.2 (feature check-quorum)',
+    feature: 'check-quorum',
+    lines: [
+      line('cq.step-down', 0, 'leader, every shortest election timeout: if fewer than a majority answered since the last check, step down'),
+      line('cq.ignore-vote', 0, 'on RequestVote of a higher term within the shortest timeout of hearing a leader: ignore it, keep the term'),
+    ],
+  },
+  {
+    id: 'noop',
+    title: 'Leader no-op',
+    source: 'Ongaro 2014 §8 (feature leader-noop)',
+    feature: 'leader-noop',
+    lines: [line('leader.noop', 0, 'on becoming leader: append a no-op of the new term, so earlier entries commit through it')],
   },
   {
     id: 'apply',

@@ -20,6 +20,17 @@ export const PSEUDOCODE_IDS = [
   'leader.append',
   'commit.majority',
   'commit.earlier-term-by-counting',
+  // Pre-vote (§9.6).
+  'prevote.start',
+  'prevote.win',
+  'prevote.refuse.stale-term',
+  'prevote.refuse.log',
+  'prevote.refuse.hears-leader',
+  // CheckQuorum (§6.2).
+  'cq.step-down',
+  'cq.ignore-vote',
+  // Leader no-op (§8).
+  'leader.noop',
   // All servers: apply committed entries in log order.
   'apply',
   // The network (the lab's fault model).

@@ -2,7 +2,9 @@
  * What the view needs of a run at one instant, as plain structured-clone-able data. The worker
  * posts one of these per animation frame; the UI never reaches into the simulation itself.
  */
+import { featuresOf } from './config';
 import { commandText } from './describe';
+import type { FeatureName } from './features';
 import type { DetailEvent, SimEvent } from './events';
 import type { ClientIntent } from './schedule';
 import type { Simulation } from './simulation';
@@ -16,7 +18,8 @@ export interface LogEntryView {
   readonly index: number;
   readonly term: number;
   readonly text: string;
-  readonly kind: 'plain' | 'grant' | 'release' | 'expire';
+  /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands. */
+  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop';
 }
 
 export interface LockView {
@@ -52,6 +55,9 @@ export interface NodeView {
   readonly nextToken: number;
   readonly driftPct: number;
   readonly localNowMs: number;
+  /** Pre-vote (§9.6): asking for pre-votes, and who said yes so far (present only while it asks). */
+  readonly preCandidate?: true;
+  readonly preVotes?: readonly string[];
 }
 
 export interface MessageView {
@@ -107,6 +113,8 @@ export interface StoreView {
 
 export interface Snapshot {
   readonly now: number;
+  /** The run's protocol features; absent when none is on. */
+  readonly features?: readonly FeatureName[];
   readonly nodes: readonly NodeView[];
   readonly leader: string | null;
   readonly messages: readonly MessageView[];
@@ -154,9 +162,9 @@ export function messageFields(payload: Message): MessageFields {
 export function messageLabel(payload: Message): string {
   switch (payload.type) {
     case 'RequestVote':
-      return `RequestVote term ${payload.term} (last ${payload.lastLogIndex}/${payload.lastLogTerm})`;
+      return `${payload.preVote ? 'PreVote' : 'RequestVote'} term ${payload.term} (last ${payload.lastLogIndex}/${payload.lastLogTerm})`;
     case 'VoteReply':
-      return `vote ${payload.granted ? 'granted' : 'refused'} (term ${payload.term})`;
+      return `${payload.preVote ? 'pre-vote' : 'vote'} ${payload.granted ? 'granted' : 'refused'} (term ${payload.term})`;
     case 'AppendEntries':
       return payload.entries.length === 0
         ? `heartbeat term ${payload.term}, commit ${payload.leaderCommit}`
@@ -215,6 +223,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
       nextToken: machine?.nextToken ?? 1,
       driftPct: cluster.driftPct[node.index],
       localNowMs: Math.round(local),
+      ...(node.preCandidate ? { preCandidate: true as const, preVotes: [...node.preVotes].sort() } : {}),
     };
   });
   const messages: MessageView[] = cluster.inflight.items.map((env) => ({
@@ -261,8 +270,10 @@ export function takeSnapshot(sim: Simulation): Snapshot {
     rejected: s.rejected,
     writes: s.writes.slice(-50),
   });
+  const features = featuresOf(cluster.config);
   return {
     now,
+    ...(features.length > 0 ? { features } : {}),
     nodes,
     leader: cluster.leader()?.id ?? null,
     messages,

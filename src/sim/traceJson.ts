@@ -4,7 +4,7 @@
  * `--trace FILE` and the page's Export give the same bytes for the same run, and read back with
  * one sentence for anything that is not a trace this version reads.
  */
-import type { SimConfig } from './config';
+import { featuresOf, type SimConfig } from './config';
 import { detailJson } from './report';
 import { formatSchedule, type Action } from './schedule';
 import { Simulation } from './simulation';
@@ -38,6 +38,8 @@ export function buildRunTrace(config: SimConfig, schedule: readonly Action[], un
         latencyMs: [config.latencyMs[0], config.latencyMs[1]],
         clientIds: [...config.clientIds],
         bugs: [...config.bugs],
+        // Only when some are on, so a trace of the chapter's Raft is the bytes it always was.
+        ...(featuresOf(config).length > 0 ? { features: [...featuresOf(config)] } : {}),
       },
       schedule: formatSchedule(schedule),
       untilMs,
@@ -63,7 +65,7 @@ export function traceToJson(trace: RunTrace): string {
     version: trace.version,
     run: {
       seed: String(r.seed),
-      config: { nodeIds: c.nodeIds, electionTimeoutMs: c.electionTimeoutMs, heartbeatMs: c.heartbeatMs, latencyMs: c.latencyMs, clientIds: c.clientIds, bugs: c.bugs },
+      config: { nodeIds: c.nodeIds, electionTimeoutMs: c.electionTimeoutMs, heartbeatMs: c.heartbeatMs, latencyMs: c.latencyMs, clientIds: c.clientIds, bugs: c.bugs, ...(c.features !== undefined && c.features.length > 0 ? { features: c.features } : {}) },
       schedule: r.schedule,
       untilMs: r.untilMs,
       submitEveryMs: r.submitEveryMs,

@@ -21,7 +21,7 @@ import type { Simulation } from './simulation';
 import type { Store } from './stores';
 import { FATE, typeCode, type MessageColumns, type TraceView } from './traceColumns';
 import type { ClientSpan, DropReason, LeaseSpan, NodeSpan, PartitionSpan, StoreMark, TraceActors, TraceMessage, TraceRecord } from './traceTypes';
-import type { Message, Role } from './types';
+import { isLockCommand, type Message, type Role } from './types';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -493,7 +493,7 @@ export class TraceRecorder implements ClusterTracer {
   private howLeft(leader: RaftNode, key: string): 'released' | 'expired' {
     for (let i = leader.lastApplied; i > this.leaderApplied; i--) {
       const command = leader.log[i - 1]?.command;
-      if (command === undefined || typeof command === 'string' || command.key !== key) continue;
+      if (command === undefined || !isLockCommand(command) || command.key !== key) continue;
       if (command.type === 'release') return 'released';
       if (command.type === 'expire') return 'expired';
     }

@@ -23,8 +23,23 @@ export type ApplyResult =
   | { readonly type: 'Expired'; readonly existed: boolean }
   | { readonly type: 'Noop' };
 
-/** A log command is either a plain string (applies as Noop) or a lock command. */
-export type Command = string | LockCommand;
+/**
+ * The no-op a new leader appends with the leader-noop feature (§8): it carries nothing, applies
+ * as Noop, and no client or lock-service rule ever looks at it.
+ */
+export interface NoopCommand {
+  readonly type: 'noop';
+}
+
+export const NOOP_COMMAND: NoopCommand = Object.freeze({ type: 'noop' });
+
+/** A log command is a plain string (applies as Noop), a lock command, or a leader's no-op. */
+export type Command = string | LockCommand | NoopCommand;
+
+/** Whether a command is one of the lock service's (not a plain string, not a no-op). */
+export function isLockCommand(command: Command): command is LockCommand {
+  return typeof command !== 'string' && command.type !== 'noop';
+}
 
 export interface LogEntry {
   readonly term: number;
@@ -37,12 +52,19 @@ export interface RequestVote {
   readonly candidate: string;
   readonly lastLogIndex: number;
   readonly lastLogTerm: number;
+  /**
+   * Pre-vote (§9.6): only asking whether the receiver would vote in `term`; nobody changes term or
+   * vote for it. Absent (never false) without the feature, so the chapter's messages are unchanged.
+   */
+  readonly preVote?: true;
 }
 
 export interface VoteReply {
   readonly type: 'VoteReply';
   readonly term: number;
   readonly granted: boolean;
+  /** The answer to a pre-vote request; a yes carries the proposed term. */
+  readonly preVote?: true;
 }
 
 export interface AppendEntries {

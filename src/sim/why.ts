@@ -5,6 +5,7 @@
  * for event lines, this is the one place those sentences live. Pure: no DOM, no clock.
  */
 import type { SimEvent } from './events';
+import type { FeatureName } from './features';
 import type { ClientView, LogEntryView, MessageView, NodeView, Snapshot, StoreView } from './snapshot';
 
 export type WhySubject =
@@ -47,6 +48,15 @@ export const FIGURE2 = {
   followers: 'Figure 2, Rules for Servers, Followers: an election timeout with no AppendEntries from the leader makes a node a candidate',
   candidates: 'Figure 2, Rules for Servers, Candidates: increment currentTerm, vote for self, ask everyone; a majority makes a leader',
 } as const;
+
+/** Ongaro's dissertation (2014), cited for the protocol features. */
+export const DISSERTATION = {
+  preVote: 'Ongaro 2014 §9.6, "Preventing disruptions when a server rejoins the cluster" (pre-vote)',
+  checkQuorum: 'Ongaro 2014 §6.2, "Routing requests to the leader" (a leader steps down without a majority; CheckQuorum)',
+  noop: 'Ongaro 2014 §8, "Client interaction": a new leader commits a blank no-op entry at the start of its term',
+} as const;
+
+const hasFeature = (snap: Snapshot, name: FeatureName) => snap.features?.includes(name) ?? false;
 
 export function majorityOf(size: number): number {
   return Math.floor(size / 2) + 1;
@@ -180,7 +190,12 @@ function whyNode(snap: Snapshot, id: string, events: readonly SimEvent[]): Expla
           `${newer ? ` (${newer.id} leads term ${newer.term})` : ''}. ${id} cannot hear that yet${snap.partitions.length > 0 ? ` — the network is split ${partitionText(snap)}` : ''}; ` +
           `the first message with a higher term it receives turns it into a follower. Meanwhile it can reach only ${list(liveIds(snap, groupOf(snap, id)))}, so nothing it appends can reach a majority of ${maj}.`,
       );
-      rule = `Raft paper §5.1; ${FIGURE2.allServers}`;
+      answer.push(
+        hasFeature(snap, 'check-quorum')
+          ? `With CheckQuorum on, ${id} counts who answers it every shortest election timeout; hearing from fewer than ${maj} it steps down on its own, without waiting for a higher term.`
+          : `Nothing makes it stop on its own: the chapter's Raft has no such check. CheckQuorum (Settings ▸ Protocol) makes a leader that hears from no majority for an election timeout step down.`,
+      );
+      rule = `Raft paper §5.1; ${FIGURE2.allServers}; ${DISSERTATION.checkQuorum}`;
     } else {
       answer.push(
         `It sends AppendEntries to every follower — empty ones as heartbeats — which resets their election timers so nobody else campaigns. It commits an entry of its own term once a majority stores it.`,
@@ -197,6 +212,17 @@ function whyNode(snap: Snapshot, id: string, events: readonly SimEvent[]): Expla
           : `If it does not win before its timer runs out again (${ms(Math.max(0, n.electionDeadline - snap.now))} left), it starts over in term ${n.term + 1}.`),
     );
     rule = `Raft paper §5.2; ${FIGURE2.candidates}`;
+  } else if (n.preCandidate) {
+    const yes = n.preVotes ?? [n.id];
+    const reach = liveIds(snap, groupOf(snap, id));
+    answer.push(
+      `${id} is asking for pre-votes: its election timer ran out, but with pre-vote on it first asks every node whether it would vote for it in term ${n.term + 1}, and stays in term ${n.term} meanwhile. It has ${plural(yes.length, 'yes', 'yeses')} (${list(yes)}); it needs ${maj} of ${size} before it starts a real election.`,
+      `A node says yes only if it has not heard from a leader within the shortest election timeout and ${id}'s log is at least as up to date as its own. ` +
+        (reach.length < maj
+          ? `${id} can reach only ${list(reach)}, so it cannot get a majority: it will ask again when its timer runs out, still in term ${n.term}, and cannot disrupt the leader when it comes back.`
+          : `If it does not get them before its timer runs out (${ms(Math.max(0, n.electionDeadline - snap.now))} left), it asks again.`),
+    );
+    rule = DISSERTATION.preVote;
   } else {
     const left = n.electionDeadline - snap.now;
     answer.push(
@@ -204,7 +230,8 @@ function whyNode(snap: Snapshot, id: string, events: readonly SimEvent[]): Expla
         ? `${id} is a follower in term ${n.term}; it last heard from ${n.leaderId} as leader. It appends what the leader sends and answers votes; it never acts on its own.`
         : `${id} is a follower in term ${n.term} and knows no leader yet.`,
       `Its election timer has ${ms(Math.max(0, left))} left. Each AppendEntries from the leader (or a vote it grants) restarts the timer; if it runs out, ${id} becomes a candidate in term ${n.term + 1}. ` +
-        `The timeout is random per node so that usually one node campaigns first.`,
+        `The timeout is random per node so that usually one node campaigns first.` +
+        (hasFeature(snap, 'pre-vote') ? ` With pre-vote on it first asks for pre-votes, staying in term ${n.term}.` : ''),
     );
     if (leader && leader.term > n.term) {
       answer.push(`The cluster has moved on: ${leader.id} leads term ${leader.term}, but no message from it has reached ${id} yet${reaches(snap, id, leader.id) ? '' : ` (the network is split ${partitionText(snap)})`}.`);
@@ -240,6 +267,10 @@ function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
     ['majority', `${maj} of ${size}`],
   ];
   const name = `${e.text} (index ${index}, term ${e.term})`;
+  const noopNote =
+    e.kind === 'noop'
+      ? `This is the no-op a new leader of term ${e.term} appended as soon as it won (leader-noop): it carries no command and the state machine ignores it. It exists so that entries of earlier terms commit at once: a leader may commit by counting only an entry of its own term, and this is one.`
+      : null;
   if (committed) {
     const applied = index <= n.lastApplied;
     return {
@@ -247,8 +278,9 @@ function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
       answer: [
         `${name} is committed: ${nodeId}'s commit index is ${n.commitIndex}, at or past ${index}. A leader of term ${e.term} or later stored it on a majority (${maj} of ${size}) and counted it, and told ${nodeId} through leaderCommit.`,
         `Committed means safe for good: any future leader needs votes from a majority, that majority shares a node with the one that stores this entry, and that node refuses a candidate whose log lacks it. ${applied ? `${nodeId} has applied it to its state machine.` : `${nodeId} has not applied it yet (applied up to ${n.lastApplied}).`}`,
+        ...(noopNote !== null ? [noopNote] : []),
       ],
-      rule: `Raft paper §5.3 and §5.4 (Leader Completeness); ${FIGURE2.leaderCommit}`,
+      rule: `Raft paper §5.3 and §5.4 (Leader Completeness); ${FIGURE2.leaderCommit}${noopNote !== null ? `; ${DISSERTATION.noop}` : ''}`,
       facts,
     };
   }
@@ -277,6 +309,11 @@ function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
       answer.push(
         `A majority does store it, but it is from term ${e.term} and ${nodeId} leads term ${n.term}. A leader commits by counting only entries of its own term — Figure 8 of the paper shows an old-term entry on a majority being overwritten later. It becomes committed indirectly, once an entry of term ${n.term} after it commits.`,
       );
+      answer.push(
+        hasFeature(snap, 'leader-noop')
+          ? `With leader-noop on, ${nodeId}'s no-op of term ${n.term} is that entry: once a majority holds it, this one commits with it.`
+          : `Until a client sends one, it waits. That is what a new leader's no-op is for (leader-noop in Settings ▸ Protocol): an entry of the leader's own term, appended at once, that commits everything before it.`,
+      );
     }
   } else {
     answer.push(
@@ -301,6 +338,7 @@ function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
   }
   if (!n.alive) answer.push(`${nodeId} is down; its commit index says only what it knew when it crashed (a restart resets it to 0).`);
   if (isLeader && e.term !== n.term) facts.push(['term rule', `entry term ${e.term} ≠ leader term ${n.term} (Figure 8)`]);
+  if (noopNote !== null) answer.push(noopNote);
   return {
     title: `Why is ${e.text} at index ${index} not committed on ${nodeId}?`,
     answer,
@@ -351,6 +389,15 @@ function whyMessage(snap: Snapshot, seq: number): Explanation {
       break;
     case 'RequestVote':
       facts.push(['term', String(f.term)], ['candidate', f.candidate], ['lastLogIndex', String(f.lastLogIndex)], ['lastLogTerm', String(f.lastLogTerm)]);
+      if (f.preVote) {
+        title = `PreVote ${m.src} → ${m.dst}`;
+        answer.push(
+          `${f.candidate} asks ${m.dst} whether it would vote for it in term ${f.term}, without starting that term: ${f.candidate} stays in term ${f.term - 1} and ${m.dst} records nothing. ` +
+            `${m.dst} says yes only if term ${f.term} is newer than its own, it has not heard from a leader within the shortest election timeout, and ${f.candidate}'s log (ending at index ${f.lastLogIndex}, term ${f.lastLogTerm}) is at least as up to date as its own.`,
+        );
+        rule = DISSERTATION.preVote;
+        break;
+      }
       title = `RequestVote ${m.src} → ${m.dst}`;
       answer.push(
         `${f.candidate} asks ${m.dst} for its vote in term ${f.term}. Its log ends at index ${f.lastLogIndex}, term ${f.lastLogTerm}; ${m.dst} grants the vote only if it has not voted for someone else in term ${f.term} and that log is at least as up to date as its own.`,
@@ -360,6 +407,16 @@ function whyMessage(snap: Snapshot, seq: number): Explanation {
       break;
     case 'VoteReply':
       facts.push(['term', String(f.term)], ['granted', String(f.granted)]);
+      if (f.preVote) {
+        title = `Pre-vote reply ${m.src} → ${m.dst}`;
+        answer.push(
+          f.granted
+            ? `${m.src} would vote for ${m.dst} in term ${f.term}. It promised nothing and changed nothing; with yeses from a majority ${m.dst} starts the real election.`
+            : `${m.src} would not vote for ${m.dst} (its term is ${f.term}): it hears from a leader, its term is already as new, or ${m.dst}'s log is behind its own. ${m.dst} stays where it is.`,
+        );
+        rule = DISSERTATION.preVote;
+        break;
+      }
       title = `Vote reply ${m.src} → ${m.dst}`;
       answer.push(
         f.granted

@@ -16,4 +16,4 @@ export { RunContext } from './context';
 export { FAULTS, type Fault } from './faults';
 export { fuzz, runFuzz, type Counterexample, type FuzzOptions, type FuzzProgress, type FuzzResult } from './search';
 export { replay, runChecked, shortenAction, shrinkSchedule, type ShrinkProgress } from './shrink';
-export { BUG_FAULTS, drawSwarm, FAULT_KINDS, FUZZ_DURATION_MS, fuzzRun, runRandom, type FaultKind, type RunOutcome, type SwarmDraw } from './swarm';
+export { BUG_FAULTS, drawFeatures, drawSwarm, type FeatureChoice, FAULT_KINDS, FUZZ_DURATION_MS, fuzzRun, runRandom, type FaultKind, type RunOutcome, type SwarmDraw } from './swarm';

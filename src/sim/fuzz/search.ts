@@ -4,12 +4,14 @@ import type { Violation } from '../invariants';
 import type { Seed } from '../prng';
 import { formatSchedule, type Action } from '../schedule';
 import { shrinkSchedule, type ShrinkProgress } from './shrink';
-import { FUZZ_DURATION_MS, fuzzRun, type FaultKind, type RunOutcome } from './swarm';
+import { FUZZ_DURATION_MS, fuzzRun, type FaultKind, type FeatureChoice, type RunOutcome } from './swarm';
 
 export interface FuzzOptions {
   readonly seed: Seed;
   readonly runs: number;
   readonly bugs?: readonly BugName[];
+  /** Protocol features per run: drawn (`swarm`, the default) or a fixed list. */
+  readonly features?: FeatureChoice;
   /** Simulated length of each run (default 10 s). */
   readonly durationMs?: number;
   /** Shrink the first counterexample (default true). */
@@ -52,7 +54,7 @@ export function* fuzz(options: FuzzOptions): Generator<FuzzProgress, FuzzResult,
   const duration = options.durationMs ?? FUZZ_DURATION_MS;
   let findings = 0;
   for (let run = 0; run < options.runs; run++) {
-    const outcome = fuzzRun(options.seed, run, bugs, duration);
+    const outcome = fuzzRun(options.seed, run, bugs, duration, options.features ?? 'swarm');
     findings += outcome.findings;
     yield { phase: 'search', runsDone: run + 1, runs: options.runs, findings, last: outcome };
     const violation = outcome.violation;

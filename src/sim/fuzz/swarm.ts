@@ -3,7 +3,8 @@
  * then run the simulation, applying a random fault of those kinds every so often and resuming
  * the stories they started, with every invariant checked after every step.
  */
-import { nodeIdsFor, type BugName, type SimConfig } from '../config';
+import { BUG_FEATURE, nodeIdsFor, type BugName, type SimConfig } from '../config';
+import { FEATURE_NAMES, type FeatureName } from '../features';
 import { attachInvariants, type Violation } from '../invariants';
 import { CPythonRandom, parseSeed, type Seed } from '../prng';
 import type { Action } from '../schedule';
@@ -54,7 +55,31 @@ export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
   'expire-any-token': ['stale-leader'],
   'follower-expiry': ['drift-failover', 'locks'],
   'no-fencing': ['lease-steal', 'client-pause', 'locks'],
+  'pre-vote-raises-term': ['partition', 'crash'],
+  'quorum-counts-self-twice': ['partition'],
+  'noop-commits-at-once': ['leader-churn', 'crash', 'partition'],
 };
+
+/**
+ * Which protocol features a run has: `swarm` draws each on or off (a feature whose bug is on is
+ * always on), or a fixed list for every run (`[]`: the chapter's Raft only).
+ */
+export type FeatureChoice = 'swarm' | readonly FeatureName[];
+
+/**
+ * The run's features, drawn from a stream of their own — CPython's
+ * `random.Random(2**128 + (seed << 32) + run)`, one `random() < 0.5` per feature in FEATURE_NAMES
+ * order — so that the run's own stream, and with it every fault it draws, is what it was before
+ * features existed.
+ */
+export function drawFeatures(seed: Seed, run: number, bugs: readonly BugName[], choice: FeatureChoice = 'swarm'): FeatureName[] {
+  const forced = new Set(bugs.map((b) => BUG_FEATURE[b]).filter((f): f is FeatureName => f !== undefined));
+  if (choice !== 'swarm') return FEATURE_NAMES.filter((f) => choice.includes(f) || forced.has(f));
+  const base = parseSeed(seed);
+  if (typeof base === 'string') throw new RangeError(base.charAt(0).toUpperCase() + base.slice(1) + '.');
+  const rng = new CPythonRandom((1n << 128n) + (base << 32n) + BigInt(run));
+  return FEATURE_NAMES.filter((f) => rng.random() < 0.5 || forced.has(f));
+}
 
 export interface RunOutcome {
   readonly run: number;
@@ -91,7 +116,7 @@ export function runRandom(seed: Seed, run: number): CPythonRandom {
 }
 
 /** Draws one run's options; the draws come first in the run's PRNG stream, in this order. */
-export function drawSwarm(rng: CPythonRandom, bugs: readonly BugName[]): SwarmDraw {
+export function drawSwarm(rng: CPythonRandom, bugs: readonly BugName[], features: readonly FeatureName[] = []): SwarmDraw {
   const biased = new Set<FaultKind>(bugs.flatMap((b) => BUG_FAULTS[b]));
   // Swarm: each kind is in or out for the whole run; a bug's own kinds are in far more often.
   let kinds = FAULT_KINDS.filter((k) => rng.random() < (biased.size === 0 ? 0.45 : biased.has(k) ? 0.9 : 0.25));
@@ -114,6 +139,8 @@ export function drawSwarm(rng: CPythonRandom, bugs: readonly BugName[]): SwarmDr
     latencyMs: [lMin, lMax],
     clientIds: ['A', 'B', 'C', 'D'].slice(0, clientCount),
     bugs: [...bugs],
+    // Left out when none is on: such a run's configuration is the one it was before features.
+    ...(features.length > 0 ? { features: [...features] } : {}),
   };
   const meanGap = rng.randint(150, 900);
   return {
@@ -136,9 +163,9 @@ function pickKind(rng: CPythonRandom, draw: SwarmDraw): FaultKind {
 }
 
 /** Runs fuzz run number `run` (0-based) of the fuzz seed: pure, deterministic, about one chunk of work. */
-export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], durationMs = FUZZ_DURATION_MS): RunOutcome {
+export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], durationMs = FUZZ_DURATION_MS, features: FeatureChoice = 'swarm'): RunOutcome {
   const rng = runRandom(seed, run);
-  const draw = drawSwarm(rng, bugs);
+  const draw = drawSwarm(rng, bugs, drawFeatures(seed, run, bugs, features));
   const sim = new Simulation(draw.config);
   const checker = attachInvariants(sim, { maxViolations: 1 });
   const stories = new StoryDriver(() => sim.nowMs);

@@ -69,6 +69,7 @@ export function resolveTour(tour: Tour): ResolvedTour {
       config = {
         ...config,
         ...(change.bugs !== undefined ? { bugs: change.bugs } : {}),
+        ...(change.features !== undefined ? { features: change.features } : {}),
         ...(change.electionTimeoutMs !== undefined ? { electionTimeoutMs: change.electionTimeoutMs } : {}),
       };
       // The actions the rewound beats added are replaced by the change's (or kept when none);

@@ -538,6 +538,135 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  // Protocol features: each tour shows the problem with the chapter's Raft, then rewinds and
+  // switches the feature on.
+  {
+    name: 'rejoin-disrupts',
+    title: 'Pre-vote: a rejoining node deposes a healthy leader',
+    intro: 'A node cut off from the others keeps starting elections nobody hears. What happens when it comes back, and how does pre-vote (§9.6) stop the damage?',
+    config: presetConfig('rejoin-disrupts'),
+    beats: [
+      {
+        narration: '{n2} wins the first election and leads **term 1**.',
+        until: { when: { p: 'leaderOfTerm', term: 1 } },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }],
+      },
+      {
+        narration:
+          'A partition cuts {n4} off. It hears no heartbeats, so its timer fires again and again: each time it starts a **new term** and asks for votes nobody receives. By now it is in **term 7**; the others are still happily in term 1.',
+        actions: '@500 partition n4',
+        until: { atMs: 1990 },
+        highlight: { node: 'n4' },
+        expect: [{ p: 'termIs', node: 'n4', term: 7 }, { p: 'leaderIs', node: 'n2', term: 1 }],
+      },
+      {
+        narration:
+          'The partition heals. {n2}’s next heartbeat reaches {n4}, whose answer carries **term 7**. A higher term makes {n2} **step down** — the cluster loses its leader for nothing, and elects {n2} again in **term 8**.',
+        actions: '@2000 heal',
+        until: { atMs: 3000 },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'happened', kind: 'step-down', subject: 'n2' }, { p: 'leaderIs', node: 'n2', term: 8 }],
+      },
+      {
+        narration:
+          '**What if** nodes used **pre-vote**? Rewind to the start with pre-vote on: a node whose timer fires first asks “would you vote for me in the next term?” **without raising its term**. Cut off, {n4} asks and asks, hears nothing, and **stays in term 1**.',
+        branch: { fromBeat: 1, change: { features: ['pre-vote'] } },
+        until: { atMs: 1990 },
+        highlight: { node: 'n4' },
+        expect: [{ p: 'termIs', node: 'n4', term: 1 }, { p: 'leaderIs', node: 'n2', term: 1 }],
+      },
+      {
+        narration:
+          'The partition heals and {n4} simply follows {n2} again. Even if it asked, the others would say no: they **hear from a leader**, and its log is no newer. **No step-down, no new term.**',
+        until: { atMs: 3000 },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }, { p: 'not', of: { p: 'happened', kind: 'step-down' } }, { p: 'termIs', term: 1 }],
+      },
+    ],
+  },
+  {
+    name: 'isolated-leader',
+    title: 'CheckQuorum: a leader cut off in a minority',
+    intro: 'A leader alone on its side of a partition never hears a higher term, so in the chapter’s Raft it leads forever. CheckQuorum (§6.2) makes it notice.',
+    config: presetConfig('isolated-leader'),
+    beats: [
+      {
+        narration: '{n2} wins the first election and leads **term 1**.',
+        until: { when: { p: 'leaderOfTerm', term: 1 } },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }],
+      },
+      {
+        narration:
+          'A partition leaves {n2} **alone**. The other four stop hearing it, and {n5} wins **term 2**. {n2} hears nothing at all — not even the higher term — so it **still thinks it leads** term 1.',
+        actions: '@500 partition n2',
+        until: { when: { p: 'leaderOfTerm', term: 2 } },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'leaderIs', node: 'n5', term: 2 }, { p: 'role', node: 'n2', role: 'leader' }],
+      },
+      {
+        narration:
+          'A client that still talks to {n2} submits **x=1**. {n2} takes it into its log, but no majority will ever hold it: **x=1 can never commit**, and the client waits forever.',
+        actions: '@900 submit x=1 to n2',
+        until: { atMs: 2000 },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'role', node: 'n2', role: 'leader' }, { p: 'logIs', node: 'n2', entries: ['x=1'] }, { p: 'commitIndexIs', node: 'n2', index: 0 }],
+      },
+      {
+        narration:
+          '**What if** leaders used **CheckQuorum**? Rewind with it on: every shortest election timeout (150 ms) a leader counts who answered it. Alone, {n2} heard from **1 of the 3** it needs, so it **steps down**.',
+        branch: { fromBeat: 2, change: { features: ['check-quorum'] } },
+        until: { atMs: 800 },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'role', node: 'n2', role: 'follower' }, { p: 'happened', kind: 'step-down', subject: 'n2' }, { p: 'leaderIs', node: 'n5', term: 2 }],
+      },
+      {
+        narration: 'Now the submit to {n2} is **refused at once** (“n2 is not the leader”): the client can go and find {n5} instead of waiting.',
+        until: { atMs: 2000 },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'happened', kind: 'submit-rejected', subject: 'n2' }, { p: 'logIs', node: 'n2', entries: [] }],
+      },
+    ],
+  },
+  {
+    name: 'noop-commit',
+    title: 'Leader no-op: why an entry stays uncommitted',
+    intro: 'Every node holds x=1, yet nobody commits it. This is the question RaftScope users ask most; the answer is Figure 8 and a new leader’s no-op (§8).',
+    config: presetConfig('noop-commit'),
+    beats: [
+      {
+        narration: '{n2} wins the first election and leads **term 1**.',
+        until: { when: { p: 'leaderOfTerm', term: 1 } },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }],
+      },
+      {
+        narration:
+          'A client submits **x=1**. Every follower takes it and answers; with a majority {n2} marks it **committed**. The followers learn that only from the **next heartbeat**…',
+        actions: '@1000 submit x=1',
+        until: { when: { p: 'commitIndexIs', node: 'n2', index: 1 } },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'commitIndexIs', node: 'n1', index: 0 }, { p: 'logIs', node: 'n1', entries: ['x=1'] }],
+      },
+      {
+        narration:
+          '…but {n2} **crashes** first. {n1} wins **term 3**. x=1 is on every live node, but it is from **term 1**, and a leader may commit an earlier term’s entry only through one of its own (Figure 8). No client writes, so **x=1 stays uncommitted** on every live node.',
+        actions: '@1022 crash n2',
+        until: { atMs: 3000 },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'leaderIs', node: 'n1', term: 3 }, { p: 'logIs', node: 'n1', entries: ['x=1'] }, { p: 'commitIndexIs', node: 'n1', index: 0 }],
+      },
+      {
+        narration:
+          '**What if** each new leader appended a **no-op**? Rewind with leader-noop on: {n1} wins term 3 and at once appends an empty entry of **term 3**. Once a majority holds it, it commits — and **x=1 before it** commits too.',
+        branch: { fromBeat: 1, change: { features: ['leader-noop'] } },
+        until: { atMs: 3000 },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'leaderIs', node: 'n1', term: 3 }, { p: 'logIs', node: 'n1', entries: ['no-op', 'x=1', 'no-op'] }, { p: 'commitIndexIs', node: 'n1', index: 3 }],
+      },
+    ],
+  },
 ];
 
 export function findTour(name: string): Tour | null {

@@ -4,6 +4,7 @@
  * checked by the unit tests, so narration never claims what the run does not show.
  */
 import type { BugName } from '../config';
+import type { FeatureName } from '../features';
 import type { PredicateCall } from './predicates';
 
 /** Where a beat stops: at a time, or at the first millisecond a predicate holds. */
@@ -15,9 +16,11 @@ export type Highlight =
   | { readonly client: string }
   | { readonly panel: 'logs' | 'clients' | 'stores' | 'locks' | 'invariants' };
 
-/** One thing a "what if" changes: bugs switched on, the election timeout, or the rest of the schedule. */
+/** One thing a "what if" changes: bugs or protocol features switched on, the election timeout, or the rest of the schedule. */
 export interface BranchChange {
   readonly bugs?: readonly BugName[];
+  /** Protocol features switched on (the fix a feature's tour shows after the problem). */
+  readonly features?: readonly FeatureName[];
   readonly electionTimeoutMs?: readonly [number, number];
   /** Replaces the actions of the beats from `fromBeat` on (schedule text, absolute times). */
   readonly actions?: string;

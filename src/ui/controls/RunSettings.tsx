@@ -9,6 +9,7 @@ import { checkSchedule, formatAction, type Action } from '../../sim/schedule';
 import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
+import { ProtocolSettings } from './ProtocolSettings';
 
 /** The actions of a schedule that fit a configuration (a smaller cluster drops those naming the missing nodes). */
 export function keepValidActions(schedule: readonly Action[], config: SimConfig): { kept: Action[]; dropped: Action[] } {
@@ -87,5 +88,10 @@ export const RunSettings = memo(function RunSettings() {
   const schedule = useLab(selectSchedule);
   const [problem, setProblem] = useState<string | null>(null);
   // Re-seeded from the run whenever its configuration changes (a new load).
-  return <SettingsForm key={JSON.stringify(config, (_k, v) => (typeof v === 'bigint' ? String(v) : v))} config={config} schedule={schedule} problem={problem} setProblem={setProblem} />;
+  return (
+    <>
+      <SettingsForm key={JSON.stringify(config, (_k, v) => (typeof v === 'bigint' ? String(v) : v))} config={config} schedule={schedule} problem={problem} setProblem={setProblem} />
+      <ProtocolSettings />
+    </>
+  );
 });

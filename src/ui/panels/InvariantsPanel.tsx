@@ -5,9 +5,10 @@
  * search that fuzzes in the worker and loads what it finds.
  */
 import { memo, useEffect, useRef, useState } from 'react';
-import { BUG_NAMES, type BugName, type SimConfig } from '../../sim/config';
+import { BUG_FEATURE, BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../../sim/config';
+import { canonicalFeatures } from '../../sim/features';
 import { invariant as say } from '../../sim/describe';
-import { INVARIANT_IDS } from '../../sim/invariants';
+import { invariantsFor } from '../../sim/invariants';
 import { Popover } from '../controls/Popover';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';
 import { selectCheck, selectConfig, selectFuzzDone, selectFuzzProgress, selectFuzzRunning, selectHorizon, selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
@@ -20,6 +21,9 @@ export const BUG_BLURBS: Record<BugName, string> = {
   'expire-any-token': 'Expire removes a lock whatever its token',
   'follower-expiry': 'followers drop leases by their own clock',
   'no-fencing': 'the fenced store stops checking tokens',
+  'pre-vote-raises-term': 'with pre-vote, a pre-candidate raises its term anyway (needs pre-vote)',
+  'quorum-counts-self-twice': 'with CheckQuorum, the leader counts itself twice (needs check-quorum)',
+  'noop-commits-at-once': 'with the leader no-op, the new leader takes it as committed at once (needs leader-noop)',
 };
 
 
@@ -34,6 +38,8 @@ export function fuzzSeedOf(config: SimConfig): number {
 
 /** One line for the header: green while every invariant holds, red at the first violation. */
 export const InvariantBadge = memo(function InvariantBadge() {
+  // A protocol feature's invariants count only in runs that switch it on.
+  const checked = invariantsFor(useLabPanel(selectConfig));
   const check = useLabPanel(selectCheck);
   const store = useLabStore();
   if (!check) return null;
@@ -47,7 +53,7 @@ export const InvariantBadge = memo(function InvariantBadge() {
       onClick={() => store.getState().setSideTab('invariants')}
       title="Open the invariants panel"
     >
-      {v ? `✗ ${v.title} violated at t=${v.t} ms` : `✓ ${INVARIANT_IDS.length} invariants hold`}
+      {v ? `✗ ${v.title} violated at t=${v.t} ms` : `✓ ${checked.length} invariants hold`}
     </button>
   );
 });
@@ -65,8 +71,11 @@ export const BugsMenu = memo(function BugsMenu() {
   const toggle = (bug: BugName, on: boolean) => {
     const bugs = BUG_NAMES.filter((b) => (b === bug ? on : shown.includes(b)));
     setAsked({ from: config, bugs });
+    // A feature's bug needs its feature: switching the bug on switches the feature on too.
+    const needs = on ? BUG_FEATURE[bug] : undefined;
+    const features = needs !== undefined && !featuresOf(config).includes(needs) ? canonicalFeatures([...featuresOf(config), needs]) : config.features;
     // A new run with the same schedule, replayed to now: the bug changes what the run does.
-    bridge.load({ ...config, bugs }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
+    bridge.load({ ...config, bugs, ...(features !== undefined ? { features } : {}) }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
   };
   return (
     <Popover align="right" className={`bugs-menu ${config.bugs.length > 0 ? 'bugs-on' : ''}`} testId="bugs-summary" panelLabel="Bugs to switch on" label={config.bugs.length > 0 ? `Bugs on: ${config.bugs.join(', ')}` : 'Bugs: none'}>
@@ -185,7 +194,7 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
         </div>
       ) : (
         <p className="verdict ok" role="status" data-testid="invariant-verdict" data-state="holding">
-          <strong>✓ All {INVARIANT_IDS.length} invariants hold</strong> for every millisecond up to t={check.checkedToMs} ms
+          <strong>✓ All {invariantsFor(config).length} invariants hold</strong> for every millisecond up to t={check.checkedToMs} ms
           {behind ? ` (checking… ${horizon - check.checkedToMs} ms to go)` : ''}.
         </p>
       )}
@@ -212,7 +221,7 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
       <FuzzControls />
       <h3 className="checked-title">Checked after every simulated millisecond</h3>
       <ul className="invariant-list" aria-label="Invariants checked after every millisecond">
-        {INVARIANT_IDS.map((id) => {
+        {invariantsFor(config).map((id) => {
           const failed = v?.invariant === id;
           return (
             <li key={id} className={failed ? 'bad' : 'ok'} data-invariant={id}>

@@ -37,9 +37,9 @@ function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
               {/* An entry is a button: clicking it asks Why it is (not) committed. */}
               <button
                 type="button"
-                className={`entry ${committed ? 'committed' : 'uncommitted'}${e.index === match ? ' match' : ''}`}
+                className={`entry ${committed ? 'committed' : 'uncommitted'}${e.index === match ? ' match' : ''}${e.kind === 'noop' ? ' noop' : ''}`}
                 style={{ ['--term' as string]: termColour(e.term) }}
-                title={`entry ${e.index}, term ${e.term}: ${e.text}${committed ? ' (committed)' : ' (not committed)'}${applied ? ', applied' : ''}. Click: why?`}
+                title={`entry ${e.index}, term ${e.term}: ${e.kind === 'noop' ? 'the leader’s no-op (§8), which carries no command' : e.text}${committed ? ' (committed)' : ' (not committed)'}${applied ? ', applied' : ''}. Click: why?`}
                 data-index={e.index}
                 data-committed={committed}
                 onClick={() => store.getState().askWhy({ kind: 'entry', node: node.id, index: e.index })}
@@ -48,7 +48,8 @@ function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
                   {e.index}·t{e.term}
                 </span>
                 {/* The name starts with the visible text (label in name), then says what a click asks. */}{' '}
-                <span className="entry-text">{truncate(e.text, 16)}</span>
+                {/* A leader's no-op (§8) carries nothing: drawn as an empty-set mark in italics, not as a command. */}
+                <span className="entry-text">{e.kind === 'noop' ? '∅ no-op' : truncate(e.text, 16)}</span>
                 <span className="visually-hidden">
                   {' '}
                   on {node.id}, {committed ? 'committed' : 'not committed'}: why?

@@ -6,9 +6,10 @@
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { featuresOf } from '../../sim/config';
 import { PSEUDOCODE, lineOfEventKind } from '../../sim/pseudocode';
 import { useLabPanel, useLabStore } from '../labContext';
-import { selectDetails, selectEventFilter, selectEvents, selectFocusedNode, selectLeader, selectNow, selectPlaying } from '../store/selectors';
+import { selectConfig, selectDetails, selectEventFilter, selectEvents, selectFocusedNode, selectLeader, selectNow, selectPlaying } from '../store/selectors';
 
 /** How far back a line counts as having just run, in simulated ms. */
 export const LIT_WINDOW_MS = 60;
@@ -24,6 +25,9 @@ export const PseudocodePanel = memo(function PseudocodePanel() {
   const playing = useLabPanel(selectPlaying);
   const root = useRef<HTMLElement>(null);
   const node = focused ?? leader;
+  const config = useLabPanel(selectConfig);
+  // A protocol feature's rules appear only in runs that switch it on.
+  const sections = useMemo(() => PSEUDOCODE.filter((s) => s.feature === undefined || featuresOf(config).includes(s.feature)), [config]);
 
   const lit = useMemo(() => {
     const out = new Map<string, number>();
@@ -62,7 +66,7 @@ export const PseudocodePanel = memo(function PseudocodePanel() {
           ? 'No node is focused and there is no leader: click a node to follow it.'
           : `Lit: what ${node} did in the last ${LIT_WINDOW_MS} ms (click a node to follow another). Click a line to see only the events it produced.`}
       </p>
-      {PSEUDOCODE.map((section) => (
+      {sections.map((section) => (
         <div key={section.id} className="code-section">
           <h3>
             {section.title} <span className="source">{section.source}</span>

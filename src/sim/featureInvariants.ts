@@ -1,0 +1,143 @@
+/**
+ * Invariants of the protocol features, checked after every step like the rest (invariants.ts
+ * calls `check` only in runs with a feature on, so a run of the chapter's Raft pays nothing):
+ *
+ * - pre-vote (§9.6): a node whose partition group is smaller than a majority cannot win a new
+ *   pre-vote round, so it never reaches a term above the highest its group held when the
+ *   partition began, plus one for a round already open then (messages across groups are dropped
+ *   at delivery; in-flight ones from its own group carry terms its group already had).
+ * - check-quorum (§6.2): a leader cut off from a majority (partitions and crashes) steps down
+ *   within two quorum checks (2 × the shortest election timeout) once the last message that could
+ *   still reach it has arrived (the longest latency, any extra delay, a reordering hold-back).
+ * - leader-noop (§8): the first entry of a leader's term in its log is its no-op.
+ */
+import type { Cluster } from './cluster';
+import { featuresOf } from './config';
+import { featureInvariant } from './describe';
+import type { InvariantId } from './invariants';
+
+export type Violate = (id: InvariantId, nodes: readonly string[], sentence: string) => void;
+
+
+export class FeatureInvariants {
+  private readonly preVote: boolean;
+  private readonly checkQuorum: boolean;
+  private readonly leaderNoop: boolean;
+  private readonly majority: number;
+  /** pre-vote: the partition seen last, and per node the term cap of its minority group (-1: none). */
+  private groupsSeen: readonly (readonly string[])[] = [];
+  private readonly termCap: number[];
+  private readonly capGroup: (readonly string[] | null)[];
+  /** check-quorum: when each leader was first seen cut off from a majority (-1: it is not). */
+  private readonly cutOffSince: number[];
+  private readonly cutOffTerm: number[];
+  /** The largest extra delay set so far: a message sent under it may still be on its way. */
+  private maxExtraMs = 0;
+  /** leader-noop: the term each node was last checked as leader of. */
+  private readonly noopCheckedTerm: number[];
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly violate: Violate,
+  ) {
+    const features = featuresOf(cluster.config);
+    this.preVote = features.includes('pre-vote');
+    this.checkQuorum = features.includes('check-quorum');
+    this.leaderNoop = features.includes('leader-noop');
+    const n = cluster.nodes.length;
+    this.majority = Math.floor(n / 2) + 1;
+    this.termCap = cluster.nodes.map(() => -1);
+    this.capGroup = cluster.nodes.map(() => null);
+    this.cutOffSince = cluster.nodes.map(() => -1);
+    this.cutOffTerm = cluster.nodes.map(() => -1);
+    this.noopCheckedTerm = cluster.nodes.map((node) => (node.role === 'leader' ? node.term : -1));
+  }
+
+  check(): void {
+    if (this.preVote) this.checkPreVote();
+    if (this.checkQuorum) this.checkCheckQuorum();
+    if (this.leaderNoop) this.checkNoop();
+  }
+
+  private checkPreVote(): void {
+    const c = this.cluster;
+    if (c.groups !== this.groupsSeen) {
+      this.groupsSeen = c.groups;
+      this.termCap.fill(-1);
+      this.capGroup.fill(null);
+      for (const group of c.groups) {
+        if (group.length >= this.majority) continue;
+        // A pre-vote round open when the partition began may still win with the yeses it already
+        // has (from either side) plus its own side's: its term + 1 is within reach, nothing more.
+        let cap = 0;
+        for (const id of group) {
+          const member = c.node(id);
+          cap = Math.max(cap, member.term + (member.preCandidate ? 1 : 0));
+        }
+        for (const id of group) {
+          const i = c.node(id).index;
+          this.termCap[i] = cap;
+          this.capGroup[i] = group;
+        }
+      }
+    }
+    const nodes = c.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const cap = this.termCap[i];
+      if (cap < 0 || nodes[i].term <= cap) continue;
+      this.violate('pre-vote-term', [nodes[i].id], featureInvariant.termRose(nodes[i].id, nodes[i].term, cap, [...(this.capGroup[i] ?? [])].sort(), this.majority));
+      this.termCap[i] = -1; // once is enough
+    }
+  }
+
+  private checkCheckQuorum(): void {
+    const c = this.cluster;
+    let extra = c.delayAllMs;
+    for (const ms of c.delayByActor.values()) if (ms > extra) extra = ms;
+    if (extra > this.maxExtraMs) this.maxExtraMs = extra;
+    const [tMin] = c.config.electionTimeoutMs;
+    const lMax = c.config.latencyMs[1];
+    // The last message that can still arrive: latency plus any delay, plus a reordering hold-back.
+    const boundMs = 2 * tMin + lMax + this.maxExtraMs + 2 * lMax + 1 + 1;
+    const nodes = c.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      if (!node.alive || node.role !== 'leader') {
+        this.cutOffSince[i] = -1;
+        continue;
+      }
+      let reach = 0;
+      for (const other of nodes) if (other.alive && (other === node || c.reachable(node.id, other.id))) reach++;
+      if (reach >= this.majority) {
+        this.cutOffSince[i] = -1;
+        continue;
+      }
+      if (this.cutOffSince[i] < 0 || this.cutOffTerm[i] !== node.term) {
+        this.cutOffSince[i] = c.nowMs;
+        this.cutOffTerm[i] = node.term;
+        continue;
+      }
+      const forMs = c.nowMs - this.cutOffSince[i];
+      if (forMs > boundMs) {
+        this.violate('check-quorum-step-down', [node.id], featureInvariant.stillLeads(node.id, node.term, forMs, reach, this.majority, boundMs));
+        this.cutOffSince[i] = Infinity; // once per cut-off
+      }
+    }
+  }
+
+  private checkNoop(): void {
+    const nodes = this.cluster.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      if (node.role !== 'leader' || this.noopCheckedTerm[i] === node.term) continue;
+      this.noopCheckedTerm[i] = node.term;
+      const log = node.log;
+      let first = log.length;
+      while (first > 0 && log[first - 1].term === node.term) first--;
+      const entry = log[first];
+      if (entry === undefined || (typeof entry.command !== 'string' && entry.command.type === 'noop')) continue;
+      const text = typeof entry.command === 'string' ? entry.command : entry.command.type;
+      this.violate('noop-first', [node.id], featureInvariant.noopNotFirst(node.id, node.term, first + 1, text));
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Protocol features: what production Raft adds to the chapter's (Ongaro's dissertation, 2014).
+ * Each is off by default and switched per run (`SimConfig.features`); with none on the engine is
+ * the chapter's, draw for draw. This list is the one place a feature is named: the config check,
+ * the CLI, share links, the Settings tab's Protocol section and the swarm fuzzer all read it.
+ * Later features (fast-backup, transfer, snapshots, membership, reads) slot in by adding a row.
+ */
+
+export const FEATURES = [
+  {
+    name: 'pre-vote',
+    section: '§9.6',
+    title: 'Pre-vote',
+    explanation: 'A would-be candidate first asks whether it could win, without raising its term, so a node rejoining after a partition does not depose a healthy leader.',
+  },
+  {
+    name: 'check-quorum',
+    section: '§6.2',
+    title: 'CheckQuorum',
+    explanation: 'A leader that has not heard from a majority for an election timeout steps down, and voters ignore RequestVote while they hear from a leader.',
+  },
+  {
+    name: 'leader-noop',
+    section: '§8',
+    title: 'Leader no-op',
+    explanation: 'A new leader appends a no-op entry of its own term, so entries left by earlier terms commit at once.',
+  },
+] as const;
+
+export type FeatureName = (typeof FEATURES)[number]['name'];
+
+export const FEATURE_NAMES: readonly FeatureName[] = FEATURES.map((f) => f.name);
+
+export function isFeatureName(text: string): text is FeatureName {
+  return (FEATURE_NAMES as readonly string[]).includes(text);
+}
+
+/** The features a node reads on its hot paths, as booleans worked out once per run. */
+export interface NodeFeatures {
+  readonly preVote: boolean;
+  readonly checkQuorum: boolean;
+  readonly leaderNoop: boolean;
+}
+
+export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false });
+
+export function nodeFeatures(features: readonly FeatureName[] | undefined): NodeFeatures {
+  if (features === undefined || features.length === 0) return NO_FEATURES;
+  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop') };
+}
+
+/** The features in the list's order, each once: one spelling of a set, so links and runs compare equal. */
+export function canonicalFeatures(features: readonly FeatureName[]): FeatureName[] {
+  return FEATURE_NAMES.filter((f) => features.includes(f));
+}
