@@ -5,12 +5,13 @@
  * and may or may not have taken effect. Recording only appends plain objects and fills in a
  * completion: it draws nothing, sends nothing and logs nothing, so a run is the same with it.
  *
- * Besides the clients' own operations the history holds the service's one internal operation a
- * client can observe: the expiry of a lease (`op: 'expire'`, `client` = the node that proposed
- * it), from its proposal to its first apply, which is when the lock table frees the key.
+ * Besides the clients' own operations the history holds the service's internal operations that
+ * free a key (`client` = the node that proposed it), from proposal to first apply: the expiry of
+ * a lease (`op: 'expire'`), and the release of a ghost lock (`op: 'ghost-release'`: the leader
+ * granted a key to a client it could no longer reach, and let it go at once).
  */
 
-export type HistoryOpKind = 'acquire' | 'release' | 'write' | 'expire';
+export type HistoryOpKind = 'acquire' | 'release' | 'write' | 'expire' | 'ghost-release';
 
 /** What the client saw: a lock-service answer, or whether a store took the write. */
 export type HistoryResult = 'granted' | 'busy' | 'released' | 'not-found' | 'not-holder' | 'accepted' | 'refused' | 'expired';

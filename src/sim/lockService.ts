@@ -38,6 +38,8 @@ export class LockService implements ClusterExtension {
   readonly history = new History();
   /** Token → its expiry in the history, from the first proposal of an Expire for it. */
   private readonly expiryOps = new Map<number, HistoryOp>();
+  /** Token → the release of its ghost lock in the history. */
+  private readonly ghostOps = new Map<number, HistoryOp>();
   /** Each node's copy of the replicated lock table, by node position. */
   private readonly machines: LockStateMachine[];
   private readonly applyOptions: ApplyOptions;
@@ -158,6 +160,9 @@ export class LockService implements ClusterExtension {
     if (command.type === 'expire' && result.type === 'Expired' && result.existed) {
       const expiry = this.expiryOps.get(command.token);
       if (expiry !== undefined) this.history.complete(expiry, this.cluster.nowMs, 'expired');
+    } else if (command.type === 'release' && result.type === 'Released' && command.token !== null) {
+      const ghost = this.ghostOps.get(command.token);
+      if (ghost !== undefined) this.history.complete(ghost, this.cluster.nowMs, 'released');
     }
     const isLeader = node.role === 'leader' && node.alive;
     if (isLeader) this.log(say.applied(node.id, command, result), appliedKind(command, result), this.subjects(node.id, command));
@@ -174,6 +179,9 @@ export class LockService implements ClusterExtension {
       if (gone) {
         // Ghost lock: the asker cannot hear the answer, so the leader frees the key at once.
         this.log(say.ghost(node.id, request.key, request.client, result.token), 'lock-ghost', [node.id, request.client]);
+        if (!this.ghostOps.has(result.token)) {
+          this.ghostOps.set(result.token, this.history.invoke(node.id, 'ghost-release', request.key, this.cluster.nowMs, { token: result.token }));
+        }
         this.propose(node, { type: 'release', key: request.key, owner: request.client, token: result.token }, { ...request, op: 'ghost-release' });
         return;
       }

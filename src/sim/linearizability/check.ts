@@ -85,12 +85,13 @@ function retOf(o: CheckedOp): number | null {
   // An expiry may take effect at any point after the leader's clock ended the lease (the issue's
   // model): its first apply is recorded, but only the next grant pins it down. So a stale write
   // is shown against the grant that made it stale, not against the expiry alone.
-  if (o.completeMs === null || o.op === 'expire') return null;
+  if (o.completeMs === null || o.op === 'expire' || o.op === 'ghost-release') return null;
   return o.completeOrder ?? o.completeMs;
 }
 
 function lockInput(o: CheckedOp): LockInput {
-  if (o.op === 'expire') return { kind: 'expire', token: o.token as number };
+  // A ghost lock's release frees the key from the token it names, as an expiry does.
+  if (o.op === 'expire' || o.op === 'ghost-release') return { kind: 'expire', token: o.token as number };
   if (o.op === 'acquire') {
     const result = o.result === 'granted' || o.result === 'busy' ? o.result : null;
     return { kind: 'acquire', client: o.client, result, token: result === 'granted' ? o.token : null };
@@ -120,7 +121,13 @@ function grantsByToken(ops: readonly CheckedOp[]): Map<number, CheckedOp> {
 /** The lock operations of one key, shared by the lock model and the strict-exclusion models. */
 function addLockOp<I>(p: Part<I>, o: CheckedOp, grants: Map<number, CheckedOp>, input: I): void {
   p.ops.push({ id: o.id, input, call: callOf(o), ret: retOf(o) });
-  if (o.op === 'expire') {
+  if (o.op === 'release' && o.result !== 'released' && o.result !== null) {
+    // A retried release is several requests: one copy may have freed the key before the copy
+    // that was answered found it free or taken. That copy's effect is optional, as a pending op's.
+    const copy: LockInput = { kind: 'release', client: o.client, result: null, token: o.token };
+    p.ops.push({ id: o.id, input: copy as I, call: callOf(o), ret: null });
+  }
+  if (o.op === 'expire' || o.op === 'ghost-release') {
     p.fixed.add(o.id);
     const g = o.token !== null ? grants.get(o.token) : undefined;
     if (g !== undefined) p.grantOf.set(o.id, g.id);

@@ -15,7 +15,7 @@ export type LockInput =
   /** result null: never completed, so it may have been granted (with a token nobody saw). */
   | { readonly kind: 'acquire'; readonly client: string; readonly result: 'granted' | 'busy' | null; readonly token: number | null }
   | { readonly kind: 'release'; readonly client: string; readonly result: 'released' | 'not-found' | 'not-holder' | 'busy' | null; readonly token: number | null }
-  /** The service's own operation: the lease of `token` ended and the log freed the key. */
+  /** The service's own operation: the lease of `token` ended (or its ghost lock was let go) and the log freed the key. */
   | { readonly kind: 'expire'; readonly token: number };
 
 export interface LockState {
@@ -44,10 +44,14 @@ function lockStep(s: LockState, input: LockInput): LockState | null {
     }
     case 'release':
       switch (input.result) {
+        // Without client sessions (§6.3) one release can be answered by another copy's entry: a
+        // new release may wait on the client's own older Release and hear released. So released
+        // is idempotent: it frees the asker's own hold, or finds the key already free. Releasing
+        // a key someone else holds is never allowed. (A retry that hears not-found or not-holder
+        // after its first copy freed the key: check.ts adds that copy's possible effect.)
         case 'released':
-          return holds(s, input.client, input.token) ? { holder: null, token: 0, last: s.last } : null;
-        case 'not-found':
-          return s.holder === input.client ? null : s;
+          if (holds(s, input.client, input.token)) return { holder: null, token: 0, last: s.last };
+          return s.holder === null ? s : null;
         case null:
           // It may have taken effect; if it did, it freed the key only if the asker held it.
           return holds(s, input.client, input.token) ? { holder: null, token: 0, last: s.last } : s;
@@ -55,8 +59,10 @@ function lockStep(s: LockState, input: LockInput): LockState | null {
           return s;
       }
     case 'expire':
+      // The lock table held the key with this token when it expired, so a hold with an older token
+      // had ended by then: a retried acquire can renew the holder with a token nobody was told.
       // An Expire that finds a newer grant (or nothing) changes nothing, as the lock table has it.
-      return s.holder !== null && (s.token === input.token || s.token === UNKNOWN_TOKEN) ? { holder: null, token: 0, last: s.last } : s;
+      return s.holder !== null && s.token <= input.token ? { holder: null, token: 0, last: s.last } : s;
   }
 }
 
