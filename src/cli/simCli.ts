@@ -5,6 +5,8 @@
 import { BUG_NAMES, DEFAULT_CONFIG, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/config';
 import { decodeLink } from '../share/link';
 import { PRESETS, findPreset } from '../sim/presets';
+import { historyJson, type HistoryOp } from '../sim/history';
+import { checkHistory, violatedVerdicts } from '../sim/linearizability/check';
 import { detailJson, interleavedLines, lockSummaryLines, runReport, summaryLines } from '../sim/report';
 import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/schedule';
 import { attachInvariants } from '../sim/invariants';
@@ -54,7 +56,8 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
   --link URL          replay a share link (its run, until its time unless --until is given)
   --trace FILE        also write the run's trace (versioned JSON: messages and state spans) to FILE
-  --json              print one JSON object instead of text (detail events in "details")
+  --json              print one JSON object instead of text (detail events in "details", client
+                      operations in "history", linearizability verdicts in "linearizable")
   --verbose           interleave detail events (marked ·) with the chapter's lines
   --no-check          skip the invariant checks (measure the bare engine)
 Exit codes: 0 every invariant held, 1 a violation was found, 2 a bad flag or schedule.`;
@@ -189,8 +192,10 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
       : { checked: false };
     const { now, events, ...rest } = runReport(sim.cluster, sim.lockService);
     const details = sim.cluster.details.map(detailJson);
-    const report = { now, events, details, ...rest, invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
-    return { code: violated(checker) ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run) };
+    const checked = sim.lockService ? historyReport(sim.lockService.history.ops, clock) : null;
+    const report = { now, events, details, ...rest, ...checked, invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
+    const broken = violated(checker) || (checked !== null && violatedVerdicts(checked.linearizable).length > 0);
+    return { code: broken ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run) };
   }
   const eventLines = run.verbose ? interleavedLines(sim.cluster.events, sim.cluster.details) : sim.cluster.events.map((e) => e.line);
   const lines = [header(run.config), ...eventLines, ...summaryLines(sim.cluster)];
@@ -205,6 +210,14 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     }
   }
   return { code: violated(checker) ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run) };
+}
+
+/** Per model, the search may take this long before it answers "unknown". */
+export const CHECK_TIME_LIMIT_MS = 2000;
+
+/** `history` and `linearizable` of `--json`: the clients' operations and every model's verdict. */
+function historyReport(ops: readonly HistoryOp[], clock: () => number) {
+  return { history: historyJson(ops), linearizable: checkHistory(ops, { clock, timeLimitMs: CHECK_TIME_LIMIT_MS }) };
 }
 
 /** `--trace FILE`: the run's trace, made by the same function the page's Export uses. */
