@@ -125,9 +125,16 @@ export type RegisterInput =
   | { readonly kind: 'put'; readonly value: string }
   | { readonly kind: 'get'; readonly value: string | null };
 
+/** A register's state: the last value put (null before any), boxed because null means refused. */
+export interface RegisterState {
+  readonly value: string | null;
+}
+
+const EMPTY: RegisterState = { value: null };
+
 /** The classic read/write register: a get returns the last value put (null before any). */
-export const registerModel: Model<string | null, RegisterInput> = {
-  init: () => null,
-  step: (s, input) => (input.kind === 'put' ? input.value : input.value === s ? s : null),
-  key: (s) => (s === null ? '\u0000' : s),
+export const registerModel: Model<RegisterState, RegisterInput> = {
+  init: () => EMPTY,
+  step: (s, input) => (input.kind === 'put' ? { value: input.value } : input.value === s.value ? s : null),
+  key: (s) => (s.value === null ? '\u0000' : 'v' + s.value),
 };
