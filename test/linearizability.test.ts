@@ -11,6 +11,7 @@ import { linearize, type CheckOp, type Model } from '../src/sim/linearizability/
 import { findPreset, presetActions } from '../src/sim/presets';
 import { parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
+import { attachInvariants } from '../src/sim/invariants';
 
 /** Runs inputs through a model one after another: the state after each, or null where it refused. */
 function run<S, I>(model: Model<S, I>, inputs: readonly I[]): (S | null)[] {
@@ -296,5 +297,26 @@ describe('the lock-service presets', () => {
     expect(copy.lockService?.history.ops).toEqual(a.lockService?.history.ops);
     // Completed operations are frozen, so a checkpoint shares them instead of copying them.
     expect(Object.isFrozen(a.lockService?.history.ops[0])).toBe(true);
+  });
+});
+
+describe('the checker as the fuzzer uses it', () => {
+  it('turns a failed lock-service verdict into a violation naming the operations; findings stay findings', () => {
+    const fencing = findPreset('fencing');
+    if (!fencing) throw new Error('fencing');
+    const sim = new Simulation(fencing.config, presetActions(fencing));
+    const checker = attachInvariants(sim, { maxViolations: 1 });
+    sim.advanceTo(fencing.untilMs);
+    // The real history: the unfenced store's strict-exclusion failure is a finding, not a violation.
+    checker.checkHistory();
+    expect(checker.violations).toEqual([]);
+    // A forged answer at the end: A told it holds job:42 with token 7 while B still holds it.
+    const history = (sim.lockService as NonNullable<Simulation['lockService']>).history;
+    const forged = history.invoke('A', 'acquire', 'job:42', 14_000);
+    history.complete(forged, 14_100, 'granted', 7);
+    checker.checkHistory();
+    expect(checker.first?.invariant).toBe('linearizable-locks');
+    expect(checker.first?.sentence).toContain('B acquire job:42 → granted 2 (13000-13045 ms)');
+    expect(checker.first?.sentence).toContain(`#${forged.id} A acquire job:42 → granted 7 (14000-14100 ms)`);
   });
 });
