@@ -178,7 +178,7 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
   // order are violations (with the same replay as any other); the rest are findings.
   let historyFindings = 0;
   if (checker.violations.length === 0) {
-    const verdicts = checker.checkHistory();
+    const verdicts = checker.checkHistory({ shrinkFindingsToo: false });
     if (verdicts !== null) historyFindings = VERDICT_NAMES.filter((n) => VERDICT_STAKES[n] === 'finding' && verdicts[n]?.linearizable === false).length;
   }
   const violation = checker.first;

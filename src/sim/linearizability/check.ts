@@ -65,6 +65,11 @@ export interface CheckOptions {
   /** Outside the pure core: a clock in ms and a time limit per model. */
   readonly clock?: () => number;
   readonly timeLimitMs?: number;
+  /**
+   * Shrink only the failures that are violations (the fuzzer counts findings and needs no subset
+   * for them): a finding then names every operation the search looked at, `minimal: false`.
+   */
+  readonly shrinkFindingsToo?: boolean;
 }
 
 interface Part<I> {
@@ -174,7 +179,7 @@ function orderParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>, s
   return [...parts.values()];
 }
 
-function checkParts<S, I>(model: Model<S, I>, parts: readonly Part<I>[], options: CheckOptions): Verdict {
+function checkParts<S, I>(model: Model<S, I>, parts: readonly Part<I>[], options: CheckOptions, shrink = true): Verdict {
   const steps = options.steps ?? DEFAULT_STEPS;
   const budget: Budget =
     options.clock !== undefined && options.timeLimitMs !== undefined
@@ -187,6 +192,10 @@ function checkParts<S, I>(model: Model<S, I>, parts: readonly Part<I>[], options
     if (r.result === 'unknown') {
       unknown = true;
       break;
+    }
+    if (r.result === 'fail' && !shrink) {
+      const seen = part.ops.filter((o) => o.call <= r.reach).map((o) => o.id);
+      return { linearizable: false, subset: [...new Set(seen)].sort((a, b) => a - b), key: part.key, minimal: false };
     }
     if (r.result === 'fail') {
       const shrinkBudget: Budget = options.clock !== undefined && options.timeLimitMs !== undefined
@@ -212,12 +221,13 @@ function checkParts<S, I>(model: Model<S, I>, parts: readonly Part<I>[], options
 /** Every verdict for one history. `register` is n/a until the service has reads. */
 export function checkHistory(ops: readonly CheckedOp[], options: CheckOptions = {}): LinearizabilityReport {
   const grants = grantsByToken(ops);
+  const findings = options.shrinkFindingsToo ?? true;
   return {
     locks: checkParts(lockModel, lockParts(ops, grants), options),
-    fenced: checkParts(exclusiveModel, exclusiveParts(ops, grants, 'fenced'), options),
-    unfenced: checkParts(exclusiveModel, exclusiveParts(ops, grants, 'unfenced'), options),
+    fenced: checkParts(exclusiveModel, exclusiveParts(ops, grants, 'fenced'), options, findings),
+    unfenced: checkParts(exclusiveModel, exclusiveParts(ops, grants, 'unfenced'), options, findings),
     fencedOrder: checkParts(orderModel, orderParts(ops, grants, 'fenced'), options),
-    unfencedOrder: checkParts(orderModel, orderParts(ops, grants, 'unfenced'), options),
+    unfencedOrder: checkParts(orderModel, orderParts(ops, grants, 'unfenced'), options, findings),
     register: { linearizable: 'n/a', reason: 'this run has no put or get operations (the service has no reads yet)' },
   };
 }
