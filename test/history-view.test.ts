@@ -121,6 +121,12 @@ describe('sim --json', () => {
     expect(report.linearizable.register.linearizable).toBe('n/a');
   });
 
+  it('the text output ends the lock-service lines with one line of verdicts', () => {
+    const out = runSimCli(['--preset', 'clock-drift']);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('linearizable: locks yes, fenced yes, unfenced NO (#0 #3 #4 #8 on job:42), fencedOrder yes, unfencedOrder NO (#0 #4 #6 #8 on result), register n/a');
+  });
+
   it('has neither in a run without clients', () => {
     const report = JSON.parse(runSimCli(['--json']).stdout);
     expect(report.history).toBeUndefined();

@@ -5,7 +5,8 @@
 import { BUG_NAMES, DEFAULT_CONFIG, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/config';
 import { decodeLink } from '../share/link';
 import { PRESETS, findPreset } from '../sim/presets';
-import { historyJson, type HistoryOp } from '../sim/history';
+import { historyJson } from '../sim/history';
+import { history as sayHistory } from '../sim/describe';
 import { checkHistory, violatedVerdicts } from '../sim/linearizability/check';
 import { detailJson, interleavedLines, lockSummaryLines, runReport, summaryLines } from '../sim/report';
 import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/schedule';
@@ -180,6 +181,12 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   }
   const wallMs = clock() - started;
   const simMsPerSec = wallMs > 0 ? Math.round((run.untilMs / wallMs) * 1000) : null;
+  // The clients' history, checked once at the end; with the checker on, a failed lock-service or
+  // fenced-order verdict is one of its violations (as in the fuzzer), so text and JSON agree.
+  const historyOps = sim.lockService?.history.ops ?? null;
+  const historyOptions = { clock, timeLimitMs: CHECK_TIME_LIMIT_MS };
+  const verdicts = historyOps === null ? null : checker !== null ? checker.checkHistory(historyOptions) : checkHistory(historyOps, historyOptions);
+  const broken = violated(checker) || (checker === null && verdicts !== null && violatedVerdicts(verdicts).length > 0);
   if (run.json) {
     const invariants = checker
       ? {
@@ -192,14 +199,14 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
       : { checked: false };
     const { now, events, ...rest } = runReport(sim.cluster, sim.lockService);
     const details = sim.cluster.details.map(detailJson);
-    const checked = sim.lockService ? historyReport(sim.lockService.history.ops, clock) : null;
+    const checked = historyOps !== null && verdicts !== null ? { history: historyJson(historyOps), linearizable: verdicts } : null;
     const report = { now, events, details, ...rest, ...checked, invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
-    const broken = violated(checker) || (checked !== null && violatedVerdicts(checked.linearizable).length > 0);
     return { code: broken ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run) };
   }
   const eventLines = run.verbose ? interleavedLines(sim.cluster.events, sim.cluster.details) : sim.cluster.events.map((e) => e.line);
   const lines = [header(run.config), ...eventLines, ...summaryLines(sim.cluster)];
   if (sim.lockService) lines.push(...lockSummaryLines(sim.lockService));
+  if (verdicts !== null) lines.push(sayHistory.verdictLine(verdicts));
   if (checker) {
     if (checker.violations.length === 0) lines.push('invariants: every invariant held at every millisecond');
     else lines.push(...checker.violations.map((v) => v.line));
@@ -209,16 +216,11 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
       lines.push(`findings: with clock drift set, the service ended ${checker.leaseFindings.length} lease(s) before the client's own count ran out`);
     }
   }
-  return { code: violated(checker) ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run) };
+  return { code: broken ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run) };
 }
 
 /** Per model, the search may take this long before it answers "unknown". */
 export const CHECK_TIME_LIMIT_MS = 2000;
-
-/** `history` and `linearizable` of `--json`: the clients' operations and every model's verdict. */
-function historyReport(ops: readonly HistoryOp[], clock: () => number) {
-  return { history: historyJson(ops), linearizable: checkHistory(ops, { clock, timeLimitMs: CHECK_TIME_LIMIT_MS }) };
-}
 
 /** `--trace FILE`: the run's trace, made by the same function the page's Export uses. */
 function traceFiles(run: ResolvedRun): Pick<CliResult, 'files'> {

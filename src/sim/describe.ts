@@ -308,6 +308,17 @@ export const history = {
   /** What a failed verdict means, for a model and the ops of its minimal subset. */
   notLinearizable: (model: string, key: string, ops: readonly string[]) =>
     `no order of these operations on ${key} satisfies the ${model}: ${ops.join('; ')}.`,
+  /** `linearizable: locks yes, fenced yes, unfenced NO (#0 #4 #5 #9 on job:42), ... register n/a`. */
+  verdictLine: (report: Readonly<Record<string, { readonly linearizable: boolean | 'unknown' | 'n/a'; readonly subset?: readonly number[]; readonly key?: string } | undefined>>): string =>
+    'linearizable: ' +
+    Object.entries(report)
+      .map(([name, v]) => {
+        if (v === undefined) return `${name} ?`;
+        if (v.linearizable === true) return `${name} yes`;
+        if (v.linearizable === false) return `${name} NO (${(v.subset ?? []).map((id) => `#${id}`).join(' ')} on ${v.key})`;
+        return `${name} ${v.linearizable}`;
+      })
+      .join(', '),
   modelNames: {
     locks: 'lock-service model',
     fenced: 'strict mutual exclusion model (fenced store)',
