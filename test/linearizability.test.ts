@@ -145,6 +145,23 @@ describe('checkHistory', () => {
     expect(checkHistory(bad).locks).toEqual({ linearizable: false, subset: [0, 2], key: 'job', minimal: true });
   });
 
+  it('a retried release answered not-holder may have freed the key through an earlier copy; its id appears once', () => {
+    const h = [
+      op(0, 'A', 'acquire', { invokeMs: 0, completeMs: 10, result: 'granted', token: 1 }),
+      op(1, 'A', 'release', { invokeMs: 20, completeMs: 90, result: 'not-holder', token: 1 }),
+      op(2, 'B', 'acquire', { invokeMs: 30, completeMs: 40, result: 'granted', token: 2 }),
+      op(3, 'C', 'acquire', { invokeMs: 50, completeMs: 60, result: 'granted', token: 3 }),
+    ];
+    // B's grant needs A's release to have taken effect (it may have); C's grant while B holds cannot be ordered.
+    // Shrinking (latest first) drops the release, and then A's and B's grants alone already fail.
+    const v = checkHistory(h).locks;
+    expect(v).toMatchObject({ linearizable: false, key: 'job' });
+    if (v?.linearizable !== false) throw new Error('expected a failure');
+    expect(new Set(v.subset).size).toBe(v.subset.length);
+    expect(v.subset).toEqual([0, 2]);
+    expect(checkHistory(h.slice(0, 3)).locks).toEqual({ linearizable: true });
+  });
+
   it('keeps each key its own object', () => {
     const h = [
       op(0, 'A', 'acquire', { key: 'x', invokeMs: 0, completeMs: 10, result: 'granted', token: 1 }),

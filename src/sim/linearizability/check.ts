@@ -202,9 +202,10 @@ function checkParts<S, I>(model: Model<S, I>, parts: readonly Part<I>[], options
         ? { steps, clock: options.clock, deadline: options.clock() + options.timeLimitMs }
         : { steps };
       const shrunk = shrinkFailing(model, part.ops, r.reach, part.needs, part.fixed, shrinkBudget);
+      // A retried release sits in the search twice (its answer and its earlier copy's effect): one id.
       const kept = new Set(shrunk.ids);
       // An expiry explains a subset only next to the grant whose lease it ended.
-      const subset = shrunk.ids.filter((id) => !part.fixed.has(id) || kept.has(part.grantOf.get(id) ?? -1));
+      const subset = [...kept].filter((id) => !part.fixed.has(id) || kept.has(part.grantOf.get(id) ?? -1));
       return { linearizable: false, subset: subset.sort((a, b) => a - b), key: part.key, minimal: shrunk.minimal };
     }
   }
