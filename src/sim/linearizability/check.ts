@@ -6,7 +6,7 @@
  */
 import type { HistoryOpKind, HistoryResult } from '../history';
 import { exclusiveModel, lockModel, orderModel, type ExclusiveInput, type LockInput, type OrderInput } from './models';
-import { linearize, type Budget, type CheckOp, type Model } from './search';
+import { MAX_MEMO, linearize, type Budget, type CheckOp, type Model } from './search';
 import { shrinkFailing } from './shrink';
 
 /** What the checker reads of an operation; `invokeOrder`/`completeOrder` refine equal times. */
@@ -213,7 +213,11 @@ function checkParts<S, I>(model: Model<S, I>, parts: readonly Part<I>[], options
     const timed = budget.clock !== undefined && budget.deadline !== undefined && budget.clock() >= budget.deadline;
     return {
       linearizable: 'unknown',
-      reason: timed ? `the search reached its time limit of ${options.timeLimitMs} ms` : `the search gave up after ${steps.toLocaleString('en-US')} steps`,
+      reason: timed
+        ? `the search reached its time limit of ${options.timeLimitMs} ms`
+        : budget.steps > 0
+          ? `the search reached its limit of ${MAX_MEMO.toLocaleString('en-US')} remembered configurations`
+          : `the search gave up after ${steps.toLocaleString('en-US')} steps`,
     };
   }
   return { linearizable: true };

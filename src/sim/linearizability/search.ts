@@ -55,6 +55,16 @@ export function outOfBudget(budget: Budget): boolean {
   return false;
 }
 
+/** At most this many configurations remembered per search (tens of MB). */
+export const MAX_MEMO = 1_000_000;
+
+/** A well-mixed 32-bit value for each index (splitmix32's finalizer). */
+function mix(x: number): number {
+  let z = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+  return z ^ (z >>> 16);
+}
+
 export function linearize<S, I>(model: Model<S, I>, ops: readonly CheckOp<I>[], budget: Budget): SearchResult {
   const n = ops.length;
   // Entries 0..n-1 are calls, n..2n-1 returns; HEAD and TAIL are sentinels.
@@ -105,7 +115,18 @@ export function linearize<S, I>(model: Model<S, I>, ops: readonly CheckOp<I>[], 
     prev[next[c]] = c;
   };
 
-  const bits = new Uint32Array(Math.ceil(n / 32) || 1);
+  // The linearized set as two 32-bit Zobrist hashes, updated as operations go in and out: a key
+  // of fixed size (a bitset of a few thousand operations, joined per step, ran a fuzz run out of
+  // memory). Two sets that collide in 64 bits would be taken as one; at the memo's cap that is
+  // about one chance in 10^7.
+  const z1 = new Int32Array(n);
+  const z2 = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    z1[i] = mix(i * 2 + 1);
+    z2[i] = mix(i * 2 + 2);
+  }
+  let h1 = 0;
+  let h2 = 0;
   const seen = new Set<string>();
   const stackCall: number[] = [];
   const stackState: S[] = [];
@@ -120,9 +141,12 @@ export function linearize<S, I>(model: Model<S, I>, ops: readonly CheckOp<I>[], 
     if (e < n) {
       const next1 = model.step(state, ops[e].input);
       if (next1 !== null) {
-        bits[e >> 5] |= 1 << (e & 31);
-        const k = model.key(next1) + '|' + bits.join(',');
+        h1 ^= z1[e];
+        h2 ^= z2[e];
+        const k = model.key(next1) + '|' + h1 + ',' + h2;
         if (!seen.has(k)) {
+          // Memory is bounded too: past the cap the search says unknown rather than grow.
+          if (seen.size >= MAX_MEMO) return UNKNOWN;
           seen.add(k);
           stackCall.push(e);
           stackState.push(state);
@@ -132,7 +156,8 @@ export function linearize<S, I>(model: Model<S, I>, ops: readonly CheckOp<I>[], 
           e = next[HEAD];
           continue;
         }
-        bits[e >> 5] &= ~(1 << (e & 31));
+        h1 ^= z1[e];
+        h2 ^= z2[e];
       }
       e = next[e];
     } else {
@@ -141,7 +166,8 @@ export function linearize<S, I>(model: Model<S, I>, ops: readonly CheckOp<I>[], 
       if (stackCall.length === 0) return { result: 'fail', reach };
       const c = stackCall.pop() as number;
       state = stackState.pop() as S;
-      bits[c >> 5] &= ~(1 << (c & 31));
+      h1 ^= z1[c];
+      h2 ^= z2[c];
       unlift(c);
       if (ops[c].ret !== null) remaining++;
       e = next[c];
