@@ -119,11 +119,13 @@ export function linearize<S, I>(model: Model<S, I>, ops: readonly CheckOp<I>[], 
   // of fixed size (a bitset of a few thousand operations, joined per step, ran a fuzz run out of
   // memory). Two sets that collide in 64 bits would be taken as one; at the memo's cap that is
   // about one chance in 10^7.
-  const z1 = new Int32Array(n);
+  // Up to 52 operations (most objects of a run) the set is exact: bit i as 2^i in one double.
+  const exact = n <= 52;
+  const z1 = new Float64Array(n);
   const z2 = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    z1[i] = mix(i * 2 + 1);
-    z2[i] = mix(i * 2 + 2);
+    z1[i] = exact ? 2 ** i : mix(i * 2 + 1);
+    z2[i] = exact ? 0 : mix(i * 2 + 2);
   }
   let h1 = 0;
   let h2 = 0;
@@ -141,7 +143,7 @@ export function linearize<S, I>(model: Model<S, I>, ops: readonly CheckOp<I>[], 
     if (e < n) {
       const next1 = model.step(state, ops[e].input);
       if (next1 !== null) {
-        h1 ^= z1[e];
+        h1 = exact ? h1 + z1[e] : h1 ^ z1[e];
         h2 ^= z2[e];
         const k = model.key(next1) + '|' + h1 + ',' + h2;
         if (!seen.has(k)) {
@@ -156,7 +158,7 @@ export function linearize<S, I>(model: Model<S, I>, ops: readonly CheckOp<I>[], 
           e = next[HEAD];
           continue;
         }
-        h1 ^= z1[e];
+        h1 = exact ? h1 - z1[e] : h1 ^ z1[e];
         h2 ^= z2[e];
       }
       e = next[e];
@@ -166,7 +168,7 @@ export function linearize<S, I>(model: Model<S, I>, ops: readonly CheckOp<I>[], 
       if (stackCall.length === 0) return { result: 'fail', reach };
       const c = stackCall.pop() as number;
       state = stackState.pop() as S;
-      h1 ^= z1[c];
+      h1 = exact ? h1 - z1[c] : h1 ^ z1[c];
       h2 ^= z2[c];
       unlift(c);
       if (ops[c].ret !== null) remaining++;
