@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, makeConfig, nodeIdsFor, type SimConfig } from '../src/sim/config';
 import { invariant } from '../src/sim/describe';
-import { attachInvariants, INVARIANT_IDS, type InvariantChecker, type InvariantId } from '../src/sim/invariants';
+import { attachInvariants, INVARIANT_IDS, type HistoryCheckId, type InvariantChecker, type InvariantId } from '../src/sim/invariants';
 import type { RaftNode } from '../src/sim/node';
 import { PRESETS, findPreset } from '../src/sim/presets';
 import { parseSchedule } from '../src/sim/schedule';
@@ -30,7 +30,7 @@ function settled(config: SimConfig = TINY, schedule = '@400 submit x=1; @400 sub
   return { sim, checker, leader, follower };
 }
 
-function firstOf(checker: InvariantChecker): InvariantId | undefined {
+function firstOf(checker: InvariantChecker): InvariantId | HistoryCheckId | undefined {
   return checker.first?.invariant;
 }
 

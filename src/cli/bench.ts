@@ -17,6 +17,7 @@ import { DEFAULT_CONFIG } from '../sim/config';
 import { Simulation } from '../sim/simulation';
 import { UsageError, parseFlags, wholeNumber } from './args';
 import { benchFuzz } from './benchFuzz';
+import { benchHistory } from './benchHistory';
 import { benchSeek } from './benchSeek';
 import { benchExperimentCli, benchExperimentPage } from './benchExperiment';
 
@@ -206,6 +207,7 @@ export function runBench(argv: readonly string[], out: (line: string) => void, e
   }
   if (!benchFuzz(out).met) missed++;
   if (benchSeek(out).maxMs >= 50) missed++;
+  if (!benchHistory(out).met) missed++;
   // Experiments (issue 16): the CLI's sweep here; the page's in Chromium after (async, see below).
   if (!benchExperimentCli(out).met) missed++;
   return strict && missed > 0 ? 1 : 0;

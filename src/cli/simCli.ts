@@ -6,6 +6,9 @@ import { BUG_NAMES, DEFAULT_CONFIG, featuresOf, MAX_CLIENTS, MAX_MS, MAX_NODES, 
 import { decodeLink } from '../share/link';
 import { FEATURE_NAMES } from '../sim/features';
 import { PRESETS, findPreset } from '../sim/presets';
+import { historyJson } from '../sim/history';
+import { history as sayHistory } from '../sim/describe';
+import { checkHistory, violatedVerdicts } from '../sim/linearizability/check';
 import { detailJson, interleavedLines, lockSummaryLines, runReport, summaryLines } from '../sim/report';
 import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/schedule';
 import { attachInvariants } from '../sim/invariants';
@@ -57,7 +60,8 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
   --link URL          replay a share link (its run, until its time unless --until is given)
   --trace FILE        also write the run's trace (versioned JSON: messages and state spans) to FILE
-  --json              print one JSON object instead of text (detail events in "details")
+  --json              print one JSON object instead of text (detail events in "details", client
+                      operations in "history", linearizability verdicts in "linearizable")
   --verbose           interleave detail events (marked ·) with the chapter's lines
   --no-check          skip the invariant checks (measure the bare engine)
 Exit codes: 0 every invariant held, 1 a violation was found, 2 a bad flag or schedule.`;
@@ -182,6 +186,12 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   }
   const wallMs = clock() - started;
   const simMsPerSec = wallMs > 0 ? Math.round((run.untilMs / wallMs) * 1000) : null;
+  // The clients' history, checked once at the end; with the checker on, a failed lock-service or
+  // fenced-order verdict is one of its violations (as in the fuzzer), so text and JSON agree.
+  const historyOps = sim.lockService?.history.ops ?? null;
+  const historyOptions = { clock, timeLimitMs: CHECK_TIME_LIMIT_MS };
+  const verdicts = historyOps === null ? null : checker !== null ? checker.checkHistory(historyOptions) : checkHistory(historyOps, historyOptions);
+  const broken = violated(checker) || (checker === null && verdicts !== null && violatedVerdicts(verdicts).length > 0);
   if (run.json) {
     const invariants = checker
       ? {
@@ -194,12 +204,14 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
       : { checked: false };
     const { now, events, ...rest } = runReport(sim.cluster, sim.lockService);
     const details = sim.cluster.details.map(detailJson);
-    const report = { now, events, details, ...rest, invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
-    return { code: violated(checker) ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run) };
+    const checked = historyOps !== null && verdicts !== null ? { history: historyJson(historyOps), linearizable: verdicts } : null;
+    const report = { now, events, details, ...rest, ...checked, invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
+    return { code: broken ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run) };
   }
   const eventLines = run.verbose ? interleavedLines(sim.cluster.events, sim.cluster.details) : sim.cluster.events.map((e) => e.line);
   const lines = [header(run.config), ...eventLines, ...summaryLines(sim.cluster)];
   if (sim.lockService) lines.push(...lockSummaryLines(sim.lockService));
+  if (verdicts !== null) lines.push(sayHistory.verdictLine(verdicts));
   if (checker) {
     if (checker.violations.length === 0) lines.push('invariants: every invariant held at every millisecond');
     else lines.push(...checker.violations.map((v) => v.line));
@@ -209,8 +221,11 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
       lines.push(`findings: with clock drift set, the service ended ${checker.leaseFindings.length} lease(s) before the client's own count ran out`);
     }
   }
-  return { code: violated(checker) ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run) };
+  return { code: broken ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run) };
 }
+
+/** Per model, the search may take this long before it answers "unknown". */
+export const CHECK_TIME_LIMIT_MS = 2000;
 
 /** `--trace FILE`: the run's trace, made by the same function the page's Export uses. */
 function traceFiles(run: ResolvedRun): Pick<CliResult, 'files'> {

@@ -5,6 +5,7 @@
  */
 import { lockService as say } from './describe';
 import type { EventKind } from './events';
+import type { History, HistoryOp } from './history';
 import type { ClientIntent } from './schedule';
 import type { ClientReply, ClientRequest, StoreWrite } from './types';
 
@@ -36,6 +37,8 @@ interface Outstanding {
   readonly firstSentAt: number;
   target: string;
   retryAt: number;
+  /** This operation in the clients' history. */
+  readonly record: HistoryOp;
 }
 
 export interface ClientHolding {
@@ -51,6 +54,7 @@ export class ClientActor {
   readonly id: string;
   private readonly host: ClientHost;
   private readonly listener: ClientListener | null;
+  private readonly history: History;
   alive = true;
   pausedUntil = -1;
   pausedAt = -1;
@@ -66,10 +70,11 @@ export class ClientActor {
   /** One line of what the client is doing, for the UI. */
   status = 'idle';
 
-  constructor(id: string, host: ClientHost, listener: ClientListener | null = null) {
+  constructor(id: string, host: ClientHost, listener: ClientListener | null, history: History) {
     this.id = id;
     this.host = host;
     this.listener = listener;
+    this.history = history;
     this.believedLeader = host.config.nodeIds[0];
   }
 
@@ -152,7 +157,9 @@ export class ClientActor {
       }
       if (intent.op === 'acquire' || intent.op === 'release') {
         const requestId = this.nextRequestId++;
-        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS };
+        const token = intent.op === 'release' ? (this.holdings.get(intent.key)?.token ?? null) : null;
+        const record = this.history.invoke(this.id, intent.op, intent.key, now, { token });
+        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS, record };
         this.sendRequest();
       }
     }
@@ -209,6 +216,7 @@ export class ClientActor {
     this.believedLeader = src;
     this.outstanding = null;
     const key = o.intent.key;
+    this.history.complete(o.record, now, msg.outcome, msg.outcome === 'granted' ? msg.token : o.record.token);
     if (msg.outcome === 'granted' && msg.token !== null) {
       // Counted from the request's first send, which came before any node applied the grant.
       const deadline = o.firstSentAt + (o.intent.op === 'acquire' ? o.intent.leaseMs : 0);
@@ -253,7 +261,11 @@ export class ClientActor {
     const token = this.currentToken;
     this.log(say.clientWrites(this.id, key, value, token), 'client-writes', [this.id]);
     const msg: StoreWrite = { type: 'StoreWrite', key, value, token, lockKey: this.currentLockKey };
-    for (const store of STORES) this.host.send(this.id, store, msg);
+    const now = this.host.nowMs;
+    for (const store of STORES) {
+      this.history.writeSent(this.id, store, key, value, token, this.currentLockKey, now);
+      this.host.send(this.id, store, msg);
+    }
   }
 
   private log(text: string, kind: EventKind, subjects: readonly string[]): void {

@@ -282,6 +282,8 @@ export const invariant = {
     ...featureInvariant.titles,
     'liveness': 'Live again once faults stop',
     'engine-crash': 'The engine never throws',
+    'linearizable-locks': "The lock service's history is linearizable",
+    'linearizable-fenced-order': 'The fenced store keeps fencing order',
   },
   twoLeaders: (term: number, a: string, b: string) => `${a} and ${b} were both elected leader of term ${term}.`,
   logEntryDiffers: (a: string, b: string, index: number, term: number, textA: string, textB: string) =>
@@ -330,4 +332,45 @@ export const invariant = {
   engineThrew: (error: string) => `the simulation threw ${error}.`,
   /** `t= 1234 ms VIOLATION Election Safety: ...`, in the event-line format. */
   line: (t: number, title: string, sentence: string) => eventLine(t, `VIOLATION ${title}: ${sentence}`),
+};
+
+/** Sentences about the clients' history and its linearizability verdicts. */
+export const history = {
+  /** `#5 B acquire job:42 → granted 2 (13000-13045 ms)`. */
+  opText: (o: {
+    readonly id: number; readonly client: string; readonly op: string; readonly key: string; readonly value: string | null;
+    readonly token: number | null; readonly store: string | null; readonly invokeMs: number; readonly completeMs: number | null; readonly result: string | null;
+  }): string => {
+    const when = o.completeMs === null ? `from ${o.invokeMs} ms, never completed` : `${o.invokeMs}-${o.completeMs} ms`;
+    if (o.op === 'expire') return `#${o.id} ${o.client} expires ${o.key} token ${o.token} (from ${o.invokeMs} ms)`;
+    if (o.op === 'ghost-release') return `#${o.id} ${o.client} releases ghost lock ${o.key} token ${o.token} (from ${o.invokeMs} ms)`;
+    if (o.op === 'write') {
+      const token = o.token === null ? 'no token' : `token ${o.token}`;
+      return `#${o.id} ${o.client} writes ${o.key}=${o.value} with ${token} to ${o.store} → ${o.result ?? '?'} (${when})`;
+    }
+    const result = o.result === null ? '?' : o.result === 'granted' ? `granted ${o.token}` : o.result;
+    return `#${o.id} ${o.client} ${o.op} ${o.key} → ${result} (${when})`;
+  },
+  /** What a failed verdict means, for a model and the ops of its minimal subset. */
+  notLinearizable: (model: string, key: string, ops: readonly string[]) =>
+    `no order of these operations on ${key} satisfies the ${model}: ${ops.join('; ')}.`,
+  /** `linearizable: locks yes, fenced yes, unfenced NO (#0 #4 #5 #9 on job:42), ... register n/a`. */
+  verdictLine: (report: Readonly<Record<string, { readonly linearizable: boolean | 'unknown' | 'n/a'; readonly subset?: readonly number[]; readonly key?: string } | undefined>>): string =>
+    'linearizable: ' +
+    Object.entries(report)
+      .map(([name, v]) => {
+        if (v === undefined) return `${name} ?`;
+        if (v.linearizable === true) return `${name} yes`;
+        if (v.linearizable === false) return `${name} NO (${(v.subset ?? []).map((id) => `#${id}`).join(' ')} on ${v.key})`;
+        return `${name} ${v.linearizable}`;
+      })
+      .join(', '),
+  modelNames: {
+    locks: 'lock-service model',
+    fenced: 'strict mutual exclusion model (fenced store)',
+    unfenced: 'strict mutual exclusion model (unfenced store)',
+    fencedOrder: 'fencing-order model (fenced store)',
+    unfencedOrder: 'fencing-order model (unfenced store)',
+    register: 'register model',
+  } as Readonly<Record<string, string>>,
 };

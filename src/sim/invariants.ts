@@ -15,7 +15,8 @@ import { livenessBound } from './liveness';
 import { featuresOf, type SimConfig } from './config';
 import { FeatureInvariants } from './featureInvariants';
 import type { FeatureName } from './features';
-import { commandText, invariant as say } from './describe';
+import { commandText, history as sayHistory, invariant as say } from './describe';
+import { checkHistory, violatedVerdicts, type CheckOptions, type LinearizabilityReport } from './linearizability/check';
 import type { LockService } from './lockService';
 import type { RaftNode } from './node';
 import { formatSchedule, type Action } from './schedule';
@@ -65,8 +66,15 @@ export function invariantsFor(config: SimConfig): InvariantId[] {
   });
 }
 
+/**
+ * Checked once, on the clients' whole history, not after every millisecond: a run that never
+ * ends could still be linearized by what comes later. The fuzzer checks them at a run's end.
+ */
+export const HISTORY_CHECK_IDS = ['linearizable-locks', 'linearizable-fenced-order'] as const;
+export type HistoryCheckId = (typeof HISTORY_CHECK_IDS)[number];
+
 export interface Violation {
-  readonly invariant: InvariantId;
+  readonly invariant: InvariantId | HistoryCheckId;
   /** The invariant's name as people read it (`Election Safety`). */
   readonly title: string;
   /** Simulated ms at which the checker saw it. */
@@ -575,9 +583,28 @@ export class InvariantChecker {
     }
   }
 
+  /**
+   * The clients' history so far against the models whose failure is a bug (the lock service, and
+   * fencing order at the fenced store); the other verdicts are findings, counted. Returns them.
+   */
+  checkHistory(options: CheckOptions = {}): LinearizabilityReport | null {
+    const service = this.run.lockService;
+    if (service === null) return null;
+    const ops = service.history.ops;
+    const report = checkHistory(ops, options);
+    for (const name of violatedVerdicts(report)) {
+      const v = report[name];
+      if (v === undefined || v.linearizable !== false) continue;
+      const subset = v.subset.map((id) => ops[id]);
+      const sentence = sayHistory.notLinearizable(sayHistory.modelNames[name], v.key, subset.map(sayHistory.opText));
+      this.violate(name === 'locks' ? 'linearizable-locks' : 'linearizable-fenced-order', subset.map((o) => o.client), sentence);
+    }
+    return report;
+  }
+
   // -- recording ----------------------------------------------------------------------------
 
-  private violate(id: InvariantId, nodes: readonly string[], sentence: string): void {
+  private violate(id: InvariantId | HistoryCheckId, nodes: readonly string[], sentence: string): void {
     if (this.violations.length >= this.maxViolations) return;
     const t = this.cluster.nowMs;
     const title = say.titles[id];

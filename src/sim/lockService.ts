@@ -8,6 +8,7 @@ import { ClientActor } from './clientActor';
 import type { Cluster, ClusterExtension } from './cluster';
 import { lockService as say } from './describe';
 import type { EventKind } from './events';
+import { History, type HistoryOp } from './history';
 import { LockStateMachine, type ApplyOptions } from './lockStateMachine';
 import type { RaftNode } from './node';
 import type { ClientIntent } from './schedule';
@@ -33,6 +34,12 @@ export class LockService implements ClusterExtension {
   readonly clients = new Map<string, ClientActor>();
   readonly fenced: Store;
   readonly unfenced: Store;
+  /** Every client operation and lease expiry, for the linearizability checker. */
+  readonly history = new History();
+  /** Token → its expiry in the history, from the first proposal of an Expire for it. */
+  private readonly expiryOps = new Map<number, HistoryOp>();
+  /** Token → the release of its ghost lock in the history. */
+  private readonly ghostOps = new Map<number, HistoryOp>();
   /** Each node's copy of the replicated lock table, by node position. */
   private readonly machines: LockStateMachine[];
   private readonly applyOptions: ApplyOptions;
@@ -47,7 +54,7 @@ export class LockService implements ClusterExtension {
 
   constructor(cluster: Cluster, clientIds: readonly string[]) {
     this.cluster = cluster;
-    for (const id of clientIds) this.clients.set(id, new ClientActor(id, cluster, this));
+    for (const id of clientIds) this.clients.set(id, new ClientActor(id, cluster, this, this.history));
     this.machines = cluster.nodes.map(() => new LockStateMachine());
     this.latestRequest = cluster.nodes.map(() => new Map());
     this.applyOptions = Object.freeze({ expireAnyToken: cluster.bugSet.has('expire-any-token') });
@@ -150,6 +157,13 @@ export class LockService implements ClusterExtension {
   onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
     const command = entry.command;
     if (!isLockCommand(command)) return; // plain commands and a leader's no-op (§8) touch no lock
+    if (command.type === 'expire' && result.type === 'Expired' && result.existed) {
+      const expiry = this.expiryOps.get(command.token);
+      if (expiry !== undefined) this.history.complete(expiry, this.cluster.nowMs, 'expired');
+    } else if (command.type === 'release' && result.type === 'Released' && command.token !== null) {
+      const ghost = this.ghostOps.get(command.token);
+      if (ghost !== undefined) this.history.complete(ghost, this.cluster.nowMs, 'released');
+    }
     const isLeader = node.role === 'leader' && node.alive;
     if (isLeader) this.log(say.applied(node.id, command, result), appliedKind(command, result), this.subjects(node.id, command));
     const waiting = this.pending.get(node.id);
@@ -165,6 +179,9 @@ export class LockService implements ClusterExtension {
       if (gone) {
         // Ghost lock: the asker cannot hear the answer, so the leader frees the key at once.
         this.log(say.ghost(node.id, request.key, request.client, result.token), 'lock-ghost', [node.id, request.client]);
+        if (!this.ghostOps.has(result.token)) {
+          this.ghostOps.set(result.token, this.history.invoke(node.id, 'ghost-release', request.key, this.cluster.nowMs, { token: result.token }));
+        }
         this.propose(node, { type: 'release', key: request.key, owner: request.client, token: result.token }, { ...request, op: 'ghost-release' });
         return;
       }
@@ -291,6 +308,9 @@ export class LockService implements ClusterExtension {
         });
       }
       this.log(say.leaseRanOut(node.id, key, holder.token, holder.owner), 'lease-ran-out', [node.id, holder.owner]);
+      if (!this.expiryOps.has(holder.token)) {
+        this.expiryOps.set(holder.token, this.history.invoke(node.id, 'expire', key, this.cluster.nowMs, { token: holder.token }));
+      }
       this.propose(node, { type: 'expire', key, token: holder.token }, null);
     }
   }
@@ -311,6 +331,7 @@ export class LockService implements ClusterExtension {
     const store = storeId === 'fenced' ? this.fenced : this.unfenced;
     const leaseEnded = msg.token === null || !this.tokenStillHolds(msg.lockKey, msg.token);
     const record = store.write(this.cluster.nowMs, src, msg.key, msg.value, msg.token, msg.lockKey, leaseEnded);
+    this.history.writeLanded(src, storeId, msg.key, msg.value, msg.token, msg.lockKey, record.accepted, this.cluster.nowMs);
     this.log(say.storeWrite(storeId, record), record.accepted ? 'store-accepted' : 'store-rejected', [src, storeId]);
     if (!record.accepted && this.cluster.recordDetails) {
       this.cluster.detail({

@@ -6,6 +6,7 @@ import { LockTablePanel } from './panels/LockTablePanel';
 import { LogsPanel } from './panels/LogsPanel';
 import { NodeContextPanel } from './panels/NodeContextPanel';
 import { StoresPanel } from './panels/StoresPanel';
+import { HistoryPanel } from './panels/HistoryPanel';
 import { WhyNoLeaderButton, WhyPanel } from './panels/WhyPanel';
 import { BugsMenu, InvariantBadge, InvariantsPanel } from './panels/InvariantsPanel';
 import { PseudocodePanel } from './panels/PseudocodePanel';
@@ -38,6 +39,7 @@ import { ExperimentsButton, ExperimentsView, useExperimentsOpen } from './experi
 const TAB_TITLES: Record<SideTab, string> = {
   clients: 'Clients',
   stores: 'Stores',
+  history: 'History',
   logs: 'Logs',
   locks: 'Locks',
   node: 'Node',
@@ -124,6 +126,7 @@ const SideTabs = memo(function SideTabs() {
       <div key={tab} role="tabpanel" tabIndex={0} id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
         {tab === 'clients' && <ClientsPanel />}
         {tab === 'stores' && <StoresPanel />}
+        {tab === 'history' && <HistoryPanel />}
         {tab === 'logs' && <LogsPanel />}
         {tab === 'locks' && <LockTablePanel />}
         {tab === 'node' && <NodeContextPanel />}

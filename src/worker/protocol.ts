@@ -6,7 +6,9 @@
 import type { BugName, SimConfig } from '../sim/config';
 import type { DetailEvent, EventKind, SimEvent } from '../sim/events';
 import type { ExperimentSpec, RunJob, RunResult } from '../sim/experiments/experiment';
+import type { HistoryOpJson } from '../sim/history';
 import type { Violation } from '../sim/invariants';
+import type { LinearizabilityReport } from '../sim/linearizability/check';
 import { formatAction, type Action, type ActionBody } from '../sim/schedule';
 import type { PaintView, Snapshot } from '../sim/snapshot';
 import type { TraceDelta } from '../sim/traceColumns';
@@ -97,6 +99,8 @@ export type HostToWorker =
   | { readonly type: 'trace'; readonly on: boolean }
   /** Make an export of the run as it stands now (time 0 to the current time); answered by `export` with the same id. */
   | { readonly type: 'export'; readonly requestId: number; readonly format: ExportFormat }
+  /** The clients' history up to the time on screen and its linearizability verdicts; answered by `history`. */
+  | { readonly type: 'history'; readonly requestId: number }
   /**
    * The page drew what it had received (sent once per page frame that had a playing run's
    * snapshot or clock). From the first one on, a playing run's frames wait while
@@ -267,7 +271,20 @@ export interface ExportMessage {
   readonly untilMs: number;
 }
 
-export type WorkerToHost = SnapshotMessage | ClockMessage | ErrorMessage | FuzzProgressMessage | FuzzDoneMessage | TraceMessage | ExportMessage;
+/** Per model, the page's history check may search this long before it says "unknown". */
+export const HISTORY_CHECK_LIMIT_MS = 300;
+
+/** The clients' history of the viewed run at `atMs`, checked (null verdicts: the run has no clients). */
+export interface HistoryMessage {
+  readonly type: 'history';
+  readonly requestId: number;
+  readonly runId: number;
+  readonly atMs: number;
+  readonly ops: readonly HistoryOpJson[];
+  readonly verdicts: LinearizabilityReport | null;
+}
+
+export type WorkerToHost = SnapshotMessage | ClockMessage | ErrorMessage | FuzzProgressMessage | FuzzDoneMessage | TraceMessage | ExportMessage | HistoryMessage;
 
 /** The part of `Worker`, `MessagePort` and a worker's global scope both sides use. */
 export interface Endpoint<In, Out> {

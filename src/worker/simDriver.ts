@@ -7,11 +7,13 @@
 import type { Action } from '../sim/schedule';
 import { CounterexampleSearch } from './counterexampleSearch';
 import { makeExport } from './exports';
+import { historyJson } from '../sim/history';
+import { checkHistory } from '../sim/linearizability/check';
 import { LiveCheck } from './liveCheck';
 import { TraceFeed } from './traceFeed';
 import { transferablesOf } from '../sim/traceColumns';
 import { firstChangeAt, Playback, type FrameLimits, type LoadRequest } from './playback';
-import { clampSpeed, DEFAULT_SPEED, MAX_SEEK_MS, MAX_UNSHOWN_FRAMES, PAGE_FRAME_MS, type ExportFormat, type HostToWorker, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from './protocol';
+import { clampSpeed, DEFAULT_SPEED, HISTORY_CHECK_LIMIT_MS, MAX_SEEK_MS, MAX_UNSHOWN_FRAMES, PAGE_FRAME_MS, type ExportFormat, type HostToWorker, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from './protocol';
 
 export interface FrameScheduler {
   /** Real time in ms (performance.now in the worker). */
@@ -146,6 +148,10 @@ export class SimDriver {
       this.exportRun(msg.requestId, msg.format);
       return;
     }
+    if (msg.type === 'history') {
+      this.postHistory(msg.requestId);
+      return;
+    }
     if (msg.type === 'load') {
       const loaded = this.load({
         config: msg.config,
@@ -164,7 +170,7 @@ export class SimDriver {
   }
 
   /** A command for the loaded run; false when nothing changed (no run, or an error was posted). */
-  private command(msg: Exclude<HostToWorker, { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'shown' | 'painter' | 'painter-detach' }>): boolean {
+  private command(msg: Exclude<HostToWorker, { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'history' | 'shown' | 'painter' | 'painter-detach' }>): boolean {
     if (!this.loaded) return false;
     const run = this.loaded.playback;
     switch (msg.type) {
@@ -210,6 +216,18 @@ export class SimDriver {
     const untilMs = run.timeline.nowMs;
     const result = makeExport(format, run.config, run.schedule, untilMs);
     this.post({ type: 'export', requestId, format, ...result, seed: String(run.config.seed), untilMs });
+  }
+
+  /**
+   * The viewed run's client history at the time on screen, checked here on demand (the History
+   * tab asks when it opens and when the time changes): recording is cheap, checking is not free.
+   */
+  private postHistory(requestId: number): void {
+    const run = this.loaded?.playback;
+    const service = run?.timeline.current.lockService ?? null;
+    const ops = service ? historyJson(service.history.ops) : [];
+    const verdicts = service ? checkHistory(service.history.ops, { clock: this.clock, timeLimitMs: HISTORY_CHECK_LIMIT_MS }) : null;
+    this.post({ type: 'history', requestId, runId: this.runId, atMs: run?.timeline.nowMs ?? 0, ops, verdicts });
   }
 
   /** Posts an error sentence, if any; true when there was none. */

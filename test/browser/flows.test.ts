@@ -223,13 +223,21 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
         await expect.poll(rejected).toContain('1 rejected');
         await page.screenshot({ path: join(SHOTS, '13-tour.png') });
       }
+      if (beat.number === 6) {
+        // The first "what if": without fencing, the fenced store took A's stale write.
+        await page.getByRole('tab', { name: 'Stores' }).click();
+        await expect.poll(rejected).toContain('0 rejected');
+        expect(await page.getByTestId('store-fenced').locator('[data-store-key="result"]').textContent()).toBe('resultA-second1');
+      }
     }
     expect(await narration(page).getAttribute('data-beat')).toBe(String(tour.beats.length));
     expect(await page.getByTestId('tour-next').isDisabled()).toBe(true);
-    // The last beat is the "what if": without fencing, the fenced store took A's stale write.
+    // The last beat is the second "what if": fencing on, A's stale write came first and was taken, then B's.
     await expect.poll(rejected).toContain('0 rejected');
-    expect(await page.getByTestId('store-fenced').locator('[data-store-key="result"]').textContent()).toBe('resultA-second1');
-    // Back (←) restores beat 5 exactly: the fenced store refused the write.
+    expect(await page.getByTestId('store-fenced').locator('[data-store-key="result"]').textContent()).toBe('resultB-first2');
+    // Back (←) twice restores beat 5 exactly: the fenced store refused the write.
+    await page.locator('body').press('ArrowLeft');
+    await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('6');
     await page.locator('body').press('ArrowLeft');
     await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('5');
     await expect.poll(() => nowMs(page)).toBe(tour.beats[4].endMs);

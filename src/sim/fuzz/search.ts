@@ -42,6 +42,8 @@ export interface FuzzResult {
   readonly seed: Seed;
   readonly runsDone: number;
   readonly findings: number;
+  /** Runs whose history failed a model where failing is a finding (strict exclusion, unfenced order). */
+  readonly historyFindings: number;
   readonly counterexample: Counterexample | null;
 }
 
@@ -53,9 +55,11 @@ export function* fuzz(options: FuzzOptions): Generator<FuzzProgress, FuzzResult,
   const bugs = options.bugs ?? [];
   const duration = options.durationMs ?? FUZZ_DURATION_MS;
   let findings = 0;
+  let historyFindings = 0;
   for (let run = 0; run < options.runs; run++) {
     const outcome = fuzzRun(options.seed, run, bugs, duration, options.features ?? 'swarm');
     findings += outcome.findings;
+    if (outcome.historyFindings > 0) historyFindings++;
     yield { phase: 'search', runsDone: run + 1, runs: options.runs, findings, last: outcome };
     const violation = outcome.violation;
     if (violation === null) continue;
@@ -79,9 +83,9 @@ export function* fuzz(options: FuzzOptions): Generator<FuzzProgress, FuzzResult,
       original: outcome,
       shrinkRuns,
     };
-    return { seed: options.seed, runsDone: run + 1, findings, counterexample };
+    return { seed: options.seed, runsDone: run + 1, findings, historyFindings, counterexample };
   }
-  return { seed: options.seed, runsDone: options.runs, findings, counterexample: null };
+  return { seed: options.seed, runsDone: options.runs, findings, historyFindings, counterexample: null };
 }
 
 /** Runs the generator to the end, reporting each step. */

@@ -8,6 +8,7 @@ import { FEATURE_NAMES, type FeatureName } from '../features';
 import { attachInvariants, type Violation } from '../invariants';
 import { CPythonRandom, parseSeed, type Seed } from '../prng';
 import type { Action } from '../schedule';
+import { VERDICT_NAMES, VERDICT_STAKES } from '../linearizability/check';
 import { Simulation } from '../simulation';
 import { RunContext } from './context';
 import { StoryDriver } from './driver';
@@ -91,6 +92,8 @@ export interface RunOutcome {
   readonly violation: Violation | null;
   /** Unfenced-store writes accepted after the writer's lease ended (findings, not failures). */
   readonly findings: number;
+  /** Models whose failure is a finding (strict mutual exclusion, order at the unfenced store) that failed. */
+  readonly historyFindings: number;
   /** How the liveness check after calm ended: held, skipped (and why), or a violation. */
   readonly liveness: string;
 }
@@ -198,6 +201,13 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
   } catch (error) {
     checker.recordCrash(error);
   }
+  // The clients' history, checked once at the end: the lock service's and the fenced store's
+  // order are violations (with the same replay as any other); the rest are findings.
+  let historyFindings = 0;
+  if (checker.violations.length === 0) {
+    const verdicts = checker.checkHistory({ shrinkFindingsToo: false });
+    if (verdicts !== null) historyFindings = VERDICT_NAMES.filter((n) => VERDICT_STAKES[n] === 'finding' && verdicts[n]?.linearizable === false).length;
+  }
   const violation = checker.first;
   return {
     run,
@@ -207,6 +217,7 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
     untilMs: violation ? violation.t : sim.nowMs,
     violation,
     findings: checker.findings.length,
+    historyFindings,
     liveness: checker.liveness.state === 'held' || checker.liveness.state === 'skipped' ? `${checker.liveness.state}: ${checker.liveness.note}` : checker.liveness.state,
   };
 }

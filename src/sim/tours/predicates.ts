@@ -7,6 +7,7 @@ import { commandText } from '../describe';
 import type { EventKind } from '../events';
 import type { Simulation } from '../simulation';
 import type { StoreId } from '../stores';
+import { checkHistory, type VerdictName } from '../linearizability/check';
 
 export type PredicateCall =
   | { readonly p: 'leaderOfTerm'; readonly term: number }
@@ -27,6 +28,8 @@ export type PredicateCall =
   | { readonly p: 'lockHeldBy'; readonly key: string; readonly owner: string | null }
   | { readonly p: 'happened'; readonly kind: EventKind; readonly subject?: string; readonly count?: number }
   | { readonly p: 'electionSafe' }
+  /** The clients' history so far passes (or fails) one linearizability verdict. */
+  | { readonly p: 'linearizable'; readonly verdict: VerdictName; readonly holds: boolean }
   | { readonly p: 'not'; readonly of: PredicateCall };
 
 /** true, or the sentence saying how the state differs. */
@@ -114,6 +117,11 @@ export function evaluate(call: PredicateCall, sim: Simulation): Verdict {
     }
     case 'electionSafe':
       return c.electionSafetyHolds() ? true : 'two leaders were elected in one term';
+    case 'linearizable': {
+      if (sim.lockService === null) return 'this run has no clients, so no history';
+      const got = checkHistory(sim.lockService.history.ops)[call.verdict]?.linearizable;
+      return got === call.holds ? true : `the ${call.verdict} verdict is ${String(got)}`;
+    }
     case 'not': {
       const inner = evaluate(call.of, sim);
       return inner === true ? `it holds that ${describeCall(call.of)}` : true;
@@ -160,6 +168,8 @@ export function describeCall(call: PredicateCall): string {
       return `"${call.kind}" happened${call.subject ? ` for ${call.subject}` : ''}`;
     case 'electionSafe':
       return 'at most one leader per term';
+    case 'linearizable':
+      return `the history ${call.holds ? 'passes' : 'fails'} the ${call.verdict} check`;
     case 'not':
       return `not (${describeCall(call.of)})`;
   }

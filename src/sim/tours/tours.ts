@@ -420,6 +420,27 @@ export const TOURS: readonly Tour[] = [
         highlight: { panel: 'stores' },
         expect: [{ p: 'storeValue', store: 'fenced', key: 'result', value: 'A-second' }, { p: 'not', of: { p: 'fencedRefused' } }],
       },
+      {
+        narration:
+          '**What if** {B} writes a second later? Rewind to B’s grant, with fencing back on: {A} wakes and its token-1 write reaches the fenced store **before any token-2 write**, so the store **accepts it** — 1 is still the highest token it has seen. The History view: **strict mutual exclusion fails at both stores**, yet the fenced store keeps **fencing order**. Fencing gives order, not exclusivity.',
+        branch: {
+          fromBeat: 4,
+          change: {
+            bugs: [],
+            actions: '@13000 client B acquire job:42 10000; @13000 client A write result=A-second; @14000 client B write result=B-first',
+          },
+        },
+        until: { atMs: 14500 },
+        highlight: { panel: 'stores' },
+        expect: [
+          { p: 'not', of: { p: 'fencedRefused' } },
+          { p: 'storeValue', store: 'fenced', key: 'result', value: 'B-first' },
+          { p: 'linearizable', verdict: 'fenced', holds: false },
+          { p: 'linearizable', verdict: 'unfenced', holds: false },
+          { p: 'linearizable', verdict: 'fencedOrder', holds: true },
+          { p: 'linearizable', verdict: 'locks', holds: true },
+        ],
+      },
     ],
   },
   {

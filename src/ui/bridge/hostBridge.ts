@@ -14,6 +14,7 @@ import {
   type ExportMessage,
   type FuzzDoneMessage,
   type FuzzProgressMessage,
+  type HistoryMessage,
   type HostEndpoint,
   type HostToWorker,
   type LandmarkView,
@@ -59,6 +60,7 @@ export class HostBridge {
   private nextExportId = 1;
   private nextPainterId = 1;
   private readonly exportWaiters = new Map<number, (message: ExportMessage) => void>();
+  private readonly historyWaiters = new Map<number, (message: HistoryMessage) => void>();
   private flushQueued = false;
   private readonly scheduleFlush: (flush: () => void) => void;
   private readonly onMessage = (event: MessageEvent<WorkerToHost>) => this.receive(event.data);
@@ -208,6 +210,15 @@ export class HostBridge {
     });
   }
 
+  /** Asks the worker for the clients' history at the time on screen, with its verdicts. */
+  requestHistory(): Promise<HistoryMessage> {
+    const requestId = this.nextExportId++;
+    return new Promise((resolve) => {
+      this.historyWaiters.set(requestId, resolve);
+      this.endpoint.postMessage({ type: 'history', requestId });
+    });
+  }
+
   private send(message: HostToWorker): void {
     if (this.store.getState().error !== null) this.store.setState({ error: null });
     this.endpoint.postMessage(message);
@@ -258,6 +269,12 @@ export class HostBridge {
       case 'export': {
         const resolve = this.exportWaiters.get(message.requestId);
         this.exportWaiters.delete(message.requestId);
+        resolve?.(message);
+        return;
+      }
+      case 'history': {
+        const resolve = this.historyWaiters.get(message.requestId);
+        this.historyWaiters.delete(message.requestId);
         resolve?.(message);
         return;
       }

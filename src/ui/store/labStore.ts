@@ -105,7 +105,7 @@ export interface WhySlice {
   closeWhy(): void;
 }
 
-export const SIDE_TABS = ['clients', 'stores', 'logs', 'locks', 'node', 'code', 'invariants', 'schedule', 'settings'] as const;
+export const SIDE_TABS = ['clients', 'stores', 'history', 'logs', 'locks', 'node', 'code', 'invariants', 'schedule', 'settings'] as const;
 export type SideTab = (typeof SIDE_TABS)[number];
 
 export interface ViewSlice {
