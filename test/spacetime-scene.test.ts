@@ -173,39 +173,25 @@ describe('space-time scene: bands, leases and stores', () => {
   });
 });
 
-describe('space-time scene: cost', () => {
-  it('builds a 1 s window of a 100k-message run in about a millisecond, proportional to what is visible', () => {
+// What a scene costs is measured in `npm run bench` (benchSpacetime.ts); here, that the work is
+// proportional to what is visible: the arrows built for a window, and the merging of a whole run.
+describe('space-time scene: work in proportion to the view', () => {
+  it('builds only the arrows of a 1 s window of a 100k-message run, and fewer with heartbeats folded', () => {
     const trace = longRun(100_000, 600_000);
     const layout = laneLayout(trace.actorIds, trace.actors, 1400);
-    const time = (w: readonly [number, number], heartbeats: 'show' | 'fold', reps: number) => {
-      buildScene(trace, layout, { window: w, top: 40, height: 800, heartbeats });
-      const start = performance.now();
-      let n = 0;
-      for (let r = 0; r < reps; r++) n = buildScene(trace, layout, { window: [w[0] + r, w[1] + r], top: 40, height: 800, heartbeats }).arrows.length;
-      return { ms: (performance.now() - start) / reps, n };
-    };
-    const oneSec = time([300_000, 301_000], 'show', 200);
-    const minute = time([300_000, 360_000], 'show', 20);
-    const minuteFolded = time([300_000, 360_000], 'fold', 20);
-    console.log(`scene: 1 s window ${oneSec.ms.toFixed(3)} ms (${oneSec.n} arrows); 60 s ${minute.ms.toFixed(2)} ms (${minute.n} arrows); 60 s folded ${minuteFolded.ms.toFixed(2)} ms (${minuteFolded.n} arrows)`);
-    expect(oneSec.n).toBeGreaterThan(150);
-    expect(oneSec.n).toBeLessThan(200);
-    expect(oneSec.ms).toBeLessThan(10);
-    expect(minuteFolded.n).toBeLessThan(minute.n);
+    const arrows = (w: readonly [number, number], heartbeats: 'show' | 'fold') => buildScene(trace, layout, { window: w, top: 40, height: 800, heartbeats }).arrows.length;
+    const oneSec = arrows([300_000, 301_000], 'show');
+    expect(oneSec).toBeGreaterThan(150);
+    expect(oneSec).toBeLessThan(200);
+    expect(arrows([300_000, 360_000], 'fold')).toBeLessThan(arrows([300_000, 360_000], 'show'));
   });
 
-  it('merges arrows that would land on the same pixels, so a whole 10-minute run stays cheap', () => {
+  it('merges arrows that would land on the same pixels, so a whole 10-minute run draws a fraction of them', () => {
     const trace = longRun(100_000, 600_000);
     const layout = laneLayout(trace.actorIds, trace.actors, 1400);
-    buildScene(trace, layout, { window: [0, 600_000], top: 40, height: 800, heartbeats: 'show' });
-    const start = performance.now();
     const whole = buildScene(trace, layout, { window: [0, 600_000], top: 40, height: 800, heartbeats: 'show' });
-    const took = performance.now() - start;
-    console.log(`scene: whole 600 s run ${took.toFixed(2)} ms (${whole.arrows.length} arrows drawn, ${whole.merged} merged)`);
     expect(whole.arrows.length + whole.merged).toBe(100_000);
     expect(whole.arrows.length).toBeLessThan(20_000);
-    // Loose: the arrow count above is the real guard; timing only catches a pathological regression on a loaded machine.
-    expect(took).toBeLessThan(200);
     // At a readable zoom nothing merges.
     expect(buildScene(trace, layout, { window: [300_000, 301_000], top: 40, height: 800, heartbeats: 'show' }).merged).toBe(0);
   });

@@ -32,6 +32,8 @@ async function open(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
   const link = encodeLink({ config: fencing.config, schedule: parseSchedule(fencing.schedule), atMs: fencing.untilMs });
   await page.goto(`${site.url}?${link}`);
   await page.getByTestId('clock').waitFor();
+  // The fencing run lands on its Stores tab once its snapshot arrives; a click before that is undone.
+  await expect.poll(() => page.getByRole('tab', { name: 'Stores' }).getAttribute('aria-selected')).toBe('true');
   await page.getByRole('tab', { name: 'History' }).click();
   await page.getByTestId('history-panel').waitFor();
   return page;
