@@ -4,27 +4,13 @@
  * Wing 1990): the lock service per lock key, each store under strict mutual exclusion per lock
  * key, each store under fencing order per store key. A model that fails names a minimal subset.
  */
-import type { HistoryOpKind, HistoryResult } from '../history';
+import type { HistoryOpJson } from '../history';
 import { exclusiveModel, lockModel, orderModel, type ExclusiveInput, type LockInput, type OrderInput } from './models';
 import { MAX_MEMO, linearize, type Budget, type CheckOp, type Model } from './search';
 import { shrinkFailing } from './shrink';
 
-/** What the checker reads of an operation; `invokeOrder`/`completeOrder` refine equal times. */
-export interface CheckedOp {
-  readonly id: number;
-  readonly client: string;
-  readonly op: HistoryOpKind;
-  readonly key: string;
-  readonly value: string | null;
-  readonly token: number | null;
-  readonly store: 'fenced' | 'unfenced' | null;
-  readonly lockKey: string | null;
-  readonly invokeMs: number;
-  readonly completeMs: number | null;
-  readonly result: HistoryResult | null;
-  readonly invokeOrder?: number;
-  readonly completeOrder?: number | null;
-}
+/** What the checker reads of an operation: the history's plain form, where `invokeOrder`/`completeOrder` (which refine equal times) may be left out. */
+export type CheckedOp = Omit<HistoryOpJson, 'invokeOrder' | 'completeOrder'> & { readonly invokeOrder?: number; readonly completeOrder?: number | null };
 
 export const VERDICT_NAMES = ['locks', 'fenced', 'unfenced', 'fencedOrder', 'unfencedOrder', 'register'] as const;
 export type VerdictName = (typeof VERDICT_NAMES)[number];
