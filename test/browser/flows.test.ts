@@ -14,9 +14,6 @@ import { takeSnapshot } from '../../src/sim/snapshot';
 import { Timeline } from '../../src/sim/timeline';
 import { diagramLayout, lerp, messageLane, VIEW_H, VIEW_W } from '../../src/ui/diagram/layout';
 import { progressOf } from '../../src/ui/diagram/messageCanvas';
-import { resolvedTour } from '../../src/sim/tours/runner';
-import { findTour, TOURS } from '../../src/sim/tours/tours';
-import type { Tour } from '../../src/sim/tours/types';
 
 /** The default run (seed 42, clients A and B) as a link: it lands paused at 0. */
 const DEFAULT_LINK = 'v=1&seed=42&clients=AB&t=0';
@@ -179,78 +176,6 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page.getByRole('tab', { name: 'Clients' }).click();
     await page.screenshot({ path: join(SHOTS, '04b-fencing-clients.png') });
     await page.close();
-  });
-
-  it('plays every tour beat by beat to its end, each beat pausing where its assertions were checked', async () => {
-    const narration = (page: Page) => page.getByTestId('tour-narration');
-    for (const t of TOURS) {
-      const tour = resolvedTour(t);
-      const page = await open(`?v=1&seed=42&tour=${t.name}&beat=1&speed=100`);
-      await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('1');
-      await expect.poll(() => nowMs(page)).toBe(tour.beats[0].endMs);
-      await page.screenshot({ path: join(SHOTS, `tour-${t.name}-1.png`) });
-      for (const beat of tour.beats.slice(1)) {
-        await page.getByTestId('tour-next').click();
-        await expect.poll(() => narration(page).getAttribute('data-beat')).toBe(String(beat.number));
-        // The run is deterministic: landing on the beat's end is landing on the state the tour's
-        // unit test checked every assertion against.
-        await expect.poll(() => nowMs(page), { timeout: 20_000 }).toBe(beat.endMs);
-      }
-      expect(await page.getByTestId('tour-next').isDisabled()).toBe(true);
-      await page.close();
-    }
-    expect(pageErrors).toEqual([]);
-    // Twelve tours, every beat: about 40 s on two quiet cores; room for a busy machine.
-  }, 180_000);
-
-  it('plays the fencing tour beat by beat, goes back exactly, and a link lands on a beat', async () => {
-    const tour = resolvedTour(findTour('fencing') as Tour);
-    const narration = (page: Page) => page.getByTestId('tour-narration');
-    const paused = (page: Page) => page.getByTestId('clock').evaluate(() => !(window as unknown as { lockstep: { store: { getState(): { frame: { playing: boolean } } } } }).lockstep.store.getState().frame.playing);
-    const page = await open('?v=1&seed=42&tour=fencing&beat=1&speed=100');
-    await expect.poll(() => narration(page).getAttribute('data-tour')).toBe('fencing');
-    await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('1');
-    await expect.poll(() => nowMs(page)).toBe(tour.beats[0].endMs);
-    const rejected = () => page.getByTestId('store-fenced').textContent();
-    for (const beat of tour.beats.slice(1)) {
-      await page.getByTestId('tour-next').click();
-      await expect.poll(() => narration(page).getAttribute('data-beat')).toBe(String(beat.number));
-      // The beat plays from where the last one ended and pauses at its own end.
-      await expect.poll(() => nowMs(page), { timeout: 15_000 }).toBe(beat.endMs);
-      await expect.poll(() => paused(page)).toBe(true);
-      if (beat.number === 5) {
-        await page.getByRole('tab', { name: 'Stores' }).click();
-        await expect.poll(rejected).toContain('1 rejected');
-        await page.screenshot({ path: join(SHOTS, '13-tour.png') });
-      }
-      if (beat.number === 6) {
-        // The first "what if": without fencing, the fenced store took A's stale write.
-        await page.getByRole('tab', { name: 'Stores' }).click();
-        await expect.poll(rejected).toContain('0 rejected');
-        expect(await page.getByTestId('store-fenced').locator('[data-store-key="result"]').textContent()).toBe('resultA-second1');
-      }
-    }
-    expect(await narration(page).getAttribute('data-beat')).toBe(String(tour.beats.length));
-    expect(await page.getByTestId('tour-next').isDisabled()).toBe(true);
-    // The last beat is the second "what if": fencing on, A's stale write came first and was taken, then B's.
-    await expect.poll(rejected).toContain('0 rejected');
-    expect(await page.getByTestId('store-fenced').locator('[data-store-key="result"]').textContent()).toBe('resultB-first2');
-    // Back (←) twice restores beat 5 exactly: the fenced store refused the write.
-    await page.locator('body').press('ArrowLeft');
-    await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('6');
-    await page.locator('body').press('ArrowLeft');
-    await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('5');
-    await expect.poll(() => nowMs(page)).toBe(tour.beats[4].endMs);
-    await expect.poll(rejected).toContain('1 rejected');
-    expect(await page.getByTestId('store-fenced').locator('[data-store-key="result"]').textContent()).toBe('resultB-first2');
-    await expect.poll(() => page.evaluate(() => location.search)).toMatch(/&tour=fencing&beat=5$/);
-    await page.close();
-
-    const third = await open('?v=1&seed=42&tour=fencing&beat=3');
-    await expect.poll(() => narration(third).getAttribute('data-beat')).toBe('3');
-    await expect.poll(() => nowMs(third)).toBe(tour.beats[2].endMs);
-    expect(await narration(third).textContent()).toContain('still believes it holds');
-    await third.close();
   });
 
   it('nothing overlaps at 5 to 9 nodes, in light and dark', async () => {
