@@ -32,10 +32,13 @@ export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = 
     slot.append(canvas);
     const painter = new MessageCanvas(canvas, layout, (port) => bridge.attachPainter(port));
     controller.current = painter;
+    // With a paint worker, the page's frames never reach the canvas: nothing to follow here.
     painter.show(selectMessageFrame(store.getState()));
-    const unsubscribe = store.subscribe((state, previous) => {
-      if (selectSnapshot(state) !== selectSnapshot(previous) || selectClock(state) !== selectClock(previous)) painter.show(selectMessageFrame(state));
-    });
+    const unsubscribe = painter.drawsHere
+      ? store.subscribe((state, previous) => {
+          if (selectSnapshot(state) !== selectSnapshot(previous) || selectClock(state) !== selectClock(previous)) painter.show(selectMessageFrame(state));
+        })
+      : () => {};
     return () => {
       unsubscribe();
       painter.destroy();

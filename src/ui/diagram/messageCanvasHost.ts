@@ -81,6 +81,11 @@ export class MessageCanvas {
     this.sendLook();
   }
 
+  /** Whether the painter runs on this thread and needs `show`; a paint worker gets its frames from the simulation worker. */
+  get drawsHere(): boolean {
+    return this.local !== null;
+  }
+
   /** A frame for the painter on this thread (a paint worker gets its frames from the simulation worker). */
   show(frame: MessageFrame): void {
     this.local?.show(frame);
