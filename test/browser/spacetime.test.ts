@@ -13,6 +13,12 @@ import { runSimCli } from '../../src/cli/simCli';
 import { findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink, type LinkView } from '../../src/share/link';
+import { historyJson } from '../../src/sim/history';
+import { checkHistory } from '../../src/sim/linearizability/check';
+import { Simulation } from '../../src/sim/simulation';
+import { shownSubset } from '../../src/ui/panels/historyLanes';
+
+const fencing = findPreset('fencing')!;
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
 const VIEWPORT = { width: 1280, height: 720 } as const;
@@ -114,6 +120,26 @@ describe.skipIf(!haveChromium)('the space-time view in a real browser', () => {
     const bWrite = writes.find((w) => w.from === 'B' && /token 2/.test(w.label))!;
     const aLate = writes.find((w) => w.from === 'A' && /token 1/.test(w.label) && w.sentAt > bWrite.sentAt);
     expect(aLate).toBeDefined();
+
+    // The clients' history beside their lanes: the unfenced store's minimal subset outlined,
+    // the stale token-1 write and B's grant among it; a click on a bar seeks to its answer.
+    const sim = new Simulation(fencing.config, parseSchedule(fencing.schedule));
+    sim.advanceTo(15_000);
+    const ops = historyJson(sim.lockService!.history.ops);
+    const subset = new Set(shownSubset(checkHistory(ops)));
+    const bars = page.locator('[data-testid="spacetime"] .spacetime-ops rect');
+    await expect.poll(() => bars.count()).toBeGreaterThan(0);
+    const outlined = await page.locator('[data-testid="spacetime"] .spacetime-ops rect[data-in-subset="true"]').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-op-id'))));
+    expect(outlined.length).toBeGreaterThan(0);
+    expect(outlined.every((id) => subset.has(id))).toBe(true);
+    const stale = ops.find((o) => o.client === 'A' && o.op === 'write' && o.token === 1 && o.store === 'unfenced' && o.value === 'A-second')!;
+    const grant = ops.find((o) => o.client === 'B' && o.op === 'acquire' && o.result === 'granted')!;
+    expect(outlined).toContain(stale.id);
+    expect(outlined).toContain(grant.id);
+    const grantBar = page.locator(`[data-testid="spacetime"] .spacetime-ops rect[data-op-id="${grant.id}"]`);
+    expect(await grantBar.getAttribute('aria-label')).toContain('B acquire job:42 → granted 2');
+    await grantBar.click();
+    await expect.poll(() => nowMs(page)).toBe(grant.completeMs);
     await page.close();
     expect(pageErrors).toEqual([]);
   });

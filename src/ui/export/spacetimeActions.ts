@@ -28,6 +28,7 @@ export function registerSpacetimeExports(store: LabStore, view: () => SpaceTimeV
       compress: v.compress,
       filter: v.filter,
       nowMs: now,
+      history: v.history,
     });
     return { svg, name: (ext: string) => exportFileName('spacetime', seed, now, ext) };
   };

@@ -7,13 +7,13 @@
  * The worker checks the history on demand (when this tab is open and the time moves), so a
  * closed tab costs nothing.
  */
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useState } from 'react';
 import { history as sayHistory } from '../../sim/describe';
 import { VERDICT_NAMES, VERDICT_STAKES, type Verdict, type VerdictName } from '../../sim/linearizability/check';
-import type { HistoryMessage } from '../../worker/protocol';
 import { useBridge, useLabPanel } from '../labContext';
-import { selectConfig, selectNow, selectRunId } from '../store/selectors';
-import { TRACKS, layoutHistory, subsetSeekMs } from './historyLanes';
+import { selectConfig } from '../store/selectors';
+import { TRACKS, layoutHistory, shownVerdict as pickShown, subsetSeekMs } from './historyLanes';
+import { useHistory } from './useHistory';
 
 const LABELS: Readonly<Record<VerdictName, string>> = {
   locks: 'Lock service',
@@ -23,51 +23,6 @@ const LABELS: Readonly<Record<VerdictName, string>> = {
   unfencedOrder: 'Unfenced store, fencing order',
   register: 'Register (put/get)',
 };
-
-/** Between two checks while the time moves (playing), at least this long. */
-const RECHECK_MS = 250;
-
-/** Asks the worker for the history whenever the time on screen or the run changes, one request at a time. */
-function useHistory(): HistoryMessage | null {
-  const bridge = useBridge();
-  const now = useLabPanel(selectNow);
-  const runId = useLabPanel(selectRunId);
-  const [message, setMessage] = useState<HistoryMessage | null>(null);
-  const state = useRef({ inFlight: false, again: false, last: -Infinity, timer: null as ReturnType<typeof setTimeout> | null, alive: true });
-  useEffect(() => {
-    const s = state.current;
-    s.alive = true;
-    const ask = () => {
-      s.timer = null;
-      s.inFlight = true;
-      s.again = false;
-      s.last = performance.now();
-      void bridge.requestHistory().then((m) => {
-        s.inFlight = false;
-        if (!s.alive) return;
-        setMessage(m);
-        if (s.again) schedule();
-      });
-    };
-    const schedule = () => {
-      if (s.inFlight) {
-        s.again = true;
-        return;
-      }
-      if (s.timer !== null) return;
-      const wait = s.last + RECHECK_MS - performance.now();
-      if (wait <= 0) ask();
-      else s.timer = setTimeout(ask, wait);
-    };
-    schedule();
-    return () => {
-      s.alive = false;
-      if (s.timer !== null) clearTimeout(s.timer);
-      s.timer = null;
-    };
-  }, [bridge, now, runId]);
-  return message;
-}
 
 function verdictMark(v: Verdict | undefined): { mark: string; text: string; cls: string } {
   if (v === undefined) return { mark: '·', text: 'not checked', cls: 'na' };
@@ -109,9 +64,7 @@ export const HistoryPanel = memo(function HistoryPanel() {
     );
   }
   const { ops, verdicts, atMs } = message;
-  const failed = VERDICT_NAMES.filter((n) => verdicts[n]?.linearizable === false);
-  // The verdict whose subset is shown: the one clicked, else the first that failed.
-  const shown = chosen !== null && verdicts[chosen]?.linearizable === false ? chosen : (failed[0] ?? null);
+  const shown = pickShown(verdicts, chosen);
   const shownVerdict = shown !== null ? verdicts[shown] : undefined;
   const subset = new Set(shownVerdict?.linearizable === false ? shownVerdict.subset : []);
   const layout = layoutHistory(ops, clients, atMs, LEFT, WIDTH);

@@ -5,6 +5,7 @@
  * on screen while it is still open). Plain data, so tests can check it without a DOM.
  */
 import type { HistoryOpJson } from '../../sim/history';
+import { VERDICT_NAMES, type LinearizabilityReport, type VerdictName } from '../../sim/linearizability/check';
 
 export const TRACKS = ['lock', 'fenced', 'unfenced'] as const;
 export type Track = (typeof TRACKS)[number];
@@ -94,7 +95,8 @@ function foldedAxis(ops: readonly HistoryOpJson[], fromMs: number, toMs: number,
 /** The row the service's own operations (expiries, ghost releases) sit on. */
 export const SERVICE_ROW = 'service';
 
-function tone(op: HistoryOpJson): BarTone {
+/** The colour of an operation's bar: what the client was told (service operations apart). */
+export function opTone(op: HistoryOpJson): BarTone {
   if (op.op === 'expire' || op.op === 'ghost-release') return 'service';
   if (op.result === null) return 'open';
   return op.result === 'granted' || op.result === 'released' || op.result === 'accepted' ? 'ok' : 'refused';
@@ -116,7 +118,7 @@ export function layoutHistory(ops: readonly HistoryOpJson[], clients: readonly s
     const end = open ? toMs : (op.completeMs as number);
     const x0 = x(op.invokeMs);
     // At least a few pixels: an operation that completes in the millisecond it starts still shows.
-    bars.push({ op, row, track, x: x0, width: Math.max(3, x(end) - x0), tone: tone(op), open });
+    bars.push({ op, row, track, x: x0, width: Math.max(3, x(end) - x0), tone: opTone(op), open });
   }
   return { rows, bars, fromMs, toMs, x, folds, ticks };
 }
@@ -130,4 +132,18 @@ export function subsetSeekMs(ops: readonly HistoryOpJson[], subset: readonly num
     t = Math.max(t, o.completeMs ?? o.invokeMs);
   }
   return t;
+}
+
+/** The verdict whose subset is shown: the one a person chose if it failed, else the first that failed; null when all passed. */
+export function shownVerdict(verdicts: LinearizabilityReport, chosen: VerdictName | null = null): VerdictName | null {
+  if (chosen !== null && verdicts[chosen]?.linearizable === false) return chosen;
+  return VERDICT_NAMES.find((n) => verdicts[n]?.linearizable === false) ?? null;
+}
+
+/** The operation ids of the shown verdict's minimal subset (empty when every verdict passed). */
+export function shownSubset(verdicts: LinearizabilityReport | null, chosen: VerdictName | null = null): number[] {
+  if (verdicts === null) return [];
+  const name = shownVerdict(verdicts, chosen);
+  const v = name === null ? undefined : verdicts[name];
+  return v?.linearizable === false ? [...v.subset] : [];
 }

@@ -1,7 +1,7 @@
 /**
  * The space-time view wired to the page: the worker's trace, the scrubber's time as the cursor,
  * a click to seek, an arrow to its Why panel, a brushed window to play; a chapter figure's window
- * and lanes when a preset asks (`spacetimeFocus`).
+ * and lanes when a preset asks (`spacetimeFocus`); the clients' checked history beside their lanes.
  */
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import type { EventCategory } from '../../sim/events';
@@ -9,7 +9,10 @@ import type { MessageType } from '../../sim/types';
 import type { MessageFilter } from './scene';
 import { registerSpacetimeExports } from '../export/spacetimeActions';
 import { useBridge, useLab, useLabStore } from '../labContext';
-import { selectNow, selectSpacetimeFocus, selectTrace } from '../store/selectors';
+import { selectConfig, selectNow, selectSpacetimeFocus, selectTrace } from '../store/selectors';
+import { useHistory } from '../panels/useHistory';
+import { shownSubset } from '../panels/historyLanes';
+import type { SceneHistory } from './historyBars';
 import { SpaceTimeView, type SpaceTimeViewState } from './SpaceTimeView';
 
 /** The messages behind each event-log category (categories about no message type keep every message). */
@@ -40,6 +43,13 @@ export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
   const subject = useLab((s) => s.eventSubject);
   const kind = useLab((s) => s.eventKind);
   const filter = useMemo(() => messageFilterOf(subject, kind), [subject, kind]);
+  // The clients' operations beside their lanes, checked as the History tab checks them.
+  const hasClients = useLab((s) => selectConfig(s).clientIds.length > 0);
+  const checked = useHistory(hasClients);
+  const history = useMemo<SceneHistory | null>(
+    () => (checked && checked.ops.length > 0 ? { ops: checked.ops, subset: new Set(shownSubset(checked.verdicts)), atMs: checked.atMs } : null),
+    [checked],
+  );
   const onSeek = useCallback(
     (t: number) => {
       if (store.getState().frame.playing) bridge.pause();
@@ -77,6 +87,7 @@ export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
       onPlayWindow={onPlayWindow}
       onViewChange={onViewChange}
       {...(filter ? { filter } : {})}
+      history={history}
     />
   );
 });

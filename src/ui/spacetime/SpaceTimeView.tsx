@@ -17,6 +17,7 @@ import { followWindow, MIN_WINDOW_MS, nearestSegment, panWindow, tOf, clampWindo
 import { AXIS_GUTTER, defaultLaneIds, foldNodes, laneLayout, SERVICE_LANE, type LaneLayout } from './lanes';
 import { paintScene } from './paint';
 import { buildScene, type HeartbeatMode, type MessageFilter, type Scene, type SceneArrow } from './scene';
+import { OP_GEOMETRY, type SceneHistory } from './historyBars';
 import { arrowSummary, FONT, ms, windowText } from './style';
 import { LIGHT_THEME, readTheme, type SpaceTimeTheme } from './theme';
 import { Legend } from '../diagram/Legend';
@@ -44,6 +45,8 @@ export interface SpaceTimeViewProps {
   readonly filter?: MessageFilter;
   /** Told what the view shows whenever it changes (the page's exports draw the same). */
   readonly onViewChange?: (view: SpaceTimeViewState) => void;
+  /** The clients' operations to draw beside their lanes, with a failed verdict's subset; absent: none. */
+  readonly history?: SceneHistory | null;
 }
 
 /** What the view shows: enough to draw the same picture elsewhere (an SVG or PNG export). */
@@ -56,6 +59,7 @@ export interface SpaceTimeViewState {
   readonly width: number;
   readonly height: number;
   readonly theme: SpaceTimeTheme;
+  readonly history: SceneHistory | null;
 }
 
 /** The headers' band above the lanes (px). */
@@ -281,23 +285,24 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   const [heartbeats, setHeartbeats] = useState<HeartbeatMode>(props.heartbeats ?? 'fold');
   const [compress, setCompress] = useState(props.compress ?? false);
   const filter = props.filter;
+  const history = props.history ?? null;
   const liveScene = useMemo(
-    () => (trace && layout ? buildScene(trace, layout, { window: live, top, height: plotH, heartbeats, compress, ...(filter ? { filter } : {}) }) : null),
-    [trace, layout, live, top, plotH, heartbeats, compress, filter],
+    () => (trace && layout ? buildScene(trace, layout, { window: live, top, height: plotH, heartbeats, compress, ...(filter ? { filter } : {}), ...(history ? { history } : {}) }) : null),
+    [trace, layout, live, top, plotH, heartbeats, compress, filter, history],
   );
   const settledScene = useMemo(
     () =>
       dom.trace === trace && sameWindow(dom.window, live)
         ? liveScene
         : dom.trace && layout && dom.trace.actorIds === trace?.actorIds
-          ? buildScene(dom.trace, layout, { window: dom.window, top, height: plotH, heartbeats, compress, ...(filter ? { filter } : {}) })
+          ? buildScene(dom.trace, layout, { window: dom.window, top, height: plotH, heartbeats, compress, ...(filter ? { filter } : {}), ...(history ? { history } : {}) })
           : null,
-    [dom, layout, top, plotH, heartbeats, compress, filter],
+    [dom, layout, top, plotH, heartbeats, compress, filter, history],
   );
   const onViewChange = props.onViewChange;
   useEffect(() => {
-    onViewChange?.({ window: live, lanes: laneIds, heartbeats, compress, filter: filter ?? null, width: size.width, height: size.height, theme });
-  }, [onViewChange, live, laneIds, heartbeats, compress, filter, size.width, size.height, theme]);
+    onViewChange?.({ window: live, lanes: laneIds, heartbeats, compress, filter: filter ?? null, width: size.width, height: size.height, theme, history });
+  }, [onViewChange, live, laneIds, heartbeats, compress, filter, size.width, size.height, theme, history]);
   const sceneRef = useRef<Scene | null>(liveScene);
   sceneRef.current = liveScene;
 
@@ -363,6 +368,12 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
     const id = target.getAttribute?.('data-msg-id');
     if (id !== null && id !== undefined) {
       onMessage(Number(id), Number(target.getAttribute('data-sent-at')));
+      return;
+    }
+    const opEnd = target.getAttribute?.('data-op-end');
+    if (opEnd !== null && opEnd !== undefined) {
+      // An operation: to the moment it was answered (or the last moment seen while it is open).
+      onSeek(Number(opEnd));
       return;
     }
     const p = local(e);
@@ -509,6 +520,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
                 <li><span className="key-swatch key-lease-client" aria-hidden="true" />the client's lease, as it counts it (left of its lane)</li>
                 <li><span className="key-swatch key-lease-service" aria-hidden="true" />the lease as the leader's clock counts it (right of its lane)</li>
                 <li><span className="key-dots" aria-hidden="true">⋮</span>a client acting after its own lease ran out</li>
+                <li><span className="key-swatch key-op" aria-hidden="true" />a client's operations, invoked to answered (right of its lane: lock, fenced, unfenced); outlined: a set no order explains</li>
                 <li><span className="key-ok" aria-hidden="true">✓</span>/<span className="key-bad" aria-hidden="true">✗</span> a store accepted / refused a write (token comparison)</li>
                 <li><span aria-hidden="true">╌</span> dashed lane: node down; ⋯ later ⋯: quiet time folded</li>
               </ul>
@@ -577,6 +589,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             </g>
           )}
           {settledScene && <DomStoreMarks scene={settledScene} />}
+          {settledScene && settledScene.ops.length > 0 && <DomOps scene={settledScene} />}
           {cursorY !== null && (
             <g className="spacetime-cursor" aria-hidden="true">
               <line x1={AXIS_GUTTER} x2={size.width} y1={cursorY} y2={cursorY} />
@@ -658,6 +671,31 @@ function domArrowsOf(all: readonly SceneArrow[]): SceneArrow[] {
   if (out.length < DOM_ARROW_LIMIT) for (const a of all) if (a.kind === 'heartbeat' && out.length < DOM_ARROW_LIMIT) out.push(a);
   return out.sort((a, b) => a.row - b.row);
 }
+
+/** The settled scene's client operations as DOM: hittable, titled, named for tests and screen readers. */
+const DomOps = memo(function DomOps({ scene }: { scene: Scene }) {
+  return (
+    <g className="spacetime-ops">
+      {scene.ops.map((b) => (
+        <rect
+          key={b.id}
+          x={b.x - OP_GEOMETRY.width / 2 - 2}
+          y={b.y1}
+          width={OP_GEOMETRY.width + 4}
+          height={b.y2 - b.y1}
+          data-op-id={b.id}
+          data-op-end={b.endMs}
+          data-in-subset={b.inSubset ? 'true' : undefined}
+          data-tone={b.tone}
+          role="img"
+          aria-label={b.label}
+        >
+          <title>{b.label}</title>
+        </rect>
+      ))}
+    </g>
+  );
+});
 
 /** The settled scene's store marks as DOM (few: placed in pixels, hidden mid-gesture). */
 const DomStoreMarks = memo(function DomStoreMarks({ scene }: { scene: Scene }) {

@@ -6,6 +6,7 @@
 import { MESSAGE_KINDS, symbolPath, type MessageKind } from '../diagram/messageShapes';
 import { arrowHead } from './geometry';
 import { AXIS_GUTTER, type LaneLayout } from './lanes';
+import { OP_GEOMETRY, opAlpha } from './historyBars';
 import { LANE_GEOMETRY, type Scene, type SceneArrow } from './scene';
 import {
   ARROW_WIDTH, arrowLength, DENSE_ARROWS, BAND_ALPHA, bandWidth, CHECK_PATH, CROSS_PATH, DROP_TEXT_MAX, dropText, FONT, FONT_FAMILY,
@@ -95,6 +96,17 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
   }
   ctx.stroke();
   ctx.setLineDash([]);
+
+  // The clients' operations, right of their lanes; a failed verdict's subset outlined.
+  for (const b of scene.ops) {
+    ctx.globalAlpha = opAlpha(b);
+    ctx.fillStyle = theme.op[b.tone];
+    ctx.fillRect(b.x - OP_GEOMETRY.width / 2, b.y1, OP_GEOMETRY.width, b.y2 - b.y1);
+  }
+  ctx.globalAlpha = 1;
+  ctx.strokeStyle = theme.cursor;
+  ctx.lineWidth = 2;
+  for (const b of scene.ops) if (b.inSubset) ctx.strokeRect(b.x - OP_GEOMETRY.width / 2 - 1, b.y1 - 1, OP_GEOMETRY.width + 2, b.y2 - b.y1 + 2);
 
   paintArrows(ctx, scene.arrows, theme);
   const labels = new LabelPlacer();

@@ -1,7 +1,7 @@
 /**
  * What the space-time view draws for one window of a trace, as plain primitives (no DOM, no
  * canvas): lane bands, partitions, message arrows or heartbeat ticks, lease bars, store marks,
- * the time axis and the cursor. The canvas painter, the DOM overlay, hit-testing and the SVG
+ * the clients' operations, the time axis and the cursor. The canvas painter, the DOM overlay, hit-testing and the SVG
  * export all read the same scene, so what is drawn, what is clickable and what is exported agree.
  *
  * Only what is in the window is produced: messages are found by binary search on `sentAt` (rows
@@ -16,6 +16,7 @@ import { dropPosition, MESSAGE_KINDS, messageKind, type MessageKind } from '../d
 import { yOf, type Segment, type TimeScale, type TimeWindow } from './geometry';
 import { foldLabel, quietFolds, type Fold } from './folds';
 import { SERVICE_LANE, type LaneLayout } from './lanes';
+import { opBars, type OpBar, type SceneHistory } from './historyBars';
 
 export type HeartbeatMode = 'show' | 'fold';
 
@@ -31,6 +32,8 @@ export interface SceneOptions {
   readonly compress?: boolean;
   /** Only messages from or to this actor, and only of these types (the event log's filters); absent: all. */
   readonly filter?: MessageFilter;
+  /** The clients' operations to draw beside their lanes (the History view's data); absent: none. */
+  readonly history?: SceneHistory;
 }
 
 export interface MessageFilter {
@@ -160,6 +163,8 @@ export interface Scene {
   readonly leases: readonly LeaseBar[];
   readonly overruns: readonly LeaseOverrun[];
   readonly storeMarks: readonly StoreMarkView[];
+  /** The clients' operations, right of their lanes. */
+  readonly ops: readonly OpBar[];
   readonly axis: readonly AxisTick[];
   readonly axisUnit: 's' | 'ms';
   /** The cursor's y, or null when `nowMs` is outside the window. */
@@ -365,6 +370,7 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
     partitions: partitionBands(trace, layout, t0, t1, y),
     ...leaseBars(trace, layout, index, t0, t1, y),
     storeMarks: storeMarks(trace, layout, t0, t1, y),
+    ops: opBars(opts.history, layout, trace.actorIds, t0, t1, y),
     ...(folds.length > 0 ? foldedAxisTicks(scale, folds) : axisTicks(scale)),
     cursorY: opts.nowMs != null && opts.nowMs >= t0 && opts.nowMs <= t1 ? y(opts.nowMs) : null,
     scale,

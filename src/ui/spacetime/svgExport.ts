@@ -9,6 +9,7 @@ import type { TraceView } from '../../sim/traceColumns';
 import type { TimeWindow } from './geometry';
 import { AXIS_GUTTER, laneLayout, type LaneLayout } from './lanes';
 import { buildScene, LANE_GEOMETRY, type HeartbeatMode, type MessageFilter, type Scene } from './scene';
+import { OP_GEOMETRY, opAlpha, type SceneHistory } from './historyBars';
 import {
   ARROW_WIDTH, arrowLength, BAND_ALPHA, bandWidth, CHECK_PATH, CROSS_PATH, DROP_TEXT_MAX, dropText, FONT, FONT_FAMILY,
   IN_FLIGHT_DASH, LabelPlacer, ms, OVERRUN_DASH, PARTITION_ALPHA, STORE_LINE_DY, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH, textWidth,
@@ -81,6 +82,12 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
   }
   for (const o of scene.overruns) {
     push(`<line x1="${n(o.x)}" y1="${n(o.y1)}" x2="${n(o.x)}" y2="${n(o.y2)}" stroke="${theme.clientLease}" stroke-width="3" stroke-dasharray="${OVERRUN_DASH.join(' ')}"/>`);
+  }
+
+  for (const b of scene.ops) {
+    const w = OP_GEOMETRY.width;
+    const outline = b.inSubset ? ` stroke="${theme.cursor}" stroke-width="2"` : '';
+    push(`<rect class="op" x="${n(b.x - w / 2)}" y="${n(b.y1)}" width="${w}" height="${n(b.y2 - b.y1)}" fill="${theme.op[b.tone]}" fill-opacity="${opAlpha(b)}"${outline} data-op-id="${b.id}"><title>${escapeXml(b.label)}</title></rect>`);
   }
 
   // Arrows: one path per kind and style, like the canvas.
@@ -189,6 +196,8 @@ function legendItems(scene: Scene): LegendItem[] {
   if (scene.arrows.some((a) => a.dropReason !== null)) items.push({ name: 'dropped', mark: (t) => `<path d="M1,-5l10,10M11,-5l-10,10" stroke="${t.drop}" stroke-width="2.5" fill="none"/>` });
   if (scene.leases.some((l) => l.side === 'client')) items.push({ name: "client's lease (left of lane)", mark: (t) => `<rect x="3" y="-8" width="7" height="16" fill="${t.clientLease}"/>` });
   if (scene.leases.some((l) => l.side === 'service')) items.push({ name: "service's lease (right of lane)", mark: (t) => `<rect x="3" y="-8" width="7" height="16" fill="${t.serviceLease}"/>` });
+  if (scene.ops.length) items.push({ name: "client's operations (right of lane)", mark: (t) => `<rect x="3" y="-8" width="6" height="16" fill="${t.op.ok}"/>` });
+  if (scene.ops.some((b) => b.inSubset)) items.push({ name: 'operations no order explains', mark: (t) => `<rect x="3" y="-8" width="6" height="16" fill="${t.op.refused}" stroke="${t.cursor}" stroke-width="2"/>` });
   if (scene.overruns.length) items.push({ name: 'acting after its lease ended', mark: (t) => `<line x1="6" y1="-8" x2="6" y2="8" stroke="${t.clientLease}" stroke-width="3" stroke-dasharray="${OVERRUN_DASH.join(' ')}"/>` });
   if (scene.storeMarks.some((m) => m.accepted)) items.push({ name: 'write accepted', mark: (t) => `<path transform="translate(6,0)" d="${CHECK_PATH}" stroke="${t.ok}" stroke-width="3" fill="none"/>` });
   if (scene.storeMarks.some((m) => !m.accepted)) items.push({ name: 'write refused', mark: (t) => `<path transform="translate(6,0)" d="${CROSS_PATH}" stroke="${t.bad}" stroke-width="3" fill="none"/>` });
@@ -211,13 +220,15 @@ export interface TraceSvgOptions {
   readonly nowMs?: number | null;
   /** The run's seed, for the title. */
   readonly seed: string | number;
+  /** The clients' operations, as the view draws them beside their lanes. */
+  readonly history?: SceneHistory | null;
 }
 
 /** The whole export in one call: lays out the lanes, builds the window's scene and writes the file. */
 export function traceToSvg(trace: TraceView, opts: TraceSvgOptions): string {
   const layout = laneLayout(trace.actorIds, trace.actors, opts.width, opts.lanes);
   const top = 40;
-  const scene = buildScene(trace, layout, { window: opts.window, top, height: opts.height - top - 8, heartbeats: opts.heartbeats ?? 'fold', nowMs: opts.nowMs ?? null, compress: opts.compress ?? false, ...(opts.filter ? { filter: opts.filter } : {}) });
+  const scene = buildScene(trace, layout, { window: opts.window, top, height: opts.height - top - 8, heartbeats: opts.heartbeats ?? 'fold', nowMs: opts.nowMs ?? null, compress: opts.compress ?? false, ...(opts.filter ? { filter: opts.filter } : {}), ...(opts.history ? { history: opts.history } : {}) });
   return sceneToSvg(scene, layout, {
     theme: opts.theme,
     width: opts.width,

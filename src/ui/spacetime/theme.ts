@@ -5,6 +5,7 @@
  */
 import { KIND_VARS, type MessageKind } from '../diagram/messageShapes';
 import type { BandState } from './scene';
+import type { BarTone } from '../panels/historyLanes';
 
 export interface SpaceTimeTheme {
   readonly bg: string;
@@ -21,6 +22,8 @@ export interface SpaceTimeTheme {
   readonly groups: readonly string[];
   readonly clientLease: string;
   readonly serviceLease: string;
+  /** A client operation's bar, by what the client was told (the History view's colours). */
+  readonly op: Readonly<Record<BarTone, string>>;
 }
 
 /** The CSS variable each colour comes from (the same ones the ring and its legend use). */
@@ -48,6 +51,13 @@ const BAND_VARS: Readonly<Record<BandState, string>> = {
   crashed: '--down-stroke',
 };
 
+
+const OP_VARS: Readonly<Record<BarTone, string>> = {
+  ok: '--ok',
+  refused: '--msg-vote',
+  open: '--muted',
+  service: '--lease-service',
+};
 
 const GROUP_VARS = ['--group-0', '--group-1', '--group-2', '--group-3'];
 
@@ -81,7 +91,9 @@ export function themeFrom(read: (name: string) => string | null | undefined, fal
   for (const [k, v] of Object.entries(KIND_VARS) as [MessageKind, string][]) kind[k] = get(v);
   const base = {} as Record<keyof typeof VARS, string>;
   for (const [k, v] of Object.entries(VARS) as [keyof typeof VARS, string][]) base[k] = get(v);
-  return { ...base, band, kind, groups: GROUP_VARS.map(get) };
+  const op = {} as Record<BarTone, string>;
+  for (const [k, v] of Object.entries(OP_VARS) as [BarTone, string][]) op[k] = get(v);
+  return { ...base, band, kind, op, groups: GROUP_VARS.map(get) };
 }
 
 export const LIGHT_THEME: SpaceTimeTheme = themeFrom(() => null, LIGHT_VALUES);
