@@ -474,6 +474,17 @@ describe('worker protocol over a MessageChannel', () => {
     expect(t.received.some((m) => m.type === 'fuzz-progress')).toBe(true);
   });
 
+  it('keeps every run of the search to the features asked for, so the counterexample found has them', async () => {
+    const t = (current = setup({ fuzzStepsPerFrame: 4 }));
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(''));
+    await t.frame();
+    t.bridge.findCounterexample({ seed: 42, runs: 20, bugs: ['no-fencing'], features: ['leader-noop'] });
+    for (let i = 0; i < 200 && t.store.getState().fuzzRunning; i++) await t.frame(40);
+    const s = t.store.getState();
+    expect(s.fuzzDone?.found?.violation.invariant).toBe('fencing');
+    expect(s.frame.config.features).toEqual(['leader-noop']);
+  });
+
   it('reports progress while searching and can be cancelled', async () => {
     const t = (current = setup({ fuzzStepsPerFrame: 1 }));
     t.bridge.findCounterexample({ seed: 1, runs: 500, bugs: [], durationMs: 2000 });

@@ -3,6 +3,7 @@
  * so the page stays responsive while it searches and shrinks.
  */
 import type { BugName } from '../sim/config';
+import type { FeatureName } from '../sim/features';
 import { fuzz, type Counterexample, type FuzzProgress, type FuzzResult } from '../sim/fuzz';
 import { violationView } from './liveCheck';
 import type { FuzzDoneMessage, FuzzProgressMessage } from './protocol';
@@ -11,6 +12,8 @@ export interface SearchRequest {
   readonly seed: number;
   readonly runs: number;
   readonly bugs: readonly BugName[];
+  /** Every run's protocol features (a bug still forces its own); absent: drawn per run, as `npm run fuzz` does. */
+  readonly features?: readonly FeatureName[];
   readonly durationMs?: number;
 }
 
@@ -35,7 +38,7 @@ export class CounterexampleSearch {
     private readonly startedAt: number,
   ) {
     this.runs = Math.max(1, Math.min(100_000, Math.floor(request.runs)));
-    this.gen = fuzz({ seed: request.seed, runs: this.runs, bugs: request.bugs, durationMs: request.durationMs });
+    this.gen = fuzz({ seed: request.seed, runs: this.runs, bugs: request.bugs, durationMs: request.durationMs, ...(request.features ? { features: request.features } : {}) });
   }
 
   /** One slice: fuzz steps until the budget is spent (at least one). */

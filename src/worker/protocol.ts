@@ -4,6 +4,7 @@
  * Host and worker talk through an `Endpoint`, so tests connect them over a `MessageChannel`.
  */
 import type { BugName, SimConfig } from '../sim/config';
+import type { FeatureName } from '../sim/features';
 import type { DetailEvent, EventKind, SimEvent } from '../sim/events';
 import type { ExperimentSpec, RunJob, RunResult } from '../sim/experiments/experiment';
 import type { HistoryOpJson } from '../sim/history';
@@ -93,7 +94,8 @@ export type HostToWorker =
   | { readonly type: 'undo' }
   | { readonly type: 'redo' }
   /** Search for a counterexample with the swarm fuzzer, in slices between frames. */
-  | { readonly type: 'fuzz'; readonly seed: number; readonly runs: number; readonly bugs: readonly BugName[]; readonly durationMs?: number }
+  /** The counterexample search: swarm runs with these bugs, and these protocol features in every run (absent: drawn per run). */
+  | { readonly type: 'fuzz'; readonly seed: number; readonly runs: number; readonly bugs: readonly BugName[]; readonly features?: readonly FeatureName[]; readonly durationMs?: number }
   | { readonly type: 'fuzz-cancel' }
   /** Stream the trace (for the space-time view) while `on`; turning it on resends it whole. */
   | { readonly type: 'trace'; readonly on: boolean }

@@ -222,6 +222,13 @@ describe('invariants panel, bugs menu and counterexample search', () => {
     expect(sent.at(-1)).toEqual({ type: 'load', config: { ...DEFAULT_CONFIG, bugs: ['no-fencing'] }, schedule: parseSchedule(CHAPTER_SCHEDULE), startAtMs: 1500, playing: false, label: 'custom' });
   });
 
+  it('searches with the run’s protocol features', () => {
+    const { sent } = renderLab(<InvariantsPanel />, { ...chapter, config: { ...DEFAULT_CONFIG, features: ['pre-vote', 'leader-noop'] } });
+    expect(screen.getByTestId('fuzz').textContent).toContain("with this run's protocol features (pre-vote, leader-noop)");
+    fireEvent.click(screen.getByRole('button', { name: 'Find a counterexample' }));
+    expect(sent.at(-1)).toEqual({ type: 'fuzz', seed: 42, runs: 200, bugs: [], features: ['pre-vote', 'leader-noop'] });
+  });
+
   it('starts a search with the run’s bugs, shows progress and can cancel it', () => {
     const { sent, store } = renderLab(<InvariantsPanel />, { ...chapter, config: { ...DEFAULT_CONFIG, bugs: ['figure8'] } });
     fireEvent.change(screen.getByLabelText('runs'), { target: { value: 'many' } });
@@ -229,7 +236,9 @@ describe('invariants panel, bugs menu and counterexample search', () => {
     expect(screen.getByRole('alert').textContent).toBe('The number of runs is a whole number from 1 to 10000, not "many".');
     fireEvent.change(screen.getByLabelText('runs'), { target: { value: '50' } });
     fireEvent.click(screen.getByRole('button', { name: 'Find a counterexample' }));
-    expect(sent.at(-1)).toEqual({ type: 'fuzz', seed: 42, runs: 50, bugs: ['figure8'] });
+    // The search keeps to the run's protocol: no features here, so none in any of its runs.
+    expect(sent.at(-1)).toEqual({ type: 'fuzz', seed: 42, runs: 50, bugs: ['figure8'], features: [] });
+    expect(screen.getByTestId('fuzz').textContent).toContain("the chapter's Raft with no protocol features");
     act(() => store.setState({ fuzzProgress: { type: 'fuzz-progress', phase: 'search', runsDone: 12, runs: 50, runsPerSec: 20.5, shrinkAttempts: 0 } }));
     expect(screen.getByTestId('fuzz-progress').textContent).toContain('12 of 50 runs · 20.5 runs/s');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel search' }));

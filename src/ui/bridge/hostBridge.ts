@@ -5,6 +5,7 @@
  * A snapshot message becomes the store's one `frame`; nothing is mirrored field by field.
  */
 import type { BugName, SimConfig } from '../../sim/config';
+import type { FeatureName } from '../../sim/features';
 import type { DetailEvent, SimEvent } from '../../sim/events';
 import type { Action, ActionBody } from '../../sim/schedule';
 import { applyTraceDelta, type TraceDelta } from '../../sim/traceColumns';
@@ -172,7 +173,7 @@ export class HostBridge {
   }
 
   /** Searches for a counterexample in the worker; the run it finds is loaded, paused at the violation. */
-  findCounterexample(options: { seed: number; runs: number; bugs: readonly BugName[]; durationMs?: number }): void {
+  findCounterexample(options: { seed: number; runs: number; bugs: readonly BugName[]; features?: readonly FeatureName[]; durationMs?: number }): void {
     this.setFrame({ playing: false });
     this.store.setState({ fuzzRunning: true, fuzzProgress: null, fuzzDone: null });
     this.send({ type: 'fuzz', ...options });

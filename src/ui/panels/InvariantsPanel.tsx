@@ -107,13 +107,15 @@ function FuzzControls() {
       return;
     }
     setProblem(null);
-    bridge.findCounterexample({ seed, runs: Number(runs), bugs: config.bugs });
+    // The run's protocol: every run of the search has the features this run has (a bug still forces its own).
+    bridge.findCounterexample({ seed, runs: Number(runs), bugs: config.bugs, features: config.features ?? [] });
   };
   return (
     <div className="fuzz" data-testid="fuzz">
       <h3>Find a counterexample</h3>
       <p className="hint">
-        Swarm fuzzing in the worker: random clusters, timings and faults{config.bugs.length > 0 ? ` with ${config.bugs.join(', ')} on` : ''}, every
+        Swarm fuzzing in the worker: random clusters, timings and faults{config.bugs.length > 0 ? ` with ${config.bugs.join(', ')} on` : ''},{' '}
+        {(config.features ?? []).length > 0 ? `with this run's protocol features (${(config.features ?? []).join(', ')})` : "the chapter's Raft with no protocol features"}, every
         invariant checked each ms; the first failing run is shrunk and loaded, paused at the violation. Fuzz seed {seed}.
       </p>
       <div className="button-row">
