@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { availableParallelism } from 'node:os';
 
 // base './' so the built site works from any path on any static host.
 export default defineConfig({
@@ -11,6 +12,9 @@ export default defineConfig({
     include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',
     testTimeout: 60_000,
+    // Two files at a time even on two cores (Vitest's default there is one): a browser file spends
+    // much of its time waiting on Chromium, which another file's work fills.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     hookTimeout: 120_000,
   },
 });

@@ -250,7 +250,8 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page.close();
 
     expect(pageErrors).toEqual([]);
-  });
+    // Thirteen axe runs over two views and ten tabs: beside another test file on two busy cores, past a minute.
+  }, 180_000);
 
   it('takes actions, copies the link, and a fresh page shows the same run at the same time', async () => {
     const page = await open(`?${DEFAULT_LINK}`);
