@@ -136,6 +136,15 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       return `${v.node} heard from ${v.heard} of the ${v.majority} servers it needs since t=${v.sinceMs} ms: it steps down (CheckQuorum, §6.2)`;
     }
+    case 'snapshot-taken': {
+      const v = d.values;
+      return `${v.node} compacts its log: snapshot ≤ ${v.index} (term ${v.term}), ${v.removed} ${v.removed === 1 ? 'entry' : 'entries'} dropped (applied ${v.lastApplied}, committed ${v.commitIndex}; snapshots, §5)`;
+    }
+    case 'snapshot-installed': {
+      const v = d.values;
+      const rest = v.kept > 0 ? `keeps the ${v.kept} matching ${v.kept === 1 ? 'entry' : 'entries'} after it` : v.discarded > 0 ? `discards its ${v.discarded} ${v.discarded === 1 ? 'entry' : 'entries'}` : 'had no entries after it';
+      return `${v.node} installs ${v.leader}'s snapshot ≤ ${v.index} (term ${v.term}) and ${rest} (§5.1)`;
+    }
   }
 }
 

@@ -177,6 +177,10 @@ export function messageLabel(payload: Message): string {
       return `${payload.outcome}${payload.token !== null ? ` token ${payload.token}` : ''} (${payload.key})`;
     case 'StoreWrite':
       return `write ${payload.key}=${payload.value} token ${payload.token ?? 'none'}`;
+    case 'InstallSnapshot':
+      return `InstallSnapshot term ${payload.term}: snapshot ≤ ${payload.snapshot.index}, term ${payload.snapshot.term}`;
+    case 'InstallSnapshotReply':
+      return `snapshot installed, match ${payload.matchIndex} (term ${payload.term})`;
   }
 }
 

@@ -557,6 +557,10 @@ export function messageLabel(msg: Message): string {
       return `ClientReply ${msg.outcome} ${msg.key}${msg.token !== null ? ` token ${msg.token}` : ''}${msg.outcome === 'not-leader' && msg.leaderHint !== null ? ` (try ${msg.leaderHint})` : ''}`;
     case 'StoreWrite':
       return `StoreWrite ${msg.key}=${msg.value} ${msg.token !== null ? `token ${msg.token}` : 'no token'}`;
+    case 'InstallSnapshot':
+      return `InstallSnapshot term ${msg.term}, snapshot ≤ ${msg.snapshot.index} (term ${msg.snapshot.term})`;
+    case 'InstallSnapshotReply':
+      return `InstallSnapshotReply term ${msg.term}, match ${msg.matchIndex}`;
   }
 }
 
