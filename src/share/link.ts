@@ -80,7 +80,7 @@ export function encodeLink(spec: RunSpec): string {
 export const MODE_FLAGS = ['present', 'embed', 'console'] as const;
 type ModeFlag = (typeof MODE_FLAGS)[number];
 
-const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'features', 'snapshot', 's', 'z', 't', 'speed', 'tour', 'beat', 'view', ...MODE_FLAGS]);
+const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'features', 's', 'z', 't', 'speed', 'tour', 'beat', 'view', ...MODE_FLAGS, 'snapshot']);
 
 export interface DecodeOptions {
   /**

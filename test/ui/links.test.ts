@@ -36,7 +36,7 @@ describe('the page’s links', () => {
   });
 
   it('answers old-style and bad links with one sentence', () => {
-    expect(runFromQuery('?seed=7&nodes=9&paused')).toBe('This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, s, z, t, speed, tour, beat, view, present, embed, console.');
+    expect(runFromQuery('?seed=7&nodes=9&paused')).toBe('This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, s, z, t, speed, tour, beat, view, present, embed, console, snapshot.');
     expect(runFromQuery('?speed=1')).toBe('This link has no format version (v=1); it is not a Lockstep run link.');
     expect(runFromQuery('?v=1&seed=42&nodes=12')).toBe('This link\'s configuration is invalid: The number of nodes must be a whole number from 1 to 9, not "12".');
     expect(runFromQuery('?v=1&seed=42&t=700000')).toBe('This link\'s time "700000" must be a whole number of ms from 0 to 600000.');
