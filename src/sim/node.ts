@@ -533,8 +533,9 @@ export class RaftNode {
     const next = this.nextIdx;
     // Peers at the same next index get the same (immutable) message: one object, one slice.
     let shared: AppendEntries | null = null;
+    const base = this.snapshotIndex;
     for (let slot = 0; slot < n; slot++) {
-      if (next[slot] <= this.snapshotIndex) {
+      if (next[slot] <= base) {
         // Snapshots (§5.1): the entry this follower needs next is compacted away; send the snapshot.
         this.host.send(this.id, this.peers[slot], installSnapshotFor(this));
         continue;
@@ -739,9 +740,10 @@ export class RaftNode {
 
   /** Hand every committed entry not yet applied to the state machine, in log order (Figure 2). */
   applyCommitted(): void {
+    const base = this.snapshotIndex; // the host's apply never compacts; only compactIfDue below does
     while (this.lastApplied < this.commitIndex) {
       const index = ++this.lastApplied;
-      this.host.onCommitted(this, index, this.log[index - 1 - this.snapshotIndex]);
+      this.host.onCommitted(this, index, this.log[index - 1 - base]);
     }
     if (this.host.features.snapshots) compactIfDue(this, this.host);
   }
