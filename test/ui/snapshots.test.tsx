@@ -4,6 +4,7 @@ import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunSettings } from '../../src/ui/controls/RunSettings';
 import { LogsPanel } from '../../src/ui/panels/LogsPanel';
+import { Legend } from '../../src/ui/diagram/Legend';
 import { findPreset } from '../../src/sim/presets';
 import { DEFAULT_CONFIG } from '../../src/sim/config';
 import { formatSchedule } from '../../src/sim/schedule';
@@ -65,5 +66,16 @@ describe('the logs with snapshots', () => {
   it('without the feature there is no snapshot box', () => {
     const { container } = renderLab(<LogsPanel />, { config: preset.config, schedule: preset.schedule, untilMs: 3000 });
     expect(container.querySelector('.log-snapshot')).toBeNull();
+  });
+});
+
+describe('the legend', () => {
+  it('lists InstallSnapshot and its reply only in runs with snapshots', () => {
+    renderLab(<Legend />, { config: SNAPSHOTS });
+    expect(screen.getByLabelText('Legend').textContent).toContain('InstallSnapshot (snapshots, §5)');
+    expect(screen.getByLabelText('Legend').textContent).toContain('InstallSnapshot reply');
+    cleanup();
+    renderLab(<Legend />);
+    expect(screen.getByLabelText('Legend').textContent).not.toContain('InstallSnapshot');
   });
 });
