@@ -280,6 +280,28 @@ describe('snapshots: configuration, invariants and the preset', () => {
     }
   });
 
+  it('a snapshot whose state or term differs from the committed log is caught (hand-built violations)', () => {
+    const schedule = parseSchedule('@300 client A acquire k1 5000; @400 submit a; @450 submit b; @500 submit c; @550 submit d');
+    const make = () => {
+      const sim = new Simulation({ ...DEFAULT_CONFIG, clientIds: ['A'], features: ['snapshots'], snapshotEvery: 3 }, schedule);
+      const checker = attachInvariants(sim);
+      sim.advanceTo(1500);
+      expect(checker.violations).toEqual([]);
+      const node = sim.cluster.nodes.find((n) => n.snapshot !== null && n.snapshot.state !== null && n.snapshot.state.locks.length > 0)!;
+      expect(node).toBeDefined();
+      return { sim, checker, node, snap: node.snapshot! };
+    };
+    const a = make();
+    a.node.snapshot = Object.freeze({ ...a.snap, state: Object.freeze({ ...a.snap.state!, nextToken: a.snap.state!.nextToken + 1 }) });
+    a.checker.check();
+    expect(a.checker.first?.invariant).toBe('snapshot-state');
+    expect(a.checker.first?.sentence).toContain(`its next token is ${a.snap.state!.nextToken + 1}, not ${a.snap.state!.nextToken}`);
+    const b = make();
+    b.node.snapshot = Object.freeze({ ...b.snap, term: b.snap.term + 5 });
+    b.checker.check();
+    expect(b.checker.first?.invariant).toBe('snapshot-matching');
+  });
+
   it('the preset: without snapshots n5 is sent all 20 entries; with them one InstallSnapshot and the tail', () => {
     const preset = findPreset('snapshot-catch-up');
     expect(preset).not.toBeNull();

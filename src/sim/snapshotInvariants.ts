@@ -29,6 +29,11 @@ export interface CommittedLog {
 export class SnapshotInvariants {
   private readonly seen: (RaftSnapshot | null)[];
   private readonly expireAnyToken: boolean;
+  /** The reference state machine, advanced through the committed entries as snapshots ask for later indexes. */
+  private readonly reference = new LockStateMachine();
+  private referenceIndex = 0;
+  /** The reference state at each index a snapshot asked for (nodes compact at the same indexes). */
+  private readonly byIndex = new Map<number, SnapshotState>();
 
   constructor(
     private readonly cluster: Cluster,
@@ -67,14 +72,28 @@ export class SnapshotInvariants {
 
   /** The lock table the committed entries 1..index give, or null when one of them is not known. */
   private replay(index: number): SnapshotState | null {
-    const machine = new LockStateMachine();
+    const known = this.byIndex.get(index);
+    if (known !== undefined) return known;
+    const fresh = index < this.referenceIndex;
+    const machine = fresh ? new LockStateMachine() : this.reference;
     const options = { expireAnyToken: this.expireAnyToken };
-    for (let i = 1; i <= index; i++) {
+    for (let i = fresh ? 1 : this.referenceIndex + 1; i <= index; i++) {
       const entry = this.log.appliedEntry(i);
-      if (entry === undefined) return null;
+      if (entry === undefined) {
+        if (!fresh) this.reset(); // the reference is part-way: start it again next time
+        return null;
+      }
       machine.apply(entry.command, 0, options);
     }
-    return machine.snapshotState();
+    if (!fresh) this.referenceIndex = index;
+    const state = machine.snapshotState();
+    this.byIndex.set(index, state);
+    return state;
+  }
+
+  private reset(): void {
+    this.reference.reset();
+    this.referenceIndex = 0;
   }
 }
 
