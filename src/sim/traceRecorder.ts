@@ -492,7 +492,7 @@ export class TraceRecorder implements ClusterTracer {
   /** Why `key` left the leader's table since the last sample: the last entry it applied for the key. */
   private howLeft(leader: RaftNode, key: string): 'released' | 'expired' {
     for (let i = leader.lastApplied; i > this.leaderApplied; i--) {
-      const command = leader.log[i - 1]?.command;
+      const command = leader.entryAt(i)?.command;
       if (command === undefined || !isLockCommand(command) || command.key !== key) continue;
       if (command.type === 'release') return 'released';
       if (command.type === 'expire') return 'expired';
