@@ -13,6 +13,8 @@ import { parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 import type { AppendEntries, InstallSnapshot, InstallSnapshotReply, LogEntry, RaftMessage, SnapshotState } from '../src/sim/types';
 import { decodeLink, encodeLink } from '../src/share/link';
+import { buildRunTrace } from '../src/sim/traceJson';
+import { messageKind } from '../src/ui/diagram/messageShapes';
 
 interface Sent {
   readonly dst: string;
@@ -323,5 +325,20 @@ describe('snapshots: configuration, invariants and the preset', () => {
     expect(n5.commitIndex).toBe(20);
     // Fewer rejected round trips: the leader stops backing up at its snapshot.
     expect(on.cluster.sent.AppendEntries).toBeLessThan(off.cluster.sent.AppendEntries);
+  });
+});
+
+describe('snapshots in the trace and the diagrams', () => {
+  it('InstallSnapshot and its reply are messages of their own in the trace, drawn as their own kinds', () => {
+    const preset = findPreset('snapshot-catch-up')!;
+    const trace = buildRunTrace({ ...preset.config, features: ['snapshots'] }, presetActions(preset), 3000);
+    const toN5 = trace.messages.filter((m) => m.type === 'InstallSnapshot' && m.to === 'n5');
+    expect(toN5.length).toBeGreaterThan(0);
+    expect(toN5.some((m) => m.deliveredAt !== null)).toBe(true);
+    expect(trace.messages.some((m) => m.type === 'InstallSnapshotReply' && m.from === 'n5')).toBe(true);
+    expect(messageKind({ type: 'InstallSnapshot', ok: null, heartbeat: false })).toBe('snapshot');
+    expect(messageKind({ type: 'InstallSnapshotReply', ok: null, heartbeat: false })).toBe('snapshot-reply');
+    const off = buildRunTrace(preset.config, presetActions(preset), 3000);
+    expect(off.messages.some((m) => m.type === 'InstallSnapshot')).toBe(false);
   });
 });
