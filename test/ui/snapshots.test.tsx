@@ -71,11 +71,11 @@ describe('the logs with snapshots', () => {
 
 describe('the legend', () => {
   it('lists InstallSnapshot and its reply only in runs with snapshots', () => {
-    renderLab(<Legend />, { config: SNAPSHOTS });
+    renderLab(<Legend features={['snapshots']} />, { config: SNAPSHOTS });
     expect(screen.getByLabelText('Legend').textContent).toContain('InstallSnapshot (snapshots, §5)');
     expect(screen.getByLabelText('Legend').textContent).toContain('InstallSnapshot reply');
     cleanup();
-    renderLab(<Legend />);
+    renderLab(<Legend features={[]} />);
     expect(screen.getByLabelText('Legend').textContent).not.toContain('InstallSnapshot');
   });
 });

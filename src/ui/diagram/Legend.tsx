@@ -1,9 +1,6 @@
 /** What the shapes mean: roles and message kinds, drawn with the diagram's own shapes. */
 import { memo } from 'react';
-import { featuresOf } from '../../sim/config';
 import type { FeatureName } from '../../sim/features';
-import { useLab } from '../labContext';
-import { selectConfig } from '../store/selectors';
 import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath, type MessageKind } from './messageShapes';
 import { roleShapePath } from './NodeGlyph';
 
@@ -16,11 +13,11 @@ const SHORT_NAMES: Partial<Record<MessageKind, string>> = {
   heartbeat: 'heartbeat',
 };
 
-export const Legend = memo(function Legend() {
-  const features = featuresOf(useLab(selectConfig));
+/** `features`: the run's protocol features, so a feature's message kinds are listed only when it is on (absent: every kind). */
+export const Legend = memo(function Legend({ features }: { features?: readonly FeatureName[] }) {
   const kinds = MESSAGE_KINDS.filter((k) => {
     const needs = FEATURE_KINDS[k];
-    return needs === undefined || features.includes(needs);
+    return needs === undefined || features === undefined || features.includes(needs);
   });
   return (
     <ul className="legend" aria-label="Legend">
