@@ -6,14 +6,14 @@
  * partition groups. Features the chapter does not have (lock service, clients, loss, drift) draw
  * from the same stream only when used, so a Raft-only run stays reference-exact.
  */
-import { featuresOf, validateConfig, type BugName, type SimConfig } from './config';
+import { featuresOf, snapshotEveryOf, validateConfig, type BugName, type SimConfig } from './config';
 import { nodeFeatures, type NodeFeatures } from './features';
 import { describe, eventLine, sortedIds } from './describe';
 import type { DetailBody, DetailEvent, EventKind, SimEvent } from './events';
 import { MessageQueue } from './messageQueue';
 import { RaftNode, type NodeBugs, type NodeHost } from './node';
 import { CPythonRandom, randintParams, type RandintParams } from './prng';
-import type { ApplyResult, Command, Envelope, LogEntry, Message, MessageType, RaftMessage } from './types';
+import type { ApplyResult, Command, Envelope, LogEntry, Message, MessageType, RaftMessage, SnapshotState } from './types';
 
 /**
  * A service on top of Raft (the lock service) plugs in here; the cluster stays a Raft cluster
@@ -37,6 +37,10 @@ export interface ClusterExtension {
   tick(): void;
   /** Faults stop: every crashed actor of the extension comes back. */
   calm(): void;
+  /** Snapshots (§5): `node`'s state machine as it has applied it, to keep in a snapshot. */
+  snapshotStateOf?(node: RaftNode): SnapshotState | null;
+  /** Snapshots: `node`'s state machine becomes a snapshot's (installed, or restored at restart). */
+  restoreSnapshotState?(node: RaftNode, state: SnapshotState | null): void;
 }
 
 export interface DroppedMessage {
@@ -82,6 +86,8 @@ export class Cluster implements NodeHost {
   readonly electionTimeoutMinMs: number;
   /** Protocol features switched on; all false is the chapter's engine. */
   readonly features: NodeFeatures;
+  /** Snapshots (§5): applied entries a node gathers before it compacts them. */
+  readonly snapshotEvery: number;
   nowMs = 0;
   readonly nodes: RaftNode[] = [];
   readonly nodeById = new Map<string, RaftNode>();
@@ -155,9 +161,11 @@ export class Cluster implements NodeHost {
       preVoteRaisesTerm: this.bugSet.has('pre-vote-raises-term'),
       quorumCountsSelfTwice: this.bugSet.has('quorum-counts-self-twice'),
       noopCommitsAtOnce: this.bugSet.has('noop-commits-at-once'),
+      compactUncommitted: this.bugSet.has('compact-uncommitted'),
     };
     this.electionTimeoutMinMs = config.electionTimeoutMs[0];
     this.features = nodeFeatures(featuresOf(config));
+    this.snapshotEvery = snapshotEveryOf(config);
     const ids = config.nodeIds;
     this.driftPct = ids.map(() => 0);
     this.driftBaseLocal = ids.map(() => 0);
@@ -275,6 +283,15 @@ export class Cluster implements NodeHost {
     const observers = this.applyObservers;
     for (let i = 0; i < observers.length; i++) observers[i](node, index, entry, result);
     if (extension !== null) extension.onApplied(node, index, entry, result as ApplyResult);
+  }
+
+  snapshotStateOf(node: RaftNode): SnapshotState | null {
+    const extension = this.extension;
+    return extension !== null && extension.snapshotStateOf !== undefined ? extension.snapshotStateOf(node) : null;
+  }
+
+  restoreSnapshotState(node: RaftNode, state: SnapshotState | null): void {
+    this.extension?.restoreSnapshotState?.(node, state);
   }
 
   /** This node's local clock reading (drift applies), in ms. */
@@ -468,6 +485,8 @@ export class Cluster implements NodeHost {
     const node = this.node(id);
     node.restart(this.bugSet.has('forget-vote'));
     this.extension?.onRestart(node);
+    // Snapshots (§5): the state machine starts from the snapshot, not from nothing.
+    if (node.snapshot !== null) this.restoreSnapshotState(node, node.snapshot.state);
     this.logEvent(describe.restarts(id, node.term), 'restart', [id]);
   }
 
@@ -586,5 +605,5 @@ export class Cluster implements NodeHost {
 
 function isRaftMessage(msg: Message): msg is RaftMessage {
   const type = msg.type;
-  return type === 'AppendEntries' || type === 'AppendReply' || type === 'RequestVote' || type === 'VoteReply';
+  return type === 'AppendEntries' || type === 'AppendReply' || type === 'RequestVote' || type === 'VoteReply' || type === 'InstallSnapshot' || type === 'InstallSnapshotReply';
 }

@@ -24,6 +24,7 @@ export const BUG_NAMES = [
   'pre-vote-raises-term',
   'quorum-counts-self-twice',
   'noop-commits-at-once',
+  'compact-uncommitted',
 ] as const;
 export type BugName = (typeof BUG_NAMES)[number];
 
@@ -32,6 +33,7 @@ export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = {
   'pre-vote-raises-term': 'pre-vote',
   'quorum-counts-self-twice': 'check-quorum',
   'noop-commits-at-once': 'leader-noop',
+  'compact-uncommitted': 'snapshots',
 };
 
 export interface SimConfig {
@@ -49,6 +51,20 @@ export interface SimConfig {
    * Optional so that every configuration written before features existed still means the same.
    */
   readonly features?: readonly FeatureName[];
+  /**
+   * Snapshots feature (§5): a node compacts its log once this many entries have been applied
+   * since its last snapshot. Absent is DEFAULT_SNAPSHOT_EVERY; it means nothing without the feature.
+   */
+  readonly snapshotEvery?: number;
+}
+
+/** How many applied entries a node gathers before it compacts them into a snapshot, by default. */
+export const DEFAULT_SNAPSHOT_EVERY = 8;
+export const MAX_SNAPSHOT_EVERY = 1000;
+
+/** A configuration's snapshot threshold (the default when the field is absent). */
+export function snapshotEveryOf(config: SimConfig): number {
+  return config.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
 }
 
 /** A configuration's features (none when the field is absent). */
@@ -121,6 +137,10 @@ export function checkConfig(config: SimConfig): string | null {
     if (!isFeatureName(feature)) return `Unknown feature "${shown(String(feature))}"; the features are ${FEATURE_NAMES.join(', ')}.`;
   }
   if (new Set(features).size !== features.length) return 'Each feature may be named only once.';
+  const every = config.snapshotEvery;
+  if (every !== undefined && (!isInt(every) || every < 1 || every > MAX_SNAPSHOT_EVERY)) {
+    return `The snapshot threshold must be a whole number of entries from 1 to ${MAX_SNAPSHOT_EVERY}, not ${shown(String(every))}.`;
+  }
   for (const bug of config.bugs) {
     const needs = BUG_FEATURE[bug];
     if (needs !== undefined && !features.includes(needs)) return `Bug "${bug}" is a bug of the feature ${needs}; switch on ${needs} too.`;
@@ -134,7 +154,7 @@ export function validateConfig(config: SimConfig): SimConfig {
   return config;
 }
 
-export type ConfigField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features';
+export type ConfigField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features' | 'snapshotEvery';
 
 /** A configuration as text, one optional string per field; a field left out keeps the base's value. */
 export type ConfigFields = { readonly [K in ConfigField]?: string };
@@ -154,6 +174,7 @@ export const FIELD_NAMES: FieldNames = {
   clients: 'the clients',
   bugs: 'the list of bugs',
   features: 'the list of features',
+  snapshotEvery: 'the snapshot threshold',
 };
 
 const RANGE_EXAMPLE: Record<'timeout' | 'latency', string> = { timeout: '150-300', latency: '5-15' };
@@ -210,7 +231,19 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
     if (unknown !== undefined) return `Unknown feature "${shown(unknown)}" in ${names.features}; the features are ${FEATURE_NAMES.join(', ')}.`;
     config = { ...config, features: canonicalFeatures(named as FeatureName[]) };
   }
+  if (fields.snapshotEvery !== undefined) {
+    const every = wholeNumberIn(fields.snapshotEvery, 1, MAX_SNAPSHOT_EVERY);
+    if (every === null) return `${capital(names.snapshotEvery)} must be a whole number of entries from 1 to ${MAX_SNAPSHOT_EVERY}, not "${shown(fields.snapshotEvery)}".`;
+    config = every === DEFAULT_SNAPSHOT_EVERY ? withoutSnapshotEvery(config) : { ...config, snapshotEvery: every };
+  }
   return checkConfig(config) ?? config;
+}
+
+/** The default threshold is written by leaving the field out, so a default run keeps its bytes. */
+function withoutSnapshotEvery(config: SimConfig): SimConfig {
+  if (config.snapshotEvery === undefined) return config;
+  const { snapshotEvery: _dropped, ...rest } = config;
+  return rest;
 }
 
 function wholeNumberIn(text: string, min: number, max: number): number | null {

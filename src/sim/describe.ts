@@ -136,6 +136,15 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       return `${v.node} heard from ${v.heard} of the ${v.majority} servers it needs since t=${v.sinceMs} ms: it steps down (CheckQuorum, §6.2)`;
     }
+    case 'snapshot-taken': {
+      const v = d.values;
+      return `${v.node} compacts its log: snapshot ≤ ${v.index} (term ${v.term}), ${v.removed} ${v.removed === 1 ? 'entry' : 'entries'} dropped (applied ${v.lastApplied}, committed ${v.commitIndex}; snapshots, §5)`;
+    }
+    case 'snapshot-installed': {
+      const v = d.values;
+      const rest = v.kept > 0 ? `keeps the ${v.kept} matching ${v.kept === 1 ? 'entry' : 'entries'} after it` : v.discarded > 0 ? `discards its ${v.discarded} ${v.discarded === 1 ? 'entry' : 'entries'}` : 'had no entries after it';
+      return `${v.node} installs ${v.leader}'s snapshot ≤ ${v.index} (term ${v.term}) and ${rest} (§5.1)`;
+    }
   }
 }
 
@@ -250,6 +259,9 @@ export const featureInvariant = {
     'pre-vote-term': 'Pre-vote: a cut-off node keeps its term',
     'check-quorum-step-down': 'CheckQuorum: a cut-off leader steps down',
     'noop-first': 'Leader no-op: a new leader appends its no-op first',
+    'snapshot-committed': 'Snapshots: a snapshot covers only committed entries',
+    'snapshot-matching': 'Snapshots: logs match across the snapshot boundary',
+    'snapshot-state': 'Snapshots: a snapshot keeps the applied state',
   },
   termRose: (node: string, term: number, cap: number, group: readonly string[], needed: number) =>
     `${node} reached term ${term} while cut off in {${group.join(', ')}} (${group.length} of the ${needed} a pre-vote majority needs), above term ${cap}, the highest its side could reach once the partition began (its terms then, plus one for a pre-vote round already open).`,
@@ -257,6 +269,16 @@ export const featureInvariant = {
     `${node} still leads term ${term} ${forMs} ms after it was cut off from a majority (it reaches ${reach} of the ${needed} it needs); CheckQuorum must step it down within ${boundMs} ms.`,
   noopNotFirst: (node: string, term: number, index: number, text: string) =>
     `${node} leads term ${term}, but its first entry of that term (index ${index}) is ${text}, not its no-op.`,
+} as const;
+
+/** The snapshots feature's invariants (snapshotInvariants.ts). */
+export const snapshotInvariant = {
+  uncommitted: (node: string, index: number, commitIndex: number) =>
+    `${node} holds a snapshot up to index ${index}, but only entries up to ${commitIndex} are committed on it (or index ${index} was never committed anywhere).`,
+  termDiffers: (node: string, index: number, term: number, committedTerm: number) =>
+    `${node}'s snapshot ends at index ${index} with term ${term}, but the entry committed at ${index} has term ${committedTerm}.`,
+  stateDiffers: (node: string, index: number, problem: string) =>
+    `${node}'s snapshot up to index ${index} is not the lock table the committed entries up to ${index} give: ${problem}.`,
 } as const;
 
 export const invariant = {

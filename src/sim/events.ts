@@ -171,6 +171,8 @@ export type DetailBody =
     >
   | DetailOf<'vote-ignored', { node: string; candidate: string; term: number; candidateTerm: number; leader: string | null; heardAgoMs: number }>
   | DetailOf<'quorum-lost', { node: string; term: number; heard: number; majority: number; sinceMs: number }>
+  | DetailOf<'snapshot-taken', { node: string; index: number; term: number; removed: number; lastApplied: number; commitIndex: number }>
+  | DetailOf<'snapshot-installed', { node: string; leader: string; index: number; term: number; kept: number; discarded: number }>
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
   | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
   | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>;
@@ -180,6 +182,7 @@ export type DetailKind = DetailBody['kind'];
 export const DETAIL_KINDS: readonly DetailKind[] = [
   'leader-append', 'append-accepted', 'append-rejected', 'truncated', 'commit-advanced', 'applied', 'vote-refused', 'dropped', 'lease-expired', 'write-fenced',
   'pre-vote-started', 'pre-vote-won', 'pre-vote-refused', 'vote-ignored', 'quorum-lost',
+  'snapshot-taken', 'snapshot-installed',
 ];
 
 export type DetailEvent = DetailBody & {

@@ -10,11 +10,13 @@
  *   within two quorum checks (2 × the shortest election timeout) once the last message that could
  *   still reach it has arrived (the longest latency, any extra delay, a reordering hold-back).
  * - leader-noop (§8): the first entry of a leader's term in its log is its no-op.
+ * - snapshots (§5): see snapshotInvariants.ts.
  */
 import type { Cluster } from './cluster';
 import { featuresOf } from './config';
 import { featureInvariant } from './describe';
 import type { InvariantId } from './invariants';
+import { SnapshotInvariants, type CommittedLog } from './snapshotInvariants';
 
 export type Violate = (id: InvariantId, nodes: readonly string[], sentence: string) => void;
 
@@ -35,10 +37,13 @@ export class FeatureInvariants {
   private maxExtraMs = 0;
   /** leader-noop: the term each node was last checked as leader of. */
   private readonly noopCheckedTerm: number[];
+  /** snapshots (§5): its own checks (snapshotInvariants.ts), or null with the feature off. */
+  private readonly snapshots: SnapshotInvariants | null;
 
   constructor(
     private readonly cluster: Cluster,
     private readonly violate: Violate,
+    committed: CommittedLog | null = null,
   ) {
     const features = featuresOf(cluster.config);
     this.preVote = features.includes('pre-vote');
@@ -51,12 +56,14 @@ export class FeatureInvariants {
     this.cutOffSince = cluster.nodes.map(() => -1);
     this.cutOffTerm = cluster.nodes.map(() => -1);
     this.noopCheckedTerm = cluster.nodes.map((node) => (node.role === 'leader' ? node.term : -1));
+    this.snapshots = features.includes('snapshots') && committed !== null ? new SnapshotInvariants(cluster, violate, committed, cluster.extension !== null) : null;
   }
 
   check(): void {
     if (this.preVote) this.checkPreVote();
     if (this.checkQuorum) this.checkCheckQuorum();
     if (this.leaderNoop) this.checkNoop();
+    if (this.snapshots !== null) this.snapshots.check();
   }
 
   private checkPreVote(): void {
@@ -137,7 +144,7 @@ export class FeatureInvariants {
       const entry = log[first];
       if (entry === undefined || (typeof entry.command !== 'string' && entry.command.type === 'noop')) continue;
       const text = typeof entry.command === 'string' ? entry.command : entry.command.type;
-      this.violate('noop-first', [node.id], featureInvariant.noopNotFirst(node.id, node.term, first + 1, text));
+      this.violate('noop-first', [node.id], featureInvariant.noopNotFirst(node.id, node.term, first + 1 + node.snapshotIndex, text));
     }
   }
 }

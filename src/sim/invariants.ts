@@ -20,7 +20,7 @@ import { checkHistory, violatedVerdicts, type CheckOptions, type Linearizability
 import type { LockService } from './lockService';
 import type { RaftNode } from './node';
 import { formatSchedule, type Action } from './schedule';
-import { isLockCommand, type ApplyResult, type Command, type LogEntry } from './types';
+import { isLockCommand, type ApplyResult, type Command, type LogEntry, type SnapshotState } from './types';
 
 export const INVARIANT_IDS = [
   'election-safety',
@@ -45,6 +45,9 @@ export const INVARIANT_IDS = [
   'pre-vote-term',
   'check-quorum-step-down',
   'noop-first',
+  'snapshot-committed',
+  'snapshot-matching',
+  'snapshot-state',
   'liveness',
   'engine-crash',
 ] as const;
@@ -55,6 +58,9 @@ const INVARIANT_FEATURE: Readonly<Partial<Record<InvariantId, FeatureName>>> = {
   'pre-vote-term': 'pre-vote',
   'check-quorum-step-down': 'check-quorum',
   'noop-first': 'leader-noop',
+  'snapshot-committed': 'snapshots',
+  'snapshot-matching': 'snapshots',
+  'snapshot-state': 'snapshots',
 };
 
 /** The invariants a run with this configuration checks: every one, less those of features it has off. */
@@ -149,8 +155,10 @@ interface ShadowLock {
 
 /** Everything the checker tracks about one node, reset by a restart where the node resets. */
 interface NodeTrack {
-  /** The node's log as the checker last saw it (entry references). */
+  /** The node's log as the checker last saw it (entry references), after its snapshot. */
   readonly log: LogEntry[];
+  /** The node's snapshot index when the checker last saw its log (snapshots; 0 without). */
+  base: number;
   commitIndex: number;
   lastApplied: number;
   /** Index of the last entry seen applied through the apply observer. */
@@ -204,6 +212,7 @@ export class InvariantChecker {
     this.onViolation = options.onViolation ?? null;
     this.tracks = run.cluster.nodes.map((node) => ({
       log: node.log.slice(),
+      base: node.snapshotIndex,
       commitIndex: node.commitIndex,
       lastApplied: node.lastApplied,
       appliedIndex: node.lastApplied,
@@ -217,7 +226,13 @@ export class InvariantChecker {
       service !== null
         ? new ClientViewChecker(service, (id, who, sentence) => this.violate(id, who, sentence), (index) => this.applied[index])
         : null;
-    this.featureChecks = featuresOf(run.cluster.config).length > 0 ? new FeatureInvariants(run.cluster, (id, who, sentence) => this.violate(id, who, sentence)) : null;
+    this.featureChecks =
+      featuresOf(run.cluster.config).length > 0
+        ? new FeatureInvariants(run.cluster, (id, who, sentence) => this.violate(id, who, sentence), {
+            committedTerm: (index) => this.committed[index]?.term,
+            appliedEntry: (index) => this.applied[index]?.entry,
+          })
+        : null;
     if (this.clientView !== null) this.clientView.drift = run.cluster.driftPct.some((p) => p !== 0);
   }
 
@@ -263,7 +278,7 @@ export class InvariantChecker {
       const log = node.log;
       const len = log.length;
       const seen = track.log;
-      if (len !== seen.length || (len > 0 && log[len - 1] !== seen[len - 1])) this.onLogChange(node, track);
+      if (len !== seen.length || (len > 0 && log[len - 1] !== seen[len - 1]) || node.snapshotIndex !== track.base) this.onLogChange(node, track);
       if (node.commitIndex !== track.commitIndex) {
         if (node.commitIndex > track.commitIndex) this.onCommit(node, track.commitIndex, node.commitIndex);
         else this.violate('commit-monotonic', [node.id], say.commitBack(node.id, track.commitIndex, node.commitIndex));
@@ -290,7 +305,7 @@ export class InvariantChecker {
   // -- liveness after calm ------------------------------------------------------------------
 
   private armLiveness(t: number): void {
-    const maxLog = Math.max(0, ...this.cluster.nodes.map((n) => n.log.length));
+    const maxLog = Math.max(0, ...this.cluster.nodes.map((n) => n.lastLogIndex));
     const bound = livenessBound(this.cluster.config, maxLog);
     if (typeof bound === 'string') {
       this.livenessDeadline = null;
@@ -324,7 +339,7 @@ export class InvariantChecker {
         return;
       }
       const l = leader as RaftNode;
-      converged = n.term === l.term && n.log.length === l.log.length && n.commitIndex === l.log.length;
+      converged = n.term === l.term && n.lastLogIndex === l.lastLogIndex && n.commitIndex === l.lastLogIndex;
     }
     if (converged) {
       const l = leader as RaftNode;
@@ -391,17 +406,26 @@ export class InvariantChecker {
   private onLogChange(node: RaftNode, track: NodeTrack): void {
     const log = node.log;
     const seen = track.log;
+    const base = node.snapshotIndex;
+    if (base !== track.base) {
+      // Snapshots (§5): the prefix up to the new snapshot went; the copy drops it too.
+      const dropped = base - track.base;
+      if (dropped > 0 && dropped <= seen.length) seen.splice(0, dropped);
+      else seen.length = 0;
+      track.base = base;
+    }
     let p = log.length < seen.length ? log.length : seen.length;
     while (p > 0 && log[p - 1] !== seen[p - 1]) p--;
     // Leader Append-Only: a leader of the same term as at the last check only appends.
     if (p < seen.length && node.role === 'leader' && track.leaderTerm === node.term) {
-      this.violate('leader-append-only', [node.id], say.leaderRewrote(node.id, node.term, p + 1, seen.length, log.length));
+      this.violate('leader-append-only', [node.id], say.leaderRewrote(node.id, node.term, p + 1 + base, seen.length + base, log.length + base));
     }
     seen.length = p;
     for (let pos = p; pos < log.length; pos++) {
       const entry = log[pos];
       seen.push(entry);
-      this.checkLogMatching(node, pos + 1, entry, pos > 0 ? log[pos - 1].term : 0);
+      // Across a snapshot boundary the predecessor is the snapshot's last included entry.
+      this.checkLogMatching(node, pos + 1 + base, entry, pos > 0 ? log[pos - 1].term : node.snapshotTerm);
     }
   }
 
@@ -431,7 +455,6 @@ export class InvariantChecker {
 
   private onCommit(node: RaftNode, from: number, to: number): void {
     const now = this.cluster.nowMs;
-    const log = node.log;
     // Re-learning commits after a restart re-walks known indices; only new ones are recorded.
     for (let index = from + 1; index <= to; index++) {
       const known = this.committed[index];
@@ -439,7 +462,8 @@ export class InvariantChecker {
         if (known.t === now && node.term < known.commitTerm) known.commitTerm = node.term;
         continue;
       }
-      const entry = log[index - 1];
+      // Snapshots (§5): an entry compacted in the same step is known from its apply.
+      const entry = node.entryAt(index) ?? (index <= node.snapshotIndex ? this.applied[index]?.entry : undefined);
       if (entry === undefined) break;
       this.committed[index] = { term: entry.term, entry, commitTerm: node.term, t: now };
       if (index > this.maxCommitted) this.maxCommitted = index;
@@ -459,11 +483,12 @@ export class InvariantChecker {
 
   /** Leader Completeness: every entry committed in an earlier term is in this leader's log. */
   private checkLeaderHolds(leader: RaftNode, from: number, to: number): void {
-    const log = leader.log;
     for (let index = from; index <= to; index++) {
       const rec = this.committed[index];
       if (rec === undefined || rec.commitTerm >= leader.term) continue;
-      const has = log[index - 1];
+      // Snapshots (§5): a compacted entry is held in the snapshot (snapshotInvariants.ts checks it).
+      if (index <= leader.snapshotIndex) continue;
+      const has = leader.entryAt(index);
       if (has !== undefined && has.term === rec.term) continue;
       this.violate(
         'leader-completeness',
@@ -519,6 +544,9 @@ export class InvariantChecker {
     if (index <= track.appliedIndex) {
       this.violate('applied-monotonic', [node.id], say.appliedTwice(node.id, index, track.appliedIndex));
     }
+    // Snapshots (§5): the node installed or restored a snapshot since its last apply; its table is
+    // the snapshot's from here on.
+    if (index > track.appliedIndex + 1 && node.snapshot !== null && node.snapshot.index === index - 1) this.reseedLocks(track, node.snapshot.state);
     track.appliedIndex = index;
     let rec = this.applied[index];
     const first = rec === undefined;
@@ -534,6 +562,13 @@ export class InvariantChecker {
     this.checkLockApply(node, track, rec, index, entry, result);
     // The committed lock table moves on the first apply of each index (after this node's own checks).
     if (first) this.clientView?.onFirstApply(index, entry, result, this.cluster.nowMs);
+  }
+
+  private reseedLocks(track: NodeTrack, state: SnapshotState | null): void {
+    track.locks.clear();
+    if (state === null) return;
+    for (const l of state.locks) track.locks.set(l.key, { owner: l.owner, token: l.token });
+    track.lastToken = state.nextToken - 1;
   }
 
   /** The lock table this node's applies imply, against what its state machine answered. */
@@ -640,7 +675,7 @@ function describeStall(c: Cluster): string {
   const leader = c.leader();
   const terms = [...new Set(c.nodes.map((n) => n.term))].sort((a, b) => a - b);
   if (leader === null) return `there is no leader (terms ${terms.join(', ')})`;
-  const behind = c.nodes.filter((n) => n.commitIndex !== leader.log.length || n.log.length !== leader.log.length).map((n) => n.id);
+  const behind = c.nodes.filter((n) => n.commitIndex !== leader.lastLogIndex || n.lastLogIndex !== leader.lastLogIndex).map((n) => n.id);
   if (leader.lastLogTerm !== leader.term) return `${leader.id} leads term ${leader.term} but holds no entry of it yet`;
   if (terms.length > 1) return `${leader.id} leads term ${leader.term} while nodes are in terms ${terms.join(', ')}`;
   return `${leader.id} leads term ${leader.term} but ${behind.join(', ')} ${behind.length === 1 ? 'has' : 'have'} not committed its log`;

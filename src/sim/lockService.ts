@@ -13,7 +13,7 @@ import { LockStateMachine, type ApplyOptions } from './lockStateMachine';
 import type { RaftNode } from './node';
 import type { ClientIntent } from './schedule';
 import { Store, type StoreId } from './stores';
-import { isLockCommand, type ApplyResult, type ClientReply, type ClientRequest, type LockCommand, type LogEntry, type Message, type StoreWrite } from './types';
+import { isLockCommand, type ApplyResult, type ClientReply, type ClientRequest, type LockCommand, type LogEntry, type Message, type SnapshotState, type StoreWrite } from './types';
 
 export { CLIENT_RETRY_MS, ClientActor, type ClientHolding } from './clientActor';
 
@@ -154,6 +154,14 @@ export class LockService implements ClusterExtension {
     this.latestRequest[node.index].clear();
   }
 
+  snapshotStateOf(node: RaftNode): SnapshotState {
+    return this.machines[node.index].snapshotState();
+  }
+
+  restoreSnapshotState(node: RaftNode, state: SnapshotState | null): void {
+    this.machines[node.index].restore(state, this.cluster.localNowMs(node));
+  }
+
   onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
     const command = entry.command;
     if (!isLockCommand(command)) return; // plain commands and a leader's no-op (§8) touch no lock
@@ -230,7 +238,7 @@ export class LockService implements ClusterExtension {
     // release retried to a new leader waits for the client's own release if it is that entry.
     const unapplied = this.lastUnappliedFor(node, msg.key);
     if (unapplied !== 0) {
-      const entry = node.log[unapplied - 1];
+      const entry = node.entryAt(unapplied) as LogEntry;
       const c = entry.command as LockCommand;
       if (msg.op === 'release' && c.type === 'release' && c.owner === src) {
         this.pendingFor(node).set(unapplied, { ...request, term: entry.term });
@@ -262,8 +270,8 @@ export class LockService implements ClusterExtension {
 
   /** The index of the last entry this leader has not applied yet that touches `key`, or 0. */
   private lastUnappliedFor(node: RaftNode, key: string): number {
-    for (let i = node.log.length; i > node.lastApplied; i--) {
-      const c = node.log[i - 1].command;
+    for (let i = node.lastLogIndex; i > node.lastApplied; i--) {
+      const c = (node.entryAt(i) as LogEntry).command;
       if (isLockCommand(c) && c.key === key) return i;
     }
     return 0;

@@ -3,7 +3,7 @@
  * order; the fencing token is assigned here, at apply time, from one counter for the whole
  * service, so every node computes the same token for the same Grant.
  */
-import { isLockCommand, type ApplyResult, type Command } from './types';
+import { isLockCommand, type ApplyResult, type Command, type SnapshotState } from './types';
 
 export type { ApplyResult };
 
@@ -28,6 +28,25 @@ export class LockStateMachine {
   reset(): void {
     this.locks.clear();
     this.nextToken = 1;
+  }
+
+  /** Snapshots (§5): the table and token counter, frozen, to keep in a snapshot (keys in order). */
+  snapshotState(): SnapshotState {
+    const locks = [...this.locks]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, h]) => Object.freeze({ key, owner: h.owner, token: h.token, leaseMs: h.leaseMs }));
+    return Object.freeze({ locks: Object.freeze(locks), nextToken: this.nextToken });
+  }
+
+  /**
+   * Snapshots: becomes a snapshot's state. A lease's countdown starts again at `localNowMs` (the
+   * node cannot know when another node applied the Grant), so it only ever ends later: the safe side.
+   */
+  restore(state: SnapshotState | null, localNowMs: number): void {
+    this.reset();
+    if (state === null) return;
+    for (const l of state.locks) this.locks.set(l.key, { owner: l.owner, token: l.token, leaseMs: l.leaseMs, grantedAtLocalMs: localNowMs });
+    this.nextToken = state.nextToken;
   }
 
   apply(command: Command, localNowMs: number, options: ApplyOptions = {}): ApplyResult {

@@ -9,7 +9,21 @@
 import { describe } from './describe';
 import type { DetailBody, EventKind } from './events';
 import type { NodeFeatures } from './features';
-import { NOOP_COMMAND, type AppendEntries, type AppendReply, type Command, type LogEntry, type RaftMessage, type RequestVote, type Role, type VoteReply } from './types';
+import { compactIfDue, installSnapshot, installSnapshotFor } from './compaction';
+import {
+  NOOP_COMMAND,
+  type AppendEntries,
+  type AppendReply,
+  type Command,
+  type InstallSnapshotReply,
+  type LogEntry,
+  type RaftMessage,
+  type RaftSnapshot,
+  type RequestVote,
+  type Role,
+  type SnapshotState,
+  type VoteReply,
+} from './types';
 
 /** What a node needs from the cluster: time, randomness, the network and the event log. */
 export interface NodeHost {
@@ -32,6 +46,13 @@ export interface NodeHost {
    */
   readonly recordDetails: boolean;
   detail(body: DetailBody): void;
+  /** Snapshots (§5): compact once this many entries have been applied since the last snapshot. */
+  /** Absent (a host for tests of the chapter's rules): the default threshold. */
+  readonly snapshotEvery?: number;
+  /** The state machine's state as `node` has applied it (null, or absent, without a service on top of Raft). */
+  snapshotStateOf?(node: RaftNode): SnapshotState | null;
+  /** `node` installs a leader's snapshot: its state machine becomes the snapshot's. */
+  restoreSnapshotState?(node: RaftNode, state: SnapshotState | null): void;
 }
 
 export interface NodeBugs {
@@ -45,6 +66,8 @@ export interface NodeBugs {
   quorumCountsSelfTwice?: boolean;
   /** leader-noop: the new leader takes its no-op as committed before any follower holds it (§8). */
   noopCommitsAtOnce?: boolean;
+  /** snapshots: a node compacts its whole log, committed or not, and counts it as applied (§5.1). */
+  compactUncommitted?: boolean;
 }
 
 export class RaftNode {
@@ -58,6 +81,13 @@ export class RaftNode {
   term = 0;
   votedFor: string | null = null;
   log: LogEntry[] = [];
+  /**
+   * Snapshots (§5): the last index and term the snapshot covers (0 and 0 without one), and the
+   * snapshot itself. Indexes stay global: `log[i - 1 - snapshotIndex]` is entry `i`. Persistent.
+   */
+  snapshotIndex = 0;
+  snapshotTerm = 0;
+  snapshot: RaftSnapshot | null = null;
 
   // Volatile state.
   role: Role = 'follower';
@@ -129,12 +159,24 @@ export class RaftNode {
   }
 
   get lastLogIndex(): number {
-    return this.log.length;
+    return this.log.length + this.snapshotIndex;
   }
 
   get lastLogTerm(): number {
     const n = this.log.length;
-    return n > 0 ? this.log[n - 1].term : 0;
+    return n > 0 ? this.log[n - 1].term : this.snapshotTerm;
+  }
+
+  /** Entry `index`, or undefined when it is past the end or compacted into the snapshot. */
+  entryAt(index: number): LogEntry | undefined {
+    return index > this.snapshotIndex ? this.log[index - 1 - this.snapshotIndex] : undefined;
+  }
+
+  /** The term of entry `index` (the snapshot's term at its last included index), or null if not held. */
+  termAt(index: number): number | null {
+    if (index === this.snapshotIndex) return this.snapshotTerm;
+    const entry = this.entryAt(index);
+    return entry === undefined ? null : entry.term;
   }
 
   resetElectionTimer(): void {
@@ -327,13 +369,13 @@ export class RaftNode {
       this.host.detail({
         kind: 'leader-append',
         subjects: [this.id],
-        values: { node: this.id, term: this.term, index: this.log.length, command: NOOP_COMMAND },
+        values: { node: this.id, term: this.term, index: this.lastLogIndex, command: NOOP_COMMAND },
         lines: ['leader.noop'],
       });
     }
     if (this.host.bugs.noopCommitsAtOnce) {
       // The bug: the no-op (and so everything before it) counts as committed before anyone has it.
-      this.commitIndex = this.log.length;
+      this.commitIndex = this.lastLogIndex;
       this.applyCommitted();
     }
   }
@@ -362,6 +404,12 @@ export class RaftNode {
         break;
       case 'AppendReply':
         this.handleAppendReply(src, msg);
+        break;
+      case 'InstallSnapshot':
+        reply = installSnapshot(this, this.host, msg);
+        break;
+      case 'InstallSnapshotReply':
+        this.handleSnapshotReply(src, msg);
         break;
     }
     if (reply !== null) this.host.send(this.id, src, reply);
@@ -485,26 +533,34 @@ export class RaftNode {
     const next = this.nextIdx;
     // Peers at the same next index get the same (immutable) message: one object, one slice.
     let shared: AppendEntries | null = null;
+    const base = this.snapshotIndex;
     for (let slot = 0; slot < n; slot++) {
+      if (next[slot] <= base) {
+        // Snapshots (§5.1): the entry this follower needs next is compacted away; send the snapshot.
+        this.host.send(this.id, this.peers[slot], installSnapshotFor(this));
+        continue;
+      }
       if (shared === null || shared.prevLogIndex !== next[slot] - 1) shared = this.appendFor(next[slot] - 1);
       this.host.send(this.id, this.peers[slot], shared);
     }
   }
 
   private sendAppend(slot: number): void {
-    this.host.send(this.id, this.peers[slot], this.appendFor(this.nextIdx[slot] - 1));
+    const next = this.nextIdx[slot];
+    this.host.send(this.id, this.peers[slot], next <= this.snapshotIndex ? installSnapshotFor(this) : this.appendFor(next - 1));
   }
 
-  /** AppendEntries carrying every entry after `prevIndex` (none: a heartbeat). */
+  /** AppendEntries carrying every entry after `prevIndex` (none: a heartbeat); never below the snapshot. */
   private appendFor(prevIndex: number): AppendEntries {
     const log = this.log;
+    const base = this.snapshotIndex;
     return {
       type: 'AppendEntries',
       term: this.term,
       leader: this.id,
       prevLogIndex: prevIndex,
-      prevLogTerm: prevIndex > 0 ? log[prevIndex - 1].term : 0,
-      entries: prevIndex < log.length ? log.slice(prevIndex) : EMPTY,
+      prevLogTerm: prevIndex > base ? log[prevIndex - 1 - base].term : this.snapshotTerm,
+      entries: prevIndex - base < log.length ? log.slice(prevIndex - base) : EMPTY,
       leaderCommit: this.commitIndex,
     };
   }
@@ -518,7 +574,7 @@ export class RaftNode {
       this.host.detail({
         kind: 'leader-append',
         subjects: [this.id],
-        values: { node: this.id, term: this.term, index: this.log.length, command },
+        values: { node: this.id, term: this.term, index: this.lastLogIndex, command },
         lines: ['leader.append'],
       });
     }
@@ -537,16 +593,18 @@ export class RaftNode {
     this.leaderHeardMs = this.host.nowMs;
     this.resetElectionTimer();
     const prev = msg.prevLogIndex;
-    if (prev > this.log.length || (prev > 0 && this.log[prev - 1].term !== msg.prevLogTerm)) {
-      if (record) this.appendRejected(msg, prev > this.log.length ? 'prev-missing' : 'prev-term-mismatch');
+    // Snapshots (§5): entries up to `base` are in this node's snapshot, all committed and matching.
+    const base = this.snapshotIndex;
+    if (prev > this.log.length + base || (prev > base && this.log[prev - 1 - base].term !== msg.prevLogTerm)) {
+      if (record) this.appendRejected(msg, prev > this.log.length + base ? 'prev-missing' : 'prev-term-mismatch');
       // Consistency check failed: the leader backs up one entry and retries.
       return this.appendReply(false, 0);
     }
     const entries = msg.entries;
     const lengthBefore = this.log.length;
     let truncatedTo = -1;
-    for (let offset = 0; offset < entries.length; offset++) {
-      const position = prev + offset;
+    for (let offset = prev < base ? base - prev : 0; offset < entries.length; offset++) {
+      const position = prev + offset - base;
       const entry = entries[offset];
       if (position < this.log.length && this.log[position].term !== entry.term) {
         if (record) this.truncated(msg, position, entry.term);
@@ -557,7 +615,7 @@ export class RaftNode {
     }
     const lastNew = prev + entries.length;
     if (record && entries.length > 0) {
-      const kept = truncatedTo >= 0 ? truncatedTo : lengthBefore;
+      const kept = (truncatedTo >= 0 ? truncatedTo : lengthBefore) + base;
       this.host.detail({
         kind: 'append-accepted',
         subjects: [this.id, msg.leader],
@@ -594,8 +652,8 @@ export class RaftNode {
         leaderTerm: msg.term,
         prevLogIndex: prev,
         prevLogTerm: msg.prevLogTerm,
-        lastLogIndex: this.log.length,
-        termAtPrev: prev > 0 && prev <= this.log.length ? this.log[prev - 1].term : null,
+        lastLogIndex: this.lastLogIndex,
+        termAtPrev: prev > 0 ? this.termAt(prev) : null,
       },
       lines: [reason === 'stale-term' ? 'ae.reject.stale-term' : reason === 'prev-missing' ? 'ae.reject.prev-missing' : 'ae.reject.prev-term-mismatch'],
     });
@@ -606,7 +664,7 @@ export class RaftNode {
     this.host.detail({
       kind: 'truncated',
       subjects: [this.id, msg.leader],
-      values: { node: this.id, leader: msg.leader, from: position + 1, removed: this.log.length - position, localTerm: this.log[position].term, leaderEntryTerm },
+      values: { node: this.id, leader: msg.leader, from: position + 1 + this.snapshotIndex, removed: this.log.length - position, localTerm: this.log[position].term, leaderEntryTerm },
       lines: ['ae.truncate-conflict'],
     });
   }
@@ -636,6 +694,18 @@ export class RaftNode {
     }
   }
 
+  /** Snapshots (§5.1): the follower holds everything up to the snapshot it installed. */
+  private handleSnapshotReply(src: string, msg: InstallSnapshotReply): void {
+    if (this.role !== 'leader' || msg.term !== this.term) return;
+    const slot = this.peerSlot.get(src);
+    if (slot === undefined) return;
+    this.heardSince[slot] = true;
+    const match = this.matchIdx[slot] > msg.matchIndex ? this.matchIdx[slot] : msg.matchIndex;
+    this.matchIdx[slot] = match;
+    this.nextIdx[slot] = match + 1;
+    if (match > this.commitIndex) this.advanceCommitIndex();
+  }
+
   /**
    * Commit the highest index a majority holds, counting only entries of the current term
    * (paper, Figure 8); older entries are committed indirectly, once a newer one is.
@@ -645,13 +715,15 @@ export class RaftNode {
     const match = this.matchIdx;
     const n = match.length;
     const majority = this.majority;
-    for (let index = log.length; index > this.commitIndex; index--) {
-      if (log[index - 1].term !== this.term && !this.host.bugs.figure8) return;
+    const base = this.snapshotIndex;
+    const floor = this.commitIndex > base ? this.commitIndex : base;
+    for (let index = log.length + base; index > floor; index--) {
+      if (log[index - 1 - base].term !== this.term && !this.host.bugs.figure8) return;
       let replicas = 1;
       for (let slot = 0; slot < n; slot++) if (match[slot] >= index) replicas++;
       if (replicas >= majority) {
         if (this.host.recordDetails) {
-          const earlier = log[index - 1].term !== this.term;
+          const earlier = log[index - 1 - base].term !== this.term;
           this.host.detail({
             kind: 'commit-advanced',
             subjects: [this.id],
@@ -668,22 +740,26 @@ export class RaftNode {
 
   /** Hand every committed entry not yet applied to the state machine, in log order (Figure 2). */
   applyCommitted(): void {
+    const base = this.snapshotIndex; // the host's apply never compacts; only compactIfDue below does
     while (this.lastApplied < this.commitIndex) {
       const index = ++this.lastApplied;
-      this.host.onCommitted(this, index, this.log[index - 1]);
+      this.host.onCommitted(this, index, this.log[index - 1 - base]);
     }
+    if (this.host.features.snapshots) compactIfDue(this, this.host);
   }
 
   /**
    * Restart after a crash: persistent state kept, volatile state rebuilt. The state machine is
-   * volatile too: the host resets it, and it is re-applied as commits are re-learned.
+   * volatile too: the host resets it, and it is re-applied as commits are re-learned. With a
+   * snapshot (§5) the node starts from it: the host restores its state, and the commit index starts
+   * at its last included index (everything in a snapshot is committed), never below.
    */
   restart(forgetVote: boolean): void {
     this.alive = true;
     this.role = 'follower';
     this.leaderId = null;
-    this.commitIndex = 0; // volatile: re-learned from the leader's next heartbeat
-    this.lastApplied = 0;
+    this.commitIndex = this.snapshotIndex; // volatile: re-learned from the leader's next heartbeat
+    this.lastApplied = this.snapshotIndex;
     this.preCandidate = false;
     this.leaderHeardMs = -1;
     if (forgetVote) {

@@ -127,6 +127,15 @@ export const PRESETS: readonly Preset[] = [
     schedule: '@1000 submit x=1; @1022 crash n2',
     untilMs: 3000,
   },
+  {
+    name: 'snapshot-catch-up',
+    title: 'A follower comes back far behind (snapshots, §5)',
+    blurb:
+      'n5 is down while the cluster commits x1..x20, and then the leader n2 crashes too. When n5 comes back, the new leader n1 backs up one entry per round trip, 20 rejected AppendEntries, and then sends all 20 entries, which every log keeps for ever. Switch on snapshots: every node compacts each 8 applied entries, so n1 backs up only to its snapshot, sends InstallSnapshot (≤ 16) and then just x17..x20.',
+    config: DEFAULT_CONFIG,
+    schedule: ['@300 crash n5', ...Array.from({ length: 20 }, (_, i) => `@${440 + 40 * i} submit x${i + 1}`), '@1400 crash n2', '@2000 restart n5'].join('; '),
+    untilMs: 3000,
+  },
 ];
 
 export function findPreset(name: string): Preset | null {

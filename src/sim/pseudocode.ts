@@ -110,6 +110,21 @@ export const PSEUDOCODE: readonly PseudocodeSection[] = [
     lines: [line('leader.noop', 0, 'on becoming leader: append a no-op of the new term, so earlier entries commit through it')],
   },
   {
+    id: 'snapshots',
+    title: 'Snapshots',
+    source: 'Ongaro 2014 §5.1 (feature snapshots)',
+    feature: 'snapshots',
+    lines: [
+      line('snap.compact', 0, 'after applying: once snapshotEvery entries were applied since the last snapshot, keep (lastApplied, its term, the state machine) and drop the log up to lastApplied'),
+      line('snap.send', 0, 'leader: if nextIndex[peer] <= the snapshot\'s last index, send InstallSnapshot instead of AppendEntries'),
+      line(null, 0, 'on InstallSnapshot of the current term, if its last index is past commitIndex:'),
+      line('snap.install.keep-suffix', 1, 'if the log holds that index with that term: keep the entries after it'),
+      line('snap.install.discard', 1, 'else: discard the whole log'),
+      line(null, 1, 'state machine = the snapshot\'s; commitIndex = lastApplied = its last index; reply'),
+      line('snap.restart', 0, 'on restart: state machine = the snapshot\'s; commitIndex = lastApplied = its last index'),
+    ],
+  },
+  {
     id: 'apply',
     title: 'All servers',
     source: 'Raft Figure 2 (All Servers), §5.2 restart',

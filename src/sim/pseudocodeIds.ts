@@ -40,6 +40,12 @@ export const PSEUDOCODE_IDS = [
   // The lock service (the chapter's leases and fencing).
   'lease.expire.leader-clock',
   'store.fence.reject',
+  // Snapshots (§5).
+  'snap.compact',
+  'snap.send',
+  'snap.install.keep-suffix',
+  'snap.install.discard',
+  'snap.restart',
 ] as const;
 
 export type PseudocodeId = (typeof PSEUDOCODE_IDS)[number];

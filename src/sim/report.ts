@@ -33,6 +33,8 @@ export function runReport(cluster: Cluster, lockService: LockService | null) {
       locks,
       driftPct: cluster.driftPct[node.index],
       log: node.log.map(logEntryJson),
+      // Snapshots (§5): only when the node holds one, so a chapter run's JSON keeps its bytes.
+      ...(node.snapshot !== null ? { snapshot: { index: node.snapshot.index, term: node.snapshot.term } } : {}),
     };
   }
   const leadersByTerm: Record<string, string[]> = {};
@@ -115,14 +117,15 @@ export function summaryLines(cluster: Cluster): string[] {
   const first = JSON.stringify(texts[0]);
   const equal = texts.filter((t) => JSON.stringify(t) === first).length;
   const n = cluster.nodes.length;
-  const committedEverywhere = cluster.nodes.filter((node) => node.commitIndex === node.log.length).length;
+  const committedEverywhere = cluster.nodes.filter((node) => node.commitIndex === node.lastLogIndex).length;
   if (equal === n && texts[0].length > 0) {
     lines.push(`${n}/${n} logs equal ${pyList(texts[0])}, committed on ${committedEverywhere}/${n}`);
   }
   for (const node of cluster.nodes) {
     const state = node.alive ? node.role : `down (was ${node.role})`;
     const log = node.log.length > 12 ? `${node.log.length} entries, last ${commandText(node.log[node.log.length - 1].command)}` : pyList(texts[node.index]);
-    lines.push(`${node.id}: ${state}, term ${node.term}, commit index ${node.commitIndex}, log ${log}`);
+    const prefix = node.snapshotIndex > 0 ? `snapshot ≤ ${node.snapshotIndex} (term ${node.snapshotTerm}) then ` : '';
+    lines.push(`${node.id}: ${state}, term ${node.term}, commit index ${node.commitIndex}, log ${prefix}${log}`);
   }
   return lines;
 }

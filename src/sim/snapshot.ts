@@ -58,6 +58,8 @@ export interface NodeView {
   /** Pre-vote (§9.6): asking for pre-votes, and who said yes so far (present only while it asks). */
   readonly preCandidate?: true;
   readonly preVotes?: readonly string[];
+  /** Snapshots (§5): the compacted prefix, present only once the node holds a snapshot. */
+  readonly snapshot?: { readonly index: number; readonly term: number };
 }
 
 export interface MessageView {
@@ -177,6 +179,10 @@ export function messageLabel(payload: Message): string {
       return `${payload.outcome}${payload.token !== null ? ` token ${payload.token}` : ''} (${payload.key})`;
     case 'StoreWrite':
       return `write ${payload.key}=${payload.value} token ${payload.token ?? 'none'}`;
+    case 'InstallSnapshot':
+      return `InstallSnapshot term ${payload.term}: snapshot ≤ ${payload.snapshot.index}, term ${payload.snapshot.term}`;
+    case 'InstallSnapshotReply':
+      return `snapshot installed, match ${payload.matchIndex} (term ${payload.term})`;
   }
 }
 
@@ -190,7 +196,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
     for (let i = from; i < node.log.length; i++) {
       const entry = node.log[i];
       const c = entry.command;
-      log.push({ index: i + 1, term: entry.term, text: commandText(c), kind: typeof c === 'string' ? 'plain' : c.type });
+      log.push({ index: i + 1 + node.snapshotIndex, term: entry.term, text: commandText(c), kind: typeof c === 'string' ? 'plain' : c.type });
     }
     const local = cluster.localNowMs(node);
     const machine = ls !== null ? ls.machineOf(node) : null;
@@ -213,7 +219,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
       electionTimerStart: node.electionTimerStart,
       electionDeadline: node.electionDeadline,
       heartbeatDue: node.heartbeatDue,
-      logLength: node.log.length,
+      logLength: node.lastLogIndex,
       log,
       commitIndex: node.commitIndex,
       lastApplied: node.lastApplied,
@@ -224,6 +230,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
       driftPct: cluster.driftPct[node.index],
       localNowMs: Math.round(local),
       ...(node.preCandidate ? { preCandidate: true as const, preVotes: [...node.preVotes].sort() } : {}),
+      ...(node.snapshot !== null ? { snapshot: { index: node.snapshot.index, term: node.snapshot.term } } : {}),
     };
   });
   const messages: MessageView[] = cluster.inflight.items.map((env) => ({

@@ -40,6 +40,7 @@ export function buildRunTrace(config: SimConfig, schedule: readonly Action[], un
         bugs: [...config.bugs],
         // Only when some are on, so a trace of the chapter's Raft is the bytes it always was.
         ...(featuresOf(config).length > 0 ? { features: [...featuresOf(config)] } : {}),
+        ...(config.snapshotEvery !== undefined ? { snapshotEvery: config.snapshotEvery } : {}),
       },
       schedule: formatSchedule(schedule),
       untilMs,
@@ -65,7 +66,7 @@ export function traceToJson(trace: RunTrace): string {
     version: trace.version,
     run: {
       seed: String(r.seed),
-      config: { nodeIds: c.nodeIds, electionTimeoutMs: c.electionTimeoutMs, heartbeatMs: c.heartbeatMs, latencyMs: c.latencyMs, clientIds: c.clientIds, bugs: c.bugs, ...(c.features !== undefined && c.features.length > 0 ? { features: c.features } : {}) },
+      config: { nodeIds: c.nodeIds, electionTimeoutMs: c.electionTimeoutMs, heartbeatMs: c.heartbeatMs, latencyMs: c.latencyMs, clientIds: c.clientIds, bugs: c.bugs, ...(c.features !== undefined && c.features.length > 0 ? { features: c.features } : {}), ...(c.snapshotEvery !== undefined ? { snapshotEvery: c.snapshotEvery } : {}) },
       schedule: r.schedule,
       untilMs: r.untilMs,
       submitEveryMs: r.submitEveryMs,

@@ -492,7 +492,7 @@ export class TraceRecorder implements ClusterTracer {
   /** Why `key` left the leader's table since the last sample: the last entry it applied for the key. */
   private howLeft(leader: RaftNode, key: string): 'released' | 'expired' {
     for (let i = leader.lastApplied; i > this.leaderApplied; i--) {
-      const command = leader.log[i - 1]?.command;
+      const command = leader.entryAt(i)?.command;
       if (command === undefined || !isLockCommand(command) || command.key !== key) continue;
       if (command.type === 'release') return 'released';
       if (command.type === 'expire') return 'expired';
@@ -557,6 +557,10 @@ export function messageLabel(msg: Message): string {
       return `ClientReply ${msg.outcome} ${msg.key}${msg.token !== null ? ` token ${msg.token}` : ''}${msg.outcome === 'not-leader' && msg.leaderHint !== null ? ` (try ${msg.leaderHint})` : ''}`;
     case 'StoreWrite':
       return `StoreWrite ${msg.key}=${msg.value} ${msg.token !== null ? `token ${msg.token}` : 'no token'}`;
+    case 'InstallSnapshot':
+      return `InstallSnapshot term ${msg.term}, snapshot ≤ ${msg.snapshot.index} (term ${msg.snapshot.term})`;
+    case 'InstallSnapshotReply':
+      return `InstallSnapshotReply term ${msg.term}, match ${msg.matchIndex}`;
   }
 }
 

@@ -84,7 +84,41 @@ export interface AppendReply {
   readonly matchIndex: number;
 }
 
-export type RaftMessage = RequestVote | VoteReply | AppendEntries | AppendReply;
+/**
+ * The state a snapshot keeps (§5.1): the lock service's replicated table and token counter. A
+ * Raft-only run has no state machine, so its snapshots keep none (null).
+ */
+export interface SnapshotState {
+  /** The replicated lock table at the snapshot's last included index: key → holder and token. */
+  readonly locks: readonly { readonly key: string; readonly owner: string; readonly token: number; readonly leaseMs: number }[];
+  /** The token the next Grant receives. */
+  readonly nextToken: number;
+}
+
+/** A node's snapshot (snapshots feature, §5.1): everything up to `index` in one piece. */
+export interface RaftSnapshot {
+  /** The last included index and its term. */
+  readonly index: number;
+  readonly term: number;
+  readonly state: SnapshotState | null;
+}
+
+/** Leader → follower whose next entry the leader has compacted (§5.1): the whole snapshot at once. */
+export interface InstallSnapshot {
+  readonly type: 'InstallSnapshot';
+  readonly term: number;
+  readonly leader: string;
+  readonly snapshot: RaftSnapshot;
+}
+
+export interface InstallSnapshotReply {
+  readonly type: 'InstallSnapshotReply';
+  readonly term: number;
+  /** The snapshot's last included index, which the follower now holds (the leader's matchIndex). */
+  readonly matchIndex: number;
+}
+
+export type RaftMessage = RequestVote | VoteReply | AppendEntries | AppendReply | InstallSnapshot | InstallSnapshotReply;
 
 /** Client → node: ask the lock service for something. `id` lets the client match the reply. */
 export interface ClientRequest {

@@ -54,6 +54,7 @@ export const DISSERTATION = {
   preVote: 'Ongaro 2014 §9.6, "Preventing disruptions when a server rejoins the cluster" (pre-vote)',
   checkQuorum: 'Ongaro 2014 §6.2, "Routing requests to the leader" (a leader steps down without a majority; CheckQuorum)',
   noop: 'Ongaro 2014 §8, "Client interaction": a new leader commits a blank no-op entry at the start of its term',
+  snapshots: 'Ongaro 2014 §5.1, "Snapshotting memory-based state machines" (log compaction; InstallSnapshot)',
 } as const;
 
 const hasFeature = (snap: Snapshot, name: FeatureName) => snap.features?.includes(name) ?? false;
@@ -78,7 +79,7 @@ function entryOf(node: NodeView, index: number): LogEntryView | undefined {
 /** The index and term of a node's last entry (0/0 for an empty log). */
 export function lastOf(node: NodeView): { index: number; term: number } {
   const last = node.log[node.log.length - 1];
-  return { index: node.logLength, term: last?.term ?? 0 };
+  return { index: node.logLength, term: last?.term ?? node.snapshot?.term ?? 0 };
 }
 
 const lastText = (node: NodeView) => {
@@ -257,6 +258,7 @@ function holdersOf(snap: Snapshot, viewer: NodeView, index: number, term: number
 function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
   const n = nodeOf(snap, nodeId);
   const e = n ? entryOf(n, index) : undefined;
+  if (n && !e && n.snapshot !== undefined && index <= n.snapshot.index) return whyCompacted(n, index, n.snapshot);
   if (!n || !e) return unknown(`Why is entry ${index} on ${nodeId} like this?`, `Entry ${index} on ${nodeId}`);
   const size = snap.nodes.length;
   const maj = majorityOf(size);
@@ -349,6 +351,23 @@ function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
 
 // -- messages -------------------------------------------------------------------------------
 
+/** Snapshots (§5): an entry compacted into the node's snapshot. */
+function whyCompacted(n: NodeView, index: number, snapshot: { readonly index: number; readonly term: number }): Explanation {
+  return {
+    title: `Why is entry ${index} on ${n.id} in a snapshot?`,
+    answer: [
+      `${n.id} compacted its log (snapshots): entries 1 to ${snapshot.index} are no longer stored one by one but kept as a snapshot of the state machine as it was after applying them — the lock table and the token counter — with the last included index ${snapshot.index} and its term ${snapshot.term}.`,
+      `A node compacts only what it has applied, and so only committed entries: they can never change, so nothing is lost. Indexes stay as they were; entry ${snapshot.index + 1} still follows index ${snapshot.index}, and AppendEntries for it names index ${snapshot.index}, term ${snapshot.term} as its predecessor.`,
+      `A follower that needs an entry the leader has compacted gets the leader's snapshot instead (InstallSnapshot), and a node that restarts starts from its own snapshot, with its commit index at ${snapshot.index}.`,
+    ],
+    rule: DISSERTATION.snapshots,
+    facts: [
+      ['snapshot', `≤ ${snapshot.index}, term ${snapshot.term}`],
+      [`${n.id}'s commit index`, String(n.commitIndex)],
+    ],
+  };
+}
+
 function whyMessage(snap: Snapshot, seq: number): Explanation {
   const m: MessageView | undefined = snap.messages.find((x) => x.seq === seq) ?? snap.drops.find((x) => x.seq === seq);
   if (!m) return unknown(`Message #${seq}`, `Message #${seq}`);
@@ -377,6 +396,23 @@ function whyMessage(snap: Snapshot, seq: number): Explanation {
       rule = `Raft paper §5.3; ${FIGURE2.appendReceiver2}; ${FIGURE2.appendReceiver5}`;
       break;
     }
+    case 'InstallSnapshot': {
+      const s = f.snapshot;
+      facts.push(['term', String(f.term)], ['last included', `index ${s.index}, term ${s.term}`], ['locks', s.state === null ? 'none (no lock service)' : String(s.state.locks.length)]);
+      title = `InstallSnapshot ${m.src} → ${m.dst}`;
+      answer.push(
+        `${f.leader}, leader of term ${f.term}, needs to send ${m.dst} an entry it has already compacted into its snapshot, so it sends the snapshot itself: the state machine after index ${s.index} (term ${s.term}).`,
+        `${m.dst} installs it unless it already has that much committed: if its log holds index ${s.index} with term ${s.term} it keeps the entries after it, otherwise it discards its whole log. Then the leader goes on with AppendEntries from index ${s.index + 1}.`,
+      );
+      rule = DISSERTATION.snapshots;
+      break;
+    }
+    case 'InstallSnapshotReply':
+      facts.push(['term', String(f.term)], ['matchIndex', String(f.matchIndex)]);
+      title = `InstallSnapshot reply ${m.src} → ${m.dst}`;
+      answer.push(`${m.src} tells ${m.dst} it holds everything up to index ${f.matchIndex} now. The leader records matchIndex[${m.src}] = ${f.matchIndex} and sends AppendEntries from ${f.matchIndex + 1}.`);
+      rule = DISSERTATION.snapshots;
+      break;
     case 'AppendReply':
       facts.push(['term', String(f.term)], ['success', String(f.success)], ['matchIndex', String(f.matchIndex)]);
       title = `AppendEntries reply ${m.src} → ${m.dst}`;
@@ -468,6 +504,7 @@ function whyMessage(snap: Snapshot, seq: number): Explanation {
 function predictAppend(to: NodeView, term: number, prevIndex: number, prevTerm: number): string {
   if (term < to.term) return `${to.id} is in term ${to.term}, higher than ${term}: it will refuse, and the reply teaches the sender it is out of date.`;
   if (prevIndex === 0) return `prevLogIndex is 0, so any log matches: ${to.id} will accept.`;
+  if (to.snapshot !== undefined && prevIndex <= to.snapshot.index) return `${to.id}'s snapshot covers index ${prevIndex} (it holds everything up to ${to.snapshot.index}, all committed): it will accept.`;
   const has = entryOf(to, prevIndex);
   if (prevIndex > to.logLength) return `${to.id}'s log has only ${plural(to.logLength, 'entry', 'entries')}, no index ${prevIndex}: it will refuse, and the leader will back up.`;
   if (has && has.term !== prevTerm) return `${to.id} has term ${has.term} at index ${prevIndex}, not ${prevTerm}: it will refuse, and the leader will back up.`;

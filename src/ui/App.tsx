@@ -26,7 +26,8 @@ import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
-import { selectError, selectMainView, selectNodeIds, selectSideTab, selectTour } from './store/selectors';
+import { selectConfig, selectError, selectMainView, selectNodeIds, selectSideTab, selectTour } from './store/selectors';
+import { featuresOf } from '../sim/config';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
 // Presenter mode and the embed frame (src/ui/present).
 import { EmbedView } from './present/EmbedView';
@@ -163,6 +164,8 @@ const PHONE_TEXT_CROWDED = { scale: 1 } as const;
 /** The ring, the space-time view, or both side by side. */
 const DiagramPane = memo(function DiagramPane() {
   const view = useLab(selectMainView);
+  // The ring's legend names a protocol feature's messages only in runs with it (snapshots' InstallSnapshot).
+  const features = featuresOf(useLab(selectConfig));
   const phone = useSyncExternalStore(subscribePhone, isPhone, () => false);
   const crowded = useLab((s) => selectNodeIds(s).length > 5);
   return (
@@ -181,7 +184,7 @@ const DiagramPane = memo(function DiagramPane() {
             </p>
             <NetworkControls />
             {/* Beside the space-time view (which has its own key) the ring keeps its height. */}
-            {view === 'ring' && <Legend />}
+            {view === 'ring' && <Legend features={features} />}
           </div>
         )}
         {view !== 'ring' && <ConnectedSpaceTime />}

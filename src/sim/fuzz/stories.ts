@@ -4,6 +4,7 @@
  * driver. A story draws from the run's PRNG as it goes, so the order of its draws and waits is
  * part of every fuzz run's identity: reorder nothing without meaning to change every run.
  */
+import type { RaftNode } from '../node';
 import type { Command } from '../types';
 import type { RunContext } from './context';
 import { after, until, type StoryGen } from './driver';
@@ -33,7 +34,7 @@ export function* figure8Story(ctx: RunContext): StoryGen {
   const others = ctx.config.nodeIds.filter((id) => id !== first.id);
   ctx.act({ verb: 'partition', groups: [[first.id, ...others.slice(0, ctx.randint(0, majority - 2))]] });
   ctx.act({ verb: 'submit', command: ctx.value('v'), target: first.id });
-  const index = first.log.length;
+  const index = first.lastLogIndex;
   yield after(ctx.config.latencyMs[1] + ctx.randint(1, 20));
   ctx.crashAndRestart(first.id, null);
   const newLeader = () => {
@@ -173,13 +174,19 @@ export function* indexReuse(ctx: RunContext): StoryGen {
   const [a, b] = pair;
   const key = ctx.pick(ctx.keys);
   ctx.client(a, { op: 'acquire', key, leaseMs: ctx.randint(300, 3000) });
-  const proposed = () => leader.log.length > leader.commitIndex && grantsTo(leader.log[leader.log.length - 1].command, a);
+  const proposed = () => leader.lastLogIndex > leader.commitIndex && lastGrantsTo(leader, a);
   yield until(proposed, { everyMs: 1, giveUpAfterMs: 600 });
   ctx.act({ verb: 'partition', groups: [[leader.id]] });
   ctx.client(b, { op: 'acquire', key, leaseMs: ctx.randint(300, 3000) });
   ctx.client(b, { op: 'write', key, value: ctx.value(b) });
   yield after(ctx.randint(300, 1500));
   ctx.act({ verb: 'heal' });
+}
+
+/** Whether the leader's last entry (one it still stores, not compacted) grants to `client`. */
+function lastGrantsTo(leader: RaftNode, client: string): boolean {
+  const last = leader.log.length > 0 ? leader.log[leader.log.length - 1] : undefined;
+  return last !== undefined && grantsTo(last.command, client);
 }
 
 function grantsTo(command: Command, client: string): boolean {
@@ -196,7 +203,7 @@ export function* staleReply(ctx: RunContext): StoryGen {
   if (leader === null || clients.length === 0 || ctx.config.nodeIds.length < 3) return;
   const a = ctx.pick(clients);
   ctx.client(a, { op: 'acquire', key: ctx.pick(ctx.keys), leaseMs: ctx.randint(300, 3000) });
-  yield until(() => leader.log.length > 0 && grantsTo(leader.log[leader.log.length - 1].command, a), { everyMs: 1, giveUpAfterMs: 600 });
+  yield until(() => lastGrantsTo(leader, a), { everyMs: 1, giveUpAfterMs: 600 });
   const tMax = ctx.config.electionTimeoutMs[1];
   ctx.act({ verb: 'delay', target: a, ms: ctx.randint(tMax, 3 * tMax) });
   yield after(ctx.randint(1, ctx.config.latencyMs[1] + 5));
@@ -216,7 +223,7 @@ export function* handOverTo(ctx: RunContext, f: string, attempts: number, catchU
     yield until(
       () => {
         const leader = ctx.cluster.leader();
-        return leader !== null && (leader === target || !catchUp || target.log.length >= leader.log.length);
+        return leader !== null && (leader === target || !catchUp || target.lastLogIndex >= leader.lastLogIndex);
       },
       { everyMs: 10, giveUpAfterMs: 1500 },
     );

@@ -59,6 +59,7 @@ export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
   'pre-vote-raises-term': ['partition', 'crash'],
   'quorum-counts-self-twice': ['partition'],
   'noop-commits-at-once': ['leader-churn', 'crash', 'partition'],
+  'compact-uncommitted': ['submits', 'crash', 'partition'],
 };
 
 /**
@@ -134,7 +135,7 @@ export function drawSwarm(rng: CPythonRandom, bugs: readonly BugName[], features
   const lMax = lMin + rng.randint(0, 30);
   const clientCount = kinds.some((k) => CLIENT_KINDS.has(k)) ? rng.randint(2, 4) : 0;
   const keys = ['k1', 'k2'].slice(0, rng.randint(1, 2));
-  const config: SimConfig = {
+  let config: SimConfig = {
     seed: rng.getrandbits(32),
     nodeIds: nodeIdsFor(size),
     electionTimeoutMs: [tMin, tMax],
@@ -145,6 +146,9 @@ export function drawSwarm(rng: CPythonRandom, bugs: readonly BugName[], features
     // Left out when none is on: such a run's configuration is the one it was before features.
     ...(features.length > 0 ? { features: [...features] } : {}),
   };
+  // Snapshots: a small threshold (2..12 entries) so runs compact often; it comes from the seed
+  // already drawn, not from a draw of its own, so nothing after it shifts.
+  if (features.includes('snapshots')) config = { ...config, snapshotEvery: 2 + (Number(BigInt(config.seed) % 11n)) };
   const meanGap = rng.randint(150, 900);
   return {
     config,

@@ -30,7 +30,9 @@ export type PredicateCall =
   | { readonly p: 'electionSafe' }
   /** The clients' history so far passes (or fails) one linearizability verdict. */
   | { readonly p: 'linearizable'; readonly verdict: VerdictName; readonly holds: boolean }
-  | { readonly p: 'not'; readonly of: PredicateCall };
+  | { readonly p: 'not'; readonly of: PredicateCall }
+  /** Snapshots (§5): the node's snapshot ends at this index (null: it holds none). */
+  | { readonly p: 'snapshotIs'; readonly node: string; readonly index: number | null };
 
 /** true, or the sentence saying how the state differs. */
 export type Verdict = true | string;
@@ -126,6 +128,10 @@ export function evaluate(call: PredicateCall, sim: Simulation): Verdict {
       const inner = evaluate(call.of, sim);
       return inner === true ? `it holds that ${describeCall(call.of)}` : true;
     }
+    case 'snapshotIs': {
+      const got = node(call.node).snapshot?.index ?? null;
+      return got === call.index ? true : `${call.node}'s snapshot ${got === null ? 'does not exist' : `ends at index ${got}`}, not ${call.index === null ? 'none' : `at ${call.index}`}`;
+    }
   }
 }
 
@@ -172,5 +178,7 @@ export function describeCall(call: PredicateCall): string {
       return `the history ${call.holds ? 'passes' : 'fails'} the ${call.verdict} check`;
     case 'not':
       return `not (${describeCall(call.of)})`;
+    case 'snapshotIs':
+      return call.index === null ? `${call.node} holds no snapshot` : `${call.node}'s snapshot ends at index ${call.index}`;
   }
 }

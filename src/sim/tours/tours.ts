@@ -688,6 +688,43 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  {
+    name: 'snapshot-catch-up',
+    title: 'Snapshots: a follower far behind catches up',
+    intro: 'A log that is never compacted grows for ever, and a node that comes back late has to be sent all of it. Snapshots (§5) keep the state machine instead of the entries that built it.',
+    config: presetConfig('snapshot-catch-up'),
+    beats: [
+      {
+        narration: '{n2} wins the first election and leads **term 1**.',
+        until: { when: { p: 'leaderOfTerm', term: 1 } },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }],
+      },
+      {
+        narration: '{n5} **crashes**. Clients write **x1..x20**; the four live nodes store and commit every one, and each log keeps all 20 entries.',
+        actions: ['@300 crash n5', ...Array.from({ length: 20 }, (_, i) => `@${440 + 40 * i} submit x${i + 1}`)].join('; '),
+        until: { atMs: 1399 },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'nodeDown', node: 'n5' }, { p: 'commitIndexIs', node: 'n2', index: 20 }, { p: 'snapshotIs', node: 'n2', index: null }],
+      },
+      {
+        narration:
+          'The leader {n2} crashes too, and {n1} wins **term 2**. When {n5} comes back with an empty log, {n1} starts from its own end and **backs up one entry per round trip**, twenty refusals, before it sends all 20 entries.',
+        actions: '@1400 crash n2; @2000 restart n5',
+        until: { atMs: 3000 },
+        highlight: { node: 'n5' },
+        expect: [{ p: 'leaderIs', node: 'n1', term: 2 }, { p: 'commitIndexIs', node: 'n5', index: 20 }, { p: 'logIs', node: 'n5', entries: Array.from({ length: 20 }, (_, i) => `x${i + 1}`) }],
+      },
+      {
+        narration:
+          '**What if** every node compacted its log? Rewind with snapshots on: each node turns every **8 applied entries** into a snapshot of its state. {n1} backs up only to its snapshot, sends {n5} one **InstallSnapshot (≤ 16)**, and then just **x17..x20**.',
+        branch: { fromBeat: 1, change: { features: ['snapshots'] } },
+        until: { atMs: 3000 },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'leaderIs', node: 'n1', term: 2 }, { p: 'snapshotIs', node: 'n5', index: 16 }, { p: 'logIs', node: 'n5', entries: ['x17', 'x18', 'x19', 'x20'] }, { p: 'commitIndexIs', node: 'n5', index: 20 }],
+      },
+    ],
+  },
 ];
 
 export function findTour(name: string): Tour | null {

@@ -9,6 +9,7 @@ import { BUG_FEATURE, featuresOf, type SimConfig } from '../../sim/config';
 import { FEATURES, canonicalFeatures, type FeatureName } from '../../sim/features';
 import { useBridge, useLab } from '../labContext';
 import { selectConfig, selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+import { SnapshotThreshold } from './SnapshotThreshold';
 
 export const ProtocolSettings = memo(function ProtocolSettings() {
   const bridge = useBridge();
@@ -41,6 +42,7 @@ export const ProtocolSettings = memo(function ProtocolSettings() {
           </span>
         </label>
       ))}
+      {on.includes('snapshots') && <SnapshotThreshold />}
     </fieldset>
   );
 });

@@ -1,7 +1,11 @@
 /** What the shapes mean: roles and message kinds, drawn with the diagram's own shapes. */
 import { memo } from 'react';
+import type { FeatureName } from '../../sim/features';
 import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath, type MessageKind } from './messageShapes';
 import { roleShapePath } from './NodeGlyph';
+
+/** Message kinds only a protocol feature sends: listed only in runs with it on. */
+const FEATURE_KINDS: Partial<Record<MessageKind, FeatureName>> = { snapshot: 'snapshots', 'snapshot-reply': 'snapshots' };
 
 /** Shorter names where the full one would push the legend to a third row at 1280 px; the full name is the item's title. */
 const SHORT_NAMES: Partial<Record<MessageKind, string>> = {
@@ -9,7 +13,12 @@ const SHORT_NAMES: Partial<Record<MessageKind, string>> = {
   heartbeat: 'heartbeat',
 };
 
-export const Legend = memo(function Legend() {
+/** `features`: the run's protocol features, so a feature's message kinds are listed only when it is on (absent: every kind). */
+export const Legend = memo(function Legend({ features }: { features?: readonly FeatureName[] }) {
+  const kinds = MESSAGE_KINDS.filter((k) => {
+    const needs = FEATURE_KINDS[k];
+    return needs === undefined || features === undefined || features.includes(needs);
+  });
   return (
     <ul className="legend" aria-label="Legend">
       {(['follower', 'candidate', 'leader', 'down'] as const).map((role) => (
@@ -20,7 +29,7 @@ export const Legend = memo(function Legend() {
           {role}
         </li>
       ))}
-      {MESSAGE_KINDS.map((k) => (
+      {kinds.map((k) => (
         <li key={k} title={SHORT_NAMES[k] ? MESSAGE_LOOKS[k].name : undefined}>
           <svg viewBox="-12 -12 24 24" width="1.2em" height="1.2em" aria-hidden="true">
             <path className={`msg msg-${k}`} d={symbolPath(k)} />

@@ -15,7 +15,9 @@ export type MessageKind =
   | 'append-rejected'
   | 'client-request'
   | 'client-reply'
-  | 'store-write';
+  | 'store-write'
+  | 'snapshot'
+  | 'snapshot-reply';
 
 interface Look {
   readonly shape: SymbolType;
@@ -36,6 +38,8 @@ export const MESSAGE_LOOKS: Readonly<Record<MessageKind, Look>> = {
   'client-request': { shape: symbolWye, size: 300, name: 'client request' },
   'client-reply': { shape: symbolStar, size: 300, name: 'client reply' },
   'store-write': { shape: symbolCross, size: 300, name: 'store write' },
+  snapshot: { shape: symbolSquare, size: 420, name: 'InstallSnapshot (snapshots, §5)' },
+  'snapshot-reply': { shape: symbolTriangle, size: 260, name: 'InstallSnapshot reply', hollow: true },
 };
 
 export const MESSAGE_KINDS = Object.keys(MESSAGE_LOOKS) as MessageKind[];
@@ -70,6 +74,10 @@ export function messageKind(m: Pick<MessageView, 'type' | 'ok' | 'heartbeat'>): 
       return 'client-reply';
     case 'StoreWrite':
       return 'store-write';
+    case 'InstallSnapshot':
+      return 'snapshot';
+    case 'InstallSnapshotReply':
+      return 'snapshot-reply';
   }
 }
 
@@ -90,4 +98,6 @@ export const KIND_VARS: Readonly<Record<MessageKind, string>> = {
   'client-request': '--msg-client',
   'client-reply': '--msg-client-reply',
   'store-write': '--msg-store',
+  snapshot: '--msg-snapshot',
+  'snapshot-reply': '--msg-snapshot',
 };

@@ -139,7 +139,7 @@ function timersGroup(doc: Document, layout: DiagramLayout, nodes: readonly NodeV
 }
 
 /** Roles and message kinds, from the tables the page's legend uses, laid out in rows. */
-function legendGroup(doc: Document, textColor: string): { group: SVGGElement; height: number } {
+function legendGroup(doc: Document, textColor: string, messages: readonly MessageView[]): { group: SVGGElement; height: number } {
   const g = el(doc, 'g', { class: 'export-legend', transform: `translate(0,${VIEW_H})` });
   const items: { swatch: SVGElement; name: string }[] = [];
   for (const role of ['follower', 'candidate', 'leader', 'down'] as const) {
@@ -148,7 +148,9 @@ function legendGroup(doc: Document, textColor: string): { group: SVGGElement; he
     swatch.append(el(doc, 'path', { class: 'node-shape', d: roleShapePath(role === 'down' ? 'follower' : role, 12) }));
     items.push({ swatch, name: role });
   }
-  for (const k of MESSAGE_KINDS) items.push({ swatch: el(doc, 'path', { class: `msg msg-${k}`, d: symbolPath(k) }), name: MESSAGE_LOOKS[k].name });
+  // The snapshots feature's messages are named only when one is drawn (the page's legend names them in runs with the feature).
+  const snapshots = messages.some((m) => m.type === 'InstallSnapshot' || m.type === 'InstallSnapshotReply');
+  for (const k of MESSAGE_KINDS) if (snapshots || (k !== 'snapshot' && k !== 'snapshot-reply')) items.push({ swatch: el(doc, 'path', { class: `msg msg-${k}`, d: symbolPath(k) }), name: MESSAGE_LOOKS[k].name });
   const drop = el(doc, 'g', { class: 'drop drop-loss' });
   drop.append(el(doc, 'circle', { r: 9 }), el(doc, 'path', { d: 'M-6,-6L6,6M6,-6L-6,6' }));
   items.push({ swatch: drop, name: 'dropped' });
@@ -201,7 +203,7 @@ export function ringSvg(svg: SVGSVGElement, messages: readonly MessageView[], cl
   }
   let legendHeight = 0;
   if (options.legend) {
-    const legend = legendGroup(doc, textColor);
+    const legend = legendGroup(doc, textColor, messages);
     svg.append(legend.group);
     added.push(legend.group);
     legendHeight = legend.height;

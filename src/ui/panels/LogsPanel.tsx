@@ -15,7 +15,9 @@ export const LOG_ENTRIES_SHOWN = 12;
 function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
   const store = useLabStore();
   const entries = node.log.slice(-LOG_ENTRIES_SHOWN);
-  const hidden = node.logLength - entries.length;
+  const snapshot = node.snapshot;
+  // Snapshots (§5): entries up to the snapshot's index are compacted; only those after it are held.
+  const hidden = node.logLength - (snapshot?.index ?? 0) - entries.length;
   const isLeader = node.alive && node.role === 'leader';
   const next = leader && leader.id !== node.id ? leader.nextIndex[node.id] : undefined;
   const match = leader && leader.id !== node.id ? leader.matchIndex[node.id] : undefined;
@@ -27,8 +29,20 @@ function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
       </th>
       <td>
         <div className="log-entries">
+        {snapshot !== undefined && (
+          <button
+            type="button"
+            className="log-snapshot"
+            style={{ ['--term' as string]: termColour(snapshot.term) }}
+            title={`snapshot: entries 1 to ${snapshot.index} compacted, last included term ${snapshot.term} (§5). Click: why?`}
+            data-snapshot-index={snapshot.index}
+            onClick={() => store.getState().askWhy({ kind: 'entry', node: node.id, index: snapshot.index })}
+          >
+            snapshot ≤ {snapshot.index}, term {snapshot.term}
+          </button>
+        )}
         {hidden > 0 && <span className="log-more" title={`${hidden} older entries`}>+{hidden}</span>}
-        {entries.length === 0 && <span className="log-empty">empty</span>}
+        {entries.length === 0 && snapshot === undefined && <span className="log-empty">empty</span>}
         {entries.map((e) => {
           const committed = e.index <= node.commitIndex;
           const applied = e.index <= node.lastApplied;

@@ -18,9 +18,10 @@ import { SpaceTimeView, type SpaceTimeViewState } from './SpaceTimeView';
 /** The messages behind each event-log category (categories about no message type keep every message). */
 const TYPES_OF: Partial<Record<EventCategory, readonly MessageType[]>> = {
   election: ['RequestVote', 'VoteReply'],
-  leader: ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply'],
-  'step-down': ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply'],
-  submit: ['AppendEntries', 'AppendReply'],
+  // InstallSnapshot (snapshots, §5) replicates as AppendEntries does; no run without the feature sends one.
+  leader: ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply', 'InstallSnapshot', 'InstallSnapshotReply'],
+  'step-down': ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply', 'InstallSnapshot', 'InstallSnapshotReply'],
+  submit: ['AppendEntries', 'AppendReply', 'InstallSnapshot', 'InstallSnapshotReply'],
   lock: ['ClientRequest', 'ClientReply', 'AppendEntries', 'AppendReply'],
   client: ['ClientRequest', 'ClientReply', 'StoreWrite'],
   store: ['StoreWrite'],
