@@ -2,7 +2,7 @@
  * `npm run sim -- [flags]`: the same core as the browser, run in Node. Kept as a function from
  * argv to (exit code, stdout, stderr) so tests call it directly.
  */
-import { BUG_NAMES, DEFAULT_CONFIG, featuresOf, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/config';
+import { BUG_NAMES, DEFAULT_CONFIG, READ_MODES, featuresOf, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/config';
 import { decodeLink } from '../share/link';
 import { FEATURE_NAMES } from '../sim/features';
 import { PRESETS, findPreset } from '../sim/presets';
@@ -37,6 +37,7 @@ const FLAGS = [
   { name: 'clients', value: true },
   { name: 'bugs', value: true },
   { name: 'features', value: true },
+  { name: 'read-mode', value: true },
   { name: 'link', value: true },
   { name: 'trace', value: true },
   { name: 'json', value: false },
@@ -57,6 +58,7 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --clients A,B       lock-service clients (one capital letter each, at most ${MAX_CLIENTS})
   --bugs a,b          switch on bugs: ${BUG_NAMES.join(', ')}
   --features a,b      switch on protocol features (off: the chapter's Raft): ${FEATURE_NAMES.join(', ')}
+  --read-mode MODE    with reads: how a get that names no mode is answered: ${READ_MODES.join(', ')} (default log)
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
   --link URL          replay a share link (its run, until its time unless --until is given)
   --trace FILE        also write the run's trace (versioned JSON: messages and state spans) to FILE
@@ -67,7 +69,7 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
 Exit codes: 0 every invariant held, 1 a violation was found, 2 a bad flag or schedule.`;
 
 /** Configuration errors name the flag the person typed. */
-const FLAG_NAMES: FieldNames = { seed: '--seed', nodes: '--nodes', timeout: '--timeout', heartbeat: '--heartbeat', latency: '--latency', clients: '--clients', bugs: '--bugs', features: '--features' };
+const FLAG_NAMES: FieldNames = { seed: '--seed', nodes: '--nodes', timeout: '--timeout', heartbeat: '--heartbeat', latency: '--latency', clients: '--clients', bugs: '--bugs', features: '--features', readMode: '--read-mode' };
 
 export interface ResolvedRun {
   readonly config: SimConfig;
@@ -82,7 +84,7 @@ export interface ResolvedRun {
 }
 
 /** Flags that describe the run itself: a share link already gives all of them. */
-const RUN_FLAGS = ['preset', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'features', 'schedule'] as const;
+const RUN_FLAGS = ['preset', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'features', 'read-mode', 'schedule'] as const;
 
 /** Turns flags into a checked run description, or throws a UsageError with one sentence. */
 export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
@@ -105,7 +107,7 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
     scheduleText = preset.schedule;
     untilMs = preset.untilMs;
   }
-  const fields: ConfigFields = { seed: str('seed'), nodes: str('nodes'), timeout: str('timeout'), heartbeat: str('heartbeat'), latency: str('latency'), clients: str('clients'), bugs: str('bugs'), features: str('features') };
+  const fields: ConfigFields = { seed: str('seed'), nodes: str('nodes'), timeout: str('timeout'), heartbeat: str('heartbeat'), latency: str('latency'), clients: str('clients'), bugs: str('bugs'), features: str('features'), readMode: str('read-mode') };
   const checked = configFromFields(config, fields, FLAG_NAMES);
   if (typeof checked === 'string') throw new UsageError(checked);
   config = checked;
@@ -156,7 +158,7 @@ export function header(config: SimConfig): string {
   const bugs = config.bugs.length > 0 ? `, bugs ${config.bugs.join(', ')}` : '';
   // Named only when some are on: a run of the chapter's Raft prints the chapter's header.
   const features = featuresOf(config).length > 0 ? `, features ${featuresOf(config).join(', ')}` : '';
-  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, latency ${lMin}-${lMax} ms, seed ${String(config.seed)}${clients}${bugs}${features}`;
+  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, latency ${lMin}-${lMax} ms, seed ${String(config.seed)}${clients}${bugs}${features}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}`;
 }
 
 export function runSimCli(argv: readonly string[], clock: () => number = () => 0): CliResult {

@@ -24,6 +24,7 @@ export const BUG_NAMES = [
   'pre-vote-raises-term',
   'quorum-counts-self-twice',
   'noop-commits-at-once',
+  'read-index-skips-heartbeat',
 ] as const;
 export type BugName = (typeof BUG_NAMES)[number];
 
@@ -32,7 +33,21 @@ export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = {
   'pre-vote-raises-term': 'pre-vote',
   'quorum-counts-self-twice': 'check-quorum',
   'noop-commits-at-once': 'leader-noop',
+  'read-index-skips-heartbeat': 'reads',
 };
+
+/** How a get is answered with the reads feature (§6.4): through the log, ReadIndex, or the leader's lease. */
+export const READ_MODES = ['log', 'read-index', 'lease'] as const;
+export type ReadMode = (typeof READ_MODES)[number];
+
+export function isReadMode(text: string): text is ReadMode {
+  return (READ_MODES as readonly string[]).includes(text);
+}
+
+/** A configuration's read mode: `log` when the field is absent. */
+export function readModeOf(config: SimConfig): ReadMode {
+  return config.readMode ?? 'log';
+}
 
 export interface SimConfig {
   /** A number while it is a safe integer, else a bigint (see `seedFromText`). */
@@ -49,6 +64,8 @@ export interface SimConfig {
    * Optional so that every configuration written before features existed still means the same.
    */
   readonly features?: readonly FeatureName[];
+  /** The reads feature's mode for a get that names none (absent: `log`); only with `reads` on. */
+  readonly readMode?: ReadMode;
 }
 
 /** A configuration's features (none when the field is absent). */
@@ -125,6 +142,10 @@ export function checkConfig(config: SimConfig): string | null {
     const needs = BUG_FEATURE[bug];
     if (needs !== undefined && !features.includes(needs)) return `Bug "${bug}" is a bug of the feature ${needs}; switch on ${needs} too.`;
   }
+  if (config.readMode !== undefined) {
+    if (!isReadMode(config.readMode)) return `Unknown read mode "${shown(String(config.readMode))}"; the read modes are ${READ_MODES.join(', ')}.`;
+    if (!features.includes('reads')) return 'A read mode needs the feature reads; switch on reads too.';
+  }
   return null;
 }
 
@@ -134,7 +155,7 @@ export function validateConfig(config: SimConfig): SimConfig {
   return config;
 }
 
-export type ConfigField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features';
+export type ConfigField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features' | 'readMode';
 
 /** A configuration as text, one optional string per field; a field left out keeps the base's value. */
 export type ConfigFields = { readonly [K in ConfigField]?: string };
@@ -154,6 +175,7 @@ export const FIELD_NAMES: FieldNames = {
   clients: 'the clients',
   bugs: 'the list of bugs',
   features: 'the list of features',
+  readMode: 'the read mode',
 };
 
 const RANGE_EXAMPLE: Record<'timeout' | 'latency', string> = { timeout: '150-300', latency: '5-15' };
@@ -209,6 +231,14 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
     const unknown = named.find((f) => !isFeatureName(f));
     if (unknown !== undefined) return `Unknown feature "${shown(unknown)}" in ${names.features}; the features are ${FEATURE_NAMES.join(', ')}.`;
     config = { ...config, features: canonicalFeatures(named as FeatureName[]) };
+  }
+  if (fields.readMode !== undefined) {
+    const mode = fields.readMode.trim();
+    if (!isReadMode(mode)) return `${capital(names.readMode)} must be one of ${READ_MODES.join(', ')}, not "${shown(fields.readMode)}".`;
+    if (!featuresOf(config).includes('reads')) return `${capital(names.readMode)} needs the feature reads; switch on reads too.`;
+    const { readMode: _dropped, ...rest } = config;
+    // `log` is the default: left out, so a link or run file says nothing it need not.
+    config = mode === 'log' ? rest : { ...rest, readMode: mode };
   }
   return checkConfig(config) ?? config;
 }

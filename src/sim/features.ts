@@ -25,6 +25,12 @@ export const FEATURES = [
     title: 'Leader no-op',
     explanation: 'A new leader appends a no-op entry of its own term, so entries left by earlier terms commit at once.',
   },
+  {
+    name: 'reads',
+    section: '§6.4',
+    title: 'Reads',
+    explanation: 'Clients put and get keys in a small replicated map; a get goes through the log, confirms leadership with a heartbeat round (ReadIndex), or trusts the leader\'s lease (§6.4.1).',
+  },
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number]['name'];
@@ -40,13 +46,15 @@ export interface NodeFeatures {
   readonly preVote: boolean;
   readonly checkQuorum: boolean;
   readonly leaderNoop: boolean;
+  /** Reads (§6.4): AppendEntries carry a heartbeat round the replies echo, and leaders track leases. */
+  readonly reads: boolean;
 }
 
-export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false });
+export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, reads: false });
 
 export function nodeFeatures(features: readonly FeatureName[] | undefined): NodeFeatures {
   if (features === undefined || features.length === 0) return NO_FEATURES;
-  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop') };
+  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop'), reads: features.includes('reads') };
 }
 
 /** The features in the list's order, each once: one spelling of a set, so links and runs compare equal. */

@@ -3,7 +3,7 @@
  * order; the fencing token is assigned here, at apply time, from one counter for the whole
  * service, so every node computes the same token for the same Grant.
  */
-import { isLockCommand, type ApplyResult, type Command } from './types';
+import { isLockCommand, type ApplyResult, type Command, type KvCommand } from './types';
 
 export type { ApplyResult };
 
@@ -24,13 +24,20 @@ export class LockStateMachine {
   readonly locks = new Map<string, LockHolder>();
   /** The token the next Grant receives; starts at 1 and never repeats. */
   nextToken = 1;
+  /** Reads (§6.4): the replicated key-value map, next to the lock table. */
+  readonly kv = new Map<string, string>();
+  /** Per client, the newest put request applied (§6.3): a retried copy of it applies once. */
+  private readonly lastPut = new Map<string, number>();
 
   reset(): void {
     this.locks.clear();
     this.nextToken = 1;
+    this.kv.clear();
+    this.lastPut.clear();
   }
 
   apply(command: Command, localNowMs: number, options: ApplyOptions = {}): ApplyResult {
+    if (typeof command !== 'string' && (command.type === 'put' || command.type === 'get')) return this.applyKv(command);
     // Plain commands and a leader's no-op (§8) change no lock.
     if (!isLockCommand(command)) return NOOP;
     switch (command.type) {
@@ -70,6 +77,17 @@ export class LockStateMachine {
       }
     }
   }
+
+  private applyKv(command: KvCommand): ApplyResult {
+    if (command.type === 'get') return { type: 'Got', value: this.kv.get(command.key) ?? null };
+    const last = this.lastPut.get(command.client) ?? 0;
+    if (command.requestId > last) {
+      this.lastPut.set(command.client, command.requestId);
+      this.kv.set(command.key, command.value);
+    }
+    return PUT;
+  }
 }
 
 const NOOP: ApplyResult = { type: 'Noop' };
+const PUT: ApplyResult = { type: 'Put' };

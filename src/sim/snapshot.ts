@@ -19,7 +19,7 @@ export interface LogEntryView {
   readonly term: number;
   readonly text: string;
   /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands. */
-  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop';
+  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'put' | 'get';
 }
 
 export interface LockView {

@@ -8,7 +8,7 @@ import { FEATURE_NAMES, type FeatureName } from '../features';
 import { attachInvariants, type Violation } from '../invariants';
 import { CPythonRandom, parseSeed, type Seed } from '../prng';
 import type { Action } from '../schedule';
-import { VERDICT_NAMES, VERDICT_STAKES } from '../linearizability/check';
+import { VERDICT_NAMES, verdictStake } from '../linearizability/check';
 import { Simulation } from '../simulation';
 import { RunContext } from './context';
 import { StoryDriver } from './driver';
@@ -59,6 +59,7 @@ export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
   'pre-vote-raises-term': ['partition', 'crash'],
   'quorum-counts-self-twice': ['partition'],
   'noop-commits-at-once': ['leader-churn', 'crash', 'partition'],
+  'read-index-skips-heartbeat': ['partition', 'locks'],
 };
 
 /**
@@ -206,7 +207,7 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
   let historyFindings = 0;
   if (checker.violations.length === 0) {
     const verdicts = checker.checkHistory({ shrinkFindingsToo: false });
-    if (verdicts !== null) historyFindings = VERDICT_NAMES.filter((n) => VERDICT_STAKES[n] === 'finding' && verdicts[n]?.linearizable === false).length;
+    if (verdicts !== null) historyFindings = VERDICT_NAMES.filter((n) => verdictStake(n, verdicts[n]) === 'finding' && verdicts[n]?.linearizable === false).length;
   }
   const violation = checker.first;
   return {
