@@ -143,8 +143,8 @@ describe('npm run fuzz', () => {
 
   it.each([
     [['--runs', 'many'], '--runs must be a whole number from 1 to 1000000, not "many".'],
-    [['--bug', 'typo'], 'Unknown bug "typo" in --bug; the bugs are figure8, forget-vote, no-log-check, expire-any-token, follower-expiry, no-fencing, pre-vote-raises-term, quorum-counts-self-twice, noop-commits-at-once.'],
-    [['--features', 'pre-vote,fast'], 'Unknown feature "fast" in --features; write swarm, none, all, or a list of pre-vote, check-quorum, leader-noop.'],
+    [['--bug', 'typo'], 'Unknown bug "typo" in --bug; the bugs are figure8, forget-vote, no-log-check, expire-any-token, follower-expiry, no-fencing, pre-vote-raises-term, quorum-counts-self-twice, noop-commits-at-once, read-index-skips-heartbeat.'],
+    [['--features', 'pre-vote,fast'], 'Unknown feature "fast" in --features; write swarm, none, all, or a list of pre-vote, check-quorum, leader-noop, reads.'],
     [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
     [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --help.'],
   ])('bad flags %j exit 2 with one sentence', (argv, message) => {

@@ -103,6 +103,7 @@ export function simCommand(config: SimConfig, schedule: readonly Action[], until
   if (config.clientIds.length > 0) flags.push(`--clients ${config.clientIds.join(',')}`);
   if (config.bugs.length > 0) flags.push(`--bugs ${config.bugs.join(',')}`);
   if (featuresOf(config).length > 0) flags.push(`--features ${featuresOf(config).join(',')}`);
+  if (config.readMode !== undefined) flags.push(`--read-mode ${config.readMode}`);
   flags.push(`--until ${untilMs}`, `--schedule "${formatSchedule(schedule)}"`);
   return `npm run sim -- ${flags.join(' ')}`;
 }

@@ -13,6 +13,7 @@ import { Simulation } from '../simulation';
 import { RunContext } from './context';
 import { StoryDriver } from './driver';
 import { FAULTS } from './faults';
+import { SwarmReads } from './reads';
 
 export const FUZZ_DURATION_MS = 10_000;
 
@@ -169,7 +170,10 @@ function pickKind(rng: CPythonRandom, draw: SwarmDraw): FaultKind {
 /** Runs fuzz run number `run` (0-based) of the fuzz seed: pure, deterministic, about one chunk of work. */
 export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], durationMs = FUZZ_DURATION_MS, features: FeatureChoice = 'swarm'): RunOutcome {
   const rng = runRandom(seed, run);
-  const draw = drawSwarm(rng, bugs, drawFeatures(seed, run, bugs, features));
+  let draw = drawSwarm(rng, bugs, drawFeatures(seed, run, bugs, features));
+  // Reads: put/get from a stream of their own, only with the feature and clients (§6.4).
+  const reads = draw.config.features?.includes('reads') === true && draw.config.clientIds.length > 0 ? new SwarmReads(seed, run, draw.config.clientIds, bugs) : null;
+  if (reads !== null && reads.mode !== 'log') draw = { ...draw, config: { ...draw.config, readMode: reads.mode } };
   const sim = new Simulation(draw.config);
   const checker = attachInvariants(sim, { maxViolations: 1 });
   const stories = new StoryDriver(() => sim.nowMs);
@@ -178,13 +182,17 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
   try {
     // Each instant: step to it, resume the stories due, then (if due) start one random fault.
     outer: while (sim.nowMs < durationMs) {
-      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt);
+      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt, reads !== null ? reads.nextAtMs : Infinity);
       while (sim.nowMs < target) {
         sim.step();
         if (checker.violations.length > 0) break outer;
       }
       while (stories.nextAtMs <= sim.nowMs) {
         stories.resumeNext();
+        if (checker.violations.length > 0) break outer;
+      }
+      if (reads !== null && reads.nextAtMs <= sim.nowMs) {
+        sim.act(reads.next(sim.nowMs));
         if (checker.violations.length > 0) break outer;
       }
       if (nextFaultAt <= sim.nowMs) {
