@@ -92,7 +92,7 @@ describe('the swarm draws protocol features', () => {
       // The run's own stream is untouched: its configuration is what it is with no features.
       const o = fuzzRun(3, run, [], 300);
       expect(o.config.features ?? []).toEqual(features);
-      expect({ ...o.config, features: undefined }).toEqual({ ...fuzzRun(3, run, [], 300, []).config, features: undefined });
+      expect({ ...o.config, features: undefined, readMode: undefined }).toEqual({ ...fuzzRun(3, run, [], 300, []).config, features: undefined, readMode: undefined });
     }
     for (const f of FEATURE_NAMES) expect([...(seen.get(f) ?? [])].sort(), f).toEqual([false, true]);
   });
@@ -107,7 +107,7 @@ describe('the swarm draws protocol features', () => {
   it('--features all and none fix the features of every run, and say so', () => {
     const io = cliIo();
     expect(runFuzzCli(['--runs', '3', '--seed', '4', '--features', 'all'], io)).toBe(0);
-    expect(io.lines[0]).toMatch(/^3 runs of 10 simulated seconds \(fuzz seed 4, features pre-vote, check-quorum, leader-noop\): every invariant held/);
+    expect(io.lines[0]).toMatch(/^3 runs of 10 simulated seconds \(fuzz seed 4, features pre-vote, check-quorum, leader-noop, reads\): every invariant held/);
     const none = cliIo();
     expect(runFuzzCli(['--runs', '1', '--seed', '4', '--features', 'none'], none)).toBe(0);
     expect(none.lines[0]).toContain('(fuzz seed 4, no features)');

@@ -171,8 +171,11 @@ function pickKind(rng: CPythonRandom, draw: SwarmDraw): FaultKind {
 export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], durationMs = FUZZ_DURATION_MS, features: FeatureChoice = 'swarm'): RunOutcome {
   const rng = runRandom(seed, run);
   let draw = drawSwarm(rng, bugs, drawFeatures(seed, run, bugs, features));
-  // Reads: put/get from a stream of their own, only with the feature and clients (§6.4).
-  const reads = draw.config.features?.includes('reads') === true && draw.config.clientIds.length > 0 ? new SwarmReads(seed, run, draw.config.clientIds, bugs) : null;
+  // Reads: put/get from a stream of their own, only with the feature and clients (§6.4), and not
+  // on one node: there a follower's redirect names itself, and with duplicates on the client's
+  // resends multiply without bound (the client's redirect rule, not the reads).
+  const readsOn = draw.config.features?.includes('reads') === true && draw.config.clientIds.length > 0 && draw.config.nodeIds.length > 1;
+  const reads = readsOn ? new SwarmReads(seed, run, draw.config.clientIds, bugs) : null;
   if (reads !== null && reads.mode !== 'log') draw = { ...draw, config: { ...draw.config, readMode: reads.mode } };
   const sim = new Simulation(draw.config);
   const checker = attachInvariants(sim, { maxViolations: 1 });
