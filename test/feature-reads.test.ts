@@ -13,6 +13,9 @@ import { LEASE_DRIFT_MARGIN_PCT, leaseMsOf } from '../src/sim/reads';
 import { checkSchedule, formatSchedule, parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 import { decodeLink, encodeLink } from '../src/share/link';
+import { describeDetail } from '../src/sim/describe';
+import { takeSnapshot } from '../src/sim/snapshot';
+import { DISSERTATION, explain } from '../src/sim/why';
 
 const READS: SimConfig = { ...DEFAULT_CONFIG, clientIds: ['A', 'B'], features: ['reads'] };
 const STALE = findPreset('stale-read');
@@ -186,6 +189,34 @@ describe('§6.4.1 lease reads', () => {
     expect(out.history.map((o) => o.op)).toEqual(['put', 'put', 'get']);
     expect(out.history[2]).toMatchObject({ op: 'get', value: '1', readMode: 'lease' });
     expect(out.linearizable.register.linearizable).toBe(false);
+  });
+});
+
+describe('Why and the detail events for reads', () => {
+  it('the stale lease read is told as served from the lease by the slow clock; Why on the client cites §6.4 and §6.4.1', () => {
+    if (!STALE) throw new Error('no stale-read preset');
+    const r = run(STALE.config, STALE.schedule, STALE.untilMs);
+    const served = r.sim.cluster.details.filter((d) => d.kind === 'read-served');
+    expect(served.map((d) => describeDetail(d))).toEqual([
+      expect.stringMatching(/^n2 answers A's get x with x=1: from its lease, [\d.]+ ms left by its clock \(local [\d.]+ ms, §6\.4\.1\)$/),
+    ]);
+    const why = explain({ kind: 'client', id: 'A' }, takeSnapshot(r.sim), r.sim.cluster.events);
+    expect(why.answer.join(' ')).toContain("A's last put or get: get x -> 1. A get through the log or by ReadIndex is linearizable");
+    expect(why.rule).toContain(DISSERTATION.reads);
+    // Without the feature's answers there is no such paragraph.
+    const plain = new Simulation({ ...DEFAULT_CONFIG, clientIds: ['A'] }, parseSchedule('@400 client A acquire k 1000'));
+    plain.advanceTo(800);
+    expect(explain({ kind: 'client', id: 'A' }, takeSnapshot(plain)).rule).not.toContain(DISSERTATION.reads);
+  });
+
+  it('the ReadIndex bug is told as answering without a heartbeat round', () => {
+    if (!STALE_INDEX) throw new Error('no stale-read-index preset');
+    const r = run({ ...STALE_INDEX.config, bugs: ['read-index-skips-heartbeat'] }, STALE_INDEX.schedule, STALE_INDEX.untilMs);
+    const texts = r.sim.cluster.details.filter((d) => d.kind === 'read-index-recorded' || d.kind === 'read-served').map((d) => describeDetail(d));
+    expect(texts).toEqual([
+      "n2 records readIndex 1 for A's get x and answers without a heartbeat round (ReadIndex, §6.4)",
+      "n2 answers A's get x with x=1: at readIndex 1, leadership never confirmed",
+    ]);
   });
 });
 
