@@ -192,6 +192,20 @@ describe('§6.4.1 lease reads', () => {
   });
 });
 
+describe('time travel with reads', () => {
+  it('a checkpoint copy answers reads from its own state machines, exactly as the original run does', () => {
+    if (!STALE) throw new Error('no stale-read preset');
+    const sim = new Simulation(STALE.config, parseSchedule(STALE.schedule));
+    sim.advanceTo(1500);
+    const copy = sim.clone();
+    sim.advanceTo(STALE.untilMs);
+    // The original's map moves on; the copy must not read it.
+    sim.lockService?.machineOf(sim.cluster.node('n2')).kv.set('x', 'tampered');
+    copy.advanceTo(STALE.untilMs);
+    expect(gets(copy.lockService?.history.ops ?? []).map((o) => o.value)).toEqual(['1']);
+  });
+});
+
 describe('Why and the detail events for reads', () => {
   it('the stale lease read is told as served from the lease by the slow clock; Why on the client cites §6.4 and §6.4.1', () => {
     if (!STALE) throw new Error('no stale-read preset');

@@ -64,7 +64,7 @@ export class LockService implements ClusterExtension {
     this.fenced = new Store('fenced', !cluster.bugSet.has('no-fencing'));
     this.unfenced = new Store('unfenced', false);
     this.followerExpiry = cluster.bugSet.has('follower-expiry');
-    this.reads = cluster.features.reads ? new KvReads(cluster, (node) => this.machines[node.index]) : null;
+    this.reads = cluster.features.reads ? new KvReads(cluster, this.machines) : null;
     cluster.extension = this;
   }
 

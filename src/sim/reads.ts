@@ -53,7 +53,8 @@ export function leaseLeftMs(node: RaftNode, leaseMs: number): number {
 
 export class KvReads {
   private readonly cluster: Cluster;
-  private readonly machineOf: (node: RaftNode) => LockStateMachine;
+  /** Each node's state machine by node position (the lock service's array: a checkpoint's copy follows it, a closure would not). */
+  private readonly machines: readonly LockStateMachine[];
   private readonly leaseMs: number;
   private readonly skipHeartbeat: boolean;
   /** Per leader node: log index → the put or log-mode get waiting for that entry to apply. */
@@ -61,9 +62,9 @@ export class KvReads {
   /** Per leader node: ReadIndex and lease reads not answered yet, oldest first. */
   private readonly waiting = new Map<string, KvRequest[]>();
 
-  constructor(cluster: Cluster, machineOf: (node: RaftNode) => LockStateMachine) {
+  constructor(cluster: Cluster, machines: readonly LockStateMachine[]) {
     this.cluster = cluster;
-    this.machineOf = machineOf;
+    this.machines = machines;
     this.leaseMs = leaseMsOf(cluster.electionTimeoutMinMs);
     this.skipHeartbeat = cluster.bugSet.has('read-index-skips-heartbeat');
   }
@@ -165,7 +166,7 @@ export class KvReads {
         }
       }
       list.splice(i, 1);
-      this.answer(node, p, this.machineOf(node).kv.get(p.key) ?? null, null);
+      this.answer(node, p, this.machines[node.index].kv.get(p.key) ?? null, null);
     }
     if (list.length === 0) this.waiting.delete(node.id);
   }
