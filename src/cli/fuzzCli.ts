@@ -178,7 +178,7 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
     return 1;
   }
   io.out(
-    `${result.runsDone} runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}${featureNote(args.features)}): every invariant held, and every client history passed the lock-service and fenced-order models` +
+    `${result.runsDone} runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}${featureNote(args.features)}): every invariant held, and every client history passed the lock-service and fenced-order models (and the register model, for log and ReadIndex reads)` +
       `${perMinute !== null ? `; ${perMinute.toLocaleString('en-US')} runs/min` : ''}`,
   );
   io.out(
@@ -187,7 +187,7 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
   );
   io.out(`findings (not failures): the unfenced store accepted ${result.findings} writes from clients whose lease had ended`);
   if (result.historyFindings > 0) {
-    io.out(`findings (not failures): in ${result.historyFindings} runs a store's history was not linearizable under strict mutual exclusion (or the unfenced store's under fencing order)`);
+    io.out(`findings (not failures): in ${result.historyFindings} runs a store's history was not linearizable under strict mutual exclusion (or the unfenced store's under fencing order, or a lease read's under the register model)`);
   }
   return 0;
 }
