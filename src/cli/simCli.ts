@@ -2,7 +2,7 @@
  * `npm run sim -- [flags]`: the same core as the browser, run in Node. Kept as a function from
  * argv to (exit code, stdout, stderr) so tests call it directly.
  */
-import { BUG_NAMES, DEFAULT_CONFIG, DEFAULT_SNAPSHOT_EVERY, featuresOf, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/config';
+import { BUG_NAMES, DEFAULT_CONFIG, DEFAULT_SNAPSHOT_EVERY, READ_MODES, featuresOf, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/config';
 import { decodeLink } from '../share/link';
 import { FEATURE_NAMES } from '../sim/features';
 import { PRESETS, findPreset } from '../sim/presets';
@@ -38,6 +38,7 @@ const FLAGS = [
   { name: 'bugs', value: true },
   { name: 'features', value: true },
   { name: 'snapshot-every', value: true },
+  { name: 'read-mode', value: true },
   { name: 'link', value: true },
   { name: 'trace', value: true },
   { name: 'json', value: false },
@@ -59,6 +60,7 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --bugs a,b          switch on bugs: ${BUG_NAMES.join(', ')}
   --features a,b      switch on protocol features (off: the chapter's Raft): ${FEATURE_NAMES.join(', ')}
   --snapshot-every N  with the snapshots feature: compact after N applied entries (default ${DEFAULT_SNAPSHOT_EVERY})
+  --read-mode MODE    with reads: how a get that names no mode is answered: ${READ_MODES.join(', ')} (default log)
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
   --link URL          replay a share link (its run, until its time unless --until is given)
   --trace FILE        also write the run's trace (versioned JSON: messages and state spans) to FILE
@@ -69,7 +71,7 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
 Exit codes: 0 every invariant held, 1 a violation was found, 2 a bad flag or schedule.`;
 
 /** Configuration errors name the flag the person typed. */
-const FLAG_NAMES: FieldNames = { seed: '--seed', nodes: '--nodes', timeout: '--timeout', heartbeat: '--heartbeat', latency: '--latency', clients: '--clients', bugs: '--bugs', features: '--features', snapshotEvery: '--snapshot-every' };
+const FLAG_NAMES: FieldNames = { seed: '--seed', nodes: '--nodes', timeout: '--timeout', heartbeat: '--heartbeat', latency: '--latency', clients: '--clients', bugs: '--bugs', features: '--features', snapshotEvery: '--snapshot-every', readMode: '--read-mode' };
 
 export interface ResolvedRun {
   readonly config: SimConfig;
@@ -84,7 +86,7 @@ export interface ResolvedRun {
 }
 
 /** Flags that describe the run itself: a share link already gives all of them. */
-const RUN_FLAGS = ['preset', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'features', 'schedule', 'snapshot-every'] as const;
+const RUN_FLAGS = ['preset', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'features', 'read-mode', 'schedule', 'snapshot-every'] as const;
 
 /** Turns flags into a checked run description, or throws a UsageError with one sentence. */
 export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
@@ -107,7 +109,7 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
     scheduleText = preset.schedule;
     untilMs = preset.untilMs;
   }
-  const fields: ConfigFields = { seed: str('seed'), nodes: str('nodes'), timeout: str('timeout'), heartbeat: str('heartbeat'), latency: str('latency'), clients: str('clients'), bugs: str('bugs'), features: str('features'), snapshotEvery: str('snapshot-every') };
+  const fields: ConfigFields = { seed: str('seed'), nodes: str('nodes'), timeout: str('timeout'), heartbeat: str('heartbeat'), latency: str('latency'), clients: str('clients'), bugs: str('bugs'), features: str('features'), snapshotEvery: str('snapshot-every'), readMode: str('read-mode') };
   const checked = configFromFields(config, fields, FLAG_NAMES);
   if (typeof checked === 'string') throw new UsageError(checked);
   config = checked;
@@ -158,7 +160,7 @@ export function header(config: SimConfig): string {
   const bugs = config.bugs.length > 0 ? `, bugs ${config.bugs.join(', ')}` : '';
   // Named only when some are on: a run of the chapter's Raft prints the chapter's header.
   const features = featuresOf(config).length > 0 ? `, features ${featuresOf(config).join(', ')}` : '';
-  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, latency ${lMin}-${lMax} ms, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}`;
+  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, latency ${lMin}-${lMax} ms, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}`;
 }
 
 export function runSimCli(argv: readonly string[], clock: () => number = () => 0): CliResult {

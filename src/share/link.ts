@@ -62,6 +62,7 @@ export function encodeLink(spec: RunSpec): string {
   if (c.bugs.length > 0) p.set('bugs', c.bugs.join(','));
   if (featuresOf(c).length > 0) p.set('features', featuresOf(c).join(','));
   if (c.snapshotEvery !== undefined) p.set('snapshot', String(c.snapshotEvery));
+  if (c.readMode !== undefined) p.set('read', c.readMode);
   const text = formatSchedule(spec.schedule);
   if (text.length > COMPRESS_OVER_CHARS) p.set('z', toBase64Url(deflateSync(strToU8(text), { level: 9 })));
   else if (text.length > 0) p.set('s', text);
@@ -80,7 +81,7 @@ export function encodeLink(spec: RunSpec): string {
 export const MODE_FLAGS = ['present', 'embed', 'console'] as const;
 type ModeFlag = (typeof MODE_FLAGS)[number];
 
-const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'features', 's', 'z', 't', 'speed', 'tour', 'beat', 'view', ...MODE_FLAGS, 'snapshot']);
+const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'features', 'read', 's', 'z', 't', 'speed', 'tour', 'beat', 'view', ...MODE_FLAGS, 'snapshot']);
 
 export interface DecodeOptions {
   /**
@@ -126,7 +127,7 @@ function decode(input: string, pageCap: boolean): Decoded {
   const seed = params.get('seed');
   if (seed === null) return fail('This link has no seed.');
   const field = (name: string) => params.get(name) ?? undefined;
-  const fields = { seed, nodes: field('nodes'), timeout: field('timeout'), heartbeat: field('heartbeat'), latency: field('latency'), clients: field('clients'), bugs: field('bugs'), features: field('features'), snapshotEvery: field('snapshot') };
+  const fields = { seed, nodes: field('nodes'), timeout: field('timeout'), heartbeat: field('heartbeat'), latency: field('latency'), clients: field('clients'), bugs: field('bugs'), features: field('features'), snapshotEvery: field('snapshot'), readMode: field('read') };
   const config = configFromFields(DEFAULT_CONFIG, fields);
   if (typeof config === 'string') return fail(`This link's configuration is invalid: ${config}`);
   let text = params.get('s') ?? '';
@@ -263,6 +264,7 @@ export function runToJson(spec: RunSpec): string {
     bugs: c.bugs.join(','),
     ...(featuresOf(c).length > 0 ? { features: featuresOf(c).join(',') } : {}),
     ...(c.snapshotEvery !== undefined ? { snapshot: c.snapshotEvery } : {}),
+    ...(c.readMode !== undefined ? { readMode: c.readMode } : {}),
     schedule: formatSchedule(spec.schedule).split('; ').filter((a) => a !== ''),
     t: spec.atMs,
     ...(spec.speed !== undefined ? { speed: spec.speed } : {}),
@@ -284,7 +286,7 @@ export function runFromJson(text: string): Decoded {
   }
   const d = data as Record<string, unknown>;
   const p = new URLSearchParams();
-  const fields: [string, string][] = [['version', 'v'], ['seed', 'seed'], ['nodes', 'nodes'], ['timeout', 'timeout'], ['heartbeat', 'heartbeat'], ['latency', 'latency'], ['clients', 'clients'], ['bugs', 'bugs'], ['features', 'features'], ['snapshot', 'snapshot'], ['t', 't'], ['speed', 'speed']];
+  const fields: [string, string][] = [['version', 'v'], ['seed', 'seed'], ['nodes', 'nodes'], ['timeout', 'timeout'], ['heartbeat', 'heartbeat'], ['latency', 'latency'], ['clients', 'clients'], ['bugs', 'bugs'], ['features', 'features'], ['snapshot', 'snapshot'], ['readMode', 'read'], ['t', 't'], ['speed', 'speed']];
   for (const [from, to] of fields) {
     const v = d[from];
     if (v === undefined) continue;

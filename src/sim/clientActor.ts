@@ -6,6 +6,7 @@
 import { lockService as say } from './describe';
 import type { EventKind } from './events';
 import type { History, HistoryOp } from './history';
+import type { ReadMode } from './config';
 import type { ClientIntent } from './schedule';
 import type { ClientReply, ClientRequest, StoreWrite } from './types';
 
@@ -18,7 +19,7 @@ export const CLIENT_RETRY_MS = 300;
  */
 export interface ClientHost {
   readonly nowMs: number;
-  readonly config: { readonly nodeIds: readonly string[] };
+  readonly config: { readonly nodeIds: readonly string[]; readonly readMode?: ReadMode };
   send(src: string, dst: string, msg: ClientRequest | StoreWrite): void;
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
 }
@@ -28,7 +29,7 @@ export interface ClientListener {
   clientTold(client: ClientActor, src: string, reply: ClientReply): void;
 }
 
-type Operation = Extract<ClientIntent, { op: 'acquire' | 'release' }>;
+type Operation = Extract<ClientIntent, { op: 'acquire' | 'release' | 'put' | 'get' }>;
 
 interface Outstanding {
   readonly intent: Operation;
@@ -69,6 +70,8 @@ export class ClientActor {
   nextRequestId = 1;
   /** One line of what the client is doing, for the UI. */
   status = 'idle';
+  /** Reads: the answer to the client's last put or get (`get x -> 1`), for the UI; null before any. */
+  lastResult: string | null = null;
 
   constructor(id: string, host: ClientHost, listener: ClientListener | null, history: History) {
     this.id = id;
@@ -155,7 +158,15 @@ export class ClientActor {
         this.write(intent.key, intent.value);
         continue;
       }
-      if (intent.op === 'acquire' || intent.op === 'release') {
+      if (intent.op === 'put' || intent.op === 'get') {
+        const requestId = this.nextRequestId++;
+        const record =
+          intent.op === 'put'
+            ? this.history.invoke(this.id, 'put', intent.key, now, { value: intent.value })
+            : this.history.invoke(this.id, 'get', intent.key, now, { readMode: this.readModeOf(intent) });
+        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS, record };
+        this.sendRequest();
+      } else if (intent.op === 'acquire' || intent.op === 'release') {
         const requestId = this.nextRequestId++;
         const token = intent.op === 'release' ? (this.holdings.get(intent.key)?.token ?? null) : null;
         const record = this.history.invoke(this.id, intent.op, intent.key, now, { token });
@@ -168,9 +179,25 @@ export class ClientActor {
     }
   }
 
+  /** The mode a get is answered in: its own, else the run's (§6.4). */
+  private readModeOf(intent: Extract<ClientIntent, { op: 'get' }>): ReadMode {
+    return intent.mode ?? this.host.config.readMode ?? 'log';
+  }
+
   private sendRequest(): void {
     const o = this.outstanding;
     if (!o) return;
+    const intent = o.intent;
+    if (intent.op === 'put' || intent.op === 'get') {
+      const request: ClientRequest =
+        intent.op === 'put'
+          ? { type: 'ClientRequest', id: o.requestId, op: 'put', key: intent.key, leaseMs: 0, token: null, value: intent.value }
+          : { type: 'ClientRequest', id: o.requestId, op: 'get', key: intent.key, leaseMs: 0, token: null, readMode: this.readModeOf(intent) };
+      this.status = `${intent.op === 'put' ? 'putting' : 'getting'} ${intent.key} via ${o.target}`;
+      this.log(say.clientAsks(this.id, o.target, intent.op === 'get' ? { ...intent, mode: this.readModeOf(intent) } : intent), 'client-asks', [this.id, o.target]);
+      this.host.send(this.id, o.target, request);
+      return;
+    }
     const leaseMs = o.intent.op === 'acquire' ? o.intent.leaseMs : 0;
     const token = o.intent.op === 'release' ? (this.holdings.get(o.intent.key)?.token ?? null) : null;
     const request: ClientRequest = { type: 'ClientRequest', id: o.requestId, op: o.intent.op, key: o.intent.key, leaseMs, token };
@@ -216,6 +243,22 @@ export class ClientActor {
     this.believedLeader = src;
     this.outstanding = null;
     const key = o.intent.key;
+    if (o.intent.op === 'put' || o.intent.op === 'get') {
+      const intent = o.intent;
+      if (intent.op === 'put') {
+        this.history.complete(o.record, now, 'ok');
+        this.lastResult = `put ${key}=${intent.value}`;
+        this.log(say.clientPut(this.id, key, intent.value, src), 'client-put', [this.id, src]);
+      } else {
+        const value = msg.value ?? null;
+        this.history.complete(o.record, now, 'ok', null, value);
+        this.lastResult = `get ${key} -> ${value ?? 'nothing'}`;
+        this.log(say.clientGot(this.id, key, value, this.readModeOf(intent), src), 'client-got', [this.id, src]);
+      }
+      this.listener?.clientTold(this, src, msg);
+      this.drive();
+      return;
+    }
     this.history.complete(o.record, now, msg.outcome, msg.outcome === 'granted' ? msg.token : o.record.token);
     if (msg.outcome === 'granted' && msg.token !== null) {
       // Counted from the request's first send, which came before any node applied the grant.

@@ -16,7 +16,7 @@ import type { ClientActor } from './clientActor';
 import { commandText, invariant as say } from './describe';
 import type { LockService } from './lockService';
 import type { StoreWriteRecord } from './stores';
-import { isLockCommand, type ApplyResult, type ClientReply, type LogEntry } from './types';
+import { isKvCommand, isLockCommand, type ApplyResult, type ClientReply, type LogEntry } from './types';
 
 export type ClientInvariantId =
   | 'client-reply'
@@ -148,6 +148,10 @@ export class ClientViewChecker {
         const expected = r.type === 'Released' ? 'released' : r.type === 'NotHolder' ? 'not-holder' : 'not-found';
         matches = reply.outcome === expected;
       }
+    }
+    if (c !== undefined && isKvCommand(c) && r !== null && c.key === reply.key && c.client === client && c.type === reply.op) {
+      // Reads (§6.4): a put is answered once its entry applied; a log read with the value it read.
+      matches = c.type === 'put' ? r.type === 'Put' : r.type === 'Got' && r.value === (reply.value ?? null);
     }
     if (!matches) {
       const what = c === undefined ? 'nothing committed' : `${commandText(c)}${r !== null && r.type === 'Granted' ? ` (token ${r.token})` : ''}`;

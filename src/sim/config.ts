@@ -25,6 +25,7 @@ export const BUG_NAMES = [
   'quorum-counts-self-twice',
   'noop-commits-at-once',
   'compact-uncommitted',
+  'read-index-skips-heartbeat',
 ] as const;
 export type BugName = (typeof BUG_NAMES)[number];
 
@@ -34,7 +35,21 @@ export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = {
   'quorum-counts-self-twice': 'check-quorum',
   'noop-commits-at-once': 'leader-noop',
   'compact-uncommitted': 'snapshots',
+  'read-index-skips-heartbeat': 'reads',
 };
+
+/** How a get is answered with the reads feature (§6.4): through the log, ReadIndex, or the leader's lease. */
+export const READ_MODES = ['log', 'read-index', 'lease'] as const;
+export type ReadMode = (typeof READ_MODES)[number];
+
+export function isReadMode(text: string): text is ReadMode {
+  return (READ_MODES as readonly string[]).includes(text);
+}
+
+/** A configuration's read mode: `log` when the field is absent. */
+export function readModeOf(config: SimConfig): ReadMode {
+  return config.readMode ?? 'log';
+}
 
 export interface SimConfig {
   /** A number while it is a safe integer, else a bigint (see `seedFromText`). */
@@ -56,6 +71,8 @@ export interface SimConfig {
    * since its last snapshot. Absent is DEFAULT_SNAPSHOT_EVERY; it means nothing without the feature.
    */
   readonly snapshotEvery?: number;
+  /** The reads feature's mode for a get that names none (absent: `log`); only with `reads` on. */
+  readonly readMode?: ReadMode;
 }
 
 /** How many applied entries a node gathers before it compacts them into a snapshot, by default. */
@@ -145,6 +162,10 @@ export function checkConfig(config: SimConfig): string | null {
     const needs = BUG_FEATURE[bug];
     if (needs !== undefined && !features.includes(needs)) return `Bug "${bug}" is a bug of the feature ${needs}; switch on ${needs} too.`;
   }
+  if (config.readMode !== undefined) {
+    if (!isReadMode(config.readMode)) return `Unknown read mode "${shown(String(config.readMode))}"; the read modes are ${READ_MODES.join(', ')}.`;
+    if (!features.includes('reads')) return 'A read mode needs the feature reads; switch on reads too.';
+  }
   return null;
 }
 
@@ -154,7 +175,7 @@ export function validateConfig(config: SimConfig): SimConfig {
   return config;
 }
 
-export type ConfigField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features' | 'snapshotEvery';
+export type ConfigField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features' | 'snapshotEvery' | 'readMode';
 
 /** A configuration as text, one optional string per field; a field left out keeps the base's value. */
 export type ConfigFields = { readonly [K in ConfigField]?: string };
@@ -175,6 +196,7 @@ export const FIELD_NAMES: FieldNames = {
   bugs: 'the list of bugs',
   features: 'the list of features',
   snapshotEvery: 'the snapshot threshold',
+  readMode: 'the read mode',
 };
 
 const RANGE_EXAMPLE: Record<'timeout' | 'latency', string> = { timeout: '150-300', latency: '5-15' };
@@ -235,6 +257,14 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
     const every = wholeNumberIn(fields.snapshotEvery, 1, MAX_SNAPSHOT_EVERY);
     if (every === null) return `${capital(names.snapshotEvery)} must be a whole number of entries from 1 to ${MAX_SNAPSHOT_EVERY}, not "${shown(fields.snapshotEvery)}".`;
     config = every === DEFAULT_SNAPSHOT_EVERY ? withoutSnapshotEvery(config) : { ...config, snapshotEvery: every };
+  }
+  if (fields.readMode !== undefined) {
+    const mode = fields.readMode.trim();
+    if (!isReadMode(mode)) return `${capital(names.readMode)} must be one of ${READ_MODES.join(', ')}, not "${shown(fields.readMode)}".`;
+    if (!featuresOf(config).includes('reads')) return `${capital(names.readMode)} needs the feature reads; switch on reads too.`;
+    const { readMode: _dropped, ...rest } = config;
+    // `log` is the default: left out, so a link or run file says nothing it need not.
+    config = mode === 'log' ? rest : { ...rest, readMode: mode };
   }
   return checkConfig(config) ?? config;
 }

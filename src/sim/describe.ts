@@ -145,6 +145,24 @@ export function describeDetail(d: DetailEvent): string {
       const rest = v.kept > 0 ? `keeps the ${v.kept} matching ${v.kept === 1 ? 'entry' : 'entries'} after it` : v.discarded > 0 ? `discards its ${v.discarded} ${v.discarded === 1 ? 'entry' : 'entries'}` : 'had no entries after it';
       return `${v.node} installs ${v.leader}'s snapshot ≤ ${v.index} (term ${v.term}) and ${rest} (§5.1)`;
     }
+    case 'read-index-recorded': {
+      const v = d.values;
+      const round = v.round === 0 ? 'and answers without a heartbeat round' : `and sends heartbeat round ${v.round} to confirm it still leads`;
+      return `${v.node} records readIndex ${v.readIndex} for ${v.client}'s get ${v.key} ${round} (ReadIndex, §6.4)`;
+    }
+    case 'read-served': {
+      const v = d.values;
+      const value = v.value === null ? 'nothing' : `${v.key}=${v.value}`;
+      const how =
+        v.mode === 'log'
+          ? 'the get applied from the log'
+          : v.mode === 'read-index'
+            ? v.round === 0
+              ? `at readIndex ${v.readIndex ?? 0}, leadership never confirmed`
+              : `at readIndex ${v.readIndex ?? 0}, round ${v.round ?? 0} answered by a majority (§6.4)`
+            : `from its lease, ${fmtMs(v.leaseLeftMs ?? 0)} ms left by its clock (local ${fmtMs(v.localMs)} ms, §6.4.1)`;
+      return `${v.node} answers ${v.client}'s get ${v.key} with ${value}: ${how}`;
+    }
   }
 }
 
@@ -174,6 +192,8 @@ function applyResultText(result: ApplyResult): string {
 export function commandText(command: Command): string {
   if (typeof command === 'string') return command;
   if (command.type === 'noop') return 'no-op';
+  if (command.type === 'put') return `put ${command.key}=${command.value} by ${command.client}`;
+  if (command.type === 'get') return `get ${command.key} by ${command.client}`;
   return lockCommandText(command);
 }
 
@@ -224,7 +244,14 @@ export const lockService = {
   clientAsks: (client: string, node: string, intent: ClientIntent) =>
     intent.op === 'acquire'
       ? `${client} asks ${node} for ${intent.key} (lease ${intent.leaseMs} ms)`
-      : `${client} asks ${node} to release ${'key' in intent ? intent.key : ''}`,
+      : intent.op === 'put'
+        ? `${client} asks ${node} to put ${intent.key}=${intent.value}`
+        : intent.op === 'get'
+          ? `${client} asks ${node} to get ${intent.key} (${intent.mode ?? 'run'} read)`
+          : `${client} asks ${node} to release ${'key' in intent ? intent.key : ''}`,
+  clientPut: (client: string, key: string, value: string, node: string) => `${client} put ${key}=${value} (via ${node})`,
+  clientGot: (client: string, key: string, value: string | null, mode: string, node: string) =>
+    `${client} get ${key} -> ${value === null ? 'nothing' : value} (${mode} read via ${node})`,
   clientTimesOut: (client: string, node: string, ms: number, next: string) =>
     `${client} hears nothing from ${node} in ${ms} ms; tries ${next}`,
   redirected: (client: string, node: string, next: string, hinted: boolean) =>
@@ -306,6 +333,7 @@ export const invariant = {
     'engine-crash': 'The engine never throws',
     'linearizable-locks': "The lock service's history is linearizable",
     'linearizable-fenced-order': 'The fenced store keeps fencing order',
+    'linearizable-register': 'Log and ReadIndex reads are linearizable (§6.4)',
   },
   twoLeaders: (term: number, a: string, b: string) => `${a} and ${b} were both elected leader of term ${term}.`,
   logEntryDiffers: (a: string, b: string, index: number, term: number, textA: string, textB: string) =>
@@ -362,6 +390,7 @@ export const history = {
   opText: (o: {
     readonly id: number; readonly client: string; readonly op: string; readonly key: string; readonly value: string | null;
     readonly token: number | null; readonly store: string | null; readonly invokeMs: number; readonly completeMs: number | null; readonly result: string | null;
+    readonly readMode?: string;
   }): string => {
     const when = o.completeMs === null ? `from ${o.invokeMs} ms, never completed` : `${o.invokeMs}-${o.completeMs} ms`;
     if (o.op === 'expire') return `#${o.id} ${o.client} expires ${o.key} token ${o.token} (from ${o.invokeMs} ms)`;
@@ -370,6 +399,8 @@ export const history = {
       const token = o.token === null ? 'no token' : `token ${o.token}`;
       return `#${o.id} ${o.client} writes ${o.key}=${o.value} with ${token} to ${o.store} → ${o.result ?? '?'} (${when})`;
     }
+    if (o.op === 'put') return `#${o.id} ${o.client} put ${o.key}=${o.value} → ${o.result ?? '?'} (${when})`;
+    if (o.op === 'get') return `#${o.id} ${o.client} get ${o.key}${o.readMode !== undefined ? ` (${o.readMode})` : ''} → ${o.result === null ? '?' : (o.value ?? 'nothing')} (${when})`;
     const result = o.result === null ? '?' : o.result === 'granted' ? `granted ${o.token}` : o.result;
     return `#${o.id} ${o.client} ${o.op} ${o.key} → ${result} (${when})`;
   },
@@ -377,13 +408,16 @@ export const history = {
   notLinearizable: (model: string, key: string, ops: readonly string[]) =>
     `no order of these operations on ${key} satisfies the ${model}: ${ops.join('; ')}.`,
   /** `linearizable: locks yes, fenced yes, unfenced NO (#0 #4 #5 #9 on job:42), ... register n/a`. */
-  verdictLine: (report: Readonly<Record<string, { readonly linearizable: boolean | 'unknown' | 'n/a'; readonly subset?: readonly number[]; readonly key?: string } | undefined>>): string =>
+  verdictLine: (report: Readonly<Record<string, { readonly linearizable: boolean | 'unknown' | 'n/a'; readonly subset?: readonly number[]; readonly key?: string; readonly staleRead?: number; readonly leaseRead?: true } | undefined>>): string =>
     'linearizable: ' +
     Object.entries(report)
       .map(([name, v]) => {
         if (v === undefined) return `${name} ?`;
         if (v.linearizable === true) return `${name} yes`;
-        if (v.linearizable === false) return `${name} NO (${(v.subset ?? []).map((id) => `#${id}`).join(' ')} on ${v.key})`;
+        if (v.linearizable === false) {
+          const stale = v.staleRead !== undefined ? `; stale read #${v.staleRead}${v.leaseRead === true ? ', a lease read: a finding' : ''}` : '';
+          return `${name} NO (${(v.subset ?? []).map((id) => `#${id}`).join(' ')} on ${v.key}${stale})`;
+        }
         return `${name} ${v.linearizable}`;
       })
       .join(', '),

@@ -59,6 +59,9 @@ const CATEGORY_OF = {
   'client-restarts': 'client',
   'client-ignores': 'client',
   'client-writes': 'client',
+  // Reads (§6.4): only in runs with the feature.
+  'client-put': 'client',
+  'client-got': 'client',
   // Stores.
   'store-accepted': 'store',
   'store-rejected': 'store',
@@ -175,7 +178,25 @@ export type DetailBody =
   | DetailOf<'snapshot-installed', { node: string; leader: string; index: number; term: number; kept: number; discarded: number }>
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
   | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
-  | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>;
+  | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>
+  | DetailOf<'read-index-recorded', { node: string; term: number; client: string; key: string; readIndex: number; round: number }>
+  | DetailOf<
+      'read-served',
+      {
+        node: string;
+        term: number;
+        client: string;
+        key: string;
+        mode: 'log' | 'read-index' | 'lease';
+        value: string | null;
+        readIndex: number | null;
+        /** ReadIndex: the round a majority answered (0: answered without one, the bug). */
+        round: number | null;
+        /** Lease reads: how long the lease still ran by the leader's clock. */
+        leaseLeftMs: number | null;
+        localMs: number;
+      }
+    >;
 
 export type DetailKind = DetailBody['kind'];
 
@@ -183,6 +204,7 @@ export const DETAIL_KINDS: readonly DetailKind[] = [
   'leader-append', 'append-accepted', 'append-rejected', 'truncated', 'commit-advanced', 'applied', 'vote-refused', 'dropped', 'lease-expired', 'write-fenced',
   'pre-vote-started', 'pre-vote-won', 'pre-vote-refused', 'vote-ignored', 'quorum-lost',
   'snapshot-taken', 'snapshot-installed',
+  'read-index-recorded', 'read-served',
 ];
 
 export type DetailEvent = DetailBody & {

@@ -31,6 +31,12 @@ export const FEATURES = [
     title: 'Snapshots',
     explanation: 'Each node compacts its applied log into a snapshot of the lock table; a follower too far behind gets the leader\'s snapshot (InstallSnapshot) instead of every entry.',
   },
+  {
+    name: 'reads',
+    section: '§6.4',
+    title: 'Reads',
+    explanation: 'Clients put and get keys in a small replicated map; a get goes through the log, confirms leadership with a heartbeat round (ReadIndex), or trusts the leader\'s lease (§6.4.1).',
+  },
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number]['name'];
@@ -47,13 +53,15 @@ export interface NodeFeatures {
   readonly checkQuorum: boolean;
   readonly leaderNoop: boolean;
   readonly snapshots: boolean;
+  /** Reads (§6.4): AppendEntries carry a heartbeat round the replies echo, and leaders track leases. */
+  readonly reads: boolean;
 }
 
-export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, snapshots: false });
+export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, snapshots: false, reads: false });
 
 export function nodeFeatures(features: readonly FeatureName[] | undefined): NodeFeatures {
   if (features === undefined || features.length === 0) return NO_FEATURES;
-  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop'), snapshots: features.includes('snapshots') };
+  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop'), snapshots: features.includes('snapshots'), reads: features.includes('reads') };
 }
 
 /** The features in the list's order, each once: one spelling of a set, so links and runs compare equal. */

@@ -11,10 +11,10 @@
  * granted a key to a client it could no longer reach, and let it go at once).
  */
 
-export type HistoryOpKind = 'acquire' | 'release' | 'write' | 'expire' | 'ghost-release';
+export type HistoryOpKind = 'acquire' | 'release' | 'write' | 'expire' | 'ghost-release' | 'put' | 'get';
 
 /** What the client saw: a lock-service answer, or whether a store took the write. */
-export type HistoryResult = 'granted' | 'busy' | 'released' | 'not-found' | 'not-holder' | 'accepted' | 'refused' | 'expired';
+export type HistoryResult = 'granted' | 'busy' | 'released' | 'not-found' | 'not-holder' | 'accepted' | 'refused' | 'expired' | 'ok';
 
 export interface HistoryOp {
   readonly id: number;
@@ -22,8 +22,8 @@ export interface HistoryOp {
   readonly op: HistoryOpKind;
   /** The lock's key for acquire, release and expire; the store's key for a write. */
   readonly key: string;
-  /** The value written (writes only). */
-  readonly value: string | null;
+  /** The value written (writes, puts), or the value a get returned (null: none, or not answered). */
+  value: string | null;
   /** The token granted (acquire), named (release, expire) or stamped on the write; null if none. */
   token: number | null;
   /** The store a write went to (each store is its own object); null for the lock service. */
@@ -39,6 +39,8 @@ export interface HistoryOp {
    */
   readonly invokeOrder: number;
   completeOrder: number | null;
+  /** How a get was to be answered (reads feature, §6.4); present on gets only. */
+  readonly readMode?: 'log' | 'read-index' | 'lease';
 }
 
 /** An append-only history; ids are positions in `ops`. */
@@ -48,7 +50,7 @@ export class History {
   /** Per store and client: writes sent and not landed yet, oldest first. */
   private readonly inFlight = new Map<string, HistoryOp[]>();
 
-  invoke(client: string, op: HistoryOpKind, key: string, nowMs: number, fields: Partial<Pick<HistoryOp, 'value' | 'token' | 'store' | 'lockKey'>> = {}): HistoryOp {
+  invoke(client: string, op: HistoryOpKind, key: string, nowMs: number, fields: Partial<Pick<HistoryOp, 'value' | 'token' | 'store' | 'lockKey' | 'readMode'>> = {}): HistoryOp {
     const record: HistoryOp = {
       id: this.ops.length,
       client,
@@ -63,14 +65,17 @@ export class History {
       result: null,
       invokeOrder: this.order++,
       completeOrder: null,
+      // Only gets carry it, so every other operation's JSON is what it was before reads.
+      ...(fields.readMode !== undefined ? { readMode: fields.readMode } : {}),
     };
     this.ops.push(record);
     return record;
   }
 
-  complete(record: HistoryOp, nowMs: number, result: HistoryResult, token: number | null = record.token): void {
+  complete(record: HistoryOp, nowMs: number, result: HistoryResult, token: number | null = record.token, value: string | null = record.value): void {
     if (record.completeMs !== null) return;
     record.completeMs = nowMs;
+    record.value = value;
     record.completeOrder = this.order++;
     record.result = result;
     record.token = token;
@@ -120,6 +125,7 @@ export interface HistoryOpJson {
   readonly result: HistoryResult | null;
   readonly invokeOrder: number;
   readonly completeOrder: number | null;
+  readonly readMode?: 'log' | 'read-index' | 'lease';
 }
 
 export function historyJson(ops: readonly HistoryOp[]): HistoryOpJson[] {

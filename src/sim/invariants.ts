@@ -76,7 +76,7 @@ export function invariantsFor(config: SimConfig): InvariantId[] {
  * Checked once, on the clients' whole history, not after every millisecond: a run that never
  * ends could still be linearized by what comes later. The fuzzer checks them at a run's end.
  */
-export const HISTORY_CHECK_IDS = ['linearizable-locks', 'linearizable-fenced-order'] as const;
+export const HISTORY_CHECK_IDS = ['linearizable-locks', 'linearizable-fenced-order', 'linearizable-register'] as const;
 export type HistoryCheckId = (typeof HISTORY_CHECK_IDS)[number];
 
 export interface Violation {
@@ -632,7 +632,7 @@ export class InvariantChecker {
       if (v === undefined || v.linearizable !== false) continue;
       const subset = v.subset.map((id) => ops[id]);
       const sentence = sayHistory.notLinearizable(sayHistory.modelNames[name], v.key, subset.map(sayHistory.opText));
-      this.violate(name === 'locks' ? 'linearizable-locks' : 'linearizable-fenced-order', subset.map((o) => o.client), sentence);
+      this.violate(name === 'locks' ? 'linearizable-locks' : name === 'register' ? 'linearizable-register' : 'linearizable-fenced-order', subset.map((o) => o.client), sentence);
     }
     return report;
   }

@@ -12,8 +12,9 @@ import { History, type HistoryOp } from './history';
 import { LockStateMachine, type ApplyOptions } from './lockStateMachine';
 import type { RaftNode } from './node';
 import type { ClientIntent } from './schedule';
+import { KvReads } from './reads';
 import { Store, type StoreId } from './stores';
-import { isLockCommand, type ApplyResult, type ClientReply, type ClientRequest, type LockCommand, type LogEntry, type Message, type SnapshotState, type StoreWrite } from './types';
+import { isKvCommand, isLockCommand, type ApplyResult, type ClientReply, type ClientRequest, type LockCommand, type LogEntry, type Message, type SnapshotState, type StoreWrite } from './types';
 
 export { CLIENT_RETRY_MS, ClientActor, type ClientHolding } from './clientActor';
 
@@ -51,6 +52,8 @@ export class LockService implements ClusterExtension {
   /** Per node: tokens whose expiry this node has already proposed (it proposes each once). */
   private readonly expiryProposed = new Map<string, Set<number>>();
   private readonly followerExpiry: boolean;
+  /** Reads (§6.4): the leaders' side of put and get; null without the feature. */
+  private readonly reads: KvReads | null;
 
   constructor(cluster: Cluster, clientIds: readonly string[]) {
     this.cluster = cluster;
@@ -61,6 +64,7 @@ export class LockService implements ClusterExtension {
     this.fenced = new Store('fenced', !cluster.bugSet.has('no-fencing'));
     this.unfenced = new Store('unfenced', false);
     this.followerExpiry = cluster.bugSet.has('follower-expiry');
+    this.reads = cluster.features.reads ? new KvReads(cluster, this.machines) : null;
     cluster.extension = this;
   }
 
@@ -137,6 +141,7 @@ export class LockService implements ClusterExtension {
       if (node.role === 'leader') this.leaderExpiry(node);
       else if (this.followerExpiry) this.buggyFollowerExpiry(node);
     }
+    if (this.reads !== null) this.reads.tick();
   }
 
   calm(): void {
@@ -152,6 +157,7 @@ export class LockService implements ClusterExtension {
     this.machines[node.index].reset();
     this.pending.delete(node.id);
     this.latestRequest[node.index].clear();
+    this.reads?.onRestart(node);
   }
 
   snapshotStateOf(node: RaftNode): SnapshotState {
@@ -164,6 +170,10 @@ export class LockService implements ClusterExtension {
 
   onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
     const command = entry.command;
+    if (isKvCommand(command)) {
+      this.reads?.onApplied(node, index, entry, result);
+      return;
+    }
     if (!isLockCommand(command)) return; // plain commands and a leader's no-op (§8) touch no lock
     if (command.type === 'expire' && result.type === 'Expired' && result.existed) {
       const expiry = this.expiryOps.get(command.token);
@@ -217,6 +227,10 @@ export class LockService implements ClusterExtension {
     const seen = this.latestRequest[node.index];
     if ((seen.get(src) ?? 0) > msg.id) return;
     seen.set(src, msg.id);
+    if (msg.op === 'put' || msg.op === 'get') {
+      this.reads?.onRequest(node, src, msg);
+      return;
+    }
     const machine = this.machines[node.index];
     const held = machine.locks.get(msg.key);
     const request: Pending = { client: src, requestId: msg.id, op: msg.op, key: msg.key, term: node.term };

@@ -3,7 +3,7 @@
  * order; the fencing token is assigned here, at apply time, from one counter for the whole
  * service, so every node computes the same token for the same Grant.
  */
-import { isLockCommand, type ApplyResult, type Command, type SnapshotState } from './types';
+import { isLockCommand, type ApplyResult, type Command, type SnapshotState, type KvCommand } from './types';
 
 export type { ApplyResult };
 
@@ -24,10 +24,16 @@ export class LockStateMachine {
   readonly locks = new Map<string, LockHolder>();
   /** The token the next Grant receives; starts at 1 and never repeats. */
   nextToken = 1;
+  /** Reads (§6.4): the replicated key-value map, next to the lock table. */
+  readonly kv = new Map<string, string>();
+  /** Per client, the newest put request applied (§6.3): a retried copy of it applies once. */
+  private readonly lastPut = new Map<string, number>();
 
   reset(): void {
     this.locks.clear();
     this.nextToken = 1;
+    this.kv.clear();
+    this.lastPut.clear();
   }
 
   /** Snapshots (§5): the table and token counter, frozen, to keep in a snapshot (keys in order). */
@@ -35,7 +41,9 @@ export class LockStateMachine {
     const locks = [...this.locks]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, h]) => Object.freeze({ key, owner: h.owner, token: h.token, leaseMs: h.leaseMs }));
-    return Object.freeze({ locks: Object.freeze(locks), nextToken: this.nextToken });
+    if (this.kv.size === 0) return Object.freeze({ locks: Object.freeze(locks), nextToken: this.nextToken });
+    const kv = [...this.kv].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, value]) => Object.freeze({ key, value }));
+    return Object.freeze({ locks: Object.freeze(locks), nextToken: this.nextToken, kv: Object.freeze(kv) });
   }
 
   /**
@@ -47,9 +55,11 @@ export class LockStateMachine {
     if (state === null) return;
     for (const l of state.locks) this.locks.set(l.key, { owner: l.owner, token: l.token, leaseMs: l.leaseMs, grantedAtLocalMs: localNowMs });
     this.nextToken = state.nextToken;
+    for (const { key, value } of state.kv ?? []) this.kv.set(key, value);
   }
 
   apply(command: Command, localNowMs: number, options: ApplyOptions = {}): ApplyResult {
+    if (typeof command !== 'string' && (command.type === 'put' || command.type === 'get')) return this.applyKv(command);
     // Plain commands and a leader's no-op (§8) change no lock.
     if (!isLockCommand(command)) return NOOP;
     switch (command.type) {
@@ -89,6 +99,17 @@ export class LockStateMachine {
       }
     }
   }
+
+  private applyKv(command: KvCommand): ApplyResult {
+    if (command.type === 'get') return { type: 'Got', value: this.kv.get(command.key) ?? null };
+    const last = this.lastPut.get(command.client) ?? 0;
+    if (command.requestId > last) {
+      this.lastPut.set(command.client, command.requestId);
+      this.kv.set(command.key, command.value);
+    }
+    return PUT;
+  }
 }
 
 const NOOP: ApplyResult = { type: 'Noop' };
+const PUT: ApplyResult = { type: 'Put' };

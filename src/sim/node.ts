@@ -32,6 +32,8 @@ export interface NodeHost {
   /** The shortest election timeout: how long a leader counts as heard from (§6.2, §9.6). */
   readonly electionTimeoutMinMs: number;
   randomElectionTimeout(): number;
+  /** `node`'s own clock reading (clock drift applies): what a lease is counted by (§6.4.1); the simulated time if absent. */
+  localNowMs?(node: RaftNode): number;
   send(src: string, dst: string, msg: RaftMessage): void;
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
   recordLeader(term: number, id: string, voters: readonly string[]): void;
@@ -69,6 +71,9 @@ export interface NodeBugs {
   /** snapshots: a node compacts its whole log, committed or not, and counts it as applied (§5.1). */
   compactUncommitted?: boolean;
 }
+
+/** Reads: how many recent heartbeat rounds' send times a leader keeps (far more than a lease lasts). */
+const ROUND_MEMORY = 64;
 
 export class RaftNode {
   readonly id: string;
@@ -124,6 +129,14 @@ export class RaftNode {
   quorumCheckDue = Infinity;
   /** CheckQuorum: which peers (by slot) the leader heard from since its last check. */
   private readonly heardSince: boolean[];
+  /**
+   * Reads (§6.4): the leader's heartbeat round, raised by every broadcast and carried by its
+   * AppendEntries; per peer (by slot) the newest round it answered; and when recent rounds were
+   * sent, by this node's own clock (the lease counts from there, §6.4.1).
+   */
+  readRound = 0;
+  private readonly ackRound: number[];
+  private readonly roundSentLocal: number[];
 
   constructor(id: string, index: number, peers: readonly string[], host: NodeHost) {
     this.id = id;
@@ -133,6 +146,8 @@ export class RaftNode {
     this.nextIdx = peers.map(() => 0);
     this.matchIdx = peers.map(() => 0);
     this.heardSince = peers.map(() => false);
+    this.ackRound = peers.map(() => 0);
+    this.roundSentLocal = host.features.reads ? new Array<number>(ROUND_MEMORY).fill(0) : [];
     peers.forEach((peer, slot) => this.peerSlot.set(peer, slot));
     this.resetElectionTimer();
   }
@@ -355,6 +370,7 @@ export class RaftNode {
       this.quorumCheckDue = this.host.nowMs + this.host.electionTimeoutMinMs;
     }
     if (features.leaderNoop) this.appendNoop();
+    if (features.reads) this.ackRound.fill(0); // a round counts only once answered in this term
     this.broadcastAppend(); // the first heartbeat stops everyone else's timer
   }
 
@@ -529,6 +545,7 @@ export class RaftNode {
   /** Leader: send every follower the entries it is missing, or an empty heartbeat. */
   broadcastAppend(): void {
     this.heartbeatDue = this.host.nowMs + this.host.heartbeatMs;
+    if (this.host.features.reads) this.newRound();
     const n = this.peers.length;
     const next = this.nextIdx;
     // Peers at the same next index get the same (immutable) message: one object, one slice.
@@ -554,7 +571,7 @@ export class RaftNode {
   private appendFor(prevIndex: number): AppendEntries {
     const log = this.log;
     const base = this.snapshotIndex;
-    return {
+    const msg: AppendEntries = {
       type: 'AppendEntries',
       term: this.term,
       leader: this.id,
@@ -563,6 +580,41 @@ export class RaftNode {
       entries: prevIndex - base < log.length ? log.slice(prevIndex - base) : EMPTY,
       leaderCommit: this.commitIndex,
     };
+    return this.host.features.reads ? { ...msg, round: this.readRound } : msg;
+  }
+
+  /** This node's own clock (drift applies), in ms. */
+  localNowMs(): number {
+    const host = this.host;
+    return host.localNowMs !== undefined ? host.localNowMs(this) : host.nowMs;
+  }
+
+  /** Reads: a new heartbeat round starts now (its send time by this node's clock kept for the lease). */
+  private newRound(): void {
+    const round = ++this.readRound;
+    this.roundSentLocal[round % ROUND_MEMORY] = this.localNowMs();
+  }
+
+  /**
+   * Reads (§6.4): the newest round a majority has answered in this term (this node counts as
+   * answering every round), or 0 when none has been.
+   */
+  confirmedRound(): number {
+    const need = this.majority - 1;
+    if (need <= 0) return this.readRound;
+    const rounds = [...this.ackRound].sort((a, b) => b - a);
+    return rounds[need - 1];
+  }
+
+  /**
+   * Reads (§6.4.1): when, by this node's clock, the newest round a majority answered was sent:
+   * the followers that answered it reset their election timers after that. -Infinity if none.
+   */
+  leaseStartLocalMs(): number {
+    if (this.majority - 1 <= 0) return this.localNowMs();
+    const round = this.confirmedRound();
+    if (round === 0 || this.readRound - round >= ROUND_MEMORY) return -Infinity;
+    return this.roundSentLocal[round % ROUND_MEMORY];
   }
 
   /** Client write: append to the leader's log and replicate; returns the entry's index. */
@@ -586,7 +638,7 @@ export class RaftNode {
     const record = this.host.recordDetails;
     if (msg.term < this.term) {
       if (record) this.appendRejected(msg, 'stale-term');
-      return this.appendReply(false, 0);
+      return this.appendReply(false, 0, msg.round);
     }
     this.becomeFollower(msg.term); // a candidate that hears from this term's leader yields
     this.leaderId = msg.leader;
@@ -598,7 +650,7 @@ export class RaftNode {
     if (prev > this.log.length + base || (prev > base && this.log[prev - 1 - base].term !== msg.prevLogTerm)) {
       if (record) this.appendRejected(msg, prev > this.log.length + base ? 'prev-missing' : 'prev-term-mismatch');
       // Consistency check failed: the leader backs up one entry and retries.
-      return this.appendReply(false, 0);
+      return this.appendReply(false, 0, msg.round);
     }
     const entries = msg.entries;
     const lengthBefore = this.log.length;
@@ -636,7 +688,7 @@ export class RaftNode {
       }
       this.applyCommitted();
     }
-    return this.appendReply(true, lastNew);
+    return this.appendReply(true, lastNew, msg.round);
   }
 
   private appendRejected(msg: AppendEntries, reason: 'stale-term' | 'prev-missing' | 'prev-term-mismatch'): void {
@@ -670,7 +722,9 @@ export class RaftNode {
   }
 
   /** Replies are immutable, so an answer equal to the last one (a heartbeat's) is sent again as is. */
-  private appendReply(success: boolean, matchIndex: number): AppendReply {
+  private appendReply(success: boolean, matchIndex: number, round: number | undefined): AppendReply {
+    // Reads: the reply echoes the round it answers (§6.4), so it is a new message each time.
+    if (round !== undefined) return { type: 'AppendReply', term: this.term, success, matchIndex, round };
     const last = this.lastAppendReply;
     if (last !== null && last.term === this.term && last.success === success && last.matchIndex === matchIndex) return last;
     return (this.lastAppendReply = { type: 'AppendReply', term: this.term, success, matchIndex });
@@ -681,6 +735,9 @@ export class RaftNode {
     const slot = this.peerSlot.get(src);
     if (slot === undefined) return;
     this.heardSince[slot] = true; // CheckQuorum counts any answer of this term (§6.2)
+    // Reads: any answer of this term confirms this node still led when the peer sent it (§6.4).
+    const round = msg.round;
+    if (round !== undefined && round > this.ackRound[slot]) this.ackRound[slot] = round;
     if (msg.success) {
       const match = this.matchIdx[slot] > msg.matchIndex ? this.matchIdx[slot] : msg.matchIndex;
       this.matchIdx[slot] = match;

@@ -29,6 +29,9 @@ export const CHAPTER_SCHEDULE =
   '@1168 crash n2; @1360 restart n2; @1410 submit x=1; @1410 submit x=2; @1560 partition n2,n3; ' +
   '@1753 submit x=3 to n3; @1753 submit y=1 to n1; @1953 heal';
 
+/** Reads: n2 leads term 1, runs slow and is cut off; n1 takes over and B puts x=2; A then reads x from n2. */
+const STALE_READ_SCHEDULE = '@500 client A put x=1; @700 drift n2 -90; @800 partition n2; @1200 client B put x=2; @1600 client A get x';
+
 const withClients = (clientIds: string[], extra: Partial<SimConfig> = {}): SimConfig => ({
   ...DEFAULT_CONFIG,
   clientIds,
@@ -135,6 +138,24 @@ export const PRESETS: readonly Preset[] = [
     config: DEFAULT_CONFIG,
     schedule: ['@300 crash n5', ...Array.from({ length: 20 }, (_, i) => `@${440 + 40 * i} submit x${i + 1}`), '@1400 crash n2', '@2000 restart n5'].join('; '),
     untilMs: 3000,
+  },
+  {
+    name: 'stale-read',
+    title: 'A deposed leader serves a stale lease read (reads, §6.4.1)',
+    blurb:
+      'A puts x=1 through leader n2. n2’s clock then runs at a tenth of the speed and n2 is cut off; n1 leads term 2 and B puts x=2. A asks n2 for x with a lease read: by its slow clock n2’s lease has not run out, so it answers x=1 after x=2 was acknowledged. The register verdict fails, naming the stale get. Open stale-read-index for the fix.',
+    config: withClients(['A', 'B'], { features: ['reads'], readMode: 'lease' }),
+    schedule: STALE_READ_SCHEDULE,
+    untilMs: 2600,
+  },
+  {
+    name: 'stale-read-index',
+    title: 'ReadIndex confirms leadership first: no stale read (reads, §6.4)',
+    blurb:
+      'The stale-read run with ReadIndex reads: cut-off n2 records its commit index and sends a heartbeat round, which no majority answers, so it never answers. A times out, finds n1 and reads x=2. The register verdict holds.',
+    config: withClients(['A', 'B'], { features: ['reads'], readMode: 'read-index' }),
+    schedule: STALE_READ_SCHEDULE,
+    untilMs: 2600,
   },
 ];
 

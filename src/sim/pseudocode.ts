@@ -125,6 +125,20 @@ export const PSEUDOCODE: readonly PseudocodeSection[] = [
     ],
   },
   {
+    id: 'reads',
+    title: 'Reads',
+    source: 'Ongaro 2014 §6.4, §6.4.1 (feature reads)',
+    feature: 'reads',
+    lines: [
+      line('read.log.answer', 0, 'log read: append the get like a write; answer with the value when it applies'),
+      line(null, 0, 'ReadIndex read (leader): wait until an entry of currentTerm is committed'),
+      line('read.index.record', 1, 'readIndex = commitIndex'),
+      line('read.index.heartbeat', 1, 'send a heartbeat round; wait until a majority answers it (still leader)'),
+      line('read.index.answer', 1, 'wait until lastApplied >= readIndex; answer from the state machine'),
+      line('read.lease.answer', 0, 'lease read: if a majority answered a round sent less than election timeout - drift margin ago (own clock): answer at once'),
+    ],
+  },
+  {
     id: 'apply',
     title: 'All servers',
     source: 'Raft Figure 2 (All Servers), §5.2 restart',

@@ -31,6 +31,12 @@ export const PSEUDOCODE_IDS = [
   'cq.ignore-vote',
   // Leader no-op (§8).
   'leader.noop',
+  // Reads (§6.4, §6.4.1).
+  'read.log.answer',
+  'read.index.record',
+  'read.index.heartbeat',
+  'read.index.answer',
+  'read.lease.answer',
   // All servers: apply committed entries in log order.
   'apply',
   // The network (the lab's fault model).

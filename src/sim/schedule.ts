@@ -3,7 +3,7 @@
  * applied after the simulation has advanced to that time, in the order written. One text format
  * for the CLI, presets, share links and recorded UI actions.
  */
-import { MAX_MS, type SimConfig } from './config';
+import { MAX_MS, READ_MODES, featuresOf, isReadMode, type ReadMode, type SimConfig } from './config';
 
 export type ClientIntent =
   | { readonly op: 'acquire'; readonly key: string; readonly leaseMs: number }
@@ -11,7 +11,11 @@ export type ClientIntent =
   | { readonly op: 'release'; readonly key: string }
   | { readonly op: 'pause'; readonly ms: number }
   | { readonly op: 'crash' }
-  | { readonly op: 'restart' };
+  | { readonly op: 'restart' }
+  /** Reads feature (§6.4): store a value in the replicated key-value map. */
+  | { readonly op: 'put'; readonly key: string; readonly value: string }
+  /** Reads feature: read a key; `mode` null answers it in the run's read mode. */
+  | { readonly op: 'get'; readonly key: string; readonly mode: ReadMode | null };
 
 export type ActionBody =
   | { readonly verb: 'crash'; readonly node: string }
@@ -38,7 +42,7 @@ export type Action = ActionBody & { readonly at: number };
 export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss', 'delay', 'duplicate', 'reorder', 'calm', 'timeout'] as const;
 /** The longest extra delay a `delay` action may add, in ms. */
 export const MAX_DELAY_MS = 60_000;
-export const CLIENT_OPS = ['acquire', 'write', 'release', 'pause', 'crash', 'restart'] as const;
+export const CLIENT_OPS = ['acquire', 'write', 'release', 'pause', 'crash', 'restart', 'put', 'get'] as const;
 export const DEFAULT_LEASE_MS = 10_000;
 export const MAX_SCHEDULE_CHARS = 100_000;
 export const MAX_ACTIONS = 5_000;
@@ -206,6 +210,19 @@ function parseClient(args: string[], where: string): ActionBody {
     case 'restart':
       if (rest.length !== 0) throw at(op);
       return { verb: 'client', client, intent: { op } };
+    case 'put': {
+      const m = rest.length === 1 ? /^([A-Za-z0-9_.:/-]{1,32})=([^\s;|,]{1,64})$/.exec(rest[0]) : null;
+      if (!m) throw at('put <key>=<value>');
+      return { verb: 'client', client, intent: { op, key: m[1], value: m[2] } };
+    }
+    case 'get': {
+      if (rest.length < 1 || rest.length > 2 || !KEY.test(rest[0])) throw at(`get <key> [${READ_MODES.join('|')}]`);
+      const mode = rest[1];
+      if (mode !== undefined && !isReadMode(mode)) {
+        throw new ScheduleError(`${where} has read mode "${mode}"; the read modes are ${READ_MODES.join(', ')}.`);
+      }
+      return { verb: 'client', client, intent: { op, key: rest[0], mode: mode ?? null } };
+    }
     default:
       throw new ScheduleError(
         `${where} has unknown client action "${op ?? ''}"; a client can ${CLIENT_OPS.join(', ')}.`,
@@ -263,6 +280,8 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
       case 'client':
         if (!clients.has(a.client)) {
           problem = `${where} names client ${a.client}, which this run does not have; ${clients.size ? `the clients are ${[...clients].join(', ')}` : 'add it with --clients'}.`;
+        } else if ((a.intent.op === 'put' || a.intent.op === 'get') && !featuresOf(config).includes('reads')) {
+          problem = `${where} is a ${a.intent.op}, which needs the feature reads; switch on reads (Settings ▸ Protocol, --features reads or features=reads in a link).`;
         }
         break;
       default:
@@ -315,6 +334,10 @@ export function formatBody(a: ActionBody): string {
         case 'crash':
         case 'restart':
           return `client ${a.client} ${i.op}`;
+        case 'put':
+          return `client ${a.client} put ${i.key}=${i.value}`;
+        case 'get':
+          return `client ${a.client} get ${i.key}${i.mode !== null ? ` ${i.mode}` : ''}`;
       }
     }
   }

@@ -19,7 +19,7 @@ export interface LogEntryView {
   readonly term: number;
   readonly text: string;
   /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands. */
-  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop';
+  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'put' | 'get';
 }
 
 export interface LockView {
@@ -102,6 +102,8 @@ export interface ClientView {
   readonly holdings: readonly { readonly key: string; readonly token: number; readonly deadline: number }[];
   /** Intents waiting their turn, as the schedule words them: "acquire job:42", "write result=A-1". */
   readonly queue: readonly string[];
+  /** Reads: the answer to the client's last put or get (`get x -> 1`); absent before any. */
+  readonly lastResult?: string;
 }
 
 export interface StoreView {
@@ -139,6 +141,10 @@ function queuedText(i: ClientIntent): string {
     case 'acquire':
     case 'release':
       return `${i.op} ${i.key}`;
+    case 'put':
+      return `put ${i.key}=${i.value}`;
+    case 'get':
+      return `get ${i.key}${i.mode !== null ? ` ${i.mode}` : ''}`;
     default:
       return i.op;
   }
@@ -267,6 +273,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
         currentToken: c.currentToken,
         holdings: [...c.holdings].map(([key, h]) => ({ key, token: h.token, deadline: h.deadline })),
         queue: c.queue.map(queuedText),
+        ...(c.lastResult !== null ? { lastResult: c.lastResult } : {}),
       }))
     : [];
   const storeView = (s: import('./stores').Store): StoreView => ({

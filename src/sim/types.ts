@@ -21,7 +21,11 @@ export type ApplyResult =
   /** A release by a client that does not hold the key (or names another token): nothing removed. */
   | { readonly type: 'NotHolder'; readonly holder: string; readonly token: number }
   | { readonly type: 'Expired'; readonly existed: boolean }
-  | { readonly type: 'Noop' };
+  | { readonly type: 'Noop' }
+  /** Reads (§6.4): a put stored its value (or was a copy of one already applied, §6.3). */
+  | { readonly type: 'Put' }
+  /** A get through the log: the key's value when the entry applied (null: never put). */
+  | { readonly type: 'Got'; readonly value: string | null };
 
 /**
  * The no-op a new leader appends with the leader-noop feature (§8): it carries nothing, applies
@@ -33,12 +37,28 @@ export interface NoopCommand {
 
 export const NOOP_COMMAND: NoopCommand = Object.freeze({ type: 'noop' });
 
-/** A log command is a plain string (applies as Noop), a lock command, or a leader's no-op. */
-export type Command = string | LockCommand | NoopCommand;
+/**
+ * Reads (§6.4): the replicated key-value map's commands. A put names its client and request id,
+ * so the map applies a retried copy once (§6.3's client sessions); a get in `log` mode is an entry
+ * too, answered with the value when it applies.
+ */
+export type KvCommand =
+  | { readonly type: 'put'; readonly key: string; readonly value: string; readonly client: string; readonly requestId: number }
+  | { readonly type: 'get'; readonly key: string; readonly client: string; readonly requestId: number };
 
-/** Whether a command is one of the lock service's (not a plain string, not a no-op). */
+/** A log command is a plain string (applies as Noop), a lock command, a leader's no-op, or a put/get. */
+export type Command = string | LockCommand | NoopCommand | KvCommand;
+
+/** Whether a command is one of the lock service's (not a plain string, a no-op or a put/get). */
 export function isLockCommand(command: Command): command is LockCommand {
-  return typeof command !== 'string' && command.type !== 'noop';
+  if (typeof command === 'string') return false;
+  const type = command.type;
+  return type !== 'noop' && type !== 'put' && type !== 'get';
+}
+
+/** Whether a command is one of the key-value map's (reads feature). */
+export function isKvCommand(command: Command): command is KvCommand {
+  return typeof command !== 'string' && (command.type === 'put' || command.type === 'get');
 }
 
 export interface LogEntry {
@@ -75,6 +95,11 @@ export interface AppendEntries {
   readonly prevLogTerm: number;
   readonly entries: readonly LogEntry[];
   readonly leaderCommit: number;
+  /**
+   * Reads (§6.4): the leader's heartbeat round, echoed by the reply, so ReadIndex and the lease
+   * know which round a majority answered. Absent without the feature.
+   */
+  readonly round?: number;
 }
 
 export interface AppendReply {
@@ -82,6 +107,8 @@ export interface AppendReply {
   readonly term: number;
   readonly success: boolean;
   readonly matchIndex: number;
+  /** Reads: the round of the AppendEntries this answers (absent without the feature). */
+  readonly round?: number;
 }
 
 /**
@@ -93,6 +120,8 @@ export interface SnapshotState {
   readonly locks: readonly { readonly key: string; readonly owner: string; readonly token: number; readonly leaseMs: number }[];
   /** The token the next Grant receives. */
   readonly nextToken: number;
+  /** The reads feature's key-value map (key order); absent when it holds nothing. */
+  readonly kv?: readonly { readonly key: string; readonly value: string }[];
 }
 
 /** A node's snapshot (snapshots feature, §5.1): everything up to `index` in one piece. */
@@ -124,24 +153,32 @@ export type RaftMessage = RequestVote | VoteReply | AppendEntries | AppendReply 
 export interface ClientRequest {
   readonly type: 'ClientRequest';
   readonly id: number;
-  readonly op: 'acquire' | 'release';
+  /** put and get exist only with the reads feature. */
+  readonly op: 'acquire' | 'release' | 'put' | 'get';
   readonly key: string;
   readonly leaseMs: number;
   /** A release names the token the client holds the key with (null if it believes it holds none). */
   readonly token: number | null;
+  /** A put's value (put only). */
+  readonly value?: string;
+  /** How a get is to be answered (get only). */
+  readonly readMode?: 'log' | 'read-index' | 'lease';
 }
 
 /** Node → client: the answer, or a redirect to the node this one believes leads. */
 export interface ClientReply {
   readonly type: 'ClientReply';
   readonly id: number;
-  readonly op: 'acquire' | 'release';
+  readonly op: 'acquire' | 'release' | 'put' | 'get';
   readonly key: string;
-  readonly outcome: 'granted' | 'busy' | 'released' | 'not-found' | 'not-holder' | 'not-leader';
+  /** `ok`: a put stored, or a get answered (its value in `value`). */
+  readonly outcome: 'granted' | 'busy' | 'released' | 'not-found' | 'not-holder' | 'not-leader' | 'ok';
   readonly token: number | null;
   readonly leaderHint: string | null;
   /** The log index whose applied entry this answers; null for answers that need no entry. */
   readonly index: number | null;
+  /** A get's answer: the key's value (null: never put). Absent on every other reply. */
+  readonly value?: string | null;
 }
 
 /** Client → store: a write stamped with the client's fencing token (null if it has none). */

@@ -55,6 +55,7 @@ export const DISSERTATION = {
   checkQuorum: 'Ongaro 2014 §6.2, "Routing requests to the leader" (a leader steps down without a majority; CheckQuorum)',
   noop: 'Ongaro 2014 §8, "Client interaction": a new leader commits a blank no-op entry at the start of its term',
   snapshots: 'Ongaro 2014 §5.1, "Snapshotting memory-based state machines" (log compaction; InstallSnapshot)',
+  reads: 'Ongaro 2014 §6.4, "Processing read-only queries more efficiently" (ReadIndex), and §6.4.1 (leases and bounded clock drift)',
 } as const;
 
 const hasFeature = (snap: Snapshot, name: FeatureName) => snap.features?.includes(name) ?? false;
@@ -649,7 +650,7 @@ function whyClient(snap: Snapshot, id: string): Explanation {
   const table = committedTable(snap);
   const answer: string[] = [];
   const facts: [string, string][] = [['doing', c.status], ['token', c.currentToken === null ? 'none' : String(c.currentToken)], ['now', `t=${snap.now} ms`]];
-  const rule = `${CHAPTER.fencing}; ${CHAPTER.mistakes} ("Believing a TTL is mutual exclusion")`;
+  const rule = `${CHAPTER.fencing}; ${CHAPTER.mistakes} ("Believing a TTL is mutual exclusion")${c.lastResult !== undefined && hasFeature(snap, 'reads') ? `; ${DISSERTATION.reads}` : ''}`;
   if (!c.alive) answer.push(`Client ${id} is down. When it restarts it holds no locks.`);
   if (c.paused) answer.push(`${id} is paused until t=${c.pausedUntil} ms — like a garbage-collection stop or a VM migration, a pause it cannot see: when it wakes, no time seems to have passed.`);
   if (c.holdings.length === 0) {
@@ -677,6 +678,12 @@ function whyClient(snap: Snapshot, id: string): Explanation {
           `A lease is only a promise about time; a client that was paused or slow cannot tell it ran out.`,
       );
     }
+  }
+  if (c.lastResult !== undefined && hasFeature(snap, 'reads')) {
+    facts.push(['last read', c.lastResult]);
+    answer.push(
+      `${id}'s last put or get: ${c.lastResult}. A get through the log or by ReadIndex is linearizable: the first is ordered with the writes, the second is answered only after a majority answered a heartbeat round the leader sent after the read arrived, so the leader was still the leader. A lease read is answered at once from the leader's own state, and is safe only while clocks drift less than the lease's margin: a leader whose clock runs slow can answer after a new leader has accepted a write (the History tab's register verdict names such a stale read).`,
+    );
   }
   if (stillThinks || c.holdings.length > 0) {
     answer.push(

@@ -8,11 +8,12 @@ import { FEATURE_NAMES, type FeatureName } from '../features';
 import { attachInvariants, type Violation } from '../invariants';
 import { CPythonRandom, parseSeed, type Seed } from '../prng';
 import type { Action } from '../schedule';
-import { VERDICT_NAMES, VERDICT_STAKES } from '../linearizability/check';
+import { VERDICT_NAMES, verdictStake } from '../linearizability/check';
 import { Simulation } from '../simulation';
 import { RunContext } from './context';
 import { StoryDriver } from './driver';
 import { FAULTS } from './faults';
+import { SwarmReads } from './reads';
 
 export const FUZZ_DURATION_MS = 10_000;
 
@@ -60,6 +61,7 @@ export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
   'quorum-counts-self-twice': ['partition'],
   'noop-commits-at-once': ['leader-churn', 'crash', 'partition'],
   'compact-uncommitted': ['submits', 'crash', 'partition'],
+  'read-index-skips-heartbeat': ['partition', 'locks'],
 };
 
 /**
@@ -172,7 +174,13 @@ function pickKind(rng: CPythonRandom, draw: SwarmDraw): FaultKind {
 /** Runs fuzz run number `run` (0-based) of the fuzz seed: pure, deterministic, about one chunk of work. */
 export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], durationMs = FUZZ_DURATION_MS, features: FeatureChoice = 'swarm'): RunOutcome {
   const rng = runRandom(seed, run);
-  const draw = drawSwarm(rng, bugs, drawFeatures(seed, run, bugs, features));
+  let draw = drawSwarm(rng, bugs, drawFeatures(seed, run, bugs, features));
+  // Reads: put/get from a stream of their own, only with the feature and clients (§6.4), and not
+  // on one node: there a follower's redirect names itself, and with duplicates on the client's
+  // resends multiply without bound (the client's redirect rule, not the reads).
+  const readsOn = draw.config.features?.includes('reads') === true && draw.config.clientIds.length > 0 && draw.config.nodeIds.length > 1;
+  const reads = readsOn ? new SwarmReads(seed, run, draw.config.clientIds, bugs) : null;
+  if (reads !== null && reads.mode !== 'log') draw = { ...draw, config: { ...draw.config, readMode: reads.mode } };
   const sim = new Simulation(draw.config);
   const checker = attachInvariants(sim, { maxViolations: 1 });
   const stories = new StoryDriver(() => sim.nowMs);
@@ -181,13 +189,17 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
   try {
     // Each instant: step to it, resume the stories due, then (if due) start one random fault.
     outer: while (sim.nowMs < durationMs) {
-      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt);
+      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt, reads !== null ? reads.nextAtMs : Infinity);
       while (sim.nowMs < target) {
         sim.step();
         if (checker.violations.length > 0) break outer;
       }
       while (stories.nextAtMs <= sim.nowMs) {
         stories.resumeNext();
+        if (checker.violations.length > 0) break outer;
+      }
+      if (reads !== null && reads.nextAtMs <= sim.nowMs) {
+        sim.act(reads.next(sim.nowMs));
         if (checker.violations.length > 0) break outer;
       }
       if (nextFaultAt <= sim.nowMs) {
@@ -210,7 +222,7 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
   let historyFindings = 0;
   if (checker.violations.length === 0) {
     const verdicts = checker.checkHistory({ shrinkFindingsToo: false });
-    if (verdicts !== null) historyFindings = VERDICT_NAMES.filter((n) => VERDICT_STAKES[n] === 'finding' && verdicts[n]?.linearizable === false).length;
+    if (verdicts !== null) historyFindings = VERDICT_NAMES.filter((n) => verdictStake(n, verdicts[n]) === 'finding' && verdicts[n]?.linearizable === false).length;
   }
   const violation = checker.first;
   return {

@@ -5,7 +5,7 @@
  * key, each store under fencing order per store key. A model that fails names a minimal subset.
  */
 import type { HistoryOpJson } from '../history';
-import { exclusiveModel, lockModel, orderModel, type ExclusiveInput, type LockInput, type OrderInput } from './models';
+import { exclusiveModel, lockModel, orderModel, registerModel, type ExclusiveInput, type LockInput, type OrderInput, type RegisterInput } from './models';
 import { MAX_MEMO, linearize, type Budget, type CheckOp, type Model } from './search';
 import { shrinkFailing } from './shrink';
 
@@ -39,6 +39,14 @@ export type Verdict =
       readonly key: string;
       /** False if the shrinking stopped at its budget: the subset fails but may not be minimal. */
       readonly minimal: boolean;
+      /** register: the get in the subset that read a value it could not have (the stale read). */
+      readonly staleRead?: number;
+      /**
+       * register: set when the stale read was a lease read (§6.4.1). A lease relies on bounded
+       * clock drift, so this failure is a finding, not a violation; log and ReadIndex reads have
+       * no such excuse.
+       */
+      readonly leaseRead?: true;
     }
   | { readonly linearizable: 'unknown'; readonly reason: string }
   | { readonly linearizable: 'n/a'; readonly reason: string };
@@ -209,7 +217,48 @@ function checkParts<S, I>(model: Model<S, I>, parts: readonly Part<I>[], options
   return { linearizable: true };
 }
 
-/** Every verdict for one history. `register` is n/a until the service has reads. */
+/**
+ * The key-value map's operations per key (reads feature, §6.4): every put (one never answered
+ * may have taken effect or not) and every answered get. A retried put applies once (§6.3's
+ * sessions), so each put is one operation.
+ */
+function registerParts(ops: readonly CheckedOp[]): Part<RegisterInput>[] {
+  const parts = new Map<string, Part<RegisterInput>>();
+  for (const o of ops) {
+    if (o.op === 'put') {
+      partOf(parts, o.key).ops.push({ id: o.id, input: { kind: 'put', value: o.value ?? '' }, call: callOf(o), ret: retOf(o) });
+    } else if (o.op === 'get' && o.completeMs !== null) {
+      partOf(parts, o.key).ops.push({ id: o.id, input: { kind: 'get', value: o.value }, call: callOf(o), ret: retOf(o) });
+    }
+  }
+  return [...parts.values()];
+}
+
+/** The register verdict, naming the stale read in a failing subset and whether it was a lease read. */
+function checkRegister(ops: readonly CheckedOp[], options: CheckOptions): Verdict {
+  const parts = registerParts(ops);
+  if (parts.length === 0) return { linearizable: 'n/a', reason: 'this run has no put or get operations' };
+  const verdict = checkParts(registerModel, parts, options);
+  if (verdict.linearizable !== false) return verdict;
+  const byId = new Map<number, CheckedOp>();
+  for (const o of ops) byId.set(o.id, o);
+  // The stale read: the subset's get answered last (the earlier ones are what made it stale).
+  let stale: CheckedOp | null = null;
+  for (const id of verdict.subset) {
+    const o = byId.get(id);
+    if (o !== undefined && o.op === 'get' && (stale === null || (retOf(o) ?? 0) > (retOf(stale) ?? 0))) stale = o;
+  }
+  if (stale === null) return verdict;
+  return { ...verdict, staleRead: stale.id, ...(stale.readMode === 'lease' ? { leaseRead: true as const } : {}) };
+}
+
+/** Whether a failed verdict is a violation or a finding: its model's stake, less a lease read's (§6.4.1). */
+export function verdictStake(name: VerdictName, verdict: Verdict | undefined): 'violation' | 'finding' {
+  if (verdict !== undefined && verdict.linearizable === false && verdict.leaseRead === true) return 'finding';
+  return VERDICT_STAKES[name];
+}
+
+/** Every verdict for one history. `register` is n/a in a run without put or get. */
 export function checkHistory(ops: readonly CheckedOp[], options: CheckOptions = {}): LinearizabilityReport {
   const grants = grantsByToken(ops);
   const findings = options.shrinkFindingsToo ?? true;
@@ -219,11 +268,11 @@ export function checkHistory(ops: readonly CheckedOp[], options: CheckOptions = 
     unfenced: checkParts(exclusiveModel, exclusiveParts(ops, grants, 'unfenced'), options, findings),
     fencedOrder: checkParts(orderModel, orderParts(ops, grants, 'fenced'), options),
     unfencedOrder: checkParts(orderModel, orderParts(ops, grants, 'unfenced'), options, findings),
-    register: { linearizable: 'n/a', reason: 'this run has no put or get operations (the service has no reads yet)' },
+    register: checkRegister(ops, options),
   };
 }
 
 /** The verdicts that are violations (the service or the fenced store broke its promise). */
 export function violatedVerdicts(report: LinearizabilityReport): VerdictName[] {
-  return VERDICT_NAMES.filter((name) => VERDICT_STAKES[name] === 'violation' && report[name]?.linearizable === false);
+  return VERDICT_NAMES.filter((name) => verdictStake(name, report[name]) === 'violation' && report[name]?.linearizable === false);
 }

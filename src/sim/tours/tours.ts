@@ -725,6 +725,64 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  {
+    name: 'stale-read',
+    title: 'Reads: a lease read from a deposed leader (§6.4.1)',
+    intro: 'A leader may answer a read from its own state while it holds a lease, counted by its own clock. The chapter’s lease hazard, now for reads: a clock that runs slow keeps a deposed leader answering.',
+    config: presetConfig('stale-read'),
+    beats: [
+      {
+        narration: '{A} puts **x=1** through leader {n2}: the put is a log entry, answered once it is committed and applied.',
+        actions: '@500 client A put x=1',
+        until: { when: { p: 'happened', kind: 'client-put', subject: 'A' } },
+        highlight: { client: 'A' },
+        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }],
+      },
+      {
+        narration: '{n2}’s clock slows to a tenth of real time, and {n2} is **cut off**. The others elect {n1} in **term 2**, and {B} puts **x=2** there.',
+        actions: '@700 drift n2 -90; @800 partition n2; @1200 client B put x=2',
+        until: { when: { p: 'happened', kind: 'client-put', subject: 'B' } },
+        highlight: { client: 'B' },
+        expect: [{ p: 'leaderIs', node: 'n1', term: 2 }, { p: 'role', node: 'n2', role: 'leader' }],
+      },
+      {
+        narration: '{A} asks {n2} for x with a **lease read**. By its slow clock the lease it counted from its last answered heartbeat has not run out, so it answers **x=1**, after x=2 was acknowledged. The History tab’s **register** verdict fails and names this get: a finding, since a lease relies on bounded clock drift.',
+        actions: '@1600 client A get x',
+        until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
+        highlight: { panel: 'clients' },
+        expect: [{ p: 'linearizable', verdict: 'register', holds: false }],
+      },
+      {
+        narration: '**What if** that read used **ReadIndex** (§6.4)? Rewind: {n2} records its commit index and sends a heartbeat round, which no majority answers, so it never answers. {A} times out, finds {n1} and reads **x=2**. The register verdict holds.',
+        branch: { fromBeat: 3, change: { actions: '@1600 client A get x read-index' } },
+        until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
+        highlight: { panel: 'clients' },
+        expect: [{ p: 'linearizable', verdict: 'register', holds: true }],
+      },
+    ],
+  },
+  {
+    name: 'stale-read-index',
+    title: 'Reads: ReadIndex confirms leadership first (§6.4)',
+    intro: 'The stale-read run with ReadIndex reads: before answering from its state, a leader checks with a heartbeat round that a majority still follows it.',
+    config: presetConfig('stale-read-index'),
+    beats: [
+      {
+        narration: '{A} puts **x=1** through {n2}; then {n2}’s clock slows and {n2} is cut off. {n1} leads **term 2** and {B} puts **x=2**.',
+        actions: '@500 client A put x=1; @700 drift n2 -90; @800 partition n2; @1200 client B put x=2',
+        until: { when: { p: 'happened', kind: 'client-put', subject: 'B' } },
+        highlight: { client: 'B' },
+        expect: [{ p: 'leaderIs', node: 'n1', term: 2 }],
+      },
+      {
+        narration: '{A} asks {n2} for x. {n2} records **readIndex** and sends a heartbeat round; nobody it can reach answers, so it never answers. {A} times out after 300 ms, is redirected to {n1} and reads **x=2**: the register verdict holds.',
+        actions: '@1600 client A get x',
+        until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
+        highlight: { panel: 'clients' },
+        expect: [{ p: 'happened', kind: 'client-times-out', subject: 'A' }, { p: 'linearizable', verdict: 'register', holds: true }],
+      },
+    ],
+  },
 ];
 
 export function findTour(name: string): Tour | null {

@@ -5,7 +5,7 @@
  * off turns its bugs off too, since they mean nothing without it.
  */
 import { memo, useState } from 'react';
-import { BUG_FEATURE, featuresOf, type SimConfig } from '../../sim/config';
+import { BUG_FEATURE, READ_MODES, featuresOf, readModeOf, type ReadMode, type SimConfig } from '../../sim/config';
 import { FEATURES, canonicalFeatures, type FeatureName } from '../../sim/features';
 import { useBridge, useLab } from '../labContext';
 import { selectConfig, selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
@@ -28,7 +28,15 @@ export const ProtocolSettings = memo(function ProtocolSettings() {
       const needs = BUG_FEATURE[b];
       return needs === undefined || features.includes(needs);
     });
-    bridge.load({ ...config, features, bugs }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
+    // A read mode means nothing without reads (the config check refuses it), so it goes with it.
+    const { readMode, ...rest } = config;
+    const next = features.includes('reads') && readMode !== undefined ? { ...rest, readMode } : rest;
+    bridge.load({ ...next, features, bugs }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
+  };
+  const setReadMode = (mode: ReadMode) => {
+    const { readMode: _old, ...rest } = config;
+    // `log` is the default and is left out, as the link and the CLI leave it out.
+    bridge.load(mode === 'log' ? rest : { ...rest, readMode: mode }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
   };
   return (
     <fieldset className="protocol-settings" data-testid="protocol-settings">
@@ -43,6 +51,21 @@ export const ProtocolSettings = memo(function ProtocolSettings() {
         </label>
       ))}
       {on.includes('snapshots') && <SnapshotThreshold />}
+      {featuresOf(config).includes('reads') && (
+        <label className="feature-option">
+          <span>
+            Read mode for a get that names none{' '}
+            <select value={readModeOf(config)} onChange={(e) => setReadMode(e.target.value as ReadMode)} aria-label="Read mode" data-testid="read-mode">
+              {READ_MODES.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>{' '}
+            <span className="muted">log: through the log; read-index: a heartbeat round first (§6.4); lease: the leader’s lease (§6.4.1)</span>
+          </span>
+        </label>
+      )}
     </fieldset>
   );
 });

@@ -3,7 +3,7 @@
  * for everything a client can do. A client's lease clock is its own — it cannot see its pauses.
  */
 import { memo, useState } from 'react';
-import { MAX_CLIENTS } from '../../sim/config';
+import { MAX_CLIENTS, READ_MODES, featuresOf, type ReadMode } from '../../sim/config';
 import type { ClientView } from '../../sim/snapshot';
 import { formatDuration } from '../format';
 import { useBridge, useLabPanel } from '../labContext';
@@ -11,8 +11,11 @@ import { selectClients, selectConfig, selectNow, selectSchedule } from '../store
 import { FieldError } from '../controls/FieldError';
 import { WhyButton } from './WhyPanel';
 
-function ClientCard({ client, now }: { client: ClientView; now: number }) {
+function ClientCard({ client, now, reads }: { client: ClientView; now: number; reads: boolean }) {
   const bridge = useBridge();
+  const [kvKey, setKvKey] = useState('x');
+  const [kvValue, setKvValue] = useState('1');
+  const [readMode, setReadMode] = useState<ReadMode | 'run'>('run');
   const [key, setKey] = useState('job:42');
   const [lease, setLease] = useState('10000');
   const [write, setWrite] = useState(`result=${client.id}-1`);
@@ -57,6 +60,12 @@ function ClientCard({ client, now }: { client: ClientView; now: number }) {
             ? `${holding.key}: ${leaseLeft !== null && leaseLeft > 0 ? `${formatDuration(leaseLeft)} left` : `ended ${formatDuration(-(leaseLeft ?? 0))} ago`} by its clock`
             : 'none'}
         </dd>
+        {reads && (
+          <>
+            <dt>last read</dt>
+            <dd data-testid={`client-${client.id}-result`}>{client.lastResult ?? 'none yet'}</dd>
+          </>
+        )}
         {client.queue.length > 0 && (
           <>
             <dt>queued</dt>
@@ -107,6 +116,50 @@ function ClientCard({ client, now }: { client: ClientView; now: number }) {
             Write
           </button>
         </div>
+        {reads && (
+          <div className="client-row">
+            <label>
+              key <input value={kvKey} onChange={(e) => setKvKey(e.target.value)} size={4} aria-label={`Key to put or get as client ${id}`} />
+            </label>
+            <label>
+              value <input value={kvValue} onChange={(e) => setKvValue(e.target.value)} size={4} aria-label={`Value to put as client ${id}`} />
+            </label>
+            <button
+              type="button"
+              onClick={() => {
+                if (!keyOk(kvKey)) return;
+                if (!/^[^\s;|,]{1,64}$/.test(kvValue)) {
+                  setProblem(`A value is 1 to 64 characters with no spaces, ; | or , (like 1), not "${kvValue}".`);
+                  return;
+                }
+                intent({ verb: 'client', client: id, intent: { op: 'put', key: kvKey, value: kvValue } });
+              }}
+              aria-label={`Put as client ${id}`}
+              title="Stores the value in the replicated key-value map, through the log"
+            >
+              Put
+            </button>
+            <label>
+              read{' '}
+              <select value={readMode} onChange={(e) => setReadMode(e.target.value as ReadMode | 'run')} aria-label={`Read mode for client ${id}'s get`}>
+                <option value="run">run's mode</option>
+                {READ_MODES.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button
+              type="button"
+              onClick={() => keyOk(kvKey) && intent({ verb: 'client', client: id, intent: { op: 'get', key: kvKey, mode: readMode === 'run' ? null : readMode } })}
+              aria-label={`Get as client ${id}`}
+              title="Reads the key: through the log, by ReadIndex (§6.4) or from the leader's lease (§6.4.1)"
+            >
+              Get
+            </button>
+          </div>
+        )}
         <div className="client-row">
           <label>
             pause ms <input value={pause} onChange={(e) => setPause(e.target.value)} size={6} inputMode="numeric" />
@@ -160,7 +213,7 @@ export const ClientsPanel = memo(function ClientsPanel() {
       {clients.length === 0 && <p className="hint">This run has no lock-service clients.</p>}
       <div className="client-cards">
         {clients.map((c) => (
-          <ClientCard key={c.id} client={c} now={now} />
+          <ClientCard key={c.id} client={c} now={now} reads={featuresOf(config).includes('reads')} />
         ))}
       </div>
       <button type="button" onClick={addClient} disabled={config.clientIds.length >= MAX_CLIENTS}>

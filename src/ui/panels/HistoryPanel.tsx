@@ -9,7 +9,7 @@
  */
 import { memo, useState } from 'react';
 import { history as sayHistory } from '../../sim/describe';
-import { VERDICT_NAMES, VERDICT_STAKES, type Verdict, type VerdictName } from '../../sim/linearizability/check';
+import { VERDICT_NAMES, verdictStake, type Verdict, type VerdictName } from '../../sim/linearizability/check';
 import { useBridge, useLabPanel } from '../labContext';
 import { selectConfig } from '../store/selectors';
 import { TRACKS, layoutHistory, shownVerdict as pickShown, subsetSeekMs } from './historyLanes';
@@ -78,7 +78,7 @@ export const HistoryPanel = memo(function HistoryPanel() {
         {VERDICT_NAMES.map((name) => {
           const v = verdicts[name];
           const { mark, text, cls } = verdictMark(v);
-          const stake = VERDICT_STAKES[name];
+          const stake = verdictStake(name, v);
           const label = `${LABELS[name]}: ${text}${cls === 'bad' ? (stake === 'violation' ? ' — a violation' : ' — a finding') : ''}`;
           return (
             <li key={name} className={`history-verdict verdict-${cls}${shown === name ? ' chosen' : ''}`} data-verdict={name} data-result={cls}>

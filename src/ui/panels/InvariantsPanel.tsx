@@ -25,6 +25,7 @@ export const BUG_BLURBS: Record<BugName, string> = {
   'quorum-counts-self-twice': 'with CheckQuorum, the leader counts itself twice (needs check-quorum)',
   'noop-commits-at-once': 'with the leader no-op, the new leader takes it as committed at once (needs leader-noop)',
   'compact-uncommitted': 'with snapshots, a node compacts entries it has not committed (needs snapshots)',
+  'read-index-skips-heartbeat': 'with reads, a ReadIndex read is answered without the heartbeat round that confirms leadership (needs reads)',
 };
 
 

@@ -99,7 +99,7 @@ export const SERVICE_ROW = 'service';
 export function opTone(op: HistoryOpJson): BarTone {
   if (op.op === 'expire' || op.op === 'ghost-release') return 'service';
   if (op.result === null) return 'open';
-  return op.result === 'granted' || op.result === 'released' || op.result === 'accepted' ? 'ok' : 'refused';
+  return op.result === 'granted' || op.result === 'released' || op.result === 'accepted' || op.result === 'ok' ? 'ok' : 'refused';
 }
 
 export function layoutHistory(ops: readonly HistoryOpJson[], clients: readonly string[], atMs: number, left: number, width: number): HistoryLayout {
