@@ -61,7 +61,13 @@ export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQu
 
 export function nodeFeatures(features: readonly FeatureName[] | undefined): NodeFeatures {
   if (features === undefined || features.length === 0) return NO_FEATURES;
-  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop'), snapshots: features.includes('snapshots'), reads: features.includes('reads') };
+  return {
+    preVote: features.includes('pre-vote'),
+    checkQuorum: features.includes('check-quorum'),
+    leaderNoop: features.includes('leader-noop'),
+    snapshots: features.includes('snapshots'),
+    reads: features.includes('reads'),
+  };
 }
 
 /** The features in the list's order, each once: one spelling of a set, so links and runs compare equal. */
