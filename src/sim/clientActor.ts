@@ -37,6 +37,8 @@ interface Outstanding {
   readonly firstSentAt: number;
   target: string;
   retryAt: number;
+  /** How many times the request has been sent (see ClientRequest.attempt). */
+  attempt: number;
   /** This operation in the clients' history. */
   readonly record: HistoryOp;
 }
@@ -159,7 +161,7 @@ export class ClientActor {
         const requestId = this.nextRequestId++;
         const token = intent.op === 'release' ? (this.holdings.get(intent.key)?.token ?? null) : null;
         const record = this.history.invoke(this.id, intent.op, intent.key, now, { token });
-        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS, record };
+        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS, attempt: 0, record };
         this.sendRequest();
       }
     }
@@ -173,7 +175,7 @@ export class ClientActor {
     if (!o) return;
     const leaseMs = o.intent.op === 'acquire' ? o.intent.leaseMs : 0;
     const token = o.intent.op === 'release' ? (this.holdings.get(o.intent.key)?.token ?? null) : null;
-    const request: ClientRequest = { type: 'ClientRequest', id: o.requestId, op: o.intent.op, key: o.intent.key, leaseMs, token };
+    const request: ClientRequest = { type: 'ClientRequest', id: o.requestId, op: o.intent.op, key: o.intent.key, leaseMs, token, attempt: ++o.attempt };
     this.status = `${o.intent.op === 'acquire' ? 'acquiring' : 'releasing'} ${o.intent.key} via ${o.target}`;
     this.log(say.clientAsks(this.id, o.target, o.intent), 'client-asks', [this.id, o.target]);
     this.host.send(this.id, o.target, request);
@@ -201,9 +203,10 @@ export class ClientActor {
     if (!o || o.requestId !== msg.id) return; // an answer to a request the client gave up on
     const now = this.host.nowMs;
     if (msg.outcome === 'not-leader') {
-      // Only the node the request is with can send it on: a late or duplicated redirect from a
-      // node already left behind would fork the request into copies that multiply.
-      if (src !== o.target) return;
+      // Only the answer to the latest send can send it on: a late or duplicated redirect (from a
+      // node already left behind, or from the same node, as in a one-node cluster) would fork the
+      // request into copies that multiply with every duplicated message.
+      if (src !== o.target || msg.attempt !== o.attempt) return;
       const hint = msg.leaderHint;
       const next = hint !== null && hint !== src ? hint : this.nextNode(src);
       this.log(say.redirected(this.id, src, next, hint !== null), 'client-redirected', [this.id, src]);

@@ -199,7 +199,7 @@ export class LockService implements ClusterExtension {
   private onRequest(node: RaftNode, src: string, msg: ClientRequest): void {
     if (node.role !== 'leader') {
       const reply: ClientReply = {
-        type: 'ClientReply', id: msg.id, op: msg.op, key: msg.key, outcome: 'not-leader', token: null, leaderHint: node.leaderId, index: null,
+        type: 'ClientReply', id: msg.id, op: msg.op, key: msg.key, outcome: 'not-leader', token: null, leaderHint: node.leaderId, index: null, attempt: msg.attempt,
       };
       this.cluster.send(node.id, src, reply);
       return;

@@ -95,6 +95,12 @@ export interface ClientRequest {
   readonly leaseMs: number;
   /** A release names the token the client holds the key with (null if it believes it holds none). */
   readonly token: number | null;
+  /**
+   * Which send of request `id` this is (1, 2, ...): every retry and redirect sends again. A node
+   * that is not the leader echoes it, so the client follows only the redirect that answers its
+   * latest send, never a duplicate or a late copy answering an earlier one.
+   */
+  readonly attempt: number;
 }
 
 /** Node → client: the answer, or a redirect to the node this one believes leads. */
@@ -108,6 +114,8 @@ export interface ClientReply {
   readonly leaderHint: string | null;
   /** The log index whose applied entry this answers; null for answers that need no entry. */
   readonly index: number | null;
+  /** A not-leader answer: the request's `attempt` it answers (absent on every other answer). */
+  readonly attempt?: number;
 }
 
 /** Client → store: a write stamped with the client's fencing token (null if it has none). */
