@@ -8,11 +8,11 @@ import { FEATURE_NAMES } from '../src/sim/features';
 import { parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 
-const ALLOWED = 'the features are pre-vote, check-quorum, leader-noop.';
+const ALLOWED = 'the features are pre-vote, check-quorum, leader-noop, fast-backup.';
 
 describe('the features field', () => {
   it('is one list of names', () => {
-    expect(FEATURE_NAMES).toEqual(['pre-vote', 'check-quorum', 'leader-noop']);
+    expect(FEATURE_NAMES).toEqual(['pre-vote', 'check-quorum', 'leader-noop', 'fast-backup']);
   });
 
   it('reads a comma list into the list order, each once', () => {

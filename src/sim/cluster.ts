@@ -155,6 +155,7 @@ export class Cluster implements NodeHost {
       preVoteRaisesTerm: this.bugSet.has('pre-vote-raises-term'),
       quorumCountsSelfTwice: this.bugSet.has('quorum-counts-self-twice'),
       noopCommitsAtOnce: this.bugSet.has('noop-commits-at-once'),
+      hintSkipsCheck: this.bugSet.has('hint-skips-check'),
     };
     this.electionTimeoutMinMs = config.electionTimeoutMs[0];
     this.features = nodeFeatures(featuresOf(config));

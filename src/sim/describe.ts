@@ -64,7 +64,13 @@ export function describeDetail(d: DetailEvent): string {
           : v.reason === 'prev-missing'
             ? `no entry at prevLogIndex ${v.prevLogIndex} (its log ends at ${v.lastLogIndex})`
             : `entry ${v.prevLogIndex} has term ${v.termAtPrev ?? 0}, not prevLogTerm ${v.prevLogTerm}`;
-      return `${v.node} rejects AppendEntries from ${v.leader}: ${why}`;
+      const hint =
+        v.conflictIndex === undefined
+          ? ''
+          : v.conflictTerm === 0 || v.conflictTerm === undefined
+            ? `; hints: my log ends at ${v.conflictIndex - 1} (fast back-up, §5.3)`
+            : `; hints: term ${v.conflictTerm} from index ${v.conflictIndex} (fast back-up, §5.3)`;
+      return `${v.node} rejects AppendEntries from ${v.leader}: ${why}${hint}`;
     }
     case 'truncated': {
       const v = d.values;
@@ -131,6 +137,16 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       const leader = v.leader === v.node ? 'it is the leader' : `it heard from leader ${v.leader ?? '?'} ${v.heardAgoMs} ms ago`;
       return `${v.node} ignores RequestVote from ${v.candidate} for term ${v.candidateTerm} and keeps term ${v.term}: ${leader} (CheckQuorum, §6.2)`;
+    }
+    case 'backed-up': {
+      const v = d.values;
+      const how =
+        v.rule === 'to-follower-end'
+          ? `${v.peer}'s log ends at ${v.conflictIndex - 1}`
+          : v.rule === 'past-own-term'
+            ? `past its own last entry of term ${v.conflictTerm}`
+            : `it has no entry of term ${v.conflictTerm}: to ${v.peer}'s first index of it`;
+      return `${v.node} backs up nextIndex[${v.peer}] ${v.from} -> ${v.to} (${how}); round trip ${v.rounds} of backing up (fast back-up, §5.3)`;
     }
     case 'quorum-lost': {
       const v = d.values;

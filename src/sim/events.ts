@@ -116,6 +116,9 @@ export type DetailBody =
         lastLogIndex: number;
         /** This node's term at prevLogIndex (null when it has no entry there). */
         termAtPrev: number | null;
+        /** fast-backup only: the hint sent back (the conflicting term, 0 when the log is too short, and its first index). */
+        conflictTerm?: number;
+        conflictIndex?: number;
       }
     >
   | DetailOf<'truncated', { node: string; leader: string; from: number; removed: number; localTerm: number; leaderEntryTerm: number }>
@@ -171,6 +174,22 @@ export type DetailBody =
     >
   | DetailOf<'vote-ignored', { node: string; candidate: string; term: number; candidateTerm: number; leader: string | null; heardAgoMs: number }>
   | DetailOf<'quorum-lost', { node: string; term: number; heard: number; majority: number; sinceMs: number }>
+  | DetailOf<
+      'backed-up',
+      {
+        node: string;
+        peer: string;
+        term: number;
+        /** nextIndex before and after this rejection. */
+        from: number;
+        to: number;
+        rule: 'to-follower-end' | 'past-own-term' | 'to-follower-first';
+        conflictTerm: number;
+        conflictIndex: number;
+        /** Rejections in a row from this peer: the round trips spent backing up so far. */
+        rounds: number;
+      }
+    >
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
   | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
   | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>;
@@ -180,6 +199,7 @@ export type DetailKind = DetailBody['kind'];
 export const DETAIL_KINDS: readonly DetailKind[] = [
   'leader-append', 'append-accepted', 'append-rejected', 'truncated', 'commit-advanced', 'applied', 'vote-refused', 'dropped', 'lease-expired', 'write-fenced',
   'pre-vote-started', 'pre-vote-won', 'pre-vote-refused', 'vote-ignored', 'quorum-lost',
+  'backed-up',
 ];
 
 export type DetailEvent = DetailBody & {

@@ -25,6 +25,12 @@ export const FEATURES = [
     title: 'Leader no-op',
     explanation: 'A new leader appends a no-op entry of its own term, so entries left by earlier terms commit at once.',
   },
+  {
+    name: 'fast-backup',
+    section: '§5.3',
+    title: 'Fast log back-up',
+    explanation: "A follower that rejects AppendEntries names the conflicting entry's term and its first index of that term, so the leader backs up a whole term per round trip instead of one entry.",
+  },
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number]['name'];
@@ -40,13 +46,14 @@ export interface NodeFeatures {
   readonly preVote: boolean;
   readonly checkQuorum: boolean;
   readonly leaderNoop: boolean;
+  readonly fastBackup: boolean;
 }
 
-export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false });
+export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, fastBackup: false });
 
 export function nodeFeatures(features: readonly FeatureName[] | undefined): NodeFeatures {
   if (features === undefined || features.length === 0) return NO_FEATURES;
-  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop') };
+  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop'), fastBackup: features.includes('fast-backup') };
 }
 
 /** The features in the list's order, each once: one spelling of a set, so links and runs compare equal. */

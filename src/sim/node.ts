@@ -7,6 +7,7 @@
  * events go out through its host. Role changes happen only in becomeFollower/Candidate/Leader.
  */
 import { describe } from './describe';
+import { backUp, conflictHint } from './fastBackup';
 import type { DetailBody, EventKind } from './events';
 import type { NodeFeatures } from './features';
 import { NOOP_COMMAND, type AppendEntries, type AppendReply, type Command, type LogEntry, type RaftMessage, type RequestVote, type Role, type VoteReply } from './types';
@@ -45,6 +46,8 @@ export interface NodeBugs {
   quorumCountsSelfTwice?: boolean;
   /** leader-noop: the new leader takes its no-op as committed before any follower holds it (§8). */
   noopCommitsAtOnce?: boolean;
+  /** fast-backup: a follower that sent a hint takes the leader's next AppendEntries unchecked, as if the hint found where the logs agree. */
+  hintSkipsCheck?: boolean;
 }
 
 export class RaftNode {
@@ -94,6 +97,10 @@ export class RaftNode {
   quorumCheckDue = Infinity;
   /** CheckQuorum: which peers (by slot) the leader heard from since its last check. */
   private readonly heardSince: boolean[];
+  /** fast-backup: rejections in a row from each peer (by slot), i.e. round trips spent backing up. */
+  private readonly backupRounds: number[];
+  /** Bug hint-skips-check: the term of the leader this follower last sent a hint to (-1: none). */
+  private hintedTerm = -1;
 
   constructor(id: string, index: number, peers: readonly string[], host: NodeHost) {
     this.id = id;
@@ -103,6 +110,7 @@ export class RaftNode {
     this.nextIdx = peers.map(() => 0);
     this.matchIdx = peers.map(() => 0);
     this.heardSince = peers.map(() => false);
+    this.backupRounds = peers.map(() => 0);
     peers.forEach((peer, slot) => this.peerSlot.set(peer, slot));
     this.resetElectionTimer();
   }
@@ -120,6 +128,12 @@ export class RaftNode {
   nextIndexOf(peer: string): number {
     const slot = this.peerSlot.get(peer);
     return slot === undefined || !this.hasLeaderState ? this.lastLogIndex + 1 : this.nextIdx[slot];
+  }
+
+  /** fast-backup: how many rejections in a row the leader has had from `peer` (0 without the feature). */
+  backupRoundsOf(peer: string): number {
+    const slot = this.peerSlot.get(peer);
+    return slot === undefined ? 0 : this.backupRounds[slot];
   }
 
   /** The highest index the leader knows `peer` holds; 0 before this node first led. */
@@ -313,6 +327,7 @@ export class RaftNode {
       this.quorumCheckDue = this.host.nowMs + this.host.electionTimeoutMinMs;
     }
     if (features.leaderNoop) this.appendNoop();
+    if (features.fastBackup) this.backupRounds.fill(0);
     this.broadcastAppend(); // the first heartbeat stops everyone else's timer
   }
 
@@ -537,7 +552,14 @@ export class RaftNode {
     this.leaderHeardMs = this.host.nowMs;
     this.resetElectionTimer();
     const prev = msg.prevLogIndex;
-    if (prev > this.log.length || (prev > 0 && this.log[prev - 1].term !== msg.prevLogTerm)) {
+    // The bug hint-skips-check: after a hint, the next AppendEntries of that leader goes unchecked.
+    let unchecked = false;
+    if (this.hintedTerm >= 0) {
+      unchecked = this.hintedTerm === msg.term && prev <= this.log.length;
+      this.hintedTerm = -1;
+    }
+    if (!unchecked && (prev > this.log.length || (prev > 0 && this.log[prev - 1].term !== msg.prevLogTerm))) {
+      if (this.host.features.fastBackup) return this.conflictReply(msg, record);
       if (record) this.appendRejected(msg, prev > this.log.length ? 'prev-missing' : 'prev-term-mismatch');
       // Consistency check failed: the leader backs up one entry and retries.
       return this.appendReply(false, 0);
@@ -581,7 +603,16 @@ export class RaftNode {
     return this.appendReply(true, lastNew);
   }
 
-  private appendRejected(msg: AppendEntries, reason: 'stale-term' | 'prev-missing' | 'prev-term-mismatch'): void {
+  /** fast-backup (§5.3): the rejection names the conflicting term and where this log's run of it starts. */
+  private conflictReply(msg: AppendEntries, record: boolean): AppendReply {
+    const hint = conflictHint(this.log, msg.prevLogIndex);
+    if (this.host.bugs.hintSkipsCheck) this.hintedTerm = msg.term;
+    if (record) this.appendRejected(msg, hint.conflictTerm === 0 ? 'prev-missing' : 'prev-term-mismatch', hint.conflictTerm, hint.conflictIndex);
+    // Not kept as lastAppendReply: a plain rejection must not be answered with a hint.
+    return { type: 'AppendReply', term: this.term, success: false, matchIndex: 0, conflictTerm: hint.conflictTerm, conflictIndex: hint.conflictIndex };
+  }
+
+  private appendRejected(msg: AppendEntries, reason: 'stale-term' | 'prev-missing' | 'prev-term-mismatch', conflictTerm?: number, conflictIndex?: number): void {
     const prev = msg.prevLogIndex;
     this.host.detail({
       kind: 'append-rejected',
@@ -596,8 +627,12 @@ export class RaftNode {
         prevLogTerm: msg.prevLogTerm,
         lastLogIndex: this.log.length,
         termAtPrev: prev > 0 && prev <= this.log.length ? this.log[prev - 1].term : null,
+        ...(conflictIndex !== undefined ? { conflictTerm, conflictIndex } : {}),
       },
-      lines: [reason === 'stale-term' ? 'ae.reject.stale-term' : reason === 'prev-missing' ? 'ae.reject.prev-missing' : 'ae.reject.prev-term-mismatch'],
+      lines: [
+        reason === 'stale-term' ? 'ae.reject.stale-term' : reason === 'prev-missing' ? 'ae.reject.prev-missing' : 'ae.reject.prev-term-mismatch',
+        ...(conflictIndex !== undefined ? (['fb.hint'] as const) : []),
+      ],
     });
   }
 
@@ -627,13 +662,33 @@ export class RaftNode {
       const match = this.matchIdx[slot] > msg.matchIndex ? this.matchIdx[slot] : msg.matchIndex;
       this.matchIdx[slot] = match;
       this.nextIdx[slot] = match + 1;
+      if (this.host.features.fastBackup) this.backupRounds[slot] = 0;
       // A reply at or below the commit index changes no count that could commit anything new.
       if (match > this.commitIndex) this.advanceCommitIndex();
+    } else if (this.host.features.fastBackup && msg.conflictIndex !== undefined) {
+      this.fastBackUp(slot, msg.conflictTerm ?? 0, msg.conflictIndex);
     } else {
       const next = this.nextIdx[slot] - 1;
       this.nextIdx[slot] = next > 1 ? next : 1;
       this.sendAppend(slot); // retry one entry earlier until the logs agree
     }
+  }
+
+  /** fast-backup (§5.3): skip the follower's whole conflicting term in one round trip, then retry. */
+  private fastBackUp(slot: number, conflictTerm: number, conflictIndex: number): void {
+    const from = this.nextIdx[slot];
+    const { next, rule } = backUp(this.log, from, { conflictTerm, conflictIndex });
+    this.nextIdx[slot] = next;
+    const rounds = ++this.backupRounds[slot];
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'backed-up',
+        subjects: [this.id, this.peers[slot]],
+        values: { node: this.id, peer: this.peers[slot], term: this.term, from, to: next, rule, conflictTerm, conflictIndex, rounds },
+        lines: [rule === 'to-follower-end' ? 'fb.to-end' : rule === 'past-own-term' ? 'fb.skip-term' : 'fb.to-first'],
+      });
+    }
+    this.sendAppend(slot);
   }
 
   /**

@@ -127,6 +127,16 @@ export const PRESETS: readonly Preset[] = [
     schedule: '@1000 submit x=1; @1022 crash n2',
     untilMs: 3000,
   },
+  {
+    name: 'stale-term-backup',
+    title: 'A follower’s stale entries cost one round trip each (fast back-up, §5.3)',
+    blurb:
+      'n2 leads term 1, is cut off and takes a1..a8 that can never commit; the others commit b1..b8 and, after n5 crashes, n3 leads. When the partition heals, n3 backs up one entry per rejection: n2 rejects 10 times before their logs meet. Switch on fast-backup: n2 names its term 1 and where it starts, and n3 skips the whole term in 1 round trip.',
+    config: DEFAULT_CONFIG,
+    schedule:
+      '@1000 submit x=1; @1100 partition n2; @1150 submit a1 to n2; @1150 submit a2 to n2; @1150 submit a3 to n2; @1150 submit a4 to n2; @1150 submit a5 to n2; @1150 submit a6 to n2; @1150 submit a7 to n2; @1150 submit a8 to n2; @1700 submit b1; @1700 submit b2; @1700 submit b3; @1700 submit b4; @1700 submit b5; @1700 submit b6; @1700 submit b7; @1700 submit b8; @1900 crash n5; @2500 heal',
+    untilMs: 3000,
+  },
 ];
 
 export function findPreset(name: string): Preset | null {

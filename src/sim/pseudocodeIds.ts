@@ -40,6 +40,11 @@ export const PSEUDOCODE_IDS = [
   // The lock service (the chapter's leases and fencing).
   'lease.expire.leader-clock',
   'store.fence.reject',
+  // fast-backup (§5.3's optimization).
+  'fb.hint',
+  'fb.to-end',
+  'fb.skip-term',
+  'fb.to-first',
 ] as const;
 
 export type PseudocodeId = (typeof PSEUDOCODE_IDS)[number];

@@ -57,6 +57,8 @@ export interface NodeView {
   readonly localNowMs: number;
   /** Pre-vote (§9.6): asking for pre-votes, and who said yes so far (present only while it asks). */
   readonly preCandidate?: true;
+  /** fast-backup, a leader: rejections in a row from each peer (round trips spent backing up). */
+  readonly backupRounds?: Readonly<Record<string, number>>;
   readonly preVotes?: readonly string[];
 }
 
@@ -224,6 +226,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
       driftPct: cluster.driftPct[node.index],
       localNowMs: Math.round(local),
       ...(node.preCandidate ? { preCandidate: true as const, preVotes: [...node.preVotes].sort() } : {}),
+      ...(isLeader && cluster.features.fastBackup ? { backupRounds: Object.fromEntries(node.peers.map((p) => [p, node.backupRoundsOf(p)])) } : {}),
     };
   });
   const messages: MessageView[] = cluster.inflight.items.map((env) => ({

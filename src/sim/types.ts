@@ -82,6 +82,13 @@ export interface AppendReply {
   readonly term: number;
   readonly success: boolean;
   readonly matchIndex: number;
+  /**
+   * fast-backup (§5.3): a rejection for a failed consistency check names the term of the
+   * follower's entry at prevLogIndex (0 when its log is too short) and the first index it holds
+   * of that term (just past its last entry when too short). Absent without the feature.
+   */
+  readonly conflictTerm?: number;
+  readonly conflictIndex?: number;
 }
 
 export type RaftMessage = RequestVote | VoteReply | AppendEntries | AppendReply;

@@ -59,6 +59,7 @@ export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
   'pre-vote-raises-term': ['partition', 'crash'],
   'quorum-counts-self-twice': ['partition'],
   'noop-commits-at-once': ['leader-churn', 'crash', 'partition'],
+  'hint-skips-check': ['figure8-story', 'leader-churn', 'submits', 'crash'],
 };
 
 /**
