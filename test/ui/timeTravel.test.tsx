@@ -217,7 +217,7 @@ describe('invariants panel, bugs menu and counterexample search', () => {
     const { sent } = renderLab(<BugsMenu />, chapter);
     expect(screen.queryByRole('checkbox')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Bugs: none/ }));
-    expect(screen.getAllByRole('checkbox')).toHaveLength(9); // six bugs of the engine and one per protocol feature
+    expect(screen.getAllByRole('checkbox')).toHaveLength(10); // six bugs of the engine and one per protocol feature
     fireEvent.click(screen.getByRole('checkbox', { name: /no-fencing/ }));
     expect(sent.at(-1)).toEqual({ type: 'load', config: { ...DEFAULT_CONFIG, bugs: ['no-fencing'] }, schedule: parseSchedule(CHAPTER_SCHEDULE), startAtMs: 1500, playing: false, label: 'custom' });
   });
