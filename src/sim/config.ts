@@ -25,6 +25,7 @@ export const BUG_NAMES = [
   'quorum-counts-self-twice',
   'noop-commits-at-once',
   'hint-skips-check',
+  'transfer-keeps-term',
 ] as const;
 export type BugName = (typeof BUG_NAMES)[number];
 
@@ -34,6 +35,7 @@ export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = {
   'quorum-counts-self-twice': 'check-quorum',
   'noop-commits-at-once': 'leader-noop',
   'hint-skips-check': 'fast-backup',
+  'transfer-keeps-term': 'transfer',
 };
 
 export interface SimConfig {

@@ -37,6 +37,7 @@ export const describe = {
   duplicates: (pct: number) => `message duplication set to ${pct}%`,
   reorder: (pct: number) => `message reordering set to ${pct}%`,
   electionForced: (id: string) => `${id}'s election timer is forced to fire`,
+  transferRefused: (id: string, reason: string) => `transfer ${id} refused: ${reason}`,
   electionForceRefused: (id: string, reason: string) => `timeout ${id} refused: ${reason}`,
   calm: () => 'faults stop: the network is whole and reliable, every node and client is up',
 };
@@ -147,6 +148,22 @@ export function describeDetail(d: DetailEvent): string {
             ? `past its own last entry of term ${v.conflictTerm}`
             : `it has no entry of term ${v.conflictTerm}: to ${v.peer}'s first index of it`;
       return `${v.node} backs up nextIndex[${v.peer}] ${v.from} -> ${v.to} (${how}); round trip ${v.rounds} of backing up (fast back-up, §5.3)`;
+    }
+    case 'transfer-started': {
+      const v = d.values;
+      return `${v.node} starts handing leadership to ${v.target} (term ${v.term}): it takes no requests meanwhile, and gives up at t=${v.deadlineMs} ms (§3.10)`;
+    }
+    case 'timeout-now-sent': {
+      const v = d.values;
+      return `${v.node} sends TimeoutNow to ${v.target}, which holds its whole log (match ${v.matchIndex}) (§3.10)`;
+    }
+    case 'timeout-now-received': {
+      const v = d.values;
+      return `${v.node} gets TimeoutNow from ${v.leader} and starts an election at once, marked as a transfer (§3.10)`;
+    }
+    case 'transfer-aborted': {
+      const v = d.values;
+      return `${v.node} gives up handing leadership to ${v.target} after ${v.afterMs} ms and takes requests again (§3.10)`;
     }
     case 'quorum-lost': {
       const v = d.values;

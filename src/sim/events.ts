@@ -32,6 +32,7 @@ const CATEGORY_OF = {
   calm: 'heal',
   'election-forced': 'election',
   'election-force-refused': 'election',
+  'transfer-refused': 'election',
   // The lock service, on the leader.
   'lock-granted': 'lock',
   'lock-grant-rejected': 'lock',
@@ -190,6 +191,10 @@ export type DetailBody =
         rounds: number;
       }
     >
+  | DetailOf<'transfer-started', { node: string; target: string; term: number; matchIndex: number; lastLogIndex: number; deadlineMs: number }>
+  | DetailOf<'timeout-now-sent', { node: string; target: string; term: number; matchIndex: number }>
+  | DetailOf<'timeout-now-received', { node: string; leader: string; term: number }>
+  | DetailOf<'transfer-aborted', { node: string; target: string; term: number; afterMs: number }>
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
   | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
   | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>;
@@ -200,6 +205,7 @@ export const DETAIL_KINDS: readonly DetailKind[] = [
   'leader-append', 'append-accepted', 'append-rejected', 'truncated', 'commit-advanced', 'applied', 'vote-refused', 'dropped', 'lease-expired', 'write-fenced',
   'pre-vote-started', 'pre-vote-won', 'pre-vote-refused', 'vote-ignored', 'quorum-lost',
   'backed-up',
+  'transfer-started', 'timeout-now-sent', 'timeout-now-received', 'transfer-aborted',
 ];
 
 export type DetailEvent = DetailBody & {

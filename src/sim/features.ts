@@ -31,6 +31,12 @@ export const FEATURES = [
     title: 'Fast log back-up',
     explanation: "A follower that rejects AppendEntries names the conflicting entry's term and its first index of that term, so the leader backs up a whole term per round trip instead of one entry.",
   },
+  {
+    name: 'transfer',
+    section: '§3.10',
+    title: 'Leadership transfer',
+    explanation: 'transfer n3 hands leadership to n3: the leader stops taking requests, brings n3 up to date and sends TimeoutNow, and n3 starts an election at once; an election timeout without it aborts the transfer.',
+  },
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number]['name'];
@@ -47,13 +53,14 @@ export interface NodeFeatures {
   readonly checkQuorum: boolean;
   readonly leaderNoop: boolean;
   readonly fastBackup: boolean;
+  readonly transfer: boolean;
 }
 
-export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, fastBackup: false });
+export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, fastBackup: false, transfer: false });
 
 export function nodeFeatures(features: readonly FeatureName[] | undefined): NodeFeatures {
   if (features === undefined || features.length === 0) return NO_FEATURES;
-  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop'), fastBackup: features.includes('fast-backup') };
+  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop'), fastBackup: features.includes('fast-backup'), transfer: features.includes('transfer') };
 }
 
 /** The features in the list's order, each once: one spelling of a set, so links and runs compare equal. */

@@ -10,7 +10,7 @@ import { describe } from './describe';
 import { backUp, conflictHint } from './fastBackup';
 import type { DetailBody, EventKind } from './events';
 import type { NodeFeatures } from './features';
-import { NOOP_COMMAND, type AppendEntries, type AppendReply, type Command, type LogEntry, type RaftMessage, type RequestVote, type Role, type VoteReply } from './types';
+import { NOOP_COMMAND, type AppendEntries, type AppendReply, type Command, type LogEntry, type RaftMessage, type RequestVote, type Role, type TimeoutNow, type VoteReply } from './types';
 
 /** What a node needs from the cluster: time, randomness, the network and the event log. */
 export interface NodeHost {
@@ -48,6 +48,8 @@ export interface NodeBugs {
   noopCommitsAtOnce?: boolean;
   /** fast-backup: a follower that sent a hint takes the leader's next AppendEntries unchecked, as if the hint found where the logs agree. */
   hintSkipsCheck?: boolean;
+  /** transfer: the target of TimeoutNow campaigns without raising its term (two leaders in one term). */
+  transferKeepsTerm?: boolean;
 }
 
 export class RaftNode {
@@ -99,6 +101,13 @@ export class RaftNode {
   private readonly heardSince: boolean[];
   /** fast-backup: rejections in a row from each peer (by slot), i.e. round trips spent backing up. */
   private readonly backupRounds: number[];
+  /**
+   * Leadership transfer (§3.10): the follower this leader is handing over to (null: none), when it
+   * gives up (an election timeout after it began; Infinity when none), and whether TimeoutNow went.
+   */
+  transferTo: string | null = null;
+  transferDeadline = Infinity;
+  private timeoutNowSent = false;
   /** Bug hint-skips-check: the term of the leader this follower last sent a hint to (-1: none). */
   private hintedTerm = -1;
 
@@ -162,6 +171,7 @@ export class RaftNode {
     if (!this.alive) return;
     const now = this.host.nowMs;
     if (this.role === 'leader') {
+      if (now >= this.transferDeadline) this.abortTransfer();
       if (now >= this.quorumCheckDue) this.checkQuorum();
       if (this.role === 'leader' && now >= this.heartbeatDue) {
         this.heartbeatsSent++;
@@ -185,12 +195,14 @@ export class RaftNode {
   nextTickDue(): number {
     if (!this.alive) return Infinity;
     if (this.role !== 'leader') return this.electionDeadline;
-    return this.heartbeatDue < this.quorumCheckDue ? this.heartbeatDue : this.quorumCheckDue;
+    const due = this.heartbeatDue < this.quorumCheckDue ? this.heartbeatDue : this.quorumCheckDue;
+    return due < this.transferDeadline ? due : this.transferDeadline;
   }
 
   /** The timer fired without a heartbeat: new term, vote for self, ask everyone else. */
-  becomeCandidate(): void {
-    this.term += 1;
+  becomeCandidate(transfer = false): void {
+    // The bug transfer-keeps-term: on TimeoutNow the target campaigns in the leader's own term.
+    if (!(transfer && this.host.bugs.transferKeepsTerm)) this.term += 1;
     this.role = 'candidate';
     this.preCandidate = false;
     this.votedFor = this.id;
@@ -205,6 +217,7 @@ export class RaftNode {
       candidate: this.id,
       lastLogIndex: this.lastLogIndex,
       lastLogTerm: this.lastLogTerm,
+      ...(transfer ? { transfer: true as const } : {}),
     };
     for (const peer of this.peers) this.host.send(this.id, peer, request);
     this.maybeBecomeLeader();
@@ -220,6 +233,7 @@ export class RaftNode {
     this.role = 'follower';
     this.leaderId = null;
     this.preCandidate = false;
+    if (this.transferTo !== null) this.endTransfer();
   }
 
   /**
@@ -378,6 +392,9 @@ export class RaftNode {
       case 'AppendReply':
         this.handleAppendReply(src, msg);
         break;
+      case 'TimeoutNow':
+        this.handleTimeoutNow(msg);
+        break;
     }
     if (reply !== null) this.host.send(this.id, src, reply);
   }
@@ -390,7 +407,8 @@ export class RaftNode {
   private keepsTermFor(msg: RaftMessage): boolean {
     switch (msg.type) {
       case 'RequestVote':
-        return msg.preVote === true || (this.host.features.checkQuorum && this.hearsLeader());
+        // A transfer's RequestVote is not ignored: the leader itself asked for it (§3.10, §9.6).
+        return msg.preVote === true || (this.host.features.checkQuorum && msg.transfer !== true && this.hearsLeader());
       case 'VoteReply':
         return msg.preVote === true && msg.granted;
       default:
@@ -663,6 +681,7 @@ export class RaftNode {
       this.matchIdx[slot] = match;
       this.nextIdx[slot] = match + 1;
       if (this.host.features.fastBackup) this.backupRounds[slot] = 0;
+      if (this.transferTo === src && match >= this.log.length) this.sendTimeoutNow(slot);
       // A reply at or below the commit index changes no count that could commit anything new.
       if (match > this.commitIndex) this.advanceCommitIndex();
     } else if (this.host.features.fastBackup && msg.conflictIndex !== undefined) {
@@ -672,6 +691,78 @@ export class RaftNode {
       this.nextIdx[slot] = next > 1 ? next : 1;
       this.sendAppend(slot); // retry one entry earlier until the logs agree
     }
+  }
+
+  /**
+   * Leadership transfer (§3.10): stop taking requests, bring `target` up to date, then tell it to
+   * time out now. Given up after an election timeout, as §3.10 says, so a target that cannot
+   * win leaves the cluster with its leader.
+   */
+  startTransfer(target: string): void {
+    const slot = this.peerSlot.get(target);
+    if (slot === undefined || this.role !== 'leader') return;
+    this.transferTo = target;
+    this.transferDeadline = this.host.nowMs + this.host.electionTimeoutMinMs;
+    this.timeoutNowSent = false;
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'transfer-started',
+        subjects: [this.id, target],
+        values: { node: this.id, target, term: this.term, matchIndex: this.matchIdx[slot], lastLogIndex: this.log.length, deadlineMs: this.transferDeadline },
+        lines: ['transfer.start'],
+      });
+    }
+    if (this.matchIdx[slot] >= this.log.length) this.sendTimeoutNow(slot);
+    else this.sendAppend(slot);
+  }
+
+  private sendTimeoutNow(slot: number): void {
+    if (this.timeoutNowSent) return;
+    this.timeoutNowSent = true;
+    const target = this.peers[slot];
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'timeout-now-sent',
+        subjects: [this.id, target],
+        values: { node: this.id, target, term: this.term, matchIndex: this.matchIdx[slot] },
+        lines: ['transfer.timeout-now'],
+      });
+    }
+    const msg: TimeoutNow = { type: 'TimeoutNow', term: this.term, leader: this.id };
+    this.host.send(this.id, target, msg);
+  }
+
+  /** The transfer did not finish within an election timeout: lead on and take requests again. */
+  private abortTransfer(): void {
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'transfer-aborted',
+        subjects: [this.id, this.transferTo ?? ''],
+        values: { node: this.id, target: this.transferTo ?? '', term: this.term, afterMs: this.host.electionTimeoutMinMs },
+        lines: ['transfer.abort'],
+      });
+    }
+    this.endTransfer();
+  }
+
+  private endTransfer(): void {
+    this.transferTo = null;
+    this.transferDeadline = Infinity;
+    this.timeoutNowSent = false;
+  }
+
+  /** The target of a transfer: campaign at once, skipping pre-vote and marked as a transfer (§3.10). */
+  private handleTimeoutNow(msg: TimeoutNow): void {
+    if (msg.term !== this.term || this.role === 'leader') return;
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'timeout-now-received',
+        subjects: [this.id, msg.leader],
+        values: { node: this.id, leader: msg.leader, term: this.term },
+        lines: ['transfer.campaign'],
+      });
+    }
+    this.becomeCandidate(true);
   }
 
   /** fast-backup (§5.3): skip the follower's whole conflicting term in one round trip, then retry. */
@@ -741,6 +832,7 @@ export class RaftNode {
     this.lastApplied = 0;
     this.preCandidate = false;
     this.leaderHeardMs = -1;
+    if (this.transferTo !== null) this.endTransfer();
     if (forgetVote) {
       // Bug `forget-vote`: a server that did not persist its term and vote.
       this.term = 0;

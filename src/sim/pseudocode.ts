@@ -155,6 +155,18 @@ export const PSEUDOCODE: readonly PseudocodeSection[] = [
       line(null, 1, 'retry at once (never forward: at most nextIndex − 1)'),
     ],
   },
+  {
+    id: 'transfer',
+    title: 'Leadership transfer',
+    source: 'Ongaro 2014 §3.10 (feature transfer)',
+    feature: 'transfer',
+    lines: [
+      line('transfer.start', 0, 'leader, on transfer to T: stop taking client requests; send T what it is missing'),
+      line('transfer.timeout-now', 0, 'once matchIndex[T] = last log index: send TimeoutNow to T'),
+      line('transfer.campaign', 0, 'T, on TimeoutNow: start an election at once (no pre-vote; its RequestVote says "transfer", so no voter ignores it)'),
+      line('transfer.abort', 0, 'leader: no new leader within an election timeout: give up, take requests again'),
+    ],
+  },
 ];
 
 /** Every line id, in panel order. */

@@ -45,6 +45,11 @@ export const PSEUDOCODE_IDS = [
   'fb.to-end',
   'fb.skip-term',
   'fb.to-first',
+  // Leadership transfer (§3.10).
+  'transfer.start',
+  'transfer.timeout-now',
+  'transfer.campaign',
+  'transfer.abort',
 ] as const;
 
 export type PseudocodeId = (typeof PSEUDOCODE_IDS)[number];

@@ -173,6 +173,8 @@ export function messageLabel(payload: Message): string {
         : `AppendEntries term ${payload.term} [${payload.entries.map((e) => commandText(e.command)).join(', ')}] after ${payload.prevLogIndex}`;
     case 'AppendReply':
       return `append ${payload.success ? `ok, match ${payload.matchIndex}` : 'rejected'} (term ${payload.term})`;
+    case 'TimeoutNow':
+      return `TimeoutNow from ${payload.leader} (term ${payload.term})`;
     case 'ClientRequest':
       return `${payload.op} ${payload.key}`;
     case 'ClientReply':

@@ -12,6 +12,7 @@ import type { MessageType } from './types';
 /** Column `type` holds an index into this list. */
 export const MESSAGE_TYPES: readonly MessageType[] = [
   'RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply', 'ClientRequest', 'ClientReply', 'StoreWrite',
+  'TimeoutNow',
 ];
 const TYPE_CODE = new Map<MessageType, number>(MESSAGE_TYPES.map((t, i) => [t, i]));
 

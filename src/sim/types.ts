@@ -57,6 +57,8 @@ export interface RequestVote {
    * vote for it. Absent (never false) without the feature, so the chapter's messages are unchanged.
    */
   readonly preVote?: true;
+  /** Leadership transfer (§3.10): sent on TimeoutNow, so voters that hear a leader do not ignore it. Absent without the feature. */
+  readonly transfer?: true;
 }
 
 export interface VoteReply {
@@ -91,7 +93,14 @@ export interface AppendReply {
   readonly conflictIndex?: number;
 }
 
-export type RaftMessage = RequestVote | VoteReply | AppendEntries | AppendReply;
+/** Leadership transfer (§3.10): the leader tells an up-to-date follower to start an election now. */
+export interface TimeoutNow {
+  readonly type: 'TimeoutNow';
+  readonly term: number;
+  readonly leader: string;
+}
+
+export type RaftMessage = RequestVote | VoteReply | AppendEntries | AppendReply | TimeoutNow;
 
 /** Client → node: ask the lock service for something. `id` lets the client match the reply. */
 export interface ClientRequest {

@@ -54,6 +54,7 @@ export const DISSERTATION = {
   preVote: 'Ongaro 2014 §9.6, "Preventing disruptions when a server rejoins the cluster" (pre-vote)',
   checkQuorum: 'Ongaro 2014 §6.2, "Routing requests to the leader" (a leader steps down without a majority; CheckQuorum)',
   noop: 'Ongaro 2014 §8, "Client interaction": a new leader commits a blank no-op entry at the start of its term',
+  transfer: 'Ongaro 2014 §3.10, "Leadership transfer extension": the leader brings the target up to date, then sends TimeoutNow',
   fastBackup: 'Raft paper §5.3 (and Ongaro 2014 §3.5): a rejection names the conflicting term and its first index, so the leader skips a term per round trip (fast back-up)',
 } as const;
 
@@ -405,6 +406,15 @@ function whyMessage(snap: Snapshot, seq: number): Explanation {
         );
         rule = DISSERTATION.fastBackup;
       }
+      break;
+    case 'TimeoutNow':
+      facts.push(['term', String(f.term)], ['leader', f.leader]);
+      title = `TimeoutNow ${m.src} → ${m.dst}`;
+      answer.push(
+        `${f.leader}, leader of term ${f.term}, is handing leadership to ${m.dst}. It has stopped taking client requests and made sure ${m.dst} holds its whole log; this tells ${m.dst} to start an election now, without waiting for its timer and without a pre-vote.`,
+        `${m.dst}'s RequestVote will say it comes from a transfer, so voters that still hear from ${f.leader} answer it instead of ignoring it (CheckQuorum's rule, §6.2). If no new leader appears within an election timeout, ${f.leader} gives up and takes requests again.`,
+      );
+      rule = DISSERTATION.transfer;
       break;
     case 'RequestVote':
       facts.push(['term', String(f.term)], ['candidate', f.candidate], ['lastLogIndex', String(f.lastLogIndex)], ['lastLogTerm', String(f.lastLogTerm)]);

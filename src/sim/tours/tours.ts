@@ -731,6 +731,35 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  {
+    name: 'hand-over',
+    title: 'Leadership transfer: handing over without an election timeout',
+    intro: 'Taking a leader out of service (an upgrade, a rebalanced cluster) should not leave the cluster without one. §3.10 adds a transfer: the leader hands over to a chosen follower that is up to date.',
+    config: presetConfig('hand-over'),
+    beats: [
+      {
+        narration: '{n2} leads **term 1**, and x=1 commits on every node.',
+        actions: '@800 submit x=1',
+        until: { atMs: 999 },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }, { p: 'committedOnAll', index: 1 }],
+      },
+      {
+        narration: 'To take {n2} out, the chapter’s Raft can only **crash** it. Nobody leads until another node’s timer fires, and split votes follow: x=2, and x=3 300 ms later, are both **refused**: no leader.',
+        actions: '@1000 crash n2; @1005 submit x=2; @1300 submit x=3',
+        until: { atMs: 1400 },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'nodeDown', node: 'n2' }, { p: 'noLeader' }, { p: 'happened', kind: 'submit-rejected', count: 2 }],
+      },
+      {
+        narration: '**What if** {n2} handed over instead? Rewind with transfer on and the action transfer n3: {n2} stops taking requests (x=2 is refused while it hands over), sees {n3} holds its whole log and sends **TimeoutNow**. {n3} campaigns at once and leads **term 2** within 30 ms; x=3 is taken and commits.',
+        branch: { fromBeat: 2, change: { features: ['transfer'], actions: '@1000 transfer n3; @1005 submit x=2; @1300 submit x=3' } },
+        until: { atMs: 1400 },
+        highlight: { node: 'n3' },
+        expect: [{ p: 'leaderIs', node: 'n3', term: 2 }, { p: 'logIs', node: 'n3', entries: ['x=1', 'x=3'] }, { p: 'committedOnAll', index: 2 }, { p: 'happened', kind: 'submit-rejected', count: 1 }],
+      },
+    ],
+  },
 ];
 
 export function findTour(name: string): Tour | null {

@@ -25,6 +25,7 @@ export const BUG_BLURBS: Record<BugName, string> = {
   'quorum-counts-self-twice': 'with CheckQuorum, the leader counts itself twice (needs check-quorum)',
   'noop-commits-at-once': 'with the leader no-op, the new leader takes it as committed at once (needs leader-noop)',
   'hint-skips-check': 'with fast back-up, a follower that sent a hint takes the leader’s next AppendEntries without the consistency check (needs fast-backup)',
+  'transfer-keeps-term': 'with leadership transfer, the target of TimeoutNow campaigns without raising its term (needs transfer)',
 };
 
 
