@@ -114,6 +114,21 @@ describe('§3.10 the leader hands over', () => {
   });
 });
 
+describe('transfer beside pre-vote’s invariant', () => {
+  it('a TimeoutNow campaign on a minority side raises its term past pre-vote (§3.10), and the invariant allows exactly that', () => {
+    // Found by the fuzzer (seed 2, run 2709): the leader is on the minority side and hands over there.
+    const sim = new Simulation(
+      makeConfig({ seed: 3311638876, nodeIds: ['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'], electionTimeoutMs: [231, 440], heartbeatMs: 46, latencyMs: [2, 30], features: ['pre-vote', 'check-quorum', 'leader-noop', 'fast-backup', 'transfer'] }),
+      parseSchedule('@9777 partition n4,n1,n7; @9857 transfer n1'),
+    );
+    const checker = attachInvariants(sim);
+    sim.advanceTo(9885);
+    expect(sim.cluster.node('n1').transferTerm).toBe(2);
+    expect(sim.cluster.node('n1').term).toBe(2);
+    expect(checker.violations).toEqual([]);
+  });
+});
+
 describe('the swarm draws transfers from a stream of their own', () => {
   it('only in runs with the feature; the run’s own draws are unchanged', () => {
     for (let r = 0; r < 4; r++) {

@@ -108,6 +108,8 @@ export class RaftNode {
   transferTo: string | null = null;
   transferDeadline = Infinity;
   private timeoutNowSent = false;
+  /** The term this node last campaigned in on TimeoutNow (-1: never); pre-vote's invariant allows it. */
+  transferTerm = -1;
   /** Bug hint-skips-check: the term of the leader this follower last sent a hint to (-1: none). */
   private hintedTerm = -1;
 
@@ -763,6 +765,7 @@ export class RaftNode {
       });
     }
     this.becomeCandidate(true);
+    this.transferTerm = this.term;
   }
 
   /** fast-backup (§5.3): skip the follower's whole conflicting term in one round trip, then retry. */
