@@ -682,7 +682,7 @@ export class RaftNode {
       const match = this.matchIdx[slot] > msg.matchIndex ? this.matchIdx[slot] : msg.matchIndex;
       this.matchIdx[slot] = match;
       this.nextIdx[slot] = match + 1;
-      if (this.host.features.fastBackup) this.backupRounds[slot] = 0;
+      if (this.backupRounds[slot] !== 0) this.backupRounds[slot] = 0; // only ever non-zero with fast-backup
       if (this.transferTo === src && match >= this.log.length) this.sendTimeoutNow(slot);
       // A reply at or below the commit index changes no count that could commit anything new.
       if (match > this.commitIndex) this.advanceCommitIndex();
