@@ -8,11 +8,11 @@ import { FEATURE_NAMES } from '../src/sim/features';
 import { parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 
-const ALLOWED = 'the features are pre-vote, check-quorum, leader-noop, snapshots, reads.';
+const ALLOWED = 'the features are pre-vote, check-quorum, leader-noop, snapshots, reads, fast-backup, transfer.';
 
 describe('the features field', () => {
   it('is one list of names', () => {
-    expect(FEATURE_NAMES).toEqual(['pre-vote', 'check-quorum', 'leader-noop', 'snapshots', 'reads']);
+    expect(FEATURE_NAMES).toEqual(['pre-vote', 'check-quorum', 'leader-noop', 'snapshots', 'reads', 'fast-backup', 'transfer']);
   });
 
   it('reads a comma list into the list order, each once', () => {
@@ -71,8 +71,8 @@ describe('features= in share links', () => {
   });
 
   it('a bad feature gets one sentence', () => {
-    const d = decodeLink('?v=1&seed=42&features=pre-vote,transfer');
-    expect(d.ok ? null : d.error).toBe(`This link's configuration is invalid: Unknown feature "transfer" in the list of features; ${ALLOWED}`);
+    const d = decodeLink('?v=1&seed=42&features=pre-vote,joint-consensus');
+    expect(d.ok ? null : d.error).toBe(`This link's configuration is invalid: Unknown feature "joint-consensus" in the list of features; ${ALLOWED}`);
   });
 
   it('run files carry features too', () => {

@@ -38,6 +38,8 @@ interface Outstanding {
   readonly firstSentAt: number;
   target: string;
   retryAt: number;
+  /** How many times the request has been sent (see ClientRequest.attempt). */
+  attempt: number;
   /** This operation in the clients' history. */
   readonly record: HistoryOp;
 }
@@ -164,13 +166,13 @@ export class ClientActor {
           intent.op === 'put'
             ? this.history.invoke(this.id, 'put', intent.key, now, { value: intent.value })
             : this.history.invoke(this.id, 'get', intent.key, now, { readMode: this.readModeOf(intent) });
-        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS, record };
+        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS, attempt: 0, record };
         this.sendRequest();
       } else if (intent.op === 'acquire' || intent.op === 'release') {
         const requestId = this.nextRequestId++;
         const token = intent.op === 'release' ? (this.holdings.get(intent.key)?.token ?? null) : null;
         const record = this.history.invoke(this.id, intent.op, intent.key, now, { token });
-        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS, record };
+        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS, attempt: 0, record };
         this.sendRequest();
       }
     }
@@ -189,10 +191,11 @@ export class ClientActor {
     if (!o) return;
     const intent = o.intent;
     if (intent.op === 'put' || intent.op === 'get') {
+      const attempt = ++o.attempt;
       const request: ClientRequest =
         intent.op === 'put'
-          ? { type: 'ClientRequest', id: o.requestId, op: 'put', key: intent.key, leaseMs: 0, token: null, value: intent.value }
-          : { type: 'ClientRequest', id: o.requestId, op: 'get', key: intent.key, leaseMs: 0, token: null, readMode: this.readModeOf(intent) };
+          ? { type: 'ClientRequest', id: o.requestId, op: 'put', key: intent.key, leaseMs: 0, token: null, attempt, value: intent.value }
+          : { type: 'ClientRequest', id: o.requestId, op: 'get', key: intent.key, leaseMs: 0, token: null, attempt, readMode: this.readModeOf(intent) };
       this.status = `${intent.op === 'put' ? 'putting' : 'getting'} ${intent.key} via ${o.target}`;
       this.log(say.clientAsks(this.id, o.target, intent.op === 'get' ? { ...intent, mode: this.readModeOf(intent) } : intent), 'client-asks', [this.id, o.target]);
       this.host.send(this.id, o.target, request);
@@ -200,7 +203,7 @@ export class ClientActor {
     }
     const leaseMs = o.intent.op === 'acquire' ? o.intent.leaseMs : 0;
     const token = o.intent.op === 'release' ? (this.holdings.get(o.intent.key)?.token ?? null) : null;
-    const request: ClientRequest = { type: 'ClientRequest', id: o.requestId, op: o.intent.op, key: o.intent.key, leaseMs, token };
+    const request: ClientRequest = { type: 'ClientRequest', id: o.requestId, op: o.intent.op, key: o.intent.key, leaseMs, token, attempt: ++o.attempt };
     this.status = `${o.intent.op === 'acquire' ? 'acquiring' : 'releasing'} ${o.intent.key} via ${o.target}`;
     this.log(say.clientAsks(this.id, o.target, o.intent), 'client-asks', [this.id, o.target]);
     this.host.send(this.id, o.target, request);
@@ -228,9 +231,10 @@ export class ClientActor {
     if (!o || o.requestId !== msg.id) return; // an answer to a request the client gave up on
     const now = this.host.nowMs;
     if (msg.outcome === 'not-leader') {
-      // Only the node the request is with can send it on: a late or duplicated redirect from a
-      // node already left behind would fork the request into copies that multiply.
-      if (src !== o.target) return;
+      // Only the answer to the latest send can send it on: a late or duplicated redirect (from a
+      // node already left behind, or from the same node, as in a one-node cluster) would fork the
+      // request into copies that multiply with every duplicated message.
+      if (src !== o.target || msg.attempt !== o.attempt) return;
       const hint = msg.leaderHint;
       const next = hint !== null && hint !== src ? hint : this.nextNode(src);
       this.log(say.redirected(this.id, src, next, hint !== null), 'client-redirected', [this.id, src]);

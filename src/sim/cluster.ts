@@ -162,6 +162,8 @@ export class Cluster implements NodeHost {
       quorumCountsSelfTwice: this.bugSet.has('quorum-counts-self-twice'),
       noopCommitsAtOnce: this.bugSet.has('noop-commits-at-once'),
       compactUncommitted: this.bugSet.has('compact-uncommitted'),
+      hintSkipsCheck: this.bugSet.has('hint-skips-check'),
+      transferKeepsTerm: this.bugSet.has('transfer-keeps-term'),
     };
     this.electionTimeoutMinMs = config.electionTimeoutMs[0];
     this.features = nodeFeatures(featuresOf(config));
@@ -501,6 +503,7 @@ export class Cluster implements NodeHost {
     if (node === null) reason = 'no leader';
     else if (!node.alive) reason = `${node.id} is down`;
     else if (node.role !== 'leader') reason = `${node.id} is not the leader`;
+    else if (node.transferTo !== null) reason = `${node.id} is handing leadership to ${node.transferTo}`;
     if (reason !== null || node === null) {
       this.logEvent(describe.submitRejected(text, target, reason ?? 'no leader'), 'submit-rejected', target ? [target] : []);
       return null;
@@ -524,6 +527,22 @@ export class Cluster implements NodeHost {
     }
     this.logEvent(describe.electionForced(id), 'election-forced', [id]);
     node.startElection(); // with pre-vote, a fired timer asks first (§9.6)
+  }
+
+  /**
+   * The `transfer` verb (§3.10, feature transfer): the live leader hands leadership to `id`. No
+   * leader, `id` down, or `id` already leading refuses, with an event saying why.
+   */
+  transferLeadership(id: string): void {
+    const target = this.node(id);
+    const leader = this.leader();
+    const reason =
+      leader === null ? 'no leader' : leader === target ? `${id} is the leader` : !target.alive ? `${id} is down` : leader.transferTo !== null ? `${leader.id} is already handing leadership to ${leader.transferTo}` : null;
+    if (reason !== null || leader === null) {
+      this.logEvent(describe.transferRefused(id, reason ?? 'no leader'), 'transfer-refused', [id]);
+      return;
+    }
+    leader.startTransfer(id);
   }
 
   setDrift(id: string, pct: number): void {

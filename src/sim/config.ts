@@ -26,6 +26,8 @@ export const BUG_NAMES = [
   'noop-commits-at-once',
   'compact-uncommitted',
   'read-index-skips-heartbeat',
+  'hint-skips-check',
+  'transfer-keeps-term',
 ] as const;
 export type BugName = (typeof BUG_NAMES)[number];
 
@@ -36,6 +38,8 @@ export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = {
   'noop-commits-at-once': 'leader-noop',
   'compact-uncommitted': 'snapshots',
   'read-index-skips-heartbeat': 'reads',
+  'hint-skips-check': 'fast-backup',
+  'transfer-keeps-term': 'transfer',
 };
 
 /** How a get is answered with the reads feature (§6.4): through the log, ReadIndex, or the leader's lease. */

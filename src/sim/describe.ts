@@ -37,6 +37,7 @@ export const describe = {
   duplicates: (pct: number) => `message duplication set to ${pct}%`,
   reorder: (pct: number) => `message reordering set to ${pct}%`,
   electionForced: (id: string) => `${id}'s election timer is forced to fire`,
+  transferRefused: (id: string, reason: string) => `transfer ${id} refused: ${reason}`,
   electionForceRefused: (id: string, reason: string) => `timeout ${id} refused: ${reason}`,
   calm: () => 'faults stop: the network is whole and reliable, every node and client is up',
 };
@@ -64,7 +65,13 @@ export function describeDetail(d: DetailEvent): string {
           : v.reason === 'prev-missing'
             ? `no entry at prevLogIndex ${v.prevLogIndex} (its log ends at ${v.lastLogIndex})`
             : `entry ${v.prevLogIndex} has term ${v.termAtPrev ?? 0}, not prevLogTerm ${v.prevLogTerm}`;
-      return `${v.node} rejects AppendEntries from ${v.leader}: ${why}`;
+      const hint =
+        v.conflictIndex === undefined
+          ? ''
+          : v.conflictTerm === 0 || v.conflictTerm === undefined
+            ? `; hints: my log ends at ${v.conflictIndex - 1} (fast back-up, §5.3)`
+            : `; hints: term ${v.conflictTerm} from index ${v.conflictIndex} (fast back-up, §5.3)`;
+      return `${v.node} rejects AppendEntries from ${v.leader}: ${why}${hint}`;
     }
     case 'truncated': {
       const v = d.values;
@@ -131,6 +138,32 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       const leader = v.leader === v.node ? 'it is the leader' : `it heard from leader ${v.leader ?? '?'} ${v.heardAgoMs} ms ago`;
       return `${v.node} ignores RequestVote from ${v.candidate} for term ${v.candidateTerm} and keeps term ${v.term}: ${leader} (CheckQuorum, §6.2)`;
+    }
+    case 'backed-up': {
+      const v = d.values;
+      const how =
+        v.rule === 'to-follower-end'
+          ? `${v.peer}'s log ends at ${v.conflictIndex - 1}`
+          : v.rule === 'past-own-term'
+            ? `past its own last entry of term ${v.conflictTerm}`
+            : `it has no entry of term ${v.conflictTerm}: to ${v.peer}'s first index of it`;
+      return `${v.node} backs up nextIndex[${v.peer}] ${v.from} -> ${v.to} (${how}); round trip ${v.rounds} of backing up (fast back-up, §5.3)`;
+    }
+    case 'transfer-started': {
+      const v = d.values;
+      return `${v.node} starts handing leadership to ${v.target} (term ${v.term}): it takes no requests meanwhile, and gives up at t=${v.deadlineMs} ms (§3.10)`;
+    }
+    case 'timeout-now-sent': {
+      const v = d.values;
+      return `${v.node} sends TimeoutNow to ${v.target}, which holds its whole log (match ${v.matchIndex}) (§3.10)`;
+    }
+    case 'timeout-now-received': {
+      const v = d.values;
+      return `${v.node} gets TimeoutNow from ${v.leader} and starts an election at once, marked as a transfer (§3.10)`;
+    }
+    case 'transfer-aborted': {
+      const v = d.values;
+      return `${v.node} gives up handing leadership to ${v.target} after ${v.afterMs} ms and takes requests again (§3.10)`;
     }
     case 'quorum-lost': {
       const v = d.values;

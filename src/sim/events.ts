@@ -32,6 +32,7 @@ const CATEGORY_OF = {
   calm: 'heal',
   'election-forced': 'election',
   'election-force-refused': 'election',
+  'transfer-refused': 'election',
   // The lock service, on the leader.
   'lock-granted': 'lock',
   'lock-grant-rejected': 'lock',
@@ -119,6 +120,9 @@ export type DetailBody =
         lastLogIndex: number;
         /** This node's term at prevLogIndex (null when it has no entry there). */
         termAtPrev: number | null;
+        /** fast-backup only: the hint sent back (the conflicting term, 0 when the log is too short, and its first index). */
+        conflictTerm?: number;
+        conflictIndex?: number;
       }
     >
   | DetailOf<'truncated', { node: string; leader: string; from: number; removed: number; localTerm: number; leaderEntryTerm: number }>
@@ -176,6 +180,26 @@ export type DetailBody =
   | DetailOf<'quorum-lost', { node: string; term: number; heard: number; majority: number; sinceMs: number }>
   | DetailOf<'snapshot-taken', { node: string; index: number; term: number; removed: number; lastApplied: number; commitIndex: number }>
   | DetailOf<'snapshot-installed', { node: string; leader: string; index: number; term: number; kept: number; discarded: number }>
+  | DetailOf<
+      'backed-up',
+      {
+        node: string;
+        peer: string;
+        term: number;
+        /** nextIndex before and after this rejection. */
+        from: number;
+        to: number;
+        rule: 'to-follower-end' | 'past-own-term' | 'to-follower-first';
+        conflictTerm: number;
+        conflictIndex: number;
+        /** Rejections in a row from this peer: the round trips spent backing up so far. */
+        rounds: number;
+      }
+    >
+  | DetailOf<'transfer-started', { node: string; target: string; term: number; matchIndex: number; lastLogIndex: number; deadlineMs: number }>
+  | DetailOf<'timeout-now-sent', { node: string; target: string; term: number; matchIndex: number }>
+  | DetailOf<'timeout-now-received', { node: string; leader: string; term: number }>
+  | DetailOf<'transfer-aborted', { node: string; target: string; term: number; afterMs: number }>
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
   | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
   | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>
@@ -205,6 +229,8 @@ export const DETAIL_KINDS: readonly DetailKind[] = [
   'pre-vote-started', 'pre-vote-won', 'pre-vote-refused', 'vote-ignored', 'quorum-lost',
   'snapshot-taken', 'snapshot-installed',
   'read-index-recorded', 'read-served',
+  'backed-up',
+  'transfer-started', 'timeout-now-sent', 'timeout-now-received', 'transfer-aborted',
 ];
 
 export type DetailEvent = DetailBody & {

@@ -25,6 +25,7 @@ export class FeatureInvariants {
   private readonly preVote: boolean;
   private readonly checkQuorum: boolean;
   private readonly leaderNoop: boolean;
+  private readonly transfer: boolean;
   private readonly majority: number;
   /** pre-vote: the partition seen last, and per node the term cap of its minority group (-1: none). */
   private groupsSeen: readonly (readonly string[])[] = [];
@@ -49,6 +50,7 @@ export class FeatureInvariants {
     this.preVote = features.includes('pre-vote');
     this.checkQuorum = features.includes('check-quorum');
     this.leaderNoop = features.includes('leader-noop');
+    this.transfer = features.includes('transfer');
     const n = cluster.nodes.length;
     this.majority = Math.floor(n / 2) + 1;
     this.termCap = cluster.nodes.map(() => -1);
@@ -89,6 +91,15 @@ export class FeatureInvariants {
       }
     }
     const nodes = c.nodes;
+    if (this.transfer) {
+      // A TimeoutNow campaign skips pre-vote by design (§3.10): its term, and only it, is within
+      // reach of its side too.
+      for (const node of nodes) {
+        const group = this.capGroup[node.index];
+        if (group === null || node.transferTerm <= this.termCap[node.index]) continue;
+        for (const id of group) this.termCap[c.node(id).index] = node.transferTerm;
+      }
+    }
     for (let i = 0; i < nodes.length; i++) {
       const cap = this.termCap[i];
       if (cap < 0 || nodes[i].term <= cap) continue;

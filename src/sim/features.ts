@@ -37,6 +37,18 @@ export const FEATURES = [
     title: 'Reads',
     explanation: 'Clients put and get keys in a small replicated map; a get goes through the log, confirms leadership with a heartbeat round (ReadIndex), or trusts the leader\'s lease (§6.4.1).',
   },
+  {
+    name: 'fast-backup',
+    section: '§5.3',
+    title: 'Fast log back-up',
+    explanation: "A follower that rejects AppendEntries names the conflicting entry's term and its first index of that term, so the leader backs up a whole term per round trip instead of one entry.",
+  },
+  {
+    name: 'transfer',
+    section: '§3.10',
+    title: 'Leadership transfer',
+    explanation: 'transfer n3 hands leadership to n3: the leader stops taking requests, brings n3 up to date and sends TimeoutNow, and n3 starts an election at once; an election timeout without it aborts the transfer.',
+  },
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number]['name'];
@@ -55,9 +67,11 @@ export interface NodeFeatures {
   readonly snapshots: boolean;
   /** Reads (§6.4): AppendEntries carry a heartbeat round the replies echo, and leaders track leases. */
   readonly reads: boolean;
+  readonly fastBackup: boolean;
+  readonly transfer: boolean;
 }
 
-export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, snapshots: false, reads: false });
+export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, snapshots: false, reads: false, fastBackup: false, transfer: false });
 
 export function nodeFeatures(features: readonly FeatureName[] | undefined): NodeFeatures {
   if (features === undefined || features.length === 0) return NO_FEATURES;
@@ -65,6 +79,8 @@ export function nodeFeatures(features: readonly FeatureName[] | undefined): Node
     preVote: features.includes('pre-vote'),
     checkQuorum: features.includes('check-quorum'),
     leaderNoop: features.includes('leader-noop'),
+    fastBackup: features.includes('fast-backup'),
+    transfer: features.includes('transfer'),
     snapshots: features.includes('snapshots'),
     reads: features.includes('reads'),
   };

@@ -215,9 +215,10 @@ export class LockService implements ClusterExtension {
   // -- leader side --------------------------------------------------------------------------
 
   private onRequest(node: RaftNode, src: string, msg: ClientRequest): void {
-    if (node.role !== 'leader') {
+    // A leader handing over (§3.10) answers not-leader, pointing at the node it hands over to.
+    if (node.role !== 'leader' || node.transferTo !== null) {
       const reply: ClientReply = {
-        type: 'ClientReply', id: msg.id, op: msg.op, key: msg.key, outcome: 'not-leader', token: null, leaderHint: node.leaderId, index: null,
+        type: 'ClientReply', id: msg.id, op: msg.op, key: msg.key, outcome: 'not-leader', token: null, leaderHint: node.transferTo ?? node.leaderId, index: null, attempt: msg.attempt,
       };
       this.cluster.send(node.id, src, reply);
       return;

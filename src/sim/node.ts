@@ -7,6 +7,7 @@
  * events go out through its host. Role changes happen only in becomeFollower/Candidate/Leader.
  */
 import { describe } from './describe';
+import { backUp, conflictHint } from './fastBackup';
 import type { DetailBody, EventKind } from './events';
 import type { NodeFeatures } from './features';
 import { compactIfDue, installSnapshot, installSnapshotFor } from './compaction';
@@ -22,6 +23,7 @@ import {
   type RequestVote,
   type Role,
   type SnapshotState,
+  type TimeoutNow,
   type VoteReply,
 } from './types';
 
@@ -70,6 +72,10 @@ export interface NodeBugs {
   noopCommitsAtOnce?: boolean;
   /** snapshots: a node compacts its whole log, committed or not, and counts it as applied (§5.1). */
   compactUncommitted?: boolean;
+  /** fast-backup: a follower that sent a hint takes the leader's next AppendEntries unchecked, as if the hint found where the logs agree. */
+  hintSkipsCheck?: boolean;
+  /** transfer: the target of TimeoutNow campaigns without raising its term (two leaders in one term). */
+  transferKeepsTerm?: boolean;
 }
 
 /** Reads: how many recent heartbeat rounds' send times a leader keeps (far more than a lease lasts). */
@@ -137,6 +143,19 @@ export class RaftNode {
   readRound = 0;
   private readonly ackRound: number[];
   private readonly roundSentLocal: number[];
+  /** fast-backup: rejections in a row from each peer (by slot), i.e. round trips spent backing up. */
+  private readonly backupRounds: number[];
+  /**
+   * Leadership transfer (§3.10): the follower this leader is handing over to (null: none), when it
+   * gives up (an election timeout after it began; Infinity when none), and whether TimeoutNow went.
+   */
+  transferTo: string | null = null;
+  transferDeadline = Infinity;
+  private timeoutNowSent = false;
+  /** The term this node last campaigned in on TimeoutNow (-1: never); pre-vote's invariant allows it. */
+  transferTerm = -1;
+  /** Bug hint-skips-check: the term of the leader this follower last sent a hint to (-1: none). */
+  private hintedTerm = -1;
 
   constructor(id: string, index: number, peers: readonly string[], host: NodeHost) {
     this.id = id;
@@ -148,6 +167,7 @@ export class RaftNode {
     this.heardSince = peers.map(() => false);
     this.ackRound = peers.map(() => 0);
     this.roundSentLocal = host.features.reads ? new Array<number>(ROUND_MEMORY).fill(0) : [];
+    this.backupRounds = peers.map(() => 0);
     peers.forEach((peer, slot) => this.peerSlot.set(peer, slot));
     this.resetElectionTimer();
   }
@@ -165,6 +185,12 @@ export class RaftNode {
   nextIndexOf(peer: string): number {
     const slot = this.peerSlot.get(peer);
     return slot === undefined || !this.hasLeaderState ? this.lastLogIndex + 1 : this.nextIdx[slot];
+  }
+
+  /** fast-backup: how many rejections in a row the leader has had from `peer` (0 without the feature). */
+  backupRoundsOf(peer: string): number {
+    const slot = this.peerSlot.get(peer);
+    return slot === undefined ? 0 : this.backupRounds[slot];
   }
 
   /** The highest index the leader knows `peer` holds; 0 before this node first led. */
@@ -205,6 +231,7 @@ export class RaftNode {
     if (!this.alive) return;
     const now = this.host.nowMs;
     if (this.role === 'leader') {
+      if (now >= this.transferDeadline) this.abortTransfer();
       if (now >= this.quorumCheckDue) this.checkQuorum();
       if (this.role === 'leader' && now >= this.heartbeatDue) {
         this.heartbeatsSent++;
@@ -228,12 +255,14 @@ export class RaftNode {
   nextTickDue(): number {
     if (!this.alive) return Infinity;
     if (this.role !== 'leader') return this.electionDeadline;
-    return this.heartbeatDue < this.quorumCheckDue ? this.heartbeatDue : this.quorumCheckDue;
+    const due = this.heartbeatDue < this.quorumCheckDue ? this.heartbeatDue : this.quorumCheckDue;
+    return due < this.transferDeadline ? due : this.transferDeadline;
   }
 
   /** The timer fired without a heartbeat: new term, vote for self, ask everyone else. */
-  becomeCandidate(): void {
-    this.term += 1;
+  becomeCandidate(transfer = false): void {
+    // The bug transfer-keeps-term: on TimeoutNow the target campaigns in the leader's own term.
+    if (!(transfer && this.host.bugs.transferKeepsTerm)) this.term += 1;
     this.role = 'candidate';
     this.preCandidate = false;
     this.votedFor = this.id;
@@ -248,6 +277,7 @@ export class RaftNode {
       candidate: this.id,
       lastLogIndex: this.lastLogIndex,
       lastLogTerm: this.lastLogTerm,
+      ...(transfer ? { transfer: true as const } : {}),
     };
     for (const peer of this.peers) this.host.send(this.id, peer, request);
     this.maybeBecomeLeader();
@@ -263,6 +293,7 @@ export class RaftNode {
     this.role = 'follower';
     this.leaderId = null;
     this.preCandidate = false;
+    if (this.transferTo !== null) this.endTransfer();
   }
 
   /**
@@ -371,6 +402,7 @@ export class RaftNode {
     }
     if (features.leaderNoop) this.appendNoop();
     if (features.reads) this.ackRound.fill(0); // a round counts only once answered in this term
+    if (features.fastBackup) this.backupRounds.fill(0);
     this.broadcastAppend(); // the first heartbeat stops everyone else's timer
   }
 
@@ -427,6 +459,9 @@ export class RaftNode {
       case 'InstallSnapshotReply':
         this.handleSnapshotReply(src, msg);
         break;
+      case 'TimeoutNow':
+        this.handleTimeoutNow(msg);
+        break;
     }
     if (reply !== null) this.host.send(this.id, src, reply);
   }
@@ -439,7 +474,8 @@ export class RaftNode {
   private keepsTermFor(msg: RaftMessage): boolean {
     switch (msg.type) {
       case 'RequestVote':
-        return msg.preVote === true || (this.host.features.checkQuorum && this.hearsLeader());
+        // A transfer's RequestVote is not ignored: the leader itself asked for it (§3.10, §9.6).
+        return msg.preVote === true || (this.host.features.checkQuorum && msg.transfer !== true && this.hearsLeader());
       case 'VoteReply':
         return msg.preVote === true && msg.granted;
       default:
@@ -647,7 +683,14 @@ export class RaftNode {
     const prev = msg.prevLogIndex;
     // Snapshots (§5): entries up to `base` are in this node's snapshot, all committed and matching.
     const base = this.snapshotIndex;
-    if (prev > this.log.length + base || (prev > base && this.log[prev - 1 - base].term !== msg.prevLogTerm)) {
+    // The bug hint-skips-check: after a hint, the next AppendEntries of that leader goes unchecked.
+    let unchecked = false;
+    if (this.hintedTerm >= 0) {
+      unchecked = this.hintedTerm === msg.term && prev <= this.log.length + base;
+      this.hintedTerm = -1;
+    }
+    if (!unchecked && (prev > this.log.length + base || (prev > base && this.log[prev - 1 - base].term !== msg.prevLogTerm))) {
+      if (this.host.features.fastBackup) return this.conflictReply(msg, record);
       if (record) this.appendRejected(msg, prev > this.log.length + base ? 'prev-missing' : 'prev-term-mismatch');
       // Consistency check failed: the leader backs up one entry and retries.
       return this.appendReply(false, 0, msg.round);
@@ -691,7 +734,16 @@ export class RaftNode {
     return this.appendReply(true, lastNew, msg.round);
   }
 
-  private appendRejected(msg: AppendEntries, reason: 'stale-term' | 'prev-missing' | 'prev-term-mismatch'): void {
+  /** fast-backup (§5.3): the rejection names the conflicting term and where this log's run of it starts. */
+  private conflictReply(msg: AppendEntries, record: boolean): AppendReply {
+    const hint = conflictHint(this.log, msg.prevLogIndex, this.snapshotIndex);
+    if (this.host.bugs.hintSkipsCheck) this.hintedTerm = msg.term;
+    if (record) this.appendRejected(msg, hint.conflictTerm === 0 ? 'prev-missing' : 'prev-term-mismatch', hint.conflictTerm, hint.conflictIndex);
+    // Not kept as lastAppendReply: a plain rejection must not be answered with a hint.
+    return { type: 'AppendReply', term: this.term, success: false, matchIndex: 0, conflictTerm: hint.conflictTerm, conflictIndex: hint.conflictIndex };
+  }
+
+  private appendRejected(msg: AppendEntries, reason: 'stale-term' | 'prev-missing' | 'prev-term-mismatch', conflictTerm?: number, conflictIndex?: number): void {
     const prev = msg.prevLogIndex;
     this.host.detail({
       kind: 'append-rejected',
@@ -706,8 +758,12 @@ export class RaftNode {
         prevLogTerm: msg.prevLogTerm,
         lastLogIndex: this.lastLogIndex,
         termAtPrev: prev > 0 ? this.termAt(prev) : null,
+        ...(conflictIndex !== undefined ? { conflictTerm, conflictIndex } : {}),
       },
-      lines: [reason === 'stale-term' ? 'ae.reject.stale-term' : reason === 'prev-missing' ? 'ae.reject.prev-missing' : 'ae.reject.prev-term-mismatch'],
+      lines: [
+        reason === 'stale-term' ? 'ae.reject.stale-term' : reason === 'prev-missing' ? 'ae.reject.prev-missing' : 'ae.reject.prev-term-mismatch',
+        ...(conflictIndex !== undefined ? (['fb.hint'] as const) : []),
+      ],
     });
   }
 
@@ -742,8 +798,12 @@ export class RaftNode {
       const match = this.matchIdx[slot] > msg.matchIndex ? this.matchIdx[slot] : msg.matchIndex;
       this.matchIdx[slot] = match;
       this.nextIdx[slot] = match + 1;
+      if (this.backupRounds[slot] !== 0) this.backupRounds[slot] = 0; // only ever non-zero with fast-backup
+      if (this.transferTo === src && match >= this.lastLogIndex) this.sendTimeoutNow(slot);
       // A reply at or below the commit index changes no count that could commit anything new.
       if (match > this.commitIndex) this.advanceCommitIndex();
+    } else if (this.host.features.fastBackup && msg.conflictIndex !== undefined) {
+      this.fastBackUp(slot, msg.conflictTerm ?? 0, msg.conflictIndex);
     } else {
       const next = this.nextIdx[slot] - 1;
       this.nextIdx[slot] = next > 1 ? next : 1;
@@ -761,6 +821,98 @@ export class RaftNode {
     this.matchIdx[slot] = match;
     this.nextIdx[slot] = match + 1;
     if (match > this.commitIndex) this.advanceCommitIndex();
+    // Transfer (§3.10): a target brought up to date by a snapshot is told to time out, as by AppendEntries.
+    if (this.transferTo === src && match >= this.lastLogIndex) this.sendTimeoutNow(slot);
+  }
+
+  /**
+   * Leadership transfer (§3.10): stop taking requests, bring `target` up to date, then tell it to
+   * time out now. Given up after an election timeout, as §3.10 says, so a target that cannot
+   * win leaves the cluster with its leader.
+   */
+  startTransfer(target: string): void {
+    const slot = this.peerSlot.get(target);
+    if (slot === undefined || this.role !== 'leader') return;
+    this.transferTo = target;
+    this.transferDeadline = this.host.nowMs + this.host.electionTimeoutMinMs;
+    this.timeoutNowSent = false;
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'transfer-started',
+        subjects: [this.id, target],
+        values: { node: this.id, target, term: this.term, matchIndex: this.matchIdx[slot], lastLogIndex: this.lastLogIndex, deadlineMs: this.transferDeadline },
+        lines: ['transfer.start'],
+      });
+    }
+    if (this.matchIdx[slot] >= this.lastLogIndex) this.sendTimeoutNow(slot);
+    else this.sendAppend(slot);
+  }
+
+  private sendTimeoutNow(slot: number): void {
+    if (this.timeoutNowSent) return;
+    this.timeoutNowSent = true;
+    const target = this.peers[slot];
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'timeout-now-sent',
+        subjects: [this.id, target],
+        values: { node: this.id, target, term: this.term, matchIndex: this.matchIdx[slot] },
+        lines: ['transfer.timeout-now'],
+      });
+    }
+    const msg: TimeoutNow = { type: 'TimeoutNow', term: this.term, leader: this.id };
+    this.host.send(this.id, target, msg);
+  }
+
+  /** The transfer did not finish within an election timeout: lead on and take requests again. */
+  private abortTransfer(): void {
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'transfer-aborted',
+        subjects: [this.id, this.transferTo ?? ''],
+        values: { node: this.id, target: this.transferTo ?? '', term: this.term, afterMs: this.host.electionTimeoutMinMs },
+        lines: ['transfer.abort'],
+      });
+    }
+    this.endTransfer();
+  }
+
+  private endTransfer(): void {
+    this.transferTo = null;
+    this.transferDeadline = Infinity;
+    this.timeoutNowSent = false;
+  }
+
+  /** The target of a transfer: campaign at once, skipping pre-vote and marked as a transfer (§3.10). */
+  private handleTimeoutNow(msg: TimeoutNow): void {
+    if (msg.term !== this.term || this.role === 'leader') return;
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'timeout-now-received',
+        subjects: [this.id, msg.leader],
+        values: { node: this.id, leader: msg.leader, term: this.term },
+        lines: ['transfer.campaign'],
+      });
+    }
+    this.becomeCandidate(true);
+    this.transferTerm = this.term;
+  }
+
+  /** fast-backup (§5.3): skip the follower's whole conflicting term in one round trip, then retry. */
+  private fastBackUp(slot: number, conflictTerm: number, conflictIndex: number): void {
+    const from = this.nextIdx[slot];
+    const { next, rule } = backUp(this.log, from, { conflictTerm, conflictIndex }, this.snapshotIndex, this.snapshotTerm);
+    this.nextIdx[slot] = next;
+    const rounds = ++this.backupRounds[slot];
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'backed-up',
+        subjects: [this.id, this.peers[slot]],
+        values: { node: this.id, peer: this.peers[slot], term: this.term, from, to: next, rule, conflictTerm, conflictIndex, rounds },
+        lines: [rule === 'to-follower-end' ? 'fb.to-end' : rule === 'past-own-term' ? 'fb.skip-term' : 'fb.to-first'],
+      });
+    }
+    this.sendAppend(slot);
   }
 
   /**
@@ -819,6 +971,7 @@ export class RaftNode {
     this.lastApplied = this.snapshotIndex;
     this.preCandidate = false;
     this.leaderHeardMs = -1;
+    if (this.transferTo !== null) this.endTransfer();
     if (forgetVote) {
       // Bug `forget-vote`: a server that did not persist its term and vote.
       this.term = 0;

@@ -157,6 +157,25 @@ export const PRESETS: readonly Preset[] = [
     schedule: STALE_READ_SCHEDULE,
     untilMs: 2600,
   },
+  {
+    name: 'stale-term-backup',
+    title: 'A follower’s stale entries cost one round trip each (fast back-up, §5.3)',
+    blurb:
+      'n2 leads term 1, is cut off and takes a1..a8 that can never commit; the others commit b1..b8 and, after n5 crashes, n3 leads. When the partition heals, n3 backs up one entry per rejection: n2 rejects 10 times before their logs meet. Switch on fast-backup: n2 names its term 1 and where it starts, and n3 skips the whole term in 1 round trip.',
+    config: DEFAULT_CONFIG,
+    schedule:
+      '@1000 submit x=1; @1100 partition n2; @1150 submit a1 to n2; @1150 submit a2 to n2; @1150 submit a3 to n2; @1150 submit a4 to n2; @1150 submit a5 to n2; @1150 submit a6 to n2; @1150 submit a7 to n2; @1150 submit a8 to n2; @1700 submit b1; @1700 submit b2; @1700 submit b3; @1700 submit b4; @1700 submit b5; @1700 submit b6; @1700 submit b7; @1700 submit b8; @1900 crash n5; @2500 heal',
+    untilMs: 3000,
+  },
+  {
+    name: 'hand-over',
+    title: 'Moving leadership off a node costs an election (leadership transfer, §3.10)',
+    blurb:
+      'To take n2 out of service the chapter’s Raft can only crash it: nobody leads until the others’ timers fire and a split vote settles, and x=2 and x=3 are refused. Switch on transfer and write transfer n3: n2 stops taking requests, sends TimeoutNow, and n3 leads term 2 within about 30 ms; x=3 commits.',
+    config: DEFAULT_CONFIG,
+    schedule: '@800 submit x=1; @1000 crash n2; @1005 submit x=2; @1300 submit x=3',
+    untilMs: 1400,
+  },
 ];
 
 export function findPreset(name: string): Preset | null {

@@ -170,6 +170,32 @@ export const PSEUDOCODE: readonly PseudocodeSection[] = [
       line('store.fence.reject', 0, 'fenced store: refuse a write with no token or a token below the highest seen'),
     ],
   },
+  {
+    id: 'fb',
+    title: 'Fast back-up',
+    source: 'Raft §5.3, the optimization it sketches (feature fast-backup)',
+    feature: 'fast-backup',
+    lines: [
+      line('fb.hint', 0, 'follower, on a failed consistency check: reply with the term at prevLogIndex and the first index holding it (or: my log ends before prevLogIndex)'),
+      line(null, 0, 'leader, on such a rejection:'),
+      line('fb.to-end', 1, "if the follower's log is too short: nextIndex = its last index + 1"),
+      line('fb.skip-term', 1, 'if the leader holds entries of that term: nextIndex = just past its own last one'),
+      line('fb.to-first', 1, "else: nextIndex = the follower's first index of that term"),
+      line(null, 1, 'retry at once (never forward: at most nextIndex − 1)'),
+    ],
+  },
+  {
+    id: 'transfer',
+    title: 'Leadership transfer',
+    source: 'Ongaro 2014 §3.10 (feature transfer)',
+    feature: 'transfer',
+    lines: [
+      line('transfer.start', 0, 'leader, on transfer to T: stop taking client requests; send T what it is missing'),
+      line('transfer.timeout-now', 0, 'once matchIndex[T] = last log index: send TimeoutNow to T'),
+      line('transfer.campaign', 0, 'T, on TimeoutNow: start an election at once (no pre-vote; its RequestVote says "transfer", so no voter ignores it)'),
+      line('transfer.abort', 0, 'leader: no new leader within an election timeout: give up, take requests again'),
+    ],
+  },
 ];
 
 /** Every line id, in panel order. */

@@ -52,6 +52,16 @@ export const PSEUDOCODE_IDS = [
   'snap.install.keep-suffix',
   'snap.install.discard',
   'snap.restart',
+  // fast-backup (§5.3's optimization).
+  'fb.hint',
+  'fb.to-end',
+  'fb.skip-term',
+  'fb.to-first',
+  // Leadership transfer (§3.10).
+  'transfer.start',
+  'transfer.timeout-now',
+  'transfer.campaign',
+  'transfer.abort',
 ] as const;
 
 export type PseudocodeId = (typeof PSEUDOCODE_IDS)[number];

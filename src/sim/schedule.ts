@@ -35,11 +35,13 @@ export type ActionBody =
   /** Faults stop: heal, no loss, delay, duplicates or reordering, every node and client up. */
   | { readonly verb: 'calm' }
   /** The node's election timer fires now (a teacher starts an election on cue, as RaftScope offers). */
-  | { readonly verb: 'timeout'; readonly node: string };
+  | { readonly verb: 'timeout'; readonly node: string }
+  /** Leadership transfer (§3.10, feature transfer): the leader hands over to this node. */
+  | { readonly verb: 'transfer'; readonly node: string };
 
 export type Action = ActionBody & { readonly at: number };
 
-export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss', 'delay', 'duplicate', 'reorder', 'calm', 'timeout'] as const;
+export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss', 'delay', 'duplicate', 'reorder', 'calm', 'timeout', 'transfer'] as const;
 /** The longest extra delay a `delay` action may add, in ms. */
 export const MAX_DELAY_MS = 60_000;
 export const CLIENT_OPS = ['acquire', 'write', 'release', 'pause', 'crash', 'restart', 'put', 'get'] as const;
@@ -114,6 +116,7 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
     case 'crash':
     case 'restart':
     case 'timeout':
+    case 'transfer':
       expectArgs(args, 1, `@<ms> ${verb} <node>`, where);
       return { verb, node: nodeArg(args[0], `@<ms> ${verb} <node>`, where) };
     case 'heal':
@@ -261,6 +264,13 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
       case 'timeout':
         problem = needNode(a.node);
         break;
+      case 'transfer':
+        problem =
+          needNode(a.node) ??
+          (config.features?.includes('transfer') === true
+            ? null
+            : `${where} needs the transfer feature (§3.10), which this run does not have; switch it on with --features transfer, features=transfer in the link, or Settings ▸ Protocol.`);
+        break;
       case 'submit':
         problem = a.target === null ? null : needNode(a.target);
         break;
@@ -302,6 +312,7 @@ export function formatBody(a: ActionBody): string {
     case 'crash':
     case 'restart':
     case 'timeout':
+    case 'transfer':
       return `${a.verb} ${a.node}`;
     case 'heal':
       return 'heal';

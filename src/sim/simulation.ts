@@ -199,6 +199,9 @@ export class Simulation {
       case 'timeout':
         c.forceTimeout(action.node);
         break;
+      case 'transfer':
+        c.transferLeadership(action.node);
+        break;
       case 'client':
         if (this.lockService === null) throw new RangeError(`This run has no clients, so "client ${action.client}" cannot act.`);
         this.lockService.clientIntent(action.client, action.intent);

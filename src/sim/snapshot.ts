@@ -57,6 +57,8 @@ export interface NodeView {
   readonly localNowMs: number;
   /** Pre-vote (§9.6): asking for pre-votes, and who said yes so far (present only while it asks). */
   readonly preCandidate?: true;
+  /** fast-backup, a leader: rejections in a row from each peer (round trips spent backing up). */
+  readonly backupRounds?: Readonly<Record<string, number>>;
   readonly preVotes?: readonly string[];
   /** Snapshots (§5): the compacted prefix, present only once the node holds a snapshot. */
   readonly snapshot?: { readonly index: number; readonly term: number };
@@ -179,6 +181,8 @@ export function messageLabel(payload: Message): string {
         : `AppendEntries term ${payload.term} [${payload.entries.map((e) => commandText(e.command)).join(', ')}] after ${payload.prevLogIndex}`;
     case 'AppendReply':
       return `append ${payload.success ? `ok, match ${payload.matchIndex}` : 'rejected'} (term ${payload.term})`;
+    case 'TimeoutNow':
+      return `TimeoutNow from ${payload.leader} (term ${payload.term})`;
     case 'ClientRequest':
       return `${payload.op} ${payload.key}`;
     case 'ClientReply':
@@ -236,6 +240,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
       driftPct: cluster.driftPct[node.index],
       localNowMs: Math.round(local),
       ...(node.preCandidate ? { preCandidate: true as const, preVotes: [...node.preVotes].sort() } : {}),
+      ...(isLeader && cluster.features.fastBackup ? { backupRounds: Object.fromEntries(node.peers.map((p) => [p, node.backupRoundsOf(p)])) } : {}),
       ...(node.snapshot !== null ? { snapshot: { index: node.snapshot.index, term: node.snapshot.term } } : {}),
     };
   });

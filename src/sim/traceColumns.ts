@@ -13,6 +13,7 @@ import type { MessageType } from './types';
 export const MESSAGE_TYPES: readonly MessageType[] = [
   'RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply', 'ClientRequest', 'ClientReply', 'StoreWrite',
   'InstallSnapshot', 'InstallSnapshotReply',
+  'TimeoutNow',
 ];
 const TYPE_CODE = new Map<MessageType, number>(MESSAGE_TYPES.map((t, i) => [t, i]));
 

@@ -549,6 +549,8 @@ export function messageLabel(msg: Message): string {
     }
     case 'AppendReply':
       return `AppendReply term ${msg.term} ${msg.success ? 'success' : 'failure'}, match ${msg.matchIndex}`;
+    case 'TimeoutNow':
+      return `TimeoutNow term ${msg.term}`;
     case 'ClientRequest':
       return msg.op === 'acquire'
         ? `ClientRequest acquire ${msg.key} (lease ${msg.leaseMs} ms) #${msg.id}`

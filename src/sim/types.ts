@@ -77,6 +77,8 @@ export interface RequestVote {
    * vote for it. Absent (never false) without the feature, so the chapter's messages are unchanged.
    */
   readonly preVote?: true;
+  /** Leadership transfer (§3.10): sent on TimeoutNow, so voters that hear a leader do not ignore it. Absent without the feature. */
+  readonly transfer?: true;
 }
 
 export interface VoteReply {
@@ -109,6 +111,13 @@ export interface AppendReply {
   readonly matchIndex: number;
   /** Reads: the round of the AppendEntries this answers (absent without the feature). */
   readonly round?: number;
+  /**
+   * fast-backup (§5.3): a rejection for a failed consistency check names the term of the
+   * follower's entry at prevLogIndex (0 when its log is too short) and the first index it holds
+   * of that term (just past its last entry when too short). Absent without the feature.
+   */
+  readonly conflictTerm?: number;
+  readonly conflictIndex?: number;
 }
 
 /**
@@ -147,7 +156,14 @@ export interface InstallSnapshotReply {
   readonly matchIndex: number;
 }
 
-export type RaftMessage = RequestVote | VoteReply | AppendEntries | AppendReply | InstallSnapshot | InstallSnapshotReply;
+/** Leadership transfer (§3.10): the leader tells an up-to-date follower to start an election now. */
+export interface TimeoutNow {
+  readonly type: 'TimeoutNow';
+  readonly term: number;
+  readonly leader: string;
+}
+
+export type RaftMessage = RequestVote | VoteReply | AppendEntries | AppendReply | InstallSnapshot | InstallSnapshotReply | TimeoutNow;
 
 /** Client → node: ask the lock service for something. `id` lets the client match the reply. */
 export interface ClientRequest {
@@ -163,6 +179,12 @@ export interface ClientRequest {
   readonly value?: string;
   /** How a get is to be answered (get only). */
   readonly readMode?: 'log' | 'read-index' | 'lease';
+  /**
+   * Which send of request `id` this is (1, 2, ...): every retry and redirect sends again. A node
+   * that is not the leader echoes it, so the client follows only the redirect that answers its
+   * latest send, never a duplicate or a late copy answering an earlier one.
+   */
+  readonly attempt: number;
 }
 
 /** Node → client: the answer, or a redirect to the node this one believes leads. */
@@ -179,6 +201,8 @@ export interface ClientReply {
   readonly index: number | null;
   /** A get's answer: the key's value (null: never put). Absent on every other reply. */
   readonly value?: string | null;
+  /** A not-leader answer: the request's `attempt` it answers (absent on every other answer). */
+  readonly attempt?: number;
 }
 
 /** Client → store: a write stamped with the client's fencing token (null if it has none). */

@@ -56,6 +56,8 @@ export const DISSERTATION = {
   noop: 'Ongaro 2014 §8, "Client interaction": a new leader commits a blank no-op entry at the start of its term',
   snapshots: 'Ongaro 2014 §5.1, "Snapshotting memory-based state machines" (log compaction; InstallSnapshot)',
   reads: 'Ongaro 2014 §6.4, "Processing read-only queries more efficiently" (ReadIndex), and §6.4.1 (leases and bounded clock drift)',
+  transfer: 'Ongaro 2014 §3.10, "Leadership transfer extension": the leader brings the target up to date, then sends TimeoutNow',
+  fastBackup: 'Raft paper §5.3 (and Ongaro 2014 §3.5): a rejection names the conflicting term and its first index, so the leader skips a term per round trip (fast back-up)',
 } as const;
 
 const hasFeature = (snap: Snapshot, name: FeatureName) => snap.features?.includes(name) ?? false;
@@ -394,6 +396,9 @@ function whyMessage(snap: Snapshot, seq: number): Explanation {
         `It says "the entry before these is index ${f.prevLogIndex}, term ${f.prevLogTerm}". ${m.dst} accepts only if its own log has that entry; if not, it refuses and the leader retries one entry further back, until the logs agree. leaderCommit ${f.leaderCommit} tells ${m.dst} which entries are committed.`,
       );
       if (to) answer.push(predictAppend(to, f.term, f.prevLogIndex, f.prevLogTerm));
+      if (hasFeature(snap, 'fast-backup')) {
+        answer.push(`With fast back-up, a refusal also names the term of ${m.dst}'s entry at index ${f.prevLogIndex} and the first index it holds of that term, so ${f.leader} skips that whole term in one round trip instead of one entry per round trip.`);
+      }
       rule = `Raft paper §5.3; ${FIGURE2.appendReceiver2}; ${FIGURE2.appendReceiver5}`;
       break;
     }
@@ -423,6 +428,30 @@ function whyMessage(snap: Snapshot, seq: number): Explanation {
           : `${m.src} tells ${m.dst} it refused (its term is ${f.term}). Either the leader's term was old, or ${m.src}'s log did not have the entry named by prevLogIndex/prevLogTerm; the leader backs up one entry and tries again.`,
       );
       rule = `Raft paper §5.3; ${FIGURE2.leaderCommit}`;
+      if (!f.success && f.conflictIndex !== undefined) {
+        const leader = nodeOf(snap, m.dst);
+        const rounds = leader?.backupRounds?.[m.src];
+        facts.push(['conflictTerm', String(f.conflictTerm ?? 0)], ['conflictIndex', String(f.conflictIndex)]);
+        answer.length = 0;
+        answer.push(
+          f.conflictTerm === undefined || f.conflictTerm === 0
+            ? `${m.src} refused: its log ends at index ${f.conflictIndex - 1}, before the entry ${m.dst} named. With fast back-up it says so, and ${m.dst} moves nextIndex[${m.src}] straight to ${f.conflictIndex} instead of one entry back.`
+            : `${m.src} refused: its entry there is of term ${f.conflictTerm}, and it holds term ${f.conflictTerm} from index ${f.conflictIndex}. With fast back-up ${m.dst} skips that whole term at once: just past its own last entry of term ${f.conflictTerm} if it has one, else to index ${f.conflictIndex}.`,
+          rounds !== undefined && rounds > 0
+            ? `So far ${m.dst} has spent ${plural(rounds, 'round trip')} backing up for ${m.src}; the chapter's one-entry back-up spends one per conflicting entry.`
+            : `The chapter's one-entry back-up would spend one round trip per conflicting entry; this spends one per conflicting term.`,
+        );
+        rule = DISSERTATION.fastBackup;
+      }
+      break;
+    case 'TimeoutNow':
+      facts.push(['term', String(f.term)], ['leader', f.leader]);
+      title = `TimeoutNow ${m.src} → ${m.dst}`;
+      answer.push(
+        `${f.leader}, leader of term ${f.term}, is handing leadership to ${m.dst}. It has stopped taking client requests and made sure ${m.dst} holds its whole log; this tells ${m.dst} to start an election now, without waiting for its timer and without a pre-vote.`,
+        `${m.dst}'s RequestVote will say it comes from a transfer, so voters that still hear from ${f.leader} answer it instead of ignoring it (CheckQuorum's rule, §6.2). If no new leader appears within an election timeout, ${f.leader} gives up and takes requests again.`,
+      );
+      rule = DISSERTATION.transfer;
       break;
     case 'RequestVote':
       facts.push(['term', String(f.term)], ['candidate', f.candidate], ['lastLogIndex', String(f.lastLogIndex)], ['lastLogTerm', String(f.lastLogTerm)]);

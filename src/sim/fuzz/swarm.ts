@@ -62,6 +62,8 @@ export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
   'noop-commits-at-once': ['leader-churn', 'crash', 'partition'],
   'compact-uncommitted': ['submits', 'crash', 'partition'],
   'read-index-skips-heartbeat': ['partition', 'locks'],
+  'hint-skips-check': ['figure8-story', 'leader-churn', 'submits', 'crash'],
+  'transfer-keeps-term': ['submits', 'crash'],
 };
 
 /**
@@ -162,6 +164,30 @@ export function drawSwarm(rng: CPythonRandom, bugs: readonly BugName[], features
   };
 }
 
+/**
+ * Leadership transfers (§3.10) in runs with the feature: when and to whom, drawn from a stream of
+ * their own — CPython's `random.Random(2**129 + (seed << 32) + run)`: the first at
+ * `randint(300, 2000)` ms, each next `randint(300, 2000)` ms later, each to `nodeIds[randbelow(n)]`
+ * — so the run's own stream, and every fault it draws, is what it would be without them.
+ */
+class TransferDraws {
+  private readonly rng: CPythonRandom;
+  nextAtMs: number;
+
+  constructor(seed: Seed, run: number) {
+    const base = parseSeed(seed) as bigint;
+    this.rng = new CPythonRandom((1n << 129n) + (base << 32n) + BigInt(run));
+    this.nextAtMs = this.rng.randint(300, 2000);
+  }
+
+  /** The node to hand leadership to now; moves `nextAtMs` on. */
+  take(nodeIds: readonly string[], nowMs: number): string {
+    const id = nodeIds[this.rng.randbelow(nodeIds.length)];
+    this.nextAtMs = nowMs + this.rng.randint(300, 2000);
+    return id;
+  }
+}
+
 function pickKind(rng: CPythonRandom, draw: SwarmDraw): FaultKind {
   let total = 0;
   for (const w of draw.weights) total += w;
@@ -186,10 +212,11 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
   const stories = new StoryDriver(() => sim.nowMs);
   const ctx = new RunContext(rng, draw, sim, stories, durationMs);
   let nextFaultAt = draw.firstFaultAtMs;
+  const transfers = draw.config.features?.includes('transfer') === true ? new TransferDraws(seed, run) : null;
   try {
     // Each instant: step to it, resume the stories due, then (if due) start one random fault.
     outer: while (sim.nowMs < durationMs) {
-      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt, reads !== null ? reads.nextAtMs : Infinity);
+      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt, reads !== null ? reads.nextAtMs : Infinity, transfers !== null ? transfers.nextAtMs : Infinity);
       while (sim.nowMs < target) {
         sim.step();
         if (checker.violations.length > 0) break outer;
@@ -205,6 +232,10 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
       if (nextFaultAt <= sim.nowMs) {
         stories.start(FAULTS[pickKind(rng, draw)](ctx));
         nextFaultAt = sim.nowMs + rng.randint(draw.gapMs[0], draw.gapMs[1]);
+      }
+      if (transfers !== null && transfers.nextAtMs <= sim.nowMs && sim.nowMs < durationMs) {
+        sim.act({ verb: 'transfer', node: transfers.take(draw.config.nodeIds, sim.nowMs) });
+        if (checker.violations.length > 0) break;
       }
     }
     // Then the faults stop, and the cluster must be live again within the bound (or the

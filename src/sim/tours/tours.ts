@@ -783,6 +783,78 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  {
+    name: 'stale-term-backup',
+    title: 'Fast back-up: skipping a stale term in one round trip',
+    intro: 'A follower that holds many entries of an old term makes the chapter’s leader back up one entry per round trip. §5.3 sketches the fix: the follower names the conflicting term, and the leader skips all of it at once.',
+    config: presetConfig('stale-term-backup'),
+    beats: [
+      {
+        narration: '{n2} wins the first election and leads **term 1**; x=1 commits on every node.',
+        actions: '@1000 submit x=1',
+        until: { atMs: 1099 },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }, { p: 'committedOnAll', index: 1 }],
+      },
+      {
+        narration: 'A partition cuts {n2} off. It still believes it leads term 1 and takes **a1..a8**, eight entries nobody else will ever hold: they can never commit.',
+        actions: '@1100 partition n2; @1150 submit a1 to n2; @1150 submit a2 to n2; @1150 submit a3 to n2; @1150 submit a4 to n2; @1150 submit a5 to n2; @1150 submit a6 to n2; @1150 submit a7 to n2; @1150 submit a8 to n2',
+        until: { atMs: 1690 },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'logIs', node: 'n2', entries: ['x=1', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'] }, { p: 'commitIndexIs', node: 'n2', index: 1 }],
+      },
+      {
+        narration: 'The majority elects {n5} (term 2), which commits **b1..b8**, then crashes. {n3} wins **term 3** holding the same log, so its nextIndex for every follower starts at **10**, past its last entry.',
+        actions: '@1700 submit b1; @1700 submit b2; @1700 submit b3; @1700 submit b4; @1700 submit b5; @1700 submit b6; @1700 submit b7; @1700 submit b8; @1900 crash n5',
+        until: { when: { p: 'leaderIs', node: 'n3', term: 3 } },
+        highlight: { node: 'n3' },
+        expect: [{ p: 'logIs', node: 'n3', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] }],
+      },
+      {
+        narration: 'The partition heals; after one more election {n3} leads term 5. Its AppendEntries say "the entry before is index 9, term 2", but {n2} has a8 of term 1 there, and refuses. {n3} backs up **one entry** and asks again: {n2} rejects **10 times** (one round trip each) before their logs meet at index 1 and b1..b8 replace a1..a8.',
+        actions: '@2500 heal',
+        until: { when: { p: 'logIs', node: 'n2', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] } },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'leaderIs', node: 'n3', term: 5 }, { p: 'logIs', node: 'n2', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] }],
+      },
+      {
+        narration: '**What if** the rejection said more? Rewind with fast-backup on: {n2} answers "my entry there is of **term 1**, which I hold from index 1". {n3} has term 1 only at index 1, so it jumps nextIndex from 10 to **2** at once: **1 round trip** instead of 10, and {n2} is repaired about 100 ms sooner.',
+        branch: { fromBeat: 4, change: { features: ['fast-backup'] } },
+        until: { when: { p: 'logIs', node: 'n2', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] } },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'leaderIs', node: 'n3', term: 5 }, { p: 'logIs', node: 'n2', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] }],
+      },
+    ],
+  },
+  {
+    name: 'hand-over',
+    title: 'Leadership transfer: handing over without an election timeout',
+    intro: 'Taking a leader out of service (an upgrade, a rebalanced cluster) should not leave the cluster without one. §3.10 adds a transfer: the leader hands over to a chosen follower that is up to date.',
+    config: presetConfig('hand-over'),
+    beats: [
+      {
+        narration: '{n2} leads **term 1**, and x=1 commits on every node.',
+        actions: '@800 submit x=1',
+        until: { atMs: 999 },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }, { p: 'committedOnAll', index: 1 }],
+      },
+      {
+        narration: 'To take {n2} out, the chapter’s Raft can only **crash** it. Nobody leads until another node’s timer fires, and split votes follow: x=2, and x=3 300 ms later, are both **refused**: no leader.',
+        actions: '@1000 crash n2; @1005 submit x=2; @1300 submit x=3',
+        until: { atMs: 1400 },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'nodeDown', node: 'n2' }, { p: 'noLeader' }, { p: 'happened', kind: 'submit-rejected', count: 2 }],
+      },
+      {
+        narration: '**What if** {n2} handed over instead? Rewind with transfer on and the action transfer n3: {n2} stops taking requests (x=2 is refused while it hands over), sees {n3} holds its whole log and sends **TimeoutNow**. {n3} campaigns at once and leads **term 2** within 30 ms; x=3 is taken and commits.',
+        branch: { fromBeat: 2, change: { features: ['transfer'], actions: '@1000 transfer n3; @1005 submit x=2; @1300 submit x=3' } },
+        until: { atMs: 1400 },
+        highlight: { node: 'n3' },
+        expect: [{ p: 'leaderIs', node: 'n3', term: 2 }, { p: 'logIs', node: 'n3', entries: ['x=1', 'x=3'] }, { p: 'committedOnAll', index: 2 }, { p: 'happened', kind: 'submit-rejected', count: 1 }],
+      },
+    ],
+  },
 ];
 
 export function findTour(name: string): Tour | null {

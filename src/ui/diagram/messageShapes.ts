@@ -61,6 +61,7 @@ export function symbolPath(kind: MessageKind, scale = 1): string {
 export function messageKind(m: Pick<MessageView, 'type' | 'ok' | 'heartbeat'>): MessageKind {
   switch (m.type) {
     case 'RequestVote':
+    case 'TimeoutNow': // leadership transfer (§3.10): the start of an election, drawn as one
       return 'vote-request';
     case 'VoteReply':
       return m.ok ? 'vote-granted' : 'vote-refused';

@@ -26,6 +26,8 @@ export const BUG_BLURBS: Record<BugName, string> = {
   'noop-commits-at-once': 'with the leader no-op, the new leader takes it as committed at once (needs leader-noop)',
   'compact-uncommitted': 'with snapshots, a node compacts entries it has not committed (needs snapshots)',
   'read-index-skips-heartbeat': 'with reads, a ReadIndex read is answered without the heartbeat round that confirms leadership (needs reads)',
+  'hint-skips-check': 'with fast back-up, a follower that sent a hint takes the leader’s next AppendEntries without the consistency check (needs fast-backup)',
+  'transfer-keeps-term': 'with leadership transfer, the target of TimeoutNow campaigns without raising its term (needs transfer)',
 };
 
 

@@ -2,7 +2,7 @@
 import { memo, useState } from 'react';
 import { formatDuration } from '../format';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';
-import { selectClock, selectFocusedNode, selectFocusedNodeView, selectMessages } from '../store/selectors';
+import { selectClock, selectConfig, selectFocusedNode, selectFocusedNodeView, selectMessages } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
 import { WhyButton } from './WhyPanel';
 
@@ -36,6 +36,7 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
   const id = useLabPanel(selectFocusedNode);
   const node = useLabPanel(selectFocusedNodeView);
   const clock = useLabPanel(selectClock);
+  const transferOn = useLabPanel(selectConfig).features?.includes('transfer') === true;
   const bridge = useBridge();
   const [drift, setDrift] = useState('50');
   const [problem, setProblem] = useState<string | null>(null);
@@ -106,6 +107,16 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
         >
           Force {id} timeout
         </button>
+        {transferOn && (
+          <button
+            type="button"
+            disabled={!node.alive || node.role === 'leader'}
+            onClick={() => bridge.act({ verb: 'transfer', node: id })}
+            title={`The leader brings ${id} up to date, then tells it to start an election now (§3.10; schedule: transfer ${id}). The leader itself cannot be the target.`}
+          >
+            Transfer leadership to {id}
+          </button>
+        )}
         <label>
           drift %
           <input value={drift} onChange={(e) => setDrift(e.target.value)} size={4} onKeyDown={(e) => e.key === 'Enter' && setDriftNow()} />
