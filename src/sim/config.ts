@@ -24,6 +24,7 @@ export const BUG_NAMES = [
   'pre-vote-raises-term',
   'quorum-counts-self-twice',
   'noop-commits-at-once',
+  'config-changes-at-once',
 ] as const;
 export type BugName = (typeof BUG_NAMES)[number];
 
@@ -32,6 +33,7 @@ export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = {
   'pre-vote-raises-term': 'pre-vote',
   'quorum-counts-self-twice': 'check-quorum',
   'noop-commits-at-once': 'leader-noop',
+  'config-changes-at-once': 'membership',
 };
 
 export interface SimConfig {

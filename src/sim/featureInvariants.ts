@@ -10,11 +10,17 @@
  *   within two quorum checks (2 × the shortest election timeout) once the last message that could
  *   still reach it has arrived (the longest latency, any extra delay, a reordering hold-back).
  * - leader-noop (§8): the first entry of a leader's term in its log is its no-op.
+ * - membership (§4.1): no leader's log holds two configuration entries above its commit index;
+ *   a new leader's votes, and the servers holding what a leader commits, are a majority of the
+ *   voters of that leader's configuration in force (its latest configuration entry, or the
+ *   initial one). Both read the node's own state, so servers added during the run are covered.
  */
 import type { Cluster } from './cluster';
 import { featuresOf } from './config';
 import { featureInvariant } from './describe';
 import type { InvariantId } from './invariants';
+import { isConfigCommand } from './membership';
+import type { RaftNode } from './node';
 
 export type Violate = (id: InvariantId, nodes: readonly string[], sentence: string) => void;
 
@@ -35,6 +41,10 @@ export class FeatureInvariants {
   private maxExtraMs = 0;
   /** leader-noop: the term each node was last checked as leader of. */
   private readonly noopCheckedTerm: number[];
+  private readonly membership: boolean;
+  /** membership: per node (by id, servers join), the term it was last checked as leader of and its commit index then. */
+  private readonly electedChecked = new Map<string, number>();
+  private readonly commitSeen = new Map<string, number>();
 
   constructor(
     private readonly cluster: Cluster,
@@ -44,6 +54,7 @@ export class FeatureInvariants {
     this.preVote = features.includes('pre-vote');
     this.checkQuorum = features.includes('check-quorum');
     this.leaderNoop = features.includes('leader-noop');
+    this.membership = features.includes('membership');
     const n = cluster.nodes.length;
     this.majority = Math.floor(n / 2) + 1;
     this.termCap = cluster.nodes.map(() => -1);
@@ -57,6 +68,36 @@ export class FeatureInvariants {
     if (this.preVote) this.checkPreVote();
     if (this.checkQuorum) this.checkCheckQuorum();
     if (this.leaderNoop) this.checkNoop();
+    if (this.membership) this.checkMembership();
+  }
+
+  private checkMembership(): void {
+    const nodes = this.cluster.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      const m = node.membership;
+      if (node.role !== 'leader' || m === null) continue;
+      const log = node.log;
+      let newest = 0;
+      for (let index = log.length; index > node.commitIndex; index--) {
+        if (!isConfigCommand(log[index - 1].command)) continue;
+        if (newest === 0) newest = index;
+        else {
+          this.violate('one-config-change', [node.id], featureInvariant.twoChanges(node.id, node.term, index, newest));
+          break;
+        }
+      }
+      if (this.electedChecked.get(node.id) !== node.term) {
+        this.electedChecked.set(node.id, node.term);
+        this.commitSeen.set(node.id, node.commitIndex);
+        const votes = [...node.votes].sort();
+        if (m.countVoters(votes) < m.majority) this.violate('config-majority', [node.id], featureInvariant.electedByMinority(node.id, node.term, votes, m.voters));
+      } else if ((this.commitSeen.get(node.id) ?? 0) < node.commitIndex) {
+        this.commitSeen.set(node.id, node.commitIndex);
+        const holders = holdersOf(node, node.commitIndex);
+        if (m.countVoters(holders) < m.majority) this.violate('config-majority', [node.id], featureInvariant.committedByMinority(node.id, node.term, node.commitIndex, holders, m.voters));
+      }
+    }
   }
 
   private checkPreVote(): void {
@@ -140,4 +181,11 @@ export class FeatureInvariants {
       this.violate('noop-first', [node.id], featureInvariant.noopNotFirst(node.id, node.term, first + 1, text));
     }
   }
+}
+
+/** The servers a leader knows hold entry `index`: itself and the peers whose match index reaches it. */
+function holdersOf(leader: RaftNode, index: number): string[] {
+  const holders = leader.log.length >= index ? [leader.id] : [];
+  for (const peer of leader.peers) if (leader.matchIndexOf(peer) >= index) holders.push(peer);
+  return holders.sort();
 }

@@ -25,6 +25,12 @@ export const FEATURES = [
     title: 'Leader no-op',
     explanation: 'A new leader appends a no-op entry of its own term, so entries left by earlier terms commit at once.',
   },
+  {
+    name: 'membership',
+    section: '§4.1',
+    title: 'Membership changes',
+    explanation: 'Servers are added (first as non-voting learners that catch up, §4.2.1) and removed one at a time by configuration entries, which take effect as soon as they are appended.',
+  },
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number]['name'];
@@ -40,13 +46,14 @@ export interface NodeFeatures {
   readonly preVote: boolean;
   readonly checkQuorum: boolean;
   readonly leaderNoop: boolean;
+  readonly membership: boolean;
 }
 
-export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false });
+export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, membership: false });
 
 export function nodeFeatures(features: readonly FeatureName[] | undefined): NodeFeatures {
   if (features === undefined || features.length === 0) return NO_FEATURES;
-  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop') };
+  return { preVote: features.includes('pre-vote'), checkQuorum: features.includes('check-quorum'), leaderNoop: features.includes('leader-noop'), membership: features.includes('membership') };
 }
 
 /** The features in the list's order, each once: one spelling of a set, so links and runs compare equal. */

@@ -9,6 +9,7 @@
 import { describe } from './describe';
 import type { DetailBody, EventKind } from './events';
 import type { NodeFeatures } from './features';
+import { configEntry, Membership } from './membership';
 import { NOOP_COMMAND, type AppendEntries, type AppendReply, type Command, type LogEntry, type RaftMessage, type RequestVote, type Role, type VoteReply } from './types';
 
 /** What a node needs from the cluster: time, randomness, the network and the event log. */
@@ -17,6 +18,8 @@ export interface NodeHost {
   readonly heartbeatMs: number;
   /** The shortest election timeout: how long a leader counts as heard from (§6.2, §9.6). */
   readonly electionTimeoutMinMs: number;
+  /** The run's first servers: every node's configuration until its log holds a configuration entry (§4.1). */
+  readonly initialServers?: readonly string[];
   randomElectionTimeout(): number;
   send(src: string, dst: string, msg: RaftMessage): void;
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
@@ -45,11 +48,14 @@ export interface NodeBugs {
   quorumCountsSelfTwice?: boolean;
   /** leader-noop: the new leader takes its no-op as committed before any follower holds it (§8). */
   noopCommitsAtOnce?: boolean;
+  /** membership: a leader starts a second configuration change before the first commits (defeats §4.1). */
+  configChangesAtOnce?: boolean;
 }
 
 export class RaftNode {
   readonly id: string;
-  readonly peers: readonly string[];
+  /** Whom this node sends to; fixed without membership changes, its configuration's servers with them. */
+  peers: readonly string[];
   private readonly host: NodeHost;
   /** Position in the cluster's node order. */
   readonly index: number;
@@ -71,9 +77,9 @@ export class RaftNode {
    * array reads instead of Map lookups. Like the chapter's dicts it is empty until the node first
    * leads (`hasLed`) and keeps its values after.
    */
-  private readonly nextIdx: number[];
-  private readonly matchIdx: number[];
-  private readonly peerSlot = new Map<string, number>();
+  private nextIdx: number[];
+  private matchIdx: number[];
+  private peerSlot = new Map<string, number>();
   private hasLeaderState = false;
   heartbeatDue = 0;
   electionDeadline = 0;
@@ -93,7 +99,9 @@ export class RaftNode {
   /** CheckQuorum (§6.2): the leader's next check for a majority heard from, or Infinity when off. */
   quorumCheckDue = Infinity;
   /** CheckQuorum: which peers (by slot) the leader heard from since its last check. */
-  private readonly heardSince: boolean[];
+  private heardSince: boolean[];
+  /** Membership changes (§4.1): this node's configuration, or null without the feature. */
+  readonly membership: Membership | null;
 
   constructor(id: string, index: number, peers: readonly string[], host: NodeHost) {
     this.id = id;
@@ -104,6 +112,7 @@ export class RaftNode {
     this.matchIdx = peers.map(() => 0);
     this.heardSince = peers.map(() => false);
     peers.forEach((peer, slot) => this.peerSlot.set(peer, slot));
+    this.membership = host.features.membership ? new Membership(host.initialServers ?? []) : null;
     this.resetElectionTimer();
   }
 
@@ -113,7 +122,8 @@ export class RaftNode {
   }
 
   get majority(): number {
-    return ((this.peers.length + 1) >> 1) + 1;
+    const m = this.membership;
+    return m !== null ? m.majority : ((this.peers.length + 1) >> 1) + 1;
   }
 
   /** The leader's next index for `peer`; lastLogIndex + 1 before this node first led. */
@@ -160,6 +170,10 @@ export class RaftNode {
 
   /** The election timer fired (or was forced to): campaign, or with pre-vote ask first (§9.6). */
   startElection(): void {
+    if (this.membership !== null && !this.membership.isVoter(this.id)) {
+      this.sitOut();
+      return;
+    }
     if (this.host.features.preVote) this.becomePreCandidate();
     else this.becomeCandidate();
   }
@@ -202,7 +216,10 @@ export class RaftNode {
       this.term = term;
       this.votedFor = null;
     }
-    if (this.role !== 'follower') this.host.logEvent(describe.stepsDown(this.id, term), 'step-down', [this.id]);
+    if (this.role !== 'follower') {
+      this.host.logEvent(describe.stepsDown(this.id, term), 'step-down', [this.id]);
+      if (this.role === 'leader' && this.membership !== null) this.leaveLeadership();
+    }
     this.role = 'follower';
     this.leaderId = null;
     this.preCandidate = false;
@@ -246,7 +263,7 @@ export class RaftNode {
   }
 
   private maybeWinPreVote(): void {
-    if (this.preVotes.size < this.majority) return;
+    if ((this.membership !== null ? this.membership.countVoters(this.preVotes) : this.preVotes.size) < this.majority) return;
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'pre-vote-won',
@@ -274,7 +291,12 @@ export class RaftNode {
   private checkQuorum(): void {
     const heard = this.heardSince;
     let count = this.host.bugs.quorumCountsSelfTwice ? 2 : 1;
-    for (let slot = 0; slot < heard.length; slot++) if (heard[slot]) count++;
+    const m = this.membership;
+    if (m !== null) {
+      // §4.1: only the configuration's voters count (not a learner, nor this leader if removing itself).
+      if (!m.isVoter(this.id)) count--;
+      for (let slot = 0; slot < heard.length; slot++) if (heard[slot] && m.isVoter(this.peers[slot])) count++;
+    } else for (let slot = 0; slot < heard.length; slot++) if (heard[slot]) count++;
     const now = this.host.nowMs;
     if (count >= this.majority) {
       heard.fill(false);
@@ -295,13 +317,14 @@ export class RaftNode {
   }
 
   private maybeBecomeLeader(): void {
-    if (this.votes.size < this.majority) return;
+    if ((this.membership !== null ? this.membership.countVoters(this.votes) : this.votes.size) < this.majority) return;
     this.becomeLeader();
   }
 
   private becomeLeader(): void {
     this.role = 'leader';
     this.leaderId = this.id;
+    if (this.membership !== null) this.setPeers(this.membership.peersOf(this.id, true, this.commitIndex));
     const next = this.lastLogIndex + 1;
     this.nextIdx.fill(next);
     this.matchIdx.fill(0);
@@ -375,7 +398,8 @@ export class RaftNode {
   private keepsTermFor(msg: RaftMessage): boolean {
     switch (msg.type) {
       case 'RequestVote':
-        return msg.preVote === true || (this.host.features.checkQuorum && this.hearsLeader());
+        // §4.2.3 (membership) uses CheckQuorum's rule, so a removed server cannot disrupt.
+        return msg.preVote === true || ((this.host.features.checkQuorum || this.membership !== null) && this.hearsLeader());
       case 'VoteReply':
         return msg.preVote === true && msg.granted;
       default:
@@ -523,6 +547,8 @@ export class RaftNode {
       });
     }
     this.broadcastAppend();
+    // Membership: a leader that alone makes its configuration's majority commits at once.
+    if (this.membership !== null) this.advanceCommitByConfig(this.membership);
     return this.lastLogIndex;
   }
 
@@ -556,6 +582,7 @@ export class RaftNode {
       if (position >= this.log.length) this.log.push(entry);
     }
     const lastNew = prev + entries.length;
+    if (this.membership !== null && entries.length > 0) this.refreshConfig(msg.leader);
     if (record && entries.length > 0) {
       const kept = truncatedTo >= 0 ? truncatedTo : lengthBefore;
       this.host.detail({
@@ -629,6 +656,7 @@ export class RaftNode {
       this.nextIdx[slot] = match + 1;
       // A reply at or below the commit index changes no count that could commit anything new.
       if (match > this.commitIndex) this.advanceCommitIndex();
+      if (this.membership !== null && this.membership.learner === src && this.role === 'leader') this.maybePromote(src, match);
     } else {
       const next = this.nextIdx[slot] - 1;
       this.nextIdx[slot] = next > 1 ? next : 1;
@@ -641,6 +669,10 @@ export class RaftNode {
    * (paper, Figure 8); older entries are committed indirectly, once a newer one is.
    */
   private advanceCommitIndex(): void {
+    if (this.membership !== null) {
+      this.advanceCommitByConfig(this.membership);
+      return;
+    }
     const log = this.log;
     const match = this.matchIdx;
     const n = match.length;
@@ -674,6 +706,172 @@ export class RaftNode {
     }
   }
 
+  // -- membership changes (§4.1, §4.2.1), only in runs with the feature ----------------------
+
+  /**
+   * Points the leader state at a new set of peers, keeping what it knew of the ones that stay;
+   * a new peer starts at this node's next index (a learner at 1: it is known to be behind).
+   */
+  private setPeers(peers: readonly string[]): void {
+    const learner = this.membership?.learner ?? null;
+    const slots = new Map<string, number>();
+    const next: number[] = [];
+    const match: number[] = [];
+    const heard: boolean[] = [];
+    peers.forEach((peer, slot) => {
+      slots.set(peer, slot);
+      const old = this.peerSlot.get(peer);
+      next.push(old !== undefined && this.hasLeaderState ? this.nextIdx[old] : peer === learner ? 1 : this.lastLogIndex + 1);
+      match.push(old !== undefined ? this.matchIdx[old] : 0);
+      heard.push(old !== undefined ? this.heardSince[old] : false);
+    });
+    this.peers = peers;
+    this.peerSlot = slots;
+    this.nextIdx = next;
+    this.matchIdx = match;
+    this.heardSince = heard;
+  }
+
+  /** No longer leading (stepped down or restarted): no learner, and peers are the voters again. */
+  private leaveLeadership(): void {
+    const m = this.membership as Membership;
+    m.learner = null;
+    this.setPeers(m.peersOf(this.id, false, this.commitIndex));
+  }
+
+  /** §4.2.2: a server outside its own configuration does not campaign; its timer just runs again. */
+  private sitOut(): void {
+    this.resetElectionTimer();
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'not-campaigning',
+        subjects: [this.id],
+        values: { node: this.id, term: this.term, voters: (this.membership as Membership).voters },
+        lines: ['member.no-campaign'],
+      });
+    }
+  }
+
+  /** Entries arrived from `leader`: a configuration entry among them takes effect now (§4.1). */
+  private refreshConfig(leader: string): void {
+    const m = this.membership as Membership;
+    if (!m.refresh(this.log)) return;
+    this.setPeers(m.peersOf(this.id, false, this.commitIndex));
+    if (this.host.recordDetails && m.entry !== null) this.configAppended(m, leader);
+  }
+
+  private configAppended(m: Membership, leader: string | null): void {
+    const entry = m.entry;
+    if (entry === null) return;
+    this.host.detail({
+      kind: 'config-appended',
+      subjects: [this.id, entry.node],
+      values: { node: this.id, term: this.term, index: m.configIndex, op: entry.op, server: entry.node, voters: entry.voters, previous: m.previous, leader, committed: this.commitIndex >= m.configIndex },
+      lines: ['member.append'],
+    });
+  }
+
+  /**
+   * The leader starts a change (the add and remove verbs): an add first catches the server up as
+   * a learner (§4.2.1), a remove appends its configuration at once. One change at a time: while
+   * an entry is uncommitted or a learner catches up, it refuses (`changeBlocked` says why); the
+   * change is not queued, the person asks again.
+   */
+  changeBlocked(): string | null {
+    const m = this.membership as Membership;
+    if (this.host.bugs.configChangesAtOnce) return null; // the bug: a second change goes ahead
+    if (m.learner !== null) return `${this.id} is still catching up ${m.learner} as a learner (one change at a time, §4.1)`;
+    if (m.changePending(this.commitIndex)) return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
+    return null;
+  }
+
+  /** Starts a change `changeBlocked` allows. */
+  proposeChange(op: 'add' | 'remove', id: string): void {
+    const m = this.membership as Membership;
+    if (op === 'remove') {
+      this.appendConfig(configEntry(m.voters, 'remove', id));
+      return;
+    }
+    m.learner = id;
+    m.learnerSinceMs = this.host.nowMs;
+    this.setPeers(m.peersOf(this.id, true, this.commitIndex));
+    if (this.host.recordDetails) {
+      this.host.detail({ kind: 'learner-added', subjects: [this.id, id], values: { node: this.id, term: this.term, learner: id, voters: m.voters }, lines: ['member.learner'] });
+    }
+    this.sendAppend(this.peerSlot.get(id) as number);
+  }
+
+  /** §4.2.1: a learner that holds the leader's last entry joins, by a configuration entry. */
+  private maybePromote(learner: string, match: number): void {
+    if (match < this.lastLogIndex) return;
+    const m = this.membership as Membership;
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'learner-promoted',
+        subjects: [this.id, learner],
+        values: { node: this.id, term: this.term, learner, matchIndex: match, lastLogIndex: this.lastLogIndex, sinceMs: m.learnerSinceMs },
+        lines: ['member.promote'],
+      });
+    }
+    m.learner = null;
+    this.appendConfig(configEntry(m.voters, 'add', learner));
+  }
+
+  /** The leader appends a configuration entry; like any server it uses it at once (§4.1). */
+  private appendConfig(entry: LogEntry['command'] & { type: 'config' }): void {
+    const m = this.membership as Membership;
+    this.log.push(Object.freeze({ term: this.term, command: entry }));
+    m.refresh(this.log);
+    this.setPeers(m.peersOf(this.id, true, this.commitIndex));
+    if (this.host.recordDetails) this.configAppended(m, this.id);
+    this.broadcastAppend();
+    // A configuration this leader alone makes a majority of commits at once.
+    this.advanceCommitByConfig(m);
+  }
+
+  /**
+   * Figure 8's rule, counting only the voters of the configuration in force (§4.1): this leader
+   * counts itself only if it is one of them. Once its latest change commits, servers it removed
+   * are no longer sent entries, and a leader that removed itself steps down (§4.2.2).
+   */
+  private advanceCommitByConfig(m: Membership): void {
+    const log = this.log;
+    const majority = m.majority;
+    const selfVotes = m.isVoter(this.id) ? 1 : 0;
+    for (let index = log.length; index > this.commitIndex; index--) {
+      if (log[index - 1].term !== this.term && !this.host.bugs.figure8) break;
+      let replicas = selfVotes;
+      for (let slot = 0; slot < this.peers.length; slot++) if (this.matchIdx[slot] >= index && m.isVoter(this.peers[slot])) replicas++;
+      if (replicas < majority) continue;
+      if (this.host.recordDetails) {
+        const earlier = log[index - 1].term !== this.term;
+        this.host.detail({
+          kind: 'commit-advanced',
+          subjects: [this.id],
+          values: { node: this.id, from: this.commitIndex, to: index, term: this.term, rule: earlier ? 'earlier-term-by-counting' : 'majority', replicas, majority, leader: null, leaderCommit: null },
+          lines: earlier ? ['commit.earlier-term-by-counting', 'member.count'] : ['commit.majority', 'member.count'],
+        });
+      }
+      const pendingBefore = m.changePending(this.commitIndex);
+      this.commitIndex = index;
+      this.applyCommitted();
+      if (pendingBefore && !m.changePending(index)) this.changeCommitted(m);
+      return;
+    }
+  }
+
+  private changeCommitted(m: Membership): void {
+    if (m.isVoter(this.id)) {
+      this.setPeers(m.peersOf(this.id, true, this.commitIndex));
+      return;
+    }
+    if (this.host.recordDetails) {
+      this.host.detail({ kind: 'removed-leader-steps-down', subjects: [this.id], values: { node: this.id, term: this.term, index: m.configIndex, voters: m.voters }, lines: ['member.removed-leader'] });
+    }
+    this.becomeFollower(this.term);
+    this.resetElectionTimer();
+  }
+
   /**
    * Restart after a crash: persistent state kept, volatile state rebuilt. The state machine is
    * volatile too: the host resets it, and it is re-applied as commits are re-learned.
@@ -686,6 +884,7 @@ export class RaftNode {
     this.lastApplied = 0;
     this.preCandidate = false;
     this.leaderHeardMs = -1;
+    if (this.membership !== null) this.leaveLeadership();
     if (forgetVote) {
       // Bug `forget-vote`: a server that did not persist its term and vote.
       this.term = 0;

@@ -40,6 +40,14 @@ export const PSEUDOCODE_IDS = [
   // The lock service (the chapter's leases and fencing).
   'lease.expire.leader-clock',
   'store.fence.reject',
+  // Membership changes (§4.1, §4.2.1, §4.2.2).
+  'member.learner',
+  'member.promote',
+  'member.append',
+  'member.refuse',
+  'member.count',
+  'member.removed-leader',
+  'member.no-campaign',
 ] as const;
 
 export type PseudocodeId = (typeof PSEUDOCODE_IDS)[number];

@@ -149,7 +149,7 @@ export class Simulation {
    */
   act(body: ActionBody): Action | string {
     const action = freezeAction({ at: this.cluster.nowMs, ...body } as Action);
-    const problem = checkSchedule([action], this.cluster.config);
+    const problem = checkSchedule([action], this.knownConfig());
     if (problem) return problem.replace(/^Action 1 /, 'Action ');
     this.actions.splice(this.nextAction, 0, action);
     this.nextAction++;
@@ -157,6 +157,12 @@ export class Simulation {
     const tracer = this.cluster.tracer;
     if (tracer !== null) tracer.afterStep();
     return action;
+  }
+
+  /** The configuration with every node the run has now (membership changes add some). */
+  private knownConfig(): SimConfig {
+    const c = this.cluster;
+    return c.nodes.length === c.config.nodeIds.length ? c.config : { ...c.config, nodeIds: c.nodes.map((n) => n.id) };
   }
 
   /** Applies one action now. The action must already be checked against the configuration. */
@@ -198,6 +204,10 @@ export class Simulation {
         break;
       case 'timeout':
         c.forceTimeout(action.node);
+        break;
+      case 'add':
+      case 'remove':
+        c.changeMembership(action.verb, action.node);
         break;
       case 'client':
         if (this.lockService === null) throw new RangeError(`This run has no clients, so "client ${action.client}" cannot act.`);

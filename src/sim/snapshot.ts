@@ -18,8 +18,8 @@ export interface LogEntryView {
   readonly index: number;
   readonly term: number;
   readonly text: string;
-  /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands. */
-  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop';
+  /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands; `config`: a configuration entry (membership, §4.1). */
+  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'config';
 }
 
 export interface LockView {

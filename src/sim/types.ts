@@ -33,12 +33,24 @@ export interface NoopCommand {
 
 export const NOOP_COMMAND: NoopCommand = Object.freeze({ type: 'noop' });
 
-/** A log command is a plain string (applies as Noop), a lock command, or a leader's no-op. */
-export type Command = string | LockCommand | NoopCommand;
+/**
+ * A configuration entry of the membership feature (§4.1): the voters of the new configuration,
+ * and the one server it adds or removes. It applies as Noop; it takes effect on a server as soon
+ * as the server appends it (membership.ts), not when it commits.
+ */
+export interface ConfigCommand {
+  readonly type: 'config';
+  readonly voters: readonly string[];
+  readonly op: 'add' | 'remove';
+  readonly node: string;
+}
 
-/** Whether a command is one of the lock service's (not a plain string, not a no-op). */
+/** A log command is a plain string (applies as Noop), a lock command, a leader's no-op or a configuration. */
+export type Command = string | LockCommand | NoopCommand | ConfigCommand;
+
+/** Whether a command is one of the lock service's (not a plain string, not a no-op, not a configuration). */
 export function isLockCommand(command: Command): command is LockCommand {
-  return typeof command !== 'string' && command.type !== 'noop';
+  return typeof command !== 'string' && command.type !== 'noop' && command.type !== 'config';
 }
 
 export interface LogEntry {

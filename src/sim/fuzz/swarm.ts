@@ -5,7 +5,7 @@
  */
 import { BUG_FEATURE, nodeIdsFor, type BugName, type SimConfig } from '../config';
 import { FEATURE_NAMES, type FeatureName } from '../features';
-import { attachInvariants, type Violation } from '../invariants';
+import { attachInvariants, type InvariantId, type Violation } from '../invariants';
 import { CPythonRandom, parseSeed, type Seed } from '../prng';
 import type { Action } from '../schedule';
 import { VERDICT_NAMES, VERDICT_STAKES } from '../linearizability/check';
@@ -13,6 +13,7 @@ import { Simulation } from '../simulation';
 import { RunContext } from './context';
 import { StoryDriver } from './driver';
 import { FAULTS } from './faults';
+import { MEMBERSHIP_GAP_MS, membershipChange, membershipRandom } from './membershipFaults';
 
 export const FUZZ_DURATION_MS = 10_000;
 
@@ -59,6 +60,8 @@ export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
   'pre-vote-raises-term': ['partition', 'crash'],
   'quorum-counts-self-twice': ['partition'],
   'noop-commits-at-once': ['leader-churn', 'crash', 'partition'],
+  // Its faults are drawn from the membership stream of their own (fuzz/membershipFaults.ts).
+  'config-changes-at-once': [],
 };
 
 /**
@@ -166,18 +169,30 @@ function pickKind(rng: CPythonRandom, draw: SwarmDraw): FaultKind {
 }
 
 /** Runs fuzz run number `run` (0-based) of the fuzz seed: pure, deterministic, about one chunk of work. */
-export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], durationMs = FUZZ_DURATION_MS, features: FeatureChoice = 'swarm'): RunOutcome {
+export function fuzzRun(
+  seed: Seed,
+  run: number,
+  bugs: readonly BugName[] = [],
+  durationMs = FUZZ_DURATION_MS,
+  features: FeatureChoice = 'swarm',
+  /** Invariants not to report (a test that wants the damage an earlier violation leads to). */
+  skip: readonly InvariantId[] = [],
+): RunOutcome {
   const rng = runRandom(seed, run);
   const draw = drawSwarm(rng, bugs, drawFeatures(seed, run, bugs, features));
   const sim = new Simulation(draw.config);
-  const checker = attachInvariants(sim, { maxViolations: 1 });
+  const checker = attachInvariants(sim, { maxViolations: 1, skip });
   const stories = new StoryDriver(() => sim.nowMs);
   const ctx = new RunContext(rng, draw, sim, stories, durationMs);
   let nextFaultAt = draw.firstFaultAtMs;
+  // Membership changes come from a stream of their own, and only with the feature (membershipFaults.ts).
+  const members = sim.cluster.features.membership ? new RunContext(membershipRandom(seed, run), draw, sim, stories, durationMs) : null;
+  let nextMemberAt = members !== null ? members.randint(MEMBERSHIP_GAP_MS[0], MEMBERSHIP_GAP_MS[1]) : Infinity;
+  const raceWeight = bugs.includes('config-changes-at-once') ? 0.6 : 0.2;
   try {
     // Each instant: step to it, resume the stories due, then (if due) start one random fault.
     outer: while (sim.nowMs < durationMs) {
-      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt);
+      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt, nextMemberAt);
       while (sim.nowMs < target) {
         sim.step();
         if (checker.violations.length > 0) break outer;
@@ -189,6 +204,10 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
       if (nextFaultAt <= sim.nowMs) {
         stories.start(FAULTS[pickKind(rng, draw)](ctx));
         nextFaultAt = sim.nowMs + rng.randint(draw.gapMs[0], draw.gapMs[1]);
+      }
+      if (members !== null && nextMemberAt <= sim.nowMs) {
+        stories.start(membershipChange(members, raceWeight));
+        nextMemberAt = sim.nowMs + members.randint(MEMBERSHIP_GAP_MS[0], MEMBERSHIP_GAP_MS[1]);
       }
     }
     // Then the faults stop, and the cluster must be live again within the bound (or the

@@ -24,6 +24,7 @@ export const BUG_BLURBS: Record<BugName, string> = {
   'pre-vote-raises-term': 'with pre-vote, a pre-candidate raises its term anyway (needs pre-vote)',
   'quorum-counts-self-twice': 'with CheckQuorum, the leader counts itself twice (needs check-quorum)',
   'noop-commits-at-once': 'with the leader no-op, the new leader takes it as committed at once (needs leader-noop)',
+  'config-changes-at-once': 'with membership changes, a leader starts a second change before the first commits (needs membership)',
 };
 
 
