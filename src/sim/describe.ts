@@ -157,7 +157,7 @@ export function describeDetail(d: DetailEvent): string {
     }
     case 'not-campaigning': {
       const v = d.values;
-      return `${v.node}'s timer fires, but it is not in its configuration {${v.voters.join(', ')}}: it does not campaign (§4.2.2)`;
+      return `${v.node}'s timer fires, but it is not in its configuration {${v.voters.join(', ')}}, which is committed: it does not campaign (§4.2.2)`;
     }
   }
 }

@@ -10,7 +10,8 @@
  *   within two quorum checks (2 × the shortest election timeout) once the last message that could
  *   still reach it has arrived (the longest latency, any extra delay, a reordering hold-back).
  * - leader-noop (§8): the first entry of a leader's term in its log is its no-op.
- * - membership (§4.1): no leader's log holds two configuration entries above its commit index;
+ * - membership (§4.1): no leader's log holds two configuration entries above the highest index
+ *   any server has committed (a new leader's own commit index lags: it is volatile);
  *   a new leader's votes, and the servers holding what a leader commits, are a majority of the
  *   voters of that leader's configuration in force (its latest configuration entry, or the
  *   initial one). Both read the node's own state, so servers added during the run are covered.
@@ -45,6 +46,8 @@ export class FeatureInvariants {
   /** membership: per node (by id, servers join), the term it was last checked as leader of and its commit index then. */
   private readonly electedChecked = new Map<string, number>();
   private readonly commitSeen = new Map<string, number>();
+  /** The highest commit index any server has had: every entry up to it is committed. */
+  private committedUpTo = 0;
 
   constructor(
     private readonly cluster: Cluster,
@@ -73,13 +76,14 @@ export class FeatureInvariants {
 
   private checkMembership(): void {
     const nodes = this.cluster.nodes;
+    for (let i = 0; i < nodes.length; i++) if (nodes[i].commitIndex > this.committedUpTo) this.committedUpTo = nodes[i].commitIndex;
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i];
       const m = node.membership;
       if (node.role !== 'leader' || m === null) continue;
       const log = node.log;
       let newest = 0;
-      for (let index = log.length; index > node.commitIndex; index--) {
+      for (let index = log.length; index > this.committedUpTo; index--) {
         if (!isConfigCommand(log[index - 1].command)) continue;
         if (newest === 0) newest = index;
         else {

@@ -268,8 +268,7 @@ export class InvariantChecker {
 
   check(): void {
     const nodes = this.cluster.nodes;
-    // Membership changes add servers as the run goes.
-    while (this.tracks.length < nodes.length) this.tracks.push(newTrack(nodes[this.tracks.length]));
+    if (this.tracks.length < nodes.length) this.trackNewNodes();
     this.catchUpEvents();
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i];
@@ -299,6 +298,13 @@ export class InvariantChecker {
     if (locks !== null) this.checkStores(locks);
     if (this.featureChecks !== null) this.featureChecks.check();
     if (this.livenessDeadline !== null) this.checkLiveness(this.livenessDeadline);
+  }
+
+  /** Membership changes add servers as the run goes: each gets a track when first seen. */
+  private trackNewNodes(): void {
+    const nodes = this.cluster.nodes;
+    // It started empty (it may have taken entries already in this step; those are checked as new).
+    while (this.tracks.length < nodes.length) this.tracks.push({ log: [], commitIndex: 0, lastApplied: 0, appliedIndex: 0, leaderTerm: -1, locks: new Map(), lastToken: 0 });
   }
 
   // -- liveness after calm ------------------------------------------------------------------
@@ -531,6 +537,7 @@ export class InvariantChecker {
 
   onApply(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult | null): void {
     this.catchUpEvents();
+    if (node.index >= this.tracks.length) this.trackNewNodes();
     const track = this.tracks[node.index];
     if (index <= track.appliedIndex) {
       this.violate('applied-monotonic', [node.id], say.appliedTwice(node.id, index, track.appliedIndex));

@@ -40,6 +40,11 @@ export class Membership {
     return this.voters.includes(id);
   }
 
+  /** Whether `id` is out of its configuration and knows the entry that removed it is committed. */
+  removedFor(id: string, commitIndex: number): boolean {
+    return !this.voters.includes(id) && commitIndex >= this.configIndex;
+  }
+
   /** How many voters a majority of the configuration in force needs. */
   get majority(): number {
     return (this.voters.length >> 1) + 1;

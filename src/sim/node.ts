@@ -170,7 +170,7 @@ export class RaftNode {
 
   /** The election timer fired (or was forced to): campaign, or with pre-vote ask first (§9.6). */
   startElection(): void {
-    if (this.membership !== null && !this.membership.isVoter(this.id)) {
+    if (this.membership !== null && this.membership.removedFor(this.id, this.commitIndex)) {
       this.sitOut();
       return;
     }
@@ -739,7 +739,11 @@ export class RaftNode {
     this.setPeers(m.peersOf(this.id, false, this.commitIndex));
   }
 
-  /** §4.2.2: a server outside its own configuration does not campaign; its timer just runs again. */
+  /**
+   * §4.2.2: a server whose removal it knows is committed does not campaign; its timer just runs
+   * again. Until then it still may (it can be needed to commit its own removal), without counting
+   * its own vote.
+   */
   private sitOut(): void {
     this.resetElectionTimer();
     if (this.host.recordDetails) {
@@ -782,6 +786,9 @@ export class RaftNode {
     if (this.host.bugs.configChangesAtOnce) return null; // the bug: a second change goes ahead
     if (m.learner !== null) return `${this.id} is still catching up ${m.learner} as a learner (one change at a time, §4.1)`;
     if (m.changePending(this.commitIndex)) return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
+    // The fix to single-server changes (Ongaro, raft-dev 2015): a new leader first commits an entry
+    // of its own term, so a change an earlier leader left uncommitted cannot overlap a new one.
+    if (this.commitIndex === 0 || this.log[this.commitIndex - 1].term !== this.term) return `${this.id} has not yet committed an entry of its term ${this.term} (a new leader commits one before a change; leader-noop does it at once)`;
     return null;
   }
 
@@ -862,6 +869,8 @@ export class RaftNode {
 
   private changeCommitted(m: Membership): void {
     if (m.isVoter(this.id)) {
+      // One more round tells the servers the change removed that it is committed, so they stop campaigning.
+      if (m.previous.some((id) => !m.voters.includes(id))) this.broadcastAppend();
       this.setPeers(m.peersOf(this.id, true, this.commitIndex));
       return;
     }
