@@ -527,7 +527,7 @@ export class Cluster implements NodeHost {
     if (!this.features.membership) reason = 'membership changes need the feature membership (switch it on with --features membership)';
     else if (leader === null || m === null) reason = 'no leader';
     else if (op === 'add' && m.isVoter(id)) reason = `${id} is already a server of the configuration {${m.voters.join(', ')}}`;
-    else if (op === 'add' && m.learner === id) reason = `${id} is already catching up as a learner`;
+    else if (op === 'add' && m.learners.includes(id)) reason = `${id} is already catching up as a learner`;
     else if (op === 'add' && !this.nodeById.has(id) && this.nodes.length >= MAX_NODES) reason = `a run has at most ${MAX_NODES} servers`;
     else if (op === 'remove' && !m.isVoter(id)) reason = `${id} is not a server of the configuration {${m.voters.join(', ')}}`;
     else if (op === 'remove' && m.voters.length <= 1) reason = `the configuration {${m.voters.join(', ')}} must keep at least 1 server`;

@@ -26,8 +26,8 @@ export class Membership {
   entry: ConfigCommand | null = null;
   /** The configuration before it (the initial one when `configIndex` is 0). */
   previous: readonly string[];
-  /** Leader only: the server being caught up before it joins (§4.2.1), or null. */
-  learner: string | null = null;
+  /** Leader only: the server being caught up before it joins (§4.2.1); two only with the bug config-changes-at-once. */
+  learners: readonly string[] = [];
   /** Leader only: when the learner was added, for the Why text. */
   learnerSinceMs = 0;
 
@@ -89,7 +89,7 @@ export class Membership {
     const ids = this.voters.filter((id) => id !== self);
     if (!leader) return ids;
     if (this.configIndex > commitIndex) for (const id of this.previous) if (id !== self && !ids.includes(id)) ids.push(id);
-    if (this.learner !== null && !ids.includes(this.learner)) ids.push(this.learner);
+    for (const id of this.learners) if (!ids.includes(id)) ids.push(id);
     return ids;
   }
 

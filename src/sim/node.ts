@@ -656,7 +656,7 @@ export class RaftNode {
       this.nextIdx[slot] = match + 1;
       // A reply at or below the commit index changes no count that could commit anything new.
       if (match > this.commitIndex) this.advanceCommitIndex();
-      if (this.membership !== null && this.membership.learner === src && this.role === 'leader') this.maybePromote(src, match);
+      if (this.membership !== null && this.membership.learners.includes(src) && this.role === 'leader') this.maybePromote(src, match);
     } else {
       const next = this.nextIdx[slot] - 1;
       this.nextIdx[slot] = next > 1 ? next : 1;
@@ -713,7 +713,7 @@ export class RaftNode {
    * a new peer starts at this node's next index (a learner at 1: it is known to be behind).
    */
   private setPeers(peers: readonly string[]): void {
-    const learner = this.membership?.learner ?? null;
+    const learners = this.membership?.learners ?? NO_LEARNERS;
     const slots = new Map<string, number>();
     const next: number[] = [];
     const match: number[] = [];
@@ -721,7 +721,7 @@ export class RaftNode {
     peers.forEach((peer, slot) => {
       slots.set(peer, slot);
       const old = this.peerSlot.get(peer);
-      next.push(old !== undefined && this.hasLeaderState ? this.nextIdx[old] : peer === learner ? 1 : this.lastLogIndex + 1);
+      next.push(old !== undefined && this.hasLeaderState ? this.nextIdx[old] : learners.includes(peer) ? 1 : this.lastLogIndex + 1);
       match.push(old !== undefined ? this.matchIdx[old] : 0);
       heard.push(old !== undefined ? this.heardSince[old] : false);
     });
@@ -735,7 +735,7 @@ export class RaftNode {
   /** No longer leading (stepped down or restarted): no learner, and peers are the voters again. */
   private leaveLeadership(): void {
     const m = this.membership as Membership;
-    m.learner = null;
+    m.learners = [];
     this.setPeers(m.peersOf(this.id, false, this.commitIndex));
   }
 
@@ -784,7 +784,7 @@ export class RaftNode {
   changeBlocked(): string | null {
     const m = this.membership as Membership;
     if (this.host.bugs.configChangesAtOnce) return null; // the bug: a second change goes ahead
-    if (m.learner !== null) return `${this.id} is still catching up ${m.learner} as a learner (one change at a time, §4.1)`;
+    if (m.learners.length > 0) return `${this.id} is still catching up ${m.learners[0]} as a learner (one change at a time, §4.1)`;
     if (m.changePending(this.commitIndex)) return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
     // The fix to single-server changes (Ongaro, raft-dev 2015): a new leader first commits an entry
     // of its own term, so a change an earlier leader left uncommitted cannot overlap a new one.
@@ -799,7 +799,7 @@ export class RaftNode {
       this.appendConfig(configEntry(m.voters, 'remove', id));
       return;
     }
-    m.learner = id;
+    m.learners = [...m.learners, id];
     m.learnerSinceMs = this.host.nowMs;
     this.setPeers(m.peersOf(this.id, true, this.commitIndex));
     if (this.host.recordDetails) {
@@ -820,7 +820,7 @@ export class RaftNode {
         lines: ['member.promote'],
       });
     }
-    m.learner = null;
+    m.learners = m.learners.filter((l) => l !== learner);
     this.appendConfig(configEntry(m.voters, 'add', learner));
   }
 
@@ -904,3 +904,4 @@ export class RaftNode {
 }
 
 const EMPTY: readonly LogEntry[] = Object.freeze([]);
+const NO_LEARNERS: readonly string[] = Object.freeze([]);

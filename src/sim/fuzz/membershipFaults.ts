@@ -47,7 +47,7 @@ function* configRace(ctx: RunContext): StoryGen {
   if (leader === null || m === null) return;
   const voters = m.voters;
   const spare = SERVER_IDS.filter((id) => !voters.includes(id) && (!ctx.cluster.nodeById.has(id) || ctx.cluster.nodes.length < MAX_NODES));
-  if (voters.length % 2 === 0 || spare.length < 2 || ctx.cluster.nodes.length + 2 > MAX_NODES) return;
+  if (voters.length < 3 || voters.length % 2 === 0 || spare.length < 2 || ctx.cluster.nodes.length + 2 > MAX_NODES) return;
   const a = spare[ctx.rng.randbelow(spare.length)];
   const rest = spare.filter((id) => id !== a);
   const b = rest[ctx.rng.randbelow(rest.length)];
