@@ -523,7 +523,7 @@ export class Cluster implements NodeHost {
   changeMembership(op: 'add' | 'remove', id: string): void {
     const leader = this.features.membership ? this.leader() : null;
     const m = leader?.membership ?? null;
-    let reason: string | null = null;
+    let reason: string | null;
     if (!this.features.membership) reason = 'membership changes need the feature membership (switch it on with --features membership)';
     else if (leader === null || m === null) reason = 'no leader';
     else if (op === 'add' && m.isVoter(id)) reason = `${id} is already a server of the configuration {${m.voters.join(', ')}}`;

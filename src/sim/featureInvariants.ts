@@ -68,10 +68,30 @@ export class FeatureInvariants {
   }
 
   check(): void {
-    if (this.preVote) this.checkPreVote();
-    if (this.checkQuorum) this.checkCheckQuorum();
+    if (this.termCap.length < this.cluster.nodes.length) this.growArrays();
+    // Both premises are a majority of the initial servers: once a configuration changed they no longer hold.
+    const resized = this.membership && this.configChanged();
+    if (this.preVote && !resized) this.checkPreVote();
+    if (this.checkQuorum && !resized) this.checkCheckQuorum();
     if (this.leaderNoop) this.checkNoop();
     if (this.membership) this.checkMembership();
+  }
+
+  /** Servers added by membership changes get their slots. */
+  private growArrays(): void {
+    for (const node of this.cluster.nodes.slice(this.termCap.length)) {
+      this.termCap.push(-1);
+      this.capGroup.push(null);
+      this.cutOffSince.push(-1);
+      this.cutOffTerm.push(-1);
+      this.noopCheckedTerm.push(node.role === 'leader' ? node.term : -1);
+    }
+  }
+
+  private configChanged(): boolean {
+    if (this.cluster.nodes.length > this.cluster.config.nodeIds.length) return true;
+    for (const node of this.cluster.nodes) if (node.membership !== null && (node.membership.configIndex > 0 || node.membership.learners.length > 0)) return true;
+    return false;
   }
 
   private checkMembership(): void {
