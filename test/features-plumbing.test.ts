@@ -8,11 +8,11 @@ import { FEATURE_NAMES } from '../src/sim/features';
 import { parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 
-const ALLOWED = 'the features are pre-vote, check-quorum, leader-noop.';
+const ALLOWED = 'the features are pre-vote, check-quorum, leader-noop, membership.';
 
 describe('the features field', () => {
   it('is one list of names', () => {
-    expect(FEATURE_NAMES).toEqual(['pre-vote', 'check-quorum', 'leader-noop']);
+    expect(FEATURE_NAMES).toEqual(['pre-vote', 'check-quorum', 'leader-noop', 'membership']);
   });
 
   it('reads a comma list into the list order, each once', () => {
@@ -99,7 +99,7 @@ describe('features= in share links', () => {
 describe("a feature's invariants", () => {
   it('count only in runs with the feature on', async () => {
     const { INVARIANT_IDS, invariantsFor } = await import('../src/sim/invariants');
-    expect(invariantsFor(DEFAULT_CONFIG)).toHaveLength(INVARIANT_IDS.length - 3);
+    expect(invariantsFor(DEFAULT_CONFIG)).toHaveLength(INVARIANT_IDS.length - 5);
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: ['check-quorum'] })).toContain('check-quorum-step-down');
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: ['check-quorum'] })).not.toContain('pre-vote-term');
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: [...FEATURE_NAMES] })).toEqual([...INVARIANT_IDS]);

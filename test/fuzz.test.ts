@@ -107,7 +107,7 @@ describe('the swarm draws protocol features', () => {
   it('--features all and none fix the features of every run, and say so', () => {
     const io = cliIo();
     expect(runFuzzCli(['--runs', '3', '--seed', '4', '--features', 'all'], io)).toBe(0);
-    expect(io.lines[0]).toMatch(/^3 runs of 10 simulated seconds \(fuzz seed 4, features pre-vote, check-quorum, leader-noop\): every invariant held/);
+    expect(io.lines[0]).toMatch(/^3 runs of 10 simulated seconds \(fuzz seed 4, features pre-vote, check-quorum, leader-noop, membership\): every invariant held/);
     const none = cliIo();
     expect(runFuzzCli(['--runs', '1', '--seed', '4', '--features', 'none'], none)).toBe(0);
     expect(none.lines[0]).toContain('(fuzz seed 4, no features)');
@@ -143,8 +143,8 @@ describe('npm run fuzz', () => {
 
   it.each([
     [['--runs', 'many'], '--runs must be a whole number from 1 to 1000000, not "many".'],
-    [['--bug', 'typo'], 'Unknown bug "typo" in --bug; the bugs are figure8, forget-vote, no-log-check, expire-any-token, follower-expiry, no-fencing, pre-vote-raises-term, quorum-counts-self-twice, noop-commits-at-once.'],
-    [['--features', 'pre-vote,fast'], 'Unknown feature "fast" in --features; write swarm, none, all, or a list of pre-vote, check-quorum, leader-noop.'],
+    [['--bug', 'typo'], 'Unknown bug "typo" in --bug; the bugs are figure8, forget-vote, no-log-check, expire-any-token, follower-expiry, no-fencing, pre-vote-raises-term, quorum-counts-self-twice, noop-commits-at-once, config-changes-at-once.'],
+    [['--features', 'pre-vote,fast'], 'Unknown feature "fast" in --features; write swarm, none, all, or a list of pre-vote, check-quorum, leader-noop, membership.'],
     [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
     [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --help.'],
   ])('bad flags %j exit 2 with one sentence', (argv, message) => {
