@@ -19,7 +19,7 @@ describe('tours', () => {
     expect(TOURS.map((t) => t.name)).toEqual([
       'first-election', 'replication', 'failover', 'split-vote', 'partition', 'log-repair',
       'figure8', 'chapter', 'fencing', 'ghost-lock', 'clock-drift', 'failover-lease',
-      'rejoin-disrupts', 'isolated-leader', 'noop-commit',
+      'rejoin-disrupts', 'isolated-leader', 'noop-commit', 'grow-and-remove',
     ]);
   });
 
