@@ -10,6 +10,8 @@ import type { ClientIntent } from './schedule';
 import type { Simulation } from './simulation';
 import type { StoreWriteRecord } from './stores';
 import type { AppendEntries, Message, MessageType, Role } from './types';
+import type { Membership } from './membership';
+import type { RaftNode } from './node';
 
 /** How many trailing log entries a snapshot carries per node (the UI shows the tail). */
 export const SNAPSHOT_LOG_TAIL = 60;
@@ -20,6 +22,14 @@ export interface LogEntryView {
   readonly text: string;
   /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands; `config`: a configuration entry (membership, §4.1). */
   readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'config';
+}
+
+export interface MembershipView {
+  readonly voters: readonly string[];
+  readonly configIndex: number;
+  /** Leader only: the servers it catches up before they join. */
+  readonly learners: readonly string[];
+  readonly status: 'voter' | 'learner' | 'removed';
 }
 
 export interface LockView {
@@ -57,6 +67,12 @@ export interface NodeView {
   readonly localNowMs: number;
   /** Pre-vote (§9.6): asking for pre-votes, and who said yes so far (present only while it asks). */
   readonly preCandidate?: true;
+  /**
+   * Membership changes (only in runs with the feature): this node's configuration in force, and
+   * where the cluster's leader (else the node itself) puts it — a voter, a learner catching up
+   * (§4.2.1), or removed.
+   */
+  readonly membership?: MembershipView;
   readonly preVotes?: readonly string[];
 }
 
@@ -180,10 +196,18 @@ export function messageLabel(payload: Message): string {
   }
 }
 
+function membershipView(node: RaftNode, leader: RaftNode | null): MembershipView {
+  const m = node.membership as Membership;
+  const judge = (leader ?? node).membership as Membership;
+  const status = judge.isVoter(node.id) ? 'voter' : judge.learners.includes(node.id) ? 'learner' : 'removed';
+  return { voters: m.voters, configIndex: m.configIndex, learners: m.learners, status };
+}
+
 export function takeSnapshot(sim: Simulation): Snapshot {
   const cluster = sim.cluster;
   const now = cluster.nowMs;
   const ls = sim.lockService;
+  const lead = cluster.features.membership ? cluster.leader() : null;
   const nodes: NodeView[] = cluster.nodes.map((node) => {
     const from = Math.max(0, node.log.length - SNAPSHOT_LOG_TAIL);
     const log: LogEntryView[] = [];
@@ -224,6 +248,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
       driftPct: cluster.driftPct[node.index],
       localNowMs: Math.round(local),
       ...(node.preCandidate ? { preCandidate: true as const, preVotes: [...node.preVotes].sort() } : {}),
+      ...(node.membership !== null ? { membership: membershipView(node, lead) } : {}),
     };
   });
   const messages: MessageView[] = cluster.inflight.items.map((env) => ({
