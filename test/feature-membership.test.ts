@@ -150,6 +150,15 @@ describe('the add and remove verbs', () => {
     expect(lines(one, 'member-change-refused')).toEqual(['remove n1 refused: the configuration {n1} must keep at least 1 server']);
   });
 
+  it('refuse, with one sentence and no crash, an action naming a server whose add was refused', () => {
+    // No entry of term 1 is committed at 600 ms, so the add is refused and n4 never joins.
+    const sim = run(three(), '@600 add n4; @700 crash n4; @800 submit z=1 to n4', 900);
+    expect(lines(sim, 'member-change-refused').slice(1)).toEqual([
+      'crash n4 refused: n4 has not joined this run (its add was refused or has not happened)',
+      'submit z=1 to n4 refused: n4 has not joined this run (its add was refused or has not happened)',
+    ]);
+  });
+
   it('leave a run without the feature exactly as it was (no membership state on any node)', () => {
     const sim = run(three([], []), '@400 submit a=1', 600);
     expect(sim.cluster.nodes.every((n) => n.membership === null)).toBe(true);

@@ -42,6 +42,7 @@ export const describe = {
   memberAdding: (leader: string, id: string) => `add ${id}: ${leader} catches ${id} up as a learner before it joins (§4.2.1)`,
   memberRemoving: (leader: string, id: string) => `remove ${id}: ${leader} appends a configuration without ${id} (§4.1)`,
   memberChangeRefused: (verb: 'add' | 'remove', id: string, reason: string) => `${verb} ${id} refused: ${reason}`,
+  absentServer: (action: string, id: string) => `${action} refused: ${id} has not joined this run (its add was refused or has not happened)`,
 };
 
 /**

@@ -7,7 +7,8 @@ import { deepClone } from './clone';
 import { Cluster } from './cluster';
 import { checkConfig, type SimConfig } from './config';
 import { LockService } from './lockService';
-import { checkSchedule, freezeAction, type Action, type ActionBody } from './schedule';
+import { describe } from './describe';
+import { checkSchedule, formatBody, freezeAction, type Action, type ActionBody } from './schedule';
 
 export interface RunOptions {
   /** At every positive multiple of this many ms, after that time's actions, submit `x=<i>` to the leader. */
@@ -168,6 +169,14 @@ export class Simulation {
   /** Applies one action now. The action must already be checked against the configuration. */
   apply(action: Action): void {
     const c = this.cluster;
+    if (c.features.membership) {
+      // A schedule may name a server whose add the leader refused: the action is refused too.
+      const id = 'node' in action && action.verb !== 'add' && action.verb !== 'remove' ? action.node : action.verb === 'submit' ? action.target : null;
+      if (id !== null && !c.nodeById.has(id)) {
+        c.logEvent(describe.absentServer(formatBody(action), id), 'member-change-refused', [id]);
+        return;
+      }
+    }
     switch (action.verb) {
       case 'crash':
         c.crash(action.node);
