@@ -134,7 +134,7 @@ export function describeDetail(d: DetailEvent): string {
     case 'vote-ignored': {
       const v = d.values;
       const leader = v.leader === v.node ? 'it is the leader' : `it heard from leader ${v.leader ?? '?'} ${v.heardAgoMs} ms ago`;
-      return `${v.node} ignores RequestVote from ${v.candidate} for term ${v.candidateTerm} and keeps term ${v.term}: ${leader} (CheckQuorum, §6.2)`;
+      return `${v.node} ignores RequestVote from ${v.candidate} for term ${v.candidateTerm} and keeps term ${v.term}: ${leader} (${v.disruption === true ? 'so a removed server cannot disrupt the cluster, §4.2.3' : 'CheckQuorum, §6.2'})`;
     }
     case 'quorum-lost': {
       const v = d.values;

@@ -172,7 +172,7 @@ export type DetailBody =
         candidateLastLogIndex: number;
       }
     >
-  | DetailOf<'vote-ignored', { node: string; candidate: string; term: number; candidateTerm: number; leader: string | null; heardAgoMs: number }>
+  | DetailOf<'vote-ignored', { node: string; candidate: string; term: number; candidateTerm: number; leader: string | null; heardAgoMs: number; /** Membership without CheckQuorum: §4.2.3's rule. */ disruption?: true }>
   | DetailOf<'quorum-lost', { node: string; term: number; heard: number; majority: number; sinceMs: number }>
   | DetailOf<'learner-added', { node: string; term: number; learner: string; voters: readonly string[] }>
   | DetailOf<'learner-promoted', { node: string; term: number; learner: string; matchIndex: number; lastLogIndex: number; sinceMs: number }>

@@ -411,7 +411,15 @@ export class RaftNode {
     this.host.detail({
       kind: 'vote-ignored',
       subjects: [this.id, msg.candidate],
-      values: { node: this.id, candidate: msg.candidate, term: this.term, candidateTerm: msg.term, leader: this.leaderId, heardAgoMs: this.role === 'leader' ? 0 : this.host.nowMs - this.leaderHeardMs },
+      values: {
+        node: this.id,
+        candidate: msg.candidate,
+        term: this.term,
+        candidateTerm: msg.term,
+        leader: this.leaderId,
+        heardAgoMs: this.role === 'leader' ? 0 : this.host.nowMs - this.leaderHeardMs,
+        ...(this.host.features.checkQuorum ? {} : { disruption: true as const }),
+      },
       lines: ['cq.ignore-vote'],
     });
   }
