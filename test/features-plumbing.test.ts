@@ -8,11 +8,11 @@ import { FEATURE_NAMES } from '../src/sim/features';
 import { parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 
-const ALLOWED = 'the features are pre-vote, check-quorum, leader-noop, snapshots, reads, fast-backup, transfer.';
+const ALLOWED = 'the features are pre-vote, check-quorum, leader-noop, snapshots, reads, fast-backup, transfer, membership.';
 
 describe('the features field', () => {
   it('is one list of names', () => {
-    expect(FEATURE_NAMES).toEqual(['pre-vote', 'check-quorum', 'leader-noop', 'snapshots', 'reads', 'fast-backup', 'transfer']);
+    expect(FEATURE_NAMES).toEqual(['pre-vote', 'check-quorum', 'leader-noop', 'snapshots', 'reads', 'fast-backup', 'transfer', 'membership']);
   });
 
   it('reads a comma list into the list order, each once', () => {
@@ -41,9 +41,9 @@ describe('--features on the command line', () => {
   });
 
   it('a bad name exits 2 with one sentence naming the flag', () => {
-    const r = runSimCli(['--features', 'pre-vote,membership']);
+    const r = runSimCli(['--features', 'pre-vote,joint-consensus']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`Unknown feature "membership" in --features; ${ALLOWED}\n`);
+    expect(r.stderr).toBe(`Unknown feature "joint-consensus" in --features; ${ALLOWED}\n`);
   });
 
   it('cannot be combined with --link', () => {
@@ -99,7 +99,7 @@ describe('features= in share links', () => {
 describe("a feature's invariants", () => {
   it('count only in runs with the feature on', async () => {
     const { INVARIANT_IDS, invariantsFor } = await import('../src/sim/invariants');
-    expect(invariantsFor(DEFAULT_CONFIG)).toHaveLength(INVARIANT_IDS.length - 6);
+    expect(invariantsFor(DEFAULT_CONFIG)).toHaveLength(INVARIANT_IDS.length - 8);
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: ['check-quorum'] })).toContain('check-quorum-step-down');
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: ['check-quorum'] })).not.toContain('pre-vote-term');
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: [...FEATURE_NAMES] })).toEqual([...INVARIANT_IDS]);

@@ -108,7 +108,7 @@ describe('the swarm draws protocol features', () => {
   it('--features all and none fix the features of every run, and say so', () => {
     const io = cliIo();
     expect(runFuzzCli(['--runs', '3', '--seed', '4', '--features', 'all'], io)).toBe(0);
-    expect(io.lines[0]).toMatch(/^3 runs of 10 simulated seconds \(fuzz seed 4, features pre-vote, check-quorum, leader-noop, snapshots, reads, fast-backup, transfer\): every invariant held/);
+    expect(io.lines[0]).toMatch(/^3 runs of 10 simulated seconds \(fuzz seed 4, features pre-vote, check-quorum, leader-noop, snapshots, reads, fast-backup, transfer, membership\): every invariant held/);
     const none = cliIo();
     expect(runFuzzCli(['--runs', '1', '--seed', '4', '--features', 'none'], none)).toBe(0);
     expect(none.lines[0]).toContain('(fuzz seed 4, no features)');

@@ -167,8 +167,8 @@ describe('each invariant catches a hand-built violation', () => {
 
   it('names every invariant with a title', () => {
     // The ten replicated-state invariants, eight that watch clients, commits and releases,
-    // liveness after calm, and the engine never throwing, plus the protocol features' six.
-    expect(INVARIANT_IDS.length).toBe(26);
+    // liveness after calm, and the engine never throwing, plus the protocol features' eight.
+    expect(INVARIANT_IDS.length).toBe(28);
     for (const id of INVARIANT_IDS) expect(invariant.titles[id]).toMatch(/\w/);
   });
 });

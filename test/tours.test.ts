@@ -20,7 +20,7 @@ describe('tours', () => {
       'first-election', 'replication', 'failover', 'split-vote', 'partition', 'log-repair',
       'figure8', 'chapter', 'fencing', 'ghost-lock', 'clock-drift', 'failover-lease',
       'rejoin-disrupts', 'isolated-leader', 'noop-commit', 'snapshot-catch-up', 'stale-read', 'stale-read-index',
-      'stale-term-backup', 'hand-over',
+      'stale-term-backup', 'hand-over', 'grow-and-remove',
     ]);
   });
 

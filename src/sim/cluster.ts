@@ -6,7 +6,7 @@
  * partition groups. Features the chapter does not have (lock service, clients, loss, drift) draw
  * from the same stream only when used, so a Raft-only run stays reference-exact.
  */
-import { featuresOf, snapshotEveryOf, validateConfig, type BugName, type SimConfig } from './config';
+import { featuresOf, snapshotEveryOf, MAX_NODES, validateConfig, type BugName, type SimConfig } from './config';
 import { nodeFeatures, type NodeFeatures } from './features';
 import { describe, eventLine, sortedIds } from './describe';
 import type { DetailBody, DetailEvent, EventKind, SimEvent } from './events';
@@ -41,6 +41,8 @@ export interface ClusterExtension {
   snapshotStateOf?(node: RaftNode): SnapshotState | null;
   /** Snapshots: `node`'s state machine becomes a snapshot's (installed, or restored at restart). */
   restoreSnapshotState?(node: RaftNode, state: SnapshotState | null): void;
+  /** A server joined the run (membership changes): it needs its own copy of the state machine. */
+  onNodeAdded?(node: RaftNode): void;
 }
 
 export interface DroppedMessage {
@@ -88,6 +90,7 @@ export class Cluster implements NodeHost {
   readonly features: NodeFeatures;
   /** Snapshots (§5): applied entries a node gathers before it compacts them. */
   readonly snapshotEvery: number;
+  readonly initialServers: readonly string[];
   nowMs = 0;
   readonly nodes: RaftNode[] = [];
   readonly nodeById = new Map<string, RaftNode>();
@@ -164,11 +167,13 @@ export class Cluster implements NodeHost {
       compactUncommitted: this.bugSet.has('compact-uncommitted'),
       hintSkipsCheck: this.bugSet.has('hint-skips-check'),
       transferKeepsTerm: this.bugSet.has('transfer-keeps-term'),
+      configChangesAtOnce: this.bugSet.has('config-changes-at-once'),
     };
     this.electionTimeoutMinMs = config.electionTimeoutMs[0];
     this.features = nodeFeatures(featuresOf(config));
     this.snapshotEvery = snapshotEveryOf(config);
     const ids = config.nodeIds;
+    this.initialServers = ids;
     this.driftPct = ids.map(() => 0);
     this.driftBaseLocal = ids.map(() => 0);
     this.driftBaseNow = ids.map(() => 0);
@@ -453,7 +458,7 @@ export class Cluster implements NodeHost {
 
   node(id: string): RaftNode {
     const node = this.nodeById.get(id);
-    if (!node) throw new Error(`There is no node "${id}"; the nodes are ${this.config.nodeIds.join(', ')}.`);
+    if (!node) throw new Error(`There is no node "${id}"; the nodes are ${this.nodes.map((n) => n.id).join(', ')}.`);
     return node;
   }
 
@@ -463,7 +468,8 @@ export class Cluster implements NodeHost {
   partition(groups: readonly (readonly string[])[]): void {
     const named = groups.map((g) => [...g]);
     const mentioned = new Set(named.flat());
-    const rest = this.config.nodeIds.filter((id) => !mentioned.has(id));
+    // Every node of the run, in node order (with membership changes, servers added too).
+    const rest = this.nodes.filter((n) => !mentioned.has(n.id)).map((n) => n.id);
     this.groups = rest.length > 0 ? [...named, rest] : named;
     this.groupOf = new Map();
     this.groups.forEach((g, i) => g.forEach((id) => this.groupOf.set(id, i)));
@@ -537,12 +543,61 @@ export class Cluster implements NodeHost {
     const target = this.node(id);
     const leader = this.leader();
     const reason =
-      leader === null ? 'no leader' : leader === target ? `${id} is the leader` : !target.alive ? `${id} is down` : leader.transferTo !== null ? `${leader.id} is already handing leadership to ${leader.transferTo}` : null;
+      leader === null
+        ? 'no leader'
+        : leader === target
+          ? `${id} is the leader`
+          : !target.alive
+            ? `${id} is down`
+            : leader.transferTo !== null
+              ? `${leader.id} is already handing leadership to ${leader.transferTo}`
+              : leader.membership !== null && !leader.membership.isVoter(id)
+                ? `${id} is not a voter of the configuration {${leader.membership.voters.join(', ')}} in force (a learner or a removed server cannot lead, §4.1)`
+                : null;
     if (reason !== null || leader === null) {
       this.logEvent(describe.transferRefused(id, reason ?? 'no leader'), 'transfer-refused', [id]);
       return;
     }
     leader.startTransfer(id);
+  }
+
+  /**
+   * The add and remove verbs (membership, §4.1): the current leader starts the change, or it is
+   * refused with an event saying why (no leader, a change already under way, an id that is or is
+   * not a server, the limits of 1 and 9 servers). A server added for the first time is created
+   * here, with its election timeout drawn now (the feature's only draw besides its messages); it
+   * starts empty, outside its own configuration, so it does not campaign.
+   */
+  changeMembership(op: 'add' | 'remove', id: string): void {
+    const leader = this.features.membership ? this.leader() : null;
+    const m = leader?.membership ?? null;
+    let reason: string | null;
+    if (!this.features.membership) reason = 'membership changes need the feature membership (switch it on with --features membership)';
+    else if (leader === null || m === null) reason = 'no leader';
+    else if (op === 'add' && m.isVoter(id)) reason = `${id} is already a server of the configuration {${m.voters.join(', ')}}`;
+    else if (op === 'add' && m.learners.includes(id)) reason = `${id} is already catching up as a learner`;
+    else if (op === 'add' && !this.nodeById.has(id) && this.nodes.length >= MAX_NODES) reason = `a run has at most ${MAX_NODES} servers`;
+    else if (op === 'remove' && !m.isVoter(id)) reason = `${id} is not a server of the configuration {${m.voters.join(', ')}}`;
+    else if (op === 'remove' && m.voters.length <= 1) reason = `the configuration {${m.voters.join(', ')}} must keep at least 1 server`;
+    else reason = leader.changeBlocked();
+    if (reason !== null || leader === null) {
+      this.logEvent(describe.memberChangeRefused(op, id, reason ?? 'no leader'), 'member-change-refused', [id]);
+      return;
+    }
+    if (op === 'add' && !this.nodeById.has(id)) this.addNode(id);
+    this.logEvent(op === 'add' ? describe.memberAdding(leader.id, id) : describe.memberRemoving(leader.id, id), 'member-change', [leader.id, id]);
+    leader.proposeChange(op, id);
+  }
+
+  /** A new, empty server: it knows only the run's initial configuration, which lacks it. */
+  private addNode(id: string): void {
+    const node = new RaftNode(id, this.nodes.length, this.initialServers.filter((p) => p !== id), this);
+    this.nodes.push(node);
+    this.nodeById.set(id, node);
+    this.driftPct.push(0);
+    this.driftBaseLocal.push(this.nowMs);
+    this.driftBaseNow.push(this.nowMs);
+    this.extension?.onNodeAdded?.(node);
   }
 
   setDrift(id: string, pct: number): void {

@@ -21,7 +21,13 @@ export function compactIfDue(node: RaftNode, host: NodeHost): void {
   const upTo = host.bugs.compactUncommitted ? node.lastLogIndex : applied;
   const term = node.termAt(upTo) as number;
   const removed = upTo - node.snapshotIndex;
-  const snapshot: RaftSnapshot = Object.freeze({ index: upTo, term, state: host.snapshotStateOf?.(node) ?? null });
+  const state = host.snapshotStateOf?.(node) ?? null;
+  // Membership: the snapshot carries the configuration in force at its last included index (§4.1).
+  const m = node.membership;
+  const snapshot: RaftSnapshot = Object.freeze(
+    m === null ? { index: upTo, term, state } : { index: upTo, term, state, config: m.configAt(node.log, node.snapshotIndex, upTo) },
+  );
+  m?.hold(snapshot.config);
   node.log.splice(0, removed);
   node.snapshotIndex = upTo;
   node.snapshotTerm = term;
@@ -68,6 +74,7 @@ export function installSnapshot(node: RaftNode, host: NodeHost, msg: InstallSnap
     node.commitIndex = snap.index;
     node.lastApplied = snap.index;
     host.restoreSnapshotState?.(node, snap.state);
+    if (node.membership !== null) node.useSnapshotConfig(); // the snapshot's configuration, under any kept suffix
     if (host.recordDetails) {
       host.detail({
         kind: 'snapshot-installed',

@@ -28,6 +28,7 @@ export const BUG_NAMES = [
   'read-index-skips-heartbeat',
   'hint-skips-check',
   'transfer-keeps-term',
+  'config-changes-at-once',
 ] as const;
 export type BugName = (typeof BUG_NAMES)[number];
 
@@ -40,6 +41,7 @@ export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = {
   'read-index-skips-heartbeat': 'reads',
   'hint-skips-check': 'fast-backup',
   'transfer-keeps-term': 'transfer',
+  'config-changes-at-once': 'membership',
 };
 
 /** How a get is answered with the reads feature (§6.4): through the log, ReadIndex, or the leader's lease. */

@@ -6,7 +6,7 @@ import type { DetailEvent } from './events';
 import type { ApplyResult } from './lockStateMachine';
 import type { ClientIntent } from './schedule';
 import type { StoreWriteRecord } from './stores';
-import type { Command, LockCommand } from './types';
+import type { Command, ConfigCommand, LockCommand } from './types';
 
 /** `t=  156 ms n2 election timeout, ...`: `t=` then the time right-aligned to 5 characters. */
 export function eventLine(nowMs: number, text: string): string {
@@ -40,6 +40,10 @@ export const describe = {
   transferRefused: (id: string, reason: string) => `transfer ${id} refused: ${reason}`,
   electionForceRefused: (id: string, reason: string) => `timeout ${id} refused: ${reason}`,
   calm: () => 'faults stop: the network is whole and reliable, every node and client is up',
+  memberAdding: (leader: string, id: string) => `add ${id}: ${leader} catches ${id} up as a learner before it joins (§4.2.1)`,
+  memberRemoving: (leader: string, id: string) => `remove ${id}: ${leader} appends a configuration without ${id} (§4.1)`,
+  memberChangeRefused: (verb: 'add' | 'remove', id: string, reason: string) => `${verb} ${id} refused: ${reason}`,
+  absentServer: (action: string, id: string) => `${action} refused: ${id} has not joined this run (its add was refused or has not happened)`,
 };
 
 /**
@@ -137,7 +141,7 @@ export function describeDetail(d: DetailEvent): string {
     case 'vote-ignored': {
       const v = d.values;
       const leader = v.leader === v.node ? 'it is the leader' : `it heard from leader ${v.leader ?? '?'} ${v.heardAgoMs} ms ago`;
-      return `${v.node} ignores RequestVote from ${v.candidate} for term ${v.candidateTerm} and keeps term ${v.term}: ${leader} (CheckQuorum, §6.2)`;
+      return `${v.node} ignores RequestVote from ${v.candidate} for term ${v.candidateTerm} and keeps term ${v.term}: ${leader} (${v.disruption === true ? 'so a removed server cannot disrupt the cluster, §4.2.3' : 'CheckQuorum, §6.2'})`;
     }
     case 'backed-up': {
       const v = d.values;
@@ -196,6 +200,26 @@ export function describeDetail(d: DetailEvent): string {
             : `from its lease, ${fmtMs(v.leaseLeftMs ?? 0)} ms left by its clock (local ${fmtMs(v.localMs)} ms, §6.4.1)`;
       return `${v.node} answers ${v.client}'s get ${v.key} with ${value}: ${how}`;
     }
+    case 'learner-added': {
+      const v = d.values;
+      return `${v.node} starts catching ${v.learner} up as a non-voting learner; the voters stay {${v.voters.join(', ')}} (§4.2.1)`;
+    }
+    case 'learner-promoted': {
+      const v = d.values;
+      return `${v.learner} holds ${v.node}'s last entry (index ${v.lastLogIndex}), caught up since t=${v.sinceMs} ms: ${v.node} adds it to the configuration (§4.2.1)`;
+    }
+    case 'config-appended': {
+      const v = d.values;
+      return `${v.node} appends the configuration {${v.voters.join(', ')}} (${v.op === 'add' ? 'adds' : 'removes'} ${v.server}) at index ${v.index} and uses it at once, committed or not (§4.1)`;
+    }
+    case 'removed-leader-steps-down': {
+      const v = d.values;
+      return `${v.node} committed its own removal (index ${v.index}; the voters are {${v.voters.join(', ')}}): it steps down (§4.2.2)`;
+    }
+    case 'not-campaigning': {
+      const v = d.values;
+      return `${v.node}'s timer fires, but it is not in its configuration {${v.voters.join(', ')}}, which is committed: it does not campaign (§4.2.2)`;
+    }
   }
 }
 
@@ -227,7 +251,13 @@ export function commandText(command: Command): string {
   if (command.type === 'noop') return 'no-op';
   if (command.type === 'put') return `put ${command.key}=${command.value} by ${command.client}`;
   if (command.type === 'get') return `get ${command.key} by ${command.client}`;
+  if (command.type === 'config') return configCommandText(command);
   return lockCommandText(command);
+}
+
+/** `config +n4 {n1, n2, n3, n4}`: the server added or removed, then the new voters. */
+export function configCommandText(command: ConfigCommand): string {
+  return `config ${command.op === 'add' ? '+' : '−'}${command.node} {${command.voters.join(', ')}}`;
 }
 
 export function lockCommandText(command: LockCommand): string {
@@ -322,11 +352,19 @@ export const featureInvariant = {
     'snapshot-committed': 'Snapshots: a snapshot covers only committed entries',
     'snapshot-matching': 'Snapshots: logs match across the snapshot boundary',
     'snapshot-state': 'Snapshots: a snapshot keeps the applied state',
+    'one-config-change': 'Membership: at most one configuration change uncommitted',
+    'config-majority': 'Membership: majorities are of the configuration in force',
   },
   termRose: (node: string, term: number, cap: number, group: readonly string[], needed: number) =>
     `${node} reached term ${term} while cut off in {${group.join(', ')}} (${group.length} of the ${needed} a pre-vote majority needs), above term ${cap}, the highest its side could reach once the partition began (its terms then, plus one for a pre-vote round already open).`,
   stillLeads: (node: string, term: number, forMs: number, reach: number, needed: number, boundMs: number) =>
     `${node} still leads term ${term} ${forMs} ms after it was cut off from a majority (it reaches ${reach} of the ${needed} it needs); CheckQuorum must step it down within ${boundMs} ms.`,
+  twoChanges: (node: string, term: number, first: number, second: number) =>
+    `${node} leads term ${term} with two configuration entries not yet committed (indexes ${first} and ${second}); §4.1 allows one change at a time.`,
+  electedByMinority: (node: string, term: number, votes: readonly string[], voters: readonly string[]) =>
+    `${node} won term ${term} with votes from {${votes.join(', ')}}, which are not a majority of its configuration {${voters.join(', ')}}.`,
+  committedByMinority: (node: string, term: number, index: number, holders: readonly string[], voters: readonly string[]) =>
+    `${node} (term ${term}) committed index ${index} held by {${holders.join(', ')}}, which are not a majority of its configuration {${voters.join(', ')}}.`,
   noopNotFirst: (node: string, term: number, index: number, text: string) =>
     `${node} leads term ${term}, but its first entry of that term (index ${index}) is ${text}, not its no-op.`,
 } as const;

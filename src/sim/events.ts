@@ -9,7 +9,7 @@ import type { ApplyResult, Command, MessageType } from './types';
 
 /** The event-log filter's groups (one per kind of actor or fault). */
 export const EVENT_CATEGORIES = [
-  'election', 'leader', 'step-down', 'crash', 'restart', 'partition', 'heal', 'submit', 'lock', 'client', 'store', 'fault',
+  'election', 'leader', 'step-down', 'crash', 'restart', 'partition', 'heal', 'submit', 'lock', 'client', 'store', 'fault', 'membership',
 ] as const;
 export type EventCategory = (typeof EVENT_CATEGORIES)[number];
 
@@ -33,6 +33,9 @@ const CATEGORY_OF = {
   'election-forced': 'election',
   'election-force-refused': 'election',
   'transfer-refused': 'election',
+  // Membership changes (§4.1): the add and remove verbs, taken or refused.
+  'member-change': 'membership',
+  'member-change-refused': 'membership',
   // The lock service, on the leader.
   'lock-granted': 'lock',
   'lock-grant-rejected': 'lock',
@@ -176,7 +179,7 @@ export type DetailBody =
         candidateLastLogIndex: number;
       }
     >
-  | DetailOf<'vote-ignored', { node: string; candidate: string; term: number; candidateTerm: number; leader: string | null; heardAgoMs: number }>
+  | DetailOf<'vote-ignored', { node: string; candidate: string; term: number; candidateTerm: number; leader: string | null; heardAgoMs: number; /** Membership without CheckQuorum: §4.2.3's rule. */ disruption?: true }>
   | DetailOf<'quorum-lost', { node: string; term: number; heard: number; majority: number; sinceMs: number }>
   | DetailOf<'snapshot-taken', { node: string; index: number; term: number; removed: number; lastApplied: number; commitIndex: number }>
   | DetailOf<'snapshot-installed', { node: string; leader: string; index: number; term: number; kept: number; discarded: number }>
@@ -200,6 +203,14 @@ export type DetailBody =
   | DetailOf<'timeout-now-sent', { node: string; target: string; term: number; matchIndex: number }>
   | DetailOf<'timeout-now-received', { node: string; leader: string; term: number }>
   | DetailOf<'transfer-aborted', { node: string; target: string; term: number; afterMs: number }>
+  | DetailOf<'learner-added', { node: string; term: number; learner: string; voters: readonly string[] }>
+  | DetailOf<'learner-promoted', { node: string; term: number; learner: string; matchIndex: number; lastLogIndex: number; sinceMs: number }>
+  | DetailOf<
+      'config-appended',
+      { node: string; term: number; index: number; op: 'add' | 'remove'; server: string; voters: readonly string[]; previous: readonly string[]; leader: string | null; committed: boolean }
+    >
+  | DetailOf<'removed-leader-steps-down', { node: string; term: number; index: number; voters: readonly string[] }>
+  | DetailOf<'not-campaigning', { node: string; term: number; voters: readonly string[] }>
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
   | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
   | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>
@@ -231,6 +242,7 @@ export const DETAIL_KINDS: readonly DetailKind[] = [
   'read-index-recorded', 'read-served',
   'backed-up',
   'transfer-started', 'timeout-now-sent', 'timeout-now-received', 'transfer-aborted',
+  'learner-added', 'learner-promoted', 'config-appended', 'removed-leader-steps-down', 'not-campaigning',
 ];
 
 export type DetailEvent = DetailBody & {

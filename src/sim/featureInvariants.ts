@@ -11,12 +11,20 @@
  *   still reach it has arrived (the longest latency, any extra delay, a reordering hold-back).
  * - leader-noop (§8): the first entry of a leader's term in its log is its no-op.
  * - snapshots (§5): see snapshotInvariants.ts.
+ * - membership (§4.1): no leader's log holds two configuration entries above the highest index
+ *   any server has committed (a new leader's own commit index lags: it is volatile);
+ *   a new leader's votes, and the servers holding what a leader commits, are a majority of the
+ *   voters of that leader's configuration in force (its latest configuration entry, or the
+ *   initial one). Both read the node's own state, so servers added during the run are covered.
  */
 import type { Cluster } from './cluster';
 import { featuresOf } from './config';
 import { featureInvariant } from './describe';
 import type { InvariantId } from './invariants';
 import { SnapshotInvariants, type CommittedLog } from './snapshotInvariants';
+import { isConfigCommand } from './membership';
+import type { RaftNode } from './node';
+import type { LogEntry } from './types';
 
 export type Violate = (id: InvariantId, nodes: readonly string[], sentence: string) => void;
 
@@ -40,6 +48,12 @@ export class FeatureInvariants {
   private readonly noopCheckedTerm: number[];
   /** snapshots (§5): its own checks (snapshotInvariants.ts), or null with the feature off. */
   private readonly snapshots: SnapshotInvariants | null;
+  private readonly membership: boolean;
+  /** membership: per node (by id, servers join), the term it was last checked as leader of and its commit index then. */
+  private readonly electedChecked = new Map<string, number>();
+  private readonly commitSeen = new Map<string, number>();
+  /** The highest commit index any server has had: every entry up to it is committed. */
+  private committedUpTo = 0;
 
   constructor(
     private readonly cluster: Cluster,
@@ -51,6 +65,7 @@ export class FeatureInvariants {
     this.checkQuorum = features.includes('check-quorum');
     this.leaderNoop = features.includes('leader-noop');
     this.transfer = features.includes('transfer');
+    this.membership = features.includes('membership');
     const n = cluster.nodes.length;
     this.majority = Math.floor(n / 2) + 1;
     this.termCap = cluster.nodes.map(() => -1);
@@ -62,10 +77,61 @@ export class FeatureInvariants {
   }
 
   check(): void {
-    if (this.preVote) this.checkPreVote();
-    if (this.checkQuorum) this.checkCheckQuorum();
+    if (this.termCap.length < this.cluster.nodes.length) this.growArrays();
+    // Both premises are a majority of the initial servers: once a configuration changed they no longer hold.
+    const resized = this.membership && this.configChanged();
+    if (this.preVote && !resized) this.checkPreVote();
+    if (this.checkQuorum && !resized) this.checkCheckQuorum();
     if (this.leaderNoop) this.checkNoop();
     if (this.snapshots !== null) this.snapshots.check();
+    if (this.membership) this.checkMembership();
+  }
+
+  /** Servers added by membership changes get their slots. */
+  private growArrays(): void {
+    for (const node of this.cluster.nodes.slice(this.termCap.length)) {
+      this.termCap.push(-1);
+      this.capGroup.push(null);
+      this.cutOffSince.push(-1);
+      this.cutOffTerm.push(-1);
+      this.noopCheckedTerm.push(node.role === 'leader' ? node.term : -1);
+    }
+  }
+
+  private configChanged(): boolean {
+    if (this.cluster.nodes.length > this.cluster.config.nodeIds.length) return true;
+    for (const node of this.cluster.nodes) if (node.membership !== null && (node.membership.configIndex > 0 || node.membership.learners.length > 0)) return true;
+    return false;
+  }
+
+  private checkMembership(): void {
+    const nodes = this.cluster.nodes;
+    for (let i = 0; i < nodes.length; i++) if (nodes[i].commitIndex > this.committedUpTo) this.committedUpTo = nodes[i].commitIndex;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      const m = node.membership;
+      if (node.role !== 'leader' || m === null) continue;
+      let newest = 0;
+      // Global indexes (snapshots): everything at or below the snapshot is committed, so never looked at.
+      for (let index = node.lastLogIndex; index > this.committedUpTo && index > node.snapshotIndex; index--) {
+        if (!isConfigCommand((node.entryAt(index) as LogEntry).command)) continue;
+        if (newest === 0) newest = index;
+        else {
+          this.violate('one-config-change', [node.id], featureInvariant.twoChanges(node.id, node.term, index, newest));
+          break;
+        }
+      }
+      if (this.electedChecked.get(node.id) !== node.term) {
+        this.electedChecked.set(node.id, node.term);
+        this.commitSeen.set(node.id, node.commitIndex);
+        const votes = [...node.votes].sort();
+        if (m.countVoters(votes) < m.majority) this.violate('config-majority', [node.id], featureInvariant.electedByMinority(node.id, node.term, votes, m.voters));
+      } else if ((this.commitSeen.get(node.id) ?? 0) < node.commitIndex) {
+        this.commitSeen.set(node.id, node.commitIndex);
+        const holders = holdersOf(node, node.commitIndex);
+        if (m.countVoters(holders) < m.majority) this.violate('config-majority', [node.id], featureInvariant.committedByMinority(node.id, node.term, node.commitIndex, holders, m.voters));
+      }
+    }
   }
 
   private checkPreVote(): void {
@@ -158,4 +224,11 @@ export class FeatureInvariants {
       this.violate('noop-first', [node.id], featureInvariant.noopNotFirst(node.id, node.term, first + 1 + node.snapshotIndex, text));
     }
   }
+}
+
+/** The servers a leader knows hold entry `index`: itself and the peers whose match index reaches it. */
+function holdersOf(leader: RaftNode, index: number): string[] {
+  const holders = leader.lastLogIndex >= index ? [leader.id] : [];
+  for (const peer of leader.peers) if (leader.matchIndexOf(peer) >= index) holders.push(peer);
+  return holders.sort();
 }

@@ -49,6 +49,12 @@ export const FEATURES = [
     title: 'Leadership transfer',
     explanation: 'transfer n3 hands leadership to n3: the leader stops taking requests, brings n3 up to date and sends TimeoutNow, and n3 starts an election at once; an election timeout without it aborts the transfer.',
   },
+  {
+    name: 'membership',
+    section: '§4.1',
+    title: 'Membership changes',
+    explanation: 'Servers are added (first as non-voting learners that catch up, §4.2.1) and removed one at a time by configuration entries, which take effect as soon as they are appended.',
+  },
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number]['name'];
@@ -69,9 +75,10 @@ export interface NodeFeatures {
   readonly reads: boolean;
   readonly fastBackup: boolean;
   readonly transfer: boolean;
+  readonly membership: boolean;
 }
 
-export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, snapshots: false, reads: false, fastBackup: false, transfer: false });
+export const NO_FEATURES: NodeFeatures = Object.freeze({ preVote: false, checkQuorum: false, leaderNoop: false, snapshots: false, reads: false, fastBackup: false, transfer: false, membership: false });
 
 export function nodeFeatures(features: readonly FeatureName[] | undefined): NodeFeatures {
   if (features === undefined || features.length === 0) return NO_FEATURES;
@@ -83,6 +90,7 @@ export function nodeFeatures(features: readonly FeatureName[] | undefined): Node
     transfer: features.includes('transfer'),
     snapshots: features.includes('snapshots'),
     reads: features.includes('reads'),
+    membership: features.includes('membership'),
   };
 }
 

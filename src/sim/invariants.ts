@@ -48,6 +48,8 @@ export const INVARIANT_IDS = [
   'snapshot-committed',
   'snapshot-matching',
   'snapshot-state',
+  'one-config-change',
+  'config-majority',
   'liveness',
   'engine-crash',
 ] as const;
@@ -61,6 +63,8 @@ const INVARIANT_FEATURE: Readonly<Partial<Record<InvariantId, FeatureName>>> = {
   'snapshot-committed': 'snapshots',
   'snapshot-matching': 'snapshots',
   'snapshot-state': 'snapshots',
+  'one-config-change': 'membership',
+  'config-majority': 'membership',
 };
 
 /** The invariants a run with this configuration checks: every one, less those of features it has off. */
@@ -120,6 +124,8 @@ export interface CheckerOptions {
   readonly maxViolations?: number;
   /** Called once per recorded violation, as it is found. */
   readonly onViolation?: (violation: Violation) => void;
+  /** Invariants not reported (default none). */
+  readonly skip?: readonly InvariantId[];
 }
 
 interface LogRecord {
@@ -171,6 +177,19 @@ interface NodeTrack {
 }
 
 const sameCommand = (a: Command, b: Command) => a === b || (isNoop(a) === isNoop(b) && commandText(a) === commandText(b));
+function newTrack(node: RaftNode): NodeTrack {
+  return {
+    log: node.log.slice(),
+    base: node.snapshotIndex,
+    commitIndex: node.commitIndex,
+    lastApplied: node.lastApplied,
+    appliedIndex: node.lastApplied,
+    leaderTerm: node.role === 'leader' ? node.term : -1,
+    locks: new Map(),
+    lastToken: 0,
+  };
+}
+
 const isNoop = (c: Command) => typeof c !== 'string' && c.type === 'noop';
 
 export class InvariantChecker {
@@ -189,6 +208,7 @@ export class InvariantChecker {
   private readonly cluster: Cluster;
   private readonly maxViolations: number;
   private readonly onViolation: ((v: Violation) => void) | null;
+  private readonly skip: ReadonlySet<InvariantId | HistoryCheckId> | null;
   private readonly tracks: NodeTrack[];
   private eventCursor = 0;
   private leaderEventsSeen = 0;
@@ -210,16 +230,8 @@ export class InvariantChecker {
     this.cluster = run.cluster;
     this.maxViolations = options.maxViolations ?? 20;
     this.onViolation = options.onViolation ?? null;
-    this.tracks = run.cluster.nodes.map((node) => ({
-      log: node.log.slice(),
-      base: node.snapshotIndex,
-      commitIndex: node.commitIndex,
-      lastApplied: node.lastApplied,
-      appliedIndex: node.lastApplied,
-      leaderTerm: node.role === 'leader' ? node.term : -1,
-      locks: new Map(),
-      lastToken: 0,
-    }));
+    this.skip = options.skip !== undefined && options.skip.length > 0 ? new Set(options.skip) : null;
+    this.tracks = run.cluster.nodes.map(newTrack);
     this.eventCursor = run.cluster.events.length;
     const service = run.lockService;
     this.clientView =
@@ -270,8 +282,9 @@ export class InvariantChecker {
   // -- after every step ---------------------------------------------------------------------
 
   check(): void {
-    this.catchUpEvents();
     const nodes = this.cluster.nodes;
+    if (this.tracks.length < nodes.length) this.trackNewNodes();
+    this.catchUpEvents();
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i];
       const track = this.tracks[i];
@@ -300,6 +313,13 @@ export class InvariantChecker {
     if (locks !== null) this.checkStores(locks);
     if (this.featureChecks !== null) this.featureChecks.check();
     if (this.livenessDeadline !== null) this.checkLiveness(this.livenessDeadline);
+  }
+
+  /** Membership changes add servers as the run goes: each gets a track when first seen. */
+  private trackNewNodes(): void {
+    const nodes = this.cluster.nodes;
+    // It started empty (it may have taken entries already in this step; those are checked as new).
+    while (this.tracks.length < nodes.length) this.tracks.push({ log: [], base: 0, commitIndex: 0, lastApplied: 0, appliedIndex: 0, leaderTerm: -1, locks: new Map(), lastToken: 0 });
   }
 
   // -- liveness after calm ------------------------------------------------------------------
@@ -339,6 +359,8 @@ export class InvariantChecker {
         return;
       }
       const l = leader as RaftNode;
+      // Membership changes: a server outside the leader's configuration is no longer replicated to.
+      if (l.membership !== null && !l.membership.isVoter(n.id)) continue;
       converged = n.term === l.term && n.lastLogIndex === l.lastLogIndex && n.commitIndex === l.lastLogIndex;
     }
     if (converged) {
@@ -540,6 +562,7 @@ export class InvariantChecker {
 
   onApply(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult | null): void {
     this.catchUpEvents();
+    if (node.index >= this.tracks.length) this.trackNewNodes();
     const track = this.tracks[node.index];
     if (index <= track.appliedIndex) {
       this.violate('applied-monotonic', [node.id], say.appliedTwice(node.id, index, track.appliedIndex));
@@ -640,7 +663,7 @@ export class InvariantChecker {
   // -- recording ----------------------------------------------------------------------------
 
   private violate(id: InvariantId | HistoryCheckId, nodes: readonly string[], sentence: string): void {
-    if (this.violations.length >= this.maxViolations) return;
+    if (this.violations.length >= this.maxViolations || (this.skip !== null && this.skip.has(id))) return;
     const t = this.cluster.nowMs;
     const title = say.titles[id];
     const actions = this.run.schedule.slice(0, this.run.appliedCount ?? this.run.schedule.length);

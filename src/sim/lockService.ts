@@ -148,6 +148,12 @@ export class LockService implements ClusterExtension {
     for (const c of this.clients.values()) if (!c.alive) c.restart();
   }
 
+  /** A server added by a membership change starts with an empty lock table, filled as it applies. */
+  onNodeAdded(node: RaftNode): void {
+    this.machines[node.index] = new LockStateMachine();
+    this.latestRequest[node.index] = new Map();
+  }
+
   apply(node: RaftNode, _index: number, entry: LogEntry): ApplyResult {
     return this.machines[node.index].apply(entry.command, this.cluster.localNowMs(node), this.applyOptions);
   }

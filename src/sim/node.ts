@@ -11,6 +11,7 @@ import { backUp, conflictHint } from './fastBackup';
 import type { DetailBody, EventKind } from './events';
 import type { NodeFeatures } from './features';
 import { compactIfDue, installSnapshot, installSnapshotFor } from './compaction';
+import { configEntry, Membership } from './membership';
 import {
   NOOP_COMMAND,
   type AppendEntries,
@@ -33,6 +34,8 @@ export interface NodeHost {
   readonly heartbeatMs: number;
   /** The shortest election timeout: how long a leader counts as heard from (§6.2, §9.6). */
   readonly electionTimeoutMinMs: number;
+  /** The run's first servers: every node's configuration until its log holds a configuration entry (§4.1). */
+  readonly initialServers?: readonly string[];
   randomElectionTimeout(): number;
   /** `node`'s own clock reading (clock drift applies): what a lease is counted by (§6.4.1); the simulated time if absent. */
   localNowMs?(node: RaftNode): number;
@@ -76,6 +79,8 @@ export interface NodeBugs {
   hintSkipsCheck?: boolean;
   /** transfer: the target of TimeoutNow campaigns without raising its term (two leaders in one term). */
   transferKeepsTerm?: boolean;
+  /** membership: a leader starts a second configuration change before the first commits (defeats §4.1). */
+  configChangesAtOnce?: boolean;
 }
 
 /** Reads: how many recent heartbeat rounds' send times a leader keeps (far more than a lease lasts). */
@@ -83,7 +88,8 @@ const ROUND_MEMORY = 64;
 
 export class RaftNode {
   readonly id: string;
-  readonly peers: readonly string[];
+  /** Whom this node sends to; fixed without membership changes, its configuration's servers with them. */
+  peers: readonly string[];
   private readonly host: NodeHost;
   /** Position in the cluster's node order. */
   readonly index: number;
@@ -112,9 +118,9 @@ export class RaftNode {
    * array reads instead of Map lookups. Like the chapter's dicts it is empty until the node first
    * leads (`hasLed`) and keeps its values after.
    */
-  private readonly nextIdx: number[];
-  private readonly matchIdx: number[];
-  private readonly peerSlot = new Map<string, number>();
+  private nextIdx: number[];
+  private matchIdx: number[];
+  private peerSlot = new Map<string, number>();
   private hasLeaderState = false;
   heartbeatDue = 0;
   electionDeadline = 0;
@@ -134,17 +140,17 @@ export class RaftNode {
   /** CheckQuorum (§6.2): the leader's next check for a majority heard from, or Infinity when off. */
   quorumCheckDue = Infinity;
   /** CheckQuorum: which peers (by slot) the leader heard from since its last check. */
-  private readonly heardSince: boolean[];
+  private heardSince: boolean[];
   /**
    * Reads (§6.4): the leader's heartbeat round, raised by every broadcast and carried by its
    * AppendEntries; per peer (by slot) the newest round it answered; and when recent rounds were
    * sent, by this node's own clock (the lease counts from there, §6.4.1).
    */
   readRound = 0;
-  private readonly ackRound: number[];
+  private ackRound: number[];
   private readonly roundSentLocal: number[];
   /** fast-backup: rejections in a row from each peer (by slot), i.e. round trips spent backing up. */
-  private readonly backupRounds: number[];
+  private backupRounds: number[];
   /**
    * Leadership transfer (§3.10): the follower this leader is handing over to (null: none), when it
    * gives up (an election timeout after it began; Infinity when none), and whether TimeoutNow went.
@@ -156,6 +162,8 @@ export class RaftNode {
   transferTerm = -1;
   /** Bug hint-skips-check: the term of the leader this follower last sent a hint to (-1: none). */
   private hintedTerm = -1;
+  /** Membership changes (§4.1): this node's configuration, or null without the feature. */
+  readonly membership: Membership | null;
 
   constructor(id: string, index: number, peers: readonly string[], host: NodeHost) {
     this.id = id;
@@ -169,6 +177,7 @@ export class RaftNode {
     this.roundSentLocal = host.features.reads ? new Array<number>(ROUND_MEMORY).fill(0) : [];
     this.backupRounds = peers.map(() => 0);
     peers.forEach((peer, slot) => this.peerSlot.set(peer, slot));
+    this.membership = host.features.membership ? new Membership(host.initialServers ?? []) : null;
     this.resetElectionTimer();
   }
 
@@ -178,7 +187,8 @@ export class RaftNode {
   }
 
   get majority(): number {
-    return ((this.peers.length + 1) >> 1) + 1;
+    const m = this.membership;
+    return m !== null ? m.majority : ((this.peers.length + 1) >> 1) + 1;
   }
 
   /** The leader's next index for `peer`; lastLogIndex + 1 before this node first led. */
@@ -244,6 +254,10 @@ export class RaftNode {
 
   /** The election timer fired (or was forced to): campaign, or with pre-vote ask first (§9.6). */
   startElection(): void {
+    if (this.membership !== null && this.membership.removedFor(this.id, this.commitIndex)) {
+      this.sitOut();
+      return;
+    }
     if (this.host.features.preVote) this.becomePreCandidate();
     else this.becomeCandidate();
   }
@@ -289,7 +303,10 @@ export class RaftNode {
       this.term = term;
       this.votedFor = null;
     }
-    if (this.role !== 'follower') this.host.logEvent(describe.stepsDown(this.id, term), 'step-down', [this.id]);
+    if (this.role !== 'follower') {
+      this.host.logEvent(describe.stepsDown(this.id, term), 'step-down', [this.id]);
+      if (this.role === 'leader' && this.membership !== null) this.leaveLeadership();
+    }
     this.role = 'follower';
     this.leaderId = null;
     this.preCandidate = false;
@@ -334,7 +351,7 @@ export class RaftNode {
   }
 
   private maybeWinPreVote(): void {
-    if (this.preVotes.size < this.majority) return;
+    if ((this.membership !== null ? this.membership.countVoters(this.preVotes) : this.preVotes.size) < this.majority) return;
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'pre-vote-won',
@@ -362,7 +379,12 @@ export class RaftNode {
   private checkQuorum(): void {
     const heard = this.heardSince;
     let count = this.host.bugs.quorumCountsSelfTwice ? 2 : 1;
-    for (let slot = 0; slot < heard.length; slot++) if (heard[slot]) count++;
+    const m = this.membership;
+    if (m !== null) {
+      // §4.1: only the configuration's voters count (not a learner, nor this leader if removing itself).
+      if (!m.isVoter(this.id)) count--;
+      for (let slot = 0; slot < heard.length; slot++) if (heard[slot] && m.isVoter(this.peers[slot])) count++;
+    } else for (let slot = 0; slot < heard.length; slot++) if (heard[slot]) count++;
     const now = this.host.nowMs;
     if (count >= this.majority) {
       heard.fill(false);
@@ -383,13 +405,14 @@ export class RaftNode {
   }
 
   private maybeBecomeLeader(): void {
-    if (this.votes.size < this.majority) return;
+    if ((this.membership !== null ? this.membership.countVoters(this.votes) : this.votes.size) < this.majority) return;
     this.becomeLeader();
   }
 
   private becomeLeader(): void {
     this.role = 'leader';
     this.leaderId = this.id;
+    if (this.membership !== null) this.setPeers(this.membership.peersOf(this.id, true, this.commitIndex));
     const next = this.lastLogIndex + 1;
     this.nextIdx.fill(next);
     this.matchIdx.fill(0);
@@ -475,7 +498,8 @@ export class RaftNode {
     switch (msg.type) {
       case 'RequestVote':
         // A transfer's RequestVote is not ignored: the leader itself asked for it (§3.10, §9.6).
-        return msg.preVote === true || (this.host.features.checkQuorum && msg.transfer !== true && this.hearsLeader());
+        // §4.2.3 (membership) uses CheckQuorum's rule, so a removed server cannot disrupt.
+        return msg.preVote === true || ((this.host.features.checkQuorum || this.membership !== null) && msg.transfer !== true && this.hearsLeader());
       case 'VoteReply':
         return msg.preVote === true && msg.granted;
       default:
@@ -487,7 +511,15 @@ export class RaftNode {
     this.host.detail({
       kind: 'vote-ignored',
       subjects: [this.id, msg.candidate],
-      values: { node: this.id, candidate: msg.candidate, term: this.term, candidateTerm: msg.term, leader: this.leaderId, heardAgoMs: this.role === 'leader' ? 0 : this.host.nowMs - this.leaderHeardMs },
+      values: {
+        node: this.id,
+        candidate: msg.candidate,
+        term: this.term,
+        candidateTerm: msg.term,
+        leader: this.leaderId,
+        heardAgoMs: this.role === 'leader' ? 0 : this.host.nowMs - this.leaderHeardMs,
+        ...(this.host.features.checkQuorum ? {} : { disruption: true as const }),
+      },
       lines: ['cq.ignore-vote'],
     });
   }
@@ -636,9 +668,25 @@ export class RaftNode {
    * answering every round), or 0 when none has been.
    */
   confirmedRound(): number {
+    const m = this.membership;
+    if (m !== null) return this.confirmedRoundOf(m);
     const need = this.majority - 1;
     if (need <= 0) return this.readRound;
     const rounds = [...this.ackRound].sort((a, b) => b - a);
+    return rounds[need - 1];
+  }
+
+  /**
+   * Membership: only the voters of the configuration in force answer for a round (not a learner,
+   * nor a server being removed, nor this leader if it is removing itself, §4.1).
+   */
+  private confirmedRoundOf(m: Membership): number {
+    const need = m.majority - (m.isVoter(this.id) ? 1 : 0);
+    if (need <= 0) return this.readRound;
+    const rounds: number[] = [];
+    for (let slot = 0; slot < this.peers.length; slot++) if (m.isVoter(this.peers[slot])) rounds.push(this.ackRound[slot]);
+    if (rounds.length < need) return 0;
+    rounds.sort((a, b) => b - a);
     return rounds[need - 1];
   }
 
@@ -647,7 +695,8 @@ export class RaftNode {
    * the followers that answered it reset their election timers after that. -Infinity if none.
    */
   leaseStartLocalMs(): number {
-    if (this.majority - 1 <= 0) return this.localNowMs();
+    const m = this.membership;
+    if ((m !== null ? m.majority - (m.isVoter(this.id) ? 1 : 0) : this.majority - 1) <= 0) return this.localNowMs();
     const round = this.confirmedRound();
     if (round === 0 || this.readRound - round >= ROUND_MEMORY) return -Infinity;
     return this.roundSentLocal[round % ROUND_MEMORY];
@@ -667,6 +716,8 @@ export class RaftNode {
       });
     }
     this.broadcastAppend();
+    // Membership: a leader that alone makes its configuration's majority commits at once.
+    if (this.membership !== null) this.advanceCommitByConfig(this.membership);
     return this.lastLogIndex;
   }
 
@@ -709,6 +760,7 @@ export class RaftNode {
       if (position >= this.log.length) this.log.push(entry);
     }
     const lastNew = prev + entries.length;
+    if (this.membership !== null && entries.length > 0) this.refreshConfig(msg.leader);
     if (record && entries.length > 0) {
       const kept = (truncatedTo >= 0 ? truncatedTo : lengthBefore) + base;
       this.host.detail({
@@ -802,6 +854,7 @@ export class RaftNode {
       if (this.transferTo === src && match >= this.lastLogIndex) this.sendTimeoutNow(slot);
       // A reply at or below the commit index changes no count that could commit anything new.
       if (match > this.commitIndex) this.advanceCommitIndex();
+      if (this.membership !== null && this.membership.learners.includes(src) && this.role === 'leader') this.maybePromote(src, match);
     } else if (this.host.features.fastBackup && msg.conflictIndex !== undefined) {
       this.fastBackUp(slot, msg.conflictTerm ?? 0, msg.conflictIndex);
     } else {
@@ -920,6 +973,10 @@ export class RaftNode {
    * (paper, Figure 8); older entries are committed indirectly, once a newer one is.
    */
   private advanceCommitIndex(): void {
+    if (this.membership !== null) {
+      this.advanceCommitByConfig(this.membership);
+      return;
+    }
     const log = this.log;
     const match = this.matchIdx;
     const n = match.length;
@@ -957,6 +1014,197 @@ export class RaftNode {
     if (this.host.features.snapshots) compactIfDue(this, this.host);
   }
 
+  // -- membership changes (§4.1, §4.2.1), only in runs with the feature ----------------------
+
+  /**
+   * Points the leader state at a new set of peers, keeping what it knew of the ones that stay;
+   * a new peer starts at this node's next index (a learner at 1: it is known to be behind).
+   */
+  private setPeers(peers: readonly string[]): void {
+    const learners = this.membership?.learners ?? NO_LEARNERS;
+    const slots = new Map<string, number>();
+    const next: number[] = [];
+    const match: number[] = [];
+    const heard: boolean[] = [];
+    const acked: number[] = [];
+    const backups: number[] = [];
+    peers.forEach((peer, slot) => {
+      slots.set(peer, slot);
+      const old = this.peerSlot.get(peer);
+      next.push(old !== undefined && this.hasLeaderState ? this.nextIdx[old] : learners.includes(peer) ? 1 : this.lastLogIndex + 1);
+      match.push(old !== undefined ? this.matchIdx[old] : 0);
+      heard.push(old !== undefined ? this.heardSince[old] : false);
+      // Reads' answered rounds and fast-backup's round trips are per peer too (a new one starts at 0).
+      acked.push(old !== undefined ? this.ackRound[old] : 0);
+      backups.push(old !== undefined ? this.backupRounds[old] : 0);
+    });
+    this.peers = peers;
+    this.peerSlot = slots;
+    this.nextIdx = next;
+    this.matchIdx = match;
+    this.heardSince = heard;
+    this.ackRound = acked;
+    this.backupRounds = backups;
+  }
+
+  /** No longer leading (stepped down or restarted): no learner, and peers are the voters again. */
+  private leaveLeadership(): void {
+    const m = this.membership as Membership;
+    m.learners = [];
+    this.setPeers(m.peersOf(this.id, false, this.commitIndex));
+  }
+
+  /**
+   * §4.2.2: a server whose removal it knows is committed does not campaign; its timer just runs
+   * again. Until then it still may (it can be needed to commit its own removal), without counting
+   * its own vote.
+   */
+  private sitOut(): void {
+    this.resetElectionTimer();
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'not-campaigning',
+        subjects: [this.id],
+        values: { node: this.id, term: this.term, voters: (this.membership as Membership).voters },
+        lines: ['member.no-campaign'],
+      });
+    }
+  }
+
+  /**
+   * Snapshots (§5.1): an installed snapshot's configuration lies under whatever suffix was kept;
+   * the node uses the latest of the two at once, as it would an appended entry.
+   */
+  useSnapshotConfig(): void {
+    const m = this.membership as Membership;
+    m.hold(this.snapshot?.config);
+    if (m.refresh(this.log, this.snapshotIndex)) this.setPeers(m.peersOf(this.id, this.role === 'leader', this.commitIndex));
+  }
+
+  /** Entries arrived from `leader`: a configuration entry among them takes effect now (§4.1). */
+  private refreshConfig(leader: string): void {
+    const m = this.membership as Membership;
+    if (!m.refresh(this.log, this.snapshotIndex)) return;
+    this.setPeers(m.peersOf(this.id, false, this.commitIndex));
+    if (this.host.recordDetails && m.entry !== null) this.configAppended(m, leader);
+  }
+
+  private configAppended(m: Membership, leader: string | null): void {
+    const entry = m.entry;
+    if (entry === null) return;
+    this.host.detail({
+      kind: 'config-appended',
+      subjects: [this.id, entry.node],
+      values: { node: this.id, term: this.term, index: m.configIndex, op: entry.op, server: entry.node, voters: entry.voters, previous: m.previous, leader, committed: this.commitIndex >= m.configIndex },
+      lines: ['member.append'],
+    });
+  }
+
+  /**
+   * The leader starts a change (the add and remove verbs): an add first catches the server up as
+   * a learner (§4.2.1), a remove appends its configuration at once. One change at a time: while
+   * an entry is uncommitted or a learner catches up, it refuses (`changeBlocked` says why); the
+   * change is not queued, the person asks again.
+   */
+  changeBlocked(): string | null {
+    const m = this.membership as Membership;
+    if (this.host.bugs.configChangesAtOnce) return null; // the bug: a second change goes ahead
+    if (m.learners.length > 0) return `${this.id} is still catching up ${m.learners[0]} as a learner (one change at a time, §4.1)`;
+    if (m.changePending(this.commitIndex)) return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
+    // The fix to single-server changes (Ongaro, raft-dev 2015): a new leader first commits an entry
+    // of its own term, so a change an earlier leader left uncommitted cannot overlap a new one.
+    if (this.commitIndex === 0 || this.termAt(this.commitIndex) !== this.term) return `${this.id} has not yet committed an entry of its term ${this.term} (a new leader commits one before a change; leader-noop does it at once)`;
+    return null;
+  }
+
+  /** Starts a change `changeBlocked` allows. */
+  proposeChange(op: 'add' | 'remove', id: string): void {
+    const m = this.membership as Membership;
+    if (op === 'remove') {
+      this.appendConfig(configEntry(m.voters, 'remove', id));
+      return;
+    }
+    m.learners = [...m.learners, id];
+    m.learnerSinceMs = this.host.nowMs;
+    this.setPeers(m.peersOf(this.id, true, this.commitIndex));
+    if (this.host.recordDetails) {
+      this.host.detail({ kind: 'learner-added', subjects: [this.id, id], values: { node: this.id, term: this.term, learner: id, voters: m.voters }, lines: ['member.learner'] });
+    }
+    this.sendAppend(this.peerSlot.get(id) as number);
+  }
+
+  /** §4.2.1: a learner that holds the leader's last entry joins, by a configuration entry. */
+  private maybePromote(learner: string, match: number): void {
+    if (match < this.lastLogIndex) return;
+    const m = this.membership as Membership;
+    if (this.host.recordDetails) {
+      this.host.detail({
+        kind: 'learner-promoted',
+        subjects: [this.id, learner],
+        values: { node: this.id, term: this.term, learner, matchIndex: match, lastLogIndex: this.lastLogIndex, sinceMs: m.learnerSinceMs },
+        lines: ['member.promote'],
+      });
+    }
+    m.learners = m.learners.filter((l) => l !== learner);
+    this.appendConfig(configEntry(m.voters, 'add', learner));
+  }
+
+  /** The leader appends a configuration entry; like any server it uses it at once (§4.1). */
+  private appendConfig(entry: LogEntry['command'] & { type: 'config' }): void {
+    const m = this.membership as Membership;
+    this.log.push(Object.freeze({ term: this.term, command: entry }));
+    m.refresh(this.log, this.snapshotIndex);
+    this.setPeers(m.peersOf(this.id, true, this.commitIndex));
+    if (this.host.recordDetails) this.configAppended(m, this.id);
+    this.broadcastAppend();
+    // A configuration this leader alone makes a majority of commits at once.
+    this.advanceCommitByConfig(m);
+  }
+
+  /**
+   * Figure 8's rule, counting only the voters of the configuration in force (§4.1): this leader
+   * counts itself only if it is one of them. Once its latest change commits, servers it removed
+   * are no longer sent entries, and a leader that removed itself steps down (§4.2.2).
+   */
+  private advanceCommitByConfig(m: Membership): void {
+    const majority = m.majority;
+    const selfVotes = m.isVoter(this.id) ? 1 : 0;
+    for (let index = this.lastLogIndex; index > this.commitIndex; index--) {
+      const earlier = this.termAt(index) !== this.term;
+      if (earlier && !this.host.bugs.figure8) break;
+      let replicas = selfVotes;
+      for (let slot = 0; slot < this.peers.length; slot++) if (this.matchIdx[slot] >= index && m.isVoter(this.peers[slot])) replicas++;
+      if (replicas < majority) continue;
+      if (this.host.recordDetails) {
+        this.host.detail({
+          kind: 'commit-advanced',
+          subjects: [this.id],
+          values: { node: this.id, from: this.commitIndex, to: index, term: this.term, rule: earlier ? 'earlier-term-by-counting' : 'majority', replicas, majority, leader: null, leaderCommit: null },
+          lines: earlier ? ['commit.earlier-term-by-counting', 'member.count'] : ['commit.majority', 'member.count'],
+        });
+      }
+      const pendingBefore = m.changePending(this.commitIndex);
+      this.commitIndex = index;
+      this.applyCommitted();
+      if (pendingBefore && !m.changePending(index)) this.changeCommitted(m);
+      return;
+    }
+  }
+
+  private changeCommitted(m: Membership): void {
+    if (m.isVoter(this.id)) {
+      // One more round tells the servers the change removed that it is committed, so they stop campaigning.
+      if (m.previous.some((id) => !m.voters.includes(id))) this.broadcastAppend();
+      this.setPeers(m.peersOf(this.id, true, this.commitIndex));
+      return;
+    }
+    if (this.host.recordDetails) {
+      this.host.detail({ kind: 'removed-leader-steps-down', subjects: [this.id], values: { node: this.id, term: this.term, index: m.configIndex, voters: m.voters }, lines: ['member.removed-leader'] });
+    }
+    this.becomeFollower(this.term);
+    this.resetElectionTimer();
+  }
+
   /**
    * Restart after a crash: persistent state kept, volatile state rebuilt. The state machine is
    * volatile too: the host resets it, and it is re-applied as commits are re-learned. With a
@@ -972,6 +1220,12 @@ export class RaftNode {
     this.preCandidate = false;
     this.leaderHeardMs = -1;
     if (this.transferTo !== null) this.endTransfer();
+    if (this.membership !== null) {
+      // The configuration is rebuilt from what persists: the snapshot's, then the log's (§4.1, §5).
+      this.membership.hold(this.snapshot?.config);
+      this.membership.refresh(this.log, this.snapshotIndex);
+      this.leaveLeadership();
+    }
     if (forgetVote) {
       // Bug `forget-vote`: a server that did not persist its term and vote.
       this.term = 0;
@@ -982,3 +1236,4 @@ export class RaftNode {
 }
 
 const EMPTY: readonly LogEntry[] = Object.freeze([]);
+const NO_LEARNERS: readonly string[] = Object.freeze([]);

@@ -176,6 +176,15 @@ export const PRESETS: readonly Preset[] = [
     schedule: '@800 submit x=1; @1000 crash n2; @1005 submit x=2; @1300 submit x=3',
     untilMs: 1400,
   },
+  {
+    name: 'grow-and-remove',
+    title: 'Grow from 3 to 5 servers, then remove the leader (membership, §4.1)',
+    blurb:
+      'Without the feature a cluster keeps its servers for good. With membership, n2 catches n4 and then n5 up as learners and adds each by a configuration entry, one change at a time; then it removes itself, steps down once that commits, and n1, n3, n4, n5 elect a new leader.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['n1', 'n2', 'n3'], features: ['membership'] },
+    schedule: '@400 submit x=1; @600 add n4; @1000 add n5; @1600 remove n2',
+    untilMs: 3000,
+  },
 ];
 
 export function findPreset(name: string): Preset | null {

@@ -139,6 +139,21 @@ export const PSEUDOCODE: readonly PseudocodeSection[] = [
     ],
   },
   {
+    id: 'member',
+    title: 'Membership changes',
+    source: 'Ongaro 2014 §4.1, §4.2.1, §4.2.2 (feature membership)',
+    feature: 'membership',
+    lines: [
+      line('member.learner', 0, 'leader, on add s: replicate to s as a non-voting learner; it does not count in any majority'),
+      line('member.promote', 0, 'once the learner holds the leader\'s last entry: append the configuration C ∪ {s}'),
+      line('member.refuse', 0, 'while a configuration entry is uncommitted (or a learner catches up): refuse a second change'),
+      line('member.append', 0, 'any server, on appending a configuration entry: use it at once, committed or not'),
+      line('member.count', 0, 'elections and commits count only the voters of the latest configuration in the log'),
+      line('member.removed-leader', 0, 'a leader not in its configuration steps down once that entry is committed'),
+      line('member.no-campaign', 0, 'a server not in its own latest configuration does not campaign'),
+    ],
+  },
+  {
     id: 'apply',
     title: 'All servers',
     source: 'Raft Figure 2 (All Servers), §5.2 restart',

@@ -62,6 +62,14 @@ export const PSEUDOCODE_IDS = [
   'transfer.timeout-now',
   'transfer.campaign',
   'transfer.abort',
+  // Membership changes (§4.1, §4.2.1, §4.2.2).
+  'member.learner',
+  'member.promote',
+  'member.append',
+  'member.refuse',
+  'member.count',
+  'member.removed-leader',
+  'member.no-campaign',
 ] as const;
 
 export type PseudocodeId = (typeof PSEUDOCODE_IDS)[number];

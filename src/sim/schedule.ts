@@ -3,7 +3,7 @@
  * applied after the simulation has advanced to that time, in the order written. One text format
  * for the CLI, presets, share links and recorded UI actions.
  */
-import { MAX_MS, READ_MODES, featuresOf, isReadMode, type ReadMode, type SimConfig } from './config';
+import { MAX_MS, READ_MODES, featuresOf, isReadMode, type ReadMode, MAX_NODES, type SimConfig } from './config';
 
 export type ClientIntent =
   | { readonly op: 'acquire'; readonly key: string; readonly leaseMs: number }
@@ -37,11 +37,14 @@ export type ActionBody =
   /** The node's election timer fires now (a teacher starts an election on cue, as RaftScope offers). */
   | { readonly verb: 'timeout'; readonly node: string }
   /** Leadership transfer (§3.10, feature transfer): the leader hands over to this node. */
-  | { readonly verb: 'transfer'; readonly node: string };
+  | { readonly verb: 'transfer'; readonly node: string }
+  /** Membership changes (feature membership, §4.1): the leader adds a server (n1..n9) or removes one. */
+  | { readonly verb: 'add'; readonly node: string }
+  | { readonly verb: 'remove'; readonly node: string };
 
 export type Action = ActionBody & { readonly at: number };
 
-export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss', 'delay', 'duplicate', 'reorder', 'calm', 'timeout', 'transfer'] as const;
+export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss', 'delay', 'duplicate', 'reorder', 'calm', 'timeout', 'transfer', 'add', 'remove'] as const;
 /** The longest extra delay a `delay` action may add, in ms. */
 export const MAX_DELAY_MS = 60_000;
 export const CLIENT_OPS = ['acquire', 'write', 'release', 'pause', 'crash', 'restart', 'put', 'get'] as const;
@@ -171,6 +174,12 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
       return { verb };
     case 'client':
       return parseClient(args, where);
+    case 'add':
+    case 'remove': {
+      expectArgs(args, 1, `@<ms> ${verb} <node>`, where);
+      if (!/^n[1-9]$/.test(args[0])) throw new ScheduleError(`${where} names server "${args[0]}"; a server ${verb === 'add' ? 'added' : 'removed'} is one of n1 to n9.`);
+      return { verb, node: args[0] };
+    }
     default:
       throw new ScheduleError(`${where} has unknown verb "${verb}"; the verbs are ${VERBS.join(', ')}.`);
   }
@@ -255,9 +264,18 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
     const a = actions[i];
     const where = `Action ${i + 1} ("${formatAction(a)}")`;
     const needNode = (id: string) =>
-      nodes.has(id) ? null : `${where} names node "${id}", which is not in the cluster; the nodes are ${nodeList}.`;
+      nodes.has(id) ? null : `${where} names node "${id}", which is not in the cluster; the nodes are ${nodeList}${nodes.size > config.nodeIds.length ? ' and those added before it' : ''}.`;
     let problem: string | null = null;
     switch (a.verb) {
+      case 'add':
+      case 'remove':
+        if (!(config.features ?? []).includes('membership')) {
+          problem = `${where} changes the membership, which needs the feature membership; switch it on with --features membership (features=membership in a link, or Settings ▸ Protocol).`;
+        } else if (a.verb === 'add' && !nodes.has(a.node)) {
+          if (nodes.size >= MAX_NODES) problem = `${where} would make ${nodes.size + 1} servers; a run has at most ${MAX_NODES}.`;
+          else nodes.add(a.node); // later actions may name it
+        }
+        break;
       case 'crash':
       case 'restart':
       case 'drift':
@@ -313,6 +331,8 @@ export function formatBody(a: ActionBody): string {
     case 'restart':
     case 'timeout':
     case 'transfer':
+    case 'add':
+    case 'remove':
       return `${a.verb} ${a.node}`;
     case 'heal':
       return 'heal';

@@ -7,7 +7,8 @@ import { deepClone } from './clone';
 import { Cluster } from './cluster';
 import { checkConfig, type SimConfig } from './config';
 import { LockService } from './lockService';
-import { checkSchedule, freezeAction, type Action, type ActionBody } from './schedule';
+import { describe } from './describe';
+import { checkSchedule, formatBody, freezeAction, type Action, type ActionBody } from './schedule';
 
 export interface RunOptions {
   /** At every positive multiple of this many ms, after that time's actions, submit `x=<i>` to the leader. */
@@ -149,7 +150,7 @@ export class Simulation {
    */
   act(body: ActionBody): Action | string {
     const action = freezeAction({ at: this.cluster.nowMs, ...body } as Action);
-    const problem = checkSchedule([action], this.cluster.config);
+    const problem = checkSchedule([action], this.knownConfig());
     if (problem) return problem.replace(/^Action 1 /, 'Action ');
     this.actions.splice(this.nextAction, 0, action);
     this.nextAction++;
@@ -159,9 +160,23 @@ export class Simulation {
     return action;
   }
 
+  /** The configuration with every node the run has now (membership changes add some). */
+  private knownConfig(): SimConfig {
+    const c = this.cluster;
+    return c.nodes.length === c.config.nodeIds.length ? c.config : { ...c.config, nodeIds: c.nodes.map((n) => n.id) };
+  }
+
   /** Applies one action now. The action must already be checked against the configuration. */
   apply(action: Action): void {
     const c = this.cluster;
+    if (c.features.membership) {
+      // A schedule may name a server whose add the leader refused: the action is refused too.
+      const id = 'node' in action && action.verb !== 'add' && action.verb !== 'remove' ? action.node : action.verb === 'submit' ? action.target : null;
+      if (id !== null && !c.nodeById.has(id)) {
+        c.logEvent(describe.absentServer(formatBody(action), id), 'member-change-refused', [id]);
+        return;
+      }
+    }
     switch (action.verb) {
       case 'crash':
         c.crash(action.node);
@@ -201,6 +216,10 @@ export class Simulation {
         break;
       case 'transfer':
         c.transferLeadership(action.node);
+        break;
+      case 'add':
+      case 'remove':
+        c.changeMembership(action.verb, action.node);
         break;
       case 'client':
         if (this.lockService === null) throw new RangeError(`This run has no clients, so "client ${action.client}" cannot act.`);

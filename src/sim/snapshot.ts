@@ -10,6 +10,8 @@ import type { ClientIntent } from './schedule';
 import type { Simulation } from './simulation';
 import type { StoreWriteRecord } from './stores';
 import type { AppendEntries, Message, MessageType, Role } from './types';
+import type { Membership } from './membership';
+import type { RaftNode } from './node';
 
 /** How many trailing log entries a snapshot carries per node (the UI shows the tail). */
 export const SNAPSHOT_LOG_TAIL = 60;
@@ -18,8 +20,16 @@ export interface LogEntryView {
   readonly index: number;
   readonly term: number;
   readonly text: string;
-  /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands. */
-  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'put' | 'get';
+  /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands; `config`: a configuration entry (membership, §4.1). */
+  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'put' | 'get' | 'config';
+}
+
+export interface MembershipView {
+  readonly voters: readonly string[];
+  readonly configIndex: number;
+  /** Leader only: the servers it catches up before they join. */
+  readonly learners: readonly string[];
+  readonly status: 'voter' | 'learner' | 'removed';
 }
 
 export interface LockView {
@@ -59,6 +69,12 @@ export interface NodeView {
   readonly preCandidate?: true;
   /** fast-backup, a leader: rejections in a row from each peer (round trips spent backing up). */
   readonly backupRounds?: Readonly<Record<string, number>>;
+  /**
+   * Membership changes (only in runs with the feature): this node's configuration in force, and
+   * where the cluster's leader (else the node itself) puts it — a voter, a learner catching up
+   * (§4.2.1), or removed.
+   */
+  readonly membership?: MembershipView;
   readonly preVotes?: readonly string[];
   /** Snapshots (§5): the compacted prefix, present only once the node holds a snapshot. */
   readonly snapshot?: { readonly index: number; readonly term: number };
@@ -196,10 +212,18 @@ export function messageLabel(payload: Message): string {
   }
 }
 
+function membershipView(node: RaftNode, leader: RaftNode | null): MembershipView {
+  const m = node.membership as Membership;
+  const judge = (leader ?? node).membership as Membership;
+  const status = judge.isVoter(node.id) ? 'voter' : judge.learners.includes(node.id) ? 'learner' : 'removed';
+  return { voters: m.voters, configIndex: m.configIndex, learners: m.learners, status };
+}
+
 export function takeSnapshot(sim: Simulation): Snapshot {
   const cluster = sim.cluster;
   const now = cluster.nowMs;
   const ls = sim.lockService;
+  const lead = cluster.features.membership ? cluster.leader() : null;
   const nodes: NodeView[] = cluster.nodes.map((node) => {
     const from = Math.max(0, node.log.length - SNAPSHOT_LOG_TAIL);
     const log: LogEntryView[] = [];
@@ -242,6 +266,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
       ...(node.preCandidate ? { preCandidate: true as const, preVotes: [...node.preVotes].sort() } : {}),
       ...(isLeader && cluster.features.fastBackup ? { backupRounds: Object.fromEntries(node.peers.map((p) => [p, node.backupRoundsOf(p)])) } : {}),
       ...(node.snapshot !== null ? { snapshot: { index: node.snapshot.index, term: node.snapshot.term } } : {}),
+      ...(node.membership !== null ? { membership: membershipView(node, lead) } : {}),
     };
   });
   const messages: MessageView[] = cluster.inflight.items.map((env) => ({

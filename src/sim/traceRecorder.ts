@@ -13,6 +13,7 @@
  * Attach it to a fresh run that moves forward: a checkpoint (`Simulation.clone`) is made
  * without it, so replays from checkpoints never feed it.
  */
+import { MAX_NODES } from './config';
 import type { ClientActor } from './clientActor';
 import type { Cluster, ClusterTracer } from './cluster';
 import type { LockService } from './lockService';
@@ -101,7 +102,9 @@ export class TraceRecorder implements ClusterTracer {
     const config = this.cluster.config;
     const service = this.service;
     this.stores = service !== null ? [service.fenced, service.unfenced] : [];
-    this.actors = { nodes: [...config.nodeIds], clients: service !== null ? [...config.clientIds] : [], stores: this.stores.map((s) => s.id) };
+    // With membership changes every id a server may join as (n1..n9) has its lane from the start.
+    const joinable = this.cluster.features.membership ? Array.from({ length: MAX_NODES }, (_, i) => `n${i + 1}`).filter((id) => !config.nodeIds.includes(id)) : [];
+    this.actors = { nodes: [...config.nodeIds, ...joinable], clients: service !== null ? [...config.clientIds] : [], stores: this.stores.map((s) => s.id) };
     this.actorIds = [...this.actors.nodes, ...this.actors.clients, ...this.actors.stores];
     this.actorIds.forEach((id, i) => this.actorIndex.set(id, i));
     this.storeBase = this.actors.nodes.length + this.actors.clients.length;
@@ -383,7 +386,7 @@ export class TraceRecorder implements ClusterTracer {
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i];
       const state: Role | 'down' = node.alive ? node.role : 'down';
-      const open = this.openNode[i];
+      const open = i < this.openNode.length ? this.openNode[i] : null;
       if (open !== null && open.state === state && open.term === node.term) continue;
       if (open !== null) open.to = now;
       const span: Mutable<NodeSpan> = { node: node.id, from: now, to: null, state, term: node.term };

@@ -46,14 +46,26 @@ export type KvCommand =
   | { readonly type: 'put'; readonly key: string; readonly value: string; readonly client: string; readonly requestId: number }
   | { readonly type: 'get'; readonly key: string; readonly client: string; readonly requestId: number };
 
-/** A log command is a plain string (applies as Noop), a lock command, a leader's no-op, or a put/get. */
-export type Command = string | LockCommand | NoopCommand | KvCommand;
+/**
+ * A configuration entry of the membership feature (§4.1): the voters of the new configuration,
+ * and the one server it adds or removes. It applies as Noop; it takes effect on a server as soon
+ * as the server appends it (membership.ts), not when it commits.
+ */
+export interface ConfigCommand {
+  readonly type: 'config';
+  readonly voters: readonly string[];
+  readonly op: 'add' | 'remove';
+  readonly node: string;
+}
 
-/** Whether a command is one of the lock service's (not a plain string, a no-op or a put/get). */
+/** A log command is a plain string (applies as Noop), a lock command, a leader's no-op, a put/get or a configuration. */
+export type Command = string | LockCommand | NoopCommand | KvCommand | ConfigCommand;
+
+/** Whether a command is one of the lock service's (not a plain string, a no-op, a put/get or a configuration). */
 export function isLockCommand(command: Command): command is LockCommand {
   if (typeof command === 'string') return false;
   const type = command.type;
-  return type !== 'noop' && type !== 'put' && type !== 'get';
+  return type !== 'noop' && type !== 'put' && type !== 'get' && type !== 'config';
 }
 
 /** Whether a command is one of the key-value map's (reads feature). */
@@ -139,6 +151,20 @@ export interface RaftSnapshot {
   readonly index: number;
   readonly term: number;
   readonly state: SnapshotState | null;
+  /** Membership changes (only with the feature): the configuration in force at the last included index. */
+  readonly config?: SnapshotConfig;
+}
+
+/**
+ * The configuration a snapshot carries (membership with snapshots, §5.1 and §4.1): the latest
+ * configuration entry at or below its last included index (index 0 and no entry: the initial
+ * servers), and the voters before it.
+ */
+export interface SnapshotConfig {
+  readonly index: number;
+  readonly entry: ConfigCommand | null;
+  readonly voters: readonly string[];
+  readonly previous: readonly string[];
 }
 
 /** Leader → follower whose next entry the leader has compacted (§5.1): the whole snapshot at once. */

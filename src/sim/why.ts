@@ -58,6 +58,9 @@ export const DISSERTATION = {
   reads: 'Ongaro 2014 §6.4, "Processing read-only queries more efficiently" (ReadIndex), and §6.4.1 (leases and bounded clock drift)',
   transfer: 'Ongaro 2014 §3.10, "Leadership transfer extension": the leader brings the target up to date, then sends TimeoutNow',
   fastBackup: 'Raft paper §5.3 (and Ongaro 2014 §3.5): a rejection names the conflicting term and its first index, so the leader skips a term per round trip (fast back-up)',
+  membership: 'Ongaro 2014 §4.1, "Safety": one server at a time, each configuration used as soon as it is appended',
+  learner: 'Ongaro 2014 §4.2.1, "Catching up new servers" (non-voting learners)',
+  removedLeader: 'Ongaro 2014 §4.2.2, "Removing the current leader"',
 } as const;
 
 const hasFeature = (snap: Snapshot, name: FeatureName) => snap.features?.includes(name) ?? false;
@@ -244,7 +247,39 @@ function whyNode(snap: Snapshot, id: string, events: readonly SimEvent[]): Expla
   }
   const inflight = snap.messages.filter((m) => m.src === id || m.dst === id).length;
   if (inflight > 0) facts.push(['messages in flight', `${inflight} to or from ${id}`]);
+  const member = n.membership;
+  if (member !== undefined) {
+    facts.push(['configuration', `{${member.voters.join(', ')}}${member.configIndex > 0 ? ` (entry ${member.configIndex})` : ' (the initial one)'}`]);
+    const said = membershipNote(id, member, leader);
+    if (said !== null) {
+      answer.push(said.text);
+      rule = `${rule}; ${said.rule}`;
+    }
+  }
   return { title: `Why is ${id} ${n.alive ? `a ${n.role}` : 'down'}?`, answer, rule, facts };
+}
+
+/** A learner, a removed server or a leader removing itself, in one paragraph (membership runs only). */
+function membershipNote(id: string, member: NonNullable<NodeView['membership']>, leader: NodeView | undefined): { text: string; rule: string } | null {
+  if (member.status === 'learner') {
+    return {
+      text: `${id} is a learner: ${leader?.id ?? 'the leader'} sends it every entry, but it counts in no majority and does not campaign. Once it holds the leader's last entry, the leader appends a configuration with ${id} in it, and ${id} votes from then on.`,
+      rule: DISSERTATION.learner,
+    };
+  }
+  if (member.status === 'removed') {
+    return {
+      text: `${id} was removed: the configuration in force, {${(leader?.membership ?? member).voters.join(', ')}}, does not include it, so it counts in no majority. A leader that removes itself keeps leading until the removal commits, then steps down; a server that knows its removal is committed does not campaign again.`,
+      rule: DISSERTATION.removedLeader,
+    };
+  }
+  if (!member.voters.includes(id)) {
+    return {
+      text: `${id} is removing itself: its configuration {${member.voters.join(', ')}} lacks it, so it counts neither its own vote nor its own copy; it steps down once that entry commits.`,
+      rule: DISSERTATION.removedLeader,
+    };
+  }
+  return null;
 }
 
 // -- log entries ----------------------------------------------------------------------------
@@ -263,7 +298,8 @@ function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
   const e = n ? entryOf(n, index) : undefined;
   if (n && !e && n.snapshot !== undefined && index <= n.snapshot.index) return whyCompacted(n, index, n.snapshot);
   if (!n || !e) return unknown(`Why is entry ${index} on ${nodeId} like this?`, `Entry ${index} on ${nodeId}`);
-  const size = snap.nodes.length;
+  // With membership changes a majority is of the node's configuration, not of every server drawn.
+  const size = n.membership !== undefined ? n.membership.voters.length : snap.nodes.length;
   const maj = majorityOf(size);
   const committed = index <= n.commitIndex;
   const facts: [string, string][] = [
@@ -275,7 +311,9 @@ function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
   const noopNote =
     e.kind === 'noop'
       ? `This is the no-op a new leader of term ${e.term} appended as soon as it won (leader-noop): it carries no command and the state machine ignores it. It exists so that entries of earlier terms commit at once: a leader may commit by counting only an entry of its own term, and this is one.`
-      : null;
+      : e.kind === 'config'
+        ? `This is a configuration entry: ${nodeId} uses it from the moment it appended it, committed or not, so its elections and commits count the voters it names. A leader starts no other change until it commits; a server it adds was first caught up as a learner.`
+        : null;
   if (committed) {
     const applied = index <= n.lastApplied;
     return {
@@ -285,7 +323,7 @@ function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
         `Committed means safe for good: any future leader needs votes from a majority, that majority shares a node with the one that stores this entry, and that node refuses a candidate whose log lacks it. ${applied ? `${nodeId} has applied it to its state machine.` : `${nodeId} has not applied it yet (applied up to ${n.lastApplied}).`}`,
         ...(noopNote !== null ? [noopNote] : []),
       ],
-      rule: `Raft paper §5.3 and §5.4 (Leader Completeness); ${FIGURE2.leaderCommit}${noopNote !== null ? `; ${DISSERTATION.noop}` : ''}`,
+      rule: `Raft paper §5.3 and §5.4 (Leader Completeness); ${FIGURE2.leaderCommit}${noopNote !== null ? `; ${e.kind === 'config' ? DISSERTATION.membership : DISSERTATION.noop}` : ''}`,
       facts,
     };
   }
@@ -347,7 +385,7 @@ function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
   return {
     title: `Why is ${e.text} at index ${index} not committed on ${nodeId}?`,
     answer,
-    rule: `Raft paper §5.3–§5.4.2; ${FIGURE2.leaderCommit}; Figure 8`,
+    rule: `Raft paper §5.3–§5.4.2; ${FIGURE2.leaderCommit}; Figure 8${e.kind === 'config' ? `; ${DISSERTATION.membership}` : ''}`,
     facts,
   };
 }

@@ -105,7 +105,7 @@ describe('schedule editor', () => {
     const text = screen.getByTestId('schedule-text');
     fireEvent.change(text, { target: { value: '@100 crash n2\n@200 explode n1' } });
     expect(screen.getByTestId('schedule-error').textContent).toBe(
-      'Action 2 ("@200 explode n1", at character 15) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer.',
+      'Action 2 ("@200 explode n1", at character 15) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove.',
     );
     expect(text.getAttribute('aria-invalid')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: 'Apply schedule' }));
@@ -217,7 +217,7 @@ describe('invariants panel, bugs menu and counterexample search', () => {
     const { sent } = renderLab(<BugsMenu />, chapter);
     expect(screen.queryByRole('checkbox')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Bugs: none/ }));
-    expect(screen.getAllByRole('checkbox')).toHaveLength(13); // six bugs of the engine and one per protocol feature
+    expect(screen.getAllByRole('checkbox')).toHaveLength(14); // six bugs of the engine and one per protocol feature
     fireEvent.click(screen.getByRole('checkbox', { name: /no-fencing/ }));
     expect(sent.at(-1)).toEqual({ type: 'load', config: { ...DEFAULT_CONFIG, bugs: ['no-fencing'] }, schedule: parseSchedule(CHAPTER_SCHEDULE), startAtMs: 1500, playing: false, label: 'custom' });
   });

@@ -59,6 +59,8 @@ export function* shrinkSchedule(
   // Without some actions the same failure may come a little later.
   const limitMs = violation.t + 1000;
   const attempt = (candidate: Action[]): boolean => {
+    // Without an `add` (membership), a later action may name a server that never joins.
+    if (checkSchedule(candidate, config) !== null) return false;
     runs++;
     const v = replay(config, candidate, limitMs);
     if (v === null || v.invariant !== target) return false;

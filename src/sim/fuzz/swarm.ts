@@ -5,7 +5,7 @@
  */
 import { BUG_FEATURE, nodeIdsFor, type BugName, type SimConfig } from '../config';
 import { FEATURE_NAMES, type FeatureName } from '../features';
-import { attachInvariants, type Violation } from '../invariants';
+import { attachInvariants, type InvariantId, type Violation } from '../invariants';
 import { CPythonRandom, parseSeed, type Seed } from '../prng';
 import type { Action } from '../schedule';
 import { VERDICT_NAMES, verdictStake } from '../linearizability/check';
@@ -14,6 +14,7 @@ import { RunContext } from './context';
 import { StoryDriver } from './driver';
 import { FAULTS } from './faults';
 import { SwarmReads } from './reads';
+import { MEMBERSHIP_GAP_MS, membershipChange, membershipRandom } from './membershipFaults';
 
 export const FUZZ_DURATION_MS = 10_000;
 
@@ -64,6 +65,8 @@ export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
   'read-index-skips-heartbeat': ['partition', 'locks'],
   'hint-skips-check': ['figure8-story', 'leader-churn', 'submits', 'crash'],
   'transfer-keeps-term': ['submits', 'crash'],
+  // Its faults are drawn from the membership stream of their own (fuzz/membershipFaults.ts).
+  'config-changes-at-once': [],
 };
 
 /**
@@ -198,7 +201,15 @@ function pickKind(rng: CPythonRandom, draw: SwarmDraw): FaultKind {
 }
 
 /** Runs fuzz run number `run` (0-based) of the fuzz seed: pure, deterministic, about one chunk of work. */
-export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], durationMs = FUZZ_DURATION_MS, features: FeatureChoice = 'swarm'): RunOutcome {
+export function fuzzRun(
+  seed: Seed,
+  run: number,
+  bugs: readonly BugName[] = [],
+  durationMs = FUZZ_DURATION_MS,
+  features: FeatureChoice = 'swarm',
+  /** Invariants not to report (a test that wants the damage an earlier violation leads to). */
+  skip: readonly InvariantId[] = [],
+): RunOutcome {
   const rng = runRandom(seed, run);
   let draw = drawSwarm(rng, bugs, drawFeatures(seed, run, bugs, features));
   // Reads: put/get from a stream of their own, only with the feature and clients (§6.4), and not
@@ -208,15 +219,19 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
   const reads = readsOn ? new SwarmReads(seed, run, draw.config.clientIds, bugs) : null;
   if (reads !== null && reads.mode !== 'log') draw = { ...draw, config: { ...draw.config, readMode: reads.mode } };
   const sim = new Simulation(draw.config);
-  const checker = attachInvariants(sim, { maxViolations: 1 });
+  const checker = attachInvariants(sim, { maxViolations: 1, skip });
   const stories = new StoryDriver(() => sim.nowMs);
   const ctx = new RunContext(rng, draw, sim, stories, durationMs);
   let nextFaultAt = draw.firstFaultAtMs;
   const transfers = draw.config.features?.includes('transfer') === true ? new TransferDraws(seed, run) : null;
+  // Membership changes come from a stream of their own, and only with the feature (membershipFaults.ts).
+  const members = sim.cluster.features.membership ? new RunContext(membershipRandom(seed, run), draw, sim, stories, durationMs) : null;
+  let nextMemberAt = members !== null ? members.randint(MEMBERSHIP_GAP_MS[0], MEMBERSHIP_GAP_MS[1]) : Infinity;
+  const raceWeight = bugs.includes('config-changes-at-once') ? 0.6 : 0.2;
   try {
     // Each instant: step to it, resume the stories due, then (if due) start one random fault.
     outer: while (sim.nowMs < durationMs) {
-      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt, reads !== null ? reads.nextAtMs : Infinity, transfers !== null ? transfers.nextAtMs : Infinity);
+      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt, reads !== null ? reads.nextAtMs : Infinity, transfers !== null ? transfers.nextAtMs : Infinity, nextMemberAt);
       while (sim.nowMs < target) {
         sim.step();
         if (checker.violations.length > 0) break outer;
@@ -236,6 +251,10 @@ export function fuzzRun(seed: Seed, run: number, bugs: readonly BugName[] = [], 
       if (transfers !== null && transfers.nextAtMs <= sim.nowMs && sim.nowMs < durationMs) {
         sim.act({ verb: 'transfer', node: transfers.take(draw.config.nodeIds, sim.nowMs) });
         if (checker.violations.length > 0) break;
+      }
+      if (members !== null && nextMemberAt <= sim.nowMs) {
+        stories.start(membershipChange(members, raceWeight));
+        nextMemberAt = sim.nowMs + members.randint(MEMBERSHIP_GAP_MS[0], MEMBERSHIP_GAP_MS[1]);
       }
     }
     // Then the faults stop, and the cluster must be live again within the bound (or the

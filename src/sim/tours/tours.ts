@@ -855,6 +855,52 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  {
+    name: 'grow-and-remove',
+    title: 'Membership changes: grow to five, remove the leader',
+    intro: 'A cluster of three takes two new servers and then lets its leader go, one configuration entry at a time (§4.1), each new server first catching up as a learner (§4.2.1).',
+    config: presetConfig('grow-and-remove'),
+    beats: [
+      {
+        narration: '{n2} wins the first election and leads **term 1** over the three servers {n1}, {n2}, {n3}. A client submits **x=1**: a new leader commits an entry of its term before it changes the configuration.',
+        actions: '@400 submit x=1',
+        until: { atMs: 590 },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }, { p: 'committedOnAll', index: 1 }],
+      },
+      {
+        narration:
+          '**add n4**: {n2} first sends **n4** the whole log as a **learner**, which counts in no majority. Once **n4** holds the last entry, {n2} appends the configuration **{n1, n2, n3, n4}** and uses it at once, committed or not.',
+        actions: '@600 add n4',
+        until: { atMs: 990 },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'happened', kind: 'member-change', subject: 'n4' }, { p: 'logIs', node: 'n4', entries: ['x=1', 'config +n4 {n1, n2, n3, n4}'] }, { p: 'committedOnAll', index: 2 }],
+      },
+      {
+        narration: '**add n5** the same way: now five voters, and a majority is **three**.',
+        actions: '@1000 add n5',
+        until: { atMs: 1590 },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'logIs', node: 'n5', entries: ['x=1', 'config +n4 {n1, n2, n3, n4}', 'config +n5 {n1, n2, n3, n4, n5}'] }, { p: 'committedOnAll', index: 3 }],
+      },
+      {
+        narration:
+          '**remove n2**, the leader itself. {n2} appends **{n1, n3, n4, n5}** and goes on leading without counting its own vote; once the entry commits it **steps down**. It is out of its configuration, so it never campaigns again, and **n5** wins **term 2**.',
+        actions: '@1600 remove n2',
+        until: { atMs: 3000 },
+        highlight: { node: 'n2' },
+        expect: [{ p: 'role', node: 'n2', role: 'follower' }, { p: 'happened', kind: 'step-down', subject: 'n2' }, { p: 'leaderIs', node: 'n5', term: 2 }, { p: 'electionSafe' }],
+      },
+      {
+        narration:
+          '**What if** a leader started a second change before the first committed? Rewind with the bug **config-changes-at-once** and ask for both servers at once: {n2} takes both as learners, and two configuration entries are uncommitted together — two majorities that need not overlap.',
+        branch: { fromBeat: 2, change: { bugs: ['config-changes-at-once'], actions: '@600 add n4; @600 add n5' } },
+        until: { atMs: 990 },
+        highlight: { panel: 'logs' },
+        expect: [{ p: 'happened', kind: 'member-change', count: 2 }, { p: 'not', of: { p: 'happened', kind: 'member-change-refused' } }],
+      },
+    ],
+  },
 ];
 
 export function findTour(name: string): Tour | null {

@@ -6,7 +6,7 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLab, useLabStore } from '../labContext';
-import { selectClientIds, selectClock, selectHasStores, selectMessages, selectNodeIds } from '../store/selectors';
+import { nextServerId, selectClientIds, selectClock, selectHasMembership, selectHasStores, selectMessages, selectNodeIds } from '../store/selectors';
 import { messageAt } from './messageCanvas';
 import { ClientGlyph, DisagreeMark, StoreGlyph } from './ActorGlyphs';
 import { createCutGesture } from './cutGesture';
@@ -21,6 +21,7 @@ export const Diagram = memo(function Diagram() {
   const nodeIds = useLab(useShallow(selectNodeIds));
   const clientIds = useLab(useShallow(selectClientIds));
   const hasStores = useLab(selectHasStores);
+  const hasMembership = useLab(selectHasMembership);
   const bridge = useBridge();
   const store = useLabStore();
   // Presenter mode: bigger glyphs on a slightly smaller ring (src/ui/present/diagramText.ts).
@@ -67,8 +68,23 @@ export const Diagram = memo(function Diagram() {
   }, [callbacks]);
 
   const preview = cutLine ? groupsForCut(layout, nodeIds, cutLine.a, cutLine.b) : null;
+  const nextServer = hasMembership ? nextServerId(nodeIds) : null;
   return (
     <div className="diagram-frame">
+      {hasMembership && (
+        // Membership changes (§4.1): the leader catches the new server up as a learner, then adds it.
+        <button
+          type="button"
+          className="add-server"
+          disabled={nextServer === null}
+          title={nextServer === null ? 'A run has at most 9 servers.' : `Ask the leader to add ${nextServer} (it catches up as a learner first).`}
+          onClick={() => {
+            if (nextServer !== null) bridge.act({ verb: 'add', node: nextServer });
+          }}
+        >
+          {nextServer === null ? '9 servers' : `+ add ${nextServer}`}
+        </button>
+      )}
       <MessagesLayer layout={layout} presenting={presenting} />
       <svg
         ref={svgRef}

@@ -74,6 +74,10 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
     } else if (e.key === 's' || e.key === 'S') {
       e.preventDefault();
       store.getState().toggleSelected(id);
+    } else if ((e.key === 'x' || e.key === 'X') && f.member !== null) {
+      // Membership runs: ask the leader to remove this server (§4.1).
+      e.preventDefault();
+      bridge.act({ verb: 'remove', node: id });
     }
   };
   const k = r / 52;
@@ -84,7 +88,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   const size = presenter
     ? { id: PRESENTER_FONT.nodeId * ps, role: PRESENTER_FONT.role * ps, term: PRESENTER_FONT.term * ps, side: PRESENTER_FONT.side * ps, idY: -27.5 * ps, roleY: 2 * ps, termY: 30 * ps, line: PRESENTER_GEOMETRY.sideLine * ps }
     : { id: RING_FONT.nodeId * t, role: RING_FONT.role * t, term: RING_FONT.term * t, side: RING_FONT.side, idY: -24 * t, roleY: 2.5 * t, termY: 25.5 * t, line: RING_GEOMETRY.sideLine };
-  const role = f.alive ? f.role : 'crashed';
+  const role = f.member === 'removed' && f.role !== 'leader' ? 'removed' : f.member === 'learner' ? 'learner' : f.alive ? f.role : 'crashed';
   const majority = majorityOf(f.clusterSize);
   const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;
   const dot = 6 * k;
@@ -95,7 +99,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   const firstLineY = label.dy + (showVotes ? (label.dy < -5 ? -lineHeight : lineHeight) : 0) - (label.dy < -5 ? (lines.length - 1) * lineHeight : 0);
   return (
     <g
-      className={`node role-${f.alive ? f.role : 'down'}${f.selected ? ' selected' : ''}${f.focused ? ' focused' : ''}${f.tourHighlight ? ' tour-highlight' : ''}`}
+      className={`node role-${f.alive ? f.role : 'down'}${f.selected ? ' selected' : ''}${f.focused ? ' focused' : ''}${f.tourHighlight ? ' tour-highlight' : ''}${f.member !== null && f.member !== 'voter' ? ` member-${f.member}` : ''}`}
       transform={`translate(${at.x.toFixed(1)},${at.y.toFixed(1)})`}
       data-node-id={id}
       data-role={f.role}
@@ -106,7 +110,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       role="button"
       tabIndex={0}
       aria-label={nodeLabel(id, f)}
-      aria-description={`Click or press Enter to ${f.alive ? 'crash' : 'restart'} ${id}; shift-click or press S to select it for isolating; Alt-click or press ? to ask why it is ${f.alive ? f.role : 'down'}.`}
+      aria-description={`Click or press Enter to ${f.alive ? 'crash' : 'restart'} ${id}; shift-click or press S to select it for isolating; Alt-click or press ? to ask why it is ${f.alive ? f.role : 'down'}${f.member !== null ? `; press X to remove it from the configuration` : ''}.`}
       onClick={onClick}
       onKeyDown={onKeyDown}
       onFocus={() => store.getState().focusNode(id)}

@@ -28,6 +28,7 @@ export const BUG_BLURBS: Record<BugName, string> = {
   'read-index-skips-heartbeat': 'with reads, a ReadIndex read is answered without the heartbeat round that confirms leadership (needs reads)',
   'hint-skips-check': 'with fast back-up, a follower that sent a hint takes the leader’s next AppendEntries without the consistency check (needs fast-backup)',
   'transfer-keeps-term': 'with leadership transfer, the target of TimeoutNow campaigns without raising its term (needs transfer)',
+  'config-changes-at-once': 'with membership changes, a leader starts a second change before the first commits (needs membership)',
 };
 
 

@@ -51,7 +51,7 @@ function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
               {/* An entry is a button: clicking it asks Why it is (not) committed. */}
               <button
                 type="button"
-                className={`entry ${committed ? 'committed' : 'uncommitted'}${e.index === match ? ' match' : ''}${e.kind === 'noop' ? ' noop' : ''}`}
+                className={`entry ${committed ? 'committed' : 'uncommitted'}${e.index === match ? ' match' : ''}${e.kind === 'noop' ? ' noop' : ''}${e.kind === 'config' ? ' config' : ''}`}
                 style={{ ['--term' as string]: termColour(e.term) }}
                 title={`entry ${e.index}, term ${e.term}: ${e.kind === 'noop' ? 'the leader’s no-op (§8), which carries no command' : e.text}${committed ? ' (committed)' : ' (not committed)'}${applied ? ', applied' : ''}. Click: why?`}
                 data-index={e.index}

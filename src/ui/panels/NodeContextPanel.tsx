@@ -117,6 +117,17 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
             Transfer leadership to {id}
           </button>
         )}
+        {node.membership !== undefined && (
+          // Membership changes (§4.1): the leader appends a configuration without this server.
+          <button
+            type="button"
+            disabled={node.membership.status !== 'voter'}
+            onClick={() => bridge.act({ verb: 'remove', node: id })}
+            title={`Ask the leader to remove ${id} from the configuration (schedule: remove ${id}); a leader removing itself steps down once that commits.`}
+          >
+            Remove {id}
+          </button>
+        )}
         <label>
           drift %
           <input value={drift} onChange={(e) => setDrift(e.target.value)} size={4} onKeyDown={(e) => e.key === 'Enter' && setDriftNow()} />

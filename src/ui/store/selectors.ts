@@ -104,6 +104,8 @@ export interface GlyphFields {
   readonly group: number;
   /** A tour's narration points at this node (its beat, or a name under the pointer). */
   readonly tourHighlight: boolean;
+  /** Membership runs only: a voter, a learner catching up, or a removed server (null without the feature). */
+  readonly member: 'voter' | 'learner' | 'removed' | null;
 }
 
 export function glyphFields(s: LabState, id: string): GlyphFields {
@@ -124,7 +126,17 @@ export function glyphFields(s: LabState, id: string): GlyphFields {
     selected: s.selectedNodes.includes(id),
     group: parts.findIndex((g) => g.includes(id)),
     tourHighlight: (s.tourHover ?? s.tourFocus) === id,
+    member: n?.membership?.status ?? null,
   };
+}
+
+/** Whether the run has membership changes (the page then offers to add and remove servers). */
+export const selectHasMembership = (s: LabState): boolean => s.frame.snapshot?.features?.includes('membership') ?? false;
+
+/** The first server id (n1..n9) the run has not used, or null once it has 9. */
+export function nextServerId(nodeIds: readonly string[]): string | null {
+  for (let i = 1; i <= 9; i++) if (!nodeIds.includes(`n${i}`)) return nodeIds.length < 9 ? `n${i}` : null;
+  return null;
 }
 
 /** Timer fields for the draining arc controller. */
