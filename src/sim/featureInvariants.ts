@@ -9,6 +9,8 @@
  * - check-quorum (§6.2): a leader cut off from a majority (partitions and crashes) steps down
  *   within two quorum checks (2 × the shortest election timeout) once the last message that could
  *   still reach it has arrived (the longest latency, any extra delay, a reordering hold-back).
+ *   "Cut off" counts from when even the union of the nodes it could reach since stopped being a
+ *   majority: a partition that moves lets it hear a majority over one window.
  * - leader-noop (§8): the first entry of a leader's term in its log is its no-op.
  * - snapshots (§5): see snapshotInvariants.ts.
  * - membership (§4.1): no leader's log holds two configuration entries above the highest index
@@ -42,6 +44,13 @@ export class FeatureInvariants {
   /** check-quorum: when each leader was first seen cut off from a majority (-1: it is not). */
   private readonly cutOffSince: number[];
   private readonly cutOffTerm: number[];
+  /**
+   * check-quorum: every node (by index, a bit each) the leader could reach at some moment since
+   * `cutOffSince`. CheckQuorum counts answers over a whole window, so a leader that reaches n3 early
+   * in it and n5 late (the partition moved) has heard a majority: the cut-off counts from when even
+   * the union of those it could reach stopped being a majority.
+   */
+  private readonly cutOffReach: number[];
   /** The largest extra delay set so far: a message sent under it may still be on its way. */
   private maxExtraMs = 0;
   /** leader-noop: the term each node was last checked as leader of. */
@@ -72,6 +81,7 @@ export class FeatureInvariants {
     this.capGroup = cluster.nodes.map(() => null);
     this.cutOffSince = cluster.nodes.map(() => -1);
     this.cutOffTerm = cluster.nodes.map(() => -1);
+    this.cutOffReach = cluster.nodes.map(() => 0);
     this.noopCheckedTerm = cluster.nodes.map((node) => (node.role === 'leader' ? node.term : -1));
     this.snapshots = features.includes('snapshots') && committed !== null ? new SnapshotInvariants(cluster, violate, committed, cluster.extension !== null) : null;
   }
@@ -94,6 +104,7 @@ export class FeatureInvariants {
       this.capGroup.push(null);
       this.cutOffSince.push(-1);
       this.cutOffTerm.push(-1);
+      this.cutOffReach.push(0);
       this.noopCheckedTerm.push(node.role === 'leader' ? node.term : -1);
     }
   }
@@ -191,16 +202,27 @@ export class FeatureInvariants {
         continue;
       }
       let reach = 0;
-      for (const other of nodes) if (other.alive && (other === node || c.reachable(node.id, other.id))) reach++;
+      let mask = 0;
+      for (let j = 0; j < nodes.length; j++) {
+        const other = nodes[j];
+        if (other.alive && (other === node || c.reachable(node.id, other.id))) {
+          reach++;
+          mask |= 1 << j;
+        }
+      }
       if (reach >= this.majority) {
         this.cutOffSince[i] = -1;
         continue;
       }
-      if (this.cutOffSince[i] < 0 || this.cutOffTerm[i] !== node.term) {
+      const union = this.cutOffReach[i] | mask;
+      if (this.cutOffSince[i] < 0 || this.cutOffTerm[i] !== node.term || (this.cutOffSince[i] !== Infinity && bitCount(union) >= this.majority)) {
+        // Newly cut off, or the partition moved so that over the window a majority could answer.
         this.cutOffSince[i] = c.nowMs;
         this.cutOffTerm[i] = node.term;
+        this.cutOffReach[i] = mask;
         continue;
       }
+      this.cutOffReach[i] = union;
       const forMs = c.nowMs - this.cutOffSince[i];
       if (forMs > boundMs) {
         this.violate('check-quorum-step-down', [node.id], featureInvariant.stillLeads(node.id, node.term, forMs, reach, this.majority, boundMs));
@@ -231,4 +253,10 @@ function holdersOf(leader: RaftNode, index: number): string[] {
   const holders = leader.lastLogIndex >= index ? [leader.id] : [];
   for (const peer of leader.peers) if (leader.matchIndexOf(peer) >= index) holders.push(peer);
   return holders.sort();
+}
+
+function bitCount(mask: number): number {
+  let n = 0;
+  for (let m = mask; m !== 0; m &= m - 1) n++;
+  return n;
 }

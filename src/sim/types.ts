@@ -143,6 +143,11 @@ export interface SnapshotState {
   readonly nextToken: number;
   /** The reads feature's key-value map (key order); absent when it holds nothing. */
   readonly kv?: readonly { readonly key: string; readonly value: string }[];
+  /**
+   * Per client, the newest put applied (§6.3 sessions, client order): kept with the map, or a put
+   * retried after the snapshot would apply a second time on a node that installed it.
+   */
+  readonly lastPut?: readonly { readonly client: string; readonly requestId: number }[];
 }
 
 /** A node's snapshot (snapshots feature, §5.1): everything up to `index` in one piece. */
