@@ -34,8 +34,16 @@ async function open(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
   await page.getByTestId('clock').waitFor();
   // The fencing run lands on its Stores tab once its snapshot arrives; a click before that is undone.
   await expect.poll(() => page.getByRole('tab', { name: 'Stores' }).getAttribute('aria-selected')).toBe('true');
-  await page.getByRole('tab', { name: 'History' }).click();
-  await page.getByTestId('history-panel').waitFor();
+  // The run's arrival may still switch the side panel to Stores after a click: click until History stays.
+  await expect
+    .poll(
+      async () => {
+        if ((await page.getByRole('tab', { name: 'History' }).getAttribute('aria-selected')) !== 'true') await page.getByRole('tab', { name: 'History' }).click();
+        return page.getByTestId('history-panel').isVisible();
+      },
+      { timeout: 45_000, interval: 500 },
+    )
+    .toBe(true);
   return page;
 }
 
