@@ -62,6 +62,24 @@ describe('history over the worker protocol', () => {
     expect(before.verdicts?.unfenced).toEqual({ linearizable: true });
   });
 
+  it('one check at a time: callers who ask while one is in flight share the next, taken after they asked', async () => {
+    const t = connect();
+    t.bridge.load(fencing.config, presetActions(fencing), { startAtMs: 13_200 });
+    await t.frame();
+    const first = t.bridge.requestHistory();
+    // The space-time view and the History tab both ask, after the time moved.
+    t.bridge.seek(fencing.untilMs);
+    const second = t.bridge.requestHistory();
+    const third = t.bridge.requestHistory();
+    await t.frame();
+    const [a, b, c] = await Promise.all([first, second, third]);
+    expect(b).toBe(c);
+    expect(b.requestId).not.toBe(a.requestId);
+    expect(b.atMs).toBe(fencing.untilMs);
+    // And a later ask, with nothing in flight, is sent at once.
+    expect((await t.bridge.requestHistory()).requestId).toBeGreaterThan(b.requestId);
+  });
+
   it('says there is no history in a run without clients', async () => {
     const t = connect();
     t.bridge.load(findPreset('chapter')!.config, []);

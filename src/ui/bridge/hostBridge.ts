@@ -62,6 +62,9 @@ export class HostBridge {
   private nextPainterId = 1;
   private readonly exportWaiters = new Map<number, (message: ExportMessage) => void>();
   private readonly historyWaiters = new Map<number, (message: HistoryMessage) => void>();
+  private historyInFlight = false;
+  private historyNext: Promise<HistoryMessage> | null = null;
+  private readonly historyNextWaiters: ((message: HistoryMessage) => void)[] = [];
   private flushQueued = false;
   private readonly scheduleFlush: (flush: () => void) => void;
   private readonly onMessage = (event: MessageEvent<WorkerToHost>) => this.receive(event.data);
@@ -212,11 +215,41 @@ export class HostBridge {
   }
 
   /** Asks the worker for the clients' history at the time on screen, with its verdicts. */
+  /**
+   * The history checked at the time on screen. The History tab and the space-time view may both
+   * ask: one check is in flight at a time, and everyone who asks meanwhile shares the one sent when
+   * it returns, so each caller's answer is taken after its call and the worker checks once per turn.
+   */
   requestHistory(): Promise<HistoryMessage> {
+    if (!this.historyInFlight) {
+      this.historyInFlight = true;
+      return this.postHistoryRequest();
+    }
+    this.historyNext ??= new Promise((resolve) => this.historyNextWaiters.push(resolve));
+    return this.historyNext;
+  }
+
+  private postHistoryRequest(): Promise<HistoryMessage> {
     const requestId = this.nextExportId++;
     return new Promise((resolve) => {
-      this.historyWaiters.set(requestId, resolve);
+      this.historyWaiters.set(requestId, (message) => {
+        resolve(message);
+        this.historyAnswered();
+      });
       this.endpoint.postMessage({ type: 'history', requestId });
+    });
+  }
+
+  /** A check came back: send the one the others are waiting for, if any. */
+  private historyAnswered(): void {
+    const waiters = this.historyNextWaiters.splice(0);
+    this.historyNext = null;
+    if (waiters.length === 0) {
+      this.historyInFlight = false;
+      return;
+    }
+    void this.postHistoryRequest().then((message) => {
+      for (const w of waiters) w(message);
     });
   }
 
