@@ -103,19 +103,33 @@ export interface MessageTrail {
   readonly kind: MessageKind;
 }
 
-/** Trails: one per message still flying (a lost message past its death has none). */
+/**
+ * Trails: one per stream — the messages of one kind on one lane — drawn on the message nearest
+ * its target; a lost message past its death has none. A message alone on its lane always has
+ * one. Behind the head of a stream the others follow on the same line, so one pointer says
+ * where they all go: at 9 nodes and a fast heartbeat ~250 messages in flight make ~40 streams,
+ * and a trail on each would be 250 antialiased paths a frame (a software canvas's costliest
+ * mark) in a tangle that hides the symbols it is there to explain.
+ */
 export function messageTrails(layout: DiagramLayout, frame: MessageFrame, length: number): MessageTrail[] {
-  const trails: MessageTrail[] = [];
+  const heads = new Map<string, { readonly m: PaintMessage; readonly p: number; readonly kind: MessageKind }>();
   for (const m of frame.messages) {
-    const lane = messageLane(layout, m.src, m.dst);
-    if (!lane) continue;
     const p = progressOf(m, frame.clockMs);
     if ((m.lost && p >= 0.5) || p >= 1) continue;
+    const kind = messageKind(m);
+    const key = `${m.src}>${m.dst}>${kind}`;
+    const head = heads.get(key);
+    if (!head || p > head.p) heads.set(key, { m, p, kind });
+  }
+  const trails: MessageTrail[] = [];
+  for (const { m, p, kind } of heads.values()) {
+    const lane = messageLane(layout, m.src, m.dst);
+    if (!lane) continue;
     const at = lerp(lane.from, lane.to, p);
     const left = Math.hypot(lane.to.x - at.x, lane.to.y - at.y);
     if (left < 1) continue;
     const end = lerp(at, lane.to, Math.min(1, length / left));
-    trails.push({ x1: at.x, y1: at.y, x2: end.x, y2: end.y, kind: messageKind(m) });
+    trails.push({ x1: at.x, y1: at.y, x2: end.x, y2: end.y, kind });
   }
   return trails;
 }
