@@ -2,7 +2,8 @@
  * Three of the classroom frictions in Chromium against the built site: Next event at the end of
  * the chapter's preset stays at its end (2253 ms) and the scrubber's end with it; a click on a node
  * in the past shows the fork notice, the scenario label says forked, and Undo restores the
- * schedule; Go to 1000 while playing lands paused at exactly 1000.
+ * schedule; Go to 1000 while playing lands paused at exactly 1000; the event log follows its newest
+ * line while playing and leaves a reader who scrolled up where they are.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { haveChromium, useBrowserSite } from './site';
 import { CHAPTER_SCHEDULE, findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
+import { DEFAULT_CONFIG } from '../../src/sim/config';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
 const CHAPTER_END = 2253;
@@ -103,6 +105,35 @@ describe.skipIf(!haveChromium)('playback frictions in a real browser', () => {
     await page.waitForTimeout(500);
     expect(await nowMs(page)).toBe(1000);
     expect(await page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { playing: boolean } } } } }).lockstep.store.getState().frame.playing)).toBe(false);
+    await page.close();
+  });
+
+  it('the event log keeps its newest line in view while playing, and a reader who scrolls up stays put', async () => {
+    // Five nodes, four clients and a fast heartbeat: a few hundred lines a second (details on).
+    const config = { ...DEFAULT_CONFIG, clientIds: ['A', 'B', 'C', 'D'], heartbeatMs: 20 };
+    const busy = ['A', 'B', 'C', 'D'].flatMap((c, i) => Array.from({ length: 10 }, (_, k) => [`@${1500 + k * 1000 + i * 100} client ${c} acquire lock${i} 400`, `@${1700 + k * 1000 + i * 100} client ${c} write k${i}=v${k}`]).flat()).join('; ');
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${site.url}?${encodeLink({ config, schedule: parseSchedule(busy), atMs: 1400, speed: 1 })}`);
+    await page.waitForSelector('[data-node-id]');
+    const log = page.getByTestId('event-log');
+    const view = () => log.evaluate((el) => ({ below: el.scrollHeight - el.scrollTop - el.clientHeight, top: el.scrollTop, last: el.lastElementChild?.textContent ?? '' }));
+    await page.getByRole('button', { name: /Play/ }).click();
+    await expect.poll(() => log.evaluate((el) => el.scrollHeight - el.clientHeight), { timeout: 10_000 }).toBeGreaterThan(400);
+    const first = await view();
+    await expect.poll(async () => (await view()).last).not.toBe(first.last);
+    for (let i = 0; i < 3; i++) {
+      await page.waitForTimeout(150);
+      expect((await view()).below).toBeLessThan(24);
+    }
+    // A wheel turn up, as a reader would: new lines keep arriving below without pulling the list back down.
+    await log.hover();
+    await page.mouse.wheel(0, -300);
+    await expect.poll(async () => (await view()).below).toBeGreaterThan(200);
+    const read = (await view()).top;
+    await page.waitForTimeout(600);
+    expect(Math.abs((await view()).top - read)).toBeLessThan(40);
+    expect(pageErrors).toEqual([]);
     await page.close();
   });
 });

@@ -3,7 +3,7 @@
  * Detail events (the second stream) are interleaved where they happened, marked `·`, and can be
  * switched off; they follow the "who" filter and show only under "all kinds".
  */
-import { memo, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { detailLine } from '../../sim/describe';
 import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/events';
@@ -84,9 +84,34 @@ export const EventLogPanel = memo(function EventLogPanel() {
     return newestRows(events, base, details, keepEvent, keepDetail, EVENT_LINES_SHOWN);
   }, [events, base, details, showDetails, filter.subject, filter.kind, filter.line]);
 
+  // Kept at the newest line without forcing a layout: reading scrollHeight right after React
+  // changed the rows made the browser lay out the page in the middle of the commit (about a
+  // third of a playing 9-node page's script time). A resize observer's callback runs once the
+  // frame's own layout is done, when the read is free, so the scroll waits for it.
+  const scroller = useRef<ResizeObserver | null>(null);
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      observer.disconnect();
+      if (stickToBottom.current) list.scrollTop = list.scrollHeight;
+    });
+    scroller.current = observer;
+    return () => {
+      observer.disconnect();
+      scroller.current = null;
+    };
+  }, []);
   useLayoutEffect(() => {
     const list = listRef.current;
-    if (list && stickToBottom.current) list.scrollTop = list.scrollHeight;
+    if (!list || !stickToBottom.current) return;
+    const observer = scroller.current;
+    const last = list.lastElementChild;
+    // A newly observed element is reported after the next layout, whatever its size.
+    if (observer && last) {
+      observer.disconnect();
+      observer.observe(last);
+    } else list.scrollTop = list.scrollHeight;
   }, [shown]);
 
   const onScroll = () => {
