@@ -91,6 +91,29 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await expect.poll(async () => (await shot('visible')).equals(await shot('hidden'))).toBe(false);
     // Two paused screenshots of the same moment are the same picture: the difference is the canvas.
     expect((await shot('visible')).equals(await shot('visible'))).toBe(true);
+    // The canvas covers only what messages and timers reach, and paints each message where its
+    // lane says: a few pixels around one differ with the canvas shown, the empty ring's centre does not.
+    const frameBox = (await frame.boundingBox())!;
+    const canvasBox = (await canvas.boundingBox())!;
+    expect(canvasBox.width * canvasBox.height).toBeLessThan(0.85 * frameBox.width * frameBox.height);
+    const { messages, clockMs } = await page.evaluate(() => {
+      const state = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: { src: string; dst: string; sentAt: number; deliverAt: number; lost: boolean }[]; nodes: { id: string }[] } | null; clockMs: number } } } } }).lockstep.store.getState();
+      return { messages: state.frame.snapshot!.messages, clockMs: state.frame.clockMs };
+    });
+    const layout = diagramLayout(['n1', 'n2', 'n3', 'n4', 'n5'], ['A', 'B'], true);
+    const svgBox = (await page.locator('svg.diagram').boundingBox())!;
+    const scale = Math.min(svgBox.width / VIEW_W, svgBox.height / VIEW_H);
+    const onScreen = (p: { x: number; y: number }) => ({ x: svgBox.x + (svgBox.width - VIEW_W * scale) / 2 + p.x * scale, y: svgBox.y + (svgBox.height - VIEW_H * scale) / 2 + p.y * scale });
+    const around = async (p: { x: number; y: number }, visibility: string) => {
+      await canvas.evaluate((c, v) => ((c as HTMLElement).style.visibility = v), visibility);
+      return page.screenshot({ clip: { x: p.x - 3, y: p.y - 3, width: 6, height: 6 } });
+    };
+    const flying = messages.find((m) => m.src === 'n2' && m.dst === 'n1' && !m.lost)!;
+    const lane = messageLane(layout, flying.src, flying.dst)!;
+    const at = onScreen(lerp(lane.from, lane.to, progressOf(flying, clockMs)));
+    expect((await around(at, 'visible')).equals(await around(at, 'hidden'))).toBe(false);
+    const centre = onScreen({ x: 470, y: 292 });
+    expect((await around(centre, 'visible')).equals(await around(centre, 'hidden'))).toBe(true);
     await page.close();
   });
 

@@ -30,7 +30,8 @@ export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = 
     canvas.setAttribute('aria-hidden', 'true');
     canvas.dataset.testid = 'messages-canvas';
     slot.append(canvas);
-    const painter = new MessageCanvas(canvas, layout, (port) => bridge.attachPainter(port));
+    // The slot takes no box (display: contents): the canvas is placed in the diagram's frame.
+    const painter = new MessageCanvas(canvas, layout, (port) => bridge.attachPainter(port), slot.parentElement);
     controller.current = painter;
     // With a paint worker, the page's frames never reach the canvas: nothing to follow here.
     painter.show(selectMessageFrame(store.getState()));

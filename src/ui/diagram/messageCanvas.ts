@@ -8,9 +8,9 @@
  * writes the same marks as SVG; messageCanvasHost.ts connects the page's canvas to the painter.
  */
 import type { MessageView, PaintDrop, PaintMessage } from '../../sim/snapshot';
-import { lerp, messageLane, type DiagramLayout } from './layout';
+import { lerp, messageLane, type Box, type DiagramLayout } from './layout';
 import { dropPosition, MESSAGE_LOOKS, messageKind, type MessageKind } from './messageShapes';
-import type { TimerNode } from './timerArc';
+import { TRACK_OFFSET, TRACK_WIDTH, type TimerNode } from './timerArc';
 
 /** The smallest symbol's area (view units²): the heartbeat's hollow circle. */
 export const SMALLEST_SYMBOL_AREA = Math.min(...Object.values(MESSAGE_LOOKS).map((l) => l.size));
@@ -144,3 +144,40 @@ export function burstRadius(fade: number): number {
 
 /** The cross of a drop's burst, centred on 0,0. */
 export const BURST_CROSS = 'M-7,-7L7,7M7,-7L-7,7';
+
+/**
+ * The part of the view the canvas can ever paint, in view units: every lane between any two
+ * actors (a trail runs along its lane), padded by the largest symbol at `symbolScale` and a
+ * drop's burst, and every node's timer ring. Clients and stores are left of and right of the
+ * lanes' ends, and the corners are empty, so this is about two thirds of the view — and a
+ * canvas redrawn every frame costs a software compositor per pixel of it, whatever changed.
+ */
+export function paintBounds(layout: DiagramLayout, symbolScale: number): Box {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  const take = (x: number, y: number, pad: number) => {
+    x0 = Math.min(x0, x - pad);
+    y0 = Math.min(y0, y - pad);
+    x1 = Math.max(x1, x + pad);
+    y1 = Math.max(y1, y + pad);
+  };
+  const reach = Math.max(...Object.values(MESSAGE_LOOKS).map((l) => (Math.sqrt(l.size) + 6) * symbolScale), burstRadius(0) + 4) + 2;
+  const actors = [...Object.keys(layout.nodes), ...Object.keys(layout.clients), ...Object.keys(layout.stores)];
+  // Who can talk: nodes with nodes, clients with nodes, clients with stores (StoreWrite) —
+  // never two clients, two stores or a node and a store, whose lanes would run down the columns.
+  const side = (id: string) => (layout.nodes[id] ? 'node' : layout.clients[id] ? 'client' : 'store');
+  const talk = (a: string, b: string) => a !== b && (side(a) === 'node' ? side(b) !== 'store' : side(a) !== side(b) && (side(a) === 'client' || side(b) === 'client'));
+  for (const a of actors) {
+    for (const b of actors) {
+      const lane = talk(a, b) ? messageLane(layout, a, b) : null;
+      if (!lane) continue;
+      take(lane.from.x, lane.from.y, reach);
+      take(lane.to.x, lane.to.y, reach);
+    }
+  }
+  for (const at of Object.values(layout.nodes)) take(at.x, at.y, layout.nodeRadius + TRACK_OFFSET + TRACK_WIDTH / 2 + 2);
+  if (x0 > x1) return { x0: 0, y0: 0, x1: 0, y1: 0 };
+  return { x0, y0, x1, y1 };
+}

@@ -1,13 +1,14 @@
 /**
  * The page's side of the message canvas (see messagePainter.ts for the drawing): it reads what
- * only the DOM knows — the canvas's size, the current theme's colours, the motion preference —
- * and hands them to the painter with the layout and the look. Where the browser can, the canvas
+ * only the DOM knows — the frame's size, the current theme's colours, the motion preference —
+ * and hands them to the painter with the layout and the look. The canvas covers only the part
+ * of the frame messages and timers can reach (paintBounds), placed over it. Where the browser can, the canvas
  * goes to a paint worker that the simulation worker feeds directly (`connect`), so the page's
  * frames never touch it; otherwise (jsdom, older browsers) the painter runs here and `show`
  * feeds it. A small controller with update/destroy, as DESIGN.md asks of D3-style code.
  */
 import type { DiagramLayout } from './layout';
-import { SMALLEST_SYMBOL_AREA, type MessageFrame } from './messageCanvas';
+import { paintBounds, SMALLEST_SYMBOL_AREA, type MessageFrame } from './messageCanvas';
 import { MessagePainter, viewFit, type Palette, type PaintLook } from './messagePainter';
 import { KIND_VARS, type MessageKind } from './messageShapes';
 
@@ -22,8 +23,10 @@ export class MessageCanvas {
   private palette: Palette;
   private symbolScale = 1;
   private trails = false;
-  /** The canvas's CSS size, kept from the last resize (null: not read yet). */
+  /** The frame's CSS size, kept from the last resize (null: not read yet). */
   private size: { readonly cw: number; readonly ch: number } | null = null;
+  /** Where the canvas was last placed in the frame (CSS px), to restyle it only when that changes. */
+  private placed = '';
   private readonly resizeObserver: ResizeObserver | null;
   private readonly colorScheme: MediaQueryList | null;
   private readonly reducedMotion: MediaQueryList | null;
@@ -33,10 +36,15 @@ export class MessageCanvas {
   };
   private readonly onMotion = () => this.sendLook();
 
+  /**
+   * `frame` is the element the canvas is positioned in and the ring's view is fitted to (the
+   * diagram's frame; the canvas's own parent by default).
+   */
   constructor(
     private readonly canvas: HTMLCanvasElement,
     layout: DiagramLayout,
     connect?: ConnectPainter,
+    private readonly frame: HTMLElement | null = canvas.parentElement,
   ) {
     this.layout = layout;
     this.palette = readPalette(canvas);
@@ -58,10 +66,10 @@ export class MessageCanvas {
     }
     this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => {
       // Layout is clean while resize observers run, so this read costs nothing.
-      this.size = { cw: canvas.clientWidth, ch: canvas.clientHeight };
+      this.size = this.frameSize();
       this.sendLook();
     });
-    this.resizeObserver?.observe(canvas);
+    this.resizeObserver?.observe(this.frame ?? canvas);
     this.colorScheme = typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-color-scheme: dark)');
     this.colorScheme?.addEventListener('change', this.onScheme);
     this.reducedMotion = typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-reduced-motion: reduce)');
@@ -100,10 +108,35 @@ export class MessageCanvas {
     this.worker?.terminate();
   }
 
+  private frameSize(): { readonly cw: number; readonly ch: number } {
+    const el = this.frame ?? this.canvas;
+    return { cw: el.clientWidth, ch: el.clientHeight };
+  }
+
+  /** The canvas's place in a frame of cw × ch CSS px: paintBounds fitted as the SVG fits its view, whole pixels, inside the frame. */
+  private place(cw: number, ch: number): PaintLook['clip'] {
+    const { s, ox, oy } = viewFit(cw, ch);
+    const b = paintBounds(this.layout, this.symbolScale);
+    const x = Math.max(0, Math.floor(ox + b.x0 * s));
+    const y = Math.max(0, Math.floor(oy + b.y0 * s));
+    const clip = { x, y, width: Math.max(0, Math.min(cw, Math.ceil(ox + b.x1 * s)) - x), height: Math.max(0, Math.min(ch, Math.ceil(oy + b.y1 * s)) - y) };
+    const placed = `${clip.x},${clip.y},${clip.width},${clip.height}`;
+    if (placed !== this.placed) {
+      this.placed = placed;
+      const style = this.canvas.style;
+      style.left = `${clip.x}px`;
+      style.top = `${clip.y}px`;
+      style.width = `${clip.width}px`;
+      style.height = `${clip.height}px`;
+    }
+    return clip;
+  }
+
   private sendLook(): void {
     // The size is read when it changes (the resize observer), not every frame: reading it in a
     // frame whose DOM React just changed would force a layout in the middle of the frame.
-    if (this.size === null) this.size = { cw: this.canvas.clientWidth, ch: this.canvas.clientHeight };
+    if (this.size === null) this.size = this.frameSize();
+    const clip = this.place(this.size.cw, this.size.ch);
     const look: PaintLook = {
       layout: this.layout,
       palette: this.palette,
@@ -112,6 +145,7 @@ export class MessageCanvas {
       reducedMotion: this.reducedMotion?.matches ?? false,
       cssWidth: this.size.cw,
       cssHeight: this.size.ch,
+      clip,
       dpr: (typeof window !== 'undefined' && window.devicePixelRatio) || 1,
     };
     // The on-screen size of the smallest symbol (its equal-area square), for tests and tuning.

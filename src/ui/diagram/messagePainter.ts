@@ -30,9 +30,11 @@ export interface PaintLook {
   readonly trails: boolean;
   /** With reduced motion, a drop is a still mark rather than a growing, fading ring. */
   readonly reducedMotion: boolean;
-  /** The canvas's CSS size and the device pixel ratio. */
+  /** The frame's CSS size (the ring's view is fitted to it), and the device pixel ratio. */
   readonly cssWidth: number;
   readonly cssHeight: number;
+  /** Where in the frame the canvas sits and how big it is (CSS px): only what messages and timers can reach. */
+  readonly clip: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
   readonly dpr: number;
 }
 
@@ -94,16 +96,20 @@ export class MessagePainter {
     const ctx = this.ctx;
     const look = this.look;
     if (!ctx || !look) return;
-    const { dpr, cssWidth: cw, cssHeight: ch } = look;
-    const width = Math.max(1, Math.round(cw * dpr));
-    const height = Math.max(1, Math.round(ch * dpr));
+    const { dpr, cssWidth: cw, cssHeight: ch, clip } = look;
+    const width = Math.max(1, Math.round(clip.width * dpr));
+    const height = Math.max(1, Math.round(clip.height * dpr));
     if (this.canvas.width !== width || this.canvas.height !== height) {
       this.canvas.width = width;
       this.canvas.height = height;
     }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    const { s, ox, oy } = viewFit(cw, ch);
+    // The view's origin relative to the canvas, which starts at (clip.x, clip.y) of the frame.
+    const fit = viewFit(cw, ch);
+    const s = fit.s;
+    const ox = fit.ox - clip.x;
+    const oy = fit.oy - clip.y;
     this.drawTimers(ctx, look, dpr, s, ox, oy);
     if (look.trails) this.drawTrails(ctx, look, dpr, s, ox, oy);
     const k = look.symbolScale;
