@@ -10,6 +10,7 @@ import { DEFAULT_CONFIG, nodeIdsFor } from '../sim/config';
 import { parseSchedule } from '../sim/schedule';
 import { encodeLink } from '../share/link';
 import { benchMainThread } from './benchMainThread';
+import { cpuTimes, describeLoad } from './hostLoad';
 import { benchSpacetime } from './benchSpacetime';
 import { withBuiltSite } from './staticSite';
 
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     if (!process.env.BENCH_PAUSED) await page.getByRole('button', { name: /Play/ }).click();
     await page.waitForSelector('[data-role="leader"][data-alive="true"]', { timeout: 20_000 });
     await page.waitForTimeout(500);
+    const loadBefore = cpuTimes();
     const result = await page.evaluate(async (ms) => {
       const lab = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } }).lockstep;
       let replaced = 0;
@@ -55,12 +57,16 @@ async function main(): Promise<void> {
       observer.disconnect();
       return { deltas: deltas.slice(1), inflight, replaced };
     }, MEASURE_MS);
+    const loadAfter = cpuTimes();
     const sorted = [...result.deltas].sort((a, b) => a - b);
     const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
     const meanInflight = result.inflight.reduce((a, b) => a + b, 0) / Math.max(1, result.inflight.length);
     console.log(`frames measured: ${sorted.length} over ${MEASURE_MS} ms (1920x1080, 9 nodes, 4 clients)`);
     console.log(`messages in flight: mean ${meanInflight.toFixed(0)}, min ${Math.min(...result.inflight)}, max ${Math.max(...result.inflight)}`);
-    console.log(`frame time: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+    // A 60 Hz display's frames come 16.7 ms apart: a longer gap is that many frames missed.
+    const missed = result.deltas.reduce((n, d) => n + Math.max(0, Math.round(d / (1000 / 60)) - 1), 0);
+    console.log(`frame time: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms; ${missed} of ${Math.round(MEASURE_MS / (1000 / 60))} frames missed (target p95 <= 16.7 ms, one 60 Hz frame)`);
+    console.log(describeLoad(loadBefore, loadAfter));
     console.log(`node glyph elements replaced while measuring: ${result.replaced}`);
     await page.close();
     await benchSpacetime(browser, url);
