@@ -2,8 +2,8 @@
  * `npm run bench:ui`: frame times of the built page in real Chromium with 9 nodes, 4 clients and
  * ~200 messages in flight (long latencies and a fast heartbeat keep the network full). Reports
  * the median and 95th percentile of requestAnimationFrame deltas, messages in flight, and how
- * many node glyph elements were replaced while measuring (0: the SVG is updated, not rebuilt).
- * Then the space-time view's numbers at 1280×720 (benchSpacetime.ts): opening it on a 10-minute
+ * many node glyph elements were replaced while measuring (0: the SVG is updated, not rebuilt);
+ * then the same run in presenter mode at a projector's 1280×720. Then the space-time view's numbers at 1280×720 (benchSpacetime.ts): opening it on a 10-minute
  * run, and frame times while panning and zooming with 2,000 arrows in view.
  */
 import { DEFAULT_CONFIG, nodeIdsFor } from '../sim/config';
@@ -13,62 +13,69 @@ import { benchMainThread } from './benchMainThread';
 import { cpuTimes, describeLoad } from './hostLoad';
 import { benchSpacetime } from './benchSpacetime';
 import { withBuiltSite } from './staticSite';
+import type { Browser } from 'playwright-core';
 
 const MEASURE_MS = 5000;
 const CLIENT_LOOP = ['A', 'B', 'C', 'D']
   .flatMap((c, i) => Array.from({ length: 20 }, (_, k) => [`@${1500 + k * 1000 + i * 100} client ${c} acquire lock${i} 400`, `@${1700 + k * 1000 + i * 100} client ${c} write k${i}=v${k}`]).flat())
   .join('; ');
 
+/** Plays the 9-node run at `viewport` (presenter mode with `present`) and prints its frame times. */
+async function measureFrames(browser: Browser, url: string, viewport: { width: number; height: number }, present: boolean): Promise<void> {
+  const page = await browser.newPage({ viewport });
+  // tsx keeps function names with a helper the page does not have.
+  await page.addInitScript('window.__name = (f) => f;');
+  const config = { ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(9), clientIds: ['A', 'B', 'C', 'D'], latencyMs: [200, 400] as const, heartbeatMs: 20, electionTimeoutMs: [1000, 2000] as const };
+  // A share link lands paused at its time; the benchmark then plays it at 1x.
+  const query = encodeLink({ config, schedule: parseSchedule(CLIENT_LOOP), atMs: 3000, speed: 1 });
+  await page.goto(`${url}?${query}${present ? '&present=1' : ''}`);
+  await page.waitForSelector('[data-node-id]');
+  if (!process.env.BENCH_PAUSED) await page.getByRole('button', { name: /Play/ }).click();
+  await page.waitForSelector('[data-role="leader"][data-alive="true"]', { timeout: 20_000 });
+  await page.waitForTimeout(500);
+  const loadBefore = cpuTimes();
+  const result = await page.evaluate(async (ms) => {
+    const lab = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } }).lockstep;
+    let replaced = 0;
+    const observer = new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) if (n instanceof Element && n.matches('[data-node-id]')) replaced++;
+    });
+    observer.observe(document.querySelector('svg.diagram') as Element, { childList: true, subtree: true });
+    const deltas: number[] = [];
+    const inflight: number[] = [];
+    await new Promise<void>((done) => {
+      const start = performance.now();
+      let last = start;
+      const frame = (t: number) => {
+        deltas.push(t - last);
+        last = t;
+        inflight.push(lab.store.getState().frame.snapshot?.messages.length ?? 0);
+        if (t - start < ms) requestAnimationFrame(frame);
+        else done();
+      };
+      requestAnimationFrame(frame);
+    });
+    observer.disconnect();
+    return { deltas: deltas.slice(1), inflight, replaced };
+  }, MEASURE_MS);
+  const loadAfter = cpuTimes();
+  const sorted = [...result.deltas].sort((a, b) => a - b);
+  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  const meanInflight = result.inflight.reduce((a, b) => a + b, 0) / Math.max(1, result.inflight.length);
+  // A 60 Hz display's frames come 16.7 ms apart: a longer gap is that many frames missed.
+  const missed = result.deltas.reduce((n, d) => n + Math.max(0, Math.round(d / (1000 / 60)) - 1), 0);
+  console.log(`${present ? 'presenter mode, ' : ''}frames measured: ${sorted.length} over ${MEASURE_MS} ms (${viewport.width}x${viewport.height}, 9 nodes, 4 clients)`);
+  console.log(`messages in flight: mean ${meanInflight.toFixed(0)}, min ${Math.min(...result.inflight)}, max ${Math.max(...result.inflight)}`);
+  console.log(`frame time: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms; ${missed} of ${Math.round(MEASURE_MS / (1000 / 60))} frames missed (target p95 <= 16.7 ms, one 60 Hz frame)`);
+  console.log(describeLoad(loadBefore, loadAfter));
+  console.log(`node glyph elements replaced while measuring: ${result.replaced}`);
+  await page.close();
+}
+
 async function main(): Promise<void> {
   await withBuiltSite(async (browser, url) => {
-    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
-    // tsx keeps function names with a helper the page does not have.
-    await page.addInitScript('window.__name = (f) => f;');
-    const config = { ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(9), clientIds: ['A', 'B', 'C', 'D'], latencyMs: [200, 400] as const, heartbeatMs: 20, electionTimeoutMs: [1000, 2000] as const };
-    // A share link lands paused at its time; the benchmark then plays it at 1x.
-    const query = encodeLink({ config, schedule: parseSchedule(CLIENT_LOOP), atMs: 3000, speed: 1 });
-    await page.goto(`${url}?${query}`);
-    await page.waitForSelector('[data-node-id]');
-    if (!process.env.BENCH_PAUSED) await page.getByRole('button', { name: /Play/ }).click();
-    await page.waitForSelector('[data-role="leader"][data-alive="true"]', { timeout: 20_000 });
-    await page.waitForTimeout(500);
-    const loadBefore = cpuTimes();
-    const result = await page.evaluate(async (ms) => {
-      const lab = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } }).lockstep;
-      let replaced = 0;
-      const observer = new MutationObserver((records) => {
-        for (const r of records) for (const n of r.addedNodes) if (n instanceof Element && n.matches('[data-node-id]')) replaced++;
-      });
-      observer.observe(document.querySelector('svg.diagram') as Element, { childList: true, subtree: true });
-      const deltas: number[] = [];
-      const inflight: number[] = [];
-      await new Promise<void>((done) => {
-        const start = performance.now();
-        let last = start;
-        const frame = (t: number) => {
-          deltas.push(t - last);
-          last = t;
-          inflight.push(lab.store.getState().frame.snapshot?.messages.length ?? 0);
-          if (t - start < ms) requestAnimationFrame(frame);
-          else done();
-        };
-        requestAnimationFrame(frame);
-      });
-      observer.disconnect();
-      return { deltas: deltas.slice(1), inflight, replaced };
-    }, MEASURE_MS);
-    const loadAfter = cpuTimes();
-    const sorted = [...result.deltas].sort((a, b) => a - b);
-    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-    const meanInflight = result.inflight.reduce((a, b) => a + b, 0) / Math.max(1, result.inflight.length);
-    console.log(`frames measured: ${sorted.length} over ${MEASURE_MS} ms (1920x1080, 9 nodes, 4 clients)`);
-    console.log(`messages in flight: mean ${meanInflight.toFixed(0)}, min ${Math.min(...result.inflight)}, max ${Math.max(...result.inflight)}`);
-    // A 60 Hz display's frames come 16.7 ms apart: a longer gap is that many frames missed.
-    const missed = result.deltas.reduce((n, d) => n + Math.max(0, Math.round(d / (1000 / 60)) - 1), 0);
-    console.log(`frame time: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms; ${missed} of ${Math.round(MEASURE_MS / (1000 / 60))} frames missed (target p95 <= 16.7 ms, one 60 Hz frame)`);
-    console.log(describeLoad(loadBefore, loadAfter));
-    console.log(`node glyph elements replaced while measuring: ${result.replaced}`);
-    await page.close();
+    await measureFrames(browser, url, { width: 1920, height: 1080 }, false);
+    await measureFrames(browser, url, { width: 1280, height: 720 }, true);
     await benchSpacetime(browser, url);
     await benchMainThread(browser, url);
   });
