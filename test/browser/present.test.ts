@@ -102,6 +102,14 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
     const small = await labelSizes(page);
     console.log(`presenter 1280x720 (free play, t=170) label px: min ${Math.min(...small.map((s) => s.px)).toFixed(1)}; ${small.map((s) => `${s.text}=${s.px.toFixed(1)}`).join(' | ')}`);
     expect(small.filter((s) => s.px < 20)).toEqual([]);
+    // The presenter's bar is one row, playing too (❚❚ Pause is wider than ▶ Play; without a tour
+    // its buttons say "landmark", the longer word).
+    const rows = () => page.locator('.presenter-bar > :is(button, label, .presenter-group)').evaluateAll((els) => new Set(els.map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))).size);
+    expect(await rows()).toBe(1);
+    await page.getByRole('button', { name: /Play/ }).click();
+    await expect.poll(() => page.getByRole('button', { name: /Pause/ }).count()).toBe(1);
+    expect(await rows()).toBe(1);
+    await page.getByRole('button', { name: /Pause/ }).click();
     await page.screenshot({ path: join(SHOTS, 'present-1280x720-freeplay.png') });
     // Nine nodes: smaller glyphs, the same label sizes.
     await page.goto(`${site.url}?v=1&seed=42&nodes=9&clients=AB&t=400&present=1`);

@@ -103,8 +103,8 @@ const PresenterBar = memo(function PresenterBar() {
       <button type="button" onClick={() => toggleBlank(bridge)} aria-keyshortcuts="B" title="Blank the screen (B; B or Esc brings it back)">
         Blank
       </button>
-      <button type="button" onClick={openConsole} title="Open the presenter console in a second window: notes, next beat, time and controls">
-        Open presenter console
+      <button type="button" onClick={openConsole} aria-label="Open presenter console" title="Open the presenter console in a second window: notes, next beat, time and controls">
+        Console ↗
       </button>
     </header>
   );
