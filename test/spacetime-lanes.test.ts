@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AXIS_GUTTER, defaultLaneIds, foldNodes, laneLayout, laneOf, SERVICE_LANE } from '../src/ui/spacetime/lanes';
+import { AXIS_GUTTER, defaultLaneIds, foldNodes, headerTextWidth, laneLayout, laneOf, SERVICE_LANE } from '../src/ui/spacetime/lanes';
 import { FIVE_NODES } from './helpers/traceFixture';
 
 const IDS = [...FIVE_NODES.nodes, ...FIVE_NODES.clients, ...FIVE_NODES.stores];
@@ -31,9 +31,21 @@ describe('space-time lanes', () => {
   });
 
   it('falls back to short headers when lanes are narrow', () => {
-    const layout = laneLayout(IDS, FIVE_NODES, 450);
+    const layout = laneLayout(IDS, FIVE_NODES, 700);
     expect(layout.lanes.map((l) => l.header)).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'A', 'B', 'fenced', 'unfenced']);
     expect(layout.lanes.map((l) => l.label).at(-1)).toBe('unfenced store');
+  });
+
+  it('takes tiny store headers in the narrowest lanes, and no header runs into its neighbour', () => {
+    // The ring + time view at 1280×720: nine lanes in about 330 px.
+    for (const width of [370, 450, 700, 900]) {
+      const layout = laneLayout(IDS, FIVE_NODES, width);
+      const lanes = layout.lanes;
+      const half = (l: (typeof lanes)[number]) => headerTextWidth(l.header, Math.min(16, l.headerPx)) / 2;
+      for (let i = 1; i < lanes.length; i++) expect(lanes[i - 1].x + half(lanes[i - 1]), `${width} px: ${lanes[i - 1].header} | ${lanes[i].header}`).toBeLessThan(lanes[i].x - half(lanes[i]));
+    }
+    expect(laneLayout(IDS, FIVE_NODES, 370).lanes.map((l) => l.header).slice(-2)).toEqual(['fen.', 'unf.']);
+    expect(laneLayout(IDS, FIVE_NODES, 370).lanes.map((l) => l.label).slice(-2)).toEqual(['fenced store', 'unfenced store']);
   });
 
   it('skips unknown ids and duplicates', () => {

@@ -79,6 +79,13 @@ export function laneLabel(id: string, kind: LaneKind): { label: string; shortLab
   }
 }
 
+/** A header for the narrowest lanes: the stores' and the service's first letters; others keep their short label. */
+function tinyLabel(id: string, kind: LaneKind): string {
+  if (kind === 'store') return id === 'fenced' ? 'fen.' : id === 'unfenced' ? 'unf.' : id.slice(0, 3) + '.';
+  if (kind === 'service') return 'svc';
+  return laneLabel(id, kind).shortLabel;
+}
+
 /** Roughly how wide a header label is at 16 px (px): enough to choose between the long and short label. */
 export function headerTextWidth(text: string, fontPx = 16): number {
   return text.length * fontPx * 0.62;
@@ -98,9 +105,14 @@ export function laneLayout(actorIds: readonly string[], actors: TraceActors, wid
   const laneWidth = usable / Math.max(1, chosen.length);
   const lanes: Lane[] = chosen.map(({ id, kind }, i) => {
     const { label, shortLabel } = laneLabel(id, kind);
-    const header = headerTextWidth(label) <= laneWidth - 6 ? label : shortLabel;
-    const fits = headerTextWidth(header) <= laneWidth - 6;
-    const headerPx = fits ? 16 : Math.max(11, Math.floor((laneWidth - 6) / (header.length * 0.62)));
+    const room = laneWidth - 6;
+    // The full label, else the short one, shrunk down to 11 px; lanes narrower still (the ring +
+    // time view at 1280×720: nine lanes in ~330 px) take the tiny one, so neighbours never run into
+    // each other ("fencedunfenced"). The SVG's <title> keeps the full label.
+    const tiny = tinyLabel(id, kind);
+    const header = headerTextWidth(label) <= room ? label : headerTextWidth(shortLabel, 11) <= room || tiny === shortLabel ? shortLabel : tiny;
+    const fits = headerTextWidth(header) <= room;
+    const headerPx = fits ? 16 : Math.max(11, Math.floor(room / (header.length * 0.62)));
     return { id, kind, label, shortLabel, header, headerPx, x: AXIS_GUTTER + laneWidth * (i + 0.5), members: kind === 'service' ? actors.nodes : [id] };
   });
   const index = new Map(lanes.map((l, i) => [l.id, i]));
