@@ -3,8 +3,9 @@
  * ~200 messages in flight (long latencies and a fast heartbeat keep the network full). Reports
  * the median and 95th percentile of requestAnimationFrame deltas, messages in flight, and how
  * many node glyph elements were replaced while measuring (0: the SVG is updated, not rebuilt);
- * then the same run in presenter mode at a projector's 1280×720. Then the space-time view's numbers at 1280×720 (benchSpacetime.ts): opening it on a 10-minute
- * run, and frame times while panning and zooming with 2,000 arrows in view.
+ * then the same run in presenter mode at a projector's 1280×720. Then the space-time view's
+ * numbers at 1280×720 (benchSpacetime.ts): opening it on a 10-minute run, and frame times while
+ * panning and zooming with 2,000 arrows in view; then the main thread's cost (benchMainThread.ts).
  */
 import { DEFAULT_CONFIG, nodeIdsFor } from '../sim/config';
 import { parseSchedule } from '../sim/schedule';

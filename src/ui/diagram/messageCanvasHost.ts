@@ -2,10 +2,10 @@
  * The page's side of the message canvas (see messagePainter.ts for the drawing): it reads what
  * only the DOM knows — the frame's size, the current theme's colours, the motion preference —
  * and hands them to the painter with the layout and the look. The canvas covers only the part
- * of the frame messages and timers can reach (paintBounds), placed over it. Where the browser can, the canvas
- * goes to a paint worker that the simulation worker feeds directly (`connect`), so the page's
- * frames never touch it; otherwise (jsdom, older browsers) the painter runs here and `show`
- * feeds it. A small controller with update/destroy, as DESIGN.md asks of D3-style code.
+ * of the frame messages and timers can reach (paintBounds), placed over it. Where the browser
+ * can, the canvas goes to a paint worker that the simulation worker feeds directly (`connect`),
+ * so the page's frames never touch it; otherwise (jsdom, older browsers) the painter runs here
+ * and `show` feeds it. A small controller with update/destroy, as DESIGN.md asks of D3-style code.
  */
 import type { DiagramLayout } from './layout';
 import { paintBounds, SMALLEST_SYMBOL_AREA, type MessageFrame } from './messageCanvas';

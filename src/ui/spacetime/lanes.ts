@@ -79,7 +79,7 @@ export function laneLabel(id: string, kind: LaneKind): { label: string; shortLab
   }
 }
 
-/** A header for the narrowest lanes: the stores' and the service's first letters; others keep their short label. */
+/** A header for the narrowest lanes: the stores and the service abbreviated; others keep their short label. */
 function tinyLabel(id: string, kind: LaneKind): string {
   if (kind === 'store') return id === 'fenced' ? 'fen.' : id === 'unfenced' ? 'unf.' : id.slice(0, 3) + '.';
   if (kind === 'service') return 'svc';
