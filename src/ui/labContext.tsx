@@ -46,7 +46,7 @@ type StoreView = Pick<StoreApi<LabState>, 'getState' | 'getInitialState' | 'subs
  * scrubber follow every frame; text and tables beside them cannot be read at 60 changes a
  * second, and re-rendering, laying out and painting them that often was most of a frame's cost.
  */
-function throttledView(store: LabStore, intervalMs: number): StoreView {
+export function throttledView(store: StoreView, intervalMs: number): StoreView {
   const listeners = new Set<(s: LabState, prev: LabState) => void>();
   let shown = store.getState();
   let unsubscribe: (() => void) | null = null;
@@ -87,13 +87,73 @@ function throttledView(store: LabStore, intervalMs: number): StoreView {
   };
 }
 
+/**
+ * `source` as a later reader sees it: a playing run's catch-ups arrive `lagMs` after the
+ * source's (with the state as it is then); anything else arrives at once, as from the source.
+ */
+export function laggedView(source: StoreView, lagMs: number): StoreView {
+  const listeners = new Set<(s: LabState, prev: LabState) => void>();
+  let shown = source.getState();
+  let unsubscribe: (() => void) | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const notify = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    const prev = shown;
+    shown = source.getState();
+    for (const listener of [...listeners]) listener(shown, prev);
+  };
+  const onChange = (s: LabState, prev: LabState) => {
+    if (!onlyPlayback(s, prev)) return notify();
+    if (timer === null) timer = setTimeout(notify, lagMs);
+  };
+  return {
+    getState: source.getState,
+    getInitialState: source.getInitialState,
+    subscribe(listener) {
+      listeners.add(listener);
+      if (unsubscribe === null) {
+        shown = source.getState();
+        unsubscribe = source.subscribe(onChange);
+      }
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size > 0) return;
+        unsubscribe?.();
+        unsubscribe = null;
+        if (timer !== null) clearTimeout(timer);
+        timer = null;
+      };
+    },
+  };
+}
+
 const panelViews = new WeakMap<LabStore, StoreView>();
+const logViews = new WeakMap<LabStore, StoreView>();
+
+function panelView(store: LabStore): StoreView {
+  let view = panelViews.get(store);
+  if (!view) panelViews.set(store, (view = throttledView(store, PANEL_INTERVAL_MS)));
+  return view;
+}
+
+/**
+ * The event log's catch-up comes half an interval after the other panels': at 9 nodes it adds
+ * ~20 lines a turn, the tabs beside it re-render their logs, and the two together in one task
+ * (and one layout) were what made a playing page miss frames; apart, each fits in a frame.
+ */
+export const LOG_PHASE_MS = PANEL_INTERVAL_MS / 2;
 
 /** useLab for panels and status text beside the ring: see throttledView. */
 export function useLabPanel<T>(selector: (s: LabState) => T): T {
+  return useStore(panelView(useLabContext().store), selector);
+}
+
+/** useLabPanel for the event log: the same catch-up, LOG_PHASE_MS after the other panels'. */
+export function useLabLog<T>(selector: (s: LabState) => T): T {
   const store = useLabContext().store;
-  let view = panelViews.get(store);
-  if (!view) panelViews.set(store, (view = throttledView(store, PANEL_INTERVAL_MS)));
+  let view = logViews.get(store);
+  if (!view) logViews.set(store, (view = laggedView(panelView(store), LOG_PHASE_MS)));
   return useStore(view, selector);
 }
 

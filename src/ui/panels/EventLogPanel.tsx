@@ -8,7 +8,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { detailLine } from '../../sim/describe';
 import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/events';
 import { lineOfEventKind } from '../../sim/pseudocode';
-import { useLabPanel, useLabStore } from '../labContext';
+import { useLabLog, useLabStore } from '../labContext';
 import { selectClientIds, selectDetails, selectEventFilter, selectEvents, selectEventsBase, selectNodeIds, selectShowDetails } from '../store/selectors';
 
 /** Lines rendered at most (the newest); the store keeps more. */
@@ -57,13 +57,13 @@ function newestRows(
 }
 
 export const EventLogPanel = memo(function EventLogPanel() {
-  const events = useLabPanel(selectEvents);
-  const base = useLabPanel(selectEventsBase);
-  const details = useLabPanel(selectDetails);
-  const showDetails = useLabPanel(selectShowDetails);
-  const filter = useLabPanel(useShallow(selectEventFilter));
-  const nodeIds = useLabPanel(useShallow(selectNodeIds));
-  const clientIds = useLabPanel(useShallow(selectClientIds));
+  const events = useLabLog(selectEvents);
+  const base = useLabLog(selectEventsBase);
+  const details = useLabLog(selectDetails);
+  const showDetails = useLabLog(selectShowDetails);
+  const filter = useLabLog(useShallow(selectEventFilter));
+  const nodeIds = useLabLog(useShallow(selectNodeIds));
+  const clientIds = useLabLog(useShallow(selectClientIds));
   const store = useLabStore();
   const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);
