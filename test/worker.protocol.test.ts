@@ -3,6 +3,7 @@
  * the HostBridge and a store on the other, a fake clock and frame scheduler in between.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { applyPaintFrame, EMPTY_PAINT_VIEW } from '../src/worker/paintFeed';
 import { DEFAULT_CONFIG, nodeIdsFor } from '../src/sim/config';
 import { CHAPTER_SCHEDULE, findPreset } from '../src/sim/presets';
 import { formatSchedule, parseSchedule } from '../src/sim/schedule';
@@ -210,6 +211,12 @@ describe('worker protocol over a MessageChannel', () => {
     expect(t.received.length).toBe(beforePause + 1);
     expect(t.store.getState().frame.playing).toBe(false);
     expect(painted.at(-1)?.clockMs).toBe(t.store.getState().frame.clockMs);
+    // While playing the frames carried only what changed; put together they are the run's view.
+    expect(painted.slice(paintedBefore).some((f) => f.change && !f.view)).toBe(true);
+    const rebuilt = painted.reduce(applyPaintFrame, EMPTY_PAINT_VIEW);
+    const now = t.store.getState().frame.snapshot;
+    expect(rebuilt.messages).toEqual(now?.messages.map((m) => ({ seq: m.seq, type: m.type, src: m.src, dst: m.dst, sentAt: m.sentAt, deliverAt: m.deliverAt, lost: m.lost, ok: m.ok, heartbeat: m.heartbeat })));
+    expect(rebuilt.nodes).toEqual(now?.nodes.map((n) => ({ id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline })));
     // Very slow playback moves only the clock: the painter gets the clock alone.
     const pausedAt = t.store.getState().frame.clockMs;
     t.bridge.setSpeed(0.01);

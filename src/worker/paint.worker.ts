@@ -8,15 +8,20 @@
  */
 import { EMPTY_FRAME, MessagePainter } from '../ui/diagram/messagePainter';
 import type { MessageFrame } from '../ui/diagram/messageCanvas';
+import type { PaintView } from '../sim/snapshot';
+import { applyPaintFrame, EMPTY_PAINT_VIEW } from './paintFeed';
 import type { HostToPainter, PaintFrame } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let painter: MessagePainter | null = null;
 let frame: MessageFrame = EMPTY_FRAME;
+/** The run's view as the frames so far describe it (paintFeed.ts). */
+let view: PaintView = EMPTY_PAINT_VIEW;
 
 function onFrame(event: MessageEvent<PaintFrame>): void {
   const f = event.data;
-  frame = f.view ? { ...f.view, clockMs: f.clockMs } : { ...frame, clockMs: f.clockMs };
+  view = applyPaintFrame(view, f);
+  frame = { messages: view.messages, drops: view.drops, nodes: view.nodes, clockMs: f.clockMs };
   painter?.show(frame);
 }
 

@@ -15,6 +15,7 @@ import type { Action, ActionBody } from '../sim/schedule';
 import type { Simulation } from '../sim/simulation';
 import { detailCount, detailsSince, eventsSince, paintView, takeSnapshot } from '../sim/snapshot';
 import { Timeline } from '../sim/timeline';
+import type { PaintFeed } from './paintFeed';
 import { AT_CAP_SENTENCE, MAX_SEEK_MS, runEndMs, scheduleCapProblem, type CheckStatus, type ClockMessage, type LandmarkView, type PaintFrame, type SnapshotMessage } from './protocol';
 
 /** Events sent with a fresh log (after load or seek back); older lines are summarised away. */
@@ -276,9 +277,9 @@ export class Playback {
     return changed;
   }
 
-  /** For a paint worker: the clock, and the canvas's view of the run now (paintView) unless only the clock moved. */
-  paintFrame(withView: boolean): PaintFrame {
-    return withView ? { type: 'paint-frame', clockMs: this.clockMs, view: paintView(this.timeline.current) } : { type: 'paint-frame', clockMs: this.clockMs };
+  /** For a paint worker: the clock, and the canvas's view of the run now (paintView, through `feed`) unless only the clock moved. */
+  paintFrame(withView: boolean, feed: PaintFeed): PaintFrame {
+    return withView ? feed.frame(this.clockMs, paintView(this.timeline.current)) : { type: 'paint-frame', clockMs: this.clockMs };
   }
 
   clockMessage(): ClockMessage {

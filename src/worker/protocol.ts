@@ -11,7 +11,7 @@ import type { HistoryOpJson } from '../sim/history';
 import type { Violation } from '../sim/invariants';
 import type { LinearizabilityReport } from '../sim/linearizability/check';
 import { formatAction, type Action, type ActionBody } from '../sim/schedule';
-import type { PaintView, Snapshot } from '../sim/snapshot';
+import type { PaintDrop, PaintMessage, PaintNode, PaintView, Snapshot } from '../sim/snapshot';
 import type { TraceDelta } from '../sim/traceColumns';
 import type { PaintLook } from '../ui/diagram/messagePainter';
 
@@ -121,13 +121,25 @@ export type HostToWorker =
 
 /**
  * What the paint worker draws a frame from, sent by the simulation worker every frame the run
- * changes or its clock moves. A clock-only frame (no `view`) keeps the last messages, drops and
- * timers.
+ * changes or its clock moves: the whole `view` after a reset, else its `change` since the last
+ * frame (src/worker/paintFeed.ts). A clock-only frame (neither) keeps the last messages, drops
+ * and timers.
  */
 export interface PaintFrame {
   readonly type: 'paint-frame';
   readonly clockMs: number;
   readonly view?: PaintView;
+  readonly change?: PaintChange;
+}
+
+/** The view since the last frame: drops and timers whole (they are few), messages as a change. */
+export interface PaintChange {
+  /** Messages new since the last frame, or whose fields changed (their old copy is in `gone`), in seq order. */
+  readonly added: readonly PaintMessage[];
+  /** Seqs of the messages the painter has that are no longer in flight (or were replaced). */
+  readonly gone: readonly number[];
+  readonly drops: readonly PaintDrop[];
+  readonly nodes: readonly PaintNode[];
 }
 
 /**

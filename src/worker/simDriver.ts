@@ -13,6 +13,7 @@ import { LiveCheck } from './liveCheck';
 import { TraceFeed } from './traceFeed';
 import { transferablesOf } from '../sim/traceColumns';
 import { firstChangeAt, Playback, type FrameLimits, type LoadRequest } from './playback';
+import { PaintFeed } from './paintFeed';
 import { clampSpeed, DEFAULT_SPEED, HISTORY_CHECK_LIMIT_MS, MAX_SEEK_MS, MAX_UNSHOWN_FRAMES, PAGE_FRAME_MS, type ExportFormat, type HostToWorker, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from './protocol';
 
 export interface FrameScheduler {
@@ -69,6 +70,8 @@ export class SimDriver {
   private readonly traceFeed = new TraceFeed();
   /** Paint workers' channels by id: each gets every frame the page gets. */
   private readonly painters = new Map<number, MessagePort>();
+  /** What the painters were last sent: their frames carry only what changed since (paintFeed.ts). */
+  private readonly paintFeed = new PaintFeed();
   private readonly clock = () => this.scheduler.now();
   private readonly onMessage = (event: MessageEvent<HostToWorker>) => this.handle(event.data);
 
@@ -359,8 +362,8 @@ export class SimDriver {
   private postPaint(run: Playback): void {
     if (this.painters.size === 0) return;
     let frame: PaintFrame | null = null;
-    if (this.paintStale) frame = run.paintFrame(true);
-    else if (run.playing) frame = run.paintFrame(false);
+    if (this.paintStale) frame = run.paintFrame(true, this.paintFeed);
+    else if (run.playing) frame = run.paintFrame(false, this.paintFeed);
     this.paintStale = false;
     if (frame) for (const port of this.painters.values()) port.postMessage(frame);
   }
@@ -369,6 +372,7 @@ export class SimDriver {
   private touch(): void {
     this.dirty = true;
     this.paintStale = true;
+    this.paintFeed.reset();
     this.urgent = true;
   }
 }
