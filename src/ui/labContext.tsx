@@ -40,15 +40,13 @@ function onlyPlayback(s: LabState, prev: LabState): boolean {
 type StoreView = Pick<StoreApi<LabState>, 'getState' | 'getInitialState' | 'subscribe'>;
 
 /**
- * The store as the panels see it: the same state, but while a run plays its per-frame snapshots
- * wake subscribers at most every PANEL_INTERVAL_MS (the last one always arrives). Pausing, a
- * seek, a new run or any change a person makes wakes them at once. The ring, the clock and the
- * scrubber follow every frame; text and tables beside them cannot be read at 60 changes a
- * second, and re-rendering, laying out and painting them that often was most of a frame's cost.
+ * A view of `source` whose subscribers hear of a change `wait(s, prev, lastNotified)` ms after
+ * it (at once for 0 or less); changes meanwhile ride along with the pending notice, which
+ * carries the state as it is when it fires.
  */
-export function throttledView(store: StoreView, intervalMs: number): StoreView {
+function derivedView(source: StoreView, wait: (s: LabState, prev: LabState, last: number) => number): StoreView {
   const listeners = new Set<(s: LabState, prev: LabState) => void>();
-  let shown = store.getState();
+  let shown = source.getState();
   let unsubscribe: (() => void) | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let last = -Infinity;
@@ -57,55 +55,13 @@ export function throttledView(store: StoreView, intervalMs: number): StoreView {
     timer = null;
     last = performance.now();
     const prev = shown;
-    shown = store.getState();
-    for (const listener of [...listeners]) listener(shown, prev);
-  };
-  const onChange = (s: LabState, prev: LabState) => {
-    if (!onlyPlayback(s, prev)) return notify();
-    const wait = last + intervalMs - performance.now();
-    if (wait <= 0) notify();
-    else if (timer === null) timer = setTimeout(notify, wait);
-  };
-  return {
-    getState: store.getState,
-    getInitialState: store.getInitialState,
-    subscribe(listener) {
-      listeners.add(listener);
-      if (unsubscribe === null) {
-        shown = store.getState();
-        unsubscribe = store.subscribe(onChange);
-      }
-      return () => {
-        listeners.delete(listener);
-        if (listeners.size > 0) return;
-        unsubscribe?.();
-        unsubscribe = null;
-        if (timer !== null) clearTimeout(timer);
-        timer = null;
-      };
-    },
-  };
-}
-
-/**
- * `source` as a later reader sees it: a playing run's catch-ups arrive `lagMs` after the
- * source's (with the state as it is then); anything else arrives at once, as from the source.
- */
-export function laggedView(source: StoreView, lagMs: number): StoreView {
-  const listeners = new Set<(s: LabState, prev: LabState) => void>();
-  let shown = source.getState();
-  let unsubscribe: (() => void) | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const notify = () => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    const prev = shown;
     shown = source.getState();
     for (const listener of [...listeners]) listener(shown, prev);
   };
   const onChange = (s: LabState, prev: LabState) => {
-    if (!onlyPlayback(s, prev)) return notify();
-    if (timer === null) timer = setTimeout(notify, lagMs);
+    const ms = wait(s, prev, last);
+    if (ms <= 0) notify();
+    else if (timer === null) timer = setTimeout(notify, ms);
   };
   return {
     getState: source.getState,
@@ -126,6 +82,25 @@ export function laggedView(source: StoreView, lagMs: number): StoreView {
       };
     },
   };
+}
+
+/**
+ * The store as the panels see it: the same state, but while a run plays its per-frame snapshots
+ * wake subscribers at most every PANEL_INTERVAL_MS (the last one always arrives). Pausing, a
+ * seek, a new run or any change a person makes wakes them at once. The ring, the clock and the
+ * scrubber follow every frame; text and tables beside them cannot be read at 60 changes a
+ * second, and re-rendering, laying out and painting them that often was most of a frame's cost.
+ */
+export function throttledView(store: StoreView, intervalMs: number): StoreView {
+  return derivedView(store, (s, prev, last) => (onlyPlayback(s, prev) ? last + intervalMs - performance.now() : 0));
+}
+
+/**
+ * `source` as a later reader sees it: a playing run's catch-ups arrive `lagMs` after the
+ * source's (with the state as it is then); anything else arrives at once, as from the source.
+ */
+export function laggedView(source: StoreView, lagMs: number): StoreView {
+  return derivedView(source, (s, prev) => (onlyPlayback(s, prev) ? lagMs : 0));
 }
 
 const panelViews = new WeakMap<LabStore, StoreView>();
