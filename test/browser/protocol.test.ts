@@ -3,19 +3,16 @@
  * diagram's log shows the new leader's no-op), and the link opens with the box checked.
  */
 import { describe, expect, it } from 'vitest';
-import { haveChromium, useBrowserSite } from './site';
+import { clockAt, haveChromium, useBrowserSite, withPage } from './site';
 
 const site = useBrowserSite();
 const LINK = '?v=1&seed=42&s=@1000+submit+x%3D1%3B+@1022+crash+n2&t=3000&view=ring';
 
 describe.skipIf(!haveChromium)('the Protocol section', () => {
   it('checking leader-noop puts features= in the link and a no-op in every log; the link reopens with it checked', async () => {
-    const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    try {
+    await withPage(site, async (page, errors) => {
       await page.goto(site.url + LINK);
-      await page.waitForFunction(() => document.querySelector('[data-testid="clock"]')?.getAttribute('data-now') === '3000');
+      await clockAt(page, 3000);
       await page.getByRole('tab', { name: /Logs/ }).click();
       expect(await page.locator('[data-log-node="n1"] .entry.noop').count()).toBe(0);
       expect(await page.locator('[data-log-node="n1"]').getAttribute('data-commit-index')).toBe('0');
@@ -28,19 +25,14 @@ describe.skipIf(!haveChromium)('the Protocol section', () => {
       expect(await page.locator('[data-log-node="n1"] .entry.noop').count()).toBe(2);
       expect(await page.locator('[data-log-node="n1"] .entry.noop .entry-text').first().textContent()).toBe('∅ no-op');
       const link = await page.evaluate(() => location.search);
-      const again = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
-      try {
+      await withPage(site, async (again) => {
         await again.goto(site.url + link);
         await again.waitForSelector('[data-node-id]');
         await again.getByRole('tab', { name: /Settings/ }).click();
         expect(await again.getByRole('checkbox', { name: /Leader no-op/ }).isChecked()).toBe(true);
         expect(await again.getByRole('checkbox', { name: /Pre-vote/ }).isChecked()).toBe(false);
-      } finally {
-        await again.close();
-      }
+      });
       expect(errors).toEqual([]);
-    } finally {
-      await page.close();
-    }
+    });
   }, 60_000);
 });

@@ -5,7 +5,7 @@
  */
 import { type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { haveChromium, useBrowserSite } from './site';
+import { clockAt, haveChromium, useBrowserSite, withPage } from './site';
 import { encodeLink } from '../../src/share/link';
 import { findPreset } from '../../src/sim/presets';
 import { parseSchedule } from '../../src/sim/schedule';
@@ -16,18 +16,15 @@ const stale = findPreset('stale-read')!;
 async function goTo(page: Page, ms: number) {
   await page.getByLabel('Go to ms').fill(String(ms));
   await page.getByRole('button', { name: 'Go', exact: true }).click();
-  await page.waitForFunction((t) => document.querySelector('[data-testid="clock"]')?.getAttribute('data-now') === String(t), ms);
+  await clockAt(page, ms);
 }
 
 describe.skipIf(!haveChromium)('reads in the page', () => {
   it('put and get from the client panel, the answer in the client’s line, and the register verdict in the History tab', async () => {
-    const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    try {
+    await withPage(site, async (page, errors) => {
       const link = encodeLink({ config: stale.config, schedule: parseSchedule(stale.schedule), atMs: stale.untilMs });
       await page.goto(`${site.url}?${link}`);
-      await page.waitForFunction((t) => document.querySelector('[data-testid="clock"]')?.getAttribute('data-now') === String(t), stale.untilMs);
+      await clockAt(page, stale.untilMs);
       await page.getByRole('tab', { name: /Clients/ }).click();
       await expect.poll(() => page.getByTestId('client-A-result').textContent()).toBe('get x -> 1');
       // B puts x=3; A then reads x through the log.
@@ -42,8 +39,6 @@ describe.skipIf(!haveChromium)('reads in the page', () => {
       await expect.poll(() => verdict.getAttribute('data-result')).toBe('bad');
       expect(await verdict.textContent()).toContain('a finding');
       expect(errors).toEqual([]);
-    } finally {
-      await page.close();
-    }
+    });
   }, 90_000);
 });

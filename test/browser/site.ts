@@ -56,3 +56,23 @@ export async function axeViolations(page: Page): Promise<string[]> {
   });
   return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html).slice(0, 2).join(' ; ')}`);
 }
+
+/**
+ * A new page of the site (1280×720 unless told) for `run`, with the page's uncaught errors
+ * collected in `errors`; the page is closed afterwards, whatever happens.
+ */
+export async function withPage(site: BrowserSite, run: (page: Page, errors: string[]) => Promise<void>, viewport = { width: 1280, height: 720 }): Promise<void> {
+  const page = await site.browser.newPage({ viewport });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await run(page, errors);
+  } finally {
+    await page.close();
+  }
+}
+
+/** Resolves once the page's clock reads `ms` (a link landed, or a seek finished). */
+export async function clockAt(page: Page, ms: number): Promise<void> {
+  await page.waitForFunction((t) => document.querySelector('[data-testid="clock"]')?.getAttribute('data-now') === String(t), ms);
+}

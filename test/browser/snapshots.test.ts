@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { findPreset, presetActions } from '../../src/sim/presets';
 import { Simulation } from '../../src/sim/simulation';
 import { encodeLink } from '../../src/share/link';
-import { haveChromium, useBrowserSite } from './site';
+import { clockAt, haveChromium, useBrowserSite, withPage } from './site';
 
 const site = useBrowserSite();
 const preset = findPreset('snapshot-catch-up')!;
@@ -21,12 +21,9 @@ function n5SnapshotAt(snapshotEvery: number): number | undefined {
 
 describe.skipIf(!haveChromium)('snapshots on the page', () => {
   it('the logs show the snapshot box; a new threshold puts snapshot= in the link and replays the run', async () => {
-    const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    try {
+    await withPage(site, async (page, errors) => {
       await page.goto(site.url + LINK);
-      await page.waitForFunction(() => document.querySelector('[data-testid="clock"]')?.getAttribute('data-now') === '3000');
+      await clockAt(page, 3000);
       await page.getByRole('tab', { name: /Logs/ }).click();
       expect(await page.locator('[data-log-node="n5"] .log-snapshot').textContent()).toBe('snapshot ≤ 16, term 1');
       await page.getByRole('tab', { name: /Settings/ }).click();
@@ -38,8 +35,6 @@ describe.skipIf(!haveChromium)('snapshots on the page', () => {
       const want = String(n5SnapshotAt(5));
       await page.waitForFunction((index) => document.querySelector('[data-log-node="n5"] .log-snapshot')?.getAttribute('data-snapshot-index') === index, want);
       expect(errors).toEqual([]);
-    } finally {
-      await page.close();
-    }
+    });
   }, 90_000);
 });
