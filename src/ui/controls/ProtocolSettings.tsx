@@ -7,17 +7,16 @@
 import { memo, useState } from 'react';
 import { BUG_FEATURE, READ_MODES, featuresOf, readModeOf, type ReadMode, type SimConfig } from '../../sim/config';
 import { FEATURES, canonicalFeatures, type FeatureName } from '../../sim/features';
-import { useBridge, useLab } from '../labContext';
-import { selectConfig, selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+import { useLab, useLabPanel } from '../labContext';
+import { selectConfig, selectNow } from '../store/selectors';
+import { useReplayWith } from './replayWith';
 import { SnapshotThreshold } from './SnapshotThreshold';
 
 export const ProtocolSettings = memo(function ProtocolSettings() {
-  const bridge = useBridge();
+  const replayWith = useReplayWith();
   const config = useLab(selectConfig);
-  const schedule = useLab(selectSchedule);
-  const now = useLab(selectNow);
-  const playing = useLab(selectPlaying);
-  const label = useLab(selectLabel);
+  // Only for the hint's "replayed to t = …": the panels' pace is enough.
+  const now = useLabPanel(selectNow);
   // The boxes show what was asked for until the new run arrives from the worker.
   const [asked, setAsked] = useState<{ from: SimConfig; features: readonly FeatureName[] } | null>(null);
   const on = asked && asked.from === config ? asked.features : featuresOf(config);
@@ -31,12 +30,12 @@ export const ProtocolSettings = memo(function ProtocolSettings() {
     // A read mode means nothing without reads (the config check refuses it), so it goes with it.
     const { readMode, ...rest } = config;
     const next = features.includes('reads') && readMode !== undefined ? { ...rest, readMode } : rest;
-    bridge.load({ ...next, features, bugs }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
+    replayWith({ ...next, features, bugs });
   };
   const setReadMode = (mode: ReadMode) => {
     const { readMode: _old, ...rest } = config;
     // `log` is the default and is left out, as the link and the CLI leave it out.
-    bridge.load(mode === 'log' ? rest : { ...rest, readMode: mode }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
+    replayWith(mode === 'log' ? rest : { ...rest, readMode: mode });
   };
   return (
     <fieldset className="protocol-settings" data-testid="protocol-settings">

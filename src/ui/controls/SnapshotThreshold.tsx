@@ -5,17 +5,14 @@
  */
 import { memo, useState } from 'react';
 import { configFromFields, snapshotEveryOf } from '../../sim/config';
-import { useBridge, useLab } from '../labContext';
-import { selectConfig, selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+import { useLab } from '../labContext';
+import { selectConfig } from '../store/selectors';
+import { useReplayWith } from './replayWith';
 import { FieldError } from './FieldError';
 
 export const SnapshotThreshold = memo(function SnapshotThreshold() {
-  const bridge = useBridge();
+  const replayWith = useReplayWith();
   const config = useLab(selectConfig);
-  const schedule = useLab(selectSchedule);
-  const now = useLab(selectNow);
-  const playing = useLab(selectPlaying);
-  const label = useLab(selectLabel);
   const [text, setText] = useState<{ from: typeof config; value: string } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const value = text !== null && text.from === config ? text.value : String(snapshotEveryOf(config));
@@ -27,7 +24,7 @@ export const SnapshotThreshold = memo(function SnapshotThreshold() {
       return;
     }
     setProblem(null);
-    bridge.load(next, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
+    replayWith(next);
   };
   return (
     <div className="snapshot-threshold">

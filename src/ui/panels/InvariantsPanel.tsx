@@ -10,8 +10,9 @@ import { canonicalFeatures } from '../../sim/features';
 import { invariant as say } from '../../sim/describe';
 import { invariantsFor } from '../../sim/invariants';
 import { Popover } from '../controls/Popover';
+import { useReplayWith } from '../controls/replayWith';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';
-import { selectCheck, selectConfig, selectFuzzDone, selectFuzzProgress, selectFuzzRunning, selectHorizon, selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+import { selectCheck, selectConfig, selectFuzzDone, selectFuzzProgress, selectFuzzRunning, selectHorizon, selectPlaying } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
 
 export const BUG_BLURBS: Record<BugName, string> = {
@@ -64,12 +65,8 @@ export const InvariantBadge = memo(function InvariantBadge() {
 });
 
 export const BugsMenu = memo(function BugsMenu() {
-  const bridge = useBridge();
+  const replayWith = useReplayWith();
   const config = useLabPanel(selectConfig);
-  const schedule = useLabPanel(selectSchedule);
-  const now = useLabPanel(selectNow);
-  const playing = useLabPanel(selectPlaying);
-  const label = useLabPanel(selectLabel);
   // The box shows what was asked for until the new run arrives from the worker.
   const [asked, setAsked] = useState<{ from: SimConfig; bugs: readonly BugName[] } | null>(null);
   const shown = asked && asked.from === config ? asked.bugs : config.bugs;
@@ -80,7 +77,7 @@ export const BugsMenu = memo(function BugsMenu() {
     const needs = on ? BUG_FEATURE[bug] : undefined;
     const features = needs !== undefined && !featuresOf(config).includes(needs) ? canonicalFeatures([...featuresOf(config), needs]) : config.features;
     // A new run with the same schedule, replayed to now: the bug changes what the run does.
-    bridge.load({ ...config, bugs, ...(features !== undefined ? { features } : {}) }, schedule, { startAtMs: now, playing, label: label ?? 'custom' });
+    replayWith({ ...config, bugs, ...(features !== undefined ? { features } : {}) });
   };
   return (
     <Popover align="right" className={`bugs-menu ${config.bugs.length > 0 ? 'bugs-on' : ''}`} testId="bugs-summary" panelLabel="Bugs to switch on" label={config.bugs.length > 0 ? `Bugs on: ${config.bugs.join(', ')}` : 'Bugs: none'}>
