@@ -13,8 +13,10 @@ import type { LogEntry } from '../src/sim/types';
 import { explain } from '../src/sim/why';
 import type { FeatureName } from '../src/sim/features';
 import type { BugName } from '../src/sim/config';
+import type { RaftLog } from '../src/sim/log';
+import { raftLogOf } from './helpers/raftLog';
 
-const logOf = (terms: number[]): LogEntry[] => terms.map((term, i) => ({ term, command: `e${i + 1}` }));
+const logOf = (terms: number[]): RaftLog => raftLogOf(terms.map((term, i): LogEntry => ({ term, command: `e${i + 1}` })));
 
 function presetRun(features: FeatureName[], bugs: BugName[] = [], untilMs = 3000): Simulation {
   const preset = findPreset('stale-term-backup');

@@ -12,6 +12,7 @@ import { LockStateMachine } from '../src/sim/lockStateMachine';
 import { parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
 import type { LogEntry } from '../src/sim/types';
+import { raftLogOf } from './helpers/raftLog';
 
 const entries = (terms: readonly number[]): LogEntry[] => terms.map((term, i) => ({ term, command: `c${i + 1}` }));
 
@@ -47,20 +48,20 @@ describe('snapshots × reads', () => {
 describe('snapshots × fast-backup', () => {
   it('a follower’s hint counts from its snapshot: the array holds entries base+1 on', () => {
     // Entries 5..9 stored after a snapshot ≤ 4; the leader asks about index 9 and the follower's run of term 3 starts at 7.
-    expect(conflictHint(entries([2, 2, 3, 3, 3]), 9, 4)).toEqual({ conflictTerm: 3, conflictIndex: 7 });
+    expect(conflictHint(raftLogOf(entries([2, 2, 3, 3, 3]), 4), 9)).toEqual({ conflictTerm: 3, conflictIndex: 7 });
     // It never looks below its snapshot: a run of term 2 from 5 stops at 5.
-    expect(conflictHint(entries([2, 2, 2]), 7, 4)).toEqual({ conflictTerm: 2, conflictIndex: 5 });
+    expect(conflictHint(raftLogOf(entries([2, 2, 2]), 4), 7)).toEqual({ conflictTerm: 2, conflictIndex: 5 });
     // Too short: its log ends at 4 + 3.
-    expect(conflictHint(entries([2, 2, 2]), 10, 4)).toEqual({ conflictTerm: 0, conflictIndex: 8 });
+    expect(conflictHint(raftLogOf(entries([2, 2, 2]), 4), 10)).toEqual({ conflictTerm: 0, conflictIndex: 8 });
   });
 
   it('the leader backs up within its stored entries, to its snapshot index when the term is the snapshot’s, below it to InstallSnapshot', () => {
     // Leader: snapshot ≤ 4 (term 1), then 5..8 of terms 2, 2, 4, 4.
-    const log = entries([2, 2, 4, 4]);
-    expect(backUp(log, 9, { conflictTerm: 2, conflictIndex: 3 }, 4, 1)).toEqual({ next: 7, rule: 'past-own-term' });
-    expect(backUp(log, 9, { conflictTerm: 1, conflictIndex: 2 }, 4, 1)).toEqual({ next: 5, rule: 'past-own-term' });
+    const log = raftLogOf(entries([2, 2, 4, 4]), 4, 1);
+    expect(backUp(log, 9, { conflictTerm: 2, conflictIndex: 3 })).toEqual({ next: 7, rule: 'past-own-term' });
+    expect(backUp(log, 9, { conflictTerm: 1, conflictIndex: 2 })).toEqual({ next: 5, rule: 'past-own-term' });
     // A term the leader does not hold past its snapshot: the follower's first index, which InstallSnapshot answers.
-    expect(backUp(log, 9, { conflictTerm: 3, conflictIndex: 3 }, 4, 1)).toEqual({ next: 3, rule: 'to-follower-first' });
+    expect(backUp(log, 9, { conflictTerm: 3, conflictIndex: 3 })).toEqual({ next: 3, rule: 'to-follower-first' });
   });
 });
 

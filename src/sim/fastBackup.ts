@@ -5,7 +5,7 @@
  * backing up one entry at a time. Pure functions of a log: the node calls them only with the
  * feature on, so the chapter's one-entry back-up is untouched without it.
  */
-import type { LogEntry } from './types';
+import type { RaftLog } from './log';
 
 export interface ConflictHint {
   /** The term of the follower's entry at prevLogIndex; 0 when its log is too short to have one. */
@@ -16,15 +16,16 @@ export interface ConflictHint {
 
 /**
  * The follower's side: what it tells the leader about a failed consistency check at `prevLogIndex`.
- * With snapshots the array holds entries `base + 1` on (indexes stay global); a check at or below
- * `base` never fails (the snapshot holds only committed entries), so the run found starts past it.
+ * A check at or below the snapshot's last index never fails (the snapshot holds only committed
+ * entries), so the run found starts past it.
  */
-export function conflictHint(log: readonly LogEntry[], prevLogIndex: number, base = 0): ConflictHint {
-  const last = base + log.length;
+export function conflictHint(log: RaftLog, prevLogIndex: number): ConflictHint {
+  const last = log.lastIndex;
   if (prevLogIndex > last) return { conflictTerm: 0, conflictIndex: last + 1 };
-  const term = log[prevLogIndex - 1 - base].term;
+  const base = log.snapshotIndex;
+  const term = log.heldTermAt(prevLogIndex);
   let first = prevLogIndex;
-  while (first > base + 1 && log[first - 2 - base].term === term) first--;
+  while (first > base + 1 && log.heldTermAt(first - 1) === term) first--;
   return { conflictTerm: term, conflictIndex: first };
 }
 
@@ -41,11 +42,10 @@ export interface Backup {
 }
 
 /**
- * The leader's side: the next index to try for a follower whose rejection carried `hint`. With
- * snapshots the array holds entries `base + 1` on and `baseTerm` is the snapshot's last term; a
- * next index at or below `base` is then answered with InstallSnapshot.
+ * The leader's side: the next index to try for a follower whose rejection carried `hint`. A next
+ * index at or below the snapshot's last index is then answered with InstallSnapshot.
  */
-export function backUp(log: readonly LogEntry[], nextIndex: number, hint: ConflictHint, base = 0, baseTerm = 0): Backup {
+export function backUp(log: RaftLog, nextIndex: number, hint: ConflictHint): Backup {
   let next: number;
   let rule: BackupRule;
   if (hint.conflictTerm === 0) {
@@ -53,9 +53,10 @@ export function backUp(log: readonly LogEntry[], nextIndex: number, hint: Confli
     rule = 'to-follower-end';
   } else {
     // Terms only grow along a log: walk back past the later terms to the last entry of conflictTerm.
-    let j = Math.min(base + log.length, nextIndex - 1);
-    while (j > base && log[j - 1 - base].term > hint.conflictTerm) j--;
-    const termAtJ = j > base ? log[j - 1 - base].term : j === base && base > 0 ? baseTerm : 0;
+    const base = log.snapshotIndex;
+    let j = Math.min(log.lastIndex, nextIndex - 1);
+    while (j > base && log.heldTermAt(j) > hint.conflictTerm) j--;
+    const termAtJ = j > base || (j === base && base > 0) ? log.heldTermAt(j) : 0;
     if (j > 0 && termAtJ === hint.conflictTerm) {
       // Log Matching: the entries up to there agree with the follower's if its run of that term reaches them.
       next = j + 1;

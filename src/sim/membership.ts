@@ -11,7 +11,9 @@
  *   configuration still sent entries until the change commits (so a removed server usually hears
  *   of its removal and stops campaigning).
  */
-import type { Command, ConfigCommand, LogEntry, SnapshotConfig } from './types';
+import type { RaftLog } from './log';
+import { Voters } from './quorum';
+import type { Command, ConfigCommand, SnapshotConfig } from './types';
 
 export function isConfigCommand(command: Command): command is ConfigCommand {
   return typeof command !== 'string' && command.type === 'config';
@@ -20,6 +22,8 @@ export function isConfigCommand(command: Command): command is ConfigCommand {
 export class Membership {
   /** The voters of the configuration in force on this node. */
   voters: readonly string[];
+  /** The same voters as a quorum: whose votes and answers count, and how many make a majority. */
+  quorum: Voters;
   /** The log index of the entry that made it (0: the run's initial configuration). */
   configIndex = 0;
   /** That entry (null for the initial configuration). */
@@ -33,11 +37,12 @@ export class Membership {
 
   constructor(readonly initial: readonly string[]) {
     this.voters = initial;
+    this.quorum = new Voters(initial);
     this.previous = initial;
   }
 
   isVoter(id: string): boolean {
-    return this.voters.includes(id);
+    return this.quorum.has(id);
   }
 
   /** Whether `id` is out of its configuration and knows the entry that removed it is committed. */
@@ -47,14 +52,12 @@ export class Membership {
 
   /** How many voters a majority of the configuration in force needs. */
   get majority(): number {
-    return (this.voters.length >> 1) + 1;
+    return this.quorum.majority;
   }
 
   /** How many of `ids` are voters (votes, pre-votes, servers heard from). */
   countVoters(ids: Iterable<string>): number {
-    let n = 0;
-    for (const id of ids) if (this.voters.includes(id)) n++;
-    return n;
+    return this.quorum.count(ids);
   }
 
   /** The configuration this node's snapshot carries (null: no snapshot, or none taken with it). */
@@ -66,39 +69,43 @@ export class Membership {
   }
 
   /**
-   * The configuration in force at global index `upTo` of a log whose entries start after `base`
-   * (snapshots): its latest configuration entry at or below `upTo`, else the snapshot's, else the
-   * initial one. What a snapshot taken at `upTo` carries.
+   * The configuration in force at index `upTo` of `log`: its latest configuration entry at or
+   * below `upTo` (above the snapshot), else the snapshot's, else the initial one. What a snapshot
+   * taken at `upTo` carries.
    */
-  configAt(log: readonly LogEntry[], base: number, upTo: number): SnapshotConfig {
-    let latest = 0;
-    let before = 0;
-    for (let i = upTo; i > base; i--) {
-      if (!isConfigCommand(log[i - 1 - base].command)) continue;
-      if (latest === 0) latest = i;
-      else {
-        before = i;
+  configAt(log: RaftLog, upTo: number): SnapshotConfig {
+    let latest: ConfigCommand | null = null;
+    let latestIndex = 0;
+    let before: ConfigCommand | null = null;
+    for (let i = upTo; i > log.snapshotIndex; i--) {
+      const command = (log.entryAt(i) as { command: Command }).command;
+      if (!isConfigCommand(command)) continue;
+      if (latest === null) {
+        latest = command;
+        latestIndex = i;
+      } else {
+        before = command;
         break;
       }
     }
     const held = this.held;
-    if (latest === 0) return held ?? { index: 0, entry: null, voters: this.initial, previous: this.initial };
-    const entry = log[latest - 1 - base].command as ConfigCommand;
-    const previous = before !== 0 ? (log[before - 1 - base].command as ConfigCommand).voters : held !== null ? held.voters : this.initial;
-    return { index: latest, entry, voters: entry.voters, previous };
+    if (latest === null) return held ?? { index: 0, entry: null, voters: this.initial, previous: this.initial };
+    const previous = before !== null ? before.voters : held !== null ? held.voters : this.initial;
+    return { index: latestIndex, entry: latest, voters: latest.voters, previous };
   }
 
   /**
    * Re-reads the configuration from `log` (after entries were appended or truncated, or a
-   * snapshot installed; `base` is the snapshot's last included index): the latest configuration
-   * entry, and the one before it. Returns whether the configuration changed.
+   * snapshot installed): the latest configuration entry, and the one before it. Returns whether
+   * the configuration changed.
    */
-  refresh(log: readonly LogEntry[], base = 0): boolean {
-    const c = this.configAt(log, base, base + log.length);
+  refresh(log: RaftLog): boolean {
+    const c = this.configAt(log, log.lastIndex);
     if (c.index === this.configIndex && c.entry === this.entry) return false;
     this.configIndex = c.index;
     this.entry = c.entry;
     this.voters = c.voters;
+    if (this.quorum.ids !== c.voters) this.quorum = new Voters(c.voters);
     this.previous = c.previous;
     return true;
   }

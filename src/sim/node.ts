@@ -9,14 +9,19 @@
 import { describe } from './describe';
 import { backUp, conflictHint } from './fastBackup';
 import type { DetailBody, EventKind } from './events';
+import type { PseudocodeId } from './pseudocodeIds';
 import type { NodeFeatures } from './features';
-import { compactIfDue, installSnapshot, installSnapshotFor } from './compaction';
+import { compactIfDue, installSnapshotFor } from './compaction';
+import { RaftLog } from './log';
 import { configEntry, Membership } from './membership';
+import { Progress } from './progress';
+import { majorityValue, Voters } from './quorum';
 import {
   NOOP_COMMAND,
   type AppendEntries,
   type AppendReply,
   type Command,
+  type InstallSnapshot,
   type InstallSnapshotReply,
   type LogEntry,
   type RaftMessage,
@@ -97,14 +102,8 @@ export class RaftNode {
   // Persistent state (a real server fsyncs these before answering any RPC).
   term = 0;
   votedFor: string | null = null;
-  log: LogEntry[] = [];
-  /**
-   * Snapshots (§5): the last index and term the snapshot covers (0 and 0 without one), and the
-   * snapshot itself. Indexes stay global: `log[i - 1 - snapshotIndex]` is entry `i`. Persistent.
-   */
-  snapshotIndex = 0;
-  snapshotTerm = 0;
-  snapshot: RaftSnapshot | null = null;
+  /** The log and the snapshot below it (§5); indexes stay global. */
+  readonly raftLog = new RaftLog();
 
   // Volatile state.
   role: Role = 'follower';
@@ -114,14 +113,18 @@ export class RaftNode {
   alive = true;
   readonly votes = new Set<string>();
   /**
-   * Leader state per peer, stored by peer position (`peers[i]`) so the replication hot path does
-   * array reads instead of Map lookups. Like the chapter's dicts it is empty until the node first
-   * leads (`hasLed`) and keeps its values after.
+   * Leader state, one record per peer in `peers` order. Like the chapter's dicts its indexes mean
+   * nothing until the node first leads (`hasLed`) and keep their values after.
    */
-  private nextIdx: number[];
-  private matchIdx: number[];
-  private peerSlot = new Map<string, number>();
+  private progress: Progress[];
+  private progressById = new Map<string, Progress>();
   private hasLeaderState = false;
+  /** Without membership changes: every server of the run, one fixed configuration. */
+  private readonly fixedVoters: Voters;
+  /** Whether this node counts toward its own configuration's majorities (a removed leader does not, §4.2.2). */
+  private selfVoter: boolean;
+  /** Scratch for counting a majority's values (at most one per server). */
+  private readonly counted: number[] = [];
   heartbeatDue = 0;
   electionDeadline = 0;
   /** When the current election timer was last reset (for drawing the draining arc). */
@@ -139,18 +142,13 @@ export class RaftNode {
   leaderHeardMs = -1;
   /** CheckQuorum (§6.2): the leader's next check for a majority heard from, or Infinity when off. */
   quorumCheckDue = Infinity;
-  /** CheckQuorum: which peers (by slot) the leader heard from since its last check. */
-  private heardSince: boolean[];
   /**
    * Reads (§6.4): the leader's heartbeat round, raised by every broadcast and carried by its
-   * AppendEntries; per peer (by slot) the newest round it answered; and when recent rounds were
-   * sent, by this node's own clock (the lease counts from there, §6.4.1).
+   * AppendEntries (each peer's progress keeps the newest round it answered); and when recent
+   * rounds were sent, by this node's own clock (the lease counts from there, §6.4.1).
    */
   readRound = 0;
-  private ackRound: number[];
   private readonly roundSentLocal: number[];
-  /** fast-backup: rejections in a row from each peer (by slot), i.e. round trips spent backing up. */
-  private backupRounds: number[];
   /**
    * Leadership transfer (§3.10): the follower this leader is handing over to (null: none), when it
    * gives up (an election timeout after it began; Infinity when none), and whether TimeoutNow went.
@@ -170,15 +168,50 @@ export class RaftNode {
     this.index = index;
     this.peers = peers;
     this.host = host;
-    this.nextIdx = peers.map(() => 0);
-    this.matchIdx = peers.map(() => 0);
-    this.heardSince = peers.map(() => false);
-    this.ackRound = peers.map(() => 0);
     this.roundSentLocal = host.features.reads ? new Array<number>(ROUND_MEMORY).fill(0) : [];
-    this.backupRounds = peers.map(() => 0);
-    peers.forEach((peer, slot) => this.peerSlot.set(peer, slot));
     this.membership = host.features.membership ? new Membership(host.initialServers ?? []) : null;
+    this.fixedVoters = new Voters([id, ...peers]);
+    const quorum = this.quorum;
+    this.selfVoter = quorum.has(id);
+    this.progress = peers.map((peer) => {
+      const p = new Progress(peer);
+      p.voter = quorum.has(peer);
+      this.progressById.set(peer, p);
+      return p;
+    });
     this.resetElectionTimer();
+  }
+
+  /** The configuration in force: whose votes and answers count, and how many make a majority. */
+  get quorum(): Voters {
+    const m = this.membership;
+    return m !== null ? m.quorum : this.fixedVoters;
+  }
+
+  /** The stored entries after the snapshot (`log[k]` is index `snapshotIndex + 1 + k`). */
+  get log(): LogEntry[] {
+    return this.raftLog.entries;
+  }
+
+  set log(entries: LogEntry[]) {
+    this.raftLog.entries = entries;
+  }
+
+  /** Snapshots (§5): the last index and term the snapshot covers (0 and 0 without one), and the snapshot. */
+  get snapshotIndex(): number {
+    return this.raftLog.snapshotIndex;
+  }
+
+  get snapshotTerm(): number {
+    return this.raftLog.snapshotTerm;
+  }
+
+  get snapshot(): RaftSnapshot | null {
+    return this.raftLog.snapshot;
+  }
+
+  set snapshot(snapshot: RaftSnapshot | null) {
+    this.raftLog.snapshot = snapshot;
   }
 
   /** Whether this node has ever led (its nextIndex/matchIndex exist from then on). */
@@ -187,47 +220,43 @@ export class RaftNode {
   }
 
   get majority(): number {
-    const m = this.membership;
-    return m !== null ? m.majority : ((this.peers.length + 1) >> 1) + 1;
+    return this.quorum.majority;
   }
 
   /** The leader's next index for `peer`; lastLogIndex + 1 before this node first led. */
   nextIndexOf(peer: string): number {
-    const slot = this.peerSlot.get(peer);
-    return slot === undefined || !this.hasLeaderState ? this.lastLogIndex + 1 : this.nextIdx[slot];
+    const p = this.progressById.get(peer);
+    return p === undefined || !this.hasLeaderState ? this.lastLogIndex + 1 : p.next;
   }
 
   /** fast-backup: how many rejections in a row the leader has had from `peer` (0 without the feature). */
   backupRoundsOf(peer: string): number {
-    const slot = this.peerSlot.get(peer);
-    return slot === undefined ? 0 : this.backupRounds[slot];
+    const p = this.progressById.get(peer);
+    return p === undefined ? 0 : p.backupRounds;
   }
 
   /** The highest index the leader knows `peer` holds; 0 before this node first led. */
   matchIndexOf(peer: string): number {
-    const slot = this.peerSlot.get(peer);
-    return slot === undefined || !this.hasLeaderState ? 0 : this.matchIdx[slot];
+    const p = this.progressById.get(peer);
+    return p === undefined || !this.hasLeaderState ? 0 : p.match;
   }
 
   get lastLogIndex(): number {
-    return this.log.length + this.snapshotIndex;
+    return this.raftLog.lastIndex;
   }
 
   get lastLogTerm(): number {
-    const n = this.log.length;
-    return n > 0 ? this.log[n - 1].term : this.snapshotTerm;
+    return this.raftLog.lastTerm;
   }
 
   /** Entry `index`, or undefined when it is past the end or compacted into the snapshot. */
   entryAt(index: number): LogEntry | undefined {
-    return index > this.snapshotIndex ? this.log[index - 1 - this.snapshotIndex] : undefined;
+    return this.raftLog.entryAt(index);
   }
 
   /** The term of entry `index` (the snapshot's term at its last included index), or null if not held. */
   termAt(index: number): number | null {
-    if (index === this.snapshotIndex) return this.snapshotTerm;
-    const entry = this.entryAt(index);
-    return entry === undefined ? null : entry.term;
+    return this.raftLog.termAt(index);
   }
 
   resetElectionTimer(): void {
@@ -351,7 +380,7 @@ export class RaftNode {
   }
 
   private maybeWinPreVote(): void {
-    if ((this.membership !== null ? this.membership.countVoters(this.preVotes) : this.preVotes.size) < this.majority) return;
+    if (!this.quorum.won(this.preVotes)) return;
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'pre-vote-won',
@@ -377,17 +406,14 @@ export class RaftNode {
    * cut off in a minority stops taking requests instead of leading a term nobody follows.
    */
   private checkQuorum(): void {
-    const heard = this.heardSince;
-    let count = this.host.bugs.quorumCountsSelfTwice ? 2 : 1;
-    const m = this.membership;
-    if (m !== null) {
-      // §4.1: only the configuration's voters count (not a learner, nor this leader if removing itself).
-      if (!m.isVoter(this.id)) count--;
-      for (let slot = 0; slot < heard.length; slot++) if (heard[slot] && m.isVoter(this.peers[slot])) count++;
-    } else for (let slot = 0; slot < heard.length; slot++) if (heard[slot]) count++;
+    // §4.1: only the configuration's voters count (not a learner, nor this leader if removing itself).
+    let count = this.selfVoter ? 1 : 0;
+    if (this.host.bugs.quorumCountsSelfTwice) count++;
+    const progress = this.progress;
+    for (let slot = 0; slot < progress.length; slot++) if (progress[slot].heard && progress[slot].voter) count++;
     const now = this.host.nowMs;
     if (count >= this.majority) {
-      heard.fill(false);
+      for (let slot = 0; slot < progress.length; slot++) progress[slot].heard = false;
       this.quorumCheckDue = now + this.host.electionTimeoutMinMs;
       return;
     }
@@ -405,7 +431,7 @@ export class RaftNode {
   }
 
   private maybeBecomeLeader(): void {
-    if ((this.membership !== null ? this.membership.countVoters(this.votes) : this.votes.size) < this.majority) return;
+    if (!this.quorum.won(this.votes)) return;
     this.becomeLeader();
   }
 
@@ -414,18 +440,19 @@ export class RaftNode {
     this.leaderId = this.id;
     if (this.membership !== null) this.setPeers(this.membership.peersOf(this.id, true, this.commitIndex));
     const next = this.lastLogIndex + 1;
-    this.nextIdx.fill(next);
-    this.matchIdx.fill(0);
+    const progress = this.progress;
+    for (let slot = 0; slot < progress.length; slot++) progress[slot].lead(next);
     this.hasLeaderState = true;
     this.host.recordLeader(this.term, this.id, [...this.votes].sort());
     const features = this.host.features;
     if (features.checkQuorum) {
-      this.heardSince.fill(false);
+      for (let slot = 0; slot < progress.length; slot++) progress[slot].heard = false;
       this.quorumCheckDue = this.host.nowMs + this.host.electionTimeoutMinMs;
     }
     if (features.leaderNoop) this.appendNoop();
-    if (features.reads) this.ackRound.fill(0); // a round counts only once answered in this term
-    if (features.fastBackup) this.backupRounds.fill(0);
+    // A round counts only once answered in this term; fast-backup's count starts again.
+    if (features.reads) for (let slot = 0; slot < progress.length; slot++) progress[slot].ackRound = 0;
+    if (features.fastBackup) for (let slot = 0; slot < progress.length; slot++) progress[slot].backupRounds = 0;
     this.broadcastAppend(); // the first heartbeat stops everyone else's timer
   }
 
@@ -435,7 +462,7 @@ export class RaftNode {
    * of its term, appended at once, makes that happen without waiting for a client.
    */
   private appendNoop(): void {
-    this.log.push(Object.freeze({ term: this.term, command: NOOP_COMMAND }));
+    this.raftLog.append(Object.freeze({ term: this.term, command: NOOP_COMMAND }));
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'leader-append',
@@ -477,7 +504,7 @@ export class RaftNode {
         this.handleAppendReply(src, msg);
         break;
       case 'InstallSnapshot':
-        reply = installSnapshot(this, this.host, msg);
+        reply = this.handleInstallSnapshot(msg);
         break;
       case 'InstallSnapshotReply':
         this.handleSnapshotReply(src, msg);
@@ -614,38 +641,41 @@ export class RaftNode {
   broadcastAppend(): void {
     this.heartbeatDue = this.host.nowMs + this.host.heartbeatMs;
     if (this.host.features.reads) this.newRound();
-    const n = this.peers.length;
-    const next = this.nextIdx;
+    const progress = this.progress;
     // Peers at the same next index get the same (immutable) message: one object, one slice.
     let shared: AppendEntries | null = null;
-    const base = this.snapshotIndex;
-    for (let slot = 0; slot < n; slot++) {
-      if (next[slot] <= base) {
+    const base = this.raftLog.snapshotIndex;
+    for (let slot = 0; slot < progress.length; slot++) {
+      const p = progress[slot];
+      if (p.next <= base) {
         // Snapshots (§5.1): the entry this follower needs next is compacted away; send the snapshot.
-        this.host.send(this.id, this.peers[slot], installSnapshotFor(this));
+        this.host.send(this.id, p.id, this.snapshotMessage());
         continue;
       }
-      if (shared === null || shared.prevLogIndex !== next[slot] - 1) shared = this.appendFor(next[slot] - 1);
-      this.host.send(this.id, this.peers[slot], shared);
+      if (shared === null || shared.prevLogIndex !== p.next - 1) shared = this.appendFor(p.next - 1);
+      this.host.send(this.id, p.id, shared);
     }
   }
 
-  private sendAppend(slot: number): void {
-    const next = this.nextIdx[slot];
-    this.host.send(this.id, this.peers[slot], next <= this.snapshotIndex ? installSnapshotFor(this) : this.appendFor(next - 1));
+  private sendAppend(p: Progress): void {
+    const next = p.next;
+    this.host.send(this.id, p.id, next <= this.raftLog.snapshotIndex ? this.snapshotMessage() : this.appendFor(next - 1));
+  }
+
+  private snapshotMessage(): InstallSnapshot {
+    return installSnapshotFor(this.term, this.id, this.raftLog.snapshot as RaftSnapshot);
   }
 
   /** AppendEntries carrying every entry after `prevIndex` (none: a heartbeat); never below the snapshot. */
   private appendFor(prevIndex: number): AppendEntries {
-    const log = this.log;
-    const base = this.snapshotIndex;
+    const log = this.raftLog;
     const msg: AppendEntries = {
       type: 'AppendEntries',
       term: this.term,
       leader: this.id,
       prevLogIndex: prevIndex,
-      prevLogTerm: prevIndex > base ? log[prevIndex - 1 - base].term : this.snapshotTerm,
-      entries: prevIndex - base < log.length ? log.slice(prevIndex - base) : EMPTY,
+      prevLogTerm: log.heldTermAt(prevIndex),
+      entries: log.entriesAfter(prevIndex, EMPTY),
       leaderCommit: this.commitIndex,
     };
     return this.host.features.reads ? { ...msg, round: this.readRound } : msg;
@@ -668,26 +698,14 @@ export class RaftNode {
    * answering every round), or 0 when none has been.
    */
   confirmedRound(): number {
-    const m = this.membership;
-    if (m !== null) return this.confirmedRoundOf(m);
-    const need = this.majority - 1;
-    if (need <= 0) return this.readRound;
-    const rounds = [...this.ackRound].sort((a, b) => b - a);
-    return rounds[need - 1];
-  }
-
-  /**
-   * Membership: only the voters of the configuration in force answer for a round (not a learner,
-   * nor a server being removed, nor this leader if it is removing itself, §4.1).
-   */
-  private confirmedRoundOf(m: Membership): number {
-    const need = m.majority - (m.isVoter(this.id) ? 1 : 0);
-    if (need <= 0) return this.readRound;
-    const rounds: number[] = [];
-    for (let slot = 0; slot < this.peers.length; slot++) if (m.isVoter(this.peers[slot])) rounds.push(this.ackRound[slot]);
-    if (rounds.length < need) return 0;
-    rounds.sort((a, b) => b - a);
-    return rounds[need - 1];
+    // Only the voters of the configuration in force answer for a round (not a learner, nor a
+    // server being removed, nor this leader if it is removing itself, §4.1).
+    const values = this.counted;
+    let count = 0;
+    if (this.selfVoter) values[count++] = this.readRound;
+    const progress = this.progress;
+    for (let slot = 0; slot < progress.length; slot++) if (progress[slot].voter) values[count++] = progress[slot].ackRound;
+    return majorityValue(values, count, this.majority);
   }
 
   /**
@@ -695,8 +713,7 @@ export class RaftNode {
    * the followers that answered it reset their election timers after that. -Infinity if none.
    */
   leaseStartLocalMs(): number {
-    const m = this.membership;
-    if ((m !== null ? m.majority - (m.isVoter(this.id) ? 1 : 0) : this.majority - 1) <= 0) return this.localNowMs();
+    if (this.selfVoter && this.majority === 1) return this.localNowMs(); // a majority of one: itself
     const round = this.confirmedRound();
     if (round === 0 || this.readRound - round >= ROUND_MEMORY) return -Infinity;
     return this.roundSentLocal[round % ROUND_MEMORY];
@@ -706,7 +723,7 @@ export class RaftNode {
   submit(command: Command): number {
     if (this.role !== 'leader') throw new Error(`${this.id} is not the leader`);
     // Frozen: entries never change, so checkpoints (deep copies) share them instead of copying.
-    this.log.push(Object.freeze({ term: this.term, command }));
+    this.raftLog.append(Object.freeze({ term: this.term, command }));
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'leader-append',
@@ -717,7 +734,7 @@ export class RaftNode {
     }
     this.broadcastAppend();
     // Membership: a leader that alone makes its configuration's majority commits at once.
-    if (this.membership !== null) this.advanceCommitByConfig(this.membership);
+    if (this.membership !== null) this.advanceCommitIndex();
     return this.lastLogIndex;
   }
 
@@ -732,37 +749,37 @@ export class RaftNode {
     this.leaderHeardMs = this.host.nowMs;
     this.resetElectionTimer();
     const prev = msg.prevLogIndex;
+    const log = this.raftLog;
     // Snapshots (§5): entries up to `base` are in this node's snapshot, all committed and matching.
-    const base = this.snapshotIndex;
+    const base = log.snapshotIndex;
     // The bug hint-skips-check: after a hint, the next AppendEntries of that leader goes unchecked.
     let unchecked = false;
     if (this.hintedTerm >= 0) {
-      unchecked = this.hintedTerm === msg.term && prev <= this.log.length + base;
+      unchecked = this.hintedTerm === msg.term && prev <= log.lastIndex;
       this.hintedTerm = -1;
     }
-    if (!unchecked && (prev > this.log.length + base || (prev > base && this.log[prev - 1 - base].term !== msg.prevLogTerm))) {
+    if (!unchecked && (prev > log.lastIndex || (prev > base && log.heldTermAt(prev) !== msg.prevLogTerm))) {
       if (this.host.features.fastBackup) return this.conflictReply(msg, record);
-      if (record) this.appendRejected(msg, prev > this.log.length + base ? 'prev-missing' : 'prev-term-mismatch');
+      if (record) this.appendRejected(msg, prev > log.lastIndex ? 'prev-missing' : 'prev-term-mismatch');
       // Consistency check failed: the leader backs up one entry and retries.
       return this.appendReply(false, 0, msg.round);
     }
     const entries = msg.entries;
-    const lengthBefore = this.log.length;
-    let truncatedTo = -1;
+    // The last index this log keeps of what it had: its end, or just before a conflict.
+    let kept = log.lastIndex;
     for (let offset = prev < base ? base - prev : 0; offset < entries.length; offset++) {
-      const position = prev + offset - base;
+      const index = prev + offset + 1;
       const entry = entries[offset];
-      if (position < this.log.length && this.log[position].term !== entry.term) {
-        if (record) this.truncated(msg, position, entry.term);
-        truncatedTo = position;
-        this.log.length = position; // conflicting tail: the leader's log wins
+      if (index <= log.lastIndex && log.heldTermAt(index) !== entry.term) {
+        if (record) this.truncated(msg, index, entry.term);
+        kept = index - 1;
+        log.truncateFrom(index); // conflicting tail: the leader's log wins
       }
-      if (position >= this.log.length) this.log.push(entry);
+      if (index > log.lastIndex) log.append(entry);
     }
     const lastNew = prev + entries.length;
     if (this.membership !== null && entries.length > 0) this.refreshConfig(msg.leader);
     if (record && entries.length > 0) {
-      const kept = (truncatedTo >= 0 ? truncatedTo : lengthBefore) + base;
       this.host.detail({
         kind: 'append-accepted',
         subjects: [this.id, msg.leader],
@@ -788,7 +805,7 @@ export class RaftNode {
 
   /** fast-backup (§5.3): the rejection names the conflicting term and where this log's run of it starts. */
   private conflictReply(msg: AppendEntries, record: boolean): AppendReply {
-    const hint = conflictHint(this.log, msg.prevLogIndex, this.snapshotIndex);
+    const hint = conflictHint(this.raftLog, msg.prevLogIndex);
     if (this.host.bugs.hintSkipsCheck) this.hintedTerm = msg.term;
     if (record) this.appendRejected(msg, hint.conflictTerm === 0 ? 'prev-missing' : 'prev-term-mismatch', hint.conflictTerm, hint.conflictIndex);
     // Not kept as lastAppendReply: a plain rejection must not be answered with a hint.
@@ -819,12 +836,13 @@ export class RaftNode {
     });
   }
 
-  /** Entry `position + 1` conflicts with the leader's: it and everything after it go (§5.3). */
-  private truncated(msg: AppendEntries, position: number, leaderEntryTerm: number): void {
+  /** Entry `index` conflicts with the leader's: it and everything after it go (§5.3). */
+  private truncated(msg: AppendEntries, index: number, leaderEntryTerm: number): void {
+    const log = this.raftLog;
     this.host.detail({
       kind: 'truncated',
       subjects: [this.id, msg.leader],
-      values: { node: this.id, leader: msg.leader, from: position + 1 + this.snapshotIndex, removed: this.log.length - position, localTerm: this.log[position].term, leaderEntryTerm },
+      values: { node: this.id, leader: msg.leader, from: index, removed: log.lastIndex - index + 1, localTerm: log.heldTermAt(index), leaderEntryTerm },
       lines: ['ae.truncate-conflict'],
     });
   }
@@ -840,42 +858,71 @@ export class RaftNode {
 
   private handleAppendReply(src: string, msg: AppendReply): void {
     if (this.role !== 'leader' || msg.term !== this.term) return;
-    const slot = this.peerSlot.get(src);
-    if (slot === undefined) return;
-    this.heardSince[slot] = true; // CheckQuorum counts any answer of this term (§6.2)
+    const p = this.progressById.get(src);
+    if (p === undefined) return;
+    p.heard = true; // CheckQuorum counts any answer of this term (§6.2)
     // Reads: any answer of this term confirms this node still led when the peer sent it (§6.4).
     const round = msg.round;
-    if (round !== undefined && round > this.ackRound[slot]) this.ackRound[slot] = round;
+    if (round !== undefined && round > p.ackRound) p.ackRound = round;
     if (msg.success) {
-      const match = this.matchIdx[slot] > msg.matchIndex ? this.matchIdx[slot] : msg.matchIndex;
-      this.matchIdx[slot] = match;
-      this.nextIdx[slot] = match + 1;
-      if (this.backupRounds[slot] !== 0) this.backupRounds[slot] = 0; // only ever non-zero with fast-backup
-      if (this.transferTo === src && match >= this.lastLogIndex) this.sendTimeoutNow(slot);
+      const match = p.acknowledge(msg.matchIndex);
+      if (p.backupRounds !== 0) p.backupRounds = 0; // only ever non-zero with fast-backup
+      if (this.transferTo === src && match >= this.lastLogIndex) this.sendTimeoutNow(p);
       // A reply at or below the commit index changes no count that could commit anything new.
       if (match > this.commitIndex) this.advanceCommitIndex();
       if (this.membership !== null && this.membership.learners.includes(src) && this.role === 'leader') this.maybePromote(src, match);
     } else if (this.host.features.fastBackup && msg.conflictIndex !== undefined) {
-      this.fastBackUp(slot, msg.conflictTerm ?? 0, msg.conflictIndex);
+      this.fastBackUp(p, msg.conflictTerm ?? 0, msg.conflictIndex);
     } else {
-      const next = this.nextIdx[slot] - 1;
-      this.nextIdx[slot] = next > 1 ? next : 1;
-      this.sendAppend(slot); // retry one entry earlier until the logs agree
+      p.backOne();
+      this.sendAppend(p); // retry one entry earlier until the logs agree
     }
+  }
+
+  /**
+   * Follower (§5.1): a snapshot from the current leader replaces everything up to its last
+   * included index, and the log keeps the suffix after it if that suffix matches (RaftLog.install).
+   * The state machine becomes the snapshot's. A snapshot the node already covers (by its own
+   * snapshot or its commit index) changes nothing. Either way the reply tells the leader the
+   * follower holds its index.
+   */
+  private handleInstallSnapshot(msg: InstallSnapshot): InstallSnapshotReply {
+    if (msg.term < this.term) return { type: 'InstallSnapshotReply', term: this.term, matchIndex: 0 };
+    this.becomeFollower(msg.term);
+    this.leaderId = msg.leader;
+    this.leaderHeardMs = this.host.nowMs;
+    this.resetElectionTimer();
+    const snap = msg.snapshot;
+    const log = this.raftLog;
+    if (snap.index > this.commitIndex && snap.index > log.snapshotIndex) {
+      const before = log.entries.length;
+      const keptSuffix = log.install(snap);
+      this.commitIndex = snap.index;
+      this.lastApplied = snap.index;
+      this.host.restoreSnapshotState?.(this, snap.state);
+      if (this.membership !== null) this.useSnapshotConfig(); // the snapshot's configuration, under any kept suffix
+      if (this.host.recordDetails) {
+        this.host.detail({
+          kind: 'snapshot-installed',
+          subjects: [this.id, msg.leader],
+          values: { node: this.id, leader: msg.leader, index: snap.index, term: snap.term, kept: log.entries.length, discarded: before - log.entries.length },
+          lines: [keptSuffix ? 'snap.install.keep-suffix' : 'snap.install.discard'],
+        });
+      }
+    }
+    return { type: 'InstallSnapshotReply', term: this.term, matchIndex: snap.index };
   }
 
   /** Snapshots (§5.1): the follower holds everything up to the snapshot it installed. */
   private handleSnapshotReply(src: string, msg: InstallSnapshotReply): void {
     if (this.role !== 'leader' || msg.term !== this.term) return;
-    const slot = this.peerSlot.get(src);
-    if (slot === undefined) return;
-    this.heardSince[slot] = true;
-    const match = this.matchIdx[slot] > msg.matchIndex ? this.matchIdx[slot] : msg.matchIndex;
-    this.matchIdx[slot] = match;
-    this.nextIdx[slot] = match + 1;
+    const p = this.progressById.get(src);
+    if (p === undefined) return;
+    p.heard = true;
+    const match = p.acknowledge(msg.matchIndex);
     if (match > this.commitIndex) this.advanceCommitIndex();
     // Transfer (§3.10): a target brought up to date by a snapshot is told to time out, as by AppendEntries.
-    if (this.transferTo === src && match >= this.lastLogIndex) this.sendTimeoutNow(slot);
+    if (this.transferTo === src && match >= this.lastLogIndex) this.sendTimeoutNow(p);
   }
 
   /**
@@ -884,8 +931,8 @@ export class RaftNode {
    * win leaves the cluster with its leader.
    */
   startTransfer(target: string): void {
-    const slot = this.peerSlot.get(target);
-    if (slot === undefined || this.role !== 'leader') return;
+    const p = this.progressById.get(target);
+    if (p === undefined || this.role !== 'leader') return;
     this.transferTo = target;
     this.transferDeadline = this.host.nowMs + this.host.electionTimeoutMinMs;
     this.timeoutNowSent = false;
@@ -893,23 +940,23 @@ export class RaftNode {
       this.host.detail({
         kind: 'transfer-started',
         subjects: [this.id, target],
-        values: { node: this.id, target, term: this.term, matchIndex: this.matchIdx[slot], lastLogIndex: this.lastLogIndex, deadlineMs: this.transferDeadline },
+        values: { node: this.id, target, term: this.term, matchIndex: p.match, lastLogIndex: this.lastLogIndex, deadlineMs: this.transferDeadline },
         lines: ['transfer.start'],
       });
     }
-    if (this.matchIdx[slot] >= this.lastLogIndex) this.sendTimeoutNow(slot);
-    else this.sendAppend(slot);
+    if (p.match >= this.lastLogIndex) this.sendTimeoutNow(p);
+    else this.sendAppend(p);
   }
 
-  private sendTimeoutNow(slot: number): void {
+  private sendTimeoutNow(p: Progress): void {
     if (this.timeoutNowSent) return;
     this.timeoutNowSent = true;
-    const target = this.peers[slot];
+    const target = p.id;
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'timeout-now-sent',
         subjects: [this.id, target],
-        values: { node: this.id, target, term: this.term, matchIndex: this.matchIdx[slot] },
+        values: { node: this.id, target, term: this.term, matchIndex: p.match },
         lines: ['transfer.timeout-now'],
       });
     }
@@ -952,66 +999,82 @@ export class RaftNode {
   }
 
   /** fast-backup (§5.3): skip the follower's whole conflicting term in one round trip, then retry. */
-  private fastBackUp(slot: number, conflictTerm: number, conflictIndex: number): void {
-    const from = this.nextIdx[slot];
-    const { next, rule } = backUp(this.log, from, { conflictTerm, conflictIndex }, this.snapshotIndex, this.snapshotTerm);
-    this.nextIdx[slot] = next;
-    const rounds = ++this.backupRounds[slot];
+  private fastBackUp(p: Progress, conflictTerm: number, conflictIndex: number): void {
+    const from = p.next;
+    const { next, rule } = backUp(this.raftLog, from, { conflictTerm, conflictIndex });
+    p.next = next;
+    const rounds = ++p.backupRounds;
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'backed-up',
-        subjects: [this.id, this.peers[slot]],
-        values: { node: this.id, peer: this.peers[slot], term: this.term, from, to: next, rule, conflictTerm, conflictIndex, rounds },
+        subjects: [this.id, p.id],
+        values: { node: this.id, peer: p.id, term: this.term, from, to: next, rule, conflictTerm, conflictIndex, rounds },
         lines: [rule === 'to-follower-end' ? 'fb.to-end' : rule === 'past-own-term' ? 'fb.skip-term' : 'fb.to-first'],
       });
     }
-    this.sendAppend(slot);
+    this.sendAppend(p);
   }
 
   /**
-   * Commit the highest index a majority holds, counting only entries of the current term
-   * (paper, Figure 8); older entries are committed indirectly, once a newer one is.
+   * Commit the highest index a majority of the configuration's voters holds (Figure 2), counting
+   * only an entry of the current term (Figure 8); older entries are committed indirectly, once a
+   * newer one is. Once a change commits, servers it removed are no longer sent entries, and a
+   * leader that removed itself steps down (§4.2.2).
    */
   private advanceCommitIndex(): void {
-    if (this.membership !== null) {
-      this.advanceCommitByConfig(this.membership);
-      return;
+    const log = this.raftLog;
+    const m = this.membership;
+    // Without membership the count never looks at the snapshot's own index: only the bug
+    // compact-uncommitted puts a snapshot above the commit index.
+    const floor = m === null && log.snapshotIndex > this.commitIndex ? log.snapshotIndex : this.commitIndex;
+    const index = this.quorumMatch();
+    if (index <= floor) return;
+    const earlier = log.termAt(index) !== this.term;
+    if (earlier && !this.host.bugs.figure8) return;
+    if (this.host.recordDetails) {
+      const lines: PseudocodeId[] = [earlier ? 'commit.earlier-term-by-counting' : 'commit.majority'];
+      if (m !== null) lines.push('member.count');
+      this.host.detail({
+        kind: 'commit-advanced',
+        subjects: [this.id],
+        values: { node: this.id, from: this.commitIndex, to: index, term: this.term, rule: earlier ? 'earlier-term-by-counting' : 'majority', replicas: this.replicasOf(index), majority: this.majority, leader: null, leaderCommit: null },
+        lines,
+      });
     }
-    const log = this.log;
-    const match = this.matchIdx;
-    const n = match.length;
-    const majority = this.majority;
-    const base = this.snapshotIndex;
-    const floor = this.commitIndex > base ? this.commitIndex : base;
-    for (let index = log.length + base; index > floor; index--) {
-      if (log[index - 1 - base].term !== this.term && !this.host.bugs.figure8) return;
-      let replicas = 1;
-      for (let slot = 0; slot < n; slot++) if (match[slot] >= index) replicas++;
-      if (replicas >= majority) {
-        if (this.host.recordDetails) {
-          const earlier = log[index - 1 - base].term !== this.term;
-          this.host.detail({
-            kind: 'commit-advanced',
-            subjects: [this.id],
-            values: { node: this.id, from: this.commitIndex, to: index, term: this.term, rule: earlier ? 'earlier-term-by-counting' : 'majority', replicas, majority, leader: null, leaderCommit: null },
-            lines: earlier ? ['commit.earlier-term-by-counting'] : ['commit.majority'],
-          });
-        }
-        this.commitIndex = index;
-        this.applyCommitted();
-        return;
-      }
+    const pendingBefore = m !== null && m.changePending(this.commitIndex);
+    this.commitIndex = index;
+    this.applyCommitted();
+    if (m !== null && pendingBefore && !m.changePending(index)) this.changeCommitted(m);
+  }
+
+  /** The highest index a majority of the voters holds: this leader holds its whole log. */
+  private quorumMatch(): number {
+    const values = this.counted;
+    let count = 0;
+    if (this.selfVoter) values[count++] = this.raftLog.lastIndex;
+    const progress = this.progress;
+    for (let slot = 0; slot < progress.length; slot++) {
+      const p = progress[slot];
+      if (p.voter) values[count++] = p.match;
     }
+    return majorityValue(values, count, this.majority);
+  }
+
+  /** How many voters hold entry `index` (this leader among them, if it is one). */
+  private replicasOf(index: number): number {
+    let replicas = this.selfVoter ? 1 : 0;
+    for (const p of this.progress) if (p.voter && p.match >= index) replicas++;
+    return replicas;
   }
 
   /** Hand every committed entry not yet applied to the state machine, in log order (Figure 2). */
   applyCommitted(): void {
-    const base = this.snapshotIndex; // the host's apply never compacts; only compactIfDue below does
+    const log = this.raftLog; // the host's apply never compacts; only compactIfDue below does
     while (this.lastApplied < this.commitIndex) {
       const index = ++this.lastApplied;
-      this.host.onCommitted(this, index, this.log[index - 1 - base]);
+      this.host.onCommitted(this, index, log.entryAt(index) as LogEntry);
     }
-    if (this.host.features.snapshots) compactIfDue(this, this.host);
+    if (this.host.features.snapshots) compactIfDue(this, this.host, () => this.host.snapshotStateOf?.(this) ?? null);
   }
 
   // -- membership changes (§4.1, §4.2.1), only in runs with the feature ----------------------
@@ -1022,29 +1085,26 @@ export class RaftNode {
    */
   private setPeers(peers: readonly string[]): void {
     const learners = this.membership?.learners ?? NO_LEARNERS;
-    const slots = new Map<string, number>();
-    const next: number[] = [];
-    const match: number[] = [];
-    const heard: boolean[] = [];
-    const acked: number[] = [];
-    const backups: number[] = [];
-    peers.forEach((peer, slot) => {
-      slots.set(peer, slot);
-      const old = this.peerSlot.get(peer);
-      next.push(old !== undefined && this.hasLeaderState ? this.nextIdx[old] : learners.includes(peer) ? 1 : this.lastLogIndex + 1);
-      match.push(old !== undefined ? this.matchIdx[old] : 0);
-      heard.push(old !== undefined ? this.heardSince[old] : false);
-      // Reads' answered rounds and fast-backup's round trips are per peer too (a new one starts at 0).
-      acked.push(old !== undefined ? this.ackRound[old] : 0);
-      backups.push(old !== undefined ? this.backupRounds[old] : 0);
+    const quorum = this.quorum;
+    const byId = new Map<string, Progress>();
+    // A peer that stays keeps its record: match, and the features' per-peer state (answered
+    // rounds, round trips backing up, heard since the last check); a new one starts from nothing.
+    this.progress = peers.map((peer) => {
+      let p = this.progressById.get(peer);
+      if (p === undefined) p = new Progress(peer);
+      else if (this.hasLeaderState) {
+        byId.set(peer, p);
+        p.voter = quorum.has(peer);
+        return p;
+      }
+      p.next = learners.includes(peer) ? 1 : this.lastLogIndex + 1;
+      p.voter = quorum.has(peer);
+      byId.set(peer, p);
+      return p;
     });
+    this.progressById = byId;
+    this.selfVoter = quorum.has(this.id);
     this.peers = peers;
-    this.peerSlot = slots;
-    this.nextIdx = next;
-    this.matchIdx = match;
-    this.heardSince = heard;
-    this.ackRound = acked;
-    this.backupRounds = backups;
   }
 
   /** No longer leading (stepped down or restarted): no learner, and peers are the voters again. */
@@ -1078,13 +1138,13 @@ export class RaftNode {
   useSnapshotConfig(): void {
     const m = this.membership as Membership;
     m.hold(this.snapshot?.config);
-    if (m.refresh(this.log, this.snapshotIndex)) this.setPeers(m.peersOf(this.id, this.role === 'leader', this.commitIndex));
+    if (m.refresh(this.raftLog)) this.setPeers(m.peersOf(this.id, this.role === 'leader', this.commitIndex));
   }
 
   /** Entries arrived from `leader`: a configuration entry among them takes effect now (§4.1). */
   private refreshConfig(leader: string): void {
     const m = this.membership as Membership;
-    if (!m.refresh(this.log, this.snapshotIndex)) return;
+    if (!m.refresh(this.raftLog)) return;
     this.setPeers(m.peersOf(this.id, false, this.commitIndex));
     if (this.host.recordDetails && m.entry !== null) this.configAppended(m, leader);
   }
@@ -1130,7 +1190,7 @@ export class RaftNode {
     if (this.host.recordDetails) {
       this.host.detail({ kind: 'learner-added', subjects: [this.id, id], values: { node: this.id, term: this.term, learner: id, voters: m.voters }, lines: ['member.learner'] });
     }
-    this.sendAppend(this.peerSlot.get(id) as number);
+    this.sendAppend(this.progressById.get(id) as Progress);
   }
 
   /** §4.2.1: a learner that holds the leader's last entry joins, by a configuration entry. */
@@ -1152,43 +1212,13 @@ export class RaftNode {
   /** The leader appends a configuration entry; like any server it uses it at once (§4.1). */
   private appendConfig(entry: LogEntry['command'] & { type: 'config' }): void {
     const m = this.membership as Membership;
-    this.log.push(Object.freeze({ term: this.term, command: entry }));
-    m.refresh(this.log, this.snapshotIndex);
+    this.raftLog.append(Object.freeze({ term: this.term, command: entry }));
+    m.refresh(this.raftLog);
     this.setPeers(m.peersOf(this.id, true, this.commitIndex));
     if (this.host.recordDetails) this.configAppended(m, this.id);
     this.broadcastAppend();
     // A configuration this leader alone makes a majority of commits at once.
-    this.advanceCommitByConfig(m);
-  }
-
-  /**
-   * Figure 8's rule, counting only the voters of the configuration in force (§4.1): this leader
-   * counts itself only if it is one of them. Once its latest change commits, servers it removed
-   * are no longer sent entries, and a leader that removed itself steps down (§4.2.2).
-   */
-  private advanceCommitByConfig(m: Membership): void {
-    const majority = m.majority;
-    const selfVotes = m.isVoter(this.id) ? 1 : 0;
-    for (let index = this.lastLogIndex; index > this.commitIndex; index--) {
-      const earlier = this.termAt(index) !== this.term;
-      if (earlier && !this.host.bugs.figure8) break;
-      let replicas = selfVotes;
-      for (let slot = 0; slot < this.peers.length; slot++) if (this.matchIdx[slot] >= index && m.isVoter(this.peers[slot])) replicas++;
-      if (replicas < majority) continue;
-      if (this.host.recordDetails) {
-        this.host.detail({
-          kind: 'commit-advanced',
-          subjects: [this.id],
-          values: { node: this.id, from: this.commitIndex, to: index, term: this.term, rule: earlier ? 'earlier-term-by-counting' : 'majority', replicas, majority, leader: null, leaderCommit: null },
-          lines: earlier ? ['commit.earlier-term-by-counting', 'member.count'] : ['commit.majority', 'member.count'],
-        });
-      }
-      const pendingBefore = m.changePending(this.commitIndex);
-      this.commitIndex = index;
-      this.applyCommitted();
-      if (pendingBefore && !m.changePending(index)) this.changeCommitted(m);
-      return;
-    }
+    this.advanceCommitIndex();
   }
 
   private changeCommitted(m: Membership): void {
@@ -1223,7 +1253,7 @@ export class RaftNode {
     if (this.membership !== null) {
       // The configuration is rebuilt from what persists: the snapshot's, then the log's (§4.1, §5).
       this.membership.hold(this.snapshot?.config);
-      this.membership.refresh(this.log, this.snapshotIndex);
+      this.membership.refresh(this.raftLog);
       this.leaveLeadership();
     }
     if (forgetVote) {
