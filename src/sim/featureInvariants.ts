@@ -25,6 +25,7 @@ import { featureInvariant } from './describe';
 import type { InvariantId } from './invariants';
 import { SnapshotInvariants, type CommittedLog } from './snapshotInvariants';
 import { isConfigCommand } from './membership';
+import { majorityOf } from './quorum';
 import type { RaftNode } from './node';
 import type { LogEntry } from './types';
 
@@ -76,7 +77,7 @@ export class FeatureInvariants {
     this.transfer = features.includes('transfer');
     this.membership = features.includes('membership');
     const n = cluster.nodes.length;
-    this.majority = Math.floor(n / 2) + 1;
+    this.majority = majorityOf(n);
     this.termCap = cluster.nodes.map(() => -1);
     this.capGroup = cluster.nodes.map(() => null);
     this.cutOffSince = cluster.nodes.map(() => -1);

@@ -7,6 +7,7 @@
 import type { SimEvent } from './events';
 import type { FeatureName } from './features';
 import type { ClientView, LogEntryView, MessageView, NodeView, Snapshot, StoreView } from './snapshot';
+import { majorityOf } from './quorum';
 
 export type WhySubject =
   | { readonly kind: 'node'; readonly id: string }
@@ -65,9 +66,6 @@ export const DISSERTATION = {
 
 const hasFeature = (snap: Snapshot, name: FeatureName) => snap.features?.includes(name) ?? false;
 
-export function majorityOf(size: number): number {
-  return Math.floor(size / 2) + 1;
-}
 
 const list = (ids: readonly string[]) =>
   ids.length === 0 ? 'nobody' : ids.length === 1 ? ids[0] : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;

@@ -5,6 +5,7 @@ import type { ActionBody, ClientIntent } from '../schedule';
 import type { Simulation } from '../simulation';
 import { after, type StoryDriver, type StoryGen } from './driver';
 import type { SwarmDraw } from './swarm';
+import { majorityOf } from '../quorum';
 
 /**
  * What a fault or story of one fuzz run works with: the run's PRNG, the live simulation, the
@@ -94,7 +95,7 @@ export class RunContext {
   /** True when a majority would still be up after one more crash. */
   majorityAlive(): boolean {
     const alive = this.aliveNodes().length;
-    return alive - 1 >= Math.floor(this.config.nodeIds.length / 2) + 1;
+    return alive - 1 >= majorityOf(this.config.nodeIds.length);
   }
 
   /** Two different clients, or null when the run has fewer than two. */

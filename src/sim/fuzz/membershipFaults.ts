@@ -14,6 +14,7 @@
 import { CPythonRandom, parseSeed, type Seed } from '../prng';
 import { MAX_NODES } from '../config';
 import { isConfigCommand } from '../membership';
+import { majorityOf } from '../quorum';
 import type { LogEntry } from '../types';
 import type { RunContext } from './context';
 import { after, until, type StoryGen } from './driver';
@@ -64,7 +65,7 @@ function* configRace(ctx: RunContext): StoryGen {
   if (!leader.alive || leader.role !== 'leader') return;
   // The old configuration's majority on one side; the leader, the rest and the new servers on the other.
   const others = voters.filter((id) => id !== leader.id);
-  const majority = (voters.length >> 1) + 1;
+  const majority = majorityOf(voters.length);
   const oldSide = others.slice(0, majority);
   ctx.act({ verb: 'partition', groups: [oldSide] });
   yield after(ctx.randint(5, 40));

@@ -6,6 +6,7 @@
  */
 import type { RaftNode } from '../node';
 import type { Command } from '../types';
+import { majorityOf } from '../quorum';
 import type { RunContext } from './context';
 import { after, until, type StoryGen } from './driver';
 
@@ -30,7 +31,7 @@ export function* leaderChurn(ctx: RunContext): StoryGen {
 export function* figure8Story(ctx: RunContext): StoryGen {
   const first = ctx.cluster.leader();
   if (first === null || ctx.config.nodeIds.length < 3) return;
-  const majority = Math.floor(ctx.config.nodeIds.length / 2) + 1;
+  const majority = majorityOf(ctx.config.nodeIds.length);
   const others = ctx.config.nodeIds.filter((id) => id !== first.id);
   ctx.act({ verb: 'partition', groups: [[first.id, ...others.slice(0, ctx.randint(0, majority - 2))]] });
   ctx.act({ verb: 'submit', command: ctx.value('v'), target: first.id });
