@@ -14,7 +14,7 @@ import type { LinearizabilityReport } from '../sim/linearizability/check';
 import type { Action, ActionBody } from '../sim/schedule';
 import type { PaintDrop, PaintMessage, PaintNode, PaintView, Snapshot } from '../sim/snapshot';
 import type { TraceDelta } from '../sim/traceColumns';
-import type { PaintLook } from '../ui/diagram/messagePainter';
+import type { PaintLook } from '../paint/messagePainter';
 
 /**
  * The run's end, which "Next event" and the scrubber never pass: the furthest of the preset's end

@@ -6,7 +6,7 @@ import type { SimConfig } from '../../sim/config';
 import type { Action } from '../../sim/schedule';
 import type { ClientView, NodeView, Snapshot } from '../../sim/snapshot';
 import type { CheckStatus, ForkView, LandmarkView, ViolationView } from '../../worker/protocol';
-import type { MessageFrame } from '../diagram/messageCanvas';
+import type { MessageFrame } from '../../paint/messageCanvas';
 import type { Frame, LabState } from './labStore';
 
 const EMPTY: readonly never[] = [];
