@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../src/cli/args';
 import { experimentReport, resolveExperiment } from '../src/cli/experimentCli';
 import { runInThreads } from '../src/cli/experimentThreads';
-import { resultsCsv, runExperiment } from '../src/sim/experiments/experiment';
+import { resultsCsv } from '../src/share/experimentFiles';
+import { runExperiment } from '../src/sim/experiments/experiment';
 
 const dir = mkdtempSync(join(tmpdir(), 'lockstep-exp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,6 @@
 /** The page's experiment pool with fake workers: batches spread over workers, results as they come, cancel drops late answers. */
 import { describe, expect, it } from 'vitest';
+import { encodeLink } from '../src/share/link';
 import { planExperiment, jobsOf, runJob, type ExperimentSpec } from '../src/sim/experiments/experiment';
 import { parseSweep, type Sweep } from '../src/sim/experiments/sweep';
 import { BATCH_RUNS, ExperimentPool, type PoolWorker } from '../src/ui/experiments/experimentPool';
@@ -38,7 +39,7 @@ describe('the experiment pool', () => {
     const got: number[] = [];
     const all: string[] = [];
     let done = false;
-    pool.start(spec, jobs, { onResults: (r) => (got.push(r.length), all.push(...r.map((x) => x.link))), onDone: () => (done = true), onError: (e) => expect.fail(e) });
+    pool.start(spec, jobs, { onResults: (r) => (got.push(r.length), all.push(...r.map((x) => encodeLink(x.run)))), onDone: () => (done = true), onError: (e) => expect.fail(e) });
     expect(workers.map((w) => w.inbox.length)).toEqual([1, 1]);
     workers[0].answer();
     expect(got).toEqual([BATCH_RUNS]);
@@ -46,7 +47,7 @@ describe('the experiment pool', () => {
     while (!done) for (const w of workers) w.answer();
     expect(all.length).toBe(60);
     expect(new Set(all).size).toBe(60);
-    expect(all.sort()).toEqual(jobs.map((j) => runJob(spec, points, j).link).sort());
+    expect(all.sort()).toEqual(jobs.map((j) => encodeLink(runJob(spec, points, j).run)).sort());
   });
 
   it('after cancel, answers to the old experiment are dropped and a new one starts clean', () => {

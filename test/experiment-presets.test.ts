@@ -3,7 +3,7 @@
  * experiment run's link replays that very run. Small seed counts keep this file fast.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeLink } from '../src/share/link';
+import { decodeLink, encodeLink } from '../src/share/link';
 import { planExperiment, runExperiment, type ExperimentSpec } from '../src/sim/experiments/experiment';
 import { findExperimentPreset } from '../src/sim/experiments/presets';
 import { percentileRank, quantile } from '../src/sim/experiments/stats';
@@ -24,7 +24,7 @@ function run(name: string, seeds: number) {
 describe("the chapter's experiments", () => {
   it('failover at 150-300 ms: seed 42 is the chapter\'s 192 ms, and 192 ms sits inside the distribution', () => {
     const { results, at } = run('chapter-failover', 60);
-    const seed42 = results.find((r) => r.seed === 42 && r.values.failover !== undefined && r.link.includes('seed=42&s='));
+    const seed42 = results.find((r) => r.seed === 42 && r.values.failover !== undefined && encodeLink(r.run).includes('seed=42&s='));
     expect(seed42?.values.failover).toBe(192);
     const f = at('150-300', 'failover');
     expect(f.length).toBe(60);
@@ -61,7 +61,7 @@ describe("the chapter's experiments", () => {
     const { points, results } = run('lease-pause', 4);
     for (const r of results) {
       const pause = points[r.point].params.pauseMs;
-      expect(r.values['stale-unfenced'], `pause ${pause}, ${r.link}`).toBe(pause > 2000 ? 1 : 0);
+      expect(r.values['stale-unfenced'], `pause ${pause}, ${encodeLink(r.run)}`).toBe(pause > 2000 ? 1 : 0);
       expect(r.values['fenced-rejections']).toBe(pause > 2000 ? 1 : 0);
       expect(r.values['stale-fenced']).toBe(0);
     }
@@ -70,7 +70,7 @@ describe("the chapter's experiments", () => {
   it("a run's link replays that exact run", () => {
     const { results } = run('chapter-failover', 3);
     for (const r of results) {
-      const decoded = decodeLink(r.link);
+      const decoded = decodeLink(encodeLink(r.run));
       if (!decoded.ok) throw new Error(decoded.error);
       const sim = new Simulation(decoded.spec.config, decoded.spec.schedule);
       sim.advanceTo(decoded.spec.atMs);

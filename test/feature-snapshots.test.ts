@@ -14,7 +14,7 @@ import { Simulation } from '../src/sim/simulation';
 import type { AppendEntries, InstallSnapshot, InstallSnapshotReply, LogEntry, RaftMessage, SnapshotState } from '../src/sim/types';
 import { decodeLink, encodeLink } from '../src/share/link';
 import { buildRunTrace } from '../src/sim/traceJson';
-import { messageKind } from '../src/ui/diagram/messageShapes';
+import { messageKind } from '../src/paint/messageShapes';
 
 interface Sent {
   readonly dst: string;

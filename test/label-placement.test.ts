@@ -1,13 +1,13 @@
 /**
- * Where the ring's labels go (src/ui/diagram/labelPlacement.ts): side labels clear of the other
+ * Where the ring's labels go (src/paint/labelPlacement.ts): side labels clear of the other
  * glyphs, the clients, the stores, the cut hint and each other at every cluster size, in the
  * normal ring and at projector sizes; partition labels clear of all of that too; widths never
  * under what the font draws; and the same places every time.
  */
 import { describe, expect, it } from 'vitest';
 import { nodeIdsFor } from '../src/sim/config';
-import { diagramLayout, HINT_CORNER, RING_GEOMETRY, type Box, type DiagramLayout } from '../src/ui/diagram/layout';
-import { boldTextEm, overlapArea, placeGroupLabels, sideLabelBox, touchesCircle } from '../src/ui/diagram/labelPlacement';
+import { diagramLayout, HINT_CORNER, RING_GEOMETRY, type Box, type DiagramLayout } from '../src/paint/layout';
+import { boldTextEm, overlapArea, placeGroupLabels, sideLabelBox, touchesCircle } from '../src/paint/labelPlacement';
 import { PRESENTER_GEOMETRY } from '../src/ui/present/diagramText';
 
 const inFrame = (b: Box) => b.x0 >= 0 && b.y0 >= 0 && b.x1 <= 940 && b.y1 <= 590;

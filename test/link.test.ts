@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, nodeIdsFor, type SimConfig } from '../src/sim/config';
 import { CHAPTER_SCHEDULE } from '../src/sim/presets';
 import { formatSchedule, parseSchedule, type Action } from '../src/sim/schedule';
-import { MAX_SEEK_MS } from '../src/worker/protocol';
+import { MAX_SEEK_MS } from '../src/sim/limits';
 import { MAX_LINK_CHARS, decodeLink, encodeLink, fromBase64Url, runFromJson, runToJson, toBase64Url, type RunSpec } from '../src/share/link';
 
 const nodeId = (n: number) => fc.integer({ min: 1, max: n }).map((i) => `n${i}`);

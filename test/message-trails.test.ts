@@ -4,8 +4,8 @@
  * toward the target along its lane, and shorter near the end.
  */
 import { describe, expect, it } from 'vitest';
-import { diagramLayout, lerp, messageLane } from '../src/ui/diagram/layout';
-import { messageTrails, TRAIL_LENGTH, type MessageFrame } from '../src/ui/diagram/messageCanvas';
+import { diagramLayout, lerp, messageLane } from '../src/paint/layout';
+import { messageTrails, TRAIL_LENGTH, type MessageFrame } from '../src/paint/messageCanvas';
 import type { PaintMessage } from '../src/sim/snapshot';
 
 const layout = diagramLayout(['n1', 'n2', 'n3', 'n4', 'n5'], ['A'], true);

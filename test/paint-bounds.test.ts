@@ -5,10 +5,10 @@
  * of the whole view, which is what a software compositor pays for every frame.
  */
 import { describe, expect, it } from 'vitest';
-import { CLIENT_SIZE, diagramLayout, lerp, messageLane, VIEW_H, VIEW_W, type RingGeometry } from '../src/ui/diagram/layout';
-import { burstRadius, paintBounds } from '../src/ui/diagram/messageCanvas';
-import { MESSAGE_LOOKS } from '../src/ui/diagram/messageShapes';
-import { TRACK_OFFSET, TRACK_WIDTH } from '../src/ui/diagram/timerArc';
+import { CLIENT_SIZE, diagramLayout, lerp, messageLane, VIEW_H, VIEW_W, type RingGeometry } from '../src/paint/layout';
+import { burstRadius, paintBounds } from '../src/paint/messageCanvas';
+import { MESSAGE_LOOKS } from '../src/paint/messageShapes';
+import { TRACK_OFFSET, TRACK_WIDTH } from '../src/paint/timerArc';
 import { RING_SYMBOL_SCALE } from '../src/ui/diagram/MessagesLayer';
 import { PRESENTER_GEOMETRY, PRESENTER_SYMBOL_SCALE } from '../src/ui/present/diagramText';
 import { nodeIdsFor } from '../src/sim/config';

@@ -1,7 +1,7 @@
 /** The election timers the message canvas paints and the ring export writes: one pure function of nodes and clock. */
 import { describe, expect, it } from 'vitest';
-import { diagramLayout } from '../src/ui/diagram/layout';
-import { timerArcPath, timerMarks, type TimerNode } from '../src/ui/diagram/timerArc';
+import { diagramLayout } from '../src/paint/layout';
+import { timerArcPath, timerMarks, type TimerNode } from '../src/paint/timerArc';
 
 const layout = diagramLayout(['n1', 'n2', 'n3'], [], false);
 const node = (id: string, role: TimerNode['role'], alive = true): TimerNode => ({ id, alive, role, electionTimerStart: 100, electionDeadline: 300 });

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { resultsCsv, resultsJson } from '../sim/experiments/experiment';
+import { resultsCsv, resultsJson } from '../share/experimentFiles';
 import { UsageError } from './args';
 import { EXPERIMENT_USAGE, experimentReport, resolveExperiment } from './experimentCli';
 import { runInThreads } from './experimentThreads';

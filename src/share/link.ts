@@ -9,7 +9,7 @@ import { DEFAULT_CONFIG, configFromFields, featuresOf, type SimConfig } from '..
 import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/schedule';
 import { TOURS, findTour } from '../sim/tours/tours';
 // The page's own limits: a link that decodes can always be replayed.
-import { MAX_SEEK_MS, MAX_SPEED, MIN_SPEED, scheduleCapProblem } from '../worker/protocol';
+import { MAX_SEEK_MS, MAX_SPEED, MIN_SPEED, scheduleCapProblem } from '../sim/limits';
 
 export const LINK_VERSION = 1;
 /** Longest link text accepted, and longest schedule a compressed link may expand to. */

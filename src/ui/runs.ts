@@ -5,10 +5,10 @@
  * fall back to the default run.
  */
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/config';
+import { DEFAULT_SPEED } from '../sim/limits';
 import { PRESETS, presetActions, type Preset } from '../sim/presets';
 import type { Action } from '../sim/schedule';
 import { decodeLink, encodeLink, type LinkView, type RunSpec, type TourPlace } from '../share/link';
-import { DEFAULT_SPEED } from '../worker/protocol';
 
 export interface RunRequest {
   readonly config: SimConfig;

@@ -8,7 +8,7 @@ import { findTour } from '../sim/tours/tours';
 import { formatSchedule } from '../sim/schedule';
 import type { SimConfig } from '../sim/config';
 import type { HostBridge } from './bridge/hostBridge';
-import { MAX_SPEED } from '../worker/protocol';
+import { MAX_SPEED } from '../sim/limits';
 import type { LabState } from './store/labStore';
 import type { TourPlace } from '../share/link';
 

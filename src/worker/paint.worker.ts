@@ -6,8 +6,8 @@
  * canvas's pixels to the compositor happen here, so a playing run's canvas costs the page's
  * main thread nothing (on a software-rendered canvas that was most of a frame's cost).
  */
-import { EMPTY_FRAME, MessagePainter } from '../ui/diagram/messagePainter';
-import type { MessageFrame } from '../ui/diagram/messageCanvas';
+import { EMPTY_FRAME, MessagePainter } from '../paint/messagePainter';
+import type { MessageFrame } from '../paint/messageCanvas';
 import type { PaintView } from '../sim/snapshot';
 import { applyPaintFrame, EMPTY_PAINT_VIEW } from './paintFeed';
 import type { HostToPainter, PaintFrame } from './protocol';

@@ -11,12 +11,13 @@
  * actions are recorded with `Timeline.act`, so acting in the past forks the run.
  */
 import type { SimConfig } from '../sim/config';
+import { AT_CAP_SENTENCE, MAX_SEEK_MS, scheduleCapProblem } from '../sim/limits';
 import type { Action, ActionBody } from '../sim/schedule';
 import type { Simulation } from '../sim/simulation';
 import { detailCount, detailsSince, eventsSince, paintView, takeSnapshot } from '../sim/snapshot';
 import { Timeline } from '../sim/timeline';
 import type { PaintFeed } from './paintFeed';
-import { AT_CAP_SENTENCE, MAX_SEEK_MS, runEndMs, scheduleCapProblem, type CheckStatus, type ClockMessage, type LandmarkView, type PaintFrame, type SnapshotMessage } from './protocol';
+import { runEndMs, type CheckStatus, type ClockMessage, type LandmarkView, type PaintFrame, type SnapshotMessage } from './protocol';
 
 /** Events sent with a fresh log (after load or seek back); older lines are summarised away. */
 export const MAX_EVENTS_ON_RESET = 2_000;

@@ -4,6 +4,7 @@
  * posts at most one message per frame. Pure logic — the real clock and the frame scheduler are
  * injected, so tests run it in Node with a fake clock over a MessageChannel.
  */
+import { DEFAULT_SPEED, MAX_SEEK_MS } from '../sim/limits';
 import type { Action } from '../sim/schedule';
 import { CounterexampleSearch } from './counterexampleSearch';
 import { makeExport } from './exports';
@@ -14,7 +15,7 @@ import { TraceFeed } from './traceFeed';
 import { transferablesOf } from '../sim/traceColumns';
 import { firstChangeAt, Playback, type FrameLimits, type LoadRequest } from './playback';
 import { PaintFeed } from './paintFeed';
-import { clampSpeed, DEFAULT_SPEED, HISTORY_CHECK_LIMIT_MS, MAX_SEEK_MS, MAX_UNSHOWN_FRAMES, PAGE_FRAME_MS, type ExportFormat, type HostToWorker, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from './protocol';
+import { clampSpeed, HISTORY_CHECK_LIMIT_MS, MAX_UNSHOWN_FRAMES, PAGE_FRAME_MS, type ExportFormat, type HostToWorker, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from './protocol';
 
 export interface FrameScheduler {
   /** Real time in ms (performance.now in the worker). */

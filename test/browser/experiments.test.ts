@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { resolveExperiment } from '../../src/cli/experimentCli';
+import { resultsCsv } from '../../src/share/experimentFiles';
 import { decodeLink } from '../../src/share/link';
-import { resultsCsv, runExperiment } from '../../src/sim/experiments/experiment';
+import { runExperiment } from '../../src/sim/experiments/experiment';
 import { Simulation } from '../../src/sim/simulation';
 import { axeViolations, haveChromium, useBrowserSite } from './site';
 

@@ -12,8 +12,8 @@ import { formatAction, parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
 import { takeSnapshot } from '../../src/sim/snapshot';
 import { Timeline } from '../../src/sim/timeline';
-import { diagramLayout, lerp, messageLane, VIEW_H, VIEW_W } from '../../src/ui/diagram/layout';
-import { progressOf } from '../../src/ui/diagram/messageCanvas';
+import { diagramLayout, lerp, messageLane, VIEW_H, VIEW_W } from '../../src/paint/layout';
+import { progressOf } from '../../src/paint/messageCanvas';
 
 /** The default run (seed 42, clients A and B) as a link: it lands paused at 0. */
 const DEFAULT_LINK = 'v=1&seed=42&clients=AB&t=0';

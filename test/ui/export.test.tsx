@@ -3,13 +3,13 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExportMenu, exportErrorSentence } from '../../src/ui/controls/ExportMenu';
 import { Diagram } from '../../src/ui/diagram/Diagram';
-import { diagramLayout } from '../../src/ui/diagram/layout';
-import { messageMarks } from '../../src/ui/diagram/messageCanvas';
+import { diagramLayout } from '../../src/paint/layout';
+import { messageMarks } from '../../src/paint/messageCanvas';
 import { exportFileName } from '../../src/ui/export/download';
 import { EXPORT_SLOTS, exportItems, registerExport, subscribeExports } from '../../src/ui/export/exportActions';
 import { ringSvgString } from '../../src/ui/export/ringExport';
 import { selectClientIds, selectClock, selectDrops, selectHasStores, selectMessageFrame, selectMessages, selectNodeIds, selectNodes } from '../../src/ui/store/selectors';
-import { timerArcPath, timerMarks } from '../../src/ui/diagram/timerArc';
+import { timerArcPath, timerMarks } from '../../src/paint/timerArc';
 import { renderLab } from './labHarness';
 
 const withdraw: (() => void)[] = [];

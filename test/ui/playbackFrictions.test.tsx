@@ -14,7 +14,7 @@ import { ScheduleEditor } from '../../src/ui/controls/ScheduleEditor';
 import { Scrubber } from '../../src/ui/controls/Scrubber';
 import { decodeLink, encodeLink, runFromJson } from '../../src/share/link';
 import { parseSchedule } from '../../src/sim/schedule';
-import { MAX_SEEK_MS, scheduleCapProblem } from '../../src/worker/protocol';
+import { MAX_SEEK_MS, scheduleCapProblem } from '../../src/sim/limits';
 import { PRESETS, presetActions } from '../../src/sim/presets';
 import { TOURS } from '../../src/sim/tours/tours';
 import { resolvedTour } from '../../src/sim/tours/runner';

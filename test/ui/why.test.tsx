@@ -11,8 +11,8 @@ import { NodeContextPanel } from '../../src/ui/panels/NodeContextPanel';
 import { StoresPanel } from '../../src/ui/panels/StoresPanel';
 import { WhyNoLeaderButton, WhyPanel } from '../../src/ui/panels/WhyPanel';
 import type { MessageView } from '../../src/sim/snapshot';
-import { diagramLayout, messageLane } from '../../src/ui/diagram/layout';
-import { messageAt } from '../../src/ui/diagram/messageCanvas';
+import { diagramLayout, messageLane } from '../../src/paint/layout';
+import { messageAt } from '../../src/paint/messageCanvas';
 import { renderLab } from './labHarness';
 
 afterEach(cleanup);

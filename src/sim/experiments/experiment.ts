@@ -3,12 +3,13 @@
  * before anything runs; a job is one (point, seed) run, a pure function of the spec, so the page's
  * workers, Node's worker threads and a plain loop all give the same results in any order.
  */
-import { encodeLink } from '../../share/link';
+import type { SimConfig } from '../config';
+import type { Action } from '../schedule';
 import { Simulation } from '../simulation';
-import { MEASURES, computeMeasures, type MeasureId } from './measures';
+import { computeMeasures, type MeasureId } from './measures';
 import { RunRecorder } from './recorder';
 import { summarize, type Summary } from './stats';
-import { SWEEP_DEFS, formatSweep, formatValue, type Sweep, type SweepValue } from './sweep';
+import { SWEEP_DEFS, formatValue, type Sweep, type SweepValue } from './sweep';
 import { BASE_PARAMS, TEMPLATES, configFor, paramsProblem, type ExperimentParams, type TemplateId } from './templates';
 
 export interface ExperimentSpec {
@@ -34,11 +35,20 @@ export interface RunJob {
   readonly seed: number;
 }
 
+/**
+ * What a share link of the run holds: it opens this exact run, paused at its end. The core keeps
+ * the run as data; the edges (the page's plots, the CSV and JSON files) make its link.
+ */
+export interface ExperimentRun {
+  readonly config: SimConfig;
+  readonly schedule: readonly Action[];
+  readonly atMs: number;
+}
+
 export interface RunResult {
   readonly point: number;
   readonly seed: number;
-  /** The run's share link (query string): it opens this exact run, paused at its end. */
-  readonly link: string;
+  readonly run: ExperimentRun;
   readonly values: Readonly<Record<string, number | null>>;
 }
 
@@ -73,8 +83,7 @@ export function runJob(spec: ExperimentSpec, points: readonly PlannedPoint[], jo
   const run = new RunRecorder(sim);
   template.drive(run, params);
   const record = run.record();
-  const link = encodeLink({ config, schedule: sim.schedule, atMs: sim.nowMs });
-  return { point: job.point, seed: job.seed, link, values: computeMeasures(record, template.measures) };
+  return { point: job.point, seed: job.seed, run: { config, schedule: sim.schedule, atMs: sim.nowMs }, values: computeMeasures(record, template.measures) };
 }
 
 /** Runs every job here, in order (the CLI's single-thread path and the tests). */
@@ -100,48 +109,6 @@ export function summarizePoints(spec: ExperimentSpec, points: readonly PlannedPo
     for (const m of measures) out[m] = summarize(mine.map((r) => r.values[m] ?? null));
     return { label: p.label, value: p.value, measures: out };
   });
-}
-
-const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-
-/** One row per run, sorted by point then seed; measures in the template's order; empty where a run has no value. */
-export function resultsCsv(spec: ExperimentSpec, points: readonly PlannedPoint[], results: readonly RunResult[]): string {
-  const measures = TEMPLATES[spec.template].measures;
-  const header = ['template', 'parameter', 'value', 'seed', ...measures.map((m) => `${m} (${MEASURES[m].unit})`), 'link'];
-  const rows = sortResults(results).map((r) => [
-    spec.template,
-    spec.sweep.param,
-    points[r.point].label,
-    String(r.seed),
-    ...measures.map((m) => {
-      const v = r.values[m];
-      return v === null || v === undefined ? '' : String(Math.round(v * 1000) / 1000);
-    }),
-    r.link,
-  ]);
-  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
-}
-
-export function resultsJson(spec: ExperimentSpec, points: readonly PlannedPoint[], results: readonly RunResult[]): string {
-  const summaries = summarizePoints(spec, points, results);
-  return (
-    JSON.stringify(
-      {
-        format: 'lockstep-experiment',
-        version: 1,
-        template: spec.template,
-        sweep: formatSweep(spec.sweep),
-        seeds: spec.seeds,
-        firstSeed: spec.firstSeed,
-        base: spec.base ?? {},
-        measures: TEMPLATES[spec.template].measures.map((m) => ({ id: m, label: MEASURES[m].label, unit: MEASURES[m].unit })),
-        points: summaries,
-        runs: sortResults(results),
-      },
-      (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v),
-      2,
-    ) + '\n'
-  );
 }
 
 export type { MeasureId };

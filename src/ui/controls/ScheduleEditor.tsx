@@ -5,8 +5,8 @@
  */
 import { memo, useId, useMemo, useState } from 'react';
 import type { SimConfig } from '../../sim/config';
+import { scheduleCapProblem } from '../../sim/limits';
 import { checkSchedule, formatAction, parseSchedule, ScheduleError, VERBS, type Action } from '../../sim/schedule';
-import { scheduleCapProblem } from '../../worker/protocol';
 import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectCanRedo, selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';

@@ -6,7 +6,8 @@
  */
 import { scaleLinear, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTimes, symbolTriangle, type SymbolType } from 'd3';
 import { memo, useMemo, useState, type ChangeEvent } from 'react';
-import { CAP_NAME, MAX_SEEK_MS, type LandmarkView } from '../../worker/protocol';
+import { CAP_NAME, MAX_SEEK_MS } from '../../sim/limits';
+import type { LandmarkView } from '../../worker/protocol';
 import { formatDuration } from '../format';
 import { ForkNotice } from './ForkNotice';
 import { useBridge, useLab, useLabPanel } from '../labContext';

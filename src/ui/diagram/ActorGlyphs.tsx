@@ -3,7 +3,7 @@ import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useLab } from '../labContext';
 import { clientGlyphFields, disagreeingKeys, selectTourHighlight, storeGlyphFields } from '../store/selectors';
-import { CLIENT_SIZE, RING_FONT, STORE_SIZE, type Point } from './layout';
+import { CLIENT_SIZE, RING_FONT, STORE_SIZE, type Point } from '../../paint/layout';
 import { PRESENTER_CLIENT_SIZE, PRESENTER_FONT, PRESENTER_STORE_SIZE, useDiagramText } from '../present/diagramText';
 
 export const ClientGlyph = memo(function ClientGlyph({ id, at }: { id: string; at: Point }) {

@@ -1,7 +1,7 @@
 /** What the shapes mean: roles and message kinds, drawn with the diagram's own shapes. */
 import { memo } from 'react';
 import type { FeatureName } from '../../sim/features';
-import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath, type MessageKind } from './messageShapes';
+import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath, type MessageKind } from '../../paint/messageShapes';
 import { roleShapePath } from './NodeGlyph';
 
 /** Message kinds only a protocol feature sends: listed only in runs with it on. */

@@ -7,7 +7,7 @@
 import { memo, useEffect, useRef } from 'react';
 import { useBridge, useLabStore } from '../labContext';
 import { selectClock, selectMessageFrame, selectSnapshot } from '../store/selectors';
-import type { DiagramLayout } from './layout';
+import type { DiagramLayout } from '../../paint/layout';
 import { MessageCanvas } from './messageCanvasHost';
 import { PRESENTER_SYMBOL_SCALE } from '../present/diagramText';
 

@@ -1,14 +1,14 @@
 /**
  * One server on the ring. Role shows three ways — colour, shape (follower circle, candidate
  * rounded square, leader hexagon) and the word — with the term inside, a draining election
- * timer (painted around it on the message canvas: timerArc.ts), vote marks, and a crossed-out
+ * timer (painted around it on the message canvas: src/paint/timerArc.ts), vote marks, and a crossed-out
  * grey glyph when the node is down. It subscribes to its own node only.
  */
 import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import { glyphFields, majorityOf, type GlyphFields } from '../store/selectors';
-import { RING_FONT, RING_GEOMETRY, type NodeLabelPlace, type Point } from './layout';
+import { RING_FONT, RING_GEOMETRY, type NodeLabelPlace, type Point } from '../../paint/layout';
 import { PRESENTER_FONT, PRESENTER_GEOMETRY, useDiagramText } from '../present/diagramText';
 
 export function roleShapePath(role: string, r: number): string {

@@ -7,13 +7,13 @@ import { Fragment, memo, useMemo } from 'react';
 import { useLab } from '../labContext';
 import { majorityOf, selectNodeIds, selectPartitions } from '../store/selectors';
 import { useShallow } from 'zustand/react/shallow';
-import { actorPoint, type DiagramLayout } from './layout';
-import { GROUP_FONT, placeGroupLabels } from './labelPlacement';
+import { actorPoint, type DiagramLayout } from '../../paint/layout';
+import { GROUP_FONT, placeGroupLabels } from '../../paint/labelPlacement';
 
 type P = Delaunay.Point;
 const smooth = line<P>().curve(curveCatmullRomClosed.alpha(0.5));
 
-/** The smoothed hull around a group's glyphs (its labels are placed in labelPlacement.ts). */
+/** The smoothed hull around a group's glyphs (its labels are placed in src/paint/labelPlacement.ts). */
 export function groupOutline(layout: DiagramLayout, ids: readonly string[], pad: number): string | null {
   const pts: P[] = [];
   for (const id of ids) {

@@ -4,7 +4,7 @@
  * update/destroy; d3.pointer maps screen to viewBox coordinates.
  */
 import { pointer } from 'd3';
-import type { Point } from './layout';
+import type { Point } from '../../paint/layout';
 
 export interface CutCallbacks {
   /** The line being drawn, or null when none. */

@@ -1,5 +1,5 @@
 /**
- * The page's side of the message canvas (see messagePainter.ts for the drawing): it reads what
+ * The page's side of the message canvas (see src/paint/messagePainter.ts for the drawing): it reads what
  * only the DOM knows — the frame's size, the current theme's colours, the motion preference —
  * and hands them to the painter with the layout and the look. The canvas covers only the part
  * of the frame messages and timers can reach (paintBounds), placed over it. Where the browser
@@ -7,10 +7,10 @@
  * so the page's frames never touch it; otherwise (jsdom, older browsers) the painter runs here
  * and `show` feeds it. A small controller with update/destroy, as DESIGN.md asks of D3-style code.
  */
-import type { DiagramLayout } from './layout';
-import { paintBounds, SMALLEST_SYMBOL_AREA, type MessageFrame } from './messageCanvas';
-import { MessagePainter, viewFit, type Palette, type PaintLook } from './messagePainter';
-import { KIND_VARS, type MessageKind } from './messageShapes';
+import type { DiagramLayout } from '../../paint/layout';
+import { paintBounds, SMALLEST_SYMBOL_AREA, type MessageFrame } from '../../paint/messageCanvas';
+import { MessagePainter, viewFit, type Palette, type PaintLook } from '../../paint/messagePainter';
+import { KIND_VARS, type MessageKind } from '../../paint/messageShapes';
 
 /** Hands the paint worker's channel to the simulation worker; the function returned closes it. */
 export type ConnectPainter = (port: MessagePort) => () => void;

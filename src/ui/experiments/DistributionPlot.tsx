@@ -8,7 +8,7 @@ import { memo, useRef } from 'react';
 import type { RunResult } from '../../sim/experiments/experiment';
 import type { ChapterMark } from '../../sim/experiments/presets';
 import { percentileRank } from '../../sim/experiments/stats';
-import { GridLines, INK, domainOf, LABEL_PX, MARGIN, MUTED, PlotFrame, RunDot, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
+import { GridLines, INK, domainOf, LABEL_PX, MARGIN, MUTED, PlotFrame, RunDot, runLink, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
 
 const STRIP = 22;
 
@@ -72,7 +72,7 @@ export const DistributionPlot = memo(function DistributionPlot(props: Distributi
           <rect key={i} x={x(b.x0 ?? 0) + 1} width={Math.max(1, x(b.x1 ?? 0) - x(b.x0 ?? 0) - 2)} y={y(b.length)} height={bottom - y(b.length)} fill={color} fillOpacity={0.75} />
         ))}
         {valued.map(({ r, v }) => (
-          <RunDot key={r.seed} link={r.link} title={`seed ${r.seed}: ${formatNumber(v)}`} cx={x(v)} cy={bottom + STRIP / 2 + 4 + jitter(r.seed, 0) * 6} r={4} fill={color} stroke="#fff" strokeWidth={0.8} />
+          <RunDot key={r.seed} link={runLink(r)} title={`seed ${r.seed}: ${formatNumber(v)}`} cx={x(v)} cy={bottom + STRIP / 2 + 4 + jitter(r.seed, 0) * 6} r={4} fill={color} stroke="#fff" strokeWidth={0.8} />
         ))}
       </>
     );
@@ -95,7 +95,7 @@ export const DistributionPlot = memo(function DistributionPlot(props: Distributi
       <>
         <path d={path} fill="none" stroke={color} strokeWidth={2} />
         {valued.map(({ r, v }, i) => (
-          <RunDot key={r.seed} link={r.link} title={`seed ${r.seed}: ${formatNumber(v)}`} cx={x(v)} cy={y((100 * (i + 1)) / n)} r={4} fill={color} stroke="#fff" strokeWidth={0.8} />
+          <RunDot key={r.seed} link={runLink(r)} title={`seed ${r.seed}: ${formatNumber(v)}`} cx={x(v)} cy={y((100 * (i + 1)) / n)} r={4} fill={color} stroke="#fff" strokeWidth={0.8} />
         ))}
       </>
     );

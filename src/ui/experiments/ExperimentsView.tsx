@@ -5,7 +5,7 @@
  */
 import { memo, useCallback, useDeferredValue } from 'react';
 import { useStore } from 'zustand';
-import { resultsCsv, resultsJson } from '../../sim/experiments/experiment';
+import { resultsCsv, resultsJson } from '../../share/experimentFiles';
 import { MEASURES, type MeasureId } from '../../sim/experiments/measures';
 import { EXPERIMENT_PRESETS, findExperimentPreset } from '../../sim/experiments/presets';
 import { summarize } from '../../sim/experiments/stats';

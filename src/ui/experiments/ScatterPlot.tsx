@@ -2,7 +2,7 @@
 import { scaleLinear } from 'd3';
 import { memo, useRef } from 'react';
 import type { PlannedPoint, RunResult } from '../../sim/experiments/experiment';
-import { GridLines, INK, domainOf, MARGIN, MUTED, PlotFrame, RunDot, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
+import { GridLines, INK, domainOf, MARGIN, MUTED, PlotFrame, RunDot, runLink, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
 
 
 export interface ScatterPlotProps {
@@ -60,7 +60,7 @@ export const ScatterPlot = memo(function ScatterPlot(props: ScatterPlotProps) {
         <YAxis scale={y} height={innerH} top={MARGIN.top + keyH} label={props.yLabel} integer={props.yInteger} />
         <XAxis scale={x} y={MARGIN.top + keyH + innerH} width={innerW} label={props.xLabel} integer={props.xInteger} />
         {dots.map(({ r, vx, vy }) => (
-          <RunDot key={`${r.point}-${r.seed}`} link={r.link} title={`${props.param}=${points[r.point]?.label}, seed ${r.seed}: ${formatNumber(vx)}, ${formatNumber(vy)}`} cx={x(vx) + jitter(r.seed, r.point) * Math.min(jx, 12)} cy={y(vy) + jitter(r.point, r.seed) * Math.min(jy, 12)} r={4} fill={colorOf(r.point)} fillOpacity={0.7} stroke="#fff" strokeWidth={0.6} />
+          <RunDot key={`${r.point}-${r.seed}`} link={runLink(r)} title={`${props.param}=${points[r.point]?.label}, seed ${r.seed}: ${formatNumber(vx)}, ${formatNumber(vy)}`} cx={x(vx) + jitter(r.seed, r.point) * Math.min(jx, 12)} cy={y(vy) + jitter(r.point, r.seed) * Math.min(jy, 12)} r={4} fill={colorOf(r.point)} fillOpacity={0.7} stroke="#fff" strokeWidth={0.6} />
         ))}
         <g>
           {legend.map(({ p, x: lx, y: ly }) => (

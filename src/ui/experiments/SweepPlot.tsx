@@ -6,7 +6,7 @@ import { area, line, scaleLinear } from 'd3';
 import { memo, useRef } from 'react';
 import type { PlannedPoint, RunResult } from '../../sim/experiments/experiment';
 import { summarize } from '../../sim/experiments/stats';
-import { GridLines, INK, MARGIN, MUTED, PlotFrame, RunDot, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
+import { GridLines, INK, MARGIN, MUTED, PlotFrame, RunDot, runLink, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
 
 
 export interface SweepPlotProps {
@@ -60,7 +60,7 @@ export const SweepPlot = memo(function SweepPlot({ runs, points, measure, axisLa
             const v = r.values[measure];
             if (v === null || v === undefined) return null;
             return (
-              <RunDot key={`${i}-${r.seed}`} link={r.link} title={`${points[i].label}, seed ${r.seed}: ${formatNumber(v)}`} cx={x(i) + jitter(r.seed, i) * Math.min(40, step * 0.3)} cy={y(v)} r={3.5} fill={colorOf(i)} fillOpacity={0.45} />
+              <RunDot key={`${i}-${r.seed}`} link={runLink(r)} title={`${points[i].label}, seed ${r.seed}: ${formatNumber(v)}`} cx={x(i) + jitter(r.seed, i) * Math.min(40, step * 0.3)} cy={y(v)} r={3.5} fill={colorOf(i)} fillOpacity={0.45} />
             );
           }),
         )}

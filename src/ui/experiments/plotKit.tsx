@@ -5,6 +5,8 @@
  * same as the plot without the page's stylesheet.
  */
 import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { encodeLink } from '../../share/link';
+import type { RunResult } from '../../sim/experiments/experiment';
 import { downloadBlob, downloadText } from '../export/download';
 import { pngFromSvg } from '../spacetime/pngFromSvg';
 
@@ -131,6 +133,18 @@ export function GridLines({ scale, width, height, integer = false }: { scale: Sc
       ))}
     </g>
   );
+}
+
+const links = new WeakMap<RunResult, string>();
+
+/** A run's share link, made once per result: the plots redraw every dot as more results arrive. */
+export function runLink(result: RunResult): string {
+  let link = links.get(result);
+  if (link === undefined) {
+    link = encodeLink(result.run);
+    links.set(result, link);
+  }
+  return link;
 }
 
 /**

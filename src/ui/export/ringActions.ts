@@ -1,6 +1,6 @@
 /** The two ring-diagram exports, registered for the Export menu against the page's store. */
 import type { LabStore } from '../store/labStore';
-import { diagramLayout } from '../diagram/layout';
+import { diagramLayout } from '../../paint/layout';
 import { selectClientIds, selectClock, selectDrops, selectHasStores, selectMessages, selectNodeIds, selectNodes } from '../store/selectors';
 import { downloadBlob, downloadText, exportFileName } from './download';
 import { registerExport } from './exportActions';

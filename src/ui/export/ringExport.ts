@@ -6,11 +6,11 @@
  * the positions the canvas paints (the same `messageMarks` and `timerMarks`). A legend and a title line are added around the ring.
  */
 import type { DropView, MessageView, NodeView } from '../../sim/snapshot';
-import { VIEW_H, VIEW_W, type DiagramLayout } from '../diagram/layout';
-import { BURST_CROSS, burstRadius, messageMarks } from '../diagram/messageCanvas';
-import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath } from '../diagram/messageShapes';
+import { VIEW_H, VIEW_W, type DiagramLayout } from '../../paint/layout';
+import { BURST_CROSS, burstRadius, messageMarks } from '../../paint/messageCanvas';
+import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath } from '../../paint/messageShapes';
 import { roleShapePath } from '../diagram/NodeGlyph';
-import { timerArcPath, timerMarks, TRACK_OFFSET } from '../diagram/timerArc';
+import { timerArcPath, timerMarks, TRACK_OFFSET } from '../../paint/timerArc';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';

@@ -5,7 +5,7 @@
  * screen, with bigger glyphs and a ring that leaves room for them. Normal mode passes null.
  */
 import { createContext, useContext } from 'react';
-import type { RingGeometry } from '../diagram/layout';
+import type { RingGeometry } from '../../paint/layout';
 
 export interface DiagramText {
   /** The text-size choice (PRESENT_TEXT_SCALES). */
@@ -43,7 +43,7 @@ export const PRESENTER_STORE_SIZE = { w: 150, h: 108 } as const;
 /** Message symbols are drawn this much bigger, so the smallest is over 16 px at 1280×720. */
 export const PRESENTER_SYMBOL_SCALE = 1.5;
 
-/** Side labels are placed clear of everything else at these sizes (layout.ts placeSideLabels). */
+/** Side labels are placed clear of everything else at these sizes (src/paint/layout.ts placeSideLabels). */
 export const PRESENTER_GEOMETRY: RingGeometry = {
   ring: PRESENTER_RING,
   nodeRadius: presenterNodeRadius,

@@ -6,8 +6,8 @@
  *   at SLOW_FACTOR of the chosen speed, and the chosen speed comes back after (and on pause).
  * Both watch the store from the page; the worker just sees pause/seek/speed commands.
  */
+import { MIN_SPEED } from '../../sim/limits';
 import type { LandmarkView } from '../../worker/protocol';
-import { MIN_SPEED } from '../../worker/protocol';
 import type { HostBridge } from '../bridge/hostBridge';
 
 /** How near (simulated ms) to a landmark playback slows down. */

@@ -3,7 +3,7 @@
  * and heads together), so a view with thousands of arrows costs a handful of strokes. The cursor,
  * the headers and the brush live in the SVG overlay above; this draws everything else.
  */
-import { MESSAGE_KINDS, symbolPath, type MessageKind } from '../diagram/messageShapes';
+import { MESSAGE_KINDS, symbolPath, type MessageKind } from '../../paint/messageShapes';
 import { arrowHead } from './geometry';
 import { AXIS_GUTTER, type LaneLayout } from './lanes';
 import { OP_GEOMETRY, opAlpha } from './historyBars';

@@ -12,7 +12,7 @@ import { scaleLinear } from 'd3';
 import { FATE, MESSAGE_TYPES, type FateCode, type MessageColumns, type TraceView } from '../../sim/traceColumns';
 import type { DropReason, LeaseSpan, StoreMark } from '../../sim/traceTypes';
 import type { MessageType, Role } from '../../sim/types';
-import { dropPosition, MESSAGE_KINDS, messageKind, type MessageKind } from '../diagram/messageShapes';
+import { dropPosition, MESSAGE_KINDS, messageKind, type MessageKind } from '../../paint/messageShapes';
 import { yOf, type Segment, type TimeScale, type TimeWindow } from './geometry';
 import { foldLabel, quietFolds, type Fold } from './folds';
 import { SERVICE_LANE, type LaneLayout } from './lanes';

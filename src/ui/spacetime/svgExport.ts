@@ -3,7 +3,7 @@
  * headers, the scene and a legend, with every colour inline (from the theme passed in), so it
  * opens anywhere and prints the same in a dark or a light theme. Pure: a string in, a string out.
  */
-import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath, type MessageKind } from '../diagram/messageShapes';
+import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath, type MessageKind } from '../../paint/messageShapes';
 import { arrowHead } from './geometry';
 import type { TraceView } from '../../sim/traceColumns';
 import type { TimeWindow } from './geometry';

@@ -3,7 +3,7 @@
  * take it, so the export carries inline colours and works in dark and light alike. In the page it
  * is read from the stylesheet's CSS variables (the role and message-kind colours the ring uses).
  */
-import { KIND_VARS, type MessageKind } from '../diagram/messageShapes';
+import { KIND_VARS, type MessageKind } from '../../paint/messageShapes';
 import type { BandState } from './scene';
 import type { BarTone } from '../panels/historyLanes';
 

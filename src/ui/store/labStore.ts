@@ -6,12 +6,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_CONFIG, type SimConfig } from '../../sim/config';
 import type { DetailEvent, SimEvent } from '../../sim/events';
+import { DEFAULT_SPEED } from '../../sim/limits';
 import type { Action } from '../../sim/schedule';
 import type { Snapshot } from '../../sim/snapshot';
 import type { TraceView } from '../../sim/traceColumns';
 import type { WhySubject } from '../../sim/why';
 import { presentSlice, type PresentSlice } from '../present/presentSlice';
-import { DEFAULT_SPEED, type CheckStatus, type ForkView, type FuzzDoneMessage, type FuzzProgressMessage, type LandmarkView } from '../../worker/protocol';
+import type { CheckStatus, ForkView, FuzzDoneMessage, FuzzProgressMessage, LandmarkView } from '../../worker/protocol';
 
 /** The most event lines kept for the event log. */
 export const MAX_EVENTS_KEPT = 3_000;

@@ -6,7 +6,7 @@ import type { SimConfig } from '../../sim/config';
 import type { Action } from '../../sim/schedule';
 import type { ClientView, NodeView, Snapshot } from '../../sim/snapshot';
 import type { CheckStatus, ForkView, LandmarkView, ViolationView } from '../../worker/protocol';
-import type { MessageFrame } from '../diagram/messageCanvas';
+import type { MessageFrame } from '../../paint/messageCanvas';
 import type { Frame, LabState } from './labStore';
 
 const EMPTY: readonly never[] = [];
@@ -150,9 +150,7 @@ export function disagreeingKeys(s: LabState): string[] {
   return [...new Set([...f.keys(), ...u.keys()])].filter((k) => f.get(k) !== u.get(k)).sort();
 }
 
-export function majorityOf(size: number): number {
-  return Math.floor(size / 2) + 1;
-}
+export { majorityOf } from '../../sim/quorum';
 
 /** The node the context panel shows, if it still exists. */
 export const selectFocusedNodeView = (s: LabState): NodeView | undefined => (s.focusedNode === null ? undefined : nodeById(s, s.focusedNode));

@@ -4,12 +4,12 @@
  * client↔store messages have paths of their own.
  */
 import { scalePoint } from 'd3';
-import { placeSideLabels, type Box } from './labelPlacement';
+import { VIEW_W, type Box, type DiagramLayout, type Point } from './geometry';
+import { placeSideLabels } from './labelPlacement';
 
-export type { Box } from './labelPlacement';
+export { VIEW_H, VIEW_W } from './geometry';
+export type { Box, DiagramLayout, KeepClear, NodeLabelPlace, Point } from './geometry';
 
-export const VIEW_W = 940;
-export const VIEW_H = 590;
 export const RING = { cx: 470, cy: 292, r: 204 } as const;
 export const CLIENT_X = 66;
 export const STORE_X = 850;
@@ -30,37 +30,6 @@ export const RING_FONT = {
   storeName: 18.5,
   storeValue: 18.5,
 } as const;
-
-export interface Point {
-  readonly x: number;
-  readonly y: number;
-}
-
-export interface NodeLabelPlace {
-  readonly dx: number;
-  readonly dy: number;
-  readonly anchor: 'start' | 'middle' | 'end';
-  /** The outward direction from the ring's centre, in radians. */
-  readonly angle: number;
-}
-
-export interface DiagramLayout {
-  readonly nodes: Readonly<Record<string, Point>>;
-  /** Where each node's side label (votes, drift) goes, relative to the node: outward from the ring. */
-  readonly nodeLabels: Readonly<Record<string, NodeLabelPlace>>;
-  readonly clients: Readonly<Record<string, Point>>;
-  readonly stores: Readonly<Record<string, Point>>;
-  /** Glyph radius of a node; smaller for bigger clusters so neighbours never touch. */
-  readonly nodeRadius: number;
-  /** What later labels (the partition's) must not cover: boxes of clients, stores, side labels and the hint's corner, and the node glyphs as circles. */
-  readonly keepClear: KeepClear;
-}
-
-export interface KeepClear {
-  readonly boxes: readonly Box[];
-  readonly glyphs: readonly Point[];
-  readonly glyphReach: number;
-}
 
 export function nodeRadiusFor(count: number): number {
   return count <= 5 ? 54 : count <= 7 ? 50 : 47;

@@ -4,16 +4,8 @@
  * nothing, or else the one that overlaps least. Pure and deterministic (view units), so places
  * never jump about while a run plays.
  */
-import { majorityOf } from '../store/selectors';
-import { VIEW_H, VIEW_W, type DiagramLayout, type NodeLabelPlace, type Point } from './layout';
-
-/** An axis-aligned box in view units. */
-export interface Box {
-  readonly x0: number;
-  readonly y0: number;
-  readonly x1: number;
-  readonly y1: number;
-}
+import { majorityOf } from '../sim/quorum';
+import { VIEW_H, VIEW_W, type Box, type DiagramLayout, type NodeLabelPlace, type Point } from './geometry';
 
 /** How much of two boxes overlaps (area, view units²). */
 export function overlapArea(a: Box, b: Box): number {
@@ -118,7 +110,7 @@ export function placeSideLabels(
 }
 
 
-/** The diagram's edge, a little inside (a function: layout.ts imports this module, and this one its sizes). */
+/** The diagram's edge, a little inside. */
 const frameBox = (): Box => ({ x0: 4, y0: 4, x1: VIEW_W - 4, y1: VIEW_H - 4 });
 
 /**
