@@ -8,7 +8,7 @@ import { runFuzz } from '../src/sim/fuzz';
 import { findPreset, presetActions } from '../src/sim/presets';
 import { PSEUDOCODE_LINE_IDS } from '../src/sim/pseudocode';
 import { Simulation } from '../src/sim/simulation';
-import { takeSnapshot } from '../src/sim/snapshot';
+import { takeRunView } from '../src/sim/snapshot';
 import type { LogEntry } from '../src/sim/types';
 import { explain } from '../src/sim/why';
 import type { FeatureName } from '../src/sim/features';
@@ -94,7 +94,7 @@ describe('the stale-term-backup preset: the round trips saved', () => {
       if (env) seq = env.seq;
     }
     expect(seq).not.toBeNull();
-    const why = explain({ kind: 'message', seq: seq as number }, takeSnapshot(sim));
+    const why = explain({ kind: 'message', seq: seq as number }, takeRunView(sim));
     expect(why.answer.join(' ')).toContain('its entry there is of term 1, and it holds term 1 from index 1');
     expect(why.answer.join(' ')).toContain('one per conflicting term');
     expect(why.rule).toContain('§5.3');
@@ -102,9 +102,9 @@ describe('the stale-term-backup preset: the round trips saved', () => {
   });
 
   it('a leader’s snapshot shows the round trips only with the feature', () => {
-    const on = takeSnapshot(presetRun(['fast-backup'], [], 2565));
+    const on = takeRunView(presetRun(['fast-backup'], [], 2565));
     expect(on.nodes.find((n) => n.id === 'n3')?.backupRounds).toMatchObject({ n2: 1 });
-    const off = takeSnapshot(presetRun([], [], 2565));
+    const off = takeRunView(presetRun([], [], 2565));
     expect(off.nodes.find((n) => n.id === 'n3')?.backupRounds).toBeUndefined();
   });
 });

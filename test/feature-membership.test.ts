@@ -196,26 +196,26 @@ describe('the swarm fuzzer with membership changes', () => {
 
 describe('Why, for membership changes', () => {
   it('explains a configuration entry, a learner and a removed leader, citing §4.1, §4.2.1 and §4.2.2', async () => {
-    const { takeSnapshot } = await import('../src/sim/snapshot');
+    const { takeRunView } = await import('../src/sim/snapshot');
     const { explain, DISSERTATION } = await import('../src/sim/why');
     // A learner: n4 cut off right after it is added, so it stays one.
     const learning = run(three(), '@400 submit a=1; @600 add n4; @600 partition n4', 900);
-    const learner = explain({ kind: 'node', id: 'n4' }, takeSnapshot(learning), learning.cluster.events);
+    const learner = explain({ kind: 'node', id: 'n4' }, takeRunView(learning), learning.cluster.events);
     expect(learner.answer.join(' ')).toContain('n4 is a learner: n2 sends it every entry, but it counts in no majority');
     expect(learner.rule).toContain(DISSERTATION.learner);
     // A configuration entry, uncommitted on the leader cut off alone.
     const alone = run(three(), '@400 submit a=1; @600 partition n2; @610 remove n3', 700);
-    const entry = explain({ kind: 'entry', node: 'n2', index: 2 }, takeSnapshot(alone), alone.cluster.events);
+    const entry = explain({ kind: 'entry', node: 'n2', index: 2 }, takeRunView(alone), alone.cluster.events);
     expect(entry.answer.join(' ')).toContain('This is a configuration entry: n2 uses it from the moment it appended it, committed or not');
     expect(entry.facts).toContainEqual(['majority', '2 of 2']);
     expect(entry.rule).toContain(DISSERTATION.membership);
     // A removed leader, after it stepped down.
     const removed = run(three(), '@400 submit a=1; @600 remove n2', 3000);
-    const gone = explain({ kind: 'node', id: 'n2' }, takeSnapshot(removed), removed.cluster.events);
+    const gone = explain({ kind: 'node', id: 'n2' }, takeRunView(removed), removed.cluster.events);
     expect(gone.answer.join(' ')).toContain('n2 was removed: the configuration in force, {n1, n3}, does not include it');
     expect(gone.rule).toContain(DISSERTATION.removedLeader);
     // Without the feature no node view carries membership.
     const plain = run(three([], []), '@400 submit a=1', 600);
-    expect(takeSnapshot(plain).nodes.every((n) => n.membership === undefined)).toBe(true);
+    expect(takeRunView(plain).nodes.every((n) => n.membership === undefined)).toBe(true);
   });
 });

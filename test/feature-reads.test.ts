@@ -14,7 +14,7 @@ import { checkSchedule, formatSchedule, parseSchedule } from '../src/sim/schedul
 import { Simulation } from '../src/sim/simulation';
 import { decodeLink, encodeLink } from '../src/share/link';
 import { describeDetail } from '../src/sim/describe';
-import { takeSnapshot } from '../src/sim/snapshot';
+import { takeRunView } from '../src/sim/snapshot';
 import { DISSERTATION, explain } from '../src/sim/why';
 
 const READS: SimConfig = { ...DEFAULT_CONFIG, clientIds: ['A', 'B'], features: ['reads'] };
@@ -214,13 +214,13 @@ describe('Why and the detail events for reads', () => {
     expect(served.map((d) => describeDetail(d))).toEqual([
       expect.stringMatching(/^n2 answers A's get x with x=1: from its lease, [\d.]+ ms left by its clock \(local [\d.]+ ms, §6\.4\.1\)$/),
     ]);
-    const why = explain({ kind: 'client', id: 'A' }, takeSnapshot(r.sim), r.sim.cluster.events);
+    const why = explain({ kind: 'client', id: 'A' }, takeRunView(r.sim), r.sim.cluster.events);
     expect(why.answer.join(' ')).toContain("A's last put or get: get x -> 1. A get through the log or by ReadIndex is linearizable");
     expect(why.rule).toContain(DISSERTATION.reads);
     // Without the feature's answers there is no such paragraph.
     const plain = new Simulation({ ...DEFAULT_CONFIG, clientIds: ['A'] }, parseSchedule('@400 client A acquire k 1000'));
     plain.advanceTo(800);
-    expect(explain({ kind: 'client', id: 'A' }, takeSnapshot(plain)).rule).not.toContain(DISSERTATION.reads);
+    expect(explain({ kind: 'client', id: 'A' }, takeRunView(plain)).rule).not.toContain(DISSERTATION.reads);
   });
 
   it('the ReadIndex bug is told as answering without a heartbeat round', () => {

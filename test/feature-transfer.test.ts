@@ -10,7 +10,7 @@ import { attachInvariants } from '../src/sim/invariants';
 import { PSEUDOCODE_LINE_IDS } from '../src/sim/pseudocode';
 import { checkSchedule, formatSchedule, parseSchedule } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
-import { takeSnapshot } from '../src/sim/snapshot';
+import { takeRunView } from '../src/sim/snapshot';
 import type { Message, RequestVote } from '../src/sim/types';
 import { explain } from '../src/sim/why';
 
@@ -107,7 +107,7 @@ describe('§3.10 the leader hands over', () => {
     sim.advanceTo(1000);
     const env = sim.cluster.inflight.items.find((e) => e.payload.type === 'TimeoutNow');
     expect(env).toBeDefined();
-    const why = explain({ kind: 'message', seq: env?.seq ?? -1 }, takeSnapshot(sim));
+    const why = explain({ kind: 'message', seq: env?.seq ?? -1 }, takeRunView(sim));
     expect(why.title).toBe('TimeoutNow n2 → n3');
     expect(why.answer.join(' ')).toContain('start an election now');
     expect(why.rule).toContain('§3.10');

@@ -4,7 +4,7 @@ import { describeDetail } from '../src/sim/describe';
 import type { FeatureName } from '../src/sim/features';
 import { findPreset, presetActions } from '../src/sim/presets';
 import { Simulation } from '../src/sim/simulation';
-import { takeSnapshot } from '../src/sim/snapshot';
+import { takeRunView } from '../src/sim/snapshot';
 import { DISSERTATION, explain } from '../src/sim/why';
 
 function run(preset: string, features: FeatureName[], atMs: number): Simulation {
@@ -20,7 +20,7 @@ const text = (e: { answer: readonly string[] }) => e.answer.join(' ');
 describe('pre-vote (§9.6)', () => {
   it('a cut-off pre-candidate is explained as asking, staying in its term', () => {
     const sim = run('rejoin-disrupts', ['pre-vote'], 1000);
-    const snap = takeSnapshot(sim);
+    const snap = takeRunView(sim);
     const n4 = snap.nodes.find((n) => n.id === 'n4');
     expect(n4?.preCandidate).toBe(true);
     const why = explain({ kind: 'node', id: 'n4' }, snap, sim.cluster.events);
@@ -32,7 +32,7 @@ describe('pre-vote (§9.6)', () => {
   it('a PreVote in flight is labelled and explained as a question that changes nothing', () => {
     const sim = new Simulation({ ...findPreset('rejoin-disrupts')!.config, features: ['pre-vote'] }, []);
     sim.advanceTo(160); // n2's pre-votes are on their way (its timer fired at 156)
-    const snap = takeSnapshot(sim);
+    const snap = takeRunView(sim);
     const m = snap.messages.find((x) => x.type === 'RequestVote');
     expect(m?.label).toMatch(/^PreVote term 1 /);
     const why = explain({ kind: 'message', seq: m!.seq }, snap);
@@ -52,7 +52,7 @@ describe('pre-vote (§9.6)', () => {
 describe('check-quorum (§6.2)', () => {
   it('a stale leader without CheckQuorum is told it never stops on its own; with it, the detail says why it stepped down', () => {
     const off = run('isolated-leader', [], 1500);
-    const why = explain({ kind: 'node', id: 'n2' }, takeSnapshot(off), off.cluster.events);
+    const why = explain({ kind: 'node', id: 'n2' }, takeRunView(off), off.cluster.events);
     expect(text(why)).toContain('Nothing makes it stop on its own');
     expect(why.rule).toContain(DISSERTATION.checkQuorum);
     const on = run('isolated-leader', ['check-quorum'], 1500);
@@ -63,11 +63,11 @@ describe('check-quorum (§6.2)', () => {
 describe('leader-noop (§8)', () => {
   it("an earlier term's entry left uncommitted points at the no-op; the no-op itself is explained", () => {
     const off = run('noop-commit', [], 3000);
-    const why = explain({ kind: 'entry', node: 'n1', index: 1 }, takeSnapshot(off));
+    const why = explain({ kind: 'entry', node: 'n1', index: 1 }, takeRunView(off));
     expect(why.title).toBe('Why is x=1 at index 1 not committed on n1?');
     expect(text(why)).toContain('leader-noop in Settings ▸ Protocol');
     const on = run('noop-commit', ['leader-noop'], 3000);
-    const snap = takeSnapshot(on);
+    const snap = takeRunView(on);
     const n1 = snap.nodes.find((n) => n.id === 'n1');
     expect(n1?.log.map((e) => e.kind)).toEqual(['noop', 'plain', 'noop']);
     const noop = explain({ kind: 'entry', node: 'n1', index: 3 }, snap);

@@ -6,7 +6,7 @@ import { projectorState, startProjector } from '../src/ui/present/projector';
 import { HostBridge } from '../src/ui/bridge/hostBridge';
 import { createLabStore, EMPTY_FRAME } from '../src/ui/store/labStore';
 import type { HostEndpoint, HostToWorker } from '../src/worker/protocol';
-import { takeSnapshot } from '../src/sim/snapshot';
+import { takeRunView } from '../src/sim/snapshot';
 import { Timeline } from '../src/sim/timeline';
 import { DEFAULT_CONFIG } from '../src/sim/config';
 
@@ -36,7 +36,7 @@ function lab() {
   const timeline = new Timeline(DEFAULT_CONFIG, []);
   timeline.advanceTo(1500);
   const store = createLabStore();
-  store.setState({ frame: { ...EMPTY_FRAME, runId: 1, snapshot: takeSnapshot(timeline.current), config: DEFAULT_CONFIG, horizonMs: 1500 }, landmarks: timeline.landmarks() });
+  store.setState({ frame: { ...EMPTY_FRAME, runId: 1, snapshot: takeRunView(timeline.current), config: DEFAULT_CONFIG, horizonMs: 1500 }, landmarks: timeline.landmarks() });
   const sent: HostToWorker[] = [];
   const endpoint: HostEndpoint = { postMessage: (m) => sent.push(m), addEventListener: () => {}, removeEventListener: () => {} };
   const bridge = new HostBridge(endpoint, store, { scheduleFlush: (f) => f() });

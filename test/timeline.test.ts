@@ -4,14 +4,14 @@ import { makeConfig, type SimConfig } from '../src/sim/config';
 import { findPreset } from '../src/sim/presets';
 import { formatSchedule, parseSchedule, type Action } from '../src/sim/schedule';
 import { Simulation } from '../src/sim/simulation';
-import { takeSnapshot } from '../src/sim/snapshot';
+import { takeRunView } from '../src/sim/snapshot';
 import { Timeline } from '../src/sim/timeline';
 
 /** Everything observable about a run at an instant: the snapshot, every event, the PRNG's next draw. */
 function fingerprint(sim: Simulation): string {
   const probe = sim.clone();
   return JSON.stringify({
-    snapshot: takeSnapshot(sim),
+    snapshot: takeRunView(sim),
     events: sim.cluster.events.map((e) => e.line),
     next: probe.cluster.rng.getrandbits(32),
   });

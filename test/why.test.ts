@@ -1,7 +1,7 @@
 /** The Why answers on hand-built snapshots: each question, with its concrete values and its rule. */
 import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '../src/sim/events';
-import type { ClientView, LogEntryView, MessageView, NodeView, Snapshot, StoreView } from '../src/sim/snapshot';
+import type { ClientView, LogEntryView, MessageView, NodeView, RunView, StoreView } from '../src/sim/snapshot';
 import type { StoreWriteRecord } from '../src/sim/stores';
 import { explain, type Explanation } from '../src/sim/why';
 
@@ -42,7 +42,7 @@ function node(id: string, over: Partial<NodeView> = {}): NodeView {
   };
 }
 
-function snap(nodes: NodeView[], over: Partial<Snapshot> = {}): Snapshot {
+function snap(nodes: NodeView[], over: Partial<RunView> = {}): RunView {
   const leader = nodes.filter((n) => n.alive && n.role === 'leader').sort((a, b) => b.term - a.term)[0];
   return {
     now: 1000,

@@ -13,8 +13,8 @@ import type { AppendEntries, Message, MessageType, Role } from './types';
 import type { Membership } from './membership';
 import type { RaftNode } from './node';
 
-/** How many trailing log entries a snapshot carries per node (the UI shows the tail). */
-export const SNAPSHOT_LOG_TAIL = 60;
+/** How many trailing log entries a run view carries per node (the UI shows the tail). */
+export const VIEW_LOG_TAIL = 60;
 
 export interface LogEntryView {
   readonly index: number;
@@ -54,7 +54,7 @@ export interface NodeView {
   readonly electionDeadline: number;
   readonly heartbeatDue: number;
   readonly logLength: number;
-  /** The last SNAPSHOT_LOG_TAIL entries. */
+  /** The last VIEW_LOG_TAIL entries. */
   readonly log: readonly LogEntryView[];
   readonly commitIndex: number;
   readonly lastApplied: number;
@@ -133,7 +133,7 @@ export interface StoreView {
   readonly writes: readonly StoreWriteRecord[];
 }
 
-export interface Snapshot {
+export interface RunView {
   readonly now: number;
   /** The run's protocol features; absent when none is on. */
   readonly features?: readonly FeatureName[];
@@ -219,13 +219,13 @@ function membershipView(node: RaftNode, leader: RaftNode | null): MembershipView
   return { voters: m.voters, configIndex: m.configIndex, learners: m.learners, status };
 }
 
-export function takeSnapshot(sim: Simulation): Snapshot {
+export function takeRunView(sim: Simulation): RunView {
   const cluster = sim.cluster;
   const now = cluster.nowMs;
   const ls = sim.lockService;
   const lead = cluster.features.membership ? cluster.leader() : null;
   const nodes: NodeView[] = cluster.nodes.map((node) => {
-    const from = Math.max(0, node.log.length - SNAPSHOT_LOG_TAIL);
+    const from = Math.max(0, node.log.length - VIEW_LOG_TAIL);
     const log: LogEntryView[] = [];
     for (let i = from; i < node.log.length; i++) {
       const entry = node.log[i];
@@ -332,7 +332,7 @@ export function takeSnapshot(sim: Simulation): Snapshot {
   };
 }
 
-/** Events from index `from` on, for streaming new lines with each snapshot. */
+/** Events from index `from` on, for streaming new lines with each run view. */
 export function eventsSince(sim: Simulation, from: number): SimEvent[] {
   return sim.cluster.events.slice(from);
 }
@@ -376,9 +376,9 @@ function paintMessage(env: { seq: number; src: string; dst: string; sentAt: numb
 }
 
 /**
- * The few fields of a snapshot the ring's canvas draws, every frame, for the paint worker: a
- * full snapshot carries every message's payload and every node's log, far more than a frame of
- * motion needs. The same values as takeSnapshot's, field for field.
+ * The few fields of a run view the ring's canvas draws, every frame, for the paint worker: a
+ * full run view carries every message's payload and every node's log, far more than a frame of
+ * motion needs. The same values as takeRunView's, field for field.
  */
 export function paintView(sim: Simulation): PaintView {
   const cluster = sim.cluster;

@@ -6,7 +6,7 @@
  */
 import type { SimEvent } from './events';
 import type { FeatureName } from './features';
-import type { ClientView, LogEntryView, MessageView, NodeView, Snapshot, StoreView } from './snapshot';
+import type { ClientView, LogEntryView, MessageView, NodeView, RunView, StoreView } from './snapshot';
 import { majorityOf } from './quorum';
 
 export type WhySubject =
@@ -64,7 +64,7 @@ export const DISSERTATION = {
   removedLeader: 'Ongaro 2014 §4.2.2, "Removing the current leader"',
 } as const;
 
-const hasFeature = (snap: Snapshot, name: FeatureName) => snap.features?.includes(name) ?? false;
+const hasFeature = (snap: RunView, name: FeatureName) => snap.features?.includes(name) ?? false;
 
 
 const list = (ids: readonly string[]) =>
@@ -72,7 +72,7 @@ const list = (ids: readonly string[]) =>
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const ms = (n: number) => `${Math.round(n)} ms`;
 
-function nodeOf(snap: Snapshot, id: string): NodeView | undefined {
+function nodeOf(snap: RunView, id: string): NodeView | undefined {
   return snap.nodes.find((n) => n.id === id);
 }
 
@@ -97,13 +97,13 @@ export function atLeastAsUpToDate(a: { index: number; term: number }, b: { index
 }
 
 /** The nodes `id` can exchange messages with right now (itself included), by partition group. */
-export function groupOf(snap: Snapshot, id: string): string[] {
+export function groupOf(snap: RunView, id: string): string[] {
   if (snap.partitions.length === 0) return snap.nodes.map((n) => n.id);
   const g = snap.partitions.find((p) => p.includes(id));
   return g ? [...g] : [id];
 }
 
-function reaches(snap: Snapshot, a: string, b: string): boolean {
+function reaches(snap: RunView, a: string, b: string): boolean {
   if (snap.partitions.length === 0) return true;
   const ga = snap.partitions.findIndex((p) => p.includes(a));
   const gb = snap.partitions.findIndex((p) => p.includes(b));
@@ -111,14 +111,14 @@ function reaches(snap: Snapshot, a: string, b: string): boolean {
   return ga === -1 || gb === -1 || ga === gb;
 }
 
-const liveIds = (snap: Snapshot, ids: readonly string[]) => ids.filter((id) => nodeOf(snap, id)?.alive);
+const liveIds = (snap: RunView, ids: readonly string[]) => ids.filter((id) => nodeOf(snap, id)?.alive);
 
-function partitionText(snap: Snapshot): string {
+function partitionText(snap: RunView): string {
   return snap.partitions.map((g) => `{${g.join(', ')}}`).join(' | ');
 }
 
 /** The leader that really leads: the live leader of the highest term. */
-function currentLeader(snap: Snapshot): NodeView | undefined {
+function currentLeader(snap: RunView): NodeView | undefined {
   return snap.leader === null ? undefined : nodeOf(snap, snap.leader);
 }
 
@@ -133,7 +133,7 @@ const unknown = (title: string, what: string): Explanation => ({
   rule: '—',
 });
 
-export function explain(subject: WhySubject, snap: Snapshot, events: readonly SimEvent[] = []): Explanation {
+export function explain(subject: WhySubject, snap: RunView, events: readonly SimEvent[] = []): Explanation {
   switch (subject.kind) {
     case 'node':
       return whyNode(snap, subject.id, events);
@@ -156,7 +156,7 @@ export function explain(subject: WhySubject, snap: Snapshot, events: readonly Si
 
 // -- nodes ----------------------------------------------------------------------------------
 
-function whyNode(snap: Snapshot, id: string, events: readonly SimEvent[]): Explanation {
+function whyNode(snap: RunView, id: string, events: readonly SimEvent[]): Explanation {
   const n = nodeOf(snap, id);
   if (!n) return unknown(`Why is ${id} like this?`, `Node ${id}`);
   const size = snap.nodes.length;
@@ -283,7 +283,7 @@ function membershipNote(id: string, member: NonNullable<NodeView['membership']>,
 // -- log entries ----------------------------------------------------------------------------
 
 /** Who holds entry `index` with term `term`: the leader's matchIndex if `viewer` leads, else every node's log. */
-function holdersOf(snap: Snapshot, viewer: NodeView, index: number, term: number): { ids: string[]; by: 'matchIndex' | 'logs' } {
+function holdersOf(snap: RunView, viewer: NodeView, index: number, term: number): { ids: string[]; by: 'matchIndex' | 'logs' } {
   if (viewer.alive && viewer.role === 'leader') {
     const ids = [viewer.id, ...Object.entries(viewer.matchIndex).filter(([, m]) => m >= index).map(([p]) => p)];
     return { ids: ids.sort(), by: 'matchIndex' };
@@ -291,7 +291,7 @@ function holdersOf(snap: Snapshot, viewer: NodeView, index: number, term: number
   return { ids: snap.nodes.filter((n) => entryOf(n, index)?.term === term).map((n) => n.id), by: 'logs' };
 }
 
-function whyEntry(snap: Snapshot, nodeId: string, index: number): Explanation {
+function whyEntry(snap: RunView, nodeId: string, index: number): Explanation {
   const n = nodeOf(snap, nodeId);
   const e = n ? entryOf(n, index) : undefined;
   if (n && !e && n.snapshot !== undefined && index <= n.snapshot.index) return whyCompacted(n, index, n.snapshot);
@@ -407,7 +407,7 @@ function whyCompacted(n: NodeView, index: number, snapshot: { readonly index: nu
   };
 }
 
-function whyMessage(snap: Snapshot, seq: number): Explanation {
+function whyMessage(snap: RunView, seq: number): Explanation {
   const m: MessageView | undefined = snap.messages.find((x) => x.seq === seq) ?? snap.drops.find((x) => x.seq === seq);
   if (!m) return unknown(`Message #${seq}`, `Message #${seq}`);
   const f = m.fields;
@@ -588,7 +588,7 @@ function predictVote(to: NodeView, candidate: string, term: number, last: { inde
 
 // -- votes ----------------------------------------------------------------------------------
 
-function whyVote(snap: Snapshot, nodeId: string): Explanation {
+function whyVote(snap: RunView, nodeId: string): Explanation {
   const n = nodeOf(snap, nodeId);
   if (!n) return unknown(`Why did ${nodeId} vote this way?`, `Node ${nodeId}`);
   const size = snap.nodes.length;
@@ -627,7 +627,7 @@ function whyVote(snap: Snapshot, nodeId: string): Explanation {
 }
 
 /** Why `voter` has not given its vote to `candidate` (yet). */
-function whyNoVoteFrom(snap: Snapshot, voter: NodeView, candidate: NodeView): string {
+function whyNoVoteFrom(snap: RunView, voter: NodeView, candidate: NodeView): string {
   const v = voter.id;
   const c = candidate.id;
   if (!voter.alive) return `${v} is down, so it cannot vote for ${c}.`;
@@ -642,7 +642,7 @@ function whyNoVoteFrom(snap: Snapshot, voter: NodeView, candidate: NodeView): st
 
 // -- no leader ------------------------------------------------------------------------------
 
-function whyNoLeader(snap: Snapshot, events: readonly SimEvent[]): Explanation {
+function whyNoLeader(snap: RunView, events: readonly SimEvent[]): Explanation {
   const size = snap.nodes.length;
   const maj = majorityOf(size);
   const leader = currentLeader(snap);
@@ -703,13 +703,13 @@ function whyNoLeader(snap: Snapshot, events: readonly SimEvent[]): Explanation {
 // -- clients, locks, stores -----------------------------------------------------------------
 
 /** The lock table as committed: the live leader's, else the live node that applied the most. */
-function committedTable(snap: Snapshot): NodeView | undefined {
+function committedTable(snap: RunView): NodeView | undefined {
   const leader = currentLeader(snap);
   if (leader) return leader;
   return [...snap.nodes].filter((n) => n.alive).sort((a, b) => b.lastApplied - a.lastApplied)[0];
 }
 
-function whyClient(snap: Snapshot, id: string): Explanation {
+function whyClient(snap: RunView, id: string): Explanation {
   const c: ClientView | undefined = snap.clients.find((x) => x.id === id);
   if (!c) return unknown(`Why does client ${id} think this?`, `Client ${id}`);
   const table = committedTable(snap);
@@ -758,7 +758,7 @@ function whyClient(snap: Snapshot, id: string): Explanation {
   return { title: stillThinks ? `Why does ${id} still think it holds the lock?` : `What does client ${id} hold?`, answer, rule, facts };
 }
 
-function whyLock(snap: Snapshot, nodeId: string, key: string): Explanation {
+function whyLock(snap: RunView, nodeId: string, key: string): Explanation {
   const n = nodeOf(snap, nodeId);
   if (!n) return unknown(`Why is ${key} held on ${nodeId}?`, `Node ${nodeId}`);
   const l = n.locks.find((x) => x.key === key);
@@ -803,7 +803,7 @@ function highestAccepted(store: StoreView, key: string, before: number): number 
   return best;
 }
 
-function whyStoreWrite(snap: Snapshot, storeId: 'fenced' | 'unfenced', index: number): Explanation {
+function whyStoreWrite(snap: RunView, storeId: 'fenced' | 'unfenced', index: number): Explanation {
   const store = snap.stores?.[storeId];
   const w = store?.writes[index];
   if (!store || !w) return unknown('Why this write?', 'That write');

@@ -14,7 +14,7 @@ import type { SimConfig } from '../sim/config';
 import { AT_CAP_SENTENCE, MAX_SEEK_MS, scheduleCapProblem } from '../sim/limits';
 import type { Action, ActionBody } from '../sim/schedule';
 import type { Simulation } from '../sim/simulation';
-import { detailCount, detailsSince, eventsSince, paintView, takeSnapshot } from '../sim/snapshot';
+import { detailCount, detailsSince, eventsSince, paintView, takeRunView } from '../sim/snapshot';
 import { Timeline } from '../sim/timeline';
 import type { PaintFeed } from './paintFeed';
 import { runEndMs, type CheckStatus, type ClockMessage, type LandmarkView, type PaintFrame, type SnapshotMessage } from './protocol';
@@ -315,7 +315,7 @@ export class Playback {
       type: 'snapshot',
       runId: this.runId,
       label: this.label,
-      snapshot: takeSnapshot(sim),
+      snapshot: takeRunView(sim),
       events,
       details,
       eventsFrom,

@@ -12,7 +12,7 @@ import type { Violation } from '../sim/invariants';
 import { DEFAULT_SPEED, MAX_SEEK_MS, MAX_SPEED, MIN_SPEED } from '../sim/limits';
 import type { LinearizabilityReport } from '../sim/linearizability/check';
 import type { Action, ActionBody } from '../sim/schedule';
-import type { PaintDrop, PaintMessage, PaintNode, PaintView, Snapshot } from '../sim/snapshot';
+import type { PaintDrop, PaintMessage, PaintNode, PaintView, RunView } from '../sim/snapshot';
 import type { TraceDelta } from '../sim/traceColumns';
 import type { PaintLook } from '../paint/messagePainter';
 
@@ -166,7 +166,7 @@ export interface SnapshotMessage {
   /** Increments with every load; a host drops events from older runs. */
   readonly runId: number;
   readonly label: string | null;
-  readonly snapshot: Snapshot;
+  readonly snapshot: RunView;
   /** Events since the previous snapshot message of this run (all of them after a load/seek). */
   readonly events: readonly SimEvent[];
   /** Detail events since the previous snapshot message, built the same way as `events`. */

@@ -10,7 +10,7 @@ import { haveChromium, useBrowserSite } from './site';
 import { findPreset } from '../../src/sim/presets';
 import { formatAction, parseSchedule } from '../../src/sim/schedule';
 import { encodeLink } from '../../src/share/link';
-import { takeSnapshot } from '../../src/sim/snapshot';
+import { takeRunView } from '../../src/sim/snapshot';
 import { Timeline } from '../../src/sim/timeline';
 import { diagramLayout, lerp, messageLane, VIEW_H, VIEW_W } from '../../src/paint/layout';
 import { progressOf } from '../../src/paint/messageCanvas';
@@ -453,7 +453,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await goTo(page, 1757);
     const sim = new Timeline(chapter.config, parseSchedule(chapter.schedule));
     sim.advanceTo(1757);
-    const snapshot = takeSnapshot(sim.current);
+    const snapshot = takeRunView(sim.current);
     const layout = diagramLayout(snapshot.nodes.map((n) => n.id), [], false);
     const target = snapshot.messages.find((m) => m.src === 'n3' && m.dst === 'n2' && m.type === 'AppendEntries')!;
     const lane = messageLane(layout, target.src, target.dst)!;

@@ -4,7 +4,7 @@ import type { ReactElement } from 'react';
 import { DEFAULT_CONFIG, type SimConfig } from '../../src/sim/config';
 import { parseSchedule } from '../../src/sim/schedule';
 import { CHECKPOINT_MS, MAX_CHECKPOINTS, Timeline } from '../../src/sim/timeline';
-import { detailsSince, eventsSince, takeSnapshot } from '../../src/sim/snapshot';
+import { detailsSince, eventsSince, takeRunView } from '../../src/sim/snapshot';
 import { HostBridge } from '../../src/ui/bridge/hostBridge';
 import { LabProvider } from '../../src/ui/labContext';
 import { createLabStore, EMPTY_FRAME } from '../../src/ui/store/labStore';
@@ -32,7 +32,7 @@ export function renderLab(ui: ReactElement, run: { config?: SimConfig; schedule?
     frame: {
       ...EMPTY_FRAME,
       runId: 1,
-      snapshot: takeSnapshot(sim),
+      snapshot: takeRunView(sim),
       clockMs: sim.nowMs,
       config,
       schedule: timeline.schedule,

@@ -7,7 +7,7 @@ import { linkQuery, runFromQuery } from '../../src/ui/runs';
 import { createLabStore, type LabState } from '../../src/ui/store/labStore';
 import { startUrlSync, URL_EVERY_MS, URL_EVERY_MS_PAUSED } from '../../src/ui/urlSync';
 import { Simulation } from '../../src/sim/simulation';
-import { takeSnapshot } from '../../src/sim/snapshot';
+import { takeRunView } from '../../src/sim/snapshot';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -68,7 +68,7 @@ describe('the URL follows the run', () => {
   function storeAt(t: number, playing: boolean) {
     const sim = new Simulation(DEFAULT_CONFIG);
     sim.advanceTo(t);
-    return (s: LabState) => ({ frame: { ...s.frame, snapshot: takeSnapshot(sim), playing, runId: 1 } });
+    return (s: LabState) => ({ frame: { ...s.frame, snapshot: takeRunView(sim), playing, runId: 1 } });
   }
 
   it(`at once when paused (but not more than every ${URL_EVERY_MS_PAUSED} ms), at most every ${URL_EVERY_MS} ms while playing`, () => {

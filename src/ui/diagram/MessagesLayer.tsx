@@ -6,7 +6,7 @@
  */
 import { memo, useEffect, useRef } from 'react';
 import { useBridge, useLabStore } from '../labContext';
-import { selectClock, selectMessageFrame, selectSnapshot } from '../store/selectors';
+import { selectClock, selectMessageFrame, selectRunView } from '../store/selectors';
 import type { DiagramLayout } from '../../paint/layout';
 import { MessageCanvas } from './messageCanvasHost';
 import { PRESENTER_SYMBOL_SCALE } from '../present/diagramText';
@@ -37,7 +37,7 @@ export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = 
     painter.show(selectMessageFrame(store.getState()));
     const unsubscribe = painter.drawsHere
       ? store.subscribe((state, previous) => {
-          if (selectSnapshot(state) !== selectSnapshot(previous) || selectClock(state) !== selectClock(previous)) painter.show(selectMessageFrame(state));
+          if (selectRunView(state) !== selectRunView(previous) || selectClock(state) !== selectClock(previous)) painter.show(selectMessageFrame(state));
         })
       : () => {};
     return () => {

@@ -8,7 +8,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { explain, type WhySubject } from '../../sim/why';
 import { useLabPanel, useLabStore } from '../labContext';
-import { selectEvents, selectLeader, selectSnapshot, selectWhySubject } from '../store/selectors';
+import { selectEvents, selectLeader, selectRunView, selectWhySubject } from '../store/selectors';
 
 /** A small "?" that opens the Why panel on `subject`; `label` is the question, for screen readers and the tooltip. */
 export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject; label: string; text?: string }) {
@@ -41,7 +41,7 @@ export const WhyNoLeaderButton = memo(function WhyNoLeaderButton() {
 
 export const WhyPanel = memo(function WhyPanel() {
   const subject = useLabPanel(selectWhySubject);
-  const snapshot = useLabPanel(selectSnapshot);
+  const snapshot = useLabPanel(selectRunView);
   const events = useLabPanel(selectEvents);
   const store = useLabStore();
   const headingRef = useRef<HTMLHeadingElement>(null);

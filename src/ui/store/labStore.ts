@@ -8,7 +8,7 @@ import { DEFAULT_CONFIG, type SimConfig } from '../../sim/config';
 import type { DetailEvent, SimEvent } from '../../sim/events';
 import { DEFAULT_SPEED } from '../../sim/limits';
 import type { Action } from '../../sim/schedule';
-import type { Snapshot } from '../../sim/snapshot';
+import type { RunView } from '../../sim/snapshot';
 import type { TraceView } from '../../sim/traceColumns';
 import type { WhySubject } from '../../sim/why';
 import { presentSlice, type PresentSlice } from '../present/presentSlice';
@@ -28,7 +28,7 @@ export interface Frame {
   readonly runId: number;
   /** The label of the loaded run (a preset's name), if any. */
   readonly label: string | null;
-  readonly snapshot: Snapshot | null;
+  readonly snapshot: RunView | null;
   /** Simulated time with the fraction of the current ms, for smooth message motion. */
   readonly clockMs: number;
   readonly playing: boolean;

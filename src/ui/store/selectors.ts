@@ -4,7 +4,7 @@
  */
 import type { SimConfig } from '../../sim/config';
 import type { Action } from '../../sim/schedule';
-import type { ClientView, NodeView, Snapshot } from '../../sim/snapshot';
+import type { ClientView, NodeView, RunView } from '../../sim/snapshot';
 import type { CheckStatus, ForkView, LandmarkView, ViolationView } from '../../worker/protocol';
 import type { MessageFrame } from '../../paint/messageCanvas';
 import type { Frame, LabState } from './labStore';
@@ -12,7 +12,7 @@ import type { Frame, LabState } from './labStore';
 const EMPTY: readonly never[] = [];
 
 export const selectFrame = (s: LabState): Frame => s.frame;
-export const selectSnapshot = (s: LabState): Snapshot | null => s.frame.snapshot;
+export const selectRunView = (s: LabState): RunView | null => s.frame.snapshot;
 export const selectNow = (s: LabState): number => s.frame.snapshot?.now ?? 0;
 export const selectClock = (s: LabState): number => s.frame.clockMs;
 export const selectPlaying = (s: LabState): boolean => s.frame.playing;
