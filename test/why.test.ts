@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '../src/sim/events';
 import type { ClientView, LogEntryView, MessageView, NodeView, RunView, StoreView } from '../src/sim/snapshot';
-import type { StoreWriteRecord } from '../src/sim/stores';
+import type { StoreWriteRecord } from '../src/sim/types';
 import { explain, type Explanation } from '../src/sim/why';
 
 // -- a small builder ----------------------------------------------------------------------

@@ -15,7 +15,7 @@
 import type { ClientActor } from './clientActor';
 import { commandText, invariant as say } from './describe';
 import type { LockService } from './lockService';
-import type { StoreWriteRecord } from './stores';
+import type { StoreWriteRecord } from './types';
 import { isKvCommand, isLockCommand, type ApplyResult, type ClientReply, type LogEntry } from './types';
 
 export type ClientInvariantId =

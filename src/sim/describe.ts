@@ -3,10 +3,8 @@
  * from here, so the chapter's wording lives in one place.
  */
 import type { DetailEvent } from './events';
-import type { ApplyResult } from './lockStateMachine';
 import type { ClientIntent } from './schedule';
-import type { StoreWriteRecord } from './stores';
-import type { Command, ConfigCommand, LockCommand } from './types';
+import type { ApplyResult, Command, ConfigCommand, LockCommand, StoreWriteRecord } from './types';
 
 /** `t=  156 ms n2 election timeout, ...`: `t=` then the time right-aligned to 5 characters. */
 export function eventLine(nowMs: number, text: string): string {

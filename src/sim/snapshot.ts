@@ -8,7 +8,7 @@ import type { FeatureName } from './features';
 import type { DetailEvent, SimEvent } from './events';
 import type { ClientIntent } from './schedule';
 import type { Simulation } from './simulation';
-import type { StoreWriteRecord } from './stores';
+import type { StoreWriteRecord } from './types';
 import type { AppendEntries, Message, MessageType, Role } from './types';
 import type { Membership } from './membership';
 import type { RaftNode } from './node';

@@ -3,21 +3,7 @@
  * one that does not. The fenced store keeps the highest token it accepted per key and rejects
  * anything older (and a write with no token at all); the unfenced one takes everything.
  */
-
-export interface StoreWriteRecord {
-  readonly t: number;
-  readonly client: string;
-  readonly key: string;
-  readonly value: string;
-  readonly token: number | null;
-  /** The lock the writer believed it held (whose token it sent), if any. */
-  readonly lockKey: string | null;
-  readonly accepted: boolean;
-  /** The writer's lease had already ended when the write landed (a finding, not a failure). */
-  readonly leaseEnded: boolean;
-  /** Why a write was rejected, in one sentence; null when accepted. */
-  readonly reason: string | null;
-}
+import type { StoreWriteRecord } from './types';
 
 export interface StoredValue {
   readonly value: string;

@@ -262,3 +262,19 @@ export interface Envelope {
   /** Set when loss decided at send time that this message will never arrive. */
   readonly lost: boolean;
 }
+
+/** One write a store was sent (the chapter's fencing section): what it carried and what the store did. */
+export interface StoreWriteRecord {
+  readonly t: number;
+  readonly client: string;
+  readonly key: string;
+  readonly value: string;
+  readonly token: number | null;
+  /** The lock the writer believed it held (whose token it sent), if any. */
+  readonly lockKey: string | null;
+  readonly accepted: boolean;
+  /** The writer's lease had already ended when the write landed (a finding, not a failure). */
+  readonly leaseEnded: boolean;
+  /** Why a write was rejected, in one sentence; null when accepted. */
+  readonly reason: string | null;
+}
