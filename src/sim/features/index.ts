@@ -88,8 +88,8 @@ type CoreBug = (typeof core.bugs)[number];
 type FeatureBug = Feature['bugs'][number];
 type Bug = CoreBug | FeatureBug;
 
-/** Switchable bugs: negative controls the invariant checker must catch (the chapter's, then each feature's). */
-const BUGS: readonly Bug[] = laidOut<Bug>(core.bugs, (f) => f.bugs);
+/** Switchable bugs, each its manifest: negative controls the invariant checker must catch (the chapter's, then each feature's). */
+export const BUGS: readonly Bug[] = laidOut<Bug>(core.bugs, (f) => f.bugs);
 
 export type BugName = Bug['name'];
 
