@@ -45,7 +45,7 @@ export interface NodeHost {
   /** Entry `index` is committed and this node applies it now, in log order (lastApplied moved to it). */
   onCommitted(node: RaftNode, index: number, entry: LogEntry): void;
   readonly bugs: NodeBugs;
-  /** Protocol features (src/sim/features.ts); all false is the chapter's Raft. */
+  /** Protocol features (src/sim/features/); all false is the chapter's Raft. */
   readonly features: NodeFeatures;
   /**
    * Whether detail events are recorded. Callers test it before building one, so a run that does
