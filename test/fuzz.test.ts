@@ -6,7 +6,7 @@ import { decodeLink } from '../src/share/link';
 import { runFuzzCli, type FuzzCliIo } from '../src/cli/fuzzCli';
 import { BUG_NAMES, type BugName } from '../src/sim/config';
 import { BUG_FAULTS, FAULT_KINDS, drawFeatures, fuzz, fuzzRun, replay, runFuzz, type FuzzProgress } from '../src/sim/fuzz';
-import { FEATURE_NAMES } from '../src/sim/features';
+import { BUGS, FEATURE_NAMES } from '../src/sim/features';
 import { formatSchedule, parseSchedule } from '../src/sim/schedule';
 
 const SEED = 1;
@@ -36,8 +36,11 @@ describe('each switchable bug is found within 200 runs, and its schedule reprodu
     expect(without).toBeNull();
   });
 
-  it('the bug kinds exist in the swarm', () => {
-    for (const kinds of Object.values(BUG_FAULTS)) for (const k of kinds) expect(FAULT_KINDS).toContain(k);
+  it("the fault kinds each bug's manifest names exist in the swarm, and the swarm weighs them", () => {
+    for (const bug of BUGS) {
+      for (const k of bug.faults) expect(FAULT_KINDS, bug.name).toContain(k);
+      expect(BUG_FAULTS[bug.name]).toEqual(bug.faults);
+    }
   });
 });
 

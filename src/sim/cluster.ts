@@ -7,7 +7,7 @@
  * from the same stream only when used, so a Raft-only run stays reference-exact.
  */
 import { featuresOf, snapshotEveryOf, MAX_NODES, validateConfig, type BugName, type SimConfig } from './config';
-import { nodeFeatures, type NodeFeatures } from './features';
+import { nodeBugs, nodeFeatures, type NodeFeatures } from './features';
 import { describe, eventLine, sortedIds } from './describe';
 import type { DetailBody, DetailEvent, EventKind, SimEvent } from './events';
 import { MessageQueue } from './messageQueue';
@@ -158,17 +158,7 @@ export class Cluster implements NodeHost {
     this.timeoutDraw = randintParams(config.electionTimeoutMs[0], config.electionTimeoutMs[1]);
     this.latencyDraw = randintParams(config.latencyMs[0], config.latencyMs[1]);
     this.bugSet = new Set(config.bugs);
-    this.bugs = {
-      figure8: this.bugSet.has('figure8'),
-      noLogCheck: this.bugSet.has('no-log-check'),
-      preVoteRaisesTerm: this.bugSet.has('pre-vote-raises-term'),
-      quorumCountsSelfTwice: this.bugSet.has('quorum-counts-self-twice'),
-      noopCommitsAtOnce: this.bugSet.has('noop-commits-at-once'),
-      compactUncommitted: this.bugSet.has('compact-uncommitted'),
-      hintSkipsCheck: this.bugSet.has('hint-skips-check'),
-      transferKeepsTerm: this.bugSet.has('transfer-keeps-term'),
-      configChangesAtOnce: this.bugSet.has('config-changes-at-once'),
-    };
+    this.bugs = nodeBugs(this.bugSet);
     this.electionTimeoutMinMs = config.electionTimeoutMs[0];
     this.features = nodeFeatures(featuresOf(config));
     this.snapshotEvery = snapshotEveryOf(config);

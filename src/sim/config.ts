@@ -4,7 +4,7 @@
  * and answers with one sentence naming what is wrong and what is allowed. `configFromFields` is
  * the one reader of configuration text, for every edge: share links, the CLI and the settings form.
  */
-import { FEATURE_NAMES, canonicalFeatures, isFeatureName, type FeatureName } from './features';
+import { BUG_FEATURE, BUG_NAMES, FEATURE_NAMES, canonicalFeatures, isFeatureName, type BugName, type FeatureName } from './features';
 import { parseSeed, seedFromText } from './prng';
 
 export const MIN_NODES = 1;
@@ -12,37 +12,8 @@ export const MAX_NODES = 9;
 export const MAX_CLIENTS = 6;
 export const MAX_MS = 100_000_000;
 
-/** Switchable bugs: negative controls the invariant checker must catch. */
-export const BUG_NAMES = [
-  'figure8',
-  'forget-vote',
-  'no-log-check',
-  'expire-any-token',
-  'follower-expiry',
-  'no-fencing',
-  // Protocol features' bugs: each needs its feature on (checkConfig says so).
-  'pre-vote-raises-term',
-  'quorum-counts-self-twice',
-  'noop-commits-at-once',
-  'compact-uncommitted',
-  'read-index-skips-heartbeat',
-  'hint-skips-check',
-  'transfer-keeps-term',
-  'config-changes-at-once',
-] as const;
-export type BugName = (typeof BUG_NAMES)[number];
-
-/** The feature a feature's bug lives in: the bug means nothing without it. */
-export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = {
-  'pre-vote-raises-term': 'pre-vote',
-  'quorum-counts-self-twice': 'check-quorum',
-  'noop-commits-at-once': 'leader-noop',
-  'compact-uncommitted': 'snapshots',
-  'read-index-skips-heartbeat': 'reads',
-  'hint-skips-check': 'fast-backup',
-  'transfer-keeps-term': 'transfer',
-  'config-changes-at-once': 'membership',
-};
+/** Switchable bugs and the feature each of a feature's bugs needs: from the manifests (src/sim/features/). */
+export { BUG_FEATURE, BUG_NAMES, type BugName };
 
 /** How a get is answered with the reads feature (§6.4): through the log, ReadIndex, or the leader's lease. */
 export const READ_MODES = ['log', 'read-index', 'lease'] as const;
@@ -68,7 +39,7 @@ export interface SimConfig {
   readonly clientIds: readonly string[];
   readonly bugs: readonly BugName[];
   /**
-   * Protocol features switched on (src/sim/features.ts); absent or empty is the chapter's Raft.
+   * Protocol features switched on (src/sim/features/); absent or empty is the chapter's Raft.
    * Optional so that every configuration written before features existed still means the same.
    */
   readonly features?: readonly FeatureName[];

@@ -3,6 +3,7 @@
  * from here, so the chapter's wording lives in one place.
  */
 import type { DetailEvent } from './events';
+import { INVARIANT_TITLES } from './features';
 import type { ClientIntent } from './schedule';
 import type { ApplyResult, Command, ConfigCommand, LockCommand, StoreWriteRecord } from './types';
 
@@ -341,18 +342,8 @@ export const lockService = {
 };
 
 /** Invariant-violation sentences: one plain sentence each, naming the nodes and what went wrong. */
-/** The protocol features' invariants (featureInvariants.ts): titles and sentences. */
+/** The protocol features' invariants (featureInvariants.ts): their sentences. */
 export const featureInvariant = {
-  titles: {
-    'pre-vote-term': 'Pre-vote: a cut-off node keeps its term',
-    'check-quorum-step-down': 'CheckQuorum: a cut-off leader steps down',
-    'noop-first': 'Leader no-op: a new leader appends its no-op first',
-    'snapshot-committed': 'Snapshots: a snapshot covers only committed entries',
-    'snapshot-matching': 'Snapshots: logs match across the snapshot boundary',
-    'snapshot-state': 'Snapshots: a snapshot keeps the applied state',
-    'one-config-change': 'Membership: at most one configuration change uncommitted',
-    'config-majority': 'Membership: majorities are of the configuration in force',
-  },
   termRose: (node: string, term: number, cap: number, group: readonly string[], needed: number) =>
     `${node} reached term ${term} while cut off in {${group.join(', ')}} (${group.length} of the ${needed} a pre-vote majority needs), above term ${cap}, the highest its side could reach once the partition began (its terms then, plus one for a pre-vote round already open).`,
   stillLeads: (node: string, term: number, forMs: number, reach: number, needed: number, boundMs: number) =>
@@ -378,32 +369,8 @@ export const snapshotInvariant = {
 } as const;
 
 export const invariant = {
-  titles: {
-    'election-safety': 'Election Safety',
-    'log-matching': 'Log Matching',
-    'leader-completeness': 'Leader Completeness',
-    'state-machine-safety': 'State Machine Safety',
-    'leader-append-only': 'Leader Append-Only',
-    'applied-monotonic': 'Applied index never moves back',
-    'one-holder': 'At most one holder per key',
-    'tokens': 'Tokens increase and agree',
-    'expire-token': 'Expire needs a matching token',
-    'fencing': 'Fenced store never goes back',
-    'commit-monotonic': 'Commit index never moves back',
-    'release-owner': 'Only the holder releases',
-    'client-reply': 'Answers match the applied entry',
-    'client-token': "Clients hold only their own tokens",
-    'client-token-unique': 'One client per token',
-    'client-lease': "A client's lease ends no later than the service's",
-    'client-lease-honoured': 'The service honours a running lease',
-    'fenced-store-exact': 'Fenced store accepts the current token',
-    ...featureInvariant.titles,
-    'liveness': 'Live again once faults stop',
-    'engine-crash': 'The engine never throws',
-    'linearizable-locks': "The lock service's history is linearizable",
-    'linearizable-fenced-order': 'The fenced store keeps fencing order',
-    'linearizable-register': 'Log and ReadIndex reads are linearizable (§6.4)',
-  },
+  /** Each invariant's name, from its manifest (src/sim/features/). */
+  titles: INVARIANT_TITLES,
   twoLeaders: (term: number, a: string, b: string) => `${a} and ${b} were both elected leader of term ${term}.`,
   logEntryDiffers: (a: string, b: string, index: number, term: number, textA: string, textB: string) =>
     `${a} and ${b} both hold an entry of term ${term} at index ${index}, but ${a} has ${textA} and ${b} has ${textB}.`,

@@ -4,6 +4,7 @@
  * nodes, clients and stores it concerns, so nothing downstream (landmarks, filters, the checker)
  * ever reads the text of a line.
  */
+import { DETAIL_KINDS as MANIFEST_DETAIL_KINDS, type DetailKindName } from './features';
 import type { PseudocodeId } from './pseudocodeIds';
 import type { ApplyResult, Command, MessageType } from './types';
 
@@ -161,7 +162,7 @@ export type DetailBody =
         candidateLastLogIndex: number;
       }
     >
-  // Protocol features (src/sim/features.ts); recorded only in runs that switch them on.
+  // Protocol features (src/sim/features/); recorded only in runs that switch them on.
   | DetailOf<'pre-vote-started', { node: string; term: number; preVoteTerm: number; lastLogIndex: number; lastLogTerm: number }>
   | DetailOf<'pre-vote-won', { node: string; term: number; voters: readonly string[]; majority: number }>
   | DetailOf<
@@ -235,15 +236,15 @@ export type DetailBody =
 
 export type DetailKind = DetailBody['kind'];
 
-export const DETAIL_KINDS: readonly DetailKind[] = [
-  'leader-append', 'append-accepted', 'append-rejected', 'truncated', 'commit-advanced', 'applied', 'vote-refused', 'dropped', 'lease-expired', 'write-fenced',
-  'pre-vote-started', 'pre-vote-won', 'pre-vote-refused', 'vote-ignored', 'quorum-lost',
-  'snapshot-taken', 'snapshot-installed',
-  'read-index-recorded', 'read-served',
-  'backed-up',
-  'transfer-started', 'timeout-now-sent', 'timeout-now-received', 'transfer-aborted',
-  'learner-added', 'learner-promoted', 'config-appended', 'removed-leader-steps-down', 'not-campaigning',
-];
+/**
+ * Every detail kind, from the manifests (src/sim/features/), which name each feature's; the bodies
+ * stay typed here, in one union, so describeDetail's switch narrows each kind to its values.
+ * The type says every listed kind has a body, and the check below that every body is listed.
+ */
+export const DETAIL_KINDS: readonly DetailKind[] = MANIFEST_DETAIL_KINDS;
+
+type Unlisted = Exclude<DetailKind, DetailKindName>;
+const _everyBodyListed: [Unlisted] extends [never] ? true : Unlisted = true;
 
 export type DetailEvent = DetailBody & {
   /** Simulated time in ms. */

@@ -14,7 +14,7 @@ import type { Cluster } from './cluster';
 import { livenessBound } from './liveness';
 import { featuresOf, type SimConfig } from './config';
 import { FeatureInvariants } from './featureInvariants';
-import type { FeatureName } from './features';
+import { HISTORY_CHECK_IDS, INVARIANT_FEATURE, INVARIANT_IDS, type HistoryCheckId, type InvariantId } from './features';
 import { commandText, history as sayHistory, invariant as say } from './describe';
 import { checkHistory, violatedVerdicts, type CheckOptions, type LinearizabilityReport } from './linearizability/check';
 import type { LockService } from './lockService';
@@ -22,50 +22,8 @@ import type { RaftNode } from './node';
 import { formatSchedule, type Action } from './schedule';
 import { isLockCommand, type ApplyResult, type Command, type LogEntry, type SnapshotState } from './types';
 
-export const INVARIANT_IDS = [
-  'election-safety',
-  'log-matching',
-  'leader-completeness',
-  'state-machine-safety',
-  'leader-append-only',
-  'applied-monotonic',
-  'one-holder',
-  'tokens',
-  'expire-token',
-  'fencing',
-  'commit-monotonic',
-  'release-owner',
-  'client-reply',
-  'client-token',
-  'client-token-unique',
-  'client-lease',
-  'client-lease-honoured',
-  'fenced-store-exact',
-  // Protocol features' own (featureInvariants.ts), checked only with the feature on.
-  'pre-vote-term',
-  'check-quorum-step-down',
-  'noop-first',
-  'snapshot-committed',
-  'snapshot-matching',
-  'snapshot-state',
-  'one-config-change',
-  'config-majority',
-  'liveness',
-  'engine-crash',
-] as const;
-export type InvariantId = (typeof INVARIANT_IDS)[number];
-
-/** The feature whose runs check an invariant (the others apply to every run). */
-const INVARIANT_FEATURE: Readonly<Partial<Record<InvariantId, FeatureName>>> = {
-  'pre-vote-term': 'pre-vote',
-  'check-quorum-step-down': 'check-quorum',
-  'noop-first': 'leader-noop',
-  'snapshot-committed': 'snapshots',
-  'snapshot-matching': 'snapshots',
-  'snapshot-state': 'snapshots',
-  'one-config-change': 'membership',
-  'config-majority': 'membership',
-};
+/** Every invariant's id, in the panel's order: from the manifests (src/sim/features/), as is the feature each needs. */
+export { INVARIANT_IDS, type InvariantId };
 
 /** The invariants a run with this configuration checks: every one, less those of features it has off. */
 export function invariantsFor(config: SimConfig): InvariantId[] {
@@ -80,8 +38,7 @@ export function invariantsFor(config: SimConfig): InvariantId[] {
  * Checked once, on the clients' whole history, not after every millisecond: a run that never
  * ends could still be linearized by what comes later. The fuzzer checks them at a run's end.
  */
-export const HISTORY_CHECK_IDS = ['linearizable-locks', 'linearizable-fenced-order', 'linearizable-register'] as const;
-export type HistoryCheckId = (typeof HISTORY_CHECK_IDS)[number];
+export { HISTORY_CHECK_IDS, type HistoryCheckId };
 
 export interface Violation {
   readonly invariant: InvariantId | HistoryCheckId;

@@ -10,7 +10,7 @@ import { describe } from './describe';
 import { backUp, conflictHint } from './fastBackup';
 import type { DetailBody, EventKind } from './events';
 import type { PseudocodeId } from './pseudocodeIds';
-import type { NodeFeatures } from './features';
+import type { NodeBugs, NodeFeatures } from './features';
 import { compactIfDue, installSnapshotFor } from './compaction';
 import { RaftLog } from './log';
 import { configEntry, Membership } from './membership';
@@ -50,7 +50,7 @@ export interface NodeHost {
   /** Entry `index` is committed and this node applies it now, in log order (lastApplied moved to it). */
   onCommitted(node: RaftNode, index: number, entry: LogEntry): void;
   readonly bugs: NodeBugs;
-  /** Protocol features (src/sim/features.ts); all false is the chapter's Raft. */
+  /** Protocol features (src/sim/features/); all false is the chapter's Raft. */
   readonly features: NodeFeatures;
   /**
    * Whether detail events are recorded. Callers test it before building one, so a run that does
@@ -67,26 +67,8 @@ export interface NodeHost {
   restoreSnapshotState?(node: RaftNode, state: SnapshotState | null): void;
 }
 
-export interface NodeBugs {
-  /** Commit earlier-term entries by counting replicas (violates Figure 8). */
-  figure8: boolean;
-  /** Vote without the up-to-date check (violates the election restriction, §5.4.1). */
-  noLogCheck: boolean;
-  /** pre-vote: the pre-candidate raises its term as a real candidate would (defeats §9.6). */
-  preVoteRaisesTerm?: boolean;
-  /** check-quorum: the leader counts itself twice when it checks for a majority (§6.2). */
-  quorumCountsSelfTwice?: boolean;
-  /** leader-noop: the new leader takes its no-op as committed before any follower holds it (§8). */
-  noopCommitsAtOnce?: boolean;
-  /** snapshots: a node compacts its whole log, committed or not, and counts it as applied (§5.1). */
-  compactUncommitted?: boolean;
-  /** fast-backup: a follower that sent a hint takes the leader's next AppendEntries unchecked, as if the hint found where the logs agree. */
-  hintSkipsCheck?: boolean;
-  /** transfer: the target of TimeoutNow campaigns without raising its term (two leaders in one term). */
-  transferKeepsTerm?: boolean;
-  /** membership: a leader starts a second configuration change before the first commits (defeats §4.1). */
-  configChangesAtOnce?: boolean;
-}
+/** The bugs this code reads, one flag each: derived from the manifests (src/sim/features/). */
+export type { NodeBugs };
 
 /** Reads: how many recent heartbeat rounds' send times a leader keeps (far more than a lease lasts). */
 const ROUND_MEMORY = 64;

@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/sim/config';
+import { BUGS } from '../../src/sim/features';
 import { parseSchedule } from '../../src/sim/schedule';
 import { CHAPTER_SCHEDULE } from '../../src/sim/presets';
 import { Scrubber, thinMarks } from '../../src/ui/controls/Scrubber';
@@ -217,7 +218,8 @@ describe('invariants panel, bugs menu and counterexample search', () => {
     const { sent } = renderLab(<BugsMenu />, chapter);
     expect(screen.queryByRole('checkbox')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Bugs: none/ }));
-    expect(screen.getAllByRole('checkbox')).toHaveLength(14); // six bugs of the engine and one per protocol feature
+    // One per bug, the engine's then each protocol feature's, each with its manifest's blurb.
+    expect(screen.getAllByRole('checkbox').map((box) => box.closest('label')?.textContent)).toEqual(BUGS.map((b) => `${b.name} ${b.blurb}`));
     fireEvent.click(screen.getByRole('checkbox', { name: /no-fencing/ }));
     expect(sent.at(-1)).toEqual({ type: 'load', config: { ...DEFAULT_CONFIG, bugs: ['no-fencing'] }, schedule: parseSchedule(CHAPTER_SCHEDULE), startAtMs: 1500, playing: false, label: 'custom' });
   });

@@ -4,7 +4,7 @@
  * the stories they started, with every invariant checked after every step.
  */
 import { BUG_FEATURE, nodeIdsFor, type BugName, type SimConfig } from '../config';
-import { FEATURE_NAMES, type FeatureName } from '../features';
+import { BUG_FAULT_KINDS, FEATURE_NAMES, type FeatureName } from '../features';
 import { attachInvariants, type InvariantId, type Violation } from '../invariants';
 import { CPythonRandom, parseSeed, type Seed } from '../prng';
 import type { Action } from '../schedule';
@@ -50,24 +50,11 @@ const CLIENT_KINDS: ReadonlySet<FaultKind> = new Set([
   'client-pause', 'client-crash', 'locks', 'lease-steal', 'drift-failover', 'stale-leader', 'index-reuse', 'stale-reply',
 ]);
 
-/** The faults each bug needs to show itself; the swarm includes them more often when it is on. */
-export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = {
-  figure8: ['figure8-story', 'leader-churn'],
-  'forget-vote': ['vote-flap'],
-  'no-log-check': ['crash', 'submits', 'leader-churn'],
-  'expire-any-token': ['stale-leader'],
-  'follower-expiry': ['drift-failover', 'locks'],
-  'no-fencing': ['lease-steal', 'client-pause', 'locks'],
-  'pre-vote-raises-term': ['partition', 'crash'],
-  'quorum-counts-self-twice': ['partition'],
-  'noop-commits-at-once': ['leader-churn', 'crash', 'partition'],
-  'compact-uncommitted': ['submits', 'crash', 'partition'],
-  'read-index-skips-heartbeat': ['partition', 'locks'],
-  'hint-skips-check': ['figure8-story', 'leader-churn', 'submits', 'crash'],
-  'transfer-keeps-term': ['submits', 'crash'],
-  // Its faults are drawn from the membership stream of their own (fuzz/membershipFaults.ts).
-  'config-changes-at-once': [],
-};
+/**
+ * The faults each bug needs to show itself, as its manifest names them (src/sim/features/); the
+ * swarm includes them more often when it is on. The type checks every name is a kind above.
+ */
+export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = BUG_FAULT_KINDS;
 
 /**
  * Which protocol features a run has: `swarm` draws each on or off (a feature whose bug is on is

@@ -6,7 +6,7 @@
  */
 import { memo, useEffect, useRef, useState } from 'react';
 import { BUG_FEATURE, BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../../sim/config';
-import { canonicalFeatures } from '../../sim/features';
+import { BUG_BLURBS, canonicalFeatures } from '../../sim/features';
 import { invariant as say } from '../../sim/describe';
 import { invariantsFor } from '../../sim/invariants';
 import { Popover } from '../controls/Popover';
@@ -14,24 +14,6 @@ import { useReplayWith } from '../controls/replayWith';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';
 import { selectCheck, selectConfig, selectFuzzDone, selectFuzzProgress, selectFuzzRunning, selectHorizon, selectPlaying } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
-
-export const BUG_BLURBS: Record<BugName, string> = {
-  figure8: 'leaders commit entries of earlier terms by counting replicas (the paper’s Figure 8)',
-  'forget-vote': 'a restart loses the node’s term and vote',
-  'no-log-check': 'nodes vote without checking the candidate’s log is up to date',
-  'expire-any-token': 'Expire removes a lock whatever its token',
-  'follower-expiry': 'followers drop leases by their own clock',
-  'no-fencing': 'the fenced store stops checking tokens',
-  'pre-vote-raises-term': 'with pre-vote, a pre-candidate raises its term anyway (needs pre-vote)',
-  'quorum-counts-self-twice': 'with CheckQuorum, the leader counts itself twice (needs check-quorum)',
-  'noop-commits-at-once': 'with the leader no-op, the new leader takes it as committed at once (needs leader-noop)',
-  'compact-uncommitted': 'with snapshots, a node compacts entries it has not committed (needs snapshots)',
-  'read-index-skips-heartbeat': 'with reads, a ReadIndex read is answered without the heartbeat round that confirms leadership (needs reads)',
-  'hint-skips-check': 'with fast back-up, a follower that sent a hint takes the leader’s next AppendEntries without the consistency check (needs fast-backup)',
-  'transfer-keeps-term': 'with leadership transfer, the target of TimeoutNow campaigns without raising its term (needs transfer)',
-  'config-changes-at-once': 'with membership changes, a leader starts a second change before the first commits (needs membership)',
-};
-
 
 /** The fuzz seed for a run: its own seed, folded to 32 bits. */
 export function fuzzSeedOf(config: SimConfig): number {

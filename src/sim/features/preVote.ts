@@ -1,0 +1,33 @@
+/** Pre-vote (Ongaro 2014 §9.6): a would-be candidate asks first, without raising its term. */
+import { line, type FeatureManifest } from './types';
+
+export const preVote = {
+  name: 'pre-vote',
+  flag: 'preVote',
+  section: '§9.6',
+  title: 'Pre-vote',
+  explanation: 'A would-be candidate first asks whether it could win, without raising its term, so a node rejoining after a partition does not depose a healthy leader.',
+  bugs: [
+    // The pre-candidate raises its term as a real candidate would (defeats §9.6).
+    { name: 'pre-vote-raises-term', flag: 'preVoteRaisesTerm', blurb: 'with pre-vote, a pre-candidate raises its term anyway (needs pre-vote)', faults: ['partition', 'crash'] },
+  ],
+  invariants: [{ id: 'pre-vote-term', title: 'Pre-vote: a cut-off node keeps its term' }],
+  pseudocode: [
+    {
+      id: 'prevote',
+      title: 'Pre-vote',
+      source: 'Ongaro 2014 §9.6 (feature pre-vote)',
+      lines: [
+        line('prevote.start', 0, 'when the election timer fires: ask all for a pre-vote for term + 1; keep term and vote'),
+        line(null, 0, 'on a pre-vote request (nothing is recorded, no timer reset):'),
+        line('prevote.refuse.stale-term', 1, 'if the proposed term is not newer than currentTerm: no'),
+        line('prevote.refuse.log', 1, "if the candidate's log is behind (last term, then last index): no"),
+        line('prevote.refuse.hears-leader', 1, 'if a leader was heard within the shortest election timeout (or I lead): no'),
+        line(null, 1, 'else: yes'),
+        line('prevote.win', 0, 'on yeses from a majority: term += 1, vote for self, send RequestVote to all'),
+      ],
+    },
+  ],
+  cites: ['prevote.start', 'prevote.win', 'prevote.refuse.stale-term', 'prevote.refuse.log', 'prevote.refuse.hears-leader'],
+  details: ['pre-vote-started', 'pre-vote-won', 'pre-vote-refused'],
+} as const satisfies FeatureManifest;
