@@ -22,15 +22,12 @@
 import type { Cluster } from './cluster';
 import { featuresOf } from './config';
 import { featureInvariant } from './describe';
-import type { InvariantId } from './invariants';
-import { SnapshotInvariants, type CommittedLog } from './snapshotInvariants';
+import type { CommittedLog, Violate } from './checkIds';
+import { SnapshotInvariants } from './snapshotInvariants';
 import { isConfigCommand } from './membership';
 import { majorityOf } from './quorum';
 import type { RaftNode } from './node';
 import type { LogEntry } from './types';
-
-export type Violate = (id: InvariantId, nodes: readonly string[], sentence: string) => void;
-
 
 export class FeatureInvariants {
   private readonly preVote: boolean;

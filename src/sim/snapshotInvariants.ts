@@ -14,17 +14,9 @@
  */
 import type { Cluster } from './cluster';
 import { snapshotInvariant as say } from './describe';
-import type { Violate } from './featureInvariants';
+import type { CommittedLog, Violate } from './checkIds';
 import { LockStateMachine } from './lockStateMachine';
-import type { LogEntry, RaftSnapshot, SnapshotState } from './types';
-
-/** What the main checker knows of the committed log, by index. */
-export interface CommittedLog {
-  /** The term of the entry committed at `index`, or undefined if none is known yet. */
-  committedTerm(index: number): number | undefined;
-  /** The entry first applied at `index` on any node, or undefined if none applied it yet. */
-  appliedEntry(index: number): LogEntry | undefined;
-}
+import type { RaftSnapshot, SnapshotState } from './types';
 
 export class SnapshotInvariants {
   private readonly seen: (RaftSnapshot | null)[];
