@@ -4,7 +4,7 @@ import type { CPythonRandom } from '../prng';
 import type { ActionBody, ClientIntent } from '../schedule';
 import type { Simulation } from '../simulation';
 import { after, type StoryDriver, type StoryGen } from './driver';
-import type { SwarmDraw } from './swarm';
+import type { SwarmDraw } from './draw';
 import { majorityOf } from '../quorum';
 
 /**

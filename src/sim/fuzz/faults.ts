@@ -7,7 +7,7 @@
 import type { RunContext } from './context';
 import type { StoryGen } from './driver';
 import { driftFailover, figure8Story, indexReuse, leaderChurn, leaseSteal, staleLeader, staleReply, voteFlap } from './stories';
-import type { FaultKind } from './swarm';
+import type { FaultKind } from './draw';
 
 /** A fault: acts at once, and may return a story that goes on waiting. */
 export type Fault = (ctx: RunContext) => StoryGen | void;

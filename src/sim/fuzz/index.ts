@@ -16,4 +16,5 @@ export { RunContext } from './context';
 export { FAULTS, type Fault } from './faults';
 export { fuzz, runFuzz, type Counterexample, type FuzzOptions, type FuzzProgress, type FuzzResult } from './search';
 export { replay, runChecked, shortenAction, shrinkSchedule, type ShrinkProgress } from './shrink';
-export { BUG_FAULTS, drawFeatures, drawSwarm, type FeatureChoice, FAULT_KINDS, FUZZ_DURATION_MS, fuzzRun, runRandom, type FaultKind, type RunOutcome, type SwarmDraw } from './swarm';
+export { FAULT_KINDS, type FaultKind, type SwarmDraw } from './draw';
+export { BUG_FAULTS, drawFeatures, drawSwarm, type FeatureChoice, FUZZ_DURATION_MS, fuzzRun, runRandom, type RunOutcome } from './swarm';

@@ -4,7 +4,8 @@ import type { Violation } from '../invariants';
 import type { Seed } from '../prng';
 import { formatSchedule, type Action } from '../schedule';
 import { shrinkSchedule, type ShrinkProgress } from './shrink';
-import { FUZZ_DURATION_MS, fuzzRun, type FaultKind, type FeatureChoice, type RunOutcome } from './swarm';
+import type { FaultKind } from './draw';
+import { FUZZ_DURATION_MS, fuzzRun, type FeatureChoice, type RunOutcome } from './swarm';
 
 export interface FuzzOptions {
   readonly seed: Seed;

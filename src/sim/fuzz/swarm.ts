@@ -15,36 +15,10 @@ import { StoryDriver } from './driver';
 import { FAULTS } from './faults';
 import { SwarmReads } from './reads';
 import { MEMBERSHIP_GAP_MS, membershipChange, membershipRandom } from './membershipFaults';
+import { FAULT_KINDS, type FaultKind, type SwarmDraw } from './draw';
 
 export const FUZZ_DURATION_MS = 10_000;
 
-/**
- * Fault kinds the swarm picks from. The last five are small stories: fault patterns that wait
- * for the right moment (a leader with a fresh entry, a vote just cast, a lease about to run out).
- * Each run draws once per kind, in this order, whether the kind is in: a new kind changes runs.
- */
-export const FAULT_KINDS = [
-  'crash',
-  'partition',
-  'loss',
-  'drift',
-  'client-pause',
-  'client-crash',
-  'locks',
-  'submits',
-  'leader-churn',
-  'figure8-story',
-  'vote-flap',
-  'lease-steal',
-  'drift-failover',
-  'stale-leader',
-  'delay-spike',
-  'duplicates',
-  'reorder',
-  'index-reuse',
-  'stale-reply',
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
 
 const CLIENT_KINDS: ReadonlySet<FaultKind> = new Set([
   'client-pause', 'client-crash', 'locks', 'lease-steal', 'drift-failover', 'stale-leader', 'index-reuse', 'stale-reply',
@@ -93,18 +67,6 @@ export interface RunOutcome {
   readonly liveness: string;
 }
 
-/** One run's options, drawn before it starts. */
-export interface SwarmDraw {
-  readonly config: SimConfig;
-  /** The fault kinds in this run, and the relative weight of each (a bug's own kinds weigh 3). */
-  readonly kinds: readonly FaultKind[];
-  readonly weights: readonly number[];
-  /** Random faults come this far apart (uniform, inclusive). */
-  readonly gapMs: readonly [number, number];
-  readonly firstFaultAtMs: number;
-  /** The lock keys clients use. */
-  readonly keys: readonly string[];
-}
 
 /** The run's own PRNG: CPython's `random.Random((seed << 32) + run)`. */
 export function runRandom(seed: Seed, run: number): CPythonRandom {
