@@ -2,10 +2,10 @@
 // Simulation, must print the chapter's timeline line for line (seed 42, CPython's draws).
 import { describe, expect, it } from 'vitest';
 import { runSimCli } from '../src/cli/simCli';
-import { DEFAULT_CONFIG } from '../src/sim/config';
-import { CHAPTER_SCHEDULE, findPreset } from '../src/sim/presets';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { DEFAULT_CONFIG } from '../src/sim/model/config';
+import { CHAPTER_SCHEDULE, findPreset } from '../src/sim/run/presets';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 const CHAPTER_EVENTS = [
   't=  156 ms n2 election timeout, candidate in term 1',

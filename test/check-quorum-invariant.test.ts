@@ -6,10 +6,10 @@
  * all features among them). A leader that stays cut off must still be caught.
  */
 import { describe, expect, it } from 'vitest';
-import { configFromFields, DEFAULT_CONFIG, type ConfigFields, type SimConfig } from '../src/sim/config';
-import { attachInvariants } from '../src/sim/invariants';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { configFromFields, DEFAULT_CONFIG, type ConfigFields, type SimConfig } from '../src/sim/model/config';
+import { attachInvariants } from '../src/sim/check/invariants';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 function config(fields: ConfigFields): SimConfig {
   const c = configFromFields(DEFAULT_CONFIG, fields);

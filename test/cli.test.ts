@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { SECTIONS, formatRate, measureRate, median, parseBenchArgs, runBench, timeSection, type RateSection } from '../src/cli/bench';
 import { SIM_USAGE, header, runSimCli } from '../src/cli/simCli';
 import { encodeLink } from '../src/share/link';
-import { DEFAULT_CONFIG } from '../src/sim/config';
-import { findPreset, presetActions } from '../src/sim/presets';
-import { parseSchedule } from '../src/sim/schedule';
-import { runTraceJson } from '../src/sim/traceJson';
+import { DEFAULT_CONFIG } from '../src/sim/model/config';
+import { findPreset, presetActions } from '../src/sim/run/presets';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { runTraceJson } from '../src/sim/view/traceJson';
 
 interface JsonNode {
   readonly alive: boolean;

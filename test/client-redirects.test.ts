@@ -3,13 +3,13 @@
 // fault a request forked into copies that multiplied; in a one-node cluster (the next node is the
 // same node) the copies grew exponentially until the fuzzer ran out of memory (seed 45, run 29).
 import { describe, expect, it } from 'vitest';
-import { ClientActor, type ClientHost } from '../src/sim/clientActor';
-import { makeConfig, nodeIdsFor } from '../src/sim/config';
-import { fuzzRun } from '../src/sim/fuzz';
-import { History } from '../src/sim/history';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import type { ClientReply, ClientRequest, StoreWrite } from '../src/sim/types';
+import { ClientActor, type ClientHost } from '../src/sim/service/clientActor';
+import { makeConfig, nodeIdsFor } from '../src/sim/model/config';
+import { fuzzRun } from '../src/sim/check/fuzz';
+import { History } from '../src/sim/model/history';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import type { ClientReply, ClientRequest, StoreWrite } from '../src/sim/model/types';
 
 function oneNodeClient(): { client: ClientActor; sent: ClientRequest[]; host: ClientHost & { nowMs: number } } {
   const sent: ClientRequest[] = [];

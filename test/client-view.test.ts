@@ -2,16 +2,16 @@
 // new invariant fails on a hand-built state, and the lock service's own rules hold on real runs.
 import { describe, expect, it } from 'vitest';
 import { runSimCli } from '../src/cli/simCli';
-import { makeConfig, nodeIdsFor, type SimConfig } from '../src/sim/config';
-import { FAULT_KINDS, fuzzRun, runChecked } from '../src/sim/fuzz';
-import { attachInvariants, type InvariantChecker } from '../src/sim/invariants';
-import { livenessBound } from '../src/sim/liveness';
-import { LockStateMachine } from '../src/sim/lockStateMachine';
-import type { RaftNode } from '../src/sim/node';
-import { formatSchedule, parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import { Store } from '../src/sim/stores';
-import type { ClientReply } from '../src/sim/types';
+import { makeConfig, nodeIdsFor, type SimConfig } from '../src/sim/model/config';
+import { FAULT_KINDS, fuzzRun, runChecked } from '../src/sim/check/fuzz';
+import { attachInvariants, type InvariantChecker } from '../src/sim/check/invariants';
+import { livenessBound } from '../src/sim/check/liveness';
+import { LockStateMachine } from '../src/sim/service/lockStateMachine';
+import type { RaftNode } from '../src/sim/raft/node';
+import { formatSchedule, parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { Store } from '../src/sim/service/stores';
+import type { ClientReply } from '../src/sim/model/types';
 
 const TINY: SimConfig = makeConfig({ seed: 42, nodeIds: nodeIdsFor(3), clientIds: ['A', 'B'] });
 

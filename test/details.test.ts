@@ -3,17 +3,17 @@
 // Node-level kinds drive one RaftNode through a fake host; the rest use tiny runs.
 import { describe, expect, it } from 'vitest';
 import { runSimCli } from '../src/cli/simCli';
-import { DEFAULT_CONFIG, makeConfig } from '../src/sim/config';
-import { describeDetail, detailLine } from '../src/sim/describe';
-import { DETAIL_KINDS, type DetailBody, type DetailEvent, type EventKind } from '../src/sim/events';
-import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/node';
-import { findPreset } from '../src/sim/presets';
-import { PSEUDOCODE_IDS } from '../src/sim/pseudocodeIds';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import { detailsSince } from '../src/sim/snapshot';
-import type { AppendEntries, LogEntry, RaftMessage, RequestVote } from '../src/sim/types';
-import { NO_FEATURES, type NodeFeatures } from '../src/sim/features';
+import { DEFAULT_CONFIG, makeConfig } from '../src/sim/model/config';
+import { describeDetail, detailLine } from '../src/sim/model/describe';
+import { DETAIL_KINDS, type DetailBody, type DetailEvent, type EventKind } from '../src/sim/model/events';
+import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/raft/node';
+import { findPreset } from '../src/sim/run/presets';
+import { PSEUDOCODE_IDS } from '../src/sim/model/pseudocodeIds';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { detailsSince } from '../src/sim/view/runView';
+import type { AppendEntries, LogEntry, RaftMessage, RequestVote } from '../src/sim/model/types';
+import { NO_FEATURES, type NodeFeatures } from '../src/sim/model/features';
 
 class DetailHost implements NodeHost {
   nowMs = 0;

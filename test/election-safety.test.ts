@@ -4,10 +4,10 @@
 // prints what reproduces it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, nodeIdsFor, type BugName, type SimConfig } from '../src/sim/config';
-import { CPythonRandom } from '../src/sim/prng';
-import { formatSchedule, type Action } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { DEFAULT_CONFIG, nodeIdsFor, type BugName, type SimConfig } from '../src/sim/model/config';
+import { CPythonRandom } from '../src/sim/model/prng';
+import { formatSchedule, type Action } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 interface Outcome {
   /** Terms in which two different nodes were leaders, as seen after every millisecond. */

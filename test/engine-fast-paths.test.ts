@@ -4,14 +4,14 @@
 import fc from 'fast-check';
 import { matchIndexMap, nextIndexMap } from './helpers/leaderState';
 import { describe, expect, it } from 'vitest';
-import { Cluster } from '../src/sim/cluster';
-import { DEFAULT_CONFIG, nodeIdsFor, type SimConfig } from '../src/sim/config';
-import { MessageQueue } from '../src/sim/messageQueue';
-import { CPythonRandom, randintParams } from '../src/sim/prng';
-import { runReport } from '../src/sim/report';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import type { Envelope } from '../src/sim/types';
+import { Cluster } from '../src/sim/net/cluster';
+import { DEFAULT_CONFIG, nodeIdsFor, type SimConfig } from '../src/sim/model/config';
+import { MessageQueue } from '../src/sim/net/messageQueue';
+import { CPythonRandom, randintParams } from '../src/sim/model/prng';
+import { runReport } from '../src/sim/view/report';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import type { Envelope } from '../src/sim/model/types';
 
 const envelope = (deliverAt: number, seq: number): Envelope => ({
   deliverAt,

@@ -7,7 +7,7 @@ import { decodeLink, encodeLink } from '../src/share/link';
 import { planExperiment, runExperiment, type ExperimentSpec } from '../src/sim/experiments/experiment';
 import { findExperimentPreset } from '../src/sim/experiments/presets';
 import { percentileRank, quantile } from '../src/sim/experiments/stats';
-import { Simulation } from '../src/sim/simulation';
+import { Simulation } from '../src/sim/run/simulation';
 
 function run(name: string, seeds: number) {
   const preset = findExperimentPreset(name);

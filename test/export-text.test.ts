@@ -2,14 +2,14 @@
 // log checked for what ShiViz needs: the parser line, host/clock/text entries, each host's own
 // clock component counting its events one by one, and every receive after its send.
 import { describe, expect, it } from 'vitest';
-import { describeDetail } from '../src/sim/describe';
-import type { DetailEvent } from '../src/sim/events';
-import { SHIVIZ_NETWORK_HOST, SHIVIZ_REGEX, eventLogCsv, eventLogMarkdown, shivizLog, type EventRow } from '../src/sim/exportText';
-import { findPreset, presetActions } from '../src/sim/presets';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import { buildRunTrace } from '../src/sim/traceJson';
-import type { RunTrace } from '../src/sim/traceTypes';
+import { describeDetail } from '../src/sim/model/describe';
+import type { DetailEvent } from '../src/sim/model/events';
+import { SHIVIZ_NETWORK_HOST, SHIVIZ_REGEX, eventLogCsv, eventLogMarkdown, shivizLog, type EventRow } from '../src/sim/view/exportText';
+import { findPreset, presetActions } from '../src/sim/run/presets';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { buildRunTrace } from '../src/sim/view/traceJson';
+import type { RunTrace } from '../src/sim/view/traceTypes';
 
 const EVENTS: EventRow[] = [
   { t: 5, kind: 'election', subjects: ['n1'], text: 'n1 election timeout, candidate in term 1' },

@@ -1,19 +1,19 @@
 // fast-backup: the optimization the Raft paper's §5.3 sketches (Ongaro 2014 §3.5). Rules of the
 // hint and the leader's jump, the round trips saved on the preset, and the bug as a negative control.
 import { describe, expect, it } from 'vitest';
-import { describeDetail } from '../src/sim/describe';
-import type { DetailEvent } from '../src/sim/events';
-import { backUp, conflictHint } from '../src/sim/fastBackup';
-import { runFuzz } from '../src/sim/fuzz';
-import { findPreset, presetActions } from '../src/sim/presets';
-import { PSEUDOCODE_LINE_IDS } from '../src/sim/pseudocode';
-import { Simulation } from '../src/sim/simulation';
-import { takeRunView } from '../src/sim/snapshot';
-import type { LogEntry } from '../src/sim/types';
-import { explain } from '../src/sim/why';
-import type { FeatureName } from '../src/sim/features';
-import type { BugName } from '../src/sim/config';
-import type { RaftLog } from '../src/sim/log';
+import { describeDetail } from '../src/sim/model/describe';
+import type { DetailEvent } from '../src/sim/model/events';
+import { backUp, conflictHint } from '../src/sim/raft/fastBackup';
+import { runFuzz } from '../src/sim/check/fuzz';
+import { findPreset, presetActions } from '../src/sim/run/presets';
+import { PSEUDOCODE_LINE_IDS } from '../src/sim/teach/pseudocode';
+import { Simulation } from '../src/sim/run/simulation';
+import { takeRunView } from '../src/sim/view/runView';
+import type { LogEntry } from '../src/sim/model/types';
+import { explain } from '../src/sim/teach/why';
+import type { FeatureName } from '../src/sim/model/features';
+import type { BugName } from '../src/sim/model/config';
+import type { RaftLog } from '../src/sim/raft/log';
 import { raftLogOf } from './helpers/raftLog';
 
 const logOf = (terms: number[]): RaftLog => raftLogOf(terms.map((term, i): LogEntry => ({ term, command: `e${i + 1}` })));

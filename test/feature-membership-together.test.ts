@@ -3,11 +3,11 @@
 // transfer (per-peer state grows with the cluster; §3.10's target must be a voter) and reads (§6.4,
 // §6.4.1: ReadIndex's round and the lease count the voters of the configuration in force).
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type SimConfig } from '../src/sim/config';
-import type { FeatureName } from '../src/sim/features';
-import { attachInvariants } from '../src/sim/invariants';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { makeConfig, type SimConfig } from '../src/sim/model/config';
+import type { FeatureName } from '../src/sim/model/features';
+import { attachInvariants } from '../src/sim/check/invariants';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 // Seed 42 with three nodes: n2 wins term 1 at 170 ms (the chapter's first election).
 const three = (features: FeatureName[], extra: Partial<SimConfig> = {}): SimConfig =>

@@ -2,13 +2,13 @@
 // §4.1 single-server changes, §4.2.1 learners, §4.2.2 a removed leader, plus the schedule verbs'
 // sentences and the fuzzer (the bug config-changes-at-once is the negative control).
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type BugName, type SimConfig } from '../src/sim/config';
-import type { DetailEvent } from '../src/sim/events';
-import { fuzzRun } from '../src/sim/fuzz/swarm';
-import { attachInvariants } from '../src/sim/invariants';
-import { isConfigCommand } from '../src/sim/membership';
-import { parseSchedule, ScheduleError } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { makeConfig, type BugName, type SimConfig } from '../src/sim/model/config';
+import type { DetailEvent } from '../src/sim/model/events';
+import { fuzzRun } from '../src/sim/check/fuzz/swarm';
+import { attachInvariants } from '../src/sim/check/invariants';
+import { isConfigCommand } from '../src/sim/raft/membership';
+import { parseSchedule, ScheduleError } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 // Seed 42 with three nodes: n2 wins term 1 at 170 ms (the chapter's first election).
 const three = (bugs: BugName[] = [], features: SimConfig['features'] = ['membership']): SimConfig =>
@@ -196,8 +196,8 @@ describe('the swarm fuzzer with membership changes', () => {
 
 describe('Why, for membership changes', () => {
   it('explains a configuration entry, a learner and a removed leader, citing §4.1, §4.2.1 and §4.2.2', async () => {
-    const { takeRunView } = await import('../src/sim/snapshot');
-    const { explain, DISSERTATION } = await import('../src/sim/why');
+    const { takeRunView } = await import('../src/sim/view/runView');
+    const { explain, DISSERTATION } = await import('../src/sim/teach/why');
     // A learner: n4 cut off right after it is added, so it stays one.
     const learning = run(three(), '@400 submit a=1; @600 add n4; @600 partition n4', 900);
     const learner = explain({ kind: 'node', id: 'n4' }, takeRunView(learning), learning.cluster.events);

@@ -3,19 +3,19 @@
 // (§6.4.1), and the register verdict over the clients' history. Rules are named by section.
 import { describe, expect, it } from 'vitest';
 import { runSimCli } from '../src/cli/simCli';
-import { DEFAULT_CONFIG, checkConfig, configFromFields, type SimConfig } from '../src/sim/config';
-import { fuzzRun } from '../src/sim/fuzz/swarm';
-import type { HistoryOp } from '../src/sim/history';
-import { attachInvariants } from '../src/sim/invariants';
-import { checkHistory, verdictStake, violatedVerdicts } from '../src/sim/linearizability/check';
-import { findPreset } from '../src/sim/presets';
-import { LEASE_DRIFT_MARGIN_PCT, leaseMsOf } from '../src/sim/reads';
-import { checkSchedule, formatSchedule, parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { DEFAULT_CONFIG, checkConfig, configFromFields, type SimConfig } from '../src/sim/model/config';
+import { fuzzRun } from '../src/sim/check/fuzz/swarm';
+import type { HistoryOp } from '../src/sim/model/history';
+import { attachInvariants } from '../src/sim/check/invariants';
+import { checkHistory, verdictStake, violatedVerdicts } from '../src/sim/check/linearizability/check';
+import { findPreset } from '../src/sim/run/presets';
+import { LEASE_DRIFT_MARGIN_PCT, leaseMsOf } from '../src/sim/service/reads';
+import { checkSchedule, formatSchedule, parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 import { decodeLink, encodeLink } from '../src/share/link';
-import { describeDetail } from '../src/sim/describe';
-import { takeRunView } from '../src/sim/snapshot';
-import { DISSERTATION, explain } from '../src/sim/why';
+import { describeDetail } from '../src/sim/model/describe';
+import { takeRunView } from '../src/sim/view/runView';
+import { DISSERTATION, explain } from '../src/sim/teach/why';
 
 const READS: SimConfig = { ...DEFAULT_CONFIG, clientIds: ['A', 'B'], features: ['reads'] };
 const STALE = findPreset('stale-read');

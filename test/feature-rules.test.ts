@@ -1,12 +1,12 @@
 // Rules tier for the protocol features, named by the dissertation's sections (Ongaro 2014): a
 // RaftNode driven through a fake host, so every message in and every send out is visible.
 import { describe, expect, it } from 'vitest';
-import { commandText } from '../src/sim/describe';
-import type { DetailBody, EventKind } from '../src/sim/events';
-import { NO_FEATURES, type NodeFeatures } from '../src/sim/features';
-import { LockStateMachine } from '../src/sim/lockStateMachine';
-import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/node';
-import { NOOP_COMMAND, isLockCommand, type AppendEntries, type AppendReply, type LogEntry, type RaftMessage, type RequestVote, type VoteReply } from '../src/sim/types';
+import { commandText } from '../src/sim/model/describe';
+import type { DetailBody, EventKind } from '../src/sim/model/events';
+import { NO_FEATURES, type NodeFeatures } from '../src/sim/model/features';
+import { LockStateMachine } from '../src/sim/service/lockStateMachine';
+import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/raft/node';
+import { NOOP_COMMAND, isLockCommand, type AppendEntries, type AppendReply, type LogEntry, type RaftMessage, type RequestVote, type VoteReply } from '../src/sim/model/types';
 
 interface Sent {
   readonly dst: string;

@@ -2,18 +2,18 @@
 // "Snapshotting memory-based state machines"): a RaftNode driven through a fake host, then whole
 // runs for the restart rule, the invariants and the preset.
 import { describe, expect, it } from 'vitest';
-import { configFromFields, DEFAULT_CONFIG, checkConfig } from '../src/sim/config';
-import { commandText } from '../src/sim/describe';
-import type { DetailBody, EventKind } from '../src/sim/events';
-import { NO_FEATURES, type NodeFeatures } from '../src/sim/features';
-import { attachInvariants } from '../src/sim/invariants';
-import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/node';
-import { findPreset, presetActions } from '../src/sim/presets';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import type { AppendEntries, InstallSnapshot, InstallSnapshotReply, LogEntry, RaftMessage, SnapshotState } from '../src/sim/types';
+import { configFromFields, DEFAULT_CONFIG, checkConfig } from '../src/sim/model/config';
+import { commandText } from '../src/sim/model/describe';
+import type { DetailBody, EventKind } from '../src/sim/model/events';
+import { NO_FEATURES, type NodeFeatures } from '../src/sim/model/features';
+import { attachInvariants } from '../src/sim/check/invariants';
+import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/raft/node';
+import { findPreset, presetActions } from '../src/sim/run/presets';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import type { AppendEntries, InstallSnapshot, InstallSnapshotReply, LogEntry, RaftMessage, SnapshotState } from '../src/sim/model/types';
 import { decodeLink, encodeLink } from '../src/share/link';
-import { buildRunTrace } from '../src/sim/traceJson';
+import { buildRunTrace } from '../src/sim/view/traceJson';
 import { messageKind } from '../src/paint/messageShapes';
 
 interface Sent {

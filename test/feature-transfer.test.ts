@@ -2,17 +2,17 @@
 // target's campaign (past pre-vote and CheckQuorum's vote-ignoring), the abort, the swarm's own
 // stream, and the bug transfer-keeps-term as a negative control.
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type SimConfig } from '../src/sim/config';
-import type { DetailEvent } from '../src/sim/events';
-import type { FeatureName } from '../src/sim/features';
-import { fuzzRun, runFuzz } from '../src/sim/fuzz';
-import { attachInvariants } from '../src/sim/invariants';
-import { PSEUDOCODE_LINE_IDS } from '../src/sim/pseudocode';
-import { checkSchedule, formatSchedule, parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import { takeRunView } from '../src/sim/snapshot';
-import type { Message, RequestVote } from '../src/sim/types';
-import { explain } from '../src/sim/why';
+import { makeConfig, type SimConfig } from '../src/sim/model/config';
+import type { DetailEvent } from '../src/sim/model/events';
+import type { FeatureName } from '../src/sim/model/features';
+import { fuzzRun, runFuzz } from '../src/sim/check/fuzz';
+import { attachInvariants } from '../src/sim/check/invariants';
+import { PSEUDOCODE_LINE_IDS } from '../src/sim/teach/pseudocode';
+import { checkSchedule, formatSchedule, parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { takeRunView } from '../src/sim/view/runView';
+import type { Message, RequestVote } from '../src/sim/model/types';
+import { explain } from '../src/sim/teach/why';
 
 const config = (features: FeatureName[], extra: Partial<SimConfig> = {}): SimConfig => makeConfig({ features, ...extra });
 

@@ -1,11 +1,11 @@
 // Why texts and detail events of the protocol features, on the features' own presets.
 import { describe, expect, it } from 'vitest';
-import { describeDetail } from '../src/sim/describe';
-import type { FeatureName } from '../src/sim/features';
-import { findPreset, presetActions } from '../src/sim/presets';
-import { Simulation } from '../src/sim/simulation';
-import { takeRunView } from '../src/sim/snapshot';
-import { DISSERTATION, explain } from '../src/sim/why';
+import { describeDetail } from '../src/sim/model/describe';
+import type { FeatureName } from '../src/sim/model/features';
+import { findPreset, presetActions } from '../src/sim/run/presets';
+import { Simulation } from '../src/sim/run/simulation';
+import { takeRunView } from '../src/sim/view/runView';
+import { DISSERTATION, explain } from '../src/sim/teach/why';
 
 function run(preset: string, features: FeatureName[], atMs: number): Simulation {
   const p = findPreset(preset);

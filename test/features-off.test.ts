@@ -5,11 +5,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { commandText } from '../src/sim/describe';
-import { fuzzRun } from '../src/sim/fuzz';
-import { formatSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import type { SimConfig } from '../src/sim/config';
+import { commandText } from '../src/sim/model/describe';
+import { fuzzRun } from '../src/sim/check/fuzz';
+import { formatSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import type { SimConfig } from '../src/sim/model/config';
 
 interface ReferenceRun {
   readonly run: number;

@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { runSimCli } from '../src/cli/simCli';
 import { decodeLink, encodeLink, runFromJson, runToJson } from '../src/share/link';
-import { DEFAULT_CONFIG, checkConfig, configFromFields } from '../src/sim/config';
-import { FEATURES, FEATURE_NAMES } from '../src/sim/features';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { DEFAULT_CONFIG, checkConfig, configFromFields } from '../src/sim/model/config';
+import { FEATURES, FEATURE_NAMES } from '../src/sim/model/features';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 // Every sentence about a bad name lists what is allowed, in the list's order (pinned just below).
 const ALLOWED = `the features are ${FEATURE_NAMES.join(', ')}.`;
@@ -99,7 +99,7 @@ describe('features= in share links', () => {
 
 describe("a feature's invariants", () => {
   it('count only in runs with the feature on', async () => {
-    const { INVARIANT_IDS, invariantsFor } = await import('../src/sim/invariants');
+    const { INVARIANT_IDS, invariantsFor } = await import('../src/sim/check/invariants');
     expect(invariantsFor(DEFAULT_CONFIG)).toHaveLength(INVARIANT_IDS.length - FEATURES.flatMap((f) => f.invariants.map((i) => i.id)).length);
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: ['check-quorum'] })).toContain('check-quorum-step-down');
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: ['check-quorum'] })).not.toContain('pre-vote-term');

@@ -1,7 +1,7 @@
 // The registry (src/sim/features/): every list is derived from the manifests, so these check the
 // manifests' own rules and that each manifest's rows land in every list, iterating the registry.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, checkConfig } from '../src/sim/config';
+import { DEFAULT_CONFIG, checkConfig } from '../src/sim/model/config';
 import {
   BUG_BLURBS,
   BUG_FEATURE,
@@ -18,10 +18,10 @@ import {
   nodeBugs,
   nodeFeatures,
   type BugName,
-} from '../src/sim/features';
-import { invariant } from '../src/sim/describe';
-import { FAULT_KINDS } from '../src/sim/fuzz';
-import { invariantsFor } from '../src/sim/invariants';
+} from '../src/sim/model/features';
+import { invariant } from '../src/sim/model/describe';
+import { FAULT_KINDS } from '../src/sim/check/fuzz';
+import { invariantsFor } from '../src/sim/check/invariants';
 
 const manifests = [{ name: 'core', ...core }, ...FEATURES];
 const lineIds = (sections: readonly { readonly lines: readonly { readonly id: string | null }[] }[]) => sections.flatMap((s) => s.lines.flatMap((l) => (l.id === null ? [] : [l.id])));

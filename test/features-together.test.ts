@@ -4,14 +4,14 @@
  * and the leader's back-up count from a snapshot's last index.
  */
 import { describe, expect, it } from 'vitest';
-import { configFromFields, DEFAULT_CONFIG, type SimConfig } from '../src/sim/config';
-import { backUp, conflictHint } from '../src/sim/fastBackup';
-import { attachInvariants } from '../src/sim/invariants';
-import { checkHistory } from '../src/sim/linearizability/check';
-import { LockStateMachine } from '../src/sim/lockStateMachine';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import type { LogEntry } from '../src/sim/types';
+import { configFromFields, DEFAULT_CONFIG, type SimConfig } from '../src/sim/model/config';
+import { backUp, conflictHint } from '../src/sim/raft/fastBackup';
+import { attachInvariants } from '../src/sim/check/invariants';
+import { checkHistory } from '../src/sim/check/linearizability/check';
+import { LockStateMachine } from '../src/sim/service/lockStateMachine';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import type { LogEntry } from '../src/sim/model/types';
 import { raftLogOf } from './helpers/raftLog';
 
 const entries = (terms: readonly number[]): LogEntry[] => terms.map((term, i) => ({ term, command: `c${i + 1}` }));

@@ -1,7 +1,7 @@
 // The fuzz story driver: stories resume on simulated time in (time, sequence) order, where each
 // wait takes its sequence number when it is made; an `until` that gives up ends its story.
 import { describe, expect, it } from 'vitest';
-import { after, StoryDriver, until, type StoryGen } from '../src/sim/fuzz/driver';
+import { after, StoryDriver, until, type StoryGen } from '../src/sim/check/fuzz/driver';
 
 /** A driver on a fake clock that jumps to each due wait, as the swarm's run loop does. */
 function harness() {

@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodeLink } from '../src/share/link';
 import { runFuzzCli, type FuzzCliIo } from '../src/cli/fuzzCli';
-import { BUG_NAMES, type BugName } from '../src/sim/config';
-import { BUG_FAULTS, FAULT_KINDS, drawFeatures, fuzz, fuzzRun, replay, runFuzz, type FuzzProgress } from '../src/sim/fuzz';
-import { BUGS, FEATURE_NAMES } from '../src/sim/features';
-import { formatSchedule, parseSchedule } from '../src/sim/schedule';
+import { BUG_NAMES, type BugName } from '../src/sim/model/config';
+import { BUG_FAULTS, FAULT_KINDS, drawFeatures, fuzz, fuzzRun, replay, runFuzz, type FuzzProgress } from '../src/sim/check/fuzz';
+import { BUGS, FEATURE_NAMES } from '../src/sim/model/features';
+import { formatSchedule, parseSchedule } from '../src/sim/model/schedule';
 
 const SEED = 1;
 

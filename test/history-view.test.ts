@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSimCli } from '../src/cli/simCli';
-import { findPreset, presetActions } from '../src/sim/presets';
+import { findPreset, presetActions } from '../src/sim/run/presets';
 import { HostBridge } from '../src/ui/bridge/hostBridge';
 import { layoutHistory, subsetSeekMs, SERVICE_ROW } from '../src/ui/panels/historyLanes';
 import { createLabStore } from '../src/ui/store/labStore';

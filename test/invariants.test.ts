@@ -1,15 +1,15 @@
 // Each invariant catches a hand-built violation (state mutated directly in a tiny cluster) and
 // stays quiet on clean runs, including the chapter's split-vote control (liveness loss only).
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, makeConfig, nodeIdsFor, type SimConfig } from '../src/sim/config';
-import { invariant } from '../src/sim/describe';
-import { FEATURES, core } from '../src/sim/features';
-import { attachInvariants, INVARIANT_IDS, type HistoryCheckId, type InvariantChecker, type InvariantId } from '../src/sim/invariants';
-import type { RaftNode } from '../src/sim/node';
-import { PRESETS, findPreset } from '../src/sim/presets';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import { fuzzRun } from '../src/sim/fuzz';
+import { DEFAULT_CONFIG, makeConfig, nodeIdsFor, type SimConfig } from '../src/sim/model/config';
+import { invariant } from '../src/sim/model/describe';
+import { FEATURES, core } from '../src/sim/model/features';
+import { attachInvariants, INVARIANT_IDS, type HistoryCheckId, type InvariantChecker, type InvariantId } from '../src/sim/check/invariants';
+import type { RaftNode } from '../src/sim/raft/node';
+import { PRESETS, findPreset } from '../src/sim/run/presets';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { fuzzRun } from '../src/sim/check/fuzz';
 
 const TINY: SimConfig = makeConfig({ seed: 42, nodeIds: nodeIdsFor(3) });
 const WITH_CLIENTS: SimConfig = { ...TINY, clientIds: ['A', 'B'] };

@@ -5,7 +5,7 @@
  * under what the font draws; and the same places every time.
  */
 import { describe, expect, it } from 'vitest';
-import { nodeIdsFor } from '../src/sim/config';
+import { nodeIdsFor } from '../src/sim/model/config';
 import { diagramLayout, HINT_CORNER, RING_GEOMETRY, type Box, type DiagramLayout } from '../src/paint/layout';
 import { boldTextEm, overlapArea, placeGroupLabels, sideLabelBox, touchesCircle } from '../src/paint/labelPlacement';
 import { PRESENTER_GEOMETRY } from '../src/ui/present/diagramText';

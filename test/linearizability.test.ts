@@ -5,13 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkHistory, type CheckedOp } from '../src/sim/linearizability/check';
-import { exclusiveModel, lockModel, orderModel, registerModel, type LockInput, type RegisterInput } from '../src/sim/linearizability/models';
-import { linearize, type CheckOp, type Model } from '../src/sim/linearizability/search';
-import { findPreset, presetActions } from '../src/sim/presets';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import { attachInvariants } from '../src/sim/invariants';
+import { checkHistory, type CheckedOp } from '../src/sim/check/linearizability/check';
+import { exclusiveModel, lockModel, orderModel, registerModel, type LockInput, type RegisterInput } from '../src/sim/check/linearizability/models';
+import { linearize, type CheckOp, type Model } from '../src/sim/check/linearizability/search';
+import { findPreset, presetActions } from '../src/sim/run/presets';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { attachInvariants } from '../src/sim/check/invariants';
 
 /** Runs inputs through a model one after another: the state after each, or null where it refused. */
 function run<S, I>(model: Model<S, I>, inputs: readonly I[]): (S | null)[] {

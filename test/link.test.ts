@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { deflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, nodeIdsFor, type SimConfig } from '../src/sim/config';
-import { CHAPTER_SCHEDULE } from '../src/sim/presets';
-import { formatSchedule, parseSchedule, type Action } from '../src/sim/schedule';
-import { MAX_SEEK_MS } from '../src/sim/limits';
+import { DEFAULT_CONFIG, nodeIdsFor, type SimConfig } from '../src/sim/model/config';
+import { CHAPTER_SCHEDULE } from '../src/sim/run/presets';
+import { formatSchedule, parseSchedule, type Action } from '../src/sim/model/schedule';
+import { MAX_SEEK_MS } from '../src/sim/model/limits';
 import { MAX_LINK_CHARS, decodeLink, encodeLink, fromBase64Url, runFromJson, runToJson, toBase64Url, type RunSpec } from '../src/share/link';
 
 const nodeId = (n: number) => fc.integer({ min: 1, max: n }).map((i) => `n${i}`);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runSimCli } from '../src/cli/simCli';
-import { DEFAULT_CONFIG, makeConfig } from '../src/sim/config';
-import { LockStateMachine } from '../src/sim/lockStateMachine';
-import { findPreset } from '../src/sim/presets';
-import { lockReport } from '../src/sim/report';
-import { ScheduleError, parseSchedule, checkSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { DEFAULT_CONFIG, makeConfig } from '../src/sim/model/config';
+import { LockStateMachine } from '../src/sim/service/lockStateMachine';
+import { findPreset } from '../src/sim/run/presets';
+import { lockReport } from '../src/sim/view/report';
+import { ScheduleError, parseSchedule, checkSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 const withClients = makeConfig({ clientIds: ['A', 'B'] });
 

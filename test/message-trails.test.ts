@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagramLayout, lerp, messageLane } from '../src/paint/layout';
 import { messageTrails, TRAIL_LENGTH, type MessageFrame } from '../src/paint/messageCanvas';
-import type { PaintMessage } from '../src/sim/snapshot';
+import type { PaintMessage } from '../src/sim/view/runView';
 
 const layout = diagramLayout(['n1', 'n2', 'n3', 'n4', 'n5'], ['A'], true);
 let seq = 0;

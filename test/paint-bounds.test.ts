@@ -11,7 +11,7 @@ import { MESSAGE_LOOKS } from '../src/paint/messageShapes';
 import { TRACK_OFFSET, TRACK_WIDTH } from '../src/paint/timerArc';
 import { RING_SYMBOL_SCALE } from '../src/ui/diagram/MessagesLayer';
 import { PRESENTER_GEOMETRY, PRESENTER_SYMBOL_SCALE } from '../src/ui/present/diagramText';
-import { nodeIdsFor } from '../src/sim/config';
+import { nodeIdsFor } from '../src/sim/model/config';
 
 const cases: [string, RingGeometry | undefined, number][] = [
   ['ring', undefined, RING_SYMBOL_SCALE],

@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, nodeIdsFor } from '../src/sim/config';
-import { parseSchedule } from '../src/sim/schedule';
-import { paintView } from '../src/sim/snapshot';
-import { Timeline } from '../src/sim/timeline';
+import { DEFAULT_CONFIG, nodeIdsFor } from '../src/sim/model/config';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { paintView } from '../src/sim/view/runView';
+import { Timeline } from '../src/sim/run/timeline';
 import { applyPaintFrame, EMPTY_PAINT_VIEW, PaintFeed } from '../src/worker/paintFeed';
 
 const NINE = { ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(9), clientIds: ['A', 'B'], latencyMs: [200, 400] as const, heartbeatMs: 20, electionTimeoutMs: [1000, 2000] as const };

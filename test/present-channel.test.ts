@@ -6,9 +6,9 @@ import { projectorState, startProjector } from '../src/ui/present/projector';
 import { HostBridge } from '../src/ui/bridge/hostBridge';
 import { createLabStore, EMPTY_FRAME } from '../src/ui/store/labStore';
 import type { HostEndpoint, HostToWorker } from '../src/worker/protocol';
-import { takeRunView } from '../src/sim/snapshot';
-import { Timeline } from '../src/sim/timeline';
-import { DEFAULT_CONFIG } from '../src/sim/config';
+import { takeRunView } from '../src/sim/view/runView';
+import { Timeline } from '../src/sim/run/timeline';
+import { DEFAULT_CONFIG } from '../src/sim/model/config';
 
 const opened: PresentLink[] = [];
 afterEach(() => {

@@ -1,6 +1,6 @@
 // Presenter mode, the embed frame and the console in links: `=1` or left out, one sentence otherwise.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../src/sim/config';
+import { DEFAULT_CONFIG } from '../src/sim/model/config';
 import { decodeLink, encodeLink, type RunSpec } from '../src/share/link';
 import { linkQuery, runFromQuery } from '../src/ui/runs';
 import { embedCode } from '../src/ui/present/embedCode';

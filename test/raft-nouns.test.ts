@@ -2,10 +2,10 @@
 // majority, one progress record per peer, and a log that knows its snapshot.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RaftLog } from '../src/sim/log';
-import { Progress } from '../src/sim/progress';
-import { majorityOf, majorityValue, Voters } from '../src/sim/quorum';
-import type { LogEntry, RaftSnapshot } from '../src/sim/types';
+import { RaftLog } from '../src/sim/raft/log';
+import { Progress } from '../src/sim/raft/progress';
+import { majorityOf, majorityValue, Voters } from '../src/sim/raft/quorum';
+import type { LogEntry, RaftSnapshot } from '../src/sim/model/types';
 import { raftLogOf } from './helpers/raftLog';
 
 const entries = (terms: readonly number[], from = 1): LogEntry[] => terms.map((term, i) => ({ term, command: `c${from + i}` }));

@@ -2,10 +2,10 @@
 // directly through a fake NodeHost, so every message in and every send out is visible and no
 // other node, timer or network delay takes part.
 import { describe, expect, it } from 'vitest';
-import type { DetailBody, EventKind } from '../src/sim/events';
-import { NO_FEATURES, type NodeFeatures } from '../src/sim/features';
-import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/node';
-import type { AppendEntries, AppendReply, LogEntry, RaftMessage, RequestVote, VoteReply } from '../src/sim/types';
+import type { DetailBody, EventKind } from '../src/sim/model/events';
+import { NO_FEATURES, type NodeFeatures } from '../src/sim/model/features';
+import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/raft/node';
+import type { AppendEntries, AppendReply, LogEntry, RaftMessage, RequestVote, VoteReply } from '../src/sim/model/types';
 import { matchIndexMap, nextIndexMap } from './helpers/leaderState';
 
 interface Sent {

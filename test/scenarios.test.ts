@@ -1,13 +1,13 @@
 // Scenario tier: the classic Raft test scenarios (the paper's, and MIT 6.824's lab tests) as
 // schedules, each with its assertions, every invariant checked after every millisecond.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, type SimConfig } from '../src/sim/config';
-import { commandText } from '../src/sim/describe';
-import { replay } from '../src/sim/fuzz';
-import { attachInvariants, type InvariantChecker } from '../src/sim/invariants';
-import { CPythonRandom } from '../src/sim/prng';
-import { formatSchedule, parseSchedule, type ActionBody } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { DEFAULT_CONFIG, type SimConfig } from '../src/sim/model/config';
+import { commandText } from '../src/sim/model/describe';
+import { replay } from '../src/sim/check/fuzz';
+import { attachInvariants, type InvariantChecker } from '../src/sim/check/invariants';
+import { CPythonRandom } from '../src/sim/model/prng';
+import { formatSchedule, parseSchedule, type ActionBody } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 const IDS = ['n1', 'n2', 'n3', 'n4', 'n5'];
 

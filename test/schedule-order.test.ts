@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../src/sim/config';
-import { formatSchedule, parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { DEFAULT_CONFIG } from '../src/sim/model/config';
+import { formatSchedule, parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 describe('schedule order (DESIGN.md: applied after advancing to that time, in the order written)', () => {
   it('same-time actions apply in the order written', () => {

@@ -2,9 +2,9 @@
 // the action (by number, text and position) or the setting, and what is allowed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Cluster } from '../src/sim/cluster';
-import { ConfigError, DEFAULT_CONFIG, checkConfig, type SimConfig } from '../src/sim/config';
-import { CHAPTER_SCHEDULE } from '../src/sim/presets';
+import { Cluster } from '../src/sim/net/cluster';
+import { ConfigError, DEFAULT_CONFIG, checkConfig, type SimConfig } from '../src/sim/model/config';
+import { CHAPTER_SCHEDULE } from '../src/sim/run/presets';
 import {
   ScheduleError,
   checkSchedule,
@@ -12,8 +12,8 @@ import {
   formatSchedule,
   parseSchedule,
   type Action,
-} from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+} from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 function parseError(text: string): string {
   try {

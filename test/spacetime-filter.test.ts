@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../src/sim/config';
-import { CHAPTER_SCHEDULE } from '../src/sim/presets';
-import { parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import { TraceRecorder, traceView } from '../src/sim/traceRecorder';
+import { DEFAULT_CONFIG } from '../src/sim/model/config';
+import { CHAPTER_SCHEDULE } from '../src/sim/run/presets';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { TraceRecorder, traceView } from '../src/sim/view/traceRecorder';
 import { messageFilterOf } from '../src/ui/spacetime/ConnectedSpaceTime';
 import { laneLayout } from '../src/ui/spacetime/lanes';
 import { buildScene } from '../src/ui/spacetime/scene';

@@ -39,9 +39,9 @@ describe('folding quiet time', () => {
   });
 });
 
-import { findPreset, presetActions } from '../src/sim/presets';
-import { Simulation } from '../src/sim/simulation';
-import { TraceRecorder, traceView } from '../src/sim/traceRecorder';
+import { findPreset, presetActions } from '../src/sim/run/presets';
+import { Simulation } from '../src/sim/run/simulation';
+import { TraceRecorder, traceView } from '../src/sim/view/traceRecorder';
 import { laneLayout } from '../src/ui/spacetime/lanes';
 import { buildScene } from '../src/ui/spacetime/scene';
 import { tOf, yOf } from '../src/ui/spacetime/geometry';

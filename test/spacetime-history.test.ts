@@ -4,11 +4,11 @@
  * SVG export drawing the same bars.
  */
 import { describe, expect, it } from 'vitest';
-import { historyJson } from '../src/sim/history';
-import { checkHistory } from '../src/sim/linearizability/check';
-import { findPreset, presetActions } from '../src/sim/presets';
-import { Simulation } from '../src/sim/simulation';
-import { TraceRecorder, traceView } from '../src/sim/traceRecorder';
+import { historyJson } from '../src/sim/model/history';
+import { checkHistory } from '../src/sim/check/linearizability/check';
+import { findPreset, presetActions } from '../src/sim/run/presets';
+import { Simulation } from '../src/sim/run/simulation';
+import { TraceRecorder, traceView } from '../src/sim/view/traceRecorder';
 import { shownSubset } from '../src/ui/panels/historyLanes';
 import { OP_GEOMETRY, opBars, type SceneHistory } from '../src/ui/spacetime/historyBars';
 import { foldNodes, defaultLaneIds, laneLayout } from '../src/ui/spacetime/lanes';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FATE } from '../src/sim/traceColumns';
+import { FATE } from '../src/sim/view/traceColumns';
 import { laneLayout, SERVICE_LANE } from '../src/ui/spacetime/lanes';
 import { buildScene, LANE_GEOMETRY, storeMarkText, type SceneOptions } from '../src/ui/spacetime/scene';
 import { longRun, traceView } from './helpers/traceFixture';

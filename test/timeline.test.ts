@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type SimConfig } from '../src/sim/config';
-import { findPreset } from '../src/sim/presets';
-import { formatSchedule, parseSchedule, type Action } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import { takeRunView } from '../src/sim/snapshot';
-import { Timeline } from '../src/sim/timeline';
+import { makeConfig, type SimConfig } from '../src/sim/model/config';
+import { findPreset } from '../src/sim/run/presets';
+import { formatSchedule, parseSchedule, type Action } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { takeRunView } from '../src/sim/view/runView';
+import { Timeline } from '../src/sim/run/timeline';
 
 /** Everything observable about a run at an instant: the snapshot, every event, the PRNG's next draw. */
 function fingerprint(sim: Simulation): string {

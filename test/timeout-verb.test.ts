@@ -1,8 +1,8 @@
 // The `timeout <node>` verb: a teacher starts an election on cue (RaftScope's "time out").
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../src/sim/config';
-import { formatSchedule, parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { DEFAULT_CONFIG } from '../src/sim/model/config';
+import { formatSchedule, parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 
 const linesOf = (sim: Simulation) => sim.cluster.events.map((e) => e.line);
 

@@ -1,15 +1,15 @@
 // Guided tours: every beat of every tour plays to its end with its narration's claims holding,
 // at the same time on every run; every preset opens as its tour.
 import { describe, expect, it } from 'vitest';
-import { PRESETS, presetActions } from '../src/sim/presets';
-import { formatSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import { attachInvariants } from '../src/sim/invariants';
-import { resolveTour, TourError } from '../src/sim/tours/runner';
-import { evaluate } from '../src/sim/tours/predicates';
-import { TOURS, findTour } from '../src/sim/tours/tours';
-import type { Tour } from '../src/sim/tours/types';
-import { DEFAULT_CONFIG } from '../src/sim/config';
+import { PRESETS, presetActions } from '../src/sim/run/presets';
+import { formatSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { attachInvariants } from '../src/sim/check/invariants';
+import { resolveTour, TourError } from '../src/sim/teach/tours/runner';
+import { evaluate } from '../src/sim/teach/tours/predicates';
+import { TOURS, findTour } from '../src/sim/teach/tours/tours';
+import type { Tour } from '../src/sim/teach/tours/types';
+import { DEFAULT_CONFIG } from '../src/sim/model/config';
 import { decodeLink, encodeLink } from '../src/share/link';
 
 const ACTOR = /\{([A-Za-z][A-Za-z0-9]{0,7})\}/g;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyTraceDelta, emptyColumns, spliceColumns, type MessageColumns, type TraceDelta } from '../src/sim/traceColumns';
+import { applyTraceDelta, emptyColumns, spliceColumns, type MessageColumns, type TraceDelta } from '../src/sim/view/traceColumns';
 
 /** Rows with ids from `first`, sent at 10·id, ending 5 ms later (the last `open` rows still in flight). */
 function rows(first: number, n: number, open = 0): MessageColumns {

@@ -2,16 +2,16 @@
 // message once with its fate, cause and heartbeat flag, and samples the spans the space-time view
 // draws; the JSON trace is versioned, canonical and read back with one sentence per bad file.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, type SimConfig } from '../src/sim/config';
-import { CPythonRandom } from '../src/sim/prng';
-import { findPreset, presetActions } from '../src/sim/presets';
-import { runReport } from '../src/sim/report';
-import { parseSchedule, type Action } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
-import { FATE, MESSAGE_TYPES, fateCode } from '../src/sim/traceColumns';
-import { buildRunTrace, runTraceJson, traceFromJson, traceToJson } from '../src/sim/traceJson';
-import { TraceRecorder, traceView } from '../src/sim/traceRecorder';
-import { TRACE_VERSION, type TraceRecord } from '../src/sim/traceTypes';
+import { DEFAULT_CONFIG, type SimConfig } from '../src/sim/model/config';
+import { CPythonRandom } from '../src/sim/model/prng';
+import { findPreset, presetActions } from '../src/sim/run/presets';
+import { runReport } from '../src/sim/view/report';
+import { parseSchedule, type Action } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { FATE, MESSAGE_TYPES, fateCode } from '../src/sim/view/traceColumns';
+import { buildRunTrace, runTraceJson, traceFromJson, traceToJson } from '../src/sim/view/traceJson';
+import { TraceRecorder, traceView } from '../src/sim/view/traceRecorder';
+import { TRACE_VERSION, type TraceRecord } from '../src/sim/view/traceTypes';
 
 interface Run {
   readonly config: SimConfig;

@@ -1,9 +1,9 @@
 /** The Why answers on hand-built snapshots: each question, with its concrete values and its rule. */
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '../src/sim/events';
-import type { ClientView, LogEntryView, MessageView, NodeView, RunView, StoreView } from '../src/sim/snapshot';
-import type { StoreWriteRecord } from '../src/sim/types';
-import { explain, type Explanation } from '../src/sim/why';
+import type { SimEvent } from '../src/sim/model/events';
+import type { ClientView, LogEntryView, MessageView, NodeView, RunView, StoreView } from '../src/sim/view/runView';
+import type { StoreWriteRecord } from '../src/sim/model/types';
+import { explain, type Explanation } from '../src/sim/teach/why';
 
 // -- a small builder ----------------------------------------------------------------------
 

@@ -3,11 +3,11 @@
  * MessageChannel, the HostBridge and a store on the other, a fake clock in between.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../src/sim/config';
-import { CHAPTER_SCHEDULE, findPreset, presetActions } from '../src/sim/presets';
-import { parseSchedule } from '../src/sim/schedule';
-import { runTraceJson } from '../src/sim/traceJson';
-import { FATE } from '../src/sim/traceColumns';
+import { DEFAULT_CONFIG } from '../src/sim/model/config';
+import { CHAPTER_SCHEDULE, findPreset, presetActions } from '../src/sim/run/presets';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { runTraceJson } from '../src/sim/view/traceJson';
+import { FATE } from '../src/sim/view/traceColumns';
 import { runSimCli } from '../src/cli/simCli';
 import { SimDriver } from '../src/worker/simDriver';
 import type { HostEndpoint, WorkerEndpoint } from '../src/worker/protocol';

@@ -4,11 +4,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPaintFrame, EMPTY_PAINT_VIEW } from '../src/worker/paintFeed';
-import { DEFAULT_CONFIG, nodeIdsFor } from '../src/sim/config';
-import { AT_CAP_SENTENCE } from '../src/sim/limits';
-import { CHAPTER_SCHEDULE, findPreset } from '../src/sim/presets';
-import { formatSchedule, parseSchedule } from '../src/sim/schedule';
-import { Simulation } from '../src/sim/simulation';
+import { DEFAULT_CONFIG, nodeIdsFor } from '../src/sim/model/config';
+import { AT_CAP_SENTENCE } from '../src/sim/model/limits';
+import { CHAPTER_SCHEDULE, findPreset } from '../src/sim/run/presets';
+import { formatSchedule, parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
 import { MAX_SEEK_MS, SimDriver, type DriverOptions } from '../src/worker/simDriver';
 import { MAX_DETAILS_ON_RESET } from '../src/worker/playback';
 import { PAGE_FRAME_MS, type HostEndpoint, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from '../src/worker/protocol';

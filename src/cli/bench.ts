@@ -13,8 +13,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_CONFIG } from '../sim/config';
-import { Simulation } from '../sim/simulation';
+import { DEFAULT_CONFIG } from '../sim/model/config';
+import { Simulation } from '../sim/run/simulation';
 import { UsageError, parseFlags, wholeNumber } from './args';
 import { benchFuzz } from './benchFuzz';
 import { benchHistory } from './benchHistory';

@@ -7,8 +7,8 @@
  * numbers at 1280×720 (benchSpacetime.ts): opening it on a 10-minute run, and frame times while
  * panning and zooming with 2,000 arrows in view; then the main thread's cost (benchMainThread.ts).
  */
-import { DEFAULT_CONFIG, nodeIdsFor } from '../sim/config';
-import { parseSchedule } from '../sim/schedule';
+import { DEFAULT_CONFIG, nodeIdsFor } from '../sim/model/config';
+import { parseSchedule } from '../sim/model/schedule';
 import { encodeLink } from '../share/link';
 import { benchMainThread } from './benchMainThread';
 import { cpuTimes, describeLoad } from './hostLoad';

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { FUZZ_DURATION_MS, fuzzRun } from '../sim/fuzz';
+import { FUZZ_DURATION_MS, fuzzRun } from '../sim/check/fuzz';
 
 export const FUZZ_TARGET_PER_MINUTE = 10_000;
 

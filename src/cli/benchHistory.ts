@@ -5,9 +5,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import type { CheckedOp } from '../sim/linearizability/check';
-import { VERDICT_NAMES, checkHistory, type LinearizabilityReport } from '../sim/linearizability/check';
-import { CPythonRandom } from '../sim/prng';
+import type { CheckedOp } from '../sim/check/linearizability/check';
+import { VERDICT_NAMES, checkHistory, type LinearizabilityReport } from '../sim/check/linearizability/check';
+import { CPythonRandom } from '../sim/model/prng';
 
 /**
  * A linearizable history made by running a lock service one operation at a time: each operation

@@ -4,10 +4,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { makeConfig } from '../sim/config';
-import { CPythonRandom } from '../sim/prng';
-import { parseSchedule } from '../sim/schedule';
-import { Timeline } from '../sim/timeline';
+import { makeConfig } from '../sim/model/config';
+import { CPythonRandom } from '../sim/model/prng';
+import { parseSchedule } from '../sim/model/schedule';
+import { Timeline } from '../sim/run/timeline';
 
 export const RUN_MS = 600_000;
 

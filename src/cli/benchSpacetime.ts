@@ -11,8 +11,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { DEFAULT_CONFIG } from '../sim/config';
-import { parseSchedule } from '../sim/schedule';
+import { DEFAULT_CONFIG } from '../sim/model/config';
+import { parseSchedule } from '../sim/model/schedule';
 import { encodeLink } from '../share/link';
 import { withBuiltSite } from './staticSite';
 

@@ -8,11 +8,11 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { encodeLink, decodeLink } from '../share/link';
-import { BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../sim/config';
-import { FEATURE_NAMES } from '../sim/features';
-import { fuzzRun, type FeatureChoice } from '../sim/fuzz';
-import { PRESETS } from '../sim/presets';
-import { formatSchedule, parseSchedule, type Action } from '../sim/schedule';
+import { BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../sim/model/config';
+import { FEATURE_NAMES } from '../sim/model/features';
+import { fuzzRun, type FeatureChoice } from '../sim/check/fuzz';
+import { PRESETS } from '../sim/run/presets';
+import { formatSchedule, parseSchedule, type Action } from '../sim/model/schedule';
 import { UsageError, parseFlags, wholeNumber } from './args';
 import { runSimCli } from './simCli';
 

@@ -4,11 +4,11 @@
  * directly: 0 when every run holds, 1 with a shrunk counterexample, 2 for a bad flag.
  */
 import { encodeLink } from '../share/link';
-import { BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../sim/config';
-import { FEATURE_NAMES, canonicalFeatures, isFeatureName, type FeatureName } from '../sim/features';
-import { FUZZ_DURATION_MS, fuzz, type Counterexample, type FeatureChoice, type FuzzResult } from '../sim/fuzz';
-import { seedFromText, type Seed } from '../sim/prng';
-import { formatSchedule, type Action } from '../sim/schedule';
+import { BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../sim/model/config';
+import { FEATURE_NAMES, canonicalFeatures, isFeatureName, type FeatureName } from '../sim/model/features';
+import { FUZZ_DURATION_MS, fuzz, type Counterexample, type FeatureChoice, type FuzzResult } from '../sim/check/fuzz';
+import { seedFromText, type Seed } from '../sim/model/prng';
+import { formatSchedule, type Action } from '../sim/model/schedule';
 import { UsageError, parseFlags, wholeNumber } from './args';
 import { header } from './simCli';
 

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
-import { findPreset } from '../sim/presets';
-import { parseSchedule } from '../sim/schedule';
+import { findPreset } from '../sim/run/presets';
+import { parseSchedule } from '../sim/model/schedule';
 import { encodeLink } from '../share/link';
 import { buildSite, CHROMIUM_ARGS, CHROMIUM_PATH, serveDir } from './staticSite';
 

@@ -2,18 +2,18 @@
  * `npm run sim -- [flags]`: the same core as the browser, run in Node. Kept as a function from
  * argv to (exit code, stdout, stderr) so tests call it directly.
  */
-import { BUG_NAMES, DEFAULT_CONFIG, DEFAULT_SNAPSHOT_EVERY, READ_MODES, featuresOf, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/config';
+import { BUG_NAMES, DEFAULT_CONFIG, DEFAULT_SNAPSHOT_EVERY, READ_MODES, featuresOf, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/model/config';
 import { decodeLink } from '../share/link';
-import { FEATURE_NAMES } from '../sim/features';
-import { PRESETS, findPreset } from '../sim/presets';
-import { historyJson } from '../sim/history';
-import { history as sayHistory } from '../sim/describe';
-import { checkHistory, violatedVerdicts } from '../sim/linearizability/check';
-import { detailJson, interleavedLines, lockSummaryLines, runReport, summaryLines } from '../sim/report';
-import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/schedule';
-import { attachInvariants } from '../sim/invariants';
-import { Simulation } from '../sim/simulation';
-import { runTraceJson } from '../sim/traceJson';
+import { FEATURE_NAMES } from '../sim/model/features';
+import { PRESETS, findPreset } from '../sim/run/presets';
+import { historyJson } from '../sim/model/history';
+import { history as sayHistory } from '../sim/model/describe';
+import { checkHistory, violatedVerdicts } from '../sim/check/linearizability/check';
+import { detailJson, interleavedLines, lockSummaryLines, runReport, summaryLines } from '../sim/view/report';
+import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/model/schedule';
+import { attachInvariants } from '../sim/check/invariants';
+import { Simulation } from '../sim/run/simulation';
+import { runTraceJson } from '../sim/view/traceJson';
 import { UsageError, parseFlags, wholeNumber } from './args';
 
 export interface CliResult {

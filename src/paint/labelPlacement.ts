@@ -4,7 +4,7 @@
  * nothing, or else the one that overlaps least. Pure and deterministic (view units), so places
  * never jump about while a run plays.
  */
-import { majorityOf } from '../sim/quorum';
+import { majorityOf } from '../sim/raft/quorum';
 import { VIEW_H, VIEW_W, type Box, type DiagramLayout, type NodeLabelPlace, type Point } from './geometry';
 
 /** How much of two boxes overlaps (area, view units²). */

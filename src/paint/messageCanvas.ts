@@ -7,7 +7,7 @@
  * way; a dropped one bursts where it died. messagePainter.ts draws these marks; the ring export
  * writes the same marks as SVG; messageCanvasHost.ts connects the page's canvas to the painter.
  */
-import type { MessageView, PaintDrop, PaintMessage } from '../sim/snapshot';
+import type { MessageView, PaintDrop, PaintMessage } from '../sim/view/runView';
 import { lerp, messageLane, type Box, type DiagramLayout } from './layout';
 import { dropPosition, MESSAGE_LOOKS, messageKind, type MessageKind } from './messageShapes';
 import { TRACK_OFFSET, TRACK_WIDTH, type TimerNode } from './timerArc';

@@ -3,7 +3,7 @@
  * shape as well as colour. The legend is drawn from the same table.
  */
 import { symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTimes, symbolTriangle, symbolWye, type SymbolType } from 'd3';
-import type { MessageView } from '../sim/snapshot';
+import type { MessageView } from '../sim/view/runView';
 
 export type MessageKind =
   | 'vote-request'

@@ -6,7 +6,7 @@
  * every glyph, label and store with them sixty times a second.
  */
 import { arc } from 'd3';
-import type { PaintNode } from '../sim/snapshot';
+import type { PaintNode } from '../sim/view/runView';
 import type { DiagramLayout } from './layout';
 
 /** What a timer is drawn from: a node's liveness, role and election timer. */

@@ -5,11 +5,11 @@
  * deflated (fflate) and base64url-encoded in `z`. Every bad link gets one sentence.
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
-import { DEFAULT_CONFIG, configFromFields, featuresOf, type SimConfig } from '../sim/config';
-import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/schedule';
-import { TOURS, findTour } from '../sim/tours/tours';
+import { DEFAULT_CONFIG, configFromFields, featuresOf, type SimConfig } from '../sim/model/config';
+import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/model/schedule';
+import { TOURS, findTour } from '../sim/teach/tours/tours';
 // The page's own limits: a link that decodes can always be replayed.
-import { MAX_SEEK_MS, MAX_SPEED, MIN_SPEED, scheduleCapProblem } from '../sim/limits';
+import { MAX_SEEK_MS, MAX_SPEED, MIN_SPEED, scheduleCapProblem } from '../sim/model/limits';
 
 export const LINK_VERSION = 1;
 /** Longest link text accepted, and longest schedule a compressed link may expand to. */

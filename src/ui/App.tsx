@@ -27,7 +27,7 @@ import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
 import { selectConfig, selectError, selectMainView, selectNodeIds, selectSideTab, selectTour } from './store/selectors';
-import { featuresOf } from '../sim/config';
+import { featuresOf } from '../sim/model/config';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
 // Presenter mode and the embed frame (src/ui/present).
 import { EmbedView } from './present/EmbedView';

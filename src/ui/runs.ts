@@ -4,10 +4,10 @@
  * which lands paused at its time. Bad links (old-style ones included) give one sentence and
  * fall back to the default run.
  */
-import { DEFAULT_CONFIG, type SimConfig } from '../sim/config';
-import { DEFAULT_SPEED } from '../sim/limits';
-import { PRESETS, presetActions, type Preset } from '../sim/presets';
-import type { Action } from '../sim/schedule';
+import { DEFAULT_CONFIG, type SimConfig } from '../sim/model/config';
+import { DEFAULT_SPEED } from '../sim/model/limits';
+import { PRESETS, presetActions, type Preset } from '../sim/run/presets';
+import type { Action } from '../sim/model/schedule';
 import { decodeLink, encodeLink, type LinkView, type RunSpec, type TourPlace } from '../share/link';
 
 export interface RunRequest {

@@ -3,12 +3,12 @@
  * schedule) played from where the previous beat ended and paused where this one ends; Back lands
  * on the previous beat's end, which is exact because a run is a pure function of its inputs.
  */
-import { resolvedTour, type ResolvedBeat, type ResolvedTour } from '../sim/tours/runner';
-import { findTour } from '../sim/tours/tours';
-import { formatSchedule } from '../sim/schedule';
-import type { SimConfig } from '../sim/config';
+import { resolvedTour, type ResolvedBeat, type ResolvedTour } from '../sim/teach/tours/runner';
+import { findTour } from '../sim/teach/tours/tours';
+import { formatSchedule } from '../sim/model/schedule';
+import type { SimConfig } from '../sim/model/config';
 import type { HostBridge } from './bridge/hostBridge';
-import { MAX_SPEED } from '../sim/limits';
+import { MAX_SPEED } from '../sim/model/limits';
 import type { LabState } from './store/labStore';
 import type { TourPlace } from '../share/link';
 

@@ -2,9 +2,9 @@
  * The counterexample search: the swarm fuzzer run in slices between frames, reporting progress,
  * so the page stays responsive while it searches and shrinks.
  */
-import type { BugName } from '../sim/config';
-import type { FeatureName } from '../sim/features';
-import { fuzz, type Counterexample, type FuzzProgress, type FuzzResult } from '../sim/fuzz';
+import type { BugName } from '../sim/model/config';
+import type { FeatureName } from '../sim/model/features';
+import { fuzz, type Counterexample, type FuzzProgress, type FuzzResult } from '../sim/check/fuzz';
 import { violationView } from './liveCheck';
 import type { FuzzDoneMessage, FuzzProgressMessage } from './protocol';
 

@@ -3,11 +3,11 @@
  * an export never depends on how much of the run the page holds. The trace goes through
  * `runTraceJson`, the function `npm run sim -- --trace` uses, so the two files are the same bytes.
  */
-import type { SimConfig } from '../sim/config';
-import { eventLogCsv, eventLogMarkdown, shivizLog } from '../sim/exportText';
-import type { Action } from '../sim/schedule';
-import { Simulation } from '../sim/simulation';
-import { buildRunTrace, runTraceJson } from '../sim/traceJson';
+import type { SimConfig } from '../sim/model/config';
+import { eventLogCsv, eventLogMarkdown, shivizLog } from '../sim/view/exportText';
+import type { Action } from '../sim/model/schedule';
+import { Simulation } from '../sim/run/simulation';
+import { buildRunTrace, runTraceJson } from '../sim/view/traceJson';
 import type { ExportFormat } from './protocol';
 
 export function makeExport(format: ExportFormat, config: SimConfig, schedule: readonly Action[], untilMs: number): { text: string; error: null } | { text: null; error: string } {

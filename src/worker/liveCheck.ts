@@ -3,11 +3,11 @@
  * in slices between frames, with every invariant checked after every millisecond. A run is a pure
  * function of its inputs, so what this copy finds is exactly what the viewed run does.
  */
-import type { SimConfig } from '../sim/config';
-import { attachInvariants, type InvariantChecker, type Violation } from '../sim/invariants';
-import type { Action } from '../sim/schedule';
-import { Simulation } from '../sim/simulation';
-import { TraceRecorder } from '../sim/traceRecorder';
+import type { SimConfig } from '../sim/model/config';
+import { attachInvariants, type InvariantChecker, type Violation } from '../sim/check/invariants';
+import type { Action } from '../sim/model/schedule';
+import { Simulation } from '../sim/run/simulation';
+import { TraceRecorder } from '../sim/view/traceRecorder';
 import type { CheckStatus, ViolationView } from './protocol';
 
 export function violationView(v: Violation): ViolationView {

@@ -8,7 +8,7 @@
  */
 import { EMPTY_FRAME, MessagePainter } from '../paint/messagePainter';
 import type { MessageFrame } from '../paint/messageCanvas';
-import type { PaintView } from '../sim/snapshot';
+import type { PaintView } from '../sim/view/runView';
 import { applyPaintFrame, EMPTY_PAINT_VIEW } from './paintFeed';
 import type { HostToPainter, PaintFrame } from './protocol';
 

@@ -7,7 +7,7 @@
  * messages that appeared or changed and the seqs of those that went. The first frame after a
  * reset (a new painter, a new run, anything a person did) carries the whole view.
  */
-import type { PaintMessage, PaintView } from '../sim/snapshot';
+import type { PaintMessage, PaintView } from '../sim/view/runView';
 import type { PaintFrame } from './protocol';
 
 function same(a: PaintMessage, b: PaintMessage): boolean {

@@ -10,12 +10,12 @@
  * Time travel goes through a `Timeline` (checkpoints every 2 s, replay from the nearest), and
  * actions are recorded with `Timeline.act`, so acting in the past forks the run.
  */
-import type { SimConfig } from '../sim/config';
-import { AT_CAP_SENTENCE, MAX_SEEK_MS, scheduleCapProblem } from '../sim/limits';
-import type { Action, ActionBody } from '../sim/schedule';
-import type { Simulation } from '../sim/simulation';
-import { detailCount, detailsSince, eventsSince, paintView, takeRunView } from '../sim/snapshot';
-import { Timeline } from '../sim/timeline';
+import type { SimConfig } from '../sim/model/config';
+import { AT_CAP_SENTENCE, MAX_SEEK_MS, scheduleCapProblem } from '../sim/model/limits';
+import type { Action, ActionBody } from '../sim/model/schedule';
+import type { Simulation } from '../sim/run/simulation';
+import { detailCount, detailsSince, eventsSince, paintView, takeRunView } from '../sim/view/runView';
+import { Timeline } from '../sim/run/timeline';
 import type { PaintFeed } from './paintFeed';
 import { runEndMs, type CheckStatus, type ClockMessage, type LandmarkView, type PaintFrame, type SnapshotMessage } from './protocol';
 

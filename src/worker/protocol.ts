@@ -3,17 +3,17 @@
  * unions. The host never reaches into the simulation: it sends these and receives snapshots.
  * Host and worker talk through an `Endpoint`, so tests connect them over a `MessageChannel`.
  */
-import type { BugName, SimConfig } from '../sim/config';
-import type { FeatureName } from '../sim/features';
-import type { DetailEvent, EventKind, SimEvent } from '../sim/events';
+import type { BugName, SimConfig } from '../sim/model/config';
+import type { FeatureName } from '../sim/model/features';
+import type { DetailEvent, EventKind, SimEvent } from '../sim/model/events';
 import type { ExperimentSpec, RunJob, RunResult } from '../sim/experiments/experiment';
-import type { HistoryOpJson } from '../sim/history';
-import type { Violation } from '../sim/invariants';
-import { DEFAULT_SPEED, MAX_SEEK_MS, MAX_SPEED, MIN_SPEED } from '../sim/limits';
-import type { LinearizabilityReport } from '../sim/linearizability/check';
-import type { Action, ActionBody } from '../sim/schedule';
-import type { PaintDrop, PaintMessage, PaintNode, PaintView, RunView } from '../sim/snapshot';
-import type { TraceDelta } from '../sim/traceColumns';
+import type { HistoryOpJson } from '../sim/model/history';
+import type { Violation } from '../sim/check/invariants';
+import { DEFAULT_SPEED, MAX_SEEK_MS, MAX_SPEED, MIN_SPEED } from '../sim/model/limits';
+import type { LinearizabilityReport } from '../sim/check/linearizability/check';
+import type { Action, ActionBody } from '../sim/model/schedule';
+import type { PaintDrop, PaintMessage, PaintNode, PaintView, RunView } from '../sim/view/runView';
+import type { TraceDelta } from '../sim/view/traceColumns';
 import type { PaintLook } from '../paint/messagePainter';
 
 /**

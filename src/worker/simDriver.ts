@@ -4,15 +4,15 @@
  * posts at most one message per frame. Pure logic — the real clock and the frame scheduler are
  * injected, so tests run it in Node with a fake clock over a MessageChannel.
  */
-import { DEFAULT_SPEED, MAX_SEEK_MS } from '../sim/limits';
-import type { Action } from '../sim/schedule';
+import { DEFAULT_SPEED, MAX_SEEK_MS } from '../sim/model/limits';
+import type { Action } from '../sim/model/schedule';
 import { CounterexampleSearch } from './counterexampleSearch';
 import { makeExport } from './exports';
-import { historyJson } from '../sim/history';
-import { checkHistory } from '../sim/linearizability/check';
+import { historyJson } from '../sim/model/history';
+import { checkHistory } from '../sim/check/linearizability/check';
 import { LiveCheck } from './liveCheck';
 import { TraceFeed } from './traceFeed';
-import { transferablesOf } from '../sim/traceColumns';
+import { transferablesOf } from '../sim/view/traceColumns';
 import { firstChangeAt, Playback, type FrameLimits, type LoadRequest } from './playback';
 import { PaintFeed } from './paintFeed';
 import { clampSpeed, HISTORY_CHECK_LIMIT_MS, MAX_UNSHOWN_FRAMES, PAGE_FRAME_MS, type ExportFormat, type HostToWorker, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from './protocol';

@@ -5,8 +5,8 @@
  * recorder (a new run, or a schedule changed before the check's time) starts a new trace.
  * Posts at most every `everyMs` of real time unless the trace started over.
  */
-import type { TraceDelta } from '../sim/traceColumns';
-import type { TraceRecorder } from '../sim/traceRecorder';
+import type { TraceDelta } from '../sim/view/traceColumns';
+import type { TraceRecorder } from '../sim/view/traceRecorder';
 
 let traceIds = 0;
 

@@ -10,7 +10,7 @@ import { resolveExperiment } from '../../src/cli/experimentCli';
 import { resultsCsv } from '../../src/share/experimentFiles';
 import { decodeLink } from '../../src/share/link';
 import { runExperiment } from '../../src/sim/experiments/experiment';
-import { Simulation } from '../../src/sim/simulation';
+import { Simulation } from '../../src/sim/run/simulation';
 import { axeViolations, haveChromium, useBrowserSite } from './site';
 
 const site = useBrowserSite();

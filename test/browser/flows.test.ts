@@ -7,11 +7,11 @@ import { join, resolve } from 'node:path';
 import { type Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, useBrowserSite } from './site';
-import { findPreset } from '../../src/sim/presets';
-import { formatAction, parseSchedule } from '../../src/sim/schedule';
+import { findPreset } from '../../src/sim/run/presets';
+import { formatAction, parseSchedule } from '../../src/sim/model/schedule';
 import { encodeLink } from '../../src/share/link';
-import { takeRunView } from '../../src/sim/snapshot';
-import { Timeline } from '../../src/sim/timeline';
+import { takeRunView } from '../../src/sim/view/runView';
+import { Timeline } from '../../src/sim/run/timeline';
 import { diagramLayout, lerp, messageLane, VIEW_H, VIEW_W } from '../../src/paint/layout';
 import { progressOf } from '../../src/paint/messageCanvas';
 

@@ -9,10 +9,10 @@ import { type Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, haveChromium, useBrowserSite } from './site';
 import { encodeLink } from '../../src/share/link';
-import { checkHistory } from '../../src/sim/linearizability/check';
-import { findPreset } from '../../src/sim/presets';
-import { parseSchedule } from '../../src/sim/schedule';
-import { Simulation } from '../../src/sim/simulation';
+import { checkHistory } from '../../src/sim/check/linearizability/check';
+import { findPreset } from '../../src/sim/run/presets';
+import { parseSchedule } from '../../src/sim/model/schedule';
+import { Simulation } from '../../src/sim/run/simulation';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
 const site = useBrowserSite();

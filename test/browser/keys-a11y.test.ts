@@ -7,8 +7,8 @@
 import { type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { haveChromium, useBrowserSite } from './site';
-import { findPreset } from '../../src/sim/presets';
-import { parseSchedule } from '../../src/sim/schedule';
+import { findPreset } from '../../src/sim/run/presets';
+import { parseSchedule } from '../../src/sim/model/schedule';
 import { encodeLink } from '../../src/share/link';
 
 

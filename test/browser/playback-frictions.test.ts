@@ -10,10 +10,10 @@ import { join, resolve } from 'node:path';
 import { type Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, useBrowserSite } from './site';
-import { CHAPTER_SCHEDULE, findPreset } from '../../src/sim/presets';
-import { parseSchedule } from '../../src/sim/schedule';
+import { CHAPTER_SCHEDULE, findPreset } from '../../src/sim/run/presets';
+import { parseSchedule } from '../../src/sim/model/schedule';
 import { encodeLink } from '../../src/share/link';
-import { DEFAULT_CONFIG } from '../../src/sim/config';
+import { DEFAULT_CONFIG } from '../../src/sim/model/config';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
 const CHAPTER_END = 2253;

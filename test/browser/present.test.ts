@@ -10,8 +10,8 @@ import { join, resolve } from 'node:path';
 import { type Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, haveChromium, useBrowserSite } from './site';
-import { findPreset } from '../../src/sim/presets';
-import { parseSchedule } from '../../src/sim/schedule';
+import { findPreset } from '../../src/sim/run/presets';
+import { parseSchedule } from '../../src/sim/model/schedule';
 import { encodeLink, type RunSpec } from '../../src/share/link';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');

@@ -3,8 +3,8 @@
  * and Settings ▸ Protocol's threshold field changes the link and the run.
  */
 import { describe, expect, it } from 'vitest';
-import { findPreset, presetActions } from '../../src/sim/presets';
-import { Simulation } from '../../src/sim/simulation';
+import { findPreset, presetActions } from '../../src/sim/run/presets';
+import { Simulation } from '../../src/sim/run/simulation';
 import { encodeLink } from '../../src/share/link';
 import { clockAt, haveChromium, useBrowserSite, withPage } from './site';
 

@@ -10,12 +10,12 @@ import { type Download, type Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, useBrowserSite } from './site';
 import { runSimCli } from '../../src/cli/simCli';
-import { findPreset } from '../../src/sim/presets';
-import { parseSchedule } from '../../src/sim/schedule';
+import { findPreset } from '../../src/sim/run/presets';
+import { parseSchedule } from '../../src/sim/model/schedule';
 import { encodeLink, type LinkView } from '../../src/share/link';
-import { historyJson } from '../../src/sim/history';
-import { checkHistory } from '../../src/sim/linearizability/check';
-import { Simulation } from '../../src/sim/simulation';
+import { historyJson } from '../../src/sim/model/history';
+import { checkHistory } from '../../src/sim/check/linearizability/check';
+import { Simulation } from '../../src/sim/run/simulation';
 import { shownSubset } from '../../src/ui/panels/historyLanes';
 
 const fencing = findPreset('fencing')!;

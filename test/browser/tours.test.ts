@@ -8,9 +8,9 @@ import { join, resolve } from 'node:path';
 import { type Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, useBrowserSite } from './site';
-import { resolvedTour } from '../../src/sim/tours/runner';
-import { findTour, TOURS } from '../../src/sim/tours/tours';
-import type { Tour } from '../../src/sim/tours/types';
+import { resolvedTour } from '../../src/sim/teach/tours/runner';
+import { findTour, TOURS } from '../../src/sim/teach/tours/tours';
+import type { Tour } from '../../src/sim/teach/tours/types';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
 

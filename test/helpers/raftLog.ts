@@ -1,5 +1,5 @@
-import { RaftLog } from '../../src/sim/log';
-import type { LogEntry } from '../../src/sim/types';
+import { RaftLog } from '../../src/sim/raft/log';
+import type { LogEntry } from '../../src/sim/model/types';
 
 /** A log holding `entries` after a snapshot that ends at index `base` with term `baseTerm`. */
 export function raftLogOf(entries: LogEntry[], base = 0, baseTerm = 0): RaftLog {

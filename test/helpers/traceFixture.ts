@@ -2,9 +2,9 @@
  * Hand-built TraceViews for the space-time view's tests, until the recorder fills them: a few
  * messages given as plain objects become the typed-array columns the view reads.
  */
-import { FATE, typeCode, type FateCode, type MessageColumns, type TraceView } from '../../src/sim/traceColumns';
-import type { ClientSpan, LeaseSpan, NodeSpan, PartitionSpan, StoreMark, TraceActors } from '../../src/sim/traceTypes';
-import type { MessageType } from '../../src/sim/types';
+import { FATE, typeCode, type FateCode, type MessageColumns, type TraceView } from '../../src/sim/view/traceColumns';
+import type { ClientSpan, LeaseSpan, NodeSpan, PartitionSpan, StoreMark, TraceActors } from '../../src/sim/view/traceTypes';
+import type { MessageType } from '../../src/sim/model/types';
 
 export interface FixtureMessage {
   readonly id?: number;

@@ -5,8 +5,8 @@ import { App } from '../../src/ui/App';
 import { PlaybackControls } from '../../src/ui/controls/PlaybackControls';
 import { RunSettings } from '../../src/ui/controls/RunSettings';
 import { NetworkControls } from '../../src/ui/controls/NetworkControls';
-import { DEFAULT_CONFIG, nodeIdsFor } from '../../src/sim/config';
-import { formatSchedule } from '../../src/sim/schedule';
+import { DEFAULT_CONFIG, nodeIdsFor } from '../../src/sim/model/config';
+import { formatSchedule } from '../../src/sim/model/schedule';
 import { renderLab } from './labHarness';
 
 afterEach(cleanup);

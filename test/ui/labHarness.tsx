@@ -1,10 +1,10 @@
 /** Renders UI pieces against a real store filled from a real simulation, with a recording endpoint. */
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { DEFAULT_CONFIG, type SimConfig } from '../../src/sim/config';
-import { parseSchedule } from '../../src/sim/schedule';
-import { CHECKPOINT_MS, MAX_CHECKPOINTS, Timeline } from '../../src/sim/timeline';
-import { detailsSince, eventsSince, takeRunView } from '../../src/sim/snapshot';
+import { DEFAULT_CONFIG, type SimConfig } from '../../src/sim/model/config';
+import { parseSchedule } from '../../src/sim/model/schedule';
+import { CHECKPOINT_MS, MAX_CHECKPOINTS, Timeline } from '../../src/sim/run/timeline';
+import { detailsSince, eventsSince, takeRunView } from '../../src/sim/view/runView';
 import { HostBridge } from '../../src/ui/bridge/hostBridge';
 import { LabProvider } from '../../src/ui/labContext';
 import { createLabStore, EMPTY_FRAME } from '../../src/ui/store/labStore';

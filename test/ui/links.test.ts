@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CONFIG } from '../../src/sim/config';
-import { findPreset } from '../../src/sim/presets';
-import { parseSchedule } from '../../src/sim/schedule';
+import { DEFAULT_CONFIG } from '../../src/sim/model/config';
+import { findPreset } from '../../src/sim/run/presets';
+import { parseSchedule } from '../../src/sim/model/schedule';
 import { encodeLink } from '../../src/share/link';
 import { linkQuery, runFromQuery } from '../../src/ui/runs';
 import { createLabStore, type LabState } from '../../src/ui/store/labStore';
 import { startUrlSync, URL_EVERY_MS, URL_EVERY_MS_PAUSED } from '../../src/ui/urlSync';
-import { Simulation } from '../../src/sim/simulation';
-import { takeRunView } from '../../src/sim/snapshot';
+import { Simulation } from '../../src/sim/run/simulation';
+import { takeRunView } from '../../src/sim/view/runView';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -4,7 +4,7 @@
 // configuration entries. Runs without the feature show none of it.
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeConfig } from '../../src/sim/config';
+import { makeConfig } from '../../src/sim/model/config';
 import { Diagram } from '../../src/ui/diagram/Diagram';
 import { LogsPanel } from '../../src/ui/panels/LogsPanel';
 import { NodeContextPanel } from '../../src/ui/panels/NodeContextPanel';

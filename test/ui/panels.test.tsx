@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../src/sim/config';
-import { findPreset } from '../../src/sim/presets';
+import { DEFAULT_CONFIG } from '../../src/sim/model/config';
+import { findPreset } from '../../src/sim/run/presets';
 import { Diagram } from '../../src/ui/diagram/Diagram';
 import { ClientsPanel } from '../../src/ui/panels/ClientsPanel';
 import { EventLogPanel } from '../../src/ui/panels/EventLogPanel';

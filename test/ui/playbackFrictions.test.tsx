@@ -6,18 +6,18 @@
  */
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../src/sim/config';
-import { CHAPTER_SCHEDULE } from '../../src/sim/presets';
+import { DEFAULT_CONFIG } from '../../src/sim/model/config';
+import { CHAPTER_SCHEDULE } from '../../src/sim/run/presets';
 import { PlaybackControls } from '../../src/ui/controls/PlaybackControls';
 import { PresetBlurb, PresetPicker } from '../../src/ui/controls/PresetPicker';
 import { ScheduleEditor } from '../../src/ui/controls/ScheduleEditor';
 import { Scrubber } from '../../src/ui/controls/Scrubber';
 import { decodeLink, encodeLink, runFromJson } from '../../src/share/link';
-import { parseSchedule } from '../../src/sim/schedule';
-import { MAX_SEEK_MS, scheduleCapProblem } from '../../src/sim/limits';
-import { PRESETS, presetActions } from '../../src/sim/presets';
-import { TOURS } from '../../src/sim/tours/tours';
-import { resolvedTour } from '../../src/sim/tours/runner';
+import { parseSchedule } from '../../src/sim/model/schedule';
+import { MAX_SEEK_MS, scheduleCapProblem } from '../../src/sim/model/limits';
+import { PRESETS, presetActions } from '../../src/sim/run/presets';
+import { TOURS } from '../../src/sim/teach/tours/tours';
+import { resolvedTour } from '../../src/sim/teach/tours/runner';
 import { renderLab } from './labHarness';
 
 afterEach(cleanup);

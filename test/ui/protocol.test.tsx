@@ -3,9 +3,9 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunSettings } from '../../src/ui/controls/RunSettings';
-import { DEFAULT_CONFIG } from '../../src/sim/config';
-import { FEATURES } from '../../src/sim/features';
-import { formatSchedule } from '../../src/sim/schedule';
+import { DEFAULT_CONFIG } from '../../src/sim/model/config';
+import { FEATURES } from '../../src/sim/model/features';
+import { formatSchedule } from '../../src/sim/model/schedule';
 import { renderLab } from './labHarness';
 
 afterEach(cleanup);

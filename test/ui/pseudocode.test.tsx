@@ -3,9 +3,9 @@
 // did is lit, and a click on a line filters the event log to what that line produced.
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../src/sim/config';
-import { PSEUDOCODE_LINE_IDS } from '../../src/sim/pseudocode';
-import { PSEUDOCODE_IDS } from '../../src/sim/pseudocodeIds';
+import { DEFAULT_CONFIG } from '../../src/sim/model/config';
+import { PSEUDOCODE_LINE_IDS } from '../../src/sim/teach/pseudocode';
+import { PSEUDOCODE_IDS } from '../../src/sim/model/pseudocodeIds';
 import { EventLogPanel } from '../../src/ui/panels/EventLogPanel';
 import { PseudocodePanel } from '../../src/ui/panels/PseudocodePanel';
 import { renderLab } from './labHarness';

@@ -3,7 +3,7 @@
 // in the client's line, and Settings ▸ Protocol's read mode.
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, type SimConfig } from '../../src/sim/config';
+import { DEFAULT_CONFIG, type SimConfig } from '../../src/sim/model/config';
 import { RunSettings } from '../../src/ui/controls/RunSettings';
 import { ClientsPanel } from '../../src/ui/panels/ClientsPanel';
 import { renderLab } from './labHarness';

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RunSettings } from '../../src/ui/controls/RunSettings';
 import { LogsPanel } from '../../src/ui/panels/LogsPanel';
 import { Legend } from '../../src/ui/diagram/Legend';
-import { findPreset } from '../../src/sim/presets';
-import { DEFAULT_CONFIG } from '../../src/sim/config';
-import { formatSchedule } from '../../src/sim/schedule';
+import { findPreset } from '../../src/sim/run/presets';
+import { DEFAULT_CONFIG } from '../../src/sim/model/config';
+import { formatSchedule } from '../../src/sim/model/schedule';
 import { renderLab } from './labHarness';
 
 afterEach(cleanup);

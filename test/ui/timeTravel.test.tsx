@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../src/sim/config';
-import { BUGS } from '../../src/sim/features';
-import { parseSchedule } from '../../src/sim/schedule';
-import { CHAPTER_SCHEDULE } from '../../src/sim/presets';
+import { DEFAULT_CONFIG } from '../../src/sim/model/config';
+import { BUGS } from '../../src/sim/model/features';
+import { parseSchedule } from '../../src/sim/model/schedule';
+import { CHAPTER_SCHEDULE } from '../../src/sim/run/presets';
 import { Scrubber, thinMarks } from '../../src/ui/controls/Scrubber';
 import { ScheduleEditor } from '../../src/ui/controls/ScheduleEditor';
 import { runFileText, ShareControls } from '../../src/ui/controls/ShareControls';

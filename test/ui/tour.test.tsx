@@ -4,9 +4,9 @@
 // while a tour is open; names in the narration outline their node on hover.
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolvedTour } from '../../src/sim/tours/runner';
-import { findTour } from '../../src/sim/tours/tours';
-import type { Tour } from '../../src/sim/tours/types';
+import { resolvedTour } from '../../src/sim/teach/tours/runner';
+import { findTour } from '../../src/sim/teach/tours/tours';
+import type { Tour } from '../../src/sim/teach/tours/types';
 import { App } from '../../src/ui/App';
 import { openTourBeat } from '../../src/ui/tour';
 import { currentLink } from '../../src/ui/urlSync';

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../src/sim/config';
-import { findPreset } from '../../src/sim/presets';
+import { DEFAULT_CONFIG } from '../../src/sim/model/config';
+import { findPreset } from '../../src/sim/run/presets';
 import { Diagram } from '../../src/ui/diagram/Diagram';
 import { ClientsPanel } from '../../src/ui/panels/ClientsPanel';
 import { LockTablePanel } from '../../src/ui/panels/LockTablePanel';
@@ -10,7 +10,7 @@ import { LogsPanel } from '../../src/ui/panels/LogsPanel';
 import { NodeContextPanel } from '../../src/ui/panels/NodeContextPanel';
 import { StoresPanel } from '../../src/ui/panels/StoresPanel';
 import { WhyNoLeaderButton, WhyPanel } from '../../src/ui/panels/WhyPanel';
-import type { MessageView } from '../../src/sim/snapshot';
+import type { MessageView } from '../../src/sim/view/runView';
 import { diagramLayout, messageLane } from '../../src/paint/layout';
 import { messageAt } from '../../src/paint/messageCanvas';
 import { renderLab } from './labHarness';

@@ -3,9 +3,9 @@
  * before anything runs; a job is one (point, seed) run, a pure function of the spec, so the page's
  * workers, Node's worker threads and a plain loop all give the same results in any order.
  */
-import type { SimConfig } from '../config';
-import type { Action } from '../schedule';
-import { Simulation } from '../simulation';
+import type { SimConfig } from '../model/config';
+import type { Action } from '../model/schedule';
+import { Simulation } from '../run/simulation';
 import { computeMeasures, type MeasureId } from './measures';
 import { RunRecorder } from './recorder';
 import { summarize, type Summary } from './stats';

@@ -3,7 +3,7 @@
  * (observations.ts). A measure returns null when the run has nothing to measure (no leader was
  * lost, no entry committed): such runs are counted, never plotted as zero.
  */
-import { majorityOf } from '../quorum';
+import { majorityOf } from '../raft/quorum';
 import type { Observation, RunRecord } from './observations';
 import { quantile } from './stats';
 

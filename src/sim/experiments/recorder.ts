@@ -5,8 +5,8 @@
  * off the node, never off the text), the leader-append and leader-commit detail events, and the
  * stores' write records.
  */
-import type { ActionBody } from '../schedule';
-import type { Simulation } from '../simulation';
+import type { ActionBody } from '../model/schedule';
+import type { Simulation } from '../run/simulation';
 import type { Observation, RunRecord } from './observations';
 
 /** Detail events are read as they come; the engine may drop older ones past this many. */

@@ -2,7 +2,7 @@
  * The sweep: one parameter and its values, as text at the edges (`timeout=100-200,150-300`), and
  * the seeds per point. One parser for the page and the CLI, one sentence per mistake.
  */
-import { MAX_NODES, MIN_NODES } from '../config';
+import { MAX_NODES, MIN_NODES } from '../model/config';
 import type { ExperimentParams } from './templates';
 
 export const SWEEP_PARAMS = ['timeout', 'spread', 'heartbeat', 'latency', 'nodes', 'loss', 'drift', 'pause', 'lease'] as const;

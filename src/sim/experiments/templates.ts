@@ -4,8 +4,8 @@
  * the run goes (which node leads when the crash comes) it does with `act`, so the action lands in
  * the run's schedule and the run's link replays it exactly.
  */
-import { checkConfig, nodeIdsFor, type SimConfig } from '../config';
-import { checkSchedule, freezeAction, type Action, type ActionBody } from '../schedule';
+import { checkConfig, nodeIdsFor, type SimConfig } from '../model/config';
+import { checkSchedule, freezeAction, type Action, type ActionBody } from '../model/schedule';
 import type { MeasureId } from './measures';
 import type { RunRecorder } from './recorder';
 

@@ -4,11 +4,11 @@
  * messages arrived in between (their event lines are concatenated, the latest snapshot wins).
  * A snapshot message becomes the store's one `frame`; nothing is mirrored field by field.
  */
-import type { BugName, SimConfig } from '../../sim/config';
-import type { FeatureName } from '../../sim/features';
-import type { DetailEvent, SimEvent } from '../../sim/events';
-import type { Action, ActionBody } from '../../sim/schedule';
-import { applyTraceDelta, type TraceDelta } from '../../sim/traceColumns';
+import type { BugName, SimConfig } from '../../sim/model/config';
+import type { FeatureName } from '../../sim/model/features';
+import type { DetailEvent, SimEvent } from '../../sim/model/events';
+import type { Action, ActionBody } from '../../sim/model/schedule';
+import { applyTraceDelta, type TraceDelta } from '../../sim/view/traceColumns';
 import {
   clampSpeed,
   type ExportFormat,

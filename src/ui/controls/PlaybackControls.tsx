@@ -1,6 +1,6 @@
 /** Play/pause, stepping 1 ms either way, speed, the clock and "go to" (events and landmarks are on the scrubber). */
 import { memo, useState } from 'react';
-import { CAP_NAME, MAX_SEEK_MS, SPEED_CHOICES } from '../../sim/limits';
+import { CAP_NAME, MAX_SEEK_MS, SPEED_CHOICES } from '../../sim/model/limits';
 import { speedLabel } from '../../worker/protocol';
 import { useBridge, useLab, useLabPanel, useLabStore } from '../labContext';
 import { selectNow, selectPlaying, selectSpeed, selectStopAt } from '../store/selectors';

@@ -4,7 +4,7 @@ import { useBridge, useLab } from '../labContext';
 import { ALL_PRESETS, presetRun } from '../runs';
 import { selectFork, selectLabel, selectSpeed } from '../store/selectors';
 import { forkedLabel } from './ForkNotice';
-import { TOURS, findTour } from '../../sim/tours/tours';
+import { TOURS, findTour } from '../../sim/teach/tours/tours';
 import { openTourBeat } from '../tour';
 
 /** Tours that are not a preset's: listed after the presets. */

@@ -5,8 +5,8 @@
  * off turns its bugs off too, since they mean nothing without it.
  */
 import { memo, useState } from 'react';
-import { BUG_FEATURE, READ_MODES, featuresOf, readModeOf, type ReadMode, type SimConfig } from '../../sim/config';
-import { FEATURES, canonicalFeatures, type FeatureName } from '../../sim/features';
+import { BUG_FEATURE, READ_MODES, featuresOf, readModeOf, type ReadMode, type SimConfig } from '../../sim/model/config';
+import { FEATURES, canonicalFeatures, type FeatureName } from '../../sim/model/features';
 import { useLab, useLabPanel } from '../labContext';
 import { selectConfig, selectNow } from '../store/selectors';
 import { useReplayWith } from './replayWith';

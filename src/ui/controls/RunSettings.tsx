@@ -4,8 +4,8 @@
  * a bad value gets one sentence and the current run keeps going. The schedule has its own tab.
  */
 import { memo, useState } from 'react';
-import { configFromFields, type SimConfig } from '../../sim/config';
-import { checkSchedule, formatAction, type Action } from '../../sim/schedule';
+import { configFromFields, type SimConfig } from '../../sim/model/config';
+import { checkSchedule, formatAction, type Action } from '../../sim/model/schedule';
 import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';

@@ -4,9 +4,9 @@
  * the same time; a bad schedule gets one sentence inline and the run is kept.
  */
 import { memo, useId, useMemo, useState } from 'react';
-import type { SimConfig } from '../../sim/config';
-import { scheduleCapProblem } from '../../sim/limits';
-import { checkSchedule, formatAction, parseSchedule, ScheduleError, VERBS, type Action } from '../../sim/schedule';
+import type { SimConfig } from '../../sim/model/config';
+import { scheduleCapProblem } from '../../sim/model/limits';
+import { checkSchedule, formatAction, parseSchedule, ScheduleError, VERBS, type Action } from '../../sim/model/schedule';
 import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectCanRedo, selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';

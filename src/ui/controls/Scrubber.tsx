@@ -6,7 +6,7 @@
  */
 import { scaleLinear, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTimes, symbolTriangle, type SymbolType } from 'd3';
 import { memo, useMemo, useState, type ChangeEvent } from 'react';
-import { CAP_NAME, MAX_SEEK_MS } from '../../sim/limits';
+import { CAP_NAME, MAX_SEEK_MS } from '../../sim/model/limits';
 import type { LandmarkView } from '../../worker/protocol';
 import { formatDuration } from '../format';
 import { ForkNotice } from './ForkNotice';

@@ -4,7 +4,7 @@
  * carries it (`snapshot=`). A bad value gets one sentence and changes nothing.
  */
 import { memo, useState } from 'react';
-import { configFromFields, snapshotEveryOf } from '../../sim/config';
+import { configFromFields, snapshotEveryOf } from '../../sim/model/config';
 import { useLab } from '../labContext';
 import { selectConfig } from '../store/selectors';
 import { useReplayWith } from './replayWith';

@@ -5,7 +5,7 @@
  * the controls need not re-render with every frame of a playing run to have them.
  */
 import { useCallback } from 'react';
-import type { SimConfig } from '../../sim/config';
+import type { SimConfig } from '../../sim/model/config';
 import { useBridge, useLabStore } from '../labContext';
 import { selectLabel, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 

@@ -1,6 +1,6 @@
 /** What the shapes mean: roles and message kinds, drawn with the diagram's own shapes. */
 import { memo } from 'react';
-import type { FeatureName } from '../../sim/features';
+import type { FeatureName } from '../../sim/model/features';
 import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath, type MessageKind } from '../../paint/messageShapes';
 import { roleShapePath } from './NodeGlyph';
 

@@ -5,7 +5,7 @@
  * in flight and the election timers live on a canvas under the SVG; here they become SVG marks at
  * the positions the canvas paints (the same `messageMarks` and `timerMarks`). A legend and a title line are added around the ring.
  */
-import type { DropView, MessageView, NodeView } from '../../sim/snapshot';
+import type { DropView, MessageView, NodeView } from '../../sim/view/runView';
 import { VIEW_H, VIEW_W, type DiagramLayout } from '../../paint/layout';
 import { BURST_CROSS, burstRadius, messageMarks } from '../../paint/messageCanvas';
 import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath } from '../../paint/messageShapes';

@@ -3,8 +3,8 @@
  * for everything a client can do. A client's lease clock is its own — it cannot see its pauses.
  */
 import { memo, useState } from 'react';
-import { MAX_CLIENTS, READ_MODES, featuresOf, type ReadMode } from '../../sim/config';
-import type { ClientView } from '../../sim/snapshot';
+import { MAX_CLIENTS, READ_MODES, featuresOf, type ReadMode } from '../../sim/model/config';
+import type { ClientView } from '../../sim/view/runView';
 import { formatDuration } from '../format';
 import { useBridge, useLabPanel } from '../labContext';
 import { selectClients, selectConfig, selectNow, selectSchedule } from '../store/selectors';

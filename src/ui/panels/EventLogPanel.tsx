@@ -5,9 +5,9 @@
  */
 import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { detailLine } from '../../sim/describe';
-import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/events';
-import { lineOfEventKind } from '../../sim/pseudocode';
+import { detailLine } from '../../sim/model/describe';
+import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/model/events';
+import { lineOfEventKind } from '../../sim/teach/pseudocode';
 import { useLabLog, useLabStore } from '../labContext';
 import { selectClientIds, selectDetails, selectEventFilter, selectEvents, selectEventsBase, selectNodeIds, selectShowDetails } from '../store/selectors';
 

@@ -8,8 +8,8 @@
  * closed tab costs nothing.
  */
 import { memo, useState } from 'react';
-import { history as sayHistory } from '../../sim/describe';
-import { VERDICT_NAMES, verdictStake, type Verdict, type VerdictName } from '../../sim/linearizability/check';
+import { history as sayHistory } from '../../sim/model/describe';
+import { VERDICT_NAMES, verdictStake, type Verdict, type VerdictName } from '../../sim/check/linearizability/check';
 import { useBridge, useLabPanel } from '../labContext';
 import { selectConfig } from '../store/selectors';
 import { TRACKS, layoutHistory, shownVerdict as pickShown, subsetSeekMs } from './historyLanes';

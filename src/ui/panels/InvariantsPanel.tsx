@@ -5,10 +5,10 @@
  * search that fuzzes in the worker and loads what it finds.
  */
 import { memo, useEffect, useRef, useState } from 'react';
-import { BUG_FEATURE, BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../../sim/config';
-import { BUG_BLURBS, canonicalFeatures } from '../../sim/features';
-import { invariant as say } from '../../sim/describe';
-import { invariantsFor } from '../../sim/invariants';
+import { BUG_FEATURE, BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../../sim/model/config';
+import { BUG_BLURBS, canonicalFeatures } from '../../sim/model/features';
+import { invariant as say } from '../../sim/model/describe';
+import { invariantsFor } from '../../sim/check/invariants';
 import { Popover } from '../controls/Popover';
 import { useReplayWith } from '../controls/replayWith';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';

@@ -4,7 +4,7 @@
  * each peer.
  */
 import { memo } from 'react';
-import type { NodeView } from '../../sim/snapshot';
+import type { NodeView } from '../../sim/view/runView';
 import { termColour, truncate } from '../format';
 import { useLabPanel, useLabStore } from '../labContext';
 import { selectLeader, selectNodes } from '../store/selectors';

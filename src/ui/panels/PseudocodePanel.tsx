@@ -6,8 +6,8 @@
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { featuresOf } from '../../sim/config';
-import { PSEUDOCODE, lineOfEventKind } from '../../sim/pseudocode';
+import { featuresOf } from '../../sim/model/config';
+import { PSEUDOCODE, lineOfEventKind } from '../../sim/teach/pseudocode';
 import { useLabPanel, useLabStore } from '../labContext';
 import { selectConfig, selectDetails, selectEventFilter, selectEvents, selectFocusedNode, selectLeader, selectNow, selectPlaying } from '../store/selectors';
 

@@ -4,7 +4,7 @@
  */
 import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { StoreView } from '../../sim/snapshot';
+import type { StoreView } from '../../sim/view/runView';
 import { useLabPanel } from '../labContext';
 import { disagreeingKeys, selectStores } from '../store/selectors';
 import { WhyButton } from './WhyPanel';

@@ -6,7 +6,7 @@
  * focus back to where the question was asked.
  */
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
-import { explain, type WhySubject } from '../../sim/why';
+import { explain, type WhySubject } from '../../sim/teach/why';
 import { useLabPanel, useLabStore } from '../labContext';
 import { selectEvents, selectLeader, selectRunView, selectWhySubject } from '../store/selectors';
 

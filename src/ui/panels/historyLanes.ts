@@ -4,8 +4,8 @@
  * unfenced store — and one bar per operation from its invocation to its completion (to the time
  * on screen while it is still open). Plain data, so tests can check it without a DOM.
  */
-import type { HistoryOpJson } from '../../sim/history';
-import { VERDICT_NAMES, type LinearizabilityReport, type VerdictName } from '../../sim/linearizability/check';
+import type { HistoryOpJson } from '../../sim/model/history';
+import { VERDICT_NAMES, type LinearizabilityReport, type VerdictName } from '../../sim/check/linearizability/check';
 
 export const TRACKS = ['lock', 'fenced', 'unfenced'] as const;
 export type Track = (typeof TRACKS)[number];

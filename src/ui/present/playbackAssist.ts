@@ -6,7 +6,7 @@
  *   at SLOW_FACTOR of the chosen speed, and the chosen speed comes back after (and on pause).
  * Both watch the store from the page; the worker just sees pause/seek/speed commands.
  */
-import { MIN_SPEED } from '../../sim/limits';
+import { MIN_SPEED } from '../../sim/model/limits';
 import type { LandmarkView } from '../../worker/protocol';
 import type { HostBridge } from '../bridge/hostBridge';
 

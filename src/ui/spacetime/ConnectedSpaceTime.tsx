@@ -4,8 +4,8 @@
  * and lanes when a preset asks (`spacetimeFocus`); the clients' checked history beside their lanes.
  */
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
-import type { EventCategory } from '../../sim/events';
-import type { MessageType } from '../../sim/types';
+import type { EventCategory } from '../../sim/model/events';
+import type { MessageType } from '../../sim/model/types';
 import type { MessageFilter } from './scene';
 import { registerSpacetimeExports } from '../export/spacetimeActions';
 import { useBridge, useLab, useLabStore } from '../labContext';

@@ -12,7 +12,7 @@
  */
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
 import { select, zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
-import type { TraceView } from '../../sim/traceColumns';
+import type { TraceView } from '../../sim/view/traceColumns';
 import { followWindow, MIN_WINDOW_MS, nearestSegment, panWindow, tOf, clampWindow, yOf, zoomWindow, type TimeScale, type TimeWindow } from './geometry';
 import { AXIS_GUTTER, defaultLaneIds, foldNodes, laneLayout, SERVICE_LANE, type LaneLayout } from './lanes';
 import { paintScene } from './paint';

@@ -6,9 +6,9 @@
  * that performed them (its lease bar stands just right of it), or of the service lane.
  * When a verdict failed, its minimal subset is outlined and everything else dimmed.
  */
-import type { HistoryOpJson } from '../../sim/history';
+import type { HistoryOpJson } from '../../sim/model/history';
 import { opTone, TRACKS, type BarTone, type Track } from '../panels/historyLanes';
-import { history as sayHistory } from '../../sim/describe';
+import { history as sayHistory } from '../../sim/model/describe';
 import { laneOf, type LaneLayout } from './lanes';
 
 /** What the view is given: the operations up to the time on screen and the subset to outline. */

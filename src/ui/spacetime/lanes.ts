@@ -4,7 +4,7 @@
  * folded into one 'service' lane (the fencing figure: A, service, B, fenced): messages between
  * nodes are then hidden and those to or from any node land on that lane.
  */
-import type { TraceActors } from '../../sim/traceTypes';
+import type { TraceActors } from '../../sim/view/traceTypes';
 
 /** The id of the lane that folds every node into one. */
 export const SERVICE_LANE = 'service';

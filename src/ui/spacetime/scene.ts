@@ -9,9 +9,9 @@
  * are kept aside once per trace so one of them does not make every window scan the whole run.
  */
 import { scaleLinear } from 'd3';
-import { FATE, MESSAGE_TYPES, type FateCode, type MessageColumns, type TraceView } from '../../sim/traceColumns';
-import type { DropReason, LeaseSpan, StoreMark } from '../../sim/traceTypes';
-import type { MessageType, Role } from '../../sim/types';
+import { FATE, MESSAGE_TYPES, type FateCode, type MessageColumns, type TraceView } from '../../sim/view/traceColumns';
+import type { DropReason, LeaseSpan, StoreMark } from '../../sim/view/traceTypes';
+import type { MessageType, Role } from '../../sim/model/types';
 import { dropPosition, MESSAGE_KINDS, messageKind, type MessageKind } from '../../paint/messageShapes';
 import { yOf, type Segment, type TimeScale, type TimeWindow } from './geometry';
 import { foldLabel, quietFolds, type Fold } from './folds';

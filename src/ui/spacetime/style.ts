@@ -2,7 +2,7 @@
  * How the scene's primitives look, shared by the canvas painter and the SVG export so the two
  * agree: opacities, widths, dashes and the short texts drawn beside marks.
  */
-import { FATE_NAMES } from '../../sim/traceColumns';
+import { FATE_NAMES } from '../../sim/view/traceColumns';
 import type { BandState, SceneArrow } from './scene';
 
 /** Font sizes (px). Lane headers are 16 px so they read on a projector at 1280×720. */

@@ -5,7 +5,7 @@
  */
 import { MESSAGE_KINDS, MESSAGE_LOOKS, symbolPath, type MessageKind } from '../../paint/messageShapes';
 import { arrowHead } from './geometry';
-import type { TraceView } from '../../sim/traceColumns';
+import type { TraceView } from '../../sim/view/traceColumns';
 import type { TimeWindow } from './geometry';
 import { AXIS_GUTTER, laneLayout, type LaneLayout } from './lanes';
 import { buildScene, LANE_GEOMETRY, type HeartbeatMode, type MessageFilter, type Scene } from './scene';

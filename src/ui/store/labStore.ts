@@ -4,13 +4,13 @@
  * `selectors.ts`.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { DEFAULT_CONFIG, type SimConfig } from '../../sim/config';
-import type { DetailEvent, SimEvent } from '../../sim/events';
-import { DEFAULT_SPEED } from '../../sim/limits';
-import type { Action } from '../../sim/schedule';
-import type { RunView } from '../../sim/snapshot';
-import type { TraceView } from '../../sim/traceColumns';
-import type { WhySubject } from '../../sim/why';
+import { DEFAULT_CONFIG, type SimConfig } from '../../sim/model/config';
+import type { DetailEvent, SimEvent } from '../../sim/model/events';
+import { DEFAULT_SPEED } from '../../sim/model/limits';
+import type { Action } from '../../sim/model/schedule';
+import type { RunView } from '../../sim/view/runView';
+import type { TraceView } from '../../sim/view/traceColumns';
+import type { WhySubject } from '../../sim/teach/why';
 import { presentSlice, type PresentSlice } from '../present/presentSlice';
 import type { CheckStatus, ForkView, FuzzDoneMessage, FuzzProgressMessage, LandmarkView } from '../../worker/protocol';
 

@@ -2,9 +2,9 @@
  * Module-level selectors (stable function identities, so subscriptions stay cheap). Selectors
  * that build an object are used with `useShallow`.
  */
-import type { SimConfig } from '../../sim/config';
-import type { Action } from '../../sim/schedule';
-import type { ClientView, NodeView, RunView } from '../../sim/snapshot';
+import type { SimConfig } from '../../sim/model/config';
+import type { Action } from '../../sim/model/schedule';
+import type { ClientView, NodeView, RunView } from '../../sim/view/runView';
 import type { CheckStatus, ForkView, LandmarkView, ViolationView } from '../../worker/protocol';
 import type { MessageFrame } from '../../paint/messageCanvas';
 import type { Frame, LabState } from './labStore';
@@ -150,7 +150,7 @@ export function disagreeingKeys(s: LabState): string[] {
   return [...new Set([...f.keys(), ...u.keys()])].filter((k) => f.get(k) !== u.get(k)).sort();
 }
 
-export { majorityOf } from '../../sim/quorum';
+export { majorityOf } from '../../sim/raft/quorum';
 
 /** The node the context panel shows, if it still exists. */
 export const selectFocusedNodeView = (s: LabState): NodeView | undefined => (s.focusedNode === null ? undefined : nodeById(s, s.focusedNode));

@@ -1,0 +1,393 @@
+/**
+ * What the view needs of a run at one instant, as plain structured-clone-able data. The worker
+ * posts one of these per animation frame; the UI never reaches into the simulation itself.
+ */
+import { featuresOf } from '../model/config';
+import { commandText } from '../model/describe';
+import type { FeatureName } from '../model/features';
+import type { DetailEvent, SimEvent } from '../model/events';
+import type { ClientIntent } from '../model/schedule';
+import type { Simulation } from '../run/simulation';
+import type { StoreWriteRecord } from '../model/types';
+import type { AppendEntries, Message, MessageType, Role } from '../model/types';
+import type { Membership } from '../raft/membership';
+import type { RaftNode } from '../raft/node';
+
+/** How many trailing log entries a run view carries per node (the UI shows the tail). */
+export const VIEW_LOG_TAIL = 60;
+
+export interface LogEntryView {
+  readonly index: number;
+  readonly term: number;
+  readonly text: string;
+  /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands; `config`: a configuration entry (membership, §4.1). */
+  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'put' | 'get' | 'config';
+}
+
+export interface MembershipView {
+  readonly voters: readonly string[];
+  readonly configIndex: number;
+  /** Leader only: the servers it catches up before they join. */
+  readonly learners: readonly string[];
+  readonly status: 'voter' | 'learner' | 'removed';
+}
+
+export interface LockView {
+  readonly key: string;
+  readonly owner: string;
+  readonly token: number;
+  readonly leaseMs: number;
+  /** Lease time left by this node's own clock (negative once it ran out). */
+  readonly remainingMs: number;
+}
+
+export interface NodeView {
+  readonly id: string;
+  readonly alive: boolean;
+  readonly role: Role;
+  readonly term: number;
+  readonly votedFor: string | null;
+  /** Votes received in the current candidacy (meaningful while candidate or just elected). */
+  readonly votes: readonly string[];
+  readonly leaderId: string | null;
+  readonly electionTimerStart: number;
+  readonly electionDeadline: number;
+  readonly heartbeatDue: number;
+  readonly logLength: number;
+  /** The last VIEW_LOG_TAIL entries. */
+  readonly log: readonly LogEntryView[];
+  readonly commitIndex: number;
+  readonly lastApplied: number;
+  /** Leader only: per peer. */
+  readonly nextIndex: Readonly<Record<string, number>>;
+  readonly matchIndex: Readonly<Record<string, number>>;
+  readonly locks: readonly LockView[];
+  readonly nextToken: number;
+  readonly driftPct: number;
+  readonly localNowMs: number;
+  /** Pre-vote (§9.6): asking for pre-votes, and who said yes so far (present only while it asks). */
+  readonly preCandidate?: true;
+  /** fast-backup, a leader: rejections in a row from each peer (round trips spent backing up). */
+  readonly backupRounds?: Readonly<Record<string, number>>;
+  /**
+   * Membership changes (only in runs with the feature): this node's configuration in force, and
+   * where the cluster's leader (else the node itself) puts it — a voter, a learner catching up
+   * (§4.2.1), or removed.
+   */
+  readonly membership?: MembershipView;
+  readonly preVotes?: readonly string[];
+  /** Snapshots (§5): the compacted prefix, present only once the node holds a snapshot. */
+  readonly snapshot?: { readonly index: number; readonly term: number };
+}
+
+export interface MessageView {
+  readonly seq: number;
+  readonly type: MessageType;
+  readonly src: string;
+  readonly dst: string;
+  readonly sentAt: number;
+  readonly deliverAt: number;
+  /** Will be lost in flight (message loss); drawn dying half way. */
+  readonly lost: boolean;
+  /** Short text for tooltips: "AE term 2 [x=1] commit 1", "vote granted". */
+  readonly label: string;
+  /** A reply's verdict (vote granted, append succeeded); null for other types. */
+  readonly ok: boolean | null;
+  /** An AppendEntries that carries no entries: a heartbeat. */
+  readonly heartbeat: boolean;
+  /** Every field the message carries (entries as text), for the Why panel. */
+  readonly fields: MessageFields;
+}
+
+/** A message's payload as plain data: AppendEntries carries its entries as index, term and text. */
+export type MessageFields =
+  | Exclude<Message, AppendEntries>
+  | (Omit<AppendEntries, 'entries'> & { readonly entries: readonly { readonly index: number; readonly term: number; readonly text: string }[] });
+
+export interface DropView extends MessageView {
+  readonly droppedAt: number;
+  readonly reason: 'down' | 'partition' | 'loss';
+}
+
+export interface ClientView {
+  readonly id: string;
+  readonly alive: boolean;
+  readonly paused: boolean;
+  readonly pausedUntil: number | null;
+  readonly status: string;
+  readonly believedLeader: string;
+  readonly currentToken: number | null;
+  readonly holdings: readonly { readonly key: string; readonly token: number; readonly deadline: number }[];
+  /** Intents waiting their turn, as the schedule words them: "acquire job:42", "write result=A-1". */
+  readonly queue: readonly string[];
+  /** Reads: the answer to the client's last put or get (`get x -> 1`); absent before any. */
+  readonly lastResult?: string;
+}
+
+export interface StoreView {
+  readonly id: 'fenced' | 'unfenced';
+  readonly checksTokens: boolean;
+  readonly values: readonly { readonly key: string; readonly value: string; readonly token: number | null }[];
+  readonly accepted: number;
+  readonly rejected: number;
+  readonly writes: readonly StoreWriteRecord[];
+}
+
+export interface RunView {
+  readonly now: number;
+  /** The run's protocol features; absent when none is on. */
+  readonly features?: readonly FeatureName[];
+  readonly nodes: readonly NodeView[];
+  readonly leader: string | null;
+  readonly messages: readonly MessageView[];
+  readonly drops: readonly DropView[];
+  /** Partition groups; empty when the network is whole. */
+  readonly partitions: readonly (readonly string[])[];
+  readonly clients: readonly ClientView[];
+  readonly stores: { readonly fenced: StoreView; readonly unfenced: StoreView } | null;
+  readonly lossPct: number;
+  readonly sent: Readonly<Record<string, number>>;
+  readonly dropped: number;
+  readonly eventCount: number;
+}
+
+/** The fields of a message the view draws from, beyond its type and ends. */
+function queuedText(i: ClientIntent): string {
+  switch (i.op) {
+    case 'write':
+      return `write ${i.key}=${i.value}`;
+    case 'acquire':
+    case 'release':
+      return `${i.op} ${i.key}`;
+    case 'put':
+      return `put ${i.key}=${i.value}`;
+    case 'get':
+      return `get ${i.key}${i.mode !== null ? ` ${i.mode}` : ''}`;
+    default:
+      return i.op;
+  }
+}
+
+function messageFacts(payload: Message): Pick<MessageView, 'label' | 'ok' | 'heartbeat' | 'fields'> {
+  return {
+    label: messageLabel(payload),
+    ok: payload.type === 'VoteReply' ? payload.granted : payload.type === 'AppendReply' ? payload.success : null,
+    heartbeat: payload.type === 'AppendEntries' && payload.entries.length === 0,
+    fields: messageFields(payload),
+  };
+}
+
+export function messageFields(payload: Message): MessageFields {
+  if (payload.type !== 'AppendEntries') return payload;
+  return {
+    ...payload,
+    entries: payload.entries.map((e, i) => ({ index: payload.prevLogIndex + 1 + i, term: e.term, text: commandText(e.command) })),
+  };
+}
+
+export function messageLabel(payload: Message): string {
+  switch (payload.type) {
+    case 'RequestVote':
+      return `${payload.preVote ? 'PreVote' : 'RequestVote'} term ${payload.term} (last ${payload.lastLogIndex}/${payload.lastLogTerm})`;
+    case 'VoteReply':
+      return `${payload.preVote ? 'pre-vote' : 'vote'} ${payload.granted ? 'granted' : 'refused'} (term ${payload.term})`;
+    case 'AppendEntries':
+      return payload.entries.length === 0
+        ? `heartbeat term ${payload.term}, commit ${payload.leaderCommit}`
+        : `AppendEntries term ${payload.term} [${payload.entries.map((e) => commandText(e.command)).join(', ')}] after ${payload.prevLogIndex}`;
+    case 'AppendReply':
+      return `append ${payload.success ? `ok, match ${payload.matchIndex}` : 'rejected'} (term ${payload.term})`;
+    case 'TimeoutNow':
+      return `TimeoutNow from ${payload.leader} (term ${payload.term})`;
+    case 'ClientRequest':
+      return `${payload.op} ${payload.key}`;
+    case 'ClientReply':
+      return `${payload.outcome}${payload.token !== null ? ` token ${payload.token}` : ''} (${payload.key})`;
+    case 'StoreWrite':
+      return `write ${payload.key}=${payload.value} token ${payload.token ?? 'none'}`;
+    case 'InstallSnapshot':
+      return `InstallSnapshot term ${payload.term}: snapshot ≤ ${payload.snapshot.index}, term ${payload.snapshot.term}`;
+    case 'InstallSnapshotReply':
+      return `snapshot installed, match ${payload.matchIndex} (term ${payload.term})`;
+  }
+}
+
+function membershipView(node: RaftNode, leader: RaftNode | null): MembershipView {
+  const m = node.membership as Membership;
+  const judge = (leader ?? node).membership as Membership;
+  const status = judge.isVoter(node.id) ? 'voter' : judge.learners.includes(node.id) ? 'learner' : 'removed';
+  return { voters: m.voters, configIndex: m.configIndex, learners: m.learners, status };
+}
+
+export function takeRunView(sim: Simulation): RunView {
+  const cluster = sim.cluster;
+  const now = cluster.nowMs;
+  const ls = sim.lockService;
+  const lead = cluster.features.membership ? cluster.leader() : null;
+  const nodes: NodeView[] = cluster.nodes.map((node) => {
+    const from = Math.max(0, node.log.length - VIEW_LOG_TAIL);
+    const log: LogEntryView[] = [];
+    for (let i = from; i < node.log.length; i++) {
+      const entry = node.log[i];
+      const c = entry.command;
+      log.push({ index: i + 1 + node.snapshotIndex, term: entry.term, text: commandText(c), kind: typeof c === 'string' ? 'plain' : c.type });
+    }
+    const local = cluster.localNowMs(node);
+    const machine = ls !== null ? ls.machineOf(node) : null;
+    const locks: LockView[] = (machine === null ? [] : [...machine.locks]).map(([key, h]) => ({
+      key,
+      owner: h.owner,
+      token: h.token,
+      leaseMs: h.leaseMs,
+      remainingMs: Math.round(h.grantedAtLocalMs + h.leaseMs - local),
+    }));
+    const isLeader = node.role === 'leader';
+    return {
+      id: node.id,
+      alive: node.alive,
+      role: node.role,
+      term: node.term,
+      votedFor: node.votedFor,
+      votes: node.role === 'follower' ? [] : [...node.votes].sort(),
+      leaderId: node.leaderId,
+      electionTimerStart: node.electionTimerStart,
+      electionDeadline: node.electionDeadline,
+      heartbeatDue: node.heartbeatDue,
+      logLength: node.lastLogIndex,
+      log,
+      commitIndex: node.commitIndex,
+      lastApplied: node.lastApplied,
+      nextIndex: isLeader ? Object.fromEntries(node.peers.map((p) => [p, node.nextIndexOf(p)])) : {},
+      matchIndex: isLeader ? Object.fromEntries(node.peers.map((p) => [p, node.matchIndexOf(p)])) : {},
+      locks,
+      nextToken: machine?.nextToken ?? 1,
+      driftPct: cluster.driftPct[node.index],
+      localNowMs: Math.round(local),
+      ...(node.preCandidate ? { preCandidate: true as const, preVotes: [...node.preVotes].sort() } : {}),
+      ...(isLeader && cluster.features.fastBackup ? { backupRounds: Object.fromEntries(node.peers.map((p) => [p, node.backupRoundsOf(p)])) } : {}),
+      ...(node.snapshot !== null ? { snapshot: { index: node.snapshot.index, term: node.snapshot.term } } : {}),
+      ...(node.membership !== null ? { membership: membershipView(node, lead) } : {}),
+    };
+  });
+  const messages: MessageView[] = cluster.inflight.items.map((env) => ({
+    seq: env.seq,
+    type: env.payload.type,
+    src: env.src,
+    dst: env.dst,
+    sentAt: env.sentAt,
+    deliverAt: env.deliverAt,
+    lost: env.lost,
+    ...messageFacts(env.payload),
+  }));
+  messages.sort((a, b) => a.seq - b.seq);
+  const drops: DropView[] = cluster.recentDrops.map((d) => ({
+    seq: d.envelope.seq,
+    type: d.envelope.payload.type,
+    src: d.envelope.src,
+    dst: d.envelope.dst,
+    sentAt: d.envelope.sentAt,
+    deliverAt: d.envelope.deliverAt,
+    lost: d.envelope.lost,
+    ...messageFacts(d.envelope.payload),
+    droppedAt: d.droppedAt,
+    reason: d.reason,
+  }));
+  const clients: ClientView[] = ls
+    ? [...ls.clients.values()].map((c) => ({
+        id: c.id,
+        alive: c.alive,
+        paused: c.paused(now),
+        pausedUntil: c.paused(now) ? c.pausedUntil : null,
+        status: c.status,
+        believedLeader: c.believedLeader,
+        currentToken: c.currentToken,
+        holdings: [...c.holdings].map(([key, h]) => ({ key, token: h.token, deadline: h.deadline })),
+        queue: c.queue.map(queuedText),
+        ...(c.lastResult !== null ? { lastResult: c.lastResult } : {}),
+      }))
+    : [];
+  const storeView = (s: import('../service/stores').Store): StoreView => ({
+    id: s.id,
+    checksTokens: s.checksTokens,
+    values: [...s.values].map(([key, v]) => ({ key, value: v.value, token: v.token })),
+    accepted: s.accepted,
+    rejected: s.rejected,
+    writes: s.writes.slice(-50),
+  });
+  const features = featuresOf(cluster.config);
+  return {
+    now,
+    ...(features.length > 0 ? { features } : {}),
+    nodes,
+    leader: cluster.leader()?.id ?? null,
+    messages,
+    drops,
+    partitions: cluster.groups.map((g) => [...g]),
+    clients,
+    stores: ls ? { fenced: storeView(ls.fenced), unfenced: storeView(ls.unfenced) } : null,
+    lossPct: cluster.lossPct,
+    sent: { ...cluster.sent },
+    dropped: cluster.dropped,
+    eventCount: cluster.events.length,
+  };
+}
+
+/** Events from index `from` on, for streaming new lines with each run view. */
+export function eventsSince(sim: Simulation, from: number): SimEvent[] {
+  return sim.cluster.events.slice(from);
+}
+
+/** Detail events from the run's index `from` on (empty unless the run records them; trimmed ones are gone). */
+export function detailsSince(sim: Simulation, from: number): DetailEvent[] {
+  const cluster = sim.cluster;
+  return cluster.details.slice(Math.max(0, from - cluster.detailsBase));
+}
+
+/** How many detail events the run has recorded, trimmed ones included. */
+export function detailCount(sim: Simulation): number {
+  return sim.cluster.detailsBase + sim.cluster.details.length;
+}
+
+/** What the ring's canvas draws of a message: where it goes, when, and its kind. */
+export type PaintMessage = Pick<MessageView, 'seq' | 'type' | 'src' | 'dst' | 'sentAt' | 'deliverAt' | 'lost' | 'ok' | 'heartbeat'>;
+export type PaintDrop = PaintMessage & Pick<DropView, 'droppedAt' | 'reason'>;
+/** What the canvas draws of a node: its election timer. */
+export type PaintNode = Pick<NodeView, 'id' | 'alive' | 'role' | 'electionTimerStart' | 'electionDeadline'>;
+
+export interface PaintView {
+  readonly messages: readonly PaintMessage[];
+  readonly drops: readonly PaintDrop[];
+  readonly nodes: readonly PaintNode[];
+}
+
+function paintMessage(env: { seq: number; src: string; dst: string; sentAt: number; deliverAt: number; lost: boolean; payload: Message }): PaintMessage {
+  const p = env.payload;
+  return {
+    seq: env.seq,
+    type: p.type,
+    src: env.src,
+    dst: env.dst,
+    sentAt: env.sentAt,
+    deliverAt: env.deliverAt,
+    lost: env.lost,
+    ok: p.type === 'VoteReply' ? p.granted : p.type === 'AppendReply' ? p.success : null,
+    heartbeat: p.type === 'AppendEntries' && p.entries.length === 0,
+  };
+}
+
+/**
+ * The few fields of a run view the ring's canvas draws, every frame, for the paint worker: a
+ * full run view carries every message's payload and every node's log, far more than a frame of
+ * motion needs. The same values as takeRunView's, field for field.
+ */
+export function paintView(sim: Simulation): PaintView {
+  const cluster = sim.cluster;
+  const messages = cluster.inflight.items.map(paintMessage);
+  messages.sort((a, b) => a.seq - b.seq);
+  return {
+    messages,
+    drops: cluster.recentDrops.map((d) => ({ ...paintMessage(d.envelope), droppedAt: d.droppedAt, reason: d.reason })),
+    nodes: cluster.nodes.map((n) => ({ id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline })),
+  };
+}
+
