@@ -1,4 +1,4 @@
-// The registry (src/sim/features/): every list is derived from the manifests, so these check the
+// The registry (src/sim/model/features/): every list is derived from the manifests, so these check the
 // manifests' own rules and that each manifest's rows land in every list, iterating the registry.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, checkConfig } from '../src/sim/model/config';

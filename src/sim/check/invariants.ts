@@ -22,7 +22,7 @@ import type { RaftNode } from '../raft/node';
 import { formatSchedule, type Action } from '../model/schedule';
 import { isLockCommand, type ApplyResult, type Command, type LogEntry, type SnapshotState } from '../model/types';
 
-/** Every invariant's id, in the panel's order: from the manifests (src/sim/features/), as is the feature each needs. */
+/** Every invariant's id, in the panel's order: from the manifests (src/sim/model/features/), as is the feature each needs. */
 export { INVARIANT_IDS, type InvariantId };
 
 /** The invariants a run with this configuration checks: every one, less those of features it has off. */

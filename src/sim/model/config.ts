@@ -12,7 +12,7 @@ export const MAX_NODES = 9;
 export const MAX_CLIENTS = 6;
 export const MAX_MS = 100_000_000;
 
-/** Switchable bugs and the feature each of a feature's bugs needs: from the manifests (src/sim/features/). */
+/** Switchable bugs and the feature each of a feature's bugs needs: from the manifests (src/sim/model/features/). */
 export { BUG_FEATURE, BUG_NAMES, type BugName };
 
 /** How a get is answered with the reads feature (§6.4): through the log, ReadIndex, or the leader's lease. */
@@ -39,7 +39,7 @@ export interface SimConfig {
   readonly clientIds: readonly string[];
   readonly bugs: readonly BugName[];
   /**
-   * Protocol features switched on (src/sim/features/); absent or empty is the chapter's Raft.
+   * Protocol features switched on (src/sim/model/features/); absent or empty is the chapter's Raft.
    * Optional so that every configuration written before features existed still means the same.
    */
   readonly features?: readonly FeatureName[];

@@ -369,7 +369,7 @@ export const snapshotInvariant = {
 } as const;
 
 export const invariant = {
-  /** Each invariant's name, from its manifest (src/sim/features/). */
+  /** Each invariant's name, from its manifest (src/sim/model/features/). */
   titles: INVARIANT_TITLES,
   twoLeaders: (term: number, a: string, b: string) => `${a} and ${b} were both elected leader of term ${term}.`,
   logEntryDiffers: (a: string, b: string, index: number, term: number, textA: string, textB: string) =>

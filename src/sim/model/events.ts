@@ -162,7 +162,7 @@ export type DetailBody =
         candidateLastLogIndex: number;
       }
     >
-  // Protocol features (src/sim/features/); recorded only in runs that switch them on.
+  // Protocol features (src/sim/model/features/); recorded only in runs that switch them on.
   | DetailOf<'pre-vote-started', { node: string; term: number; preVoteTerm: number; lastLogIndex: number; lastLogTerm: number }>
   | DetailOf<'pre-vote-won', { node: string; term: number; voters: readonly string[]; majority: number }>
   | DetailOf<
@@ -237,7 +237,7 @@ export type DetailBody =
 export type DetailKind = DetailBody['kind'];
 
 /**
- * Every detail kind, from the manifests (src/sim/features/), which name each feature's; the bodies
+ * Every detail kind, from the manifests (src/sim/model/features/), which name each feature's; the bodies
  * stay typed here, in one union, so describeDetail's switch narrows each kind to its values.
  * The type says every listed kind has a body, and the check below that every body is listed.
  */

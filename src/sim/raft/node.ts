@@ -50,7 +50,7 @@ export interface NodeHost {
   /** Entry `index` is committed and this node applies it now, in log order (lastApplied moved to it). */
   onCommitted(node: RaftNode, index: number, entry: LogEntry): void;
   readonly bugs: NodeBugs;
-  /** Protocol features (src/sim/features/); all false is the chapter's Raft. */
+  /** Protocol features (src/sim/model/features/); all false is the chapter's Raft. */
   readonly features: NodeFeatures;
   /**
    * Whether detail events are recorded. Callers test it before building one, so a run that does
@@ -67,7 +67,7 @@ export interface NodeHost {
   restoreSnapshotState?(node: RaftNode, state: SnapshotState | null): void;
 }
 
-/** The bugs this code reads, one flag each: derived from the manifests (src/sim/features/). */
+/** The bugs this code reads, one flag each: derived from the manifests (src/sim/model/features/). */
 export type { NodeBugs };
 
 /** Reads: how many recent heartbeat rounds' send times a leader keeps (far more than a lease lasts). */

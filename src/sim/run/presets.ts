@@ -101,7 +101,7 @@ export const PRESETS: readonly Preset[] = [
     schedule: '@1000 client A acquire job:42 3000; @1500 crash n2; @2000 client B acquire job:42 3000; @5000 client B acquire job:42 3000',
     untilMs: 7000,
   },
-  // Protocol features (src/sim/features/): each preset shows the problem with the chapter's
+  // Protocol features (src/sim/model/features/): each preset shows the problem with the chapter's
   // Raft; its tour then switches the feature on (Settings ▸ Protocol does the same).
   {
     name: 'rejoin-disrupts',

@@ -9,7 +9,7 @@ import { PSEUDOCODE } from '../model/features';
 
 export type { PseudocodeLine, PseudocodeSection } from '../model/features';
 
-/** The chapter's sections and each feature's, from their manifests (src/sim/features/), in panel order. */
+/** The chapter's sections and each feature's, from their manifests (src/sim/model/features/), in panel order. */
 export { PSEUDOCODE };
 
 /** Every line id, in panel order. */

@@ -1,5 +1,5 @@
 /**
- * Settings ▸ Protocol: one checkbox per protocol feature (src/sim/features/), each with what
+ * Settings ▸ Protocol: one checkbox per protocol feature (src/sim/model/features/), each with what
  * it does and the dissertation's section. A change starts a new run with the same schedule,
  * replayed to now, as the bugs menu does; the link carries it (`features=`). Turning a feature
  * off turns its bugs off too, since they mean nothing without it.

@@ -124,7 +124,7 @@ export interface ViewSlice {
   dismissError(): void;
 }
 
-/** The guided tour open over the run, if any (`src/sim/tours`). */
+/** The guided tour open over the run, if any (`src/sim/teach/tours`). */
 export interface TourSlice {
   /** The tour and the beat (1-based) being shown. */
   readonly tour: { readonly name: string; readonly beat: number } | null;

@@ -25,7 +25,7 @@ const CLIENT_KINDS: ReadonlySet<FaultKind> = new Set([
 ]);
 
 /**
- * The faults each bug needs to show itself, as its manifest names them (src/sim/features/); the
+ * The faults each bug needs to show itself, as its manifest names them (src/sim/model/features/); the
  * swarm includes them more often when it is on. The type checks every name is a kind above.
  */
 export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = BUG_FAULT_KINDS;
