@@ -61,7 +61,10 @@ describe('the chapter demo (seed 42)', () => {
   it('ends with x=1, x=2, y=1 committed on all five nodes; x=3 is gone', () => {
     const sim = chapterRun();
     for (const node of sim.cluster.nodes) {
-      expect(node.log.map((e) => e.command), node.id).toEqual(FINAL_LOG);
+      expect(
+        node.log.map((e) => e.command),
+        node.id,
+      ).toEqual(FINAL_LOG);
       expect(node.commitIndex, node.id).toBe(3);
       expect(node.alive, node.id).toBe(true);
       expect(node.term, node.id).toBe(3);

@@ -26,8 +26,20 @@ function firstViolation(cfg: SimConfig, schedule: string, untilMs: number) {
 
 describe('CheckQuorum invariant: a cut-off leader steps down in time', () => {
   it('a partition that moves from one peer to another within a window is not a cut-off (fuzz seed 1, run 9335 of all features)', () => {
-    const cfg = config({ seed: '3381643383', nodes: '4', timeout: '216-359', heartbeat: '14', latency: '5-6', clients: 'A,B,C,D', features: 'pre-vote,check-quorum,leader-noop' });
-    const { sim, violation } = firstViolation(cfg, '@2925 crash n1; @4635 crash n2; @4641 restart n2; @7361 partition n3; @7632 partition n2', 7815);
+    const cfg = config({
+      seed: '3381643383',
+      nodes: '4',
+      timeout: '216-359',
+      heartbeat: '14',
+      latency: '5-6',
+      clients: 'A,B,C,D',
+      features: 'pre-vote,check-quorum,leader-noop',
+    });
+    const { sim, violation } = firstViolation(
+      cfg,
+      '@2925 crash n1; @4635 crash n2; @4641 restart n2; @7361 partition n3; @7632 partition n2',
+      7815,
+    );
     expect(violation).toBeNull();
     // n4 leads throughout: at every check window it heard from a majority (n2 before 7632, n3 after).
     expect(sim.cluster.leader()?.id).toBe('n4');

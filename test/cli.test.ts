@@ -29,16 +29,31 @@ describe('bad flags: exit code 2 and one sentence', () => {
     { argv: ['--nodes', '12'], message: /^--nodes must be a whole number from 1 to 9, not "12"\.$/ },
     { argv: ['--nodes', '0'], message: /^--nodes must be a whole number from 1 to 9, not "0"\.$/ },
     { argv: ['--nodes'], message: /^Flag --nodes needs a value\.$/ },
-    { argv: ['--timeout', '300-150'], message: /^Election timeout range must be positive and ordered \(min <= max, at most 60000 ms\), not 300-150\.$/ },
+    {
+      argv: ['--timeout', '300-150'],
+      message: /^Election timeout range must be positive and ordered \(min <= max, at most 60000 ms\), not 300-150\.$/,
+    },
     { argv: ['--timeout', 'fast'], message: /^--timeout must be written A-B with whole numbers of ms, like 150-300, not "fast"\.$/ },
-    { argv: ['--heartbeat', '500'], message: /^Heartbeat interval must be .*shorter than the minimum election timeout \(150 ms\), not 500\.$/ },
+    {
+      argv: ['--heartbeat', '500'],
+      message: /^Heartbeat interval must be .*shorter than the minimum election timeout \(150 ms\), not 500\.$/,
+    },
     { argv: ['--latency', '9-3'], message: /^Latency range must be non-negative and ordered .*not 9-3\.$/ },
     { argv: ['--seed', '-1'], message: /^--seed must be a non-negative integer, not "-1"\.$/ },
     { argv: ['--seed', '4.2'], message: /^--seed must be a non-negative integer, not "4\.2"\.$/ },
     { argv: ['--preset', 'nope'], message: /^Unknown preset "nope"; the presets are chapter, split-vote, / },
-    { argv: ['--schedule', '@100 explode n1'], message: /^Action 1 \("@100 explode n1", at character 1\) has unknown verb "explode"; the verbs are / },
-    { argv: ['--schedule', '@5 crash n9'], message: /^Action 1 \("@5 crash n9"\) names node "n9", which is not in the cluster; the nodes are n1, n2, n3, n4, n5\.$/ },
-    { argv: ['--nodes', '3', '--schedule', '@5 crash n4'], message: /names node "n4", which is not in the cluster; the nodes are n1, n2, n3\.$/ },
+    {
+      argv: ['--schedule', '@100 explode n1'],
+      message: /^Action 1 \("@100 explode n1", at character 1\) has unknown verb "explode"; the verbs are /,
+    },
+    {
+      argv: ['--schedule', '@5 crash n9'],
+      message: /^Action 1 \("@5 crash n9"\) names node "n9", which is not in the cluster; the nodes are n1, n2, n3, n4, n5\.$/,
+    },
+    {
+      argv: ['--nodes', '3', '--schedule', '@5 crash n4'],
+      message: /names node "n4", which is not in the cluster; the nodes are n1, n2, n3\.$/,
+    },
     { argv: ['--schedule', '@5 partition n1,n2 | n2'], message: /names n2 in more than one group/ },
     { argv: ['--until', 'abc'], message: /^--until must be a whole number from 0 to 100000000, not "abc"\.$/ },
     { argv: ['--submit-every', '0'], message: /^--submit-every must be a whole number from 1 to 100000000, not "0"\.$/ },
@@ -46,7 +61,10 @@ describe('bad flags: exit code 2 and one sentence', () => {
     { argv: ['--seed', '1', '--seed', '2'], message: /^Flag --seed is given twice; give it once\.$/ },
     { argv: ['--bugs', 'nope'], message: /^Unknown bug "nope" in --bugs; the bugs are / },
     { argv: ['--link', '?v=1&seed=1', '--seed', '3'], message: /^--link already gives the run, so it cannot be combined with --seed\.$/ },
-    { argv: ['--preset', 'chapter', '--link', '?v=1&seed=1'], message: /^--link already gives the run, so it cannot be combined with --preset\.$/ },
+    {
+      argv: ['--preset', 'chapter', '--link', '?v=1&seed=1'],
+      message: /^--link already gives the run, so it cannot be combined with --preset\.$/,
+    },
     { argv: ['--link', 'nonsense'], message: /^This link has an unknown field "nonsense"; a Lockstep link has v, seed, / },
     { argv: ['--link', '?v=9&seed=1'], message: /^This link is format version "9"; this Lockstep reads version 1\.$/ },
     { argv: ['--link', '?v=1&seed=1&s=@5+crash+n9'], message: /^This link's schedule is invalid: .*names node "n9"/ },
@@ -175,7 +193,13 @@ describe('npm run bench helpers', () => {
 
   it('measureRate turns the median into units per second and checks the target', () => {
     let now = 0;
-    const section: RateSection = { name: 'demo', unit: 'sim-ms/s', work: 120_000, target: { perSec: 4_800_000, why: 'test' }, run: () => (now += 20) };
+    const section: RateSection = {
+      name: 'demo',
+      unit: 'sim-ms/s',
+      work: 120_000,
+      target: { perSec: 4_800_000, why: 'test' },
+      run: () => (now += 20),
+    };
     const result = measureRate(section, { warmups: 0, reps: 3, clock: () => now });
     expect(result.perSec).toBe(6_000_000);
     expect(result.met).toBe(true);
@@ -198,15 +222,33 @@ describe('npm run bench helpers', () => {
     expect(parseBenchArgs([])).toEqual({ reps: 9, warmups: null, strict: false });
     expect(parseBenchArgs(['--reps', '3', '--warmups', '0', '--strict'])).toEqual({ reps: 3, warmups: 0, strict: true });
     const errors: string[] = [];
-    expect(runBench(['--reps', '0'], () => {}, (line) => errors.push(line))).toBe(2);
+    expect(
+      runBench(
+        ['--reps', '0'],
+        () => {},
+        (line) => errors.push(line),
+      ),
+    ).toBe(2);
     expect(errors).toEqual(['--reps must be a whole number from 1 to 1000, not "0".']);
   });
 });
 
 describe('invariants in the sim CLI (issue 6: checked in the CLI, tests and the UI)', () => {
   const figure8 = [
-    '--seed', '3045747055', '--nodes', '5', '--timeout', '141-368', '--heartbeat', '17', '--latency', '6-34', '--until', '1890',
-    '--schedule', '@486 submit v1; @486 submit v2; @519 crash n5; @693 restart n5; @1064 submit v3; @1065 crash n1; @1134 restart n1; @1356 partition n4; @1356 submit v4 to n4; @1399 crash n4; @1559 partition n5; @1559 submit v5 to n5; @1564 restart n4; @1844 heal',
+    '--seed',
+    '3045747055',
+    '--nodes',
+    '5',
+    '--timeout',
+    '141-368',
+    '--heartbeat',
+    '17',
+    '--latency',
+    '6-34',
+    '--until',
+    '1890',
+    '--schedule',
+    '@486 submit v1; @486 submit v2; @519 crash n5; @693 restart n5; @1064 submit v3; @1065 crash n1; @1134 restart n1; @1356 partition n4; @1356 submit v4 to n4; @1399 crash n4; @1559 partition n5; @1559 submit v5 to n5; @1564 restart n4; @1844 heal',
   ];
 
   it('says every invariant held on the chapter run', () => {
@@ -225,7 +267,9 @@ describe('invariants in the sim CLI (issue 6: checked in the CLI, tests and the 
   });
 
   it('counts stale unfenced writes as findings, and --no-check skips the checker', () => {
-    expect(runSimCli(['--preset', 'fencing']).stdout).toContain('findings: the unfenced store accepted 1 write(s) from clients whose lease had ended');
+    expect(runSimCli(['--preset', 'fencing']).stdout).toContain(
+      'findings: the unfenced store accepted 1 write(s) from clients whose lease had ended',
+    );
     const json = JSON.parse(runSimCli(['--preset', 'fencing', '--json', '--no-check']).stdout);
     expect(json.invariants).toEqual({ checked: false });
   });
@@ -245,14 +289,32 @@ describe('--trace FILE and --link URL', () => {
     const traced = runSimCli(['--preset', 'fencing', '--trace', 'out/fencing.json']);
     expect(traced.stdout).toBe(plain.stdout);
     expect(plain.files).toBeUndefined();
-    expect(traced.files).toEqual([{ path: 'out/fencing.json', text: runTraceJson(fencing.config, presetActions(fencing), fencing.untilMs, null) }]);
-    const withLoad = runSimCli(['--seed', '7', '--until', '900', '--submit-every', '100', '--schedule', '@400 crash n1', '--json', '--trace', 't.json']);
+    expect(traced.files).toEqual([
+      { path: 'out/fencing.json', text: runTraceJson(fencing.config, presetActions(fencing), fencing.untilMs, null) },
+    ]);
+    const withLoad = runSimCli([
+      '--seed',
+      '7',
+      '--until',
+      '900',
+      '--submit-every',
+      '100',
+      '--schedule',
+      '@400 crash n1',
+      '--json',
+      '--trace',
+      't.json',
+    ]);
     const config = { ...DEFAULT_CONFIG, seed: 7 };
     expect(withLoad.files?.[0].text).toBe(runTraceJson(config, parseSchedule('@400 crash n1'), 900, 100));
-    expect(JSON.parse(withLoad.files?.[0].text ?? '')).toMatchObject({ format: 'lockstep-trace', version: 1, run: { seed: '7', untilMs: 900, submitEveryMs: 100 } });
+    expect(JSON.parse(withLoad.files?.[0].text ?? '')).toMatchObject({
+      format: 'lockstep-trace',
+      version: 1,
+      run: { seed: '7', untilMs: 900, submitEveryMs: 100 },
+    });
   });
 
-  it('--link replays the run the equivalent flags give, until the link\'s time', () => {
+  it("--link replays the run the equivalent flags give, until the link's time", () => {
     const link = 'https://example.org/lockstep/?' + encodeLink({ config: fencing.config, schedule: presetActions(fencing), atMs: 14000 });
     const viaLink = runSimCli(['--link', link]);
     const viaFlags = runSimCli(['--preset', 'fencing', '--until', '14000']);

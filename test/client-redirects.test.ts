@@ -25,7 +25,15 @@ function oneNodeClient(): { client: ClientActor; sent: ClientRequest[]; host: Cl
 }
 
 const notLeader = (attempt: number | undefined): ClientReply => ({
-  type: 'ClientReply', id: 1, op: 'acquire', key: 'k', outcome: 'not-leader', token: null, leaderHint: null, index: null, ...(attempt === undefined ? {} : { attempt }),
+  type: 'ClientReply',
+  id: 1,
+  op: 'acquire',
+  key: 'k',
+  outcome: 'not-leader',
+  token: null,
+  leaderHint: null,
+  index: null,
+  ...(attempt === undefined ? {} : { attempt }),
 });
 
 describe('client redirects answer one send each', () => {
@@ -34,7 +42,10 @@ describe('client redirects answer one send each', () => {
     client.request({ op: 'acquire', key: 'k', leaseMs: 1000 });
     host.nowMs = 300;
     client.tick(300); // nothing heard: retried
-    expect(sent.map((m) => [m.id, m.attempt])).toEqual([[1, 1], [1, 2]]);
+    expect(sent.map((m) => [m.id, m.attempt])).toEqual([
+      [1, 1],
+      [1, 2],
+    ]);
   });
 
   it('a not-leader answer to an earlier send (a duplicate or a late copy) is ignored; the answer to the latest send is followed', () => {
@@ -65,7 +76,10 @@ describe('client redirects answer one send each', () => {
 
   it('one node, no leader for a while, 40% duplication: the request goes round the node a bounded number of times', () => {
     // n1 restarts as a follower and has no leader until its election timer fires (up to 300 ms).
-    const sim = new Simulation(makeConfig({ nodeIds: ['n1'], clientIds: ['A', 'B'] }), parseSchedule('@500 duplicate 40; @1000 crash n1; @1100 restart n1; @1100 client A acquire k 1000; @1100 client B acquire k 1000'));
+    const sim = new Simulation(
+      makeConfig({ nodeIds: ['n1'], clientIds: ['A', 'B'] }),
+      parseSchedule('@500 duplicate 40; @1000 crash n1; @1100 restart n1; @1100 client A acquire k 1000; @1100 client B acquire k 1000'),
+    );
     sim.advanceTo(1500);
     // One send per round trip (at least 2 ms) per client: at most ~2 × 400 / 2, never thousands.
     expect(sim.cluster.sent.ClientRequest).toBeLessThan(450);

@@ -29,7 +29,15 @@ const leaderOf = (sim: Simulation): RaftNode => {
   return l;
 };
 const reply = (r: Partial<ClientReply>): ClientReply => ({
-  type: 'ClientReply', id: 1, op: 'acquire', key: 'job', outcome: 'granted', token: 1, leaderHint: 'n1', index: null, ...r,
+  type: 'ClientReply',
+  id: 1,
+  op: 'acquire',
+  key: 'job',
+  outcome: 'granted',
+  token: 1,
+  leaderHint: 'n1',
+  index: null,
+  ...r,
 });
 
 describe('the lock service, from the clients’ side', () => {
@@ -92,8 +100,22 @@ describe('the lock service, from the clients’ side', () => {
 
   it('regression: re-acquiring a held key renews it, so the client’s lease never outlasts the service’s', () => {
     const out = runSimCli([
-      '--seed', '1563430073', '--nodes', '7', '--timeout', '230-419', '--heartbeat', '66', '--latency', '5-13', '--clients', 'A,B',
-      '--until', '3700', '--schedule', '@1158 client A acquire k1 2325; @3027 client A acquire k1 597',
+      '--seed',
+      '1563430073',
+      '--nodes',
+      '7',
+      '--timeout',
+      '230-419',
+      '--heartbeat',
+      '66',
+      '--latency',
+      '5-13',
+      '--clients',
+      'A,B',
+      '--until',
+      '3700',
+      '--schedule',
+      '@1158 client A acquire k1 2325; @3027 client A acquire k1 597',
     ]);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/A acquires k1 -> token 2, its lease ends by t=3624 ms/);
@@ -105,8 +127,22 @@ describe('the lock service, from the clients’ side', () => {
 
   it('regression: a release retried to a new leader is answered released once the first release commits', () => {
     const out = runSimCli([
-      '--seed', '4145465855', '--nodes', '4', '--timeout', '256-333', '--heartbeat', '38', '--latency', '4-17', '--clients', 'A,B,C,D',
-      '--until', '2600', '--schedule', '@374 crash n3; @1731 client B acquire k2 860; @2122 partition n4; @2122 client B release k2; @2554 restart n3',
+      '--seed',
+      '4145465855',
+      '--nodes',
+      '4',
+      '--timeout',
+      '256-333',
+      '--heartbeat',
+      '38',
+      '--latency',
+      '4-17',
+      '--clients',
+      'A,B,C,D',
+      '--until',
+      '2600',
+      '--schedule',
+      '@374 crash n3; @1731 client B acquire k2 860; @2122 partition n4; @2122 client B release k2; @2554 restart n3',
     ]);
     expect(out.stdout).toContain('B released k2');
     expect(out.stdout).not.toContain('busy, a change to it is pending; not released');
@@ -154,7 +190,9 @@ describe('each client-view invariant fails on a hand-built state', () => {
     const { sim, checker, service, a } = settledLock();
     service.clientTold(a, 'n1', reply({ op: 'release', outcome: 'released', token: null, index: 1 }));
     expect(checker.first?.invariant).toBe('client-reply');
-    expect(checker.first?.sentence).toMatch(/^A was told by n1 that its release of job is released at index 1, but index 1 applied grant job to A/);
+    expect(checker.first?.sentence).toMatch(
+      /^A was told by n1 that its release of job is released at index 1, but index 1 applied grant job to A/,
+    );
     void sim;
   });
 
@@ -163,7 +201,9 @@ describe('each client-view invariant fails on a hand-built state', () => {
     service.clientTold(b, 'n1', reply({ token: 1 }));
     expect(checker.violations.map((v) => v.invariant)).toEqual(['client-token-unique', 'client-token']);
     expect(checker.violations[0].sentence).toBe('A and B were both told they hold job with token 1.');
-    expect(checker.violations[1].sentence).toBe('B was told it holds job with token 1, but the committed log granted token 1 for job to A.');
+    expect(checker.violations[1].sentence).toBe(
+      'B was told it holds job with token 1, but the committed log granted token 1 for job to A.',
+    );
   });
 
   it("a client's lease ends no later than the service's", () => {
@@ -171,7 +211,9 @@ describe('each client-view invariant fails on a hand-built state', () => {
     a.holdings.set('job', { token: 1, deadline: 999_999 });
     service.clientTold(a, 'n1', reply({ token: 1 }));
     expect(checker.first?.invariant).toBe('client-lease');
-    expect(checker.first?.sentence).toMatch(/^A counts its lease on job \(token 1\) to t=999999 ms, but the service granted it only to t=\d+ ms\.$/);
+    expect(checker.first?.sentence).toMatch(
+      /^A counts its lease on job \(token 1\) to t=999999 ms, but the service granted it only to t=\d+ ms\.$/,
+    );
   });
 
   it('the service honours a running lease: freeing the key under a client that still counts on it is caught', () => {
@@ -179,7 +221,9 @@ describe('each client-view invariant fails on a hand-built state', () => {
     leader.submit({ type: 'release', key: 'job', owner: 'A', token: 1 }); // a release A never asked for
     sim.advanceTo(sim.nowMs + 300);
     expect(checker.first?.invariant).toBe('client-lease-honoured');
-    expect(checker.first?.sentence).toMatch(/^A's lease on job runs to t=\d+ ms, but the committed log freed job \(release job by A\) with no clock drift configured\.$/);
+    expect(checker.first?.sentence).toMatch(
+      /^A's lease on job runs to t=\d+ ms, but the committed log freed job \(release job by A\) with no clock drift configured\.$/,
+    );
   });
 
   it('with clock drift set, a lease ended early is a finding, not a failure (the chapter’s hazard)', () => {
@@ -195,7 +239,17 @@ describe('each client-view invariant fails on a hand-built state', () => {
   it('the fenced store accepts the current token: refusing an equal token is caught', () => {
     const { sim, checker } = run('@400 client A acquire job 60000; @400 client A write r=1', 1500);
     const fenced = sim.lockService!.fenced;
-    fenced.writes.push({ t: sim.nowMs, client: 'A', key: 'r', value: '2', token: 1, lockKey: 'job', accepted: false, leaseEnded: false, reason: 'no' });
+    fenced.writes.push({
+      t: sim.nowMs,
+      client: 'A',
+      key: 'r',
+      value: '2',
+      token: 1,
+      lockKey: 'job',
+      accepted: false,
+      leaseEnded: false,
+      reason: 'no',
+    });
     sim.step();
     expect(checker.first?.invariant).toBe('fenced-store-exact');
     expect(checker.first?.sentence).toBe('the fenced store refused r from A with token 1, though the highest it accepted is 1.');
@@ -204,7 +258,10 @@ describe('each client-view invariant fails on a hand-built state', () => {
 
 describe('liveness once faults stop', () => {
   it('holds after calm: a leader commits a probe on every node within the bound', () => {
-    const { sim, checker } = run('@300 crash n1; @400 partition n2 | n3; @500 delay 300; @600 duplicate 30; @700 reorder 20; @1500 calm', 6000);
+    const { sim, checker } = run(
+      '@300 crash n1; @400 partition n2 | n3; @500 delay 300; @600 duplicate 30; @700 reorder 20; @1500 calm',
+      6000,
+    );
     expect(checker.violations).toEqual([]);
     expect(checker.liveness.state).toBe('held');
     const leader = leaderOf(sim);

@@ -52,7 +52,11 @@ function makeNode(term: number, logTerms: number[], peers = ['n2', 'n3', 'n4', '
 }
 
 const rv = (term: number, candidate: string, lastLogIndex: number, lastLogTerm: number): RequestVote => ({
-  type: 'RequestVote', term, candidate, lastLogIndex, lastLogTerm,
+  type: 'RequestVote',
+  term,
+  candidate,
+  lastLogIndex,
+  lastLogTerm,
 });
 const ae = (term: number, prevLogIndex: number, prevLogTerm: number, entryTerms: number[] = [], leaderCommit = 0): AppendEntries => ({
   type: 'AppendEntries',
@@ -70,8 +74,24 @@ const stamped = (body: DetailBody, t = 156): DetailEvent => ({ ...body, t, after
 describe('Figure 2, RequestVote receiver: a refused vote says why, with both logs', () => {
   const cases = [
     { name: 'stale term', term: 3, log: [], msg: rv(2, 'n2', 0, 0), voted: null, reason: 'stale-term', line: 'rv.refuse.stale-term' },
-    { name: 'already voted', term: 1, log: [], msg: rv(1, 'n2', 0, 0), voted: 'n3', reason: 'already-voted', line: 'rv.refuse.already-voted' },
-    { name: 'log not up to date (§5.4.1)', term: 2, log: [1, 2], msg: rv(2, 'n2', 5, 1), voted: null, reason: 'log-not-up-to-date', line: 'rv.refuse.log-not-up-to-date' },
+    {
+      name: 'already voted',
+      term: 1,
+      log: [],
+      msg: rv(1, 'n2', 0, 0),
+      voted: 'n3',
+      reason: 'already-voted',
+      line: 'rv.refuse.already-voted',
+    },
+    {
+      name: 'log not up to date (§5.4.1)',
+      term: 2,
+      log: [1, 2],
+      msg: rv(2, 'n2', 5, 1),
+      voted: null,
+      reason: 'log-not-up-to-date',
+      line: 'rv.refuse.log-not-up-to-date',
+    },
   ] as const;
   for (const c of cases) {
     it(c.name, () => {
@@ -83,9 +103,16 @@ describe('Figure 2, RequestVote receiver: a refused vote says why, with both log
       expect(d.lines).toEqual([c.line]);
       expect(d.subjects).toEqual(['n1', 'n2']);
       expect(d.values).toMatchObject({
-        node: 'n1', candidate: 'n2', reason: c.reason, term: c.term, candidateTerm: c.msg.term, votedFor: c.voted,
-        lastLogTerm: c.log.length ? c.log[c.log.length - 1] : 0, lastLogIndex: c.log.length,
-        candidateLastLogTerm: c.msg.lastLogTerm, candidateLastLogIndex: c.msg.lastLogIndex,
+        node: 'n1',
+        candidate: 'n2',
+        reason: c.reason,
+        term: c.term,
+        candidateTerm: c.msg.term,
+        votedFor: c.voted,
+        lastLogTerm: c.log.length ? c.log[c.log.length - 1] : 0,
+        lastLogIndex: c.log.length,
+        candidateLastLogTerm: c.msg.lastLogTerm,
+        candidateLastLogIndex: c.msg.lastLogIndex,
       });
     });
   }
@@ -107,8 +134,24 @@ describe('Figure 2, RequestVote receiver: a refused vote says why, with both log
 describe('Figure 2, AppendEntries receiver (§5.3)', () => {
   const rejects = [
     { name: 'stale term', term: 3, log: [1], msg: ae(2, 1, 1), reason: 'stale-term', line: 'ae.reject.stale-term', termAtPrev: 1 },
-    { name: 'no entry at prevLogIndex', term: 2, log: [1], msg: ae(2, 3, 2), reason: 'prev-missing', line: 'ae.reject.prev-missing', termAtPrev: null },
-    { name: 'term mismatch at prevLogIndex', term: 2, log: [1, 1], msg: ae(2, 2, 2), reason: 'prev-term-mismatch', line: 'ae.reject.prev-term-mismatch', termAtPrev: 1 },
+    {
+      name: 'no entry at prevLogIndex',
+      term: 2,
+      log: [1],
+      msg: ae(2, 3, 2),
+      reason: 'prev-missing',
+      line: 'ae.reject.prev-missing',
+      termAtPrev: null,
+    },
+    {
+      name: 'term mismatch at prevLogIndex',
+      term: 2,
+      log: [1, 1],
+      msg: ae(2, 2, 2),
+      reason: 'prev-term-mismatch',
+      line: 'ae.reject.prev-term-mismatch',
+      termAtPrev: 1,
+    },
   ] as const;
   for (const c of rejects) {
     it(`rejects: ${c.name}`, () => {
@@ -118,8 +161,15 @@ describe('Figure 2, AppendEntries receiver (§5.3)', () => {
       expect(d.kind).toBe('append-rejected');
       expect(d.lines).toEqual([c.line]);
       expect(d.values).toEqual({
-        node: 'n1', leader: 'n2', reason: c.reason, term: c.term, leaderTerm: c.msg.term,
-        prevLogIndex: c.msg.prevLogIndex, prevLogTerm: c.msg.prevLogTerm, lastLogIndex: c.log.length, termAtPrev: c.termAtPrev,
+        node: 'n1',
+        leader: 'n2',
+        reason: c.reason,
+        term: c.term,
+        leaderTerm: c.msg.term,
+        prevLogIndex: c.msg.prevLogIndex,
+        prevLogTerm: c.msg.prevLogTerm,
+        lastLogIndex: c.log.length,
+        termAtPrev: c.termAtPrev,
       });
     });
   }
@@ -131,7 +181,9 @@ describe('Figure 2, AppendEntries receiver (§5.3)', () => {
     node.onMessage('n2', ae(2, 0, 0, [1, 2, 2]));
     const [d] = host.take();
     expect(d).toEqual({
-      kind: 'append-accepted', subjects: ['n1', 'n2'], lines: ['ae.append-new'],
+      kind: 'append-accepted',
+      subjects: ['n1', 'n2'],
+      lines: ['ae.append-new'],
       values: { node: 'n1', leader: 'n2', term: 2, from: 1, to: 3, added: 2 },
     });
   });
@@ -141,7 +193,9 @@ describe('Figure 2, AppendEntries receiver (§5.3)', () => {
     node.onMessage('n2', ae(3, 1, 1, [3]));
     const [t, a] = host.take();
     expect(t).toEqual({
-      kind: 'truncated', subjects: ['n1', 'n2'], lines: ['ae.truncate-conflict'],
+      kind: 'truncated',
+      subjects: ['n1', 'n2'],
+      lines: ['ae.truncate-conflict'],
       values: { node: 'n1', leader: 'n2', from: 2, removed: 2, localTerm: 2, leaderEntryTerm: 3 },
     });
     expect(a.kind).toBe('append-accepted');
@@ -154,7 +208,9 @@ describe('Figure 2, AppendEntries receiver (§5.3)', () => {
     node.onMessage('n2', ae(2, 0, 0, [2, 2], 5));
     const commit = host.take().find((d) => d.kind === 'commit-advanced');
     expect(commit).toEqual({
-      kind: 'commit-advanced', subjects: ['n1', 'n2'], lines: ['ae.commit.leader-commit'],
+      kind: 'commit-advanced',
+      subjects: ['n1', 'n2'],
+      lines: ['ae.commit.leader-commit'],
       values: { node: 'n1', from: 0, to: 2, term: 2, rule: 'leader-commit', replicas: null, majority: null, leader: 'n2', leaderCommit: 5 },
     });
   });
@@ -186,7 +242,9 @@ describe('leader rules: append, commit by majority (Figure 8)', () => {
     node.onMessage('n2', { type: 'AppendReply', term: 1, success: true, matchIndex: 1 });
     const [d] = host.take();
     expect(d).toEqual({
-      kind: 'commit-advanced', subjects: ['n1'], lines: ['commit.majority'],
+      kind: 'commit-advanced',
+      subjects: ['n1'],
+      lines: ['commit.majority'],
       values: { node: 'n1', from: 0, to: 1, term: 1, rule: 'majority', replicas: 2, majority: 2, leader: null, leaderCommit: null },
     });
   });
@@ -268,7 +326,11 @@ describe('the lock service: the fencing preset', () => {
 
 describe('recording', () => {
   it('every detail cites known pseudocode ids, has a known kind and a sentence', () => {
-    const sim = run({ clientIds: ['A', 'B'] }, '@500 client A acquire k 300; @600 crash n2; @900 restart n2; @900 partition n1,n3; @1400 heal', 3000);
+    const sim = run(
+      { clientIds: ['A', 'B'] },
+      '@500 client A acquire k 300; @600 crash n2; @900 restart n2; @900 partition n1,n3; @1400 heal',
+      3000,
+    );
     const ids = new Set<string>(PSEUDOCODE_IDS);
     for (const d of sim.cluster.details) {
       expect(DETAIL_KINDS).toContain(d.kind);
@@ -278,7 +340,7 @@ describe('recording', () => {
     }
   });
 
-  it('a detail limit keeps the newest ones and counts the trimmed (the page\'s viewed run)', () => {
+  it("a detail limit keeps the newest ones and counts the trimmed (the page's viewed run)", () => {
     const schedule = '@400 crash n3; @400 submit x=1';
     const all = run({}, schedule, 5000);
     const sim = new Simulation(makeConfig({}), parseSchedule(schedule), { recordDetails: true, detailLimit: 10 });
@@ -312,12 +374,14 @@ describe('the CLI', () => {
     const chapterOnly = verbose.filter((l) => !/^t=[ \d]{5} ms {2}· /.test(l));
     expect(chapterOnly).toEqual(plain);
     expect(verbose.length).toBeGreaterThan(plain.length);
-    expect(verbose).toContain('t= 1962 ms  · n3 truncates its log from index 3 (1 entry): term 2 there conflicts with n1\'s term 3');
+    expect(verbose).toContain("t= 1962 ms  · n3 truncates its log from index 3 (1 entry): term 2 there conflicts with n1's term 3");
     // Chapter and detail lines merge in time order.
     const times = verbose.filter((l) => l.startsWith('t=')).map((l) => Number(l.slice(2, 7)));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
     // The step-down at 1962 ms comes before the truncation it leads to.
-    expect(verbose.indexOf('t= 1962 ms n3 steps down, follower in term 3')).toBeLessThan(verbose.findIndex((l) => l.includes('n3 truncates')));
+    expect(verbose.indexOf('t= 1962 ms n3 steps down, follower in term 3')).toBeLessThan(
+      verbose.findIndex((l) => l.includes('n3 truncates')),
+    );
   });
 
   it('--json keeps events unchanged and adds structured details', () => {
@@ -328,10 +392,15 @@ describe('the CLI', () => {
     expect(report.events).toEqual(plain.filter((l) => l.startsWith('t=')));
     expect(report.details.length).toBeGreaterThan(0);
     const kinds = new Set(report.details.map((d) => d.kind));
-    for (const k of ['leader-append', 'append-accepted', 'append-rejected', 'truncated', 'commit-advanced', 'applied', 'dropped']) expect(kinds).toContain(k);
+    for (const k of ['leader-append', 'append-accepted', 'append-rejected', 'truncated', 'commit-advanced', 'applied', 'dropped'])
+      expect(kinds).toContain(k);
     expect(report.details[0]).toEqual({
-      t: 1180, kind: 'dropped', subjects: ['n4', 'n2'], values: { from: 'n4', to: 'n2', message: 'AppendReply', reason: 'down', sentAt: 1174 },
-      lines: ['net.drop.down'], text: 'AppendReply n4 -> n2 (sent t=1174 ms) dropped: n2 is down',
+      t: 1180,
+      kind: 'dropped',
+      subjects: ['n4', 'n2'],
+      values: { from: 'n4', to: 'n2', message: 'AppendReply', reason: 'down', sentAt: 1174 },
+      lines: ['net.drop.down'],
+      text: 'AppendReply n4 -> n2 (sent t=1174 ms) dropped: n2 is down',
     });
   });
 });

@@ -69,7 +69,7 @@ function randomSchedule(seed: number, nodeIds: readonly string[], untilMs: numbe
 
 const describeRun = (seed: number, schedule: readonly Action[]) => `seed ${seed}, schedule "${formatSchedule(schedule)}"`;
 
-describe('Election Safety over randomized schedules (the chapter\'s test)', () => {
+describe("Election Safety over randomized schedules (the chapter's test)", () => {
   const cases = Array.from({ length: 24 }, (_, i) => ({ seed: i, nodes: [3, 5, 7][i % 3] }));
   for (const { seed, nodes } of cases) {
     it(`seed ${seed}, ${nodes} nodes: at most one leader per term`, () => {

@@ -71,7 +71,11 @@ describe('MessageQueue', () => {
 
   it('matches a sorted reference under arbitrary pushes and pops (property)', () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('push' as const), delay: fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 5000 })), seq: fc.nat(1000) }),
+      fc.record({
+        kind: fc.constant('push' as const),
+        delay: fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 5000 })),
+        seq: fc.nat(1000),
+      }),
       fc.record({ kind: fc.constant('pop' as const) }),
       fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 1, max: 30 }) }),
     );
@@ -159,14 +163,38 @@ function fingerprint(sim: Simulation): unknown {
 
 describe('skipping quiet milliseconds', () => {
   const runs: { name: string; config: SimConfig; schedule: string; untilMs: number; every: number | null }[] = [
-    { name: "the chapter's demo", config: DEFAULT_CONFIG, schedule: '@1168 crash n2; @1360 restart n2; @1410 submit x=1; @1560 partition n2,n3; @1953 heal', untilMs: 2253, every: null },
+    {
+      name: "the chapter's demo",
+      config: DEFAULT_CONFIG,
+      schedule: '@1168 crash n2; @1360 restart n2; @1410 submit x=1; @1560 partition n2,n3; @1953 heal',
+      untilMs: 2253,
+      every: null,
+    },
     { name: 'an idle 5-node run', config: { ...DEFAULT_CONFIG, seed: 7 }, schedule: '', untilMs: 20_000, every: null },
     { name: 'submits every 10 ms', config: { ...DEFAULT_CONFIG, seed: 7 }, schedule: '', untilMs: 5000, every: 10 },
-    { name: 'submits every 333 ms with a crash', config: { ...DEFAULT_CONFIG, seed: 3 }, schedule: '@900 crash n1; @2500 restart n1', untilMs: 6000, every: 333 },
-    { name: 'loss and drift on 3 nodes', config: { ...DEFAULT_CONFIG, seed: 11, nodeIds: nodeIdsFor(3) }, schedule: '@100 loss 20; @300 drift n2 40; @4000 loss 0', untilMs: 8000, every: 50 },
+    {
+      name: 'submits every 333 ms with a crash',
+      config: { ...DEFAULT_CONFIG, seed: 3 },
+      schedule: '@900 crash n1; @2500 restart n1',
+      untilMs: 6000,
+      every: 333,
+    },
+    {
+      name: 'loss and drift on 3 nodes',
+      config: { ...DEFAULT_CONFIG, seed: 11, nodeIds: nodeIdsFor(3) },
+      schedule: '@100 loss 20; @300 drift n2 40; @4000 loss 0',
+      untilMs: 8000,
+      every: 50,
+    },
     { name: 'one node', config: { ...DEFAULT_CONFIG, nodeIds: ['n1'] }, schedule: '@700 submit a', untilMs: 3000, every: 400 },
     { name: 'split votes', config: { ...DEFAULT_CONFIG, electionTimeoutMs: [200, 200] }, schedule: '', untilMs: 3000, every: null },
-    { name: 'actions written out of time order', config: DEFAULT_CONFIG, schedule: '@1500 crash n2; @400 heal; @1600 restart n2', untilMs: 3000, every: null },
+    {
+      name: 'actions written out of time order',
+      config: DEFAULT_CONFIG,
+      schedule: '@1500 crash n2; @400 heal; @1600 restart n2',
+      untilMs: 3000,
+      every: null,
+    },
   ];
   for (const r of runs) {
     it(`advanceTo ends where stepping every millisecond ends: ${r.name}`, () => {
@@ -174,7 +202,7 @@ describe('skipping quiet milliseconds', () => {
       while (stepped.nowMs < r.untilMs) stepped.step();
       const skipped = new Simulation(r.config, parseSchedule(r.schedule), { submitEveryMs: r.every });
       // In uneven chunks, so skips end at arbitrary times too.
-      for (let t = 0; t < r.untilMs; ) {
+      for (let t = 0; t < r.untilMs;) {
         t = Math.min(r.untilMs, t + 1 + ((t * 7919) % 613));
         skipped.advanceTo(t);
         expect(skipped.nowMs).toBe(t);
@@ -199,10 +227,17 @@ describe('skipping quiet milliseconds', () => {
     cluster.runUntil(1000);
     for (let i = 0; i < 2000; i++) {
       const next = cluster.nextEventMs();
-      const before = JSON.stringify([cluster.events.length, cluster.sent, cluster.inflight.size, cluster.nodes.map((n) => [n.role, n.term])]);
+      const before = JSON.stringify([
+        cluster.events.length,
+        cluster.sent,
+        cluster.inflight.size,
+        cluster.nodes.map((n) => [n.role, n.term]),
+      ]);
       while (cluster.nowMs < next - 1) {
         cluster.step();
-        expect(JSON.stringify([cluster.events.length, cluster.sent, cluster.inflight.size, cluster.nodes.map((n) => [n.role, n.term])])).toBe(before);
+        expect(
+          JSON.stringify([cluster.events.length, cluster.sent, cluster.inflight.size, cluster.nodes.map((n) => [n.role, n.term])]),
+        ).toBe(before);
       }
       cluster.step();
     }

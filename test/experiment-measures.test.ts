@@ -30,17 +30,43 @@ describe('failover time', () => {
   });
 
   it('ignores a follower crash and measures the later leader crash', () => {
-    const r = rec([...elect(300, 'n2', 1), { t: 800, kind: 'crash', node: 'n4' }, { t: 1000, kind: 'crash', node: 'n2' }, ...elect(1250, 'n1', 2)]);
+    const r = rec([
+      ...elect(300, 'n2', 1),
+      { t: 800, kind: 'crash', node: 'n4' },
+      { t: 1000, kind: 'crash', node: 'n2' },
+      ...elect(1250, 'n1', 2),
+    ]);
     expect(failoverMs(r)).toBe(250);
   });
 
   it('counts a partition that leaves the leader without a majority as losing it', () => {
-    const r = rec([...elect(300, 'n1', 1), { t: 1000, kind: 'partition', groups: [['n1', 'n2'], ['n3', 'n4', 'n5']] }, ...elect(1210, 'n4', 2)]);
+    const r = rec([
+      ...elect(300, 'n1', 1),
+      {
+        t: 1000,
+        kind: 'partition',
+        groups: [
+          ['n1', 'n2'],
+          ['n3', 'n4', 'n5'],
+        ],
+      },
+      ...elect(1210, 'n4', 2),
+    ]);
     expect(failoverMs(r)).toBe(210);
   });
 
   it('does not count a partition whose majority side keeps the leader', () => {
-    const r = rec([...elect(300, 'n1', 1), { t: 1000, kind: 'partition', groups: [['n1', 'n2', 'n3'], ['n4', 'n5']] }]);
+    const r = rec([
+      ...elect(300, 'n1', 1),
+      {
+        t: 1000,
+        kind: 'partition',
+        groups: [
+          ['n1', 'n2', 'n3'],
+          ['n4', 'n5'],
+        ],
+      },
+    ]);
     expect(failoverMs(r)).toBeNull();
   });
 
@@ -68,7 +94,12 @@ describe('elections and terms until a stable leader', () => {
   });
 
   it('is null when the last leader steps down before the end', () => {
-    const r = rec([...elect(300, 'n1', 1), { t: 1000, kind: 'crash', node: 'n1' }, ...elect(1200, 'n2', 2), { t: 1500, kind: 'step-down', node: 'n2' }]);
+    const r = rec([
+      ...elect(300, 'n1', 1),
+      { t: 1000, kind: 'crash', node: 'n1' },
+      ...elect(1200, 'n2', 2),
+      { t: 1500, kind: 'step-down', node: 'n2' },
+    ]);
     expect(electionsToStableLeader(r)).toBeNull();
   });
 });
@@ -151,14 +182,30 @@ describe('availability', () => {
   });
 
   it('with three of five nodes down a leader cannot commit', () => {
-    const r = rec([...elect(100, 'n1', 1), { t: 500, kind: 'crash', node: 'n2' }, { t: 600, kind: 'crash', node: 'n3' }, { t: 1100, kind: 'crash', node: 'n4' }], 2100);
+    const r = rec(
+      [
+        ...elect(100, 'n1', 1),
+        { t: 500, kind: 'crash', node: 'n2' },
+        { t: 600, kind: 'crash', node: 'n3' },
+        { t: 1100, kind: 'crash', node: 'n4' },
+      ],
+      2100,
+    );
     // Counted from the first leader (no leader was lost): up from 100 to 1100 of 2000 ms.
     expect(availability(r)).toBeCloseTo(0.5);
   });
 });
 
 describe('stale writes and fenced rejections', () => {
-  const write = (t: number, store: 'fenced' | 'unfenced', client: string, token: number | null, accepted: boolean): Observation => ({ t, kind: 'store-write', store, client, key: 'result', token, accepted });
+  const write = (t: number, store: 'fenced' | 'unfenced', client: string, token: number | null, accepted: boolean): Observation => ({
+    t,
+    kind: 'store-write',
+    store,
+    client,
+    key: 'result',
+    token,
+    accepted,
+  });
 
   it('a write with an older token than one the store already saw is stale; the fenced store refuses it', () => {
     const r = rec([

@@ -39,7 +39,11 @@ describe('the experiment pool', () => {
     const got: number[] = [];
     const all: string[] = [];
     let done = false;
-    pool.start(spec, jobs, { onResults: (r) => (got.push(r.length), all.push(...r.map((x) => encodeLink(x.run)))), onDone: () => (done = true), onError: (e) => expect.fail(e) });
+    pool.start(spec, jobs, {
+      onResults: (r) => (got.push(r.length), all.push(...r.map((x) => encodeLink(x.run)))),
+      onDone: () => (done = true),
+      onError: (e) => expect.fail(e),
+    });
     expect(workers.map((w) => w.inbox.length)).toEqual([1, 1]);
     workers[0].answer();
     expect(got).toEqual([BATCH_RUNS]);
@@ -74,6 +78,10 @@ describe('the experiment pool', () => {
   it('a spec that cannot run comes back as one sentence', () => {
     const bad: ExperimentSpec = { ...spec, sweep: { param: 'heartbeat', values: [500] } };
     const answer = runExperimentBatch({ type: 'experiment-batch', batch: 0, spec: bad, jobs: [{ point: 0, seed: 1 }] });
-    expect(answer).toEqual({ type: 'experiment-failed', batch: 0, error: expect.stringMatching(/^At heartbeat=500 the run cannot be made: Heartbeat interval/) });
+    expect(answer).toEqual({
+      type: 'experiment-failed',
+      batch: 0,
+      error: expect.stringMatching(/^At heartbeat=500 the run cannot be made: Heartbeat interval/),
+    });
   });
 });

@@ -17,12 +17,15 @@ function run(name: string, seeds: number) {
   if (typeof points === 'string') throw new Error(points);
   const results = runExperiment(spec, points);
   const at = (label: string, measure: string) =>
-    results.filter((r) => points[r.point].label === label).map((r) => r.values[measure]).filter((v): v is number => v !== null && v !== undefined);
+    results
+      .filter((r) => points[r.point].label === label)
+      .map((r) => r.values[measure])
+      .filter((v): v is number => v !== null && v !== undefined);
   return { preset, points, results, at };
 }
 
 describe("the chapter's experiments", () => {
-  it('failover at 150-300 ms: seed 42 is the chapter\'s 192 ms, and 192 ms sits inside the distribution', () => {
+  it("failover at 150-300 ms: seed 42 is the chapter's 192 ms, and 192 ms sits inside the distribution", () => {
     const { results, at } = run('chapter-failover', 60);
     const seed42 = results.find((r) => r.seed === 42 && r.values.failover !== undefined && encodeLink(r.run).includes('seed=42&s='));
     expect(seed42?.values.failover).toBe(192);

@@ -27,11 +27,19 @@ function presetRun(features: FeatureName[], bugs: BugName[] = [], untilMs = 3000
 }
 
 const rejectionsBy = (sim: Simulation, node: string) =>
-  sim.cluster.details.filter((d): d is Extract<DetailEvent, { kind: 'append-rejected' }> => d.kind === 'append-rejected' && d.values.node === node && d.values.reason !== 'stale-term');
+  sim.cluster.details.filter(
+    (d): d is Extract<DetailEvent, { kind: 'append-rejected' }> =>
+      d.kind === 'append-rejected' && d.values.node === node && d.values.reason !== 'stale-term',
+  );
 
 describe('§5.3 fast back-up, the follower: a rejection names the conflicting term and its first index', () => {
   it.each([
-    ['a mismatch inside a run of one term: that term, from where the run starts', [1, 1, 2, 2, 2], 4, { conflictTerm: 2, conflictIndex: 3 }],
+    [
+      'a mismatch inside a run of one term: that term, from where the run starts',
+      [1, 1, 2, 2, 2],
+      4,
+      { conflictTerm: 2, conflictIndex: 3 },
+    ],
     ['a mismatch at the first entry', [3, 3], 1, { conflictTerm: 3, conflictIndex: 1 }],
     ['a log too short: no term, and the index just past its end', [1, 2], 5, { conflictTerm: 0, conflictIndex: 3 }],
     ['an empty log', [], 1, { conflictTerm: 0, conflictIndex: 1 }],
@@ -77,8 +85,12 @@ describe('the stale-term-backup preset: the round trips saved', () => {
     expect(rejections[0].values).toMatchObject({ conflictTerm: 1, conflictIndex: 1 });
     expect(rejections[0].lines).toContain('fb.hint');
     const backed = sim.cluster.details.filter((d): d is Extract<DetailEvent, { kind: 'backed-up' }> => d.kind === 'backed-up');
-    expect(backed.map((d) => d.values)).toEqual([{ node: 'n3', peer: 'n2', term: 5, from: 10, to: 2, rule: 'past-own-term', conflictTerm: 1, conflictIndex: 1, rounds: 1 }]);
-    expect(describeDetail(backed[0])).toBe('n3 backs up nextIndex[n2] 10 -> 2 (past its own last entry of term 1); round trip 1 of backing up (fast back-up, §5.3)');
+    expect(backed.map((d) => d.values)).toEqual([
+      { node: 'n3', peer: 'n2', term: 5, from: 10, to: 2, rule: 'past-own-term', conflictTerm: 1, conflictIndex: 1, rounds: 1 },
+    ]);
+    expect(describeDetail(backed[0])).toBe(
+      'n3 backs up nextIndex[n2] 10 -> 2 (past its own last entry of term 1); round trip 1 of backing up (fast back-up, §5.3)',
+    );
     expect(sim.cluster.node('n2').log.map((e) => e.command)).toEqual(['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8']);
     for (const d of [...rejections, ...backed]) for (const id of d.lines) expect(PSEUDOCODE_LINE_IDS).toContain(id);
   });

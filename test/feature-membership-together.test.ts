@@ -10,8 +10,10 @@ import { parseSchedule } from '../src/sim/model/schedule';
 import { Simulation } from '../src/sim/run/simulation';
 
 // Seed 42 with three nodes: n2 wins term 1 at 170 ms (the chapter's first election).
-const three = (features: FeatureName[], extra: Partial<SimConfig> = {}): SimConfig =>
-  ({ ...makeConfig({ nodeIds: ['n1', 'n2', 'n3'], features: ['membership', ...features] }), ...extra });
+const three = (features: FeatureName[], extra: Partial<SimConfig> = {}): SimConfig => ({
+  ...makeConfig({ nodeIds: ['n1', 'n2', 'n3'], features: ['membership', ...features] }),
+  ...extra,
+});
 
 function run(config: SimConfig, schedule: string, untilMs: number) {
   const sim = new Simulation(config, parseSchedule(schedule), { recordDetails: true });
@@ -40,7 +42,11 @@ describe('§5.1 × §4.1 a snapshot carries the configuration in force at its la
   });
 
   it('a configuration entry after a snapshot is found at its global index', () => {
-    const { sim, checker } = run(three(['snapshots'], { snapshotEvery: 2 }), '@400 submit a=1; @410 submit b=2; @420 submit c=3; @600 add n4', 1200);
+    const { sim, checker } = run(
+      three(['snapshots'], { snapshotEvery: 2 }),
+      '@400 submit a=1; @410 submit b=2; @420 submit c=3; @600 add n4',
+      1200,
+    );
     const n2 = sim.cluster.node('n2');
     expect(n2.snapshotIndex).toBeGreaterThan(0);
     expect(n2.membership?.configIndex).toBe(4);
@@ -48,7 +54,11 @@ describe('§5.1 × §4.1 a snapshot carries the configuration in force at its la
   });
 
   it('InstallSnapshot installs it: a server down during the change learns {n1, n2, n3, n4} from the snapshot', () => {
-    const { sim, checker } = run(three(['snapshots'], { snapshotEvery: 3 }), `@300 crash n1; ${GROW}; @1200 restart n1; @1500 submit g=7`, 2000);
+    const { sim, checker } = run(
+      three(['snapshots'], { snapshotEvery: 3 }),
+      `@300 crash n1; ${GROW}; @1200 restart n1; @1500 submit g=7`,
+      2000,
+    );
     const n1 = sim.cluster.node('n1');
     expect(sim.cluster.details.some((d) => d.kind === 'snapshot-installed' && d.values.node === 'n1')).toBe(true);
     expect(n1.snapshot?.config?.voters).toEqual(FOUR);
@@ -58,7 +68,11 @@ describe('§5.1 × §4.1 a snapshot carries the configuration in force at its la
   });
 
   it('a restart restores it from the snapshot, and entries appended after never undo it', () => {
-    const { sim, checker } = run(three(['snapshots'], { snapshotEvery: 3 }), `${GROW}; @1200 crash n3; @1300 restart n3; @1500 submit g=7; @1510 submit h=8`, 2000);
+    const { sim, checker } = run(
+      three(['snapshots'], { snapshotEvery: 3 }),
+      `${GROW}; @1200 crash n3; @1300 restart n3; @1500 submit g=7; @1510 submit h=8`,
+      2000,
+    );
     const n3 = sim.cluster.node('n3');
     expect(n3.snapshot?.config?.voters).toEqual(FOUR);
     expect(n3.membership?.voters).toEqual(FOUR);

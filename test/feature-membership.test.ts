@@ -40,12 +40,17 @@ describe('§4.1 single-server changes', () => {
   it('a leader refuses a second change until the first commits (one at a time)', () => {
     const sim = run(three(), '@400 submit a=1; @600 add n4; @600 add n5', 1200);
     expect(lines(sim, 'member-change')).toEqual(['add n4: n2 catches n4 up as a learner before it joins (§4.2.1)']);
-    expect(lines(sim, 'member-change-refused')).toEqual(['add n5 refused: n2 is still catching up n4 as a learner (one change at a time, §4.1)']);
+    expect(lines(sim, 'member-change-refused')).toEqual([
+      'add n5 refused: n2 is still catching up n4 as a learner (one change at a time, §4.1)',
+    ]);
     expect(sim.cluster.node('n2').membership?.voters).toEqual(['n1', 'n2', 'n3', 'n4']);
   });
 
   it('negative control: with config-changes-at-once the second change goes ahead, and two entries are uncommitted at once', () => {
-    const sim = new Simulation(three(['config-changes-at-once']), parseSchedule('@400 submit a=1; @600 partition n1,n3; @600 add n4; @600 add n5'));
+    const sim = new Simulation(
+      three(['config-changes-at-once']),
+      parseSchedule('@400 submit a=1; @600 partition n1,n3; @600 add n4; @600 add n5'),
+    );
     const checker = attachInvariants(sim);
     sim.advanceTo(900);
     expect(lines(sim, 'member-change')).toHaveLength(2);
@@ -57,7 +62,9 @@ describe('§4.1 single-server changes', () => {
   it('a new leader first commits an entry of its own term before it changes the configuration', () => {
     // No entry of term 1 is committed at 600 ms (nothing was submitted).
     const sim = run(three(), '@600 add n4', 700);
-    expect(lines(sim, 'member-change-refused')).toEqual(['add n4 refused: n2 has not yet committed an entry of its term 1 (a new leader commits one before a change; leader-noop does it at once)']);
+    expect(lines(sim, 'member-change-refused')).toEqual([
+      'add n4 refused: n2 has not yet committed an entry of its term 1 (a new leader commits one before a change; leader-noop does it at once)',
+    ]);
     const noop = run(three([], ['leader-noop', 'membership']), '@600 add n4', 700);
     expect(lines(noop, 'member-change-refused')).toEqual([]);
   });
@@ -69,7 +76,9 @@ describe('§4.1 single-server changes', () => {
     expect(n2.membership?.voters).toEqual(['n1', 'n2', 'n3', 'n4', 'n5']);
     expect(n2.log.map((e) => (typeof e.command === 'string' ? e.command : e.command.type))).toEqual(['a=1', 'config', 'config', 'b=2']);
     expect(n2.commitIndex).toBe(4);
-    const commit = details(sim, 'commit-advanced').filter((d) => d.kind === 'commit-advanced' && d.values.node === 'n2').at(-1);
+    const commit = details(sim, 'commit-advanced')
+      .filter((d) => d.kind === 'commit-advanced' && d.values.node === 'n2')
+      .at(-1);
     expect(commit?.values).toMatchObject({ to: 4, replicas: 3, majority: 3 });
     // Back at three voters of five (remove two), n2 with one other is a majority again.
   });
@@ -133,7 +142,9 @@ describe('the add and remove verbs', () => {
   it('stop at 9 servers, and a later action may name a server added before it', () => {
     const nine = makeConfig({ nodeIds: ['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7', 'n8', 'n9'], features: ['membership'] });
     const eight = makeConfig({ nodeIds: ['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7', 'n8'], features: ['membership'] });
-    expect(() => new Simulation({ ...eight, nodeIds: ['a', ...eight.nodeIds] }, parseSchedule('@100 add n9'))).toThrow('would make 10 servers; a run has at most 9.');
+    expect(() => new Simulation({ ...eight, nodeIds: ['a', ...eight.nodeIds] }, parseSchedule('@100 add n9'))).toThrow(
+      'would make 10 servers; a run has at most 9.',
+    );
     expect(() => new Simulation(eight, parseSchedule('@100 add n9; @200 crash n9'))).not.toThrow();
     const sim = run(nine, '@1000 add n9', 1100);
     expect(lines(sim, 'member-change-refused')[0]).toMatch(/^add n9 refused: /);
@@ -175,7 +186,8 @@ describe('the swarm fuzzer with membership changes', () => {
 
   it('finds config-changes-at-once within 200 runs: first the second uncommitted change, and past it two leaders in one term, with a replay', () => {
     let changes = -1;
-    for (let r = 0; r < 200 && changes < 0; r++) if (fuzzRun(1, r, ['config-changes-at-once'], 10_000, ['membership']).violation?.invariant === 'one-config-change') changes = r;
+    for (let r = 0; r < 200 && changes < 0; r++)
+      if (fuzzRun(1, r, ['config-changes-at-once'], 10_000, ['membership']).violation?.invariant === 'one-config-change') changes = r;
     expect(changes).toBeGreaterThanOrEqual(0);
     let found: ReturnType<typeof fuzzRun> | null = null;
     for (let r = 0; r < 200 && found === null; r++) {

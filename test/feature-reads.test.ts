@@ -38,7 +38,9 @@ describe('put and get (the schedule verbs)', () => {
   });
 
   it('a bad put or read mode gets one sentence naming what is allowed', () => {
-    expect(() => parseSchedule('@100 client A put x')).toThrow('Action 1 ("@100 client A put x", at character 1) is not of the form "client A put <key>=<value>".');
+    expect(() => parseSchedule('@100 client A put x')).toThrow(
+      'Action 1 ("@100 client A put x", at character 1) is not of the form "client A put <key>=<value>".',
+    );
     expect(() => parseSchedule('@100 client A get x fast')).toThrow('has read mode "fast"; the read modes are log, read-index, lease.');
   });
 
@@ -79,7 +81,9 @@ describe('the read mode (a config field, --read-mode, read= in links)', () => {
     const back = decodeLink(link);
     expect(back.ok && back.spec.config.readMode).toBe('lease');
     const bad = decodeLink('?v=1&seed=42&features=reads&read=slow');
-    expect(bad.ok ? null : bad.error).toBe('This link\'s configuration is invalid: The read mode must be one of log, read-index, lease, not "slow".');
+    expect(bad.ok ? null : bad.error).toBe(
+      'This link\'s configuration is invalid: The read mode must be one of log, read-index, lease, not "slow".',
+    );
   });
 });
 
@@ -106,7 +110,9 @@ describe('§6.4 ReadIndex', () => {
     const served = r.sim.cluster.details.find((d) => d.kind === 'read-served');
     expect(recorded?.kind === 'read-index-recorded' && recorded.values.round).toBeGreaterThan(0);
     expect(served?.kind === 'read-served' && [served.values.mode, served.values.value, served.values.round]).toEqual([
-      'read-index', '1', recorded?.kind === 'read-index-recorded' ? recorded.values.round : -1,
+      'read-index',
+      '1',
+      recorded?.kind === 'read-index-recorded' ? recorded.values.round : -1,
     ]);
     expect(served!.t).toBeGreaterThan(recorded!.t); // a round trip later, not at once
     // The read is no log entry: the leader's log holds only the put.
@@ -185,7 +191,10 @@ describe('§6.4.1 lease reads', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('register NO (#1 #2 on x; stale read #2, a lease read: a finding)');
     const json = runSimCli(['--preset', 'stale-read', '--json']);
-    const out = JSON.parse(json.stdout) as { history: { op: string; value: string | null; readMode?: string }[]; linearizable: { register: { linearizable: boolean } } };
+    const out = JSON.parse(json.stdout) as {
+      history: { op: string; value: string | null; readMode?: string }[];
+      linearizable: { register: { linearizable: boolean } };
+    };
     expect(out.history.map((o) => o.op)).toEqual(['put', 'put', 'get']);
     expect(out.history[2]).toMatchObject({ op: 'get', value: '1', readMode: 'lease' });
     expect(out.linearizable.register.linearizable).toBe(false);
@@ -226,7 +235,9 @@ describe('Why and the detail events for reads', () => {
   it('the ReadIndex bug is told as answering without a heartbeat round', () => {
     if (!STALE_INDEX) throw new Error('no stale-read-index preset');
     const r = run({ ...STALE_INDEX.config, bugs: ['read-index-skips-heartbeat'] }, STALE_INDEX.schedule, STALE_INDEX.untilMs);
-    const texts = r.sim.cluster.details.filter((d) => d.kind === 'read-index-recorded' || d.kind === 'read-served').map((d) => describeDetail(d));
+    const texts = r.sim.cluster.details
+      .filter((d) => d.kind === 'read-index-recorded' || d.kind === 'read-served')
+      .map((d) => describeDetail(d));
     expect(texts).toEqual([
       "n2 records readIndex 1 for A's get x and answers without a heartbeat round (ReadIndex, §6.4)",
       "n2 answers A's get x with x=1: at readIndex 1, leadership never confirmed",
@@ -237,7 +248,9 @@ describe('Why and the detail events for reads', () => {
 describe('the swarm fuzzer and reads', () => {
   it('draws put and get only in runs with the feature', () => {
     const has = (features: readonly ('reads' | 'pre-vote')[]) =>
-      [0, 1, 2, 3, 4, 5].some((i) => fuzzRun(3, i, [], 2000, features).schedule.some((a) => a.verb === 'client' && (a.intent.op === 'put' || a.intent.op === 'get')));
+      [0, 1, 2, 3, 4, 5].some((i) =>
+        fuzzRun(3, i, [], 2000, features).schedule.some((a) => a.verb === 'client' && (a.intent.op === 'put' || a.intent.op === 'get')),
+      );
     expect(has([])).toBe(false);
     expect(has(['pre-vote'])).toBe(false);
     expect(has(['reads'])).toBe(true);

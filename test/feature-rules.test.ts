@@ -6,7 +6,16 @@ import type { DetailBody, EventKind } from '../src/sim/model/events';
 import { NO_FEATURES, type NodeFeatures } from '../src/sim/model/features';
 import { LockStateMachine } from '../src/sim/service/lockStateMachine';
 import { RaftNode, type NodeBugs, type NodeHost } from '../src/sim/raft/node';
-import { NOOP_COMMAND, isLockCommand, type AppendEntries, type AppendReply, type LogEntry, type RaftMessage, type RequestVote, type VoteReply } from '../src/sim/model/types';
+import {
+  NOOP_COMMAND,
+  isLockCommand,
+  type AppendEntries,
+  type AppendReply,
+  type LogEntry,
+  type RaftMessage,
+  type RequestVote,
+  type VoteReply,
+} from '../src/sim/model/types';
 
 interface Sent {
   readonly dst: string;
@@ -79,10 +88,25 @@ function makeLeader(features: NodeFeatures, options: { term?: number; logTerms?:
 }
 
 const requestVote = (term: number, candidate: string, lastLogIndex = 0, lastLogTerm = 0, preVote = false): RequestVote =>
-  preVote ? { type: 'RequestVote', term, candidate, lastLogIndex, lastLogTerm, preVote: true } : { type: 'RequestVote', term, candidate, lastLogIndex, lastLogTerm };
+  preVote
+    ? { type: 'RequestVote', term, candidate, lastLogIndex, lastLogTerm, preVote: true }
+    : { type: 'RequestVote', term, candidate, lastLogIndex, lastLogTerm };
 const preVoteReply = (term: number, granted: boolean): VoteReply => ({ type: 'VoteReply', term, granted, preVote: true });
-const heartbeat = (term: number, leader = 'n2'): AppendEntries => ({ type: 'AppendEntries', term, leader, prevLogIndex: 0, prevLogTerm: 0, entries: [], leaderCommit: 0 });
-const appendReply = (term: number, success: boolean, matchIndex: number): AppendReply => ({ type: 'AppendReply', term, success, matchIndex });
+const heartbeat = (term: number, leader = 'n2'): AppendEntries => ({
+  type: 'AppendEntries',
+  term,
+  leader,
+  prevLogIndex: 0,
+  prevLogTerm: 0,
+  entries: [],
+  leaderCommit: 0,
+});
+const appendReply = (term: number, success: boolean, matchIndex: number): AppendReply => ({
+  type: 'AppendReply',
+  term,
+  success,
+  matchIndex,
+});
 const votes = (sent: Sent[]) => sent.filter((s) => s.msg.type === 'VoteReply').map((s) => s.msg as VoteReply);
 
 describe('§9.6 pre-vote: a would-be candidate asks first, without raising its term', () => {
@@ -94,7 +118,8 @@ describe('§9.6 pre-vote: a would-be candidate asks first, without raising its t
     node.tick();
     const sent = host.take();
     expect(sent.map((s) => s.dst)).toEqual(PEERS);
-    for (const s of sent) expect(s.msg).toEqual({ type: 'RequestVote', term: 3, candidate: 'n1', lastLogIndex: 2, lastLogTerm: 2, preVote: true });
+    for (const s of sent)
+      expect(s.msg).toEqual({ type: 'RequestVote', term: 3, candidate: 'n1', lastLogIndex: 2, lastLogTerm: 2, preVote: true });
     expect([node.term, node.votedFor, node.role, node.preCandidate]).toEqual([2, 'n3', 'follower', true]);
     expect(host.draws - drawsBefore).toBe(1); // the timer restarts: a failed pre-vote is retried
     expect(host.events).toEqual([]); // no chapter line: nothing the chapter knows happened yet
@@ -283,7 +308,10 @@ describe('§8 leader no-op: a new leader appends an empty entry of its term', ()
     node.onMessage('n3', { type: 'VoteReply', term: 2, granted: true });
     expect(node.role).toBe('leader');
     expect(node.log.at(-1)).toEqual({ term: 2, command: NOOP_COMMAND });
-    const appends = host.take().filter((s) => s.msg.type === 'AppendEntries').map((s) => s.msg as AppendEntries);
+    const appends = host
+      .take()
+      .filter((s) => s.msg.type === 'AppendEntries')
+      .map((s) => s.msg as AppendEntries);
     expect(appends).toHaveLength(4);
     for (const a of appends) expect(a.entries).toEqual([{ term: 2, command: NOOP_COMMAND }]);
     expect(host.details.find((d) => d.kind === 'leader-append')).toMatchObject({ lines: ['leader.noop'], values: { index: 3, term: 2 } });

@@ -77,7 +77,15 @@ function makeNode(features: NodeFeatures, logTerms: number[] = [], bugs: Partial
 
 /** A follower that heard `commit` from a leader of `term` and applied up to it. */
 function commitTo(node: RaftNode, term: number, commit: number): void {
-  node.onMessage('n2', { type: 'AppendEntries', term, leader: 'n2', prevLogIndex: node.lastLogIndex, prevLogTerm: node.lastLogTerm, entries: [], leaderCommit: commit });
+  node.onMessage('n2', {
+    type: 'AppendEntries',
+    term,
+    leader: 'n2',
+    prevLogIndex: node.lastLogIndex,
+    prevLogTerm: node.lastLogTerm,
+    entries: [],
+    leaderCommit: commit,
+  });
 }
 
 function leaderWithSnapshot(logTerms: number[], commit: number) {
@@ -150,7 +158,10 @@ describe('§5.1 the leader sends InstallSnapshot to a follower it compacted past
     expect(first).toMatchObject({ type: 'AppendEntries', prevLogIndex: 5, prevLogTerm: 1 });
     // ...and refuses again: nextIndex 5 is inside the snapshot, so the snapshot goes instead.
     node.onMessage('n2', { type: 'AppendReply', term: node.term, success: false, matchIndex: 0 });
-    const sent = host.take().filter((s) => s.dst === 'n2').map((s) => s.msg);
+    const sent = host
+      .take()
+      .filter((s) => s.dst === 'n2')
+      .map((s) => s.msg);
     expect(sent.at(-1)).toMatchObject({ type: 'InstallSnapshot', term: node.term, leader: 'n1', snapshot: { index: 5, term: 1 } });
     const reply: InstallSnapshotReply = { type: 'InstallSnapshotReply', term: node.term, matchIndex: 5 };
     node.onMessage('n2', reply);
@@ -223,8 +234,17 @@ describe('§5.1 a follower installs the snapshot', () => {
     const { node } = makeNode(SNAPSHOTS, []);
     node.onMessage('n2', snapshotMsg(4, 1));
     node.onMessage('n2', {
-      type: 'AppendEntries', term: 1, leader: 'n2', prevLogIndex: 2, prevLogTerm: 1,
-      entries: [{ term: 1, command: 'c3' }, { term: 1, command: 'c4' }, { term: 1, command: 'c5' }], leaderCommit: 4,
+      type: 'AppendEntries',
+      term: 1,
+      leader: 'n2',
+      prevLogIndex: 2,
+      prevLogTerm: 1,
+      entries: [
+        { term: 1, command: 'c3' },
+        { term: 1, command: 'c4' },
+        { term: 1, command: 'c5' },
+      ],
+      leaderCommit: 4,
     });
     expect(node.log.map((e) => commandText(e.command))).toEqual(['c5']);
     expect(node.lastLogIndex).toBe(5);
@@ -236,7 +256,10 @@ describe('§5.1 a restarted node starts from its snapshot', () => {
 
   it('its commit index and state come back at the snapshot, never below', () => {
     const config = { ...DEFAULT_CONFIG, clientIds: ['A'], features: ['snapshots' as const], snapshotEvery: 3 };
-    const sim = new Simulation(config, [...schedule(''), ...parseSchedule('@600 client A acquire k1 5000; @1200 crash n3; @1300 restart n3')]);
+    const sim = new Simulation(config, [
+      ...schedule(''),
+      ...parseSchedule('@600 client A acquire k1 5000; @1200 crash n3; @1300 restart n3'),
+    ]);
     sim.advanceTo(1299);
     const n3 = sim.cluster.node('n3');
     const snapshot = n3.snapshot;
@@ -258,8 +281,12 @@ describe('§5.1 a restarted node starts from its snapshot', () => {
 
 describe('snapshots: configuration, invariants and the preset', () => {
   it('the threshold is checked with one sentence, and carried in links (left out at the default)', () => {
-    expect(configFromFields(DEFAULT_CONFIG, { snapshotEvery: '0' })).toBe('The snapshot threshold must be a whole number of entries from 1 to 1000, not "0".');
-    expect(checkConfig({ ...DEFAULT_CONFIG, snapshotEvery: 2.5 })).toBe('The snapshot threshold must be a whole number of entries from 1 to 1000, not 2.5.');
+    expect(configFromFields(DEFAULT_CONFIG, { snapshotEvery: '0' })).toBe(
+      'The snapshot threshold must be a whole number of entries from 1 to 1000, not "0".',
+    );
+    expect(checkConfig({ ...DEFAULT_CONFIG, snapshotEvery: 2.5 })).toBe(
+      'The snapshot threshold must be a whole number of entries from 1 to 1000, not 2.5.',
+    );
     const config = configFromFields(DEFAULT_CONFIG, { features: 'snapshots', snapshotEvery: '5' });
     expect(config).toMatchObject({ snapshotEvery: 5 });
     const link = encodeLink({ config: config as never, schedule: [], atMs: 100 });
@@ -270,8 +297,19 @@ describe('snapshots: configuration, invariants and the preset', () => {
   });
 
   it('a run with snapshots holds every invariant; the same run with compact-uncommitted breaks "a snapshot covers only committed entries"', () => {
-    const schedule = parseSchedule('@3138 submit v6 to n4; @3138 submit v7; @4185 client C acquire k1 37; @6607 submit v13 to n4; @6607 submit v14; @6607 submit v15');
-    const base = { seed: 3830206549, nodeIds: ['n1', 'n2', 'n3', 'n4', 'n5'], electionTimeoutMs: [109, 252] as const, heartbeatMs: 24, latencyMs: [3, 32] as const, clientIds: ['A', 'B', 'C'], features: ['pre-vote' as const, 'check-quorum' as const, 'snapshots' as const], snapshotEvery: 6 };
+    const schedule = parseSchedule(
+      '@3138 submit v6 to n4; @3138 submit v7; @4185 client C acquire k1 37; @6607 submit v13 to n4; @6607 submit v14; @6607 submit v15',
+    );
+    const base = {
+      seed: 3830206549,
+      nodeIds: ['n1', 'n2', 'n3', 'n4', 'n5'],
+      electionTimeoutMs: [109, 252] as const,
+      heartbeatMs: 24,
+      latencyMs: [3, 32] as const,
+      clientIds: ['A', 'B', 'C'],
+      features: ['pre-vote' as const, 'check-quorum' as const, 'snapshots' as const],
+      snapshotEvery: 6,
+    };
     for (const bugs of [[], ['compact-uncommitted' as const]]) {
       const sim = new Simulation({ ...base, bugs }, schedule);
       const checker = attachInvariants(sim);

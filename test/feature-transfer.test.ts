@@ -43,7 +43,9 @@ describe('§3.10 the transfer verb', () => {
     expect(checkSchedule(parseSchedule('@1000 transfer n3'), makeConfig())).toBe(
       'Action 1 ("@1000 transfer n3") needs the transfer feature (§3.10), which this run does not have; switch it on with --features transfer, features=transfer in the link, or Settings ▸ Protocol.',
     );
-    expect(checkSchedule(parseSchedule('@1000 transfer n9'), config(['transfer']))).toContain('names node "n9", which is not in the cluster');
+    expect(checkSchedule(parseSchedule('@1000 transfer n9'), config(['transfer']))).toContain(
+      'names node "n9", which is not in the cluster',
+    );
   });
 
   it('is refused with a reason when there is no leader, or the target leads', () => {
@@ -71,7 +73,10 @@ describe('§3.10 the leader hands over', () => {
     const { sim, sent } = run(['transfer'], '@800 partition n3; @850 submit x=1; @850 submit x=2; @1000 heal; @1000 transfer n3', 1300);
     const at = sent.find((s) => s.msg.type === 'TimeoutNow')?.t ?? -1;
     expect(at).toBeGreaterThan(1000);
-    const accepted = sim.cluster.details.filter((d): d is Extract<DetailEvent, { kind: 'append-accepted' }> => d.kind === 'append-accepted' && d.values.node === 'n3' && d.values.to === 2);
+    const accepted = sim.cluster.details.filter(
+      (d): d is Extract<DetailEvent, { kind: 'append-accepted' }> =>
+        d.kind === 'append-accepted' && d.values.node === 'n3' && d.values.to === 2,
+    );
     expect(accepted.length).toBeGreaterThan(0);
     expect(accepted[0].t).toBeLessThanOrEqual(at);
     expect(sim.cluster.leader()?.id).toBe('n3');
@@ -79,7 +84,9 @@ describe('§3.10 the leader hands over', () => {
 
   it('takes no request while it hands over: submits are refused, a client is pointed at the target', () => {
     // n3 is cut off, so the hand-over lasts its whole election timeout (1000-1150 ms).
-    const { sim, sent } = run(['transfer'], '@900 partition n3; @1000 transfer n3; @1003 submit x=1; @1003 client A acquire k 1000', 1100, { clientIds: ['A'] });
+    const { sim, sent } = run(['transfer'], '@900 partition n3; @1000 transfer n3; @1003 submit x=1; @1003 client A acquire k 1000', 1100, {
+      clientIds: ['A'],
+    });
     expect(sim.cluster.events.map((e) => e.text)).toContain('submit x=1 rejected: n2 is handing leadership to n3');
     const reply = sent.find((s) => s.msg.type === 'ClientReply' && s.src === 'n2');
     expect(reply?.msg).toMatchObject({ outcome: 'not-leader', leaderHint: 'n3' });
@@ -118,7 +125,14 @@ describe('transfer beside pre-vote’s invariant', () => {
   it('a TimeoutNow campaign on a minority side raises its term past pre-vote (§3.10), and the invariant allows exactly that', () => {
     // Found by the fuzzer (seed 2, run 2709): the leader is on the minority side and hands over there.
     const sim = new Simulation(
-      makeConfig({ seed: 3311638876, nodeIds: ['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'], electionTimeoutMs: [231, 440], heartbeatMs: 46, latencyMs: [2, 30], features: ['pre-vote', 'check-quorum', 'leader-noop', 'fast-backup', 'transfer'] }),
+      makeConfig({
+        seed: 3311638876,
+        nodeIds: ['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'],
+        electionTimeoutMs: [231, 440],
+        heartbeatMs: 46,
+        latencyMs: [2, 30],
+        features: ['pre-vote', 'check-quorum', 'leader-noop', 'fast-backup', 'transfer'],
+      }),
       parseSchedule('@9777 partition n4,n1,n7; @9857 transfer n1'),
     );
     const checker = attachInvariants(sim);

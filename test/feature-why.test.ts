@@ -56,7 +56,9 @@ describe('check-quorum (§6.2)', () => {
     expect(text(why)).toContain('Nothing makes it stop on its own');
     expect(why.rule).toContain(DISSERTATION.checkQuorum);
     const on = run('isolated-leader', ['check-quorum'], 1500);
-    expect(on.cluster.details.map(describeDetail)).toContain('n2 heard from 1 of the 3 servers it needs since t=618 ms: it steps down (CheckQuorum, §6.2)');
+    expect(on.cluster.details.map(describeDetail)).toContain(
+      'n2 heard from 1 of the 3 servers it needs since t=618 ms: it steps down (CheckQuorum, §6.2)',
+    );
   });
 });
 

@@ -19,7 +19,9 @@ interface ReferenceRun {
   readonly digest: string;
 }
 
-const reference = JSON.parse(readFileSync(new URL('./fixtures/features-off-reference.json', import.meta.url), 'utf8')) as { runs: ReferenceRun[] };
+const reference = JSON.parse(readFileSync(new URL('./fixtures/features-off-reference.json', import.meta.url), 'utf8')) as {
+  runs: ReferenceRun[];
+};
 
 /** Every chapter line, message count, drop, node state and the PRNG's next draw, hashed. */
 function digest(sim: Simulation): string {
@@ -28,7 +30,12 @@ function digest(sim: Simulation): string {
     c.events.map((e) => e.line).join('\n'),
     JSON.stringify(c.sent),
     String(c.dropped),
-    c.nodes.map((n) => `${n.id} ${n.alive} ${n.term} ${n.votedFor} ${n.role} ${n.commitIndex} ${n.lastApplied} ${n.log.map((e) => `${e.term}:${commandText(e.command)}`).join(',')}`).join('\n'),
+    c.nodes
+      .map(
+        (n) =>
+          `${n.id} ${n.alive} ${n.term} ${n.votedFor} ${n.role} ${n.commitIndex} ${n.lastApplied} ${n.log.map((e) => `${e.term}:${commandText(e.command)}`).join(',')}`,
+      )
+      .join('\n'),
     String(c.rng.random()),
   ];
   return createHash('sha256').update(parts.join('\n#\n')).digest('hex').slice(0, 24);
@@ -59,7 +66,9 @@ describe('with no feature on, runs are what they were before features (80 fuzz-d
   it('a feature on does change runs (the comparison can fail)', () => {
     const r = reference.runs.find((x) => x.untilMs > 3000 && x.schedule.includes('partition')) as ReferenceRun;
     const outcome = fuzzRun(7, r.run, [], 4000, []);
-    const changed = (['pre-vote', 'check-quorum', 'leader-noop'] as const).filter((f) => replayDigest({ ...outcome.config, features: [f] }, outcome, r.untilMs) !== r.digest);
+    const changed = (['pre-vote', 'check-quorum', 'leader-noop'] as const).filter(
+      (f) => replayDigest({ ...outcome.config, features: [f] }, outcome, r.untilMs) !== r.digest,
+    );
     expect(changed).toEqual(['pre-vote', 'check-quorum', 'leader-noop']);
   });
 });

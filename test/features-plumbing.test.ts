@@ -13,7 +13,16 @@ const ALLOWED = `the features are ${FEATURE_NAMES.join(', ')}.`;
 
 describe('the features field', () => {
   it('is one list of names', () => {
-    expect(FEATURE_NAMES).toEqual(['pre-vote', 'check-quorum', 'leader-noop', 'snapshots', 'reads', 'fast-backup', 'transfer', 'membership']);
+    expect(FEATURE_NAMES).toEqual([
+      'pre-vote',
+      'check-quorum',
+      'leader-noop',
+      'snapshots',
+      'reads',
+      'fast-backup',
+      'transfer',
+      'membership',
+    ]);
   });
 
   it('reads a comma list into the list order, each once', () => {
@@ -38,7 +47,9 @@ describe('--features on the command line', () => {
   it('switches features on and names them in the header', () => {
     const r = runSimCli(['--features', 'pre-vote,check-quorum', '--until', '500']);
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe('5 nodes, election timeout 150-300 ms, heartbeat every 50 ms, latency 5-15 ms, seed 42, features pre-vote, check-quorum');
+    expect(r.stdout.split('\n')[0]).toBe(
+      '5 nodes, election timeout 150-300 ms, heartbeat every 50 ms, latency 5-15 ms, seed 42, features pre-vote, check-quorum',
+    );
   });
 
   it('a bad name exits 2 with one sentence naming the flag', () => {
@@ -52,13 +63,19 @@ describe('--features on the command line', () => {
     expect(r.stderr).toBe('--link already gives the run, so it cannot be combined with --features.\n');
   });
 
-  it('the header of a run without features is the chapter\'s', () => {
-    expect(runSimCli(['--until', '10']).stdout.split('\n')[0]).toBe('5 nodes, election timeout 150-300 ms, heartbeat every 50 ms, latency 5-15 ms, seed 42');
+  it("the header of a run without features is the chapter's", () => {
+    expect(runSimCli(['--until', '10']).stdout.split('\n')[0]).toBe(
+      '5 nodes, election timeout 150-300 ms, heartbeat every 50 ms, latency 5-15 ms, seed 42',
+    );
   });
 });
 
 describe('features= in share links', () => {
-  const spec = { config: { ...DEFAULT_CONFIG, features: ['pre-vote', 'leader-noop'] as const }, schedule: parseSchedule('@500 crash n2'), atMs: 900 };
+  const spec = {
+    config: { ...DEFAULT_CONFIG, features: ['pre-vote', 'leader-noop'] as const },
+    schedule: parseSchedule('@500 crash n2'),
+    atMs: 900,
+  };
 
   it('round-trips, and a link without features decodes exactly as before', () => {
     const text = encodeLink({ ...spec, config: { ...spec.config, features: [...spec.config.features] } });
@@ -73,7 +90,9 @@ describe('features= in share links', () => {
 
   it('a bad feature gets one sentence', () => {
     const d = decodeLink('?v=1&seed=42&features=pre-vote,joint-consensus');
-    expect(d.ok ? null : d.error).toBe(`This link's configuration is invalid: Unknown feature "joint-consensus" in the list of features; ${ALLOWED}`);
+    expect(d.ok ? null : d.error).toBe(
+      `This link's configuration is invalid: Unknown feature "joint-consensus" in the list of features; ${ALLOWED}`,
+    );
   });
 
   it('run files carry features too', () => {
@@ -100,7 +119,9 @@ describe('features= in share links', () => {
 describe("a feature's invariants", () => {
   it('count only in runs with the feature on', async () => {
     const { INVARIANT_IDS, invariantsFor } = await import('../src/sim/check/invariants');
-    expect(invariantsFor(DEFAULT_CONFIG)).toHaveLength(INVARIANT_IDS.length - FEATURES.flatMap((f) => f.invariants.map((i) => i.id)).length);
+    expect(invariantsFor(DEFAULT_CONFIG)).toHaveLength(
+      INVARIANT_IDS.length - FEATURES.flatMap((f) => f.invariants.map((i) => i.id)).length,
+    );
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: ['check-quorum'] })).toContain('check-quorum-step-down');
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: ['check-quorum'] })).not.toContain('pre-vote-term');
     expect(invariantsFor({ ...DEFAULT_CONFIG, features: [...FEATURE_NAMES] })).toEqual([...INVARIANT_IDS]);

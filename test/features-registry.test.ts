@@ -24,8 +24,10 @@ import { FAULT_KINDS } from '../src/sim/check/fuzz';
 import { invariantsFor } from '../src/sim/check/invariants';
 
 const manifests = [{ name: 'core', ...core }, ...FEATURES];
-const lineIds = (sections: readonly { readonly lines: readonly { readonly id: string | null }[] }[]) => sections.flatMap((s) => s.lines.flatMap((l) => (l.id === null ? [] : [l.id])));
-const slots = (list: readonly unknown[]) => list.flatMap((item) => (typeof item === 'object' && item !== null && 'slot' in item ? [String(item.slot)] : []));
+const lineIds = (sections: readonly { readonly lines: readonly { readonly id: string | null }[] }[]) =>
+  sections.flatMap((s) => s.lines.flatMap((l) => (l.id === null ? [] : [l.id])));
+const slots = (list: readonly unknown[]) =>
+  list.flatMap((item) => (typeof item === 'object' && item !== null && 'slot' in item ? [String(item.slot)] : []));
 
 describe('the manifests', () => {
   it('name each bug, flag, invariant, section, line and detail kind once across all of them', () => {
@@ -45,12 +47,14 @@ describe('the manifests', () => {
 
   it("cite only their own sections' lines", () => {
     for (const m of manifests) {
-      const own = lineIds(m.pseudocode.filter((s) => !('slot' in s)) as readonly { readonly lines: readonly { readonly id: string | null }[] }[]);
+      const own = lineIds(
+        m.pseudocode.filter((s) => !('slot' in s)) as readonly { readonly lines: readonly { readonly id: string | null }[] }[],
+      );
       for (const id of m.cites) if (typeof id === 'string') expect(own, `${m.name} cites ${id}`).toContain(id);
     }
   });
 
-  it("core.ts places each feature at most once in a list, and only features that exist", () => {
+  it('core.ts places each feature at most once in a list, and only features that exist', () => {
     for (const list of [core.invariants, core.pseudocode, core.cites]) {
       const placed = slots(list);
       expect(new Set(placed).size).toBe(placed.length);
@@ -66,7 +70,9 @@ describe("each feature's rows reach every derived list", () => {
       expect(BUG_NAMES).toContain(bug.name);
       expect(BUG_FEATURE[bug.name]).toBe(f.name);
       expect(BUG_BLURBS[bug.name]).toBe(bug.blurb);
-      expect(checkConfig({ ...DEFAULT_CONFIG, bugs: [bug.name] })).toBe(`Bug "${bug.name}" is a bug of the feature ${f.name}; switch on ${f.name} too.`);
+      expect(checkConfig({ ...DEFAULT_CONFIG, bugs: [bug.name] })).toBe(
+        `Bug "${bug.name}" is a bug of the feature ${f.name}; switch on ${f.name} too.`,
+      );
     }
     for (const inv of f.invariants) {
       expect(INVARIANT_FEATURE[inv.id]).toBe(f.name);

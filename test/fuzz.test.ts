@@ -96,7 +96,11 @@ describe('the swarm draws protocol features', () => {
       const o = fuzzRun(3, run, [], 300);
       expect(o.config.features ?? []).toEqual(features);
       // (A snapshots run also gets a threshold, from its seed: no draw of its own; a reads run a read mode, from its own stream.)
-      expect({ ...o.config, features: undefined, snapshotEvery: undefined, readMode: undefined }).toEqual({ ...fuzzRun(3, run, [], 300, []).config, features: undefined, readMode: undefined });
+      expect({ ...o.config, features: undefined, snapshotEvery: undefined, readMode: undefined }).toEqual({
+        ...fuzzRun(3, run, [], 300, []).config,
+        features: undefined,
+        readMode: undefined,
+      });
     }
     for (const f of FEATURE_NAMES) expect([...(seen.get(f) ?? [])].sort(), f).toEqual([false, true]);
   });
@@ -111,7 +115,9 @@ describe('the swarm draws protocol features', () => {
   it('--features all and none fix the features of every run, and say so', () => {
     const io = cliIo();
     expect(runFuzzCli(['--runs', '3', '--seed', '4', '--features', 'all'], io)).toBe(0);
-    expect(io.lines[0]).toMatch(/^3 runs of 10 simulated seconds \(fuzz seed 4, features pre-vote, check-quorum, leader-noop, snapshots, reads, fast-backup, transfer, membership\): every invariant held/);
+    expect(io.lines[0]).toMatch(
+      /^3 runs of 10 simulated seconds \(fuzz seed 4, features pre-vote, check-quorum, leader-noop, snapshots, reads, fast-backup, transfer, membership\): every invariant held/,
+    );
     const none = cliIo();
     expect(runFuzzCli(['--runs', '1', '--seed', '4', '--features', 'none'], none)).toBe(0);
     expect(none.lines[0]).toContain('(fuzz seed 4, no features)');
@@ -148,7 +154,10 @@ describe('npm run fuzz', () => {
   it.each([
     [['--runs', 'many'], '--runs must be a whole number from 1 to 1000000, not "many".'],
     [['--bug', 'typo'], `Unknown bug "typo" in --bug; the bugs are ${BUG_NAMES.join(', ')}.`],
-    [['--features', 'pre-vote,fast'], `Unknown feature "fast" in --features; write swarm, none, all, or a list of ${FEATURE_NAMES.join(', ')}.`],
+    [
+      ['--features', 'pre-vote,fast'],
+      `Unknown feature "fast" in --features; write swarm, none, all, or a list of ${FEATURE_NAMES.join(', ')}.`,
+    ],
     [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
     [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --help.'],
   ])('bad flags %j exit 2 with one sentence', (argv, message) => {

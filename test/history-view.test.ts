@@ -131,8 +131,19 @@ describe('sim --json', () => {
     expect(out.code).toBe(0);
     const report = JSON.parse(out.stdout);
     expect(report.history[0]).toEqual({
-      id: 0, client: 'A', op: 'acquire', key: 'job:42', value: null, token: 1, store: null, lockKey: null,
-      invokeMs: 1000, completeMs: 1066, result: 'granted', invokeOrder: 0, completeOrder: 1,
+      id: 0,
+      client: 'A',
+      op: 'acquire',
+      key: 'job:42',
+      value: null,
+      token: 1,
+      store: null,
+      lockKey: null,
+      invokeMs: 1000,
+      completeMs: 1066,
+      result: 'granted',
+      invokeOrder: 0,
+      completeOrder: 1,
     });
     expect(Object.keys(report.linearizable)).toEqual(['locks', 'fenced', 'unfenced', 'fencedOrder', 'unfencedOrder', 'register']);
     expect(report.linearizable.unfenced).toEqual({ linearizable: false, subset: [0, 4, 5, 9], key: 'job:42', minimal: true });
@@ -142,7 +153,9 @@ describe('sim --json', () => {
   it('the text output ends the lock-service lines with one line of verdicts', () => {
     const out = runSimCli(['--preset', 'clock-drift']);
     expect(out.code).toBe(0);
-    expect(out.stdout).toContain('linearizable: locks yes, fenced yes, unfenced NO (#0 #3 #4 #8 on job:42), fencedOrder yes, unfencedOrder NO (#0 #4 #6 #8 on result), register n/a');
+    expect(out.stdout).toContain(
+      'linearizable: locks yes, fenced yes, unfenced NO (#0 #3 #4 #8 on job:42), fencedOrder yes, unfencedOrder NO (#0 #4 #6 #8 on result), register n/a',
+    );
   });
 
   it('has neither in a run without clients', () => {

@@ -15,7 +15,10 @@ const TINY: SimConfig = makeConfig({ seed: 42, nodeIds: nodeIdsFor(3) });
 const WITH_CLIENTS: SimConfig = { ...TINY, clientIds: ['A', 'B'] };
 
 /** A tiny cluster with a leader and two committed entries, every invariant attached. */
-function settled(config: SimConfig = TINY, schedule = '@400 submit x=1; @400 submit x=2'): {
+function settled(
+  config: SimConfig = TINY,
+  schedule = '@400 submit x=1; @400 submit x=2',
+): {
   sim: Simulation;
   checker: InvariantChecker;
   leader: RaftNode;
@@ -92,7 +95,9 @@ describe('each invariant catches a hand-built violation', () => {
     sim.cluster.restart(follower.id); // re-applies from index 1 as the leader's commit arrives
     sim.advanceTo(sim.nowMs + 300);
     expectCaught(checker, 'state-machine-safety');
-    expect(checker.violations.find((v) => v.invariant === 'state-machine-safety')?.sentence).toMatch(/applied evil at index 1, but n\d had applied x=1 there\./);
+    expect(checker.violations.find((v) => v.invariant === 'state-machine-safety')?.sentence).toMatch(
+      /applied evil at index 1, but n\d had applied x=1 there\./,
+    );
   });
 
   it('Leader Append-Only: a leader dropping its own entry', () => {
@@ -100,7 +105,9 @@ describe('each invariant catches a hand-built violation', () => {
     leader.log.pop();
     sim.step();
     expect(firstOf(checker)).toBe('leader-append-only');
-    expect(checker.first?.sentence).toContain(`${leader.id}, leader of term ${leader.term}, removed or overwrote its own entries from index 2`);
+    expect(checker.first?.sentence).toContain(
+      `${leader.id}, leader of term ${leader.term}, removed or overwrote its own entries from index 2`,
+    );
   });
 
   it('applied index: moving back without a restart is caught, a restart is not', () => {
@@ -159,7 +166,17 @@ describe('each invariant catches a hand-built violation', () => {
     const fenced = sim.lockService?.fenced;
     if (!fenced) throw new Error('no store');
     expect(fenced.highest.get('job')).toBe(1);
-    fenced.writes.push({ t: sim.nowMs, client: 'B', key: 'job', value: 'stale', token: 0, lockKey: 'job', accepted: true, leaseEnded: true, reason: null });
+    fenced.writes.push({
+      t: sim.nowMs,
+      client: 'B',
+      key: 'job',
+      value: 'stale',
+      token: 0,
+      lockKey: 'job',
+      accepted: true,
+      leaseEnded: true,
+      reason: null,
+    });
     sim.step();
     expect(firstOf(checker)).toBe('fencing');
     expect(checker.first?.sentence).toBe('the fenced store accepted token 0 for job from B after accepting token 1.');

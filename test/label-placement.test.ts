@@ -29,13 +29,25 @@ describe('side labels ("voted n2", "clock +20%")', () => {
         const layout = diagramLayout(ids, clients, true, geometry);
         const boxes = sideBoxes(layout, ids, geometry.sideFont, geometry.sideLine);
         const actors: Box[] = [
-          ...Object.values(layout.clients).map((p) => ({ x0: p.x - geometry.clientSize.w / 2, x1: p.x + geometry.clientSize.w / 2, y0: p.y - geometry.clientSize.h / 2, y1: p.y + geometry.clientSize.h / 2 })),
-          ...Object.values(layout.stores).map((p) => ({ x0: p.x - geometry.storeSize.w / 2, x1: p.x + geometry.storeSize.w / 2, y0: p.y - geometry.storeSize.h / 2, y1: p.y + geometry.storeSize.h / 2 })),
+          ...Object.values(layout.clients).map((p) => ({
+            x0: p.x - geometry.clientSize.w / 2,
+            x1: p.x + geometry.clientSize.w / 2,
+            y0: p.y - geometry.clientSize.h / 2,
+            y1: p.y + geometry.clientSize.h / 2,
+          })),
+          ...Object.values(layout.stores).map((p) => ({
+            x0: p.x - geometry.storeSize.w / 2,
+            x1: p.x + geometry.storeSize.w / 2,
+            y0: p.y - geometry.storeSize.h / 2,
+            y1: p.y + geometry.storeSize.h / 2,
+          })),
         ];
         for (const { id, box } of boxes) {
           expect(inFrame(box), `${id}'s label is inside the diagram`).toBe(true);
           for (const a of actors) expect(overlapArea(box, a), `${id}'s label is clear of a client or store`).toBe(0);
-          for (const other of ids) if (other !== id) expect(touchesCircle(box, layout.nodes[other], layout.nodeRadius * 1.1), `${id}'s label is clear of ${other}`).toBe(false);
+          for (const other of ids)
+            if (other !== id)
+              expect(touchesCircle(box, layout.nodes[other], layout.nodeRadius * 1.1), `${id}'s label is clear of ${other}`).toBe(false);
           for (const o of boxes) if (o.id !== id) expect(overlapArea(box, o.box), `${id}'s label is clear of ${o.id}'s`).toBe(0);
           if (geometry === RING_GEOMETRY) expect(overlapArea(box, HINT_CORNER), `${id}'s label is clear of the cut hint`).toBe(0);
         }
@@ -57,10 +69,29 @@ describe('side labels ("voted n2", "clock +20%")', () => {
 
 describe('partition labels', () => {
   const cases: [string, string[][]][] = [
-    ['5 nodes, 2 | 3', [['n1', 'n2'], ['n3', 'n4', 'n5']]],
+    [
+      '5 nodes, 2 | 3',
+      [
+        ['n1', 'n2'],
+        ['n3', 'n4', 'n5'],
+      ],
+    ],
     ['5 nodes, one cut off', [['n3'], ['n1', 'n2', 'n4', 'n5']]],
-    ['7 nodes, 3 | 4', [['n1', 'n2', 'n3'], ['n4', 'n5', 'n6', 'n7']]],
-    ['9 nodes, three sides', [['n1', 'n2'], ['n3', 'n4', 'n5'], ['n6', 'n7', 'n8', 'n9']]],
+    [
+      '7 nodes, 3 | 4',
+      [
+        ['n1', 'n2', 'n3'],
+        ['n4', 'n5', 'n6', 'n7'],
+      ],
+    ],
+    [
+      '9 nodes, three sides',
+      [
+        ['n1', 'n2'],
+        ['n3', 'n4', 'n5'],
+        ['n6', 'n7', 'n8', 'n9'],
+      ],
+    ],
   ];
   for (const [name, groups] of cases) {
     it(`${name}: each clear of the glyphs, the side labels, the clients, the stores and each other`, () => {
@@ -75,7 +106,11 @@ describe('partition labels', () => {
         for (const [j, o] of labels.entries()) if (j !== i) expect(overlapArea(l.box, o.box)).toBe(0);
       }
       expect(labels.map((l) => l.lines.join(' '))).toEqual(
-        groups.map((g) => (g.length >= Math.floor(ids.length / 2) + 1 ? `majority (${g.length} of ${ids.length})` : `minority (${g.length} of ${ids.length}): cannot commit`)),
+        groups.map((g) =>
+          g.length >= Math.floor(ids.length / 2) + 1
+            ? `majority (${g.length} of ${ids.length})`
+            : `minority (${g.length} of ${ids.length}): cannot commit`,
+        ),
       );
     });
   }

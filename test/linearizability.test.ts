@@ -6,7 +6,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkHistory, type CheckedOp } from '../src/sim/check/linearizability/check';
-import { exclusiveModel, lockModel, orderModel, registerModel, type LockInput, type RegisterInput } from '../src/sim/check/linearizability/models';
+import {
+  exclusiveModel,
+  lockModel,
+  orderModel,
+  registerModel,
+  type LockInput,
+  type RegisterInput,
+} from '../src/sim/check/linearizability/models';
 import { linearize, type CheckOp, type Model } from '../src/sim/check/linearizability/search';
 import { findPreset, presetActions } from '../src/sim/run/presets';
 import { parseSchedule } from '../src/sim/model/schedule';
@@ -19,12 +26,23 @@ function run<S, I>(model: Model<S, I>, inputs: readonly I[]): (S | null)[] {
   return inputs.map((i) => (s = s === null ? null : model.step(s, i)));
 }
 
-const ops = <I>(list: readonly [I, number, number | null][]): CheckOp<I>[] => list.map(([input, call, ret], id) => ({ id, input, call, ret }));
+const ops = <I>(list: readonly [I, number, number | null][]): CheckOp<I>[] =>
+  list.map(([input, call, ret], id) => ({ id, input, call, ret }));
 const big = { steps: 1_000_000 };
 
 describe('sequential models', () => {
-  const acquire = (client: string, token: number | null, result: 'granted' | 'busy' | null = 'granted'): LockInput => ({ kind: 'acquire', client, result, token });
-  const release = (client: string, token: number | null, result: 'released' | 'not-found' | 'not-holder' | 'busy' | null): LockInput => ({ kind: 'release', client, result, token });
+  const acquire = (client: string, token: number | null, result: 'granted' | 'busy' | null = 'granted'): LockInput => ({
+    kind: 'acquire',
+    client,
+    result,
+    token,
+  });
+  const release = (client: string, token: number | null, result: 'released' | 'not-found' | 'not-holder' | 'busy' | null): LockInput => ({
+    kind: 'release',
+    client,
+    result,
+    token,
+  });
 
   it('lock service: a grant needs the key free (or held by the asker) and a newer token', () => {
     expect(run(lockModel, [acquire('A', 1), acquire('B', 2)])[1]).toBeNull();
@@ -42,7 +60,11 @@ describe('sequential models', () => {
     // An expiry of an older token leaves a newer grant alone.
     expect(run(lockModel, [acquire('A', 3), { kind: 'expire', token: 2 }])[1]).toEqual({ holder: 'A', token: 3, last: 3 });
     // A pending acquire may have been granted with a token nobody saw; its expiry frees it.
-    expect(run(lockModel, [acquire('A', null, null), { kind: 'expire', token: 5 }, acquire('B', 6)])[2]).toEqual({ holder: 'B', token: 6, last: 6 });
+    expect(run(lockModel, [acquire('A', null, null), { kind: 'expire', token: 5 }, acquire('B', 6)])[2]).toEqual({
+      holder: 'B',
+      token: 6,
+      last: 6,
+    });
   });
 
   it('strict mutual exclusion: a write takes effect only while its writer holds its token', () => {
@@ -56,7 +78,10 @@ describe('sequential models', () => {
   it('fencing order: accepted tokens never go back and were granted to the writer; refusals only below the highest', () => {
     const grant = (client: string, token: number) => ({ kind: 'grant', client, token }) as const;
     const write = (client: string, token: number | null, accepted: boolean) => ({ kind: 'write', client, token, accepted }) as const;
-    expect(run(orderModel, [grant('A', 1), write('A', 1, true), grant('B', 2), write('B', 2, true), write('A', 1, false)])[4]).toEqual({ highest: 2, granted: ['A:1', 'B:2'] });
+    expect(run(orderModel, [grant('A', 1), write('A', 1, true), grant('B', 2), write('B', 2, true), write('A', 1, false)])[4]).toEqual({
+      highest: 2,
+      granted: ['A:1', 'B:2'],
+    });
     expect(run(orderModel, [grant('A', 1), grant('B', 2), write('B', 2, true), write('A', 1, true)])[3]).toBeNull();
     expect(run(orderModel, [grant('A', 1), write('B', 1, true)])[1]).toBeNull();
     expect(run(orderModel, [grant('A', 1), write('A', 1, false)])[1]).toBeNull();
@@ -76,37 +101,120 @@ describe('Wing–Gong–Lowe search', () => {
   const get = (value: string | null): RegisterInput => ({ kind: 'get', value });
 
   it('accepts a sequential history and rejects one whose read went back', () => {
-    expect(linearize(registerModel, ops([[put('1'), 0, 1], [get('1'), 2, 3], [put('2'), 4, 5], [get('2'), 6, 7]]), big).result).toBe('ok');
-    expect(linearize(registerModel, ops([[put('1'), 0, 1], [put('2'), 2, 3], [get('1'), 4, 5]]), big).result).toBe('fail');
+    expect(
+      linearize(
+        registerModel,
+        ops([
+          [put('1'), 0, 1],
+          [get('1'), 2, 3],
+          [put('2'), 4, 5],
+          [get('2'), 6, 7],
+        ]),
+        big,
+      ).result,
+    ).toBe('ok');
+    expect(
+      linearize(
+        registerModel,
+        ops([
+          [put('1'), 0, 1],
+          [put('2'), 2, 3],
+          [get('1'), 4, 5],
+        ]),
+        big,
+      ).result,
+    ).toBe('fail');
   });
 
   it('finds the one order that works among concurrent operations', () => {
     // put(1) and put(2) overlap; the later read of 1 forces put(2) first, and the read of 2 in
     // the middle must fall between them.
-    const h = ops([[put('1'), 0, 10], [put('2'), 1, 11], [get('2'), 2, 3], [get('1'), 12, 13]]);
+    const h = ops([
+      [put('1'), 0, 10],
+      [put('2'), 1, 11],
+      [get('2'), 2, 3],
+      [get('1'), 12, 13],
+    ]);
     expect(linearize(registerModel, h, big).result).toBe('ok');
     // Reading 2 after having read 1 after both puts completed: no order works.
-    const bad = ops([[put('1'), 0, 10], [put('2'), 1, 11], [get('1'), 12, 13], [get('2'), 14, 15]]);
+    const bad = ops([
+      [put('1'), 0, 10],
+      [put('2'), 1, 11],
+      [get('1'), 12, 13],
+      [get('2'), 14, 15],
+    ]);
     expect(linearize(registerModel, bad, big).result).toBe('fail');
   });
 
   it('lets a pending operation take effect, or not', () => {
-    expect(linearize(registerModel, ops([[put('1'), 0, null], [get('1'), 5, 6]]), big).result).toBe('ok');
-    expect(linearize(registerModel, ops([[put('1'), 0, null], [get(null), 5, 6]]), big).result).toBe('ok');
-    expect(linearize(registerModel, ops([[put('1'), 7, null], [get('1'), 5, 6]]), big).result).toBe('fail');
+    expect(
+      linearize(
+        registerModel,
+        ops([
+          [put('1'), 0, null],
+          [get('1'), 5, 6],
+        ]),
+        big,
+      ).result,
+    ).toBe('ok');
+    expect(
+      linearize(
+        registerModel,
+        ops([
+          [put('1'), 0, null],
+          [get(null), 5, 6],
+        ]),
+        big,
+      ).result,
+    ).toBe('ok');
+    expect(
+      linearize(
+        registerModel,
+        ops([
+          [put('1'), 7, null],
+          [get('1'), 5, 6],
+        ]),
+        big,
+      ).result,
+    ).toBe('fail');
   });
 
   it('concurrent acquires: only the order matching the tokens works', () => {
     const a = (client: string, token: number): LockInput => ({ kind: 'acquire', client, result: 'granted', token });
     const r = (client: string, token: number): LockInput => ({ kind: 'release', client, result: 'released', token });
     // B's acquire overlaps A's whole hold: B must come after A's release, token 2 after token 1.
-    expect(linearize(lockModel, ops([[a('A', 1), 0, 2], [a('B', 2), 1, 10], [r('A', 1), 3, 4]]), big).result).toBe('ok');
+    expect(
+      linearize(
+        lockModel,
+        ops([
+          [a('A', 1), 0, 2],
+          [a('B', 2), 1, 10],
+          [r('A', 1), 3, 4],
+        ]),
+        big,
+      ).result,
+    ).toBe('ok');
     // The same with the tokens swapped cannot be ordered: B's grant (token 1) would follow token 2.
-    expect(linearize(lockModel, ops([[a('A', 2), 0, 2], [a('B', 1), 1, 10], [r('A', 2), 3, 4]]), big).result).toBe('fail');
+    expect(
+      linearize(
+        lockModel,
+        ops([
+          [a('A', 2), 0, 2],
+          [a('B', 1), 1, 10],
+          [r('A', 2), 3, 4],
+        ]),
+        big,
+      ).result,
+    ).toBe('fail');
   });
 
   it('answers unknown when its budget runs out, and a clock deadline stops it too', () => {
-    const h = ops([[put('1'), 0, 10], [put('2'), 1, 11], [get('2'), 2, 3], [get('1'), 12, 13]]);
+    const h = ops([
+      [put('1'), 0, 10],
+      [put('2'), 1, 11],
+      [get('2'), 2, 3],
+      [get('1'), 12, 13],
+    ]);
     expect(linearize(registerModel, h, { steps: 3 }).result).toBe('unknown');
     // Twenty overlapping puts and a read of a value nobody put: every subset of puts is a state.
     const puts: [RegisterInput, number, number | null][] = Array.from({ length: 20 }, (_, i) => [put(`v${i}`), i, 100]);
@@ -124,7 +232,20 @@ describe('Wing–Gong–Lowe search', () => {
 
 /** A hand-written history operation, with defaults for what the case does not care about. */
 function op(id: number, client: string, kind: CheckedOp['op'], fields: Partial<CheckedOp>): CheckedOp {
-  return { id, client, op: kind, key: 'job', value: null, token: null, store: null, lockKey: null, invokeMs: 0, completeMs: null, result: null, ...fields };
+  return {
+    id,
+    client,
+    op: kind,
+    key: 'job',
+    value: null,
+    token: null,
+    store: null,
+    lockKey: null,
+    invokeMs: 0,
+    completeMs: null,
+    result: null,
+    ...fields,
+  };
 }
 
 describe('checkHistory', () => {
@@ -185,7 +306,15 @@ describe('checkHistory', () => {
 
 /** A sequential register execution: ops at random times, each taking effect at a point inside its interval. */
 const registerHistory = fc
-  .array(fc.record({ put: fc.boolean(), start: fc.integer({ min: 0, max: 1000 }), before: fc.integer({ min: 0, max: 30 }), after: fc.integer({ min: 0, max: 30 }) }), { minLength: 1, maxLength: 14 })
+  .array(
+    fc.record({
+      put: fc.boolean(),
+      start: fc.integer({ min: 0, max: 1000 }),
+      before: fc.integer({ min: 0, max: 30 }),
+      after: fc.integer({ min: 0, max: 30 }),
+    }),
+    { minLength: 1, maxLength: 14 },
+  )
   .map((specs) => {
     // Effect points are distinct and in the order of `start`; invoke/complete lie around them.
     const sorted = specs.map((s, i) => ({ ...s, point: s.start * 100 + i })).sort((a, b) => a.point - b.point);
@@ -212,7 +341,9 @@ describe('properties', () => {
         const reads = seq.filter((o) => o.input.kind === 'get');
         fc.pre(reads.length > 0);
         const victim = reads[pick % reads.length];
-        const corrupted = seq.map((o) => (o === victim ? { ...o, input: { kind: 'get', value: `${o.input.value ?? 'none'}-wrong` } as RegisterInput } : o));
+        const corrupted = seq.map((o) =>
+          o === victim ? { ...o, input: { kind: 'get', value: `${o.input.value ?? 'none'}-wrong` } as RegisterInput } : o,
+        );
         return linearize(registerModel, corrupted, { steps: 1_000_000 }).result === 'fail';
       }),
       { numRuns: 300 },
@@ -220,7 +351,10 @@ describe('properties', () => {
   });
 
   it('a lock history from a sequential execution is linearizable; one grant corrupted to a used token is not', () => {
-    const steps = fc.array(fc.record({ client: fc.constantFrom('A', 'B', 'C'), what: fc.constantFrom('acquire', 'release') }), { minLength: 1, maxLength: 16 });
+    const steps = fc.array(fc.record({ client: fc.constantFrom('A', 'B', 'C'), what: fc.constantFrom('acquire', 'release') }), {
+      minLength: 1,
+      maxLength: 16,
+    });
     fc.assert(
       fc.property(steps, fc.nat(), (list, pick) => {
         let holder: string | null = null;

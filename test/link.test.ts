@@ -5,7 +5,16 @@ import { DEFAULT_CONFIG, nodeIdsFor, type SimConfig } from '../src/sim/model/con
 import { CHAPTER_SCHEDULE } from '../src/sim/run/presets';
 import { formatSchedule, parseSchedule, type Action } from '../src/sim/model/schedule';
 import { MAX_SEEK_MS } from '../src/sim/model/limits';
-import { MAX_LINK_CHARS, decodeLink, encodeLink, fromBase64Url, runFromJson, runToJson, toBase64Url, type RunSpec } from '../src/share/link';
+import {
+  MAX_LINK_CHARS,
+  decodeLink,
+  encodeLink,
+  fromBase64Url,
+  runFromJson,
+  runToJson,
+  toBase64Url,
+  type RunSpec,
+} from '../src/share/link';
 
 const nodeId = (n: number) => fc.integer({ min: 1, max: n }).map((i) => `n${i}`);
 const key = fc.constantFrom('job:42', 'k', 'lock/a', 'result');
@@ -16,18 +25,28 @@ function actionArb(nodes: number, clients: readonly string[]): fc.Arbitrary<Acti
     nodeId(nodes).map((node) => ({ verb: 'crash', node })),
     nodeId(nodes).map((node) => ({ verb: 'restart', node })),
     fc.constant({ verb: 'heal' }),
-    fc.tuple(fc.constantFrom('x=1', 'y=2', 'hello', 'a:b'), fc.option(nodeId(nodes), { nil: null })).map(([command, target]) => ({ verb: 'submit', command, target })),
-    fc.shuffledSubarray(nodeIdsFor(nodes), { minLength: 1 }).chain((ids) =>
-      fc.integer({ min: 1, max: ids.length }).map((cut) => ({ verb: 'partition', groups: cut < ids.length ? [ids.slice(0, cut), ids.slice(cut)] : [ids] })),
-    ),
+    fc
+      .tuple(fc.constantFrom('x=1', 'y=2', 'hello', 'a:b'), fc.option(nodeId(nodes), { nil: null }))
+      .map(([command, target]) => ({ verb: 'submit', command, target })),
+    fc
+      .shuffledSubarray(nodeIdsFor(nodes), { minLength: 1 })
+      .chain((ids) =>
+        fc
+          .integer({ min: 1, max: ids.length })
+          .map((cut) => ({ verb: 'partition', groups: cut < ids.length ? [ids.slice(0, cut), ids.slice(cut)] : [ids] })),
+      ),
     fc.tuple(nodeId(nodes), fc.integer({ min: -90, max: 90 })).map(([node, pct]) => ({ verb: 'drift', node, pct })),
     fc.integer({ min: 0, max: 100 }).map((pct) => ({ verb: 'loss', pct })),
   ];
   if (clients.length > 0) {
     const client = fc.constantFrom(...clients);
     bodies.push(
-      fc.tuple(client, key, fc.integer({ min: 1, max: 100_000 })).map(([c, k, leaseMs]) => ({ verb: 'client', client: c, intent: { op: 'acquire', key: k, leaseMs } })),
-      fc.tuple(client, key, fc.constantFrom('A-first', 'v', '')).map(([c, k, value]) => ({ verb: 'client', client: c, intent: { op: 'write', key: k, value } })),
+      fc
+        .tuple(client, key, fc.integer({ min: 1, max: 100_000 }))
+        .map(([c, k, leaseMs]) => ({ verb: 'client', client: c, intent: { op: 'acquire', key: k, leaseMs } })),
+      fc
+        .tuple(client, key, fc.constantFrom('A-first', 'v', ''))
+        .map(([c, k, value]) => ({ verb: 'client', client: c, intent: { op: 'write', key: k, value } })),
       fc.tuple(client, key).map(([c, k]) => ({ verb: 'client', client: c, intent: { op: 'release', key: k } })),
       fc.tuple(client, fc.integer({ min: 1, max: 50_000 })).map(([c, ms]) => ({ verb: 'client', client: c, intent: { op: 'pause', ms } })),
       client.map((c) => ({ verb: 'client', client: c, intent: { op: 'crash' } })),
@@ -62,7 +81,9 @@ const specArb: fc.Arbitrary<RunSpec> = fc
     };
     return fc
       .array(actionArb(r.nodes, r.clients), { maxLength: 60 })
-      .map((schedule): RunSpec => (r.speed === undefined ? { config, schedule, atMs: r.t } : { config, schedule, atMs: r.t, speed: r.speed }));
+      .map((schedule): RunSpec =>
+        r.speed === undefined ? { config, schedule, atMs: r.t } : { config, schedule, atMs: r.t, speed: r.speed },
+      );
   });
 
 describe('share links', () => {
@@ -140,11 +161,19 @@ describe('share links', () => {
   });
 
   it('never throws on 10,000 random and mutated links (fast-check)', () => {
-    const valid = encodeLink({ config: { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] }, schedule: parseSchedule(CHAPTER_SCHEDULE + '; @2000 client A acquire job:42 5000'), atMs: 2253 });
+    const valid = encodeLink({
+      config: { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] },
+      schedule: parseSchedule(CHAPTER_SCHEDULE + '; @2000 client A acquire job:42 5000'),
+      atMs: 2253,
+    });
     const mutated = fc
       .tuple(fc.nat({ max: valid.length }), fc.nat({ max: 20 }), fc.string({ maxLength: 12 }), fc.constantFrom('cut', 'replace', 'insert'))
       .map(([at, len, text, how]) =>
-        how === 'cut' ? valid.slice(0, at) : how === 'insert' ? valid.slice(0, at) + text + valid.slice(at) : valid.slice(0, at) + text + valid.slice(at + len),
+        how === 'cut'
+          ? valid.slice(0, at)
+          : how === 'insert'
+            ? valid.slice(0, at) + text + valid.slice(at)
+            : valid.slice(0, at) + text + valid.slice(at + len),
       );
     const anything = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 200 }), mutated, mutated);
     fc.assert(
@@ -164,14 +193,28 @@ describe('share links', () => {
   });
 
   it('exports and imports a run file with the same content as the link', () => {
-    const spec: RunSpec = { config: { ...DEFAULT_CONFIG, clientIds: ['A', 'B'], seed: 7 }, schedule: parseSchedule('@10 client A acquire job:42 100; @20 crash n1'), atMs: 99 };
+    const spec: RunSpec = {
+      config: { ...DEFAULT_CONFIG, clientIds: ['A', 'B'], seed: 7 },
+      schedule: parseSchedule('@10 client A acquire job:42 100; @20 crash n1'),
+      atMs: 99,
+    };
     const file = runToJson(spec);
-    expect(JSON.parse(file)).toMatchObject({ format: 'lockstep-run', version: 1, seed: '7', clients: 'AB', schedule: ['@10 client A acquire job:42 100', '@20 crash n1'], t: 99 });
+    expect(JSON.parse(file)).toMatchObject({
+      format: 'lockstep-run',
+      version: 1,
+      seed: '7',
+      clients: 'AB',
+      schedule: ['@10 client A acquire job:42 100', '@20 crash n1'],
+      t: 99,
+    });
     const back = runFromJson(file);
     expect(back.ok && encodeLink(back.spec)).toBe(encodeLink(spec));
     expect(runFromJson('not json')).toMatchObject({ ok: false, error: expect.stringMatching(/not JSON/) });
     expect(runFromJson('{"format":"other"}')).toMatchObject({ ok: false, error: expect.stringMatching(/not a Lockstep run file/) });
-    expect(runFromJson('{"format":"lockstep-run","version":1,"seed":"1","schedule":[3]}')).toMatchObject({ ok: false, error: expect.stringMatching(/list of actions/) });
+    expect(runFromJson('{"format":"lockstep-run","version":1,"seed":"1","schedule":[3]}')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/list of actions/),
+    });
   });
 
   it('carries the playback speed as an optional view field, and refuses a bad one', () => {
@@ -181,7 +224,10 @@ describe('share links', () => {
     expect(decodeLink(link)).toEqual({ ok: true, spec });
     expect(decodeLink('v=1&seed=42&t=10')).toEqual({ ok: true, spec: { config: DEFAULT_CONFIG, schedule: [], atMs: 10 } });
     for (const bad of ['0', '101', 'fast', '-1', '1e2', '0.0001']) {
-      expect(decodeLink(`v=1&seed=42&speed=${bad}`)).toEqual({ ok: false, error: `This link's speed "${bad}" must be a number from 0.01 to 100 (simulated ms per real ms).` });
+      expect(decodeLink(`v=1&seed=42&speed=${bad}`)).toEqual({
+        ok: false,
+        error: `This link's speed "${bad}" must be a number from 0.01 to 100 (simulated ms per real ms).`,
+      });
     }
     const back = runFromJson(runToJson(spec));
     expect(back.ok && back.spec.speed).toBe(0.25);
@@ -192,14 +238,19 @@ describe('share links', () => {
     const link = encodeLink(spec);
     expect(link).toBe('v=1&seed=42&t=1200&view=time');
     expect(decodeLink(link)).toEqual({ ok: true, spec });
-    expect(decodeLink('v=1&seed=42&t=5&speed=2&view=split')).toEqual({ ok: true, spec: { config: DEFAULT_CONFIG, schedule: [], atMs: 5, speed: 2, view: 'split' } });
+    expect(decodeLink('v=1&seed=42&t=5&speed=2&view=split')).toEqual({
+      ok: true,
+      spec: { config: DEFAULT_CONFIG, schedule: [], atMs: 5, speed: 2, view: 'split' },
+    });
     expect(decodeLink('v=1&seed=42&view=3d')).toEqual({ ok: false, error: 'This link\'s view "3d" must be one of ring, split, time.' });
   });
 
   it('base64url round-trips bytes and rejects impossible lengths', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
-      expect(fromBase64Url(toBase64Url(bytes))).toEqual(bytes);
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
+        expect(fromBase64Url(toBase64Url(bytes))).toEqual(bytes);
+      }),
+    );
     expect(fromBase64Url('A')).toBeNull();
   });
 });

@@ -31,7 +31,12 @@ describe('lock state machine: every result type (shared/seeds/000)', () => {
       { type: 'grant', key: 'k', leaseMs: 10, owner: 'B' },
       { type: 'GrantRejected' },
     ],
-    ['Released', [{ type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }], { type: 'release', key: 'k', owner: 'A', token: 1 }, { type: 'Released' }],
+    [
+      'Released',
+      [{ type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }],
+      { type: 'release', key: 'k', owner: 'A', token: 1 },
+      { type: 'Released' },
+    ],
     ['NotFound for a free key', [], { type: 'release', key: 'k', owner: 'A', token: null }, { type: 'NotFound' }],
     [
       'NotHolder for a release by a client that does not hold the key',
@@ -41,7 +46,11 @@ describe('lock state machine: every result type (shared/seeds/000)', () => {
     ],
     [
       'NotHolder for a release naming an old token',
-      [{ type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }, { type: 'release', key: 'k', owner: 'A', token: 1 }, { type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }],
+      [
+        { type: 'grant', key: 'k', leaseMs: 10, owner: 'A' },
+        { type: 'release', key: 'k', owner: 'A', token: 1 },
+        { type: 'grant', key: 'k', leaseMs: 10, owner: 'A' },
+      ],
       { type: 'release', key: 'k', owner: 'A', token: 1 },
       { type: 'NotHolder', holder: 'A', token: 2 },
     ],
@@ -255,7 +264,12 @@ describe('lock presets', () => {
     const out = runSimCli(['--preset', 'fencing', '--json']);
     expect(out.code).toBe(0);
     const report = JSON.parse(out.stdout);
-    expect(report.nodes.n1).toMatchObject({ lastApplied: 3, nextToken: 3, driftPct: 0, locks: { 'job:42': { owner: 'B', token: 2, leaseMs: 10000 } } });
+    expect(report.nodes.n1).toMatchObject({
+      lastApplied: 3,
+      nextToken: 3,
+      driftPct: 0,
+      locks: { 'job:42': { owner: 'B', token: 2, leaseMs: 10000 } },
+    });
     expect(report.nodes.n1.log[0]).toEqual({ term: 1, command: { type: 'grant', key: 'job:42', leaseMs: 10000, owner: 'A' } });
     expect(report.clients.A).toEqual({ alive: true, paused: false, tokens: { 'job:42': 1 } });
     expect(report.stores.fenced).toMatchObject({ values: { result: { value: 'B-first', token: 2 } }, accepted: 2, rejected: 1 });
@@ -288,7 +302,9 @@ describe('schedule verbs for the lock service', () => {
   });
 
   it('names a client the run does not have', () => {
-    expect(checkSchedule(parseSchedule('@1 client C acquire k'), withClients)).toMatch(/names client C, which this run does not have; the clients are A, B/);
+    expect(checkSchedule(parseSchedule('@1 client C acquire k'), withClients)).toMatch(
+      /names client C, which this run does not have; the clients are A, B/,
+    );
     expect(checkSchedule(parseSchedule('@1 client A acquire k'), DEFAULT_CONFIG)).toMatch(/add it with --clients/);
   });
 

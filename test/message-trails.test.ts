@@ -10,14 +10,25 @@ import type { PaintMessage } from '../src/sim/view/runView';
 
 const layout = diagramLayout(['n1', 'n2', 'n3', 'n4', 'n5'], ['A'], true);
 let seq = 0;
-function msg(type: PaintMessage['type'], src: string, dst: string, sentAt: number, deliverAt: number, extra: Partial<PaintMessage> = {}): PaintMessage {
+function msg(
+  type: PaintMessage['type'],
+  src: string,
+  dst: string,
+  sentAt: number,
+  deliverAt: number,
+  extra: Partial<PaintMessage> = {},
+): PaintMessage {
   return { seq: seq++, type, src, dst, sentAt, deliverAt, lost: false, ok: true, heartbeat: true, ...extra };
 }
 const frame = (messages: PaintMessage[], clockMs: number): MessageFrame => ({ messages, drops: [], clockMs });
 
 describe('message trails', () => {
   it('a stream of heartbeats on one lane has one trail, on the message nearest its target', () => {
-    const stream = [msg('AppendEntries', 'n1', 'n2', 0, 100), msg('AppendEntries', 'n1', 'n2', 20, 120), msg('AppendEntries', 'n1', 'n2', 40, 140)];
+    const stream = [
+      msg('AppendEntries', 'n1', 'n2', 0, 100),
+      msg('AppendEntries', 'n1', 'n2', 20, 120),
+      msg('AppendEntries', 'n1', 'n2', 40, 140),
+    ];
     const trails = messageTrails(layout, frame(stream, 50), TRAIL_LENGTH);
     expect(trails).toHaveLength(1);
     const lane = messageLane(layout, 'n1', 'n2')!;
@@ -46,7 +57,8 @@ describe('message trails', () => {
     const m = msg('RequestVote', 'n1', 'n4', 0, 1000);
     const [early] = messageTrails(layout, frame([m], 100), TRAIL_LENGTH);
     expect(Math.hypot(early.x2 - early.x1, early.y2 - early.y1)).toBeCloseTo(TRAIL_LENGTH);
-    const along = ((early.x2 - early.x1) * (lane.to.x - lane.from.x) + (early.y2 - early.y1) * (lane.to.y - lane.from.y)) / (TRAIL_LENGTH * laneLength);
+    const along =
+      ((early.x2 - early.x1) * (lane.to.x - lane.from.x) + (early.y2 - early.y1) * (lane.to.y - lane.from.y)) / (TRAIL_LENGTH * laneLength);
     expect(along).toBeCloseTo(1); // the same direction as the lane
     const [late] = messageTrails(layout, frame([m], 990), TRAIL_LENGTH);
     expect(late.x2).toBeCloseTo(lane.to.x);

@@ -24,12 +24,16 @@ describe('paintBounds', () => {
       it(`${name}, ${count} nodes, 4 clients and the stores: every mark is inside`, () => {
         const layout = diagramLayout(nodeIdsFor(count), ['A', 'B', 'C', 'D'], true, geometry);
         const b = paintBounds(layout, scale);
-        const inside = (x: number, y: number, pad: number) => x - pad >= b.x0 - 1e-9 && x + pad <= b.x1 + 1e-9 && y - pad >= b.y0 - 1e-9 && y + pad <= b.y1 + 1e-9;
+        const inside = (x: number, y: number, pad: number) =>
+          x - pad >= b.x0 - 1e-9 && x + pad <= b.x1 + 1e-9 && y - pad >= b.y0 - 1e-9 && y + pad <= b.y1 + 1e-9;
         const symbol = Math.max(...Object.values(MESSAGE_LOOKS).map((l) => (Math.sqrt(l.size) + 6) * scale));
         const nodes = Object.keys(layout.nodes);
         const clients = Object.keys(layout.clients);
         // Every pair that can exchange a message: node↔node, client↔node, client→store.
-        const pairs = [...nodes.flatMap((a) => [...nodes, ...clients].map((b) => [a, b])), ...clients.flatMap((c) => [...nodes, ...Object.keys(layout.stores)].map((b) => [c, b]))];
+        const pairs = [
+          ...nodes.flatMap((a) => [...nodes, ...clients].map((b) => [a, b])),
+          ...clients.flatMap((c) => [...nodes, ...Object.keys(layout.stores)].map((b) => [c, b])),
+        ];
         for (const [src, dst] of pairs) {
           {
             if (src === dst) continue;
@@ -41,7 +45,8 @@ describe('paintBounds', () => {
             }
           }
         }
-        for (const at of Object.values(layout.nodes)) expect(inside(at.x, at.y, layout.nodeRadius + TRACK_OFFSET + TRACK_WIDTH / 2)).toBe(true);
+        for (const at of Object.values(layout.nodes))
+          expect(inside(at.x, at.y, layout.nodeRadius + TRACK_OFFSET + TRACK_WIDTH / 2)).toBe(true);
         if (count >= 3) expect((b.x1 - b.x0) * (b.y1 - b.y0)).toBeLessThan(0.8 * VIEW_W * VIEW_H);
       });
     }

@@ -11,11 +11,20 @@ import { paintView } from '../src/sim/view/runView';
 import { Timeline } from '../src/sim/run/timeline';
 import { applyPaintFrame, EMPTY_PAINT_VIEW, PaintFeed } from '../src/worker/paintFeed';
 
-const NINE = { ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(9), clientIds: ['A', 'B'], latencyMs: [200, 400] as const, heartbeatMs: 20, electionTimeoutMs: [1000, 2000] as const };
-const BUSY = parseSchedule('@1500 client A acquire lock0 400; @1700 client A write k=1; @2500 client B acquire lock1 400; @2600 crash n3; @3200 restart n3; @3300 partition n1,n2 | n3,n4,n5; @4000 heal');
+const NINE = {
+  ...DEFAULT_CONFIG,
+  nodeIds: nodeIdsFor(9),
+  clientIds: ['A', 'B'],
+  latencyMs: [200, 400] as const,
+  heartbeatMs: 20,
+  electionTimeoutMs: [1000, 2000] as const,
+};
+const BUSY = parseSchedule(
+  '@1500 client A acquire lock0 400; @1700 client A write k=1; @2500 client B acquire lock1 400; @2600 crash n3; @3200 restart n3; @3300 partition n1,n2 | n3,n4,n5; @4000 heal',
+);
 
 describe('paint feed', () => {
-  it('plays 9 nodes at 60 frames a second: the painter always has the run\'s view, from a fraction of it', () => {
+  it("plays 9 nodes at 60 frames a second: the painter always has the run's view, from a fraction of it", () => {
     const timeline = new Timeline(NINE, BUSY);
     const feed = new PaintFeed();
     let had = EMPTY_PAINT_VIEW;
@@ -38,10 +47,17 @@ describe('paint feed', () => {
     expect(sent / inFlight).toBeLessThan(0.2);
   });
 
-  it('any mix of steps, seeks back and forth and resets leaves the painter with the run\'s view', () => {
+  it("any mix of steps, seeks back and forth and resets leaves the painter with the run's view", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.record({ kind: fc.constant('step' as const), ms: fc.integer({ min: 1, max: 120 }) }), fc.record({ kind: fc.constant('seek' as const), ms: fc.integer({ min: 0, max: 4500 }) }), fc.record({ kind: fc.constant('reset' as const), ms: fc.constant(0) })), { minLength: 1, maxLength: 25 }),
+        fc.array(
+          fc.oneof(
+            fc.record({ kind: fc.constant('step' as const), ms: fc.integer({ min: 1, max: 120 }) }),
+            fc.record({ kind: fc.constant('seek' as const), ms: fc.integer({ min: 0, max: 4500 }) }),
+            fc.record({ kind: fc.constant('reset' as const), ms: fc.constant(0) }),
+          ),
+          { minLength: 1, maxLength: 25 },
+        ),
         (moves) => {
           const timeline = new Timeline({ ...NINE, nodeIds: nodeIdsFor(5) }, BUSY);
           const feed = new PaintFeed();
@@ -64,7 +80,17 @@ describe('paint feed', () => {
 
   it('sends the whole view first and after a reset, and a message whose fields changed as gone and added', () => {
     const feed = new PaintFeed();
-    const m = { seq: 1, type: 'AppendEntries' as const, src: 'n1', dst: 'n2', sentAt: 0, deliverAt: 100, lost: false, ok: null, heartbeat: true };
+    const m = {
+      seq: 1,
+      type: 'AppendEntries' as const,
+      src: 'n1',
+      dst: 'n2',
+      sentAt: 0,
+      deliverAt: 100,
+      lost: false,
+      ok: null,
+      heartbeat: true,
+    };
     const first = feed.frame(0, { messages: [m], drops: [], nodes: [] });
     expect(first.view?.messages).toEqual([m]);
     const lost = { ...m, lost: true };

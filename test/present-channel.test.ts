@@ -22,7 +22,11 @@ function pair(name = `${PRESENT_CHANNEL}-test-${Math.random()}`) {
   return [a, b] as const;
 }
 
-function nextMessage(link: PresentLink, type: PresentMessage['type'], test: (m: PresentMessage) => boolean = () => true): Promise<PresentMessage> {
+function nextMessage(
+  link: PresentLink,
+  type: PresentMessage['type'],
+  test: (m: PresentMessage) => boolean = () => true,
+): Promise<PresentMessage> {
   return new Promise((resolve) => {
     const stop = link.listen((m) => {
       if (m.type !== type || !test(m)) return;
@@ -36,7 +40,10 @@ function lab() {
   const timeline = new Timeline(DEFAULT_CONFIG, []);
   timeline.advanceTo(1500);
   const store = createLabStore();
-  store.setState({ frame: { ...EMPTY_FRAME, runId: 1, snapshot: takeRunView(timeline.current), config: DEFAULT_CONFIG, horizonMs: 1500 }, landmarks: timeline.landmarks() });
+  store.setState({
+    frame: { ...EMPTY_FRAME, runId: 1, snapshot: takeRunView(timeline.current), config: DEFAULT_CONFIG, horizonMs: 1500 },
+    landmarks: timeline.landmarks(),
+  });
   const sent: HostToWorker[] = [];
   const endpoint: HostEndpoint = { postMessage: (m) => sent.push(m), addEventListener: () => {}, removeEventListener: () => {} };
   const bridge = new HostBridge(endpoint, store, { scheduleFlush: (f) => f() });
@@ -48,7 +55,18 @@ describe('the presenter channel', () => {
     expect(isPresentMessage({ type: 'hello' })).toBe(true);
     expect(isPresentMessage({ type: 'command', command: 'next' })).toBe(true);
     expect(isPresentMessage({ type: 'command', command: 'format-disk' })).toBe(false);
-    expect(isPresentMessage({ type: 'state', nowMs: 1, playing: false, blank: false, tour: null, label: null, landmarksBefore: 0, landmarksAfter: 0 })).toBe(true);
+    expect(
+      isPresentMessage({
+        type: 'state',
+        nowMs: 1,
+        playing: false,
+        blank: false,
+        tour: null,
+        label: null,
+        landmarksBefore: 0,
+        landmarksAfter: 0,
+      }),
+    ).toBe(true);
     expect(isPresentMessage({ type: 'state', nowMs: '1' })).toBe(false);
     expect(isPresentMessage(null)).toBe(false);
     expect(isPresentMessage('next')).toBe(false);
@@ -82,7 +100,10 @@ describe('the presenter channel', () => {
     expect(store.getState().blank).toBe(true);
 
     // Previous (no tour): the landmark before now.
-    const before = store.getState().landmarks.filter((m) => m.t < 1500).at(-1)!;
+    const before = store
+      .getState()
+      .landmarks.filter((m) => m.t < 1500)
+      .at(-1)!;
     const moved = new Promise<void>((resolve) => {
       const timer = setInterval(() => {
         if (sent.some((m) => m.type === 'seek')) {

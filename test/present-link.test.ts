@@ -10,7 +10,10 @@ describe('presenter, embed and console fields in links', () => {
     const spec: RunSpec = { config: DEFAULT_CONFIG, schedule: [], atMs: 900, present: true };
     expect(encodeLink(spec)).toBe('v=1&seed=42&t=900&present=1');
     expect(decodeLink('v=1&seed=42&t=900&present=1')).toEqual({ ok: true, spec });
-    expect(decodeLink('v=1&seed=42&t=5&embed=1')).toEqual({ ok: true, spec: { config: DEFAULT_CONFIG, schedule: [], atMs: 5, embed: true } });
+    expect(decodeLink('v=1&seed=42&t=5&embed=1')).toEqual({
+      ok: true,
+      spec: { config: DEFAULT_CONFIG, schedule: [], atMs: 5, embed: true },
+    });
     expect(encodeLink({ config: DEFAULT_CONFIG, schedule: [], atMs: 5, present: false })).toBe('v=1&seed=42&t=5');
     const run = runFromQuery('?v=1&seed=42&t=5&view=ring&present=1');
     expect(run).toMatchObject({ present: true, view: 'ring', startAtMs: 5, playing: false });
@@ -22,7 +25,10 @@ describe('presenter, embed and console fields in links', () => {
   });
 
   it('refuses a bad value, or present and embed together, with one sentence', () => {
-    expect(decodeLink('v=1&seed=42&present=yes')).toEqual({ ok: false, error: 'This link\'s present "yes" must be 1 (or leave "present" out).' });
+    expect(decodeLink('v=1&seed=42&present=yes')).toEqual({
+      ok: false,
+      error: 'This link\'s present "yes" must be 1 (or leave "present" out).',
+    });
     expect(decodeLink('v=1&seed=42&embed=0')).toEqual({ ok: false, error: 'This link\'s embed "0" must be 1 (or leave "embed" out).' });
     expect(decodeLink('v=1&seed=42&present=1&embed=1')).toEqual({
       ok: false,
@@ -34,7 +40,10 @@ describe('presenter, embed and console fields in links', () => {
   it('makes an iframe snippet that names the preset and escapes the link', () => {
     const code = embedCode('https://x.test/lab/?v=1&seed=42&t=5&embed=1', 'chapter');
     expect(code).toBe(
-      '<iframe src="https://x.test/lab/?v=1&amp;seed=42&amp;t=5&amp;embed=1" width="800" height="560" title="Lockstep: The chapter&#39;s demo" style="border:0" loading="lazy"></iframe>'.replace('&#39;', "'"),
+      '<iframe src="https://x.test/lab/?v=1&amp;seed=42&amp;t=5&amp;embed=1" width="800" height="560" title="Lockstep: The chapter&#39;s demo" style="border:0" loading="lazy"></iframe>'.replace(
+        '&#39;',
+        "'",
+      ),
     );
     expect(embedCode('https://x.test/?v=1&seed=1&embed=1', 'link')).toContain('title="Lockstep: a Raft and lock-service run"');
   });

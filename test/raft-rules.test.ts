@@ -137,7 +137,7 @@ describe('§5.1 terms: a stale term is refused, a newer term demotes', () => {
     });
   }
 
-  it('a stale VoteReply does not count toward a candidate\'s majority', () => {
+  it("a stale VoteReply does not count toward a candidate's majority", () => {
     const { host, node } = makeNode({ term: 2 });
     node.becomeCandidate(); // term 3
     node.onMessage('n2', voteReply(2, true));
@@ -147,7 +147,7 @@ describe('§5.1 terms: a stale term is refused, a newer term demotes', () => {
     expect(host.leaders).toEqual([]);
   });
 
-  it('a stale AppendReply does not move a leader\'s matchIndex', () => {
+  it("a stale AppendReply does not move a leader's matchIndex", () => {
     const { node } = makeLeader({ term: 3, logTerms: [3] });
     node.onMessage('n2', appendReply(2, true, 1));
     expect(node.matchIndexOf('n2')).toBe(0);
@@ -340,7 +340,7 @@ describe('§5.3 log replication: the consistency check and conflicting entries',
     });
   }
 
-  it('deletes a conflicting tail and appends the leader\'s entries', () => {
+  it("deletes a conflicting tail and appends the leader's entries", () => {
     const { host, node } = makeNode({ term: 3, logTerms: [1, 1, 2, 2] });
     node.onMessage('n2', append(3, 1, 1, [3]));
     expect(terms(node)).toEqual([1, 3]);
@@ -383,7 +383,7 @@ describe('§5.3 log replication: the consistency check and conflicting entries',
     expect([node.matchIndexOf('n2'), node.nextIndexOf('n2')]).toEqual([3, 4]);
   });
 
-  it('a follower commits up to the leader\'s commit index, but never past what it was sent', () => {
+  it("a follower commits up to the leader's commit index, but never past what it was sent", () => {
     const { node } = makeNode({ term: 2 });
     node.onMessage('n2', append(2, 0, 0, [2, 2], 5));
     expect(node.commitIndex).toBe(2);

@@ -7,7 +7,11 @@ describe('schedule order (DESIGN.md: applied after advancing to that time, in th
   it('same-time actions apply in the order written', () => {
     const sim = new Simulation(DEFAULT_CONFIG, parseSchedule('@500 crash n2; @500 restart n2; @500 crash n2'));
     sim.advanceTo(600);
-    expect(sim.cluster.events.filter((e) => e.t === 500).map((e) => e.text)).toEqual(['n2 crashes', 'n2 restarts as follower in term 1', 'n2 crashes']);
+    expect(sim.cluster.events.filter((e) => e.t === 500).map((e) => e.text)).toEqual([
+      'n2 crashes',
+      'n2 restarts as follower in term 1',
+      'n2 crashes',
+    ]);
   });
 
   it('an action written after a later one applies as soon as its turn comes', () => {

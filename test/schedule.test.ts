@@ -5,14 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Cluster } from '../src/sim/net/cluster';
 import { ConfigError, DEFAULT_CONFIG, checkConfig, type SimConfig } from '../src/sim/model/config';
 import { CHAPTER_SCHEDULE } from '../src/sim/run/presets';
-import {
-  ScheduleError,
-  checkSchedule,
-  formatAction,
-  formatSchedule,
-  parseSchedule,
-  type Action,
-} from '../src/sim/model/schedule';
+import { ScheduleError, checkSchedule, formatAction, formatSchedule, parseSchedule, type Action } from '../src/sim/model/schedule';
 import { Simulation } from '../src/sim/run/simulation';
 
 function parseError(text: string): string {
@@ -48,28 +41,50 @@ describe('parseSchedule', () => {
     {
       name: 'an unknown verb',
       text: '@100 explode n1',
-      message: /^Action 1 \("@100 explode n1", at character 1\) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove\.$/,
+      message:
+        /^Action 1 \("@100 explode n1", at character 1\) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove\.$/,
     },
     {
       name: 'a missing @time',
       text: 'crash n1',
       message: /^Action 1 \("crash n1", at character 1\) must start with @ and a time in ms, like "@1168 crash n2"\.$/,
     },
-    { name: 'a time that is not a number', text: '@1x crash n1', message: /^Action 1 .* has time "@1x"; a time is a whole number of ms from 0 to 100000000\.$/ },
+    {
+      name: 'a time that is not a number',
+      text: '@1x crash n1',
+      message: /^Action 1 .* has time "@1x"; a time is a whole number of ms from 0 to 100000000\.$/,
+    },
     { name: 'a negative time', text: '@-5 crash n1', message: /has time "@-5"; a time is a whole number of ms from 0/ },
-    { name: 'a time past the limit', text: '@100000001 crash n1', message: /has time "@100000001"; a time is a whole number of ms from 0 to 100000000\./ },
+    {
+      name: 'a time past the limit',
+      text: '@100000001 crash n1',
+      message: /has time "@100000001"; a time is a whole number of ms from 0 to 100000000\./,
+    },
     { name: 'no verb', text: '@7', message: /^Action 1 \("@7", at character 1\) has no verb; the verbs are crash,/ },
-    { name: 'a crash without a node', text: '@5 crash', message: /^Action 1 \("@5 crash", at character 1\) is not of the form "@<ms> crash <node>"\.$/ },
+    {
+      name: 'a crash without a node',
+      text: '@5 crash',
+      message: /^Action 1 \("@5 crash", at character 1\) is not of the form "@<ms> crash <node>"\.$/,
+    },
     { name: 'a crash of two nodes', text: '@5 crash n1 n2', message: /is not of the form "@<ms> crash <node>"/ },
     { name: 'heal with an argument', text: '@5 heal now', message: /is not of the form "@<ms> heal"/ },
-    { name: 'a partition without groups', text: '@5 partition', message: /names no groups; write it like "@<ms> partition n1,n2 \| n3,n4"\./ },
-    { name: 'a partition with an empty name', text: '@5 partition n1,,n2', message: /has an empty name in a group; write groups of node or client ids/ },
+    {
+      name: 'a partition without groups',
+      text: '@5 partition',
+      message: /names no groups; write it like "@<ms> partition n1,n2 \| n3,n4"\./,
+    },
+    {
+      name: 'a partition with an empty name',
+      text: '@5 partition n1,,n2',
+      message: /has an empty name in a group; write groups of node or client ids/,
+    },
     { name: 'a partition with an empty group', text: '@5 partition n1 |', message: /has an empty name in a group/ },
     { name: 'a partition with a malformed id', text: '@5 partition n1,n-2', message: /has "n-2" in a group/ },
     {
       name: 'a node in two groups',
       text: '@5 partition n1,n2 | n2,n3',
-      message: /^Action 1 \("@5 partition n1,n2 \| n2,n3", at character 1\) names n2 in more than one group; each node may be in one group\.$/,
+      message:
+        /^Action 1 \("@5 partition n1,n2 \| n2,n3", at character 1\) names n2 in more than one group; each node may be in one group\.$/,
     },
     { name: 'a submit without a command', text: '@5 submit', message: /is not of the form "@<ms> submit <command> \[to <node>\]"/ },
     { name: 'a submit to nobody', text: '@5 submit x=1 to', message: /is not of the form "@<ms> submit <command> \[to <node>\]"/ },
@@ -165,9 +180,11 @@ describe('formatSchedule and parseSchedule round-trip', () => {
     fc.record({
       at: fc.nat({ max: 100_000_000 }),
       verb: fc.constant('partition' as const),
-      groups: fc.uniqueArray(id, { minLength: 1, maxLength: 9 }).chain((ids) =>
-        fc.integer({ min: 1, max: ids.length }).map((cut) => (cut === ids.length ? [ids] : [ids.slice(0, cut), ids.slice(cut)])),
-      ),
+      groups: fc
+        .uniqueArray(id, { minLength: 1, maxLength: 9 })
+        .chain((ids) =>
+          fc.integer({ min: 1, max: ids.length }).map((cut) => (cut === ids.length ? [ids] : [ids.slice(0, cut), ids.slice(cut)])),
+        ),
     }),
     fc.record({
       at: fc.nat({ max: 100_000_000 }),
@@ -175,7 +192,11 @@ describe('formatSchedule and parseSchedule round-trip', () => {
       command: fc.stringMatching(/^[a-z][a-z0-9=._-]{0,20}$/),
       target: fc.option(id, { nil: null }),
     }),
-    fc.record({ at: fc.nat({ max: 100_000_000 }), verb: fc.constant('loss' as const), pct: fc.integer({ min: 0, max: 10000 }).map((n) => n / 100) }),
+    fc.record({
+      at: fc.nat({ max: 100_000_000 }),
+      verb: fc.constant('loss' as const),
+      pct: fc.integer({ min: 0, max: 10000 }).map((n) => n / 100),
+    }),
     fc.record({
       at: fc.nat({ max: 100_000_000 }),
       verb: fc.constant('drift' as const),
@@ -204,17 +225,41 @@ describe('configuration checks', () => {
     { name: 'one node', config: config({ nodeIds: ['n1'] }), problem: null },
     { name: 'nine nodes', config: config({ nodeIds: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] }), problem: null },
     { name: 'no nodes', config: config({ nodeIds: [] }), problem: /^A cluster has 1 to 9 nodes, not 0\.$/ },
-    { name: 'ten nodes', config: config({ nodeIds: Array.from({ length: 10 }, (_, i) => `n${i}`) }), problem: /^A cluster has 1 to 9 nodes, not 10\.$/ },
+    {
+      name: 'ten nodes',
+      config: config({ nodeIds: Array.from({ length: 10 }, (_, i) => `n${i}`) }),
+      problem: /^A cluster has 1 to 9 nodes, not 10\.$/,
+    },
     { name: 'duplicate ids', config: config({ nodeIds: ['n1', 'n2', 'n1'] }), problem: /^Node ids must be distinct\.$/ },
     { name: 'a malformed id', config: config({ nodeIds: ['N1'] }), problem: /^Node id "N1" must be a lowercase letter/ },
-    { name: 'a zero timeout', config: config({ electionTimeoutMs: [0, 300] }), problem: /^Election timeout range must be positive and ordered .*not 0-300\.$/ },
-    { name: 'a reversed timeout range', config: config({ electionTimeoutMs: [300, 150] }), problem: /^Election timeout range must be positive and ordered \(min <= max, at most 60000 ms\), not 300-150\.$/ },
+    {
+      name: 'a zero timeout',
+      config: config({ electionTimeoutMs: [0, 300] }),
+      problem: /^Election timeout range must be positive and ordered .*not 0-300\.$/,
+    },
+    {
+      name: 'a reversed timeout range',
+      config: config({ electionTimeoutMs: [300, 150] }),
+      problem: /^Election timeout range must be positive and ordered \(min <= max, at most 60000 ms\), not 300-150\.$/,
+    },
     { name: 'equal timeouts (the split-vote control)', config: config({ electionTimeoutMs: [200, 200] }), problem: null },
-    { name: 'a heartbeat as long as the minimum timeout', config: config({ heartbeatMs: 150 }), problem: /^Heartbeat interval must be .*shorter than the minimum election timeout \(150 ms\), not 150\.$/ },
+    {
+      name: 'a heartbeat as long as the minimum timeout',
+      config: config({ heartbeatMs: 150 }),
+      problem: /^Heartbeat interval must be .*shorter than the minimum election timeout \(150 ms\), not 150\.$/,
+    },
     { name: 'a zero heartbeat', config: config({ heartbeatMs: 0 }), problem: /^Heartbeat interval must be a whole number of ms, positive/ },
     { name: 'a fractional heartbeat', config: config({ heartbeatMs: 2.5 }), problem: /^Heartbeat interval must be a whole number/ },
-    { name: 'a negative latency', config: config({ latencyMs: [-1, 5] }), problem: /^Latency range must be non-negative and ordered .*not -1-5\.$/ },
-    { name: 'a reversed latency range', config: config({ latencyMs: [15, 5] }), problem: /^Latency range must be non-negative and ordered \(min <= max, at most 60000 ms\), not 15-5\.$/ },
+    {
+      name: 'a negative latency',
+      config: config({ latencyMs: [-1, 5] }),
+      problem: /^Latency range must be non-negative and ordered .*not -1-5\.$/,
+    },
+    {
+      name: 'a reversed latency range',
+      config: config({ latencyMs: [15, 5] }),
+      problem: /^Latency range must be non-negative and ordered \(min <= max, at most 60000 ms\), not 15-5\.$/,
+    },
     { name: 'zero latency', config: config({ latencyMs: [0, 0] }), problem: null },
     { name: 'a negative seed', config: config({ seed: -1 }), problem: /^A seed must be a non-negative integer/ },
     { name: 'an unknown bug', config: config({ bugs: ['nope' as never] }), problem: /^Unknown bug "nope"; the bugs are figure8, / },

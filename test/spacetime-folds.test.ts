@@ -16,7 +16,14 @@ describe('folding quiet time', () => {
   });
 
   it('maps time to y monotonically, to scale outside folds, and back', () => {
-    const s: FoldedScale = { t0: 950, t1: 13600, top: 10, height: 500, folds: quietFolds([1000, 1074, 13000, 13513], 950, 13600, 200), foldPx: 30 };
+    const s: FoldedScale = {
+      t0: 950,
+      t1: 13600,
+      top: 10,
+      height: 500,
+      folds: quietFolds([1000, 1074, 13000, 13513], 950, 13600, 200),
+      foldPx: 30,
+    };
     expect(foldedY(s, 950)).toBeCloseTo(10);
     expect(foldedY(s, 13600)).toBeCloseTo(510);
     let last = -Infinity;
@@ -68,7 +75,7 @@ describe('the fencing figure with quiet time folded', () => {
     expect(span(folded)).toBeGreaterThan(30);
     // The quiet 8.5 s of A's pause is one break that says how long it was.
     const pause = folded.folds.find((f) => f.to - f.from > 8000);
-    expect(pause?.label).toBe(`${((pause?.to ?? 0) - (pause?.from ?? 0) >= 8450 ? '8.5' : '8.4')} s`);
+    expect(pause?.label).toBe(`${(pause?.to ?? 0) - (pause?.from ?? 0) >= 8450 ? '8.5' : '8.4'} s`);
   });
 
   it('keeps the story in order: the refused token-1 write lands below the accepted token-2 write', () => {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { arrowHead, clampWindow, followWindow, MIN_WINDOW_MS, nearestSegment, panWindow, tOf, yOf, zoomWindow } from '../src/ui/spacetime/geometry';
+import {
+  arrowHead,
+  clampWindow,
+  followWindow,
+  MIN_WINDOW_MS,
+  nearestSegment,
+  panWindow,
+  tOf,
+  yOf,
+  zoomWindow,
+} from '../src/ui/spacetime/geometry';
 import { laneLayout } from '../src/ui/spacetime/lanes';
 import { buildScene } from '../src/ui/spacetime/scene';
 import { traceView } from './helpers/traceFixture';

@@ -64,7 +64,12 @@ describe('space-time: the clients’ operations beside their lanes', () => {
   it('outlines the unfenced verdict’s minimal subset and dims the rest', () => {
     const unfenced = verdicts.unfenced;
     if (unfenced?.linearizable !== false) throw new Error('the unfenced store fails in the fencing preset');
-    expect(scene.ops.filter((b) => b.inSubset).map((b) => b.id).sort((a, b) => a - b)).toEqual([...unfenced.subset].sort((a, b) => a - b));
+    expect(
+      scene.ops
+        .filter((b) => b.inSubset)
+        .map((b) => b.id)
+        .sort((a, b) => a - b),
+    ).toEqual([...unfenced.subset].sort((a, b) => a - b));
     expect(scene.ops.filter((b) => !b.inSubset).every((b) => b.dimmed)).toBe(true);
     // The stale write is named in its bar's label.
     const stale = scene.ops.find((b) => b.inSubset && ops[b.id].op === 'write')!;

@@ -11,7 +11,17 @@ describe('space-time lanes', () => {
     expect(layout.laneWidth).toBe(160);
     expect(layout.lanes[0].x).toBe(AXIS_GUTTER + 80);
     expect(layout.lanes[8].x).toBe(AXIS_GUTTER + 8 * 160 + 80);
-    expect(layout.lanes.map((l) => l.header)).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'client A', 'client B', 'fenced store', 'unfenced store']);
+    expect(layout.lanes.map((l) => l.header)).toEqual([
+      'n1',
+      'n2',
+      'n3',
+      'n4',
+      'n5',
+      'client A',
+      'client B',
+      'fenced store',
+      'unfenced store',
+    ]);
   });
 
   it('keeps a chosen subset in the chosen order (the chapter figure: n2, n1, n3, n5)', () => {
@@ -42,10 +52,21 @@ describe('space-time lanes', () => {
       const layout = laneLayout(IDS, FIVE_NODES, width);
       const lanes = layout.lanes;
       const half = (l: (typeof lanes)[number]) => headerTextWidth(l.header, Math.min(16, l.headerPx)) / 2;
-      for (let i = 1; i < lanes.length; i++) expect(lanes[i - 1].x + half(lanes[i - 1]), `${width} px: ${lanes[i - 1].header} | ${lanes[i].header}`).toBeLessThan(lanes[i].x - half(lanes[i]));
+      for (let i = 1; i < lanes.length; i++)
+        expect(lanes[i - 1].x + half(lanes[i - 1]), `${width} px: ${lanes[i - 1].header} | ${lanes[i].header}`).toBeLessThan(
+          lanes[i].x - half(lanes[i]),
+        );
     }
-    expect(laneLayout(IDS, FIVE_NODES, 370).lanes.map((l) => l.header).slice(-2)).toEqual(['fen.', 'unf.']);
-    expect(laneLayout(IDS, FIVE_NODES, 370).lanes.map((l) => l.label).slice(-2)).toEqual(['fenced store', 'unfenced store']);
+    expect(
+      laneLayout(IDS, FIVE_NODES, 370)
+        .lanes.map((l) => l.header)
+        .slice(-2),
+    ).toEqual(['fen.', 'unf.']);
+    expect(
+      laneLayout(IDS, FIVE_NODES, 370)
+        .lanes.map((l) => l.label)
+        .slice(-2),
+    ).toEqual(['fenced store', 'unfenced store']);
   });
 
   it('skips unknown ids and duplicates', () => {

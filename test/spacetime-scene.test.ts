@@ -24,8 +24,25 @@ describe('space-time scene: arrows', () => {
 
   it('draws every message in the window from sender to receiver, styled by kind', () => {
     const scene = buildScene(trace, layout, OPTS);
-    expect(scene.arrows.map((a) => a.kind)).toEqual(['vote-request', 'vote-refused', 'append', 'append', 'heartbeat', 'client-request', 'append']);
-    expect(scene.arrows[0]).toMatchObject({ from: 'n1', to: 'n2', x1: x('n1'), x2: x('n2'), y1: 90, y2: 95, endAt: 110, fate: FATE.delivered });
+    expect(scene.arrows.map((a) => a.kind)).toEqual([
+      'vote-request',
+      'vote-refused',
+      'append',
+      'append',
+      'heartbeat',
+      'client-request',
+      'append',
+    ]);
+    expect(scene.arrows[0]).toMatchObject({
+      from: 'n1',
+      to: 'n2',
+      x1: x('n1'),
+      x2: x('n2'),
+      y1: 90,
+      y2: 95,
+      endAt: 110,
+      fate: FATE.delivered,
+    });
     expect(scene.ticks).toEqual([]);
   });
 
@@ -75,7 +92,16 @@ describe('space-time scene: bands, leases and stores', () => {
       { client: 'A', from: 0, to: 500, state: 'up' },
       { client: 'A', from: 500, to: 1500, state: 'paused' },
     ],
-    partitions: [{ from: 800, to: 1200, groups: [['n1', 'n2'], ['n3', 'n4', 'n5']] }],
+    partitions: [
+      {
+        from: 800,
+        to: 1200,
+        groups: [
+          ['n1', 'n2'],
+          ['n3', 'n4', 'n5'],
+        ],
+      },
+    ],
     leases: [
       { side: 'client', holder: 'A', owner: 'A', key: 'job', token: 1, from: 200, to: 1200, ended: 'ran-out' },
       { side: 'service', holder: 'n1', owner: 'A', key: 'job', token: 1, from: 190, to: 900, ended: 'deposed' },
@@ -86,8 +112,32 @@ describe('space-time scene: bands, leases and stores', () => {
       { type: 'StoreWrite', from: 'A', to: 'fenced', sentAt: 1500, endAt: 1510 },
     ],
     storeMarks: [
-      { store: 'fenced', t: 1320, message: 1, client: 'B', key: 'job', value: 'b', token: 2, accepted: true, highestBefore: 1, leaseEnded: false, reason: null },
-      { store: 'fenced', t: 1510, message: 2, client: 'A', key: 'job', value: 'a', token: 1, accepted: false, highestBefore: 2, leaseEnded: true, reason: 'token 1 is below 2' },
+      {
+        store: 'fenced',
+        t: 1320,
+        message: 1,
+        client: 'B',
+        key: 'job',
+        value: 'b',
+        token: 2,
+        accepted: true,
+        highestBefore: 1,
+        leaseEnded: false,
+        reason: null,
+      },
+      {
+        store: 'fenced',
+        t: 1510,
+        message: 2,
+        client: 'A',
+        key: 'job',
+        value: 'a',
+        token: 1,
+        accepted: false,
+        highestBefore: 2,
+        leaseEnded: true,
+        reason: 'token 1 is below 2',
+      },
     ],
   });
   const layout = laneLayout(trace.actorIds, trace.actors, 64 + 900);
@@ -96,9 +146,17 @@ describe('space-time scene: bands, leases and stores', () => {
   it('bands each node by role with its term labelled where it changes, and each client by state', () => {
     const scene = buildScene(trace, layout, { ...OPTS, window: [100, 1000] });
     const n1 = scene.bands.filter((b) => b.lane === 'n1');
-    expect(n1.map((b) => [b.state, b.label])).toEqual([['follower', null], ['candidate', 'term 2'], ['leader', null], ['down', null]]);
+    expect(n1.map((b) => [b.state, b.label])).toEqual([
+      ['follower', null],
+      ['candidate', 'term 2'],
+      ['leader', null],
+      ['down', null],
+    ]);
     expect(n1[0].y1).toBe(40);
-    expect(scene.bands.filter((b) => b.lane === 'A').map((b) => [b.state, b.label])).toEqual([['up', null], ['paused', 'paused']]);
+    expect(scene.bands.filter((b) => b.lane === 'A').map((b) => [b.state, b.label])).toEqual([
+      ['up', null],
+      ['paused', 'paused'],
+    ]);
   });
 
   it('shows the leader on a folded service lane', () => {
@@ -149,12 +207,18 @@ describe('space-time scene: bands, leases and stores', () => {
     });
     const l = laneLayout(t.actorIds, t.actors, 64 + 900);
     const scene = buildScene(t, l, { ...OPTS, window: [0, 4000], height: 400 });
-    expect(scene.overruns.map((o) => [o.client, o.token, o.y1 - 40, o.y2 - 40])).toEqual([['A', 1, 120, 150], ['A', 3, 300, 350]]);
+    expect(scene.overruns.map((o) => [o.client, o.token, o.y1 - 40, o.y2 - 40])).toEqual([
+      ['A', 1, 120, 150],
+      ['A', 3, 300, 350],
+    ]);
   });
 
   it('marks each store write accepted or refused with the token comparison', () => {
     const scene = buildScene(trace, layout, { ...OPTS, window: [0, 2000], nowMs: 1000 });
-    expect(scene.storeMarks.map((m) => [m.accepted, m.text, m.x])).toEqual([[true, 'token 2 ok', x('fenced')], [false, 'token 1 < 2 refused', x('fenced')]]);
+    expect(scene.storeMarks.map((m) => [m.accepted, m.text, m.x])).toEqual([
+      [true, 'token 2 ok', x('fenced')],
+      [false, 'token 1 < 2 refused', x('fenced')],
+    ]);
     expect(scene.storeMarks[1].lines).toEqual(['token 1 < 2', 'refused']);
     expect(storeMarkText({ accepted: true, token: null, highestBefore: null })).toBe('no token ok');
     expect(scene.cursorY).toBe(290);
@@ -179,7 +243,8 @@ describe('space-time scene: work in proportion to the view', () => {
   it('builds only the arrows of a 1 s window of a 100k-message run, and fewer with heartbeats folded', () => {
     const trace = longRun(100_000, 600_000);
     const layout = laneLayout(trace.actorIds, trace.actors, 1400);
-    const arrows = (w: readonly [number, number], heartbeats: 'show' | 'fold') => buildScene(trace, layout, { window: w, top: 40, height: 800, heartbeats }).arrows.length;
+    const arrows = (w: readonly [number, number], heartbeats: 'show' | 'fold') =>
+      buildScene(trace, layout, { window: w, top: 40, height: 800, heartbeats }).arrows.length;
     const oneSec = arrows([300_000, 301_000], 'show');
     expect(oneSec).toBeGreaterThan(150);
     expect(oneSec).toBeLessThan(200);

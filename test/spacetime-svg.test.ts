@@ -21,8 +21,32 @@ const trace = traceView({
     { side: 'service', holder: 'n1', owner: 'A', key: 'job', token: 1, from: 125, to: 900, ended: 'expired' },
   ],
   storeMarks: [
-    { store: 'fenced', t: 1320, message: 3, client: 'B', key: 'job', value: 'b', token: 2, accepted: true, highestBefore: 1, leaseEnded: false, reason: null },
-    { store: 'fenced', t: 1510, message: 4, client: 'A', key: 'job', value: 'a', token: 1, accepted: false, highestBefore: 2, leaseEnded: true, reason: 'below' },
+    {
+      store: 'fenced',
+      t: 1320,
+      message: 3,
+      client: 'B',
+      key: 'job',
+      value: 'b',
+      token: 2,
+      accepted: true,
+      highestBefore: 1,
+      leaseEnded: false,
+      reason: null,
+    },
+    {
+      store: 'fenced',
+      t: 1510,
+      message: 4,
+      client: 'A',
+      key: 'job',
+      value: 'a',
+      token: 1,
+      accepted: false,
+      highestBefore: 2,
+      leaseEnded: true,
+      reason: 'below',
+    },
   ],
 });
 
@@ -40,8 +64,31 @@ describe('space-time SVG export', () => {
     expect(doc.documentElement.getAttribute('xmlns')).toBe('http://www.w3.org/2000/svg');
     const texts = [...doc.getElementsByTagName('text')].map((t) => t.textContent);
     expect(texts[0]).toBe('Lockstep, seed 7: 0 ms to 2,000 ms');
-    expect(texts).toEqual(expect.arrayContaining(['client A', 'lease service', 'client B', 'fenced store', 'token 2', 'ok', 'token 1 < 2', 'refused', 't = 1,000 ms', 'ms']));
-    expect(texts).toEqual(expect.arrayContaining(['client request', 'client reply', "client's lease (left of lane)", "service's lease (right of lane)", 'acting after its lease ended', 'write accepted', 'write refused']));
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        'client A',
+        'lease service',
+        'client B',
+        'fenced store',
+        'token 2',
+        'ok',
+        'token 1 < 2',
+        'refused',
+        't = 1,000 ms',
+        'ms',
+      ]),
+    );
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        'client request',
+        'client reply',
+        "client's lease (left of lane)",
+        "service's lease (right of lane)",
+        'acting after its lease ended',
+        'write accepted',
+        'write refused',
+      ]),
+    );
     expect(svgSize(svg)).toEqual({ width: 850, height: Number(doc.documentElement.getAttribute('height')) });
   });
 
@@ -63,7 +110,15 @@ describe('space-time SVG export', () => {
   });
 
   it('exports a trace in one call, the same as building the scene by hand', () => {
-    const svg = traceToSvg(trace, { theme: LIGHT_THEME, width: 850, height: 548, window: [0, 2000], seed: 7, nowMs: 1000, heartbeats: 'show' });
+    const svg = traceToSvg(trace, {
+      theme: LIGHT_THEME,
+      width: 850,
+      height: 548,
+      window: [0, 2000],
+      seed: 7,
+      nowMs: 1000,
+      heartbeats: 'show',
+    });
     const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
     expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
     expect(doc.querySelector('title')?.textContent).toBe('Lockstep, seed 7: 0 ms to 2,000 ms');
@@ -75,7 +130,15 @@ describe('space-time SVG export', () => {
 describe('space-time text', () => {
   it('writes times in ms with thousands separators and tenths only when they matter', async () => {
     const { ms, windowText } = await import('../src/ui/spacetime/style');
-    expect([ms(0), ms(12), ms(12.04), ms(12.25), ms(1234), ms(1_234_567.89), ms(-1500)]).toEqual(['0 ms', '12 ms', '12 ms', '12.3 ms', '1,234 ms', '1,234,567.9 ms', '-1,500 ms']);
+    expect([ms(0), ms(12), ms(12.04), ms(12.25), ms(1234), ms(1_234_567.89), ms(-1500)]).toEqual([
+      '0 ms',
+      '12 ms',
+      '12 ms',
+      '12.3 ms',
+      '1,234 ms',
+      '1,234,567.9 ms',
+      '-1,500 ms',
+    ]);
     expect(windowText([250.4, 750.6])).toBe('250 ms – 751 ms');
     expect(windowText([100.25, 105.25])).toBe('100.3 ms – 105.3 ms');
     expect(windowText([300_000, 312_000])).toBe('300.0 s – 312.0 s');

@@ -52,12 +52,29 @@ describe('time travel', () => {
   it('seeking is deterministic for random schedules and seek orders (fast-check)', () => {
     const config = makeConfig({ clientIds: ['A', 'B'] });
     const action = fc.oneof(
-      fc.constantFrom('crash n1', 'restart n1', 'crash n3', 'restart n3', 'partition n1,n2 | n3,n4,n5', 'heal', 'submit x=1', 'loss 20', 'loss 0', 'drift n2 30'),
-      fc.constantFrom('client A acquire job 800', 'client B acquire job 800', 'client A write r=a', 'client B write r=b', 'client A pause 900'),
+      fc.constantFrom(
+        'crash n1',
+        'restart n1',
+        'crash n3',
+        'restart n3',
+        'partition n1,n2 | n3,n4,n5',
+        'heal',
+        'submit x=1',
+        'loss 20',
+        'loss 0',
+        'drift n2 30',
+      ),
+      fc.constantFrom(
+        'client A acquire job 800',
+        'client B acquire job 800',
+        'client A write r=a',
+        'client B write r=b',
+        'client A pause 900',
+      ),
     );
-    const schedule = fc.array(fc.tuple(fc.integer({ min: 0, max: 5000 }), action), { maxLength: 12 }).map((items) =>
-      parseSchedule(items.map(([t, a]) => `@${t} ${a}`).join('; ')),
-    );
+    const schedule = fc
+      .array(fc.tuple(fc.integer({ min: 0, max: 5000 }), action), { maxLength: 12 })
+      .map((items) => parseSchedule(items.map(([t, a]) => `@${t} ${a}`).join('; ')));
     fc.assert(
       fc.property(schedule, fc.array(fc.integer({ min: 0, max: 6000 }), { minLength: 1, maxLength: 5 }), (actions, seeks) => {
         const timeline = new Timeline(config, actions, 500);
@@ -78,7 +95,9 @@ describe('time travel', () => {
     timeline.seek(5000);
     const recorded = timeline.act({ verb: 'crash', node: 'n2' });
     expect(recorded).toMatchObject({ action: { at: 5000, verb: 'crash', node: 'n2' }, forked: true });
-    expect(typeof recorded !== 'string' && formatSchedule(recorded.setAside)).toBe('@13000 client B acquire job:42 10000; @13000 client B write result=B-first; @13000 client A write result=A-second');
+    expect(typeof recorded !== 'string' && formatSchedule(recorded.setAside)).toBe(
+      '@13000 client B acquire job:42 10000; @13000 client B write result=B-first; @13000 client A write result=A-second',
+    );
     expect(timeline.fork).toEqual({ atMs: 5000, last: { atMs: 5000, setAside: 3 } });
     // Later actions are set aside: the schedule now ends with the new action.
     expect(formatSchedule(timeline.schedule)).toBe(

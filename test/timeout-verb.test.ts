@@ -11,7 +11,9 @@ describe('timeout <node>', () => {
     const actions = parseSchedule('@300 timeout n3');
     expect(actions).toEqual([{ at: 300, verb: 'timeout', node: 'n3' }]);
     expect(formatSchedule(actions)).toBe('@300 timeout n3');
-    expect(() => parseSchedule('@300 timeout')).toThrow('Action 1 ("@300 timeout", at character 1) is not of the form "@<ms> timeout <node>".');
+    expect(() => parseSchedule('@300 timeout')).toThrow(
+      'Action 1 ("@300 timeout", at character 1) is not of the form "@<ms> timeout <node>".',
+    );
     expect(() => new Simulation(DEFAULT_CONFIG, parseSchedule('@300 timeout n9'))).toThrow(
       'Action 1 ("@300 timeout n9") names node "n9", which is not in the cluster; the nodes are n1, n2, n3, n4, n5.',
     );

@@ -4,7 +4,13 @@ import { diagramLayout } from '../src/paint/layout';
 import { timerArcPath, timerMarks, type TimerNode } from '../src/paint/timerArc';
 
 const layout = diagramLayout(['n1', 'n2', 'n3'], [], false);
-const node = (id: string, role: TimerNode['role'], alive = true): TimerNode => ({ id, alive, role, electionTimerStart: 100, electionDeadline: 300 });
+const node = (id: string, role: TimerNode['role'], alive = true): TimerNode => ({
+  id,
+  alive,
+  role,
+  electionTimerStart: 100,
+  electionDeadline: 300,
+});
 
 describe('election timer arcs', () => {
   it('drain from full at the timer’s start to empty at its deadline, for live followers and candidates only', () => {

@@ -17,10 +17,27 @@ const ACTOR = /\{([A-Za-z][A-Za-z0-9]{0,7})\}/g;
 describe('tours', () => {
   it('has the twelve tours of the teaching issue and one per protocol feature, with distinct names', () => {
     expect(TOURS.map((t) => t.name)).toEqual([
-      'first-election', 'replication', 'failover', 'split-vote', 'partition', 'log-repair',
-      'figure8', 'chapter', 'fencing', 'ghost-lock', 'clock-drift', 'failover-lease',
-      'rejoin-disrupts', 'isolated-leader', 'noop-commit', 'snapshot-catch-up', 'stale-read', 'stale-read-index',
-      'stale-term-backup', 'hand-over', 'grow-and-remove',
+      'first-election',
+      'replication',
+      'failover',
+      'split-vote',
+      'partition',
+      'log-repair',
+      'figure8',
+      'chapter',
+      'fencing',
+      'ghost-lock',
+      'clock-drift',
+      'failover-lease',
+      'rejoin-disrupts',
+      'isolated-leader',
+      'noop-commit',
+      'snapshot-catch-up',
+      'stale-read',
+      'stale-read-index',
+      'stale-term-backup',
+      'hand-over',
+      'grow-and-remove',
     ]);
   });
 
@@ -119,9 +136,13 @@ describe('tours', () => {
         { narration: 'b', actions: '@100 crash n2', until: { atMs: 900 } },
       ],
     };
-    expect(() => resolveTour(broken)).toThrow(new TourError('Tour "broken", beat 2: "@100 crash n2" must come after the beat starts at 500 ms.'));
+    expect(() => resolveTour(broken)).toThrow(
+      new TourError('Tour "broken", beat 2: "@100 crash n2" must come after the beat starts at 500 ms.'),
+    );
     const never: Tour = { ...broken, beats: [{ narration: 'a', until: { when: { p: 'leaderOfTerm', term: 9 }, capMs: 1000 } }] };
-    expect(() => resolveTour(never)).toThrow('Tour "broken", beat 1: waited from 0 ms to 1000 ms, but it never held that a leader of term 9 exists.');
+    expect(() => resolveTour(never)).toThrow(
+      'Tour "broken", beat 1: waited from 0 ms to 1000 ms, but it never held that a leader of term 9 exists.',
+    );
     const failing = resolveTour({ ...broken, beats: [{ narration: 'a', until: { atMs: 500 }, expect: [{ p: 'noLeader' }] }] });
     expect(failing.beats[0].failures).toEqual(['expected there is no leader, but there is a leader: n2 leads term 1']);
   });

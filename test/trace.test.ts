@@ -53,7 +53,16 @@ function randomRun(seed: number, withDuplicates: boolean): Run {
     if (useClient) {
       const c = pick(clients);
       const op = pick(['acquire', 'acquire', 'write', 'release', 'pause', 'crash', 'restart']);
-      const arg = op === 'acquire' ? `job:1 ${500 + rng.randbelow(2000)}` : op === 'write' ? `k=v${i}` : op === 'release' ? 'job:1' : op === 'pause' ? String(100 + rng.randbelow(1500)) : '';
+      const arg =
+        op === 'acquire'
+          ? `job:1 ${500 + rng.randbelow(2000)}`
+          : op === 'write'
+            ? `k=v${i}`
+            : op === 'release'
+              ? 'job:1'
+              : op === 'pause'
+                ? String(100 + rng.randbelow(1500))
+                : '';
       lines.push(`@${t} client ${c} ${op} ${arg}`.trim());
       continue;
     }
@@ -101,7 +110,9 @@ describe('a recorder changes nothing', () => {
     it(name, () => {
       const without = play(run, false).sim;
       const withRec = play(run, true).sim;
-      expect(JSON.stringify(runReport(withRec.cluster, withRec.lockService))).toBe(JSON.stringify(runReport(without.cluster, without.lockService)));
+      expect(JSON.stringify(runReport(withRec.cluster, withRec.lockService))).toBe(
+        JSON.stringify(runReport(without.cluster, without.lockService)),
+      );
       expect(withRec.cluster.details).toEqual(without.cluster.details);
       // The same state of the random stream: the next draws agree.
       const next = (sim: Simulation) => [sim.cluster.rng.random(), sim.cluster.rng.random(), sim.cluster.rng.random()];
@@ -125,8 +136,11 @@ function checkAccounting(sim: Simulation, rec: TraceRecord, duplicates: boolean)
   expect(inFlight.length).toBe(c.inflight.size);
   expect(delivered.every((m) => m.droppedAt === null && m.dropReason === null)).toBe(true);
   // Each drop the detail stream saw is one dropped message with the same reason.
-  const key = (t: number, from: string, to: string, type: string, sentAt: number, reason: string) => `${t} ${from} ${to} ${type} ${sentAt} ${reason}`;
-  const fromDetails = c.details.flatMap((d) => (d.kind === 'dropped' ? [key(d.t, d.values.from, d.values.to, d.values.message, d.values.sentAt, d.values.reason)] : []));
+  const key = (t: number, from: string, to: string, type: string, sentAt: number, reason: string) =>
+    `${t} ${from} ${to} ${type} ${sentAt} ${reason}`;
+  const fromDetails = c.details.flatMap((d) =>
+    d.kind === 'dropped' ? [key(d.t, d.values.from, d.values.to, d.values.message, d.values.sentAt, d.values.reason)] : [],
+  );
   const fromTrace = dropped.map((m) => key(m.droppedAt as number, m.from, m.to, m.type, m.sentAt, m.dropReason as string));
   expect(fromTrace.sort()).toEqual(fromDetails.sort());
   for (const m of rec.messages) {
@@ -249,7 +263,16 @@ describe('spans', () => {
       expect(spans.filter((s) => s.to === null).length).toBe(1);
       for (let i = 1; i < spans.length; i++) expect(spans[i].from).toBe(spans[i - 1].to);
     }
-    expect(record.partitions).toEqual([{ from: 1560, to: 1953, groups: [['n2', 'n3'], ['n1', 'n4', 'n5']] }]);
+    expect(record.partitions).toEqual([
+      {
+        from: 1560,
+        to: 1953,
+        groups: [
+          ['n2', 'n3'],
+          ['n1', 'n4', 'n5'],
+        ],
+      },
+    ]);
     expect(record.clientSpans).toEqual([]);
     expect(record.leases).toEqual([]);
     expect(record.storeMarks).toEqual([]);
@@ -357,8 +380,16 @@ describe('trace JSON', () => {
   const bad: [string, string, RegExp][] = [
     ['not JSON', '{"format": ', /^This file is not a Lockstep trace: it is not JSON\.$/],
     ['an array', '[]', /^This file is not a Lockstep trace: it is not a JSON object\.$/],
-    ['another format', JSON.stringify({ ...good, format: 'chrome-trace' }), /^This file is not a Lockstep trace: its "format" is not "lockstep-trace"\.$/],
-    ['no version', JSON.stringify({ ...good, version: undefined }), /^This file is not a Lockstep trace: it has no whole-number "version"\.$/],
+    [
+      'another format',
+      JSON.stringify({ ...good, format: 'chrome-trace' }),
+      /^This file is not a Lockstep trace: its "format" is not "lockstep-trace"\.$/,
+    ],
+    [
+      'no version',
+      JSON.stringify({ ...good, version: undefined }),
+      /^This file is not a Lockstep trace: it has no whole-number "version"\.$/,
+    ],
     ['a later version', JSON.stringify({ ...good, version: 7 }), /^This trace is version 7; this Lockstep reads version 1\.$/],
     ['no run', JSON.stringify({ ...good, run: 3 }), /^This trace is damaged: in its run, it is not an object\.$/],
     ['no messages', JSON.stringify({ ...good, messages: undefined }), /^This trace is damaged: "messages" is missing or not a list\.$/],

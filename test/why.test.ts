@@ -11,7 +11,12 @@ import { explain, type Explanation } from '../src/sim/teach/why';
 function log(...specs: string[]): LogEntryView[] {
   return specs.map((s, i) => {
     const [text, term] = s.split('@');
-    return { index: i + 1, term: Number(term), text, kind: text.startsWith('grant') ? 'grant' : text.startsWith('expire') ? 'expire' : 'plain' };
+    return {
+      index: i + 1,
+      term: Number(term),
+      text,
+      kind: text.startsWith('grant') ? 'grant' : text.startsWith('expire') ? 'expire' : 'plain',
+    };
   });
 }
 
@@ -62,15 +67,44 @@ function snap(nodes: NodeView[], over: Partial<RunView> = {}): RunView {
 }
 
 function client(id: string, over: Partial<ClientView> = {}): ClientView {
-  return { id, alive: true, paused: false, pausedUntil: null, status: 'idle', believedLeader: 'n1', currentToken: null, holdings: [], queue: [], ...over };
+  return {
+    id,
+    alive: true,
+    paused: false,
+    pausedUntil: null,
+    status: 'idle',
+    believedLeader: 'n1',
+    currentToken: null,
+    holdings: [],
+    queue: [],
+    ...over,
+  };
 }
 
 function write(over: Partial<StoreWriteRecord>): StoreWriteRecord {
-  return { t: 100, client: 'A', key: 'result', value: 'A-first', token: 1, lockKey: 'job:42', accepted: true, leaseEnded: false, reason: null, ...over };
+  return {
+    t: 100,
+    client: 'A',
+    key: 'result',
+    value: 'A-first',
+    token: 1,
+    lockKey: 'job:42',
+    accepted: true,
+    leaseEnded: false,
+    reason: null,
+    ...over,
+  };
 }
 
 function store(id: 'fenced' | 'unfenced', writes: StoreWriteRecord[]): StoreView {
-  return { id, checksTokens: id === 'fenced', values: [], accepted: writes.filter((w) => w.accepted).length, rejected: writes.filter((w) => !w.accepted).length, writes };
+  return {
+    id,
+    checksTokens: id === 'fenced',
+    values: [],
+    accepted: writes.filter((w) => w.accepted).length,
+    rejected: writes.filter((w) => !w.accepted).length,
+    writes,
+  };
 }
 
 const text = (e: Explanation) => [e.title, ...e.answer].join('\n');
@@ -80,13 +114,38 @@ const text = (e: Explanation) => [e.title, ...e.answer].join('\n');
 const common = log('x=1@2', 'x=2@2');
 const strandedSnap = snap(
   [
-    node('n1', { role: 'leader', term: 3, votedFor: 'n1', votes: ['n1', 'n4', 'n5'], log: log('x=1@2', 'x=2@2', 'y=1@3'), commitIndex: 2, lastApplied: 2, matchIndex: { n2: 0, n3: 0, n4: 2, n5: 2 } }),
+    node('n1', {
+      role: 'leader',
+      term: 3,
+      votedFor: 'n1',
+      votes: ['n1', 'n4', 'n5'],
+      log: log('x=1@2', 'x=2@2', 'y=1@3'),
+      commitIndex: 2,
+      lastApplied: 2,
+      matchIndex: { n2: 0, n3: 0, n4: 2, n5: 2 },
+    }),
     node('n2', { term: 2, leaderId: 'n3', log: common, commitIndex: 2 }),
-    node('n3', { role: 'leader', term: 2, votedFor: 'n3', votes: ['n1', 'n3', 'n5'], log: log('x=1@2', 'x=2@2', 'x=3@2'), commitIndex: 2, lastApplied: 2, matchIndex: { n1: 2, n2: 2, n4: 2, n5: 2 } }),
+    node('n3', {
+      role: 'leader',
+      term: 2,
+      votedFor: 'n3',
+      votes: ['n1', 'n3', 'n5'],
+      log: log('x=1@2', 'x=2@2', 'x=3@2'),
+      commitIndex: 2,
+      lastApplied: 2,
+      matchIndex: { n1: 2, n2: 2, n4: 2, n5: 2 },
+    }),
     node('n4', { term: 3, votedFor: 'n1', log: common, commitIndex: 2 }),
     node('n5', { term: 3, votedFor: 'n1', log: common, commitIndex: 2 }),
   ],
-  { now: 1753, leader: 'n1', partitions: [['n2', 'n3'], ['n1', 'n4', 'n5']] },
+  {
+    now: 1753,
+    leader: 'n1',
+    partitions: [
+      ['n2', 'n3'],
+      ['n1', 'n4', 'n5'],
+    ],
+  },
 );
 
 describe('why is this entry not committed', () => {
@@ -242,7 +301,12 @@ describe('why is there no leader', () => {
   });
 
   it('no side of the partition has a majority', () => {
-    const s = snap([node('n1', { term: 2 }), node('n2', { term: 2 }), node('n3', { term: 2 }), node('n4', { term: 2 })], { partitions: [['n1', 'n2'], ['n3', 'n4']] });
+    const s = snap([node('n1', { term: 2 }), node('n2', { term: 2 }), node('n3', { term: 2 }), node('n4', { term: 2 })], {
+      partitions: [
+        ['n1', 'n2'],
+        ['n3', 'n4'],
+      ],
+    });
     const t = text(explain({ kind: 'no-leader' }, s));
     expect(t).toContain('No side has 3 live nodes');
     expect(t).toContain('The first to run out is n1');
@@ -255,12 +319,37 @@ describe('why is there no leader', () => {
 
 describe('why does this message say what it says', () => {
   const ae: MessageView = {
-    seq: 9, type: 'AppendEntries', src: 'n3', dst: 'n2', sentAt: 1753, deliverAt: 1762, lost: false, label: '', ok: null, heartbeat: false,
-    fields: { type: 'AppendEntries', term: 2, leader: 'n3', prevLogIndex: 2, prevLogTerm: 2, entries: [{ index: 3, term: 2, text: 'x=3' }], leaderCommit: 2 },
+    seq: 9,
+    type: 'AppendEntries',
+    src: 'n3',
+    dst: 'n2',
+    sentAt: 1753,
+    deliverAt: 1762,
+    lost: false,
+    label: '',
+    ok: null,
+    heartbeat: false,
+    fields: {
+      type: 'AppendEntries',
+      term: 2,
+      leader: 'n3',
+      prevLogIndex: 2,
+      prevLogTerm: 2,
+      entries: [{ index: 3, term: 2, text: 'x=3' }],
+      leaderCommit: 2,
+    },
   };
   it('an AppendEntries shows its fields and predicts the follower’s answer', () => {
     const e = explain({ kind: 'message', seq: 9 }, { ...strandedSnap, messages: [ae] });
-    expect(e.facts).toEqual(expect.arrayContaining([['term', '2'], ['prevLogIndex', '2'], ['prevLogTerm', '2'], ['entries', '3: x=3 (term 2)'], ['leaderCommit', '2']]));
+    expect(e.facts).toEqual(
+      expect.arrayContaining([
+        ['term', '2'],
+        ['prevLogIndex', '2'],
+        ['prevLogTerm', '2'],
+        ['entries', '3: x=3 (term 2)'],
+        ['leaderCommit', '2'],
+      ]),
+    );
     expect(text(e)).toContain('n2 has index 2 with term 2');
     expect(text(e)).toContain('it will accept');
     expect(e.rule).toContain('AppendEntries receiver rule 2');
@@ -274,16 +363,39 @@ describe('why does this message say what it says', () => {
   });
 
   it('a RequestVote names lastLogIndex/Term and predicts a refusal by a voter ahead', () => {
-    const rv: MessageView = { ...ae, seq: 11, type: 'RequestVote', src: 'n2', dst: 'n4', fields: { type: 'RequestVote', term: 4, candidate: 'n2', lastLogIndex: 1, lastLogTerm: 2 } };
+    const rv: MessageView = {
+      ...ae,
+      seq: 11,
+      type: 'RequestVote',
+      src: 'n2',
+      dst: 'n4',
+      fields: { type: 'RequestVote', term: 4, candidate: 'n2', lastLogIndex: 1, lastLogTerm: 2 },
+    };
     const e = explain({ kind: 'message', seq: 11 }, { ...strandedSnap, partitions: [], messages: [rv] });
-    expect(e.facts).toEqual(expect.arrayContaining([['lastLogIndex', '1'], ['lastLogTerm', '2']]));
+    expect(e.facts).toEqual(
+      expect.arrayContaining([
+        ['lastLogIndex', '1'],
+        ['lastLogTerm', '2'],
+      ]),
+    );
     expect(text(e)).toContain('n4 has a log ending at index 2, term 2');
     expect(text(e)).toContain('it will refuse');
   });
 
   it('a store write shows its token against the highest accepted', () => {
-    const sw: MessageView = { ...ae, seq: 12, type: 'StoreWrite', src: 'A', dst: 'fenced', fields: { type: 'StoreWrite', key: 'result', value: 'A-second', token: 1, lockKey: 'job:42' } };
-    const s = { ...strandedSnap, messages: [sw], stores: { fenced: store('fenced', [write({}), write({ client: 'B', value: 'B-first', token: 2 })]), unfenced: store('unfenced', []) } };
+    const sw: MessageView = {
+      ...ae,
+      seq: 12,
+      type: 'StoreWrite',
+      src: 'A',
+      dst: 'fenced',
+      fields: { type: 'StoreWrite', key: 'result', value: 'A-second', token: 1, lockKey: 'job:42' },
+    };
+    const s = {
+      ...strandedSnap,
+      messages: [sw],
+      stores: { fenced: store('fenced', [write({}), write({ client: 'B', value: 'B-first', token: 2 })]), unfenced: store('unfenced', []) },
+    };
     const e = explain({ kind: 'message', seq: 12 }, s);
     expect(e.facts).toContainEqual(['token', '1']);
     expect(text(e)).toContain('(now 2)');
@@ -293,9 +405,24 @@ describe('why does this message say what it says', () => {
 
 describe('why does this client still think it holds the lock', () => {
   const withLock = (owner: string, token: number) =>
-    snap([node('n1', { role: 'leader', term: 1, lastApplied: 3, locks: [{ key: 'job:42', owner, token, leaseMs: 10000, remainingMs: 5000 }] })], { now: 13000 });
+    snap(
+      [
+        node('n1', {
+          role: 'leader',
+          term: 1,
+          lastApplied: 3,
+          locks: [{ key: 'job:42', owner, token, leaseMs: 10000, remainingMs: 5000 }],
+        }),
+      ],
+      { now: 13000 },
+    );
   it('its lease ended and the committed table gives the key to B', () => {
-    const s = { ...withLock('B', 2), clients: [client('A', { paused: true, pausedUntil: 13500, currentToken: 1, holdings: [{ key: 'job:42', token: 1, deadline: 10000 }] })] };
+    const s = {
+      ...withLock('B', 2),
+      clients: [
+        client('A', { paused: true, pausedUntil: 13500, currentToken: 1, holdings: [{ key: 'job:42', token: 1, deadline: 10000 }] }),
+      ],
+    };
     const e = explain({ kind: 'client', id: 'A' }, s);
     const t = text(e);
     expect(e.title).toBe('Why does A still think it holds the lock?');
@@ -308,7 +435,10 @@ describe('why does this client still think it holds the lock', () => {
   });
 
   it('a client inside its lease, agreeing with the table, just holds it', () => {
-    const s = { ...withLock('A', 1), clients: [client('A', { currentToken: 1, holdings: [{ key: 'job:42', token: 1, deadline: 20000 }] })] };
+    const s = {
+      ...withLock('A', 1),
+      clients: [client('A', { currentToken: 1, holdings: [{ key: 'job:42', token: 1, deadline: 20000 }] })],
+    };
     const e = explain({ kind: 'client', id: 'A' }, s);
     expect(e.title).toBe('What does client A hold?');
     expect(text(e)).toContain('7000 ms from now');
@@ -319,7 +449,12 @@ describe('why does this node give the lock to this client', () => {
   it('holder, token, lease by its clock, and expiry only by the leader’s Expire', () => {
     const s = snap([
       node('n1', { role: 'leader', term: 2, nextToken: 3 }),
-      node('n2', { term: 2, driftPct: 50, nextToken: 3, locks: [{ key: 'job:42', owner: 'A', token: 2, leaseMs: 10000, remainingMs: -400 }] }),
+      node('n2', {
+        term: 2,
+        driftPct: 50,
+        nextToken: 3,
+        locks: [{ key: 'job:42', owner: 'A', token: 2, leaseMs: 10000, remainingMs: -400 }],
+      }),
     ]);
     const e = explain({ kind: 'lock', node: 'n2', key: 'job:42' }, s);
     const t = text(e);
@@ -333,15 +468,32 @@ describe('why does this node give the lock to this client', () => {
 
   it('the leader names its pending Expire', () => {
     const s = snap([
-      node('n1', { role: 'leader', term: 2, log: log('grant job:42 to A (10000 ms)@2', 'expire job:42 token 1@2'), commitIndex: 1, lastApplied: 1, locks: [{ key: 'job:42', owner: 'A', token: 1, leaseMs: 10000, remainingMs: -5 }] }),
+      node('n1', {
+        role: 'leader',
+        term: 2,
+        log: log('grant job:42 to A (10000 ms)@2', 'expire job:42 token 1@2'),
+        commitIndex: 1,
+        lastApplied: 1,
+        locks: [{ key: 'job:42', owner: 'A', token: 1, leaseMs: 10000, remainingMs: -5 }],
+      }),
     ]);
-    expect(text(explain({ kind: 'lock', node: 'n1', key: 'job:42' }, s))).toContain('expire job:42 token 1 is already in n1\'s log at index 2');
+    expect(text(explain({ kind: 'lock', node: 'n1', key: 'job:42' }, s))).toContain(
+      "expire job:42 token 1 is already in n1's log at index 2",
+    );
   });
 });
 
 describe('why was this write refused (or accepted)', () => {
-  const writes = [write({}), write({ t: 12000, client: 'B', value: 'B-first', token: 2 }), write({ t: 13000, value: 'A-second', token: 1, accepted: false, reason: 'token 1 is older than token 2' })];
-  const unfencedWrites = [write({}), write({ t: 12000, client: 'B', value: 'B-first', token: 2 }), write({ t: 13000, value: 'A-second', token: 1, leaseEnded: true })];
+  const writes = [
+    write({}),
+    write({ t: 12000, client: 'B', value: 'B-first', token: 2 }),
+    write({ t: 13000, value: 'A-second', token: 1, accepted: false, reason: 'token 1 is older than token 2' }),
+  ];
+  const unfencedWrites = [
+    write({}),
+    write({ t: 12000, client: 'B', value: 'B-first', token: 2 }),
+    write({ t: 13000, value: 'A-second', token: 1, leaseEnded: true }),
+  ];
   const s = snap([node('n1')], { stores: { fenced: store('fenced', writes), unfenced: store('unfenced', unfencedWrites) } });
   it('the fenced store refuses token 1 after token 2', () => {
     const e = explain({ kind: 'store-write', store: 'fenced', index: 2 }, s);

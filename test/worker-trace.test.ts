@@ -70,7 +70,9 @@ describe('the trace for the space-time view', () => {
     // Rows are in send order, and every row before the last few has its fate.
     for (let i = 1; i < m.count; i++) expect(m.sentAt[i]).toBeGreaterThanOrEqual(m.sentAt[i - 1]);
     // n3's RequestVote of term 2, and n2 down from its crash.
-    const votes = [...Array(m.count).keys()].filter((i) => m.label[i].startsWith('RequestVote term 2') && trace.actorIds[m.from[i]] === 'n3');
+    const votes = [...Array(m.count).keys()].filter(
+      (i) => m.label[i].startsWith('RequestVote term 2') && trace.actorIds[m.from[i]] === 'n3',
+    );
     expect(votes.length).toBe(4);
     const down = trace.nodeSpans.find((s) => s.node === 'n2' && s.state === 'down');
     expect(down?.from).toBe(1168);

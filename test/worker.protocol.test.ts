@@ -192,8 +192,28 @@ describe('worker protocol over a MessageChannel', () => {
     const snap = t.store.getState().frame.snapshot;
     expect(first?.clockMs).toBe(170);
     expect(first?.view?.messages.length).toBeGreaterThan(0);
-    expect(first?.view?.messages).toEqual(snap?.messages.map((m) => ({ seq: m.seq, type: m.type, src: m.src, dst: m.dst, sentAt: m.sentAt, deliverAt: m.deliverAt, lost: m.lost, ok: m.ok, heartbeat: m.heartbeat })));
-    expect(first?.view?.nodes).toEqual(snap?.nodes.map((n) => ({ id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline })));
+    expect(first?.view?.messages).toEqual(
+      snap?.messages.map((m) => ({
+        seq: m.seq,
+        type: m.type,
+        src: m.src,
+        dst: m.dst,
+        sentAt: m.sentAt,
+        deliverAt: m.deliverAt,
+        lost: m.lost,
+        ok: m.ok,
+        heartbeat: m.heartbeat,
+      })),
+    );
+    expect(first?.view?.nodes).toEqual(
+      snap?.nodes.map((n) => ({
+        id: n.id,
+        alive: n.alive,
+        role: n.role,
+        electionTimerStart: n.electionTimerStart,
+        electionDeadline: n.electionDeadline,
+      })),
+    );
     // Playing at 1x for 20 frames of 10 ms: the painter hears every frame, the page every PAGE_FRAME_MS.
     t.bridge.setSpeed(1);
     t.bridge.play();
@@ -216,8 +236,28 @@ describe('worker protocol over a MessageChannel', () => {
     expect(painted.slice(paintedBefore).some((f) => f.change && !f.view)).toBe(true);
     const rebuilt = painted.reduce(applyPaintFrame, EMPTY_PAINT_VIEW);
     const now = t.store.getState().frame.snapshot;
-    expect(rebuilt.messages).toEqual(now?.messages.map((m) => ({ seq: m.seq, type: m.type, src: m.src, dst: m.dst, sentAt: m.sentAt, deliverAt: m.deliverAt, lost: m.lost, ok: m.ok, heartbeat: m.heartbeat })));
-    expect(rebuilt.nodes).toEqual(now?.nodes.map((n) => ({ id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline })));
+    expect(rebuilt.messages).toEqual(
+      now?.messages.map((m) => ({
+        seq: m.seq,
+        type: m.type,
+        src: m.src,
+        dst: m.dst,
+        sentAt: m.sentAt,
+        deliverAt: m.deliverAt,
+        lost: m.lost,
+        ok: m.ok,
+        heartbeat: m.heartbeat,
+      })),
+    );
+    expect(rebuilt.nodes).toEqual(
+      now?.nodes.map((n) => ({
+        id: n.id,
+        alive: n.alive,
+        role: n.role,
+        electionTimerStart: n.electionTimerStart,
+        electionDeadline: n.electionDeadline,
+      })),
+    );
     // Very slow playback moves only the clock: the painter gets the clock alone.
     const pausedAt = t.store.getState().frame.clockMs;
     t.bridge.setSpeed(0.01);
@@ -269,7 +309,7 @@ describe('worker protocol over a MessageChannel', () => {
     expect(t.store.getState().error).toMatch(/node "n7", which is not in the cluster/);
   });
 
-  it('streams the viewed run\'s detail events with its events, and starts both afresh on a seek back', async () => {
+  it("streams the viewed run's detail events with its events, and starts both afresh on a seek back", async () => {
     const t = (current = setup());
     t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE));
     await t.frame();
@@ -381,7 +421,15 @@ describe('worker protocol over a MessageChannel', () => {
     t.bridge.seek(2253);
     await t.frame();
     const marks = t.store.getState().landmarks;
-    expect(marks.map((m) => `${m.t} ${m.kind}`)).toEqual(['168 leader', '1168 crash', '1360 leader', '1360 restart', '1560 partition', '1753 leader', '1953 heal']);
+    expect(marks.map((m) => `${m.t} ${m.kind}`)).toEqual([
+      '168 leader',
+      '1168 crash',
+      '1360 leader',
+      '1360 restart',
+      '1560 partition',
+      '1753 leader',
+      '1953 heal',
+    ]);
     t.bridge.seek(1200);
     await t.frame();
     expect(t.bridge.jumpToLandmark(-1)).toBe(true);
@@ -448,7 +496,16 @@ describe('worker protocol over a MessageChannel', () => {
 
   it('points at the first violation of a run with a bug, exactly where the fuzzer found it', async () => {
     const t = (current = setup());
-    const config = { ...DEFAULT_CONFIG, seed: 675600611, nodeIds: nodeIdsFor(7), electionTimeoutMs: [141, 152] as const, heartbeatMs: 34, latencyMs: [6, 26] as const, clientIds: ['A', 'B', 'C', 'D'], bugs: ['no-fencing' as const] };
+    const config = {
+      ...DEFAULT_CONFIG,
+      seed: 675600611,
+      nodeIds: nodeIdsFor(7),
+      electionTimeoutMs: [141, 152] as const,
+      heartbeatMs: 34,
+      latencyMs: [6, 26] as const,
+      clientIds: ['A', 'B', 'C', 'D'],
+      bugs: ['no-fencing' as const],
+    };
     const schedule = '@5158 client C pause 786; @5158 client C write k1=C5; @5528 client B acquire k1 48; @5528 client B write k1=B6';
     t.bridge.load(config, parseSchedule(schedule), { startAtMs: 6000 });
     await t.frame();
@@ -512,7 +569,7 @@ describe('worker protocol over a MessageChannel', () => {
   });
 });
 
-describe('playback at the run\'s end and the page\'s cap (the classroom frictions)', () => {
+describe("playback at the run's end and the page's cap (the classroom frictions)", () => {
   it('Next event in a quiet run stays put with one sentence instead of jumping, and the end never grows', async () => {
     const t = (current = setup());
     t.bridge.load(DEFAULT_CONFIG, parseSchedule(''));
@@ -632,7 +689,7 @@ describe('playback at the run\'s end and the page\'s cap (the classroom friction
     expect([f.snapshot?.now, f.playing]).toEqual([1000, false]);
   });
 
-  it('the page\'s cap: playing stops there and says so; Play, → and Next event there say one sentence', async () => {
+  it("the page's cap: playing stops there and says so; Play, → and Next event there say one sentence", async () => {
     const t = (current = setup());
     t.bridge.load(DEFAULT_CONFIG, parseSchedule(''), { startAtMs: MAX_SEEK_MS - 50, playing: true });
     t.bridge.setSpeed(1);
@@ -657,7 +714,9 @@ describe('playback at the run\'s end and the page\'s cap (the classroom friction
     t.bridge.load(DEFAULT_CONFIG, parseSchedule('@1000 crash n1; @700000 crash n2'));
     await t.frame();
     const s = t.store.getState();
-    expect(s.error).toBe(`Action 2 ("@700000 crash n2") is past the end of the page's 600 s: the page plays runs up to ${MAX_SEEK_MS} ms (the command line goes further).`);
+    expect(s.error).toBe(
+      `Action 2 ("@700000 crash n2") is past the end of the page's 600 s: the page plays runs up to ${MAX_SEEK_MS} ms (the command line goes further).`,
+    );
     expect(formatSchedule(s.frame.schedule)).toBe('@1168 crash n2');
   });
 });

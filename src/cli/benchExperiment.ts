@@ -44,13 +44,20 @@ export function benchExperimentCli(out: (line: string) => void = console.log): {
 const pct = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
 /** Starts the sweep in the page and samples rAF deltas until it is done; `back` returns to the playing ring first. */
-async function runInPage(page: Page, back: boolean): Promise<{ wallMs: number; p50: number; p95: number; frames: number; workers: string }> {
+async function runInPage(
+  page: Page,
+  back: boolean,
+): Promise<{ wallMs: number; p50: number; p95: number; frames: number; workers: string }> {
   await page.getByLabel('Chapter experiment').selectOption('chapter-failover');
   await page.getByLabel('Seeds per point', { exact: true }).fill(String(EXPERIMENT_SEEDS));
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   if (back) await page.getByRole('button', { name: '← Back to the run' }).click();
   return page.evaluate(async (total) => {
-    const store = (window as unknown as { lockstepExperiments: { getState(): { status: string; results: unknown[]; elapsedMs: number; startedAt: number } } }).lockstepExperiments;
+    const store = (
+      window as unknown as {
+        lockstepExperiments: { getState(): { status: string; results: unknown[]; elapsedMs: number; startedAt: number } };
+      }
+    ).lockstepExperiments;
     const deltas: number[] = [];
     await new Promise<void>((done) => {
       let last = performance.now();
@@ -66,7 +73,13 @@ async function runInPage(page: Page, back: boolean): Promise<{ wallMs: number; p
     const s = store.getState();
     const sorted = deltas.slice(1).sort((a, b) => a - b);
     const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-    return { wallMs: s.elapsedMs, p50: at(0.5), p95: at(0.95), frames: sorted.length, workers: `${Math.max(1, navigator.hardwareConcurrency - 1)} of ${navigator.hardwareConcurrency} cores` };
+    return {
+      wallMs: s.elapsedMs,
+      p50: at(0.5),
+      p95: at(0.95),
+      frames: sorted.length,
+      workers: `${Math.max(1, navigator.hardwareConcurrency - 1)} of ${navigator.hardwareConcurrency} cores`,
+    };
   }, 3 * EXPERIMENT_SEEDS);
 }
 
@@ -98,7 +111,9 @@ export async function benchExperimentPage(out: (line: string) => void = console.
       });
       return deltas.slice(1).sort((a, b) => a - b);
     });
-    out(`experiment (page) baseline, the main view playing with no experiment: frames p50 ${pct(base, 0.5).toFixed(1)} ms p95 ${pct(base, 0.95).toFixed(1)} ms over ${base.length} frames`);
+    out(
+      `experiment (page) baseline, the main view playing with no experiment: frames p50 ${pct(base, 0.5).toFixed(1)} ms p95 ${pct(base, 0.95).toFixed(1)} ms over ${base.length} frames`,
+    );
     await idle.close();
     let met = true;
     for (const back of [false, true]) {

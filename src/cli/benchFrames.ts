@@ -18,7 +18,12 @@ import type { Browser } from 'playwright-core';
 
 const MEASURE_MS = 5000;
 const CLIENT_LOOP = ['A', 'B', 'C', 'D']
-  .flatMap((c, i) => Array.from({ length: 20 }, (_, k) => [`@${1500 + k * 1000 + i * 100} client ${c} acquire lock${i} 400`, `@${1700 + k * 1000 + i * 100} client ${c} write k${i}=v${k}`]).flat())
+  .flatMap((c, i) =>
+    Array.from({ length: 20 }, (_, k) => [
+      `@${1500 + k * 1000 + i * 100} client ${c} acquire lock${i} 400`,
+      `@${1700 + k * 1000 + i * 100} client ${c} write k${i}=v${k}`,
+    ]).flat(),
+  )
   .join('; ');
 
 /** Plays the 9-node run at `viewport` (presenter mode with `present`) and prints its frame times. */
@@ -26,7 +31,14 @@ async function measureFrames(browser: Browser, url: string, viewport: { width: n
   const page = await browser.newPage({ viewport });
   // tsx keeps function names with a helper the page does not have.
   await page.addInitScript('window.__name = (f) => f;');
-  const config = { ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(9), clientIds: ['A', 'B', 'C', 'D'], latencyMs: [200, 400] as const, heartbeatMs: 20, electionTimeoutMs: [1000, 2000] as const };
+  const config = {
+    ...DEFAULT_CONFIG,
+    nodeIds: nodeIdsFor(9),
+    clientIds: ['A', 'B', 'C', 'D'],
+    latencyMs: [200, 400] as const,
+    heartbeatMs: 20,
+    electionTimeoutMs: [1000, 2000] as const,
+  };
   // A share link lands paused at its time; the benchmark then plays it at 1x.
   const query = encodeLink({ config, schedule: parseSchedule(CLIENT_LOOP), atMs: 3000, speed: 1 });
   await page.goto(`${url}?${query}${present ? '&present=1' : ''}`);
@@ -36,7 +48,8 @@ async function measureFrames(browser: Browser, url: string, viewport: { width: n
   await page.waitForTimeout(500);
   const loadBefore = cpuTimes();
   const result = await page.evaluate(async (ms) => {
-    const lab = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } }).lockstep;
+    const lab = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } })
+      .lockstep;
     let replaced = 0;
     const observer = new MutationObserver((records) => {
       for (const r of records) for (const n of r.addedNodes) if (n instanceof Element && n.matches('[data-node-id]')) replaced++;
@@ -65,9 +78,15 @@ async function measureFrames(browser: Browser, url: string, viewport: { width: n
   const meanInflight = result.inflight.reduce((a, b) => a + b, 0) / Math.max(1, result.inflight.length);
   // A 60 Hz display's frames come 16.7 ms apart: a longer gap is that many frames missed.
   const missed = result.deltas.reduce((n, d) => n + Math.max(0, Math.round(d / (1000 / 60)) - 1), 0);
-  console.log(`${present ? 'presenter mode, ' : ''}frames measured: ${sorted.length} over ${MEASURE_MS} ms (${viewport.width}x${viewport.height}, 9 nodes, 4 clients)`);
-  console.log(`messages in flight: mean ${meanInflight.toFixed(0)}, min ${Math.min(...result.inflight)}, max ${Math.max(...result.inflight)}`);
-  console.log(`frame time: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms; ${missed} of ${Math.round(MEASURE_MS / (1000 / 60))} frames missed (target p95 <= 16.7 ms, one 60 Hz frame)`);
+  console.log(
+    `${present ? 'presenter mode, ' : ''}frames measured: ${sorted.length} over ${MEASURE_MS} ms (${viewport.width}x${viewport.height}, 9 nodes, 4 clients)`,
+  );
+  console.log(
+    `messages in flight: mean ${meanInflight.toFixed(0)}, min ${Math.min(...result.inflight)}, max ${Math.max(...result.inflight)}`,
+  );
+  console.log(
+    `frame time: median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms; ${missed} of ${Math.round(MEASURE_MS / (1000 / 60))} frames missed (target p95 <= 16.7 ms, one 60 Hz frame)`,
+  );
   console.log(describeLoad(loadBefore, loadAfter));
   console.log(`node glyph elements replaced while measuring: ${result.replaced}`);
   await page.close();

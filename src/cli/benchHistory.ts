@@ -35,7 +35,20 @@ export function syntheticHistory(totalOps: number, keys: number, seed = 1): Chec
     } else if (roll < 5) {
       // The holder writes to both stores with its token; each store is its own object.
       for (const store of ['fenced', 'unfenced'] as const) {
-        push({ ...base, client: h.client, op: 'write', key: `r${key}`, value: `${h.client}${at}`, token: h.token, store, lockKey: key, result: 'accepted' }, at);
+        push(
+          {
+            ...base,
+            client: h.client,
+            op: 'write',
+            key: `r${key}`,
+            value: `${h.client}${at}`,
+            token: h.token,
+            store,
+            lockKey: key,
+            result: 'accepted',
+          },
+          at,
+        );
       }
     } else if (roll < 7) {
       push({ ...base, op: 'acquire', result: h.client === client ? 'granted' : 'busy', token: h.client === client ? nextToken : null }, at);
@@ -61,9 +74,35 @@ export function pathologicalHistory(n: number): CheckedOp[] {
     ops.push({ ...base, id: ops.length, client, op: 'acquire', token: i + 1, invokeMs: 0, completeMs: 100, result: 'granted' });
   }
   for (let i = 0; i < n; i++) {
-    ops.push({ ...base, id: ops.length, client: `C${i}`, op: 'write', key: 'r', value: `v${i}`, token: i + 1, store: 'fenced', lockKey: 'job', invokeMs: 50, completeMs: 300, result: 'accepted' });
+    ops.push({
+      ...base,
+      id: ops.length,
+      client: `C${i}`,
+      op: 'write',
+      key: 'r',
+      value: `v${i}`,
+      token: i + 1,
+      store: 'fenced',
+      lockKey: 'job',
+      invokeMs: 50,
+      completeMs: 300,
+      result: 'accepted',
+    });
   }
-  ops.push({ ...base, id: ops.length, client: 'C0', op: 'write', key: 'r', value: 'late', token: 1, store: 'fenced', lockKey: 'job', invokeMs: 400, completeMs: 410, result: 'accepted' });
+  ops.push({
+    ...base,
+    id: ops.length,
+    client: 'C0',
+    op: 'write',
+    key: 'r',
+    value: 'late',
+    token: 1,
+    store: 'fenced',
+    lockKey: 'job',
+    invokeMs: 400,
+    completeMs: 410,
+    result: 'accepted',
+  });
   return ops;
 }
 
@@ -87,7 +126,9 @@ export function benchHistory(log: (line: string) => void = console.log): { large
   times.sort((a, b) => a - b);
   const largeMs = times[2];
   const largeOk = largeMs < 1000 && VERDICT_NAMES.every((n) => report[n]?.linearizable === true || report[n]?.linearizable === 'n/a');
-  log(`history check, ${large.length.toLocaleString('en-US')} operations over 10 keys, every model: median ${largeMs.toFixed(1)} ms of 5 (target < 1000 ms, all linearizable) ${largeOk ? 'OK' : 'MISSED'}`);
+  log(
+    `history check, ${large.length.toLocaleString('en-US')} operations over 10 keys, every model: median ${largeMs.toFixed(1)} ms of 5 (target < 1000 ms, all linearizable) ${largeOk ? 'OK' : 'MISSED'}`,
+  );
   log(`  verdicts: ${verdictText(report)}`);
 
   const limitMs = 500;

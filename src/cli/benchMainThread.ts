@@ -61,9 +61,15 @@ async function measure(browser: Browser, url: string, viewport: { width: number;
 export async function benchMainThread(browser: Browser, url: string): Promise<void> {
   const before = cpuTimes();
   const plain = await measure(browser, url, { width: 1280, height: 800 }, 'v=1&seed=42&clients=AB&t=0');
-  console.log(`main thread, default page (5 nodes, clients A and B) at 1280x800: playing ${plain.playing.toFixed(0)} ms/s, paused ${plain.paused.toFixed(0)} ms/s (target <= 180 ms/s playing)`);
+  console.log(
+    `main thread, default page (5 nodes, clients A and B) at 1280x800: playing ${plain.playing.toFixed(0)} ms/s, paused ${plain.paused.toFixed(0)} ms/s (target <= 180 ms/s playing)`,
+  );
   const present = await measure(browser, url, { width: 1280, height: 720 }, 'v=1&seed=42&clients=AB&t=0&present=1');
-  console.log(`main thread, presenter mode at 1280x720: playing ${present.playing.toFixed(0)} ms/s, paused ${present.paused.toFixed(0)} ms/s`);
-  console.log(`main thread CPU time while playing (ThreadTime; task time minus waiting for a core): default page ${plain.playingCpu.toFixed(0)} ms/s, presenter ${present.playingCpu.toFixed(0)} ms/s`);
+  console.log(
+    `main thread, presenter mode at 1280x720: playing ${present.playing.toFixed(0)} ms/s, paused ${present.paused.toFixed(0)} ms/s`,
+  );
+  console.log(
+    `main thread CPU time while playing (ThreadTime; task time minus waiting for a core): default page ${plain.playingCpu.toFixed(0)} ms/s, presenter ${present.playingCpu.toFixed(0)} ms/s`,
+  );
   console.log(describeLoad(before, cpuTimes()));
 }

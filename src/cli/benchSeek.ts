@@ -15,10 +15,14 @@ export function busySchedule(runMs: number): string {
   const parts: string[] = [];
   for (let t = 250; t < runMs; t += 250) parts.push(`@${t} submit x=${t}`);
   for (let t = 5_000; t < runMs; t += 30_000) {
-    parts.push(`@${t} crash n${1 + ((t / 30_000) % 5 | 0)}`, `@${t + 4_000} restart n${1 + ((t / 30_000) % 5 | 0)}`);
+    parts.push(`@${t} crash n${1 + (((t / 30_000) % 5) | 0)}`, `@${t + 4_000} restart n${1 + (((t / 30_000) % 5) | 0)}`);
     parts.push(`@${t + 10_000} partition n1,n2 | n3,n4,n5`, `@${t + 13_000} heal`);
     parts.push(`@${t + 1_000} client A acquire job:42 3000`, `@${t + 1_500} client A write result=A`);
-    parts.push(`@${t + 2_000} client B acquire job:42 3000`, `@${t + 9_000} client B acquire job:42 3000`, `@${t + 9_500} client B write result=B`);
+    parts.push(
+      `@${t + 2_000} client B acquire job:42 3000`,
+      `@${t + 9_000} client B acquire job:42 3000`,
+      `@${t + 9_500} client B write result=B`,
+    );
   }
   // Actions apply in the order written, so write them in time order.
   const at = (a: string) => Number(a.slice(1, a.indexOf(' ')));
@@ -45,8 +49,12 @@ export function benchSeek(log: (line: string) => void = console.log): { medianMs
   const p95Ms = times[Math.floor(times.length * 0.95)];
   const maxMs = times[times.length - 1];
   const heapMb = process.memoryUsage().heapUsed / 1024 / 1024;
-  log(`seek in a 10-minute run (${schedule.length} actions, ${timeline.checkpointCount} checkpoints, built in ${buildMs.toFixed(0)} ms, heap ${heapMb.toFixed(0)} MB):`);
-  log(`  200 random seeks: median ${medianMs.toFixed(2)} ms, p95 ${p95Ms.toFixed(2)} ms, max ${maxMs.toFixed(2)} ms (target: every seek under 50 ms) ${maxMs < 50 ? 'OK' : 'MISSED'}`);
+  log(
+    `seek in a 10-minute run (${schedule.length} actions, ${timeline.checkpointCount} checkpoints, built in ${buildMs.toFixed(0)} ms, heap ${heapMb.toFixed(0)} MB):`,
+  );
+  log(
+    `  200 random seeks: median ${medianMs.toFixed(2)} ms, p95 ${p95Ms.toFixed(2)} ms, max ${maxMs.toFixed(2)} ms (target: every seek under 50 ms) ${maxMs < 50 ? 'OK' : 'MISSED'}`,
+  );
   return { medianMs, p95Ms, maxMs };
 }
 

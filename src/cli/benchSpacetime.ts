@@ -26,7 +26,12 @@ const MIN_ARROWS = 2000;
 export function lockTrafficSchedule(runMs: number): string {
   const parts: string[] = [];
   for (let t = 2000; t + 2000 < runMs; t += 3000) {
-    parts.push(`@${t} client A acquire lock 2000`, `@${t + 200} client A write k=a${t}`, `@${t + 1500} client B acquire lock 2000`, `@${t + 1700} client B write k=b${t}`);
+    parts.push(
+      `@${t} client A acquire lock 2000`,
+      `@${t + 200} client A write k=a${t}`,
+      `@${t + 1500} client B acquire lock 2000`,
+      `@${t + 1700} client B write k=b${t}`,
+    );
   }
   return parts.join('; ');
 }
@@ -74,7 +79,8 @@ async function timeOpening(page: Page): Promise<{ ms: number; domArrows: number;
   });
 }
 
-const arrowCount = (page: Page) => page.evaluate(() => Number(document.querySelector('[data-testid="spacetime"] .spacetime-arrows')?.getAttribute('data-count') ?? 0));
+const arrowCount = (page: Page) =>
+  page.evaluate(() => Number(document.querySelector('[data-testid="spacetime"] .spacetime-arrows')?.getAttribute('data-count') ?? 0));
 const inViewLabel = (page: Page) =>
   page.evaluate(() => {
     const label = document.querySelector('[data-testid="spacetime"]')?.getAttribute('aria-label') ?? '';
@@ -94,13 +100,19 @@ export async function benchSpacetime(browser: Browser, baseUrl: string, log: (li
     await page.waitForSelector('[data-node-id]');
     await page.waitForFunction(
       () => {
-        const f = (window as unknown as { lockstep: { store: { getState(): { frame: { horizonMs: number; check: { checkedToMs: number } | null } } } } }).lockstep.store.getState().frame;
+        const f = (
+          window as unknown as {
+            lockstep: { store: { getState(): { frame: { horizonMs: number; check: { checkedToMs: number } | null } } } };
+          }
+        ).lockstep.store.getState().frame;
         return f.horizonMs > 0 && f.check !== null && f.check.checkedToMs === f.horizonMs;
       },
       undefined,
       { timeout: 120_000, polling: 100 },
     );
-    log(`space-time, ${SPACETIME_VIEWPORT.width}x${SPACETIME_VIEWPORT.height} (a projector): 10-minute run (5 nodes, clients A and B taking a lock and writing every 3 s), loaded and checked to 600 s in ${Date.now() - loadStart} ms`);
+    log(
+      `space-time, ${SPACETIME_VIEWPORT.width}x${SPACETIME_VIEWPORT.height} (a projector): 10-minute run (5 nodes, clients A and B taking a lock and writing every 3 s), loaded and checked to 600 s in ${Date.now() - loadStart} ms`,
+    );
 
     const opens: number[] = [];
     let domArrows = 0;
@@ -115,7 +127,9 @@ export async function benchSpacetime(browser: Browser, baseUrl: string, log: (li
       }
     }
     const o = stats(opens);
-    log(`opening the space-time view at t=600 s: median ${o.median.toFixed(0)} ms (runs: ${opens.map((m) => m.toFixed(0)).join(', ')}; target < 300 ms); ${await inViewLabel(page)} messages in view, ${domArrows} arrows drawn (the rest merged at this zoom; at most 600 also kept as DOM lines)`);
+    log(
+      `opening the space-time view at t=600 s: median ${o.median.toFixed(0)} ms (runs: ${opens.map((m) => m.toFixed(0)).join(', ')}; target < 300 ms); ${await inViewLabel(page)} messages in view, ${domArrows} arrows drawn (the rest merged at this zoom; at most 600 also kept as DOM lines)`,
+    );
 
     // Heartbeats shown, then zoom in (+ halves the window about its middle) until about 2,000
     // arrows remain in view, stopping before fewer than that would.
@@ -177,8 +191,12 @@ export async function benchSpacetime(browser: Browser, baseUrl: string, log: (li
     await page.waitForTimeout(400);
     const arrowsAfter = await arrowCount(page);
     const f = stats(deltas);
-    log(`pan and zoom with heartbeats shown: window ${windowBefore}, ${arrowsBefore} arrows in view before (${arrowsAfter} after); ${wheels} wheel steps and ${drags} drags over ${GESTURE_MS} ms`);
-    log(`space-time frame time: median ${f.median.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, max ${f.max.toFixed(1)} ms over ${f.n} frames (target p95 <= 16.7 ms)`);
+    log(
+      `pan and zoom with heartbeats shown: window ${windowBefore}, ${arrowsBefore} arrows in view before (${arrowsAfter} after); ${wheels} wheel steps and ${drags} drags over ${GESTURE_MS} ms`,
+    );
+    log(
+      `space-time frame time: median ${f.median.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, max ${f.max.toFixed(1)} ms over ${f.n} frames (target p95 <= 16.7 ms)`,
+    );
   } finally {
     await page.close();
   }

@@ -6,7 +6,16 @@ import { MEASURES } from '../sim/experiments/measures';
 import { planExperiment, summarizePoints, type ExperimentSpec, type PlannedPoint, type RunResult } from '../sim/experiments/experiment';
 import { EXPERIMENT_PRESETS, findExperimentPreset, type ChapterMark } from '../sim/experiments/presets';
 import { percentileRank } from '../sim/experiments/stats';
-import { MAX_RUNS, MAX_SEEDS, SWEEP_DEFS, SWEEP_PARAMS, formatSweep, parseSeedCount, parseSweep, type SweepParam } from '../sim/experiments/sweep';
+import {
+  MAX_RUNS,
+  MAX_SEEDS,
+  SWEEP_DEFS,
+  SWEEP_PARAMS,
+  formatSweep,
+  parseSeedCount,
+  parseSweep,
+  type SweepParam,
+} from '../sim/experiments/sweep';
 import { BASE_PARAMS, TEMPLATES, TEMPLATE_IDS, isTemplateId, type ExperimentParams } from '../sim/experiments/templates';
 import { UsageError, parseFlags, wholeNumber } from './args';
 
@@ -65,8 +74,12 @@ export function resolveExperiment(argv: readonly string[]): ResolvedExperiment |
     throw new UsageError(`Unknown preset "${presetName}"; the presets are ${EXPERIMENT_PRESETS.map((p) => p.name).join(', ')}.`);
   }
   const templateName = str('template') ?? preset?.spec.template;
-  if (templateName === undefined) throw new UsageError(`Give --template (one of ${TEMPLATE_IDS.join(', ')}) or --preset (one of ${EXPERIMENT_PRESETS.map((p) => p.name).join(', ')}).`);
-  if (!isTemplateId(templateName)) throw new UsageError(`Unknown template "${templateName}"; the templates are ${TEMPLATE_IDS.join(', ')}.`);
+  if (templateName === undefined)
+    throw new UsageError(
+      `Give --template (one of ${TEMPLATE_IDS.join(', ')}) or --preset (one of ${EXPERIMENT_PRESETS.map((p) => p.name).join(', ')}).`,
+    );
+  if (!isTemplateId(templateName))
+    throw new UsageError(`Unknown template "${templateName}"; the templates are ${TEMPLATE_IDS.join(', ')}.`);
   const sweepText = str('sweep');
   let sweep = preset?.spec.sweep;
   if (sweepText !== undefined) {
@@ -74,21 +87,26 @@ export function resolveExperiment(argv: readonly string[]): ResolvedExperiment |
     if (typeof parsed === 'string') throw new UsageError(`--sweep: ${parsed}`);
     sweep = parsed;
   }
-  if (sweep === undefined) throw new UsageError(`Give --sweep, like --sweep ${'timeout=' + SWEEP_DEFS.timeout.example}; the parameters are ${SWEEP_PARAMS.join(', ')}.`);
+  if (sweep === undefined)
+    throw new UsageError(
+      `Give --sweep, like --sweep ${'timeout=' + SWEEP_DEFS.timeout.example}; the parameters are ${SWEEP_PARAMS.join(', ')}.`,
+    );
   let base: Partial<ExperimentParams> = { ...preset?.spec.base };
   for (const name of FIXED_PARAMS) {
     const text = str(name);
     if (text === undefined) continue;
     const one = parseSweep(`${name}=${text}`);
     if (typeof one === 'string') throw new UsageError(`--${name}: ${one}`);
-    if (one.values.length !== 1) throw new UsageError(`--${name} takes one value, not ${one.values.length}; to try several, use --sweep ${name}=${text}.`);
+    if (one.values.length !== 1)
+      throw new UsageError(`--${name} takes one value, not ${one.values.length}; to try several, use --sweep ${name}=${text}.`);
     base = SWEEP_DEFS[name as SweepParam].apply({ ...BASE_PARAMS, ...base }, one.values[0]);
   }
   const seedsText = str('seeds');
   const seeds = parseSeedCount(seedsText ?? String(preset?.spec.seeds ?? 100), sweep.values.length, '--seeds');
   if (typeof seeds === 'string') throw new UsageError(seeds);
   const firstSeedText = str('first-seed');
-  const firstSeed = firstSeedText === undefined ? (preset?.spec.firstSeed ?? 1) : wholeNumber(firstSeedText, 'first-seed', 0, 1_000_000_000);
+  const firstSeed =
+    firstSeedText === undefined ? (preset?.spec.firstSeed ?? 1) : wholeNumber(firstSeedText, 'first-seed', 0, 1_000_000_000);
   const threadsText = str('threads');
   const threads = threadsText === undefined ? null : wholeNumber(threadsText, 'threads', 1, 64);
   const csvPath = str('csv') ?? null;
@@ -97,7 +115,8 @@ export function resolveExperiment(argv: readonly string[]): ResolvedExperiment |
   const spec: ExperimentSpec = { template: templateName, sweep, seeds, firstSeed, base };
   const points = planExperiment(spec);
   if (typeof points === 'string') throw new UsageError(points);
-  const mark = preset?.mark && preset.spec.template === templateName && points.some((p) => p.label === preset.mark?.point) ? preset.mark : null;
+  const mark =
+    preset?.mark && preset.spec.template === templateName && points.some((p) => p.label === preset.mark?.point) ? preset.mark : null;
   return { spec, points, threads, csvPath, jsonPath, mark };
 }
 
@@ -109,7 +128,9 @@ export function experimentReport(resolved: ResolvedExperiment, results: readonly
   const template = TEMPLATES[spec.template];
   const lines: string[] = [];
   const timing = wallMs === null ? '' : ` in ${(wallMs / 1000).toFixed(2)} s`;
-  lines.push(`${template.title} (${spec.template}), ${formatSweep(spec.sweep)}, ${spec.seeds} seeds per point from seed ${spec.firstSeed}: ${results.length} runs${timing}`);
+  lines.push(
+    `${template.title} (${spec.template}), ${formatSweep(spec.sweep)}, ${spec.seeds} seeds per point from seed ${spec.firstSeed}: ${results.length} runs${timing}`,
+  );
   const summaries = summarizePoints(spec, points, results);
   for (const m of template.measures) {
     const def = MEASURES[m];
@@ -117,14 +138,21 @@ export function experimentReport(resolved: ResolvedExperiment, results: readonly
     for (const s of summaries) {
       const v = s.measures[m];
       const none = v.missing > 0 ? `, ${v.missing} runs without a value` : '';
-      lines.push(`  ${spec.sweep.param}=${s.label}: median ${fmt(v.p50)}, p5 ${fmt(v.p5)}, p95 ${fmt(v.p95)}, mean ${fmt(v.mean)} (n=${v.n}${none})`);
+      lines.push(
+        `  ${spec.sweep.param}=${s.label}: median ${fmt(v.p50)}, p5 ${fmt(v.p5)}, p95 ${fmt(v.p95)}, mean ${fmt(v.mean)} (n=${v.n}${none})`,
+      );
     }
   }
   if (mark !== null) {
     const point = points.find((p) => p.label === mark.point);
-    const values = results.filter((r) => r.point === point?.index).map((r) => r.values[mark.measure]).filter((v): v is number => v !== null && v !== undefined);
+    const values = results
+      .filter((r) => r.point === point?.index)
+      .map((r) => r.values[mark.measure])
+      .filter((v): v is number => v !== null && v !== undefined);
     if (values.length > 0) {
-      lines.push(`${capital(mark.text)} sits at percentile ${fmt(percentileRank(values, mark.value))} of ${MEASURES[mark.measure].label.toLowerCase()} at ${spec.sweep.param}=${mark.point} (${values.length} runs).`);
+      lines.push(
+        `${capital(mark.text)} sits at percentile ${fmt(percentileRank(values, mark.value))} of ${MEASURES[mark.measure].label.toLowerCase()} at ${spec.sweep.param}=${mark.point} (${values.length} runs).`,
+      );
     }
   }
   return lines.join('\n') + '\n';

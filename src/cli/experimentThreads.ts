@@ -21,7 +21,11 @@ export function defaultThreads(): number {
   return Math.max(1, availableParallelism());
 }
 
-export async function runInThreads(spec: ExperimentSpec, points: readonly PlannedPoint[], threads = defaultThreads()): Promise<RunResult[]> {
+export async function runInThreads(
+  spec: ExperimentSpec,
+  points: readonly PlannedPoint[],
+  threads = defaultThreads(),
+): Promise<RunResult[]> {
   const jobs = jobsOf(spec, points);
   if (threads <= 1 || jobs.length <= BATCH) return jobs.map((job) => runJob(spec, points, job));
   const batches: (typeof jobs)[] = [];

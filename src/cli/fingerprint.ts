@@ -25,13 +25,20 @@ const FLAGS = [
 /** The flags `npm run sim` takes for this run. */
 function simArgv(config: SimConfig, schedule: readonly Action[], untilMs: number): string[] {
   const argv = [
-    '--seed', String(config.seed),
-    '--nodes', String(config.nodeIds.length),
-    '--timeout', config.electionTimeoutMs.join('-'),
-    '--heartbeat', String(config.heartbeatMs),
-    '--latency', config.latencyMs.join('-'),
-    '--until', String(untilMs),
-    '--schedule', formatSchedule(schedule),
+    '--seed',
+    String(config.seed),
+    '--nodes',
+    String(config.nodeIds.length),
+    '--timeout',
+    config.electionTimeoutMs.join('-'),
+    '--heartbeat',
+    String(config.heartbeatMs),
+    '--latency',
+    config.latencyMs.join('-'),
+    '--until',
+    String(untilMs),
+    '--schedule',
+    formatSchedule(schedule),
   ];
   if (config.clientIds.length > 0) argv.push('--clients', config.clientIds.join(','));
   if (config.bugs.length > 0) argv.push('--bugs', config.bugs.join(','));
@@ -59,7 +66,9 @@ function runLine(name: string, config: SimConfig, schedule: readonly Action[], u
   const text = runSimCli([...argv, '--verbose']);
   const link = encodeLink({ config, schedule, atMs: untilMs });
   const back = decodeLink(link, { pageCap: false });
-  const linkBack = back.ok ? formatSchedule(back.spec.schedule) + JSON.stringify(back.spec.config, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) : back.error;
+  const linkBack = back.ok
+    ? formatSchedule(back.spec.schedule) + JSON.stringify(back.spec.config, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))
+    : back.error;
   const parts = [
     json.code === 2 ? json.stderr : stable(json.stdout),
     json.files?.[0]?.text ?? '',

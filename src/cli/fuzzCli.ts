@@ -69,7 +69,13 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
     bugs.push(bugText as BugName);
   }
   const featuresText = flags.get('features');
-  return { runs, seed, bugs, features: typeof featuresText === 'string' ? featureChoice(featuresText) : 'swarm', shrink: !flags.has('no-shrink') };
+  return {
+    runs,
+    seed,
+    bugs,
+    features: typeof featuresText === 'string' ? featureChoice(featuresText) : 'swarm',
+    shrink: !flags.has('no-shrink'),
+  };
 }
 
 /** `--features`: swarm, none, all, or a comma list of feature names. */
@@ -78,10 +84,15 @@ function featureChoice(text: string): FeatureChoice {
   if (t === 'swarm') return 'swarm';
   if (t === 'none') return [];
   if (t === 'all') return [...FEATURE_NAMES];
-  const names = t.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const names = t
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
   const unknown = names.find((f) => !isFeatureName(f));
   if (unknown !== undefined || names.length === 0) {
-    throw new UsageError(`Unknown feature "${unknown ?? t}" in --features; write swarm, none, all, or a list of ${FEATURE_NAMES.join(', ')}.`);
+    throw new UsageError(
+      `Unknown feature "${unknown ?? t}" in --features; write swarm, none, all, or a list of ${FEATURE_NAMES.join(', ')}.`,
+    );
   }
   return canonicalFeatures(names as FeatureName[]);
 }
@@ -188,7 +199,9 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
   );
   io.out(`findings (not failures): the unfenced store accepted ${result.findings} writes from clients whose lease had ended`);
   if (result.historyFindings > 0) {
-    io.out(`findings (not failures): in ${result.historyFindings} runs a store's history was not linearizable under strict mutual exclusion (or the unfenced store's under fencing order, or a lease read's under the register model)`);
+    io.out(
+      `findings (not failures): in ${result.historyFindings} runs a store's history was not linearizable under strict mutual exclusion (or the unfenced store's under fencing order, or a lease read's under the register model)`,
+    );
   }
   return 0;
 }

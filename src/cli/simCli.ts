@@ -2,7 +2,21 @@
  * `npm run sim -- [flags]`: the same core as the browser, run in Node. Kept as a function from
  * argv to (exit code, stdout, stderr) so tests call it directly.
  */
-import { BUG_NAMES, DEFAULT_CONFIG, DEFAULT_SNAPSHOT_EVERY, READ_MODES, featuresOf, MAX_CLIENTS, MAX_MS, MAX_NODES, MIN_NODES, configFromFields, type ConfigFields, type FieldNames, type SimConfig } from '../sim/model/config';
+import {
+  BUG_NAMES,
+  DEFAULT_CONFIG,
+  DEFAULT_SNAPSHOT_EVERY,
+  READ_MODES,
+  featuresOf,
+  MAX_CLIENTS,
+  MAX_MS,
+  MAX_NODES,
+  MIN_NODES,
+  configFromFields,
+  type ConfigFields,
+  type FieldNames,
+  type SimConfig,
+} from '../sim/model/config';
 import { decodeLink } from '../share/link';
 import { FEATURE_NAMES } from '../sim/model/features';
 import { PRESETS, findPreset } from '../sim/run/presets';
@@ -71,7 +85,18 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
 Exit codes: 0 every invariant held, 1 a violation was found, 2 a bad flag or schedule.`;
 
 /** Configuration errors name the flag the person typed. */
-const FLAG_NAMES: FieldNames = { seed: '--seed', nodes: '--nodes', timeout: '--timeout', heartbeat: '--heartbeat', latency: '--latency', clients: '--clients', bugs: '--bugs', features: '--features', snapshotEvery: '--snapshot-every', readMode: '--read-mode' };
+const FLAG_NAMES: FieldNames = {
+  seed: '--seed',
+  nodes: '--nodes',
+  timeout: '--timeout',
+  heartbeat: '--heartbeat',
+  latency: '--latency',
+  clients: '--clients',
+  bugs: '--bugs',
+  features: '--features',
+  snapshotEvery: '--snapshot-every',
+  readMode: '--read-mode',
+};
 
 export interface ResolvedRun {
   readonly config: SimConfig;
@@ -86,7 +111,20 @@ export interface ResolvedRun {
 }
 
 /** Flags that describe the run itself: a share link already gives all of them. */
-const RUN_FLAGS = ['preset', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'features', 'read-mode', 'schedule', 'snapshot-every'] as const;
+const RUN_FLAGS = [
+  'preset',
+  'seed',
+  'nodes',
+  'timeout',
+  'heartbeat',
+  'latency',
+  'clients',
+  'bugs',
+  'features',
+  'read-mode',
+  'schedule',
+  'snapshot-every',
+] as const;
 
 /** Turns flags into a checked run description, or throws a UsageError with one sentence. */
 export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
@@ -109,7 +147,18 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
     scheduleText = preset.schedule;
     untilMs = preset.untilMs;
   }
-  const fields: ConfigFields = { seed: str('seed'), nodes: str('nodes'), timeout: str('timeout'), heartbeat: str('heartbeat'), latency: str('latency'), clients: str('clients'), bugs: str('bugs'), features: str('features'), snapshotEvery: str('snapshot-every'), readMode: str('read-mode') };
+  const fields: ConfigFields = {
+    seed: str('seed'),
+    nodes: str('nodes'),
+    timeout: str('timeout'),
+    heartbeat: str('heartbeat'),
+    latency: str('latency'),
+    clients: str('clients'),
+    bugs: str('bugs'),
+    features: str('features'),
+    snapshotEvery: str('snapshot-every'),
+    readMode: str('read-mode'),
+  };
   const checked = configFromFields(config, fields, FLAG_NAMES);
   if (typeof checked === 'string') throw new UsageError(checked);
   config = checked;
@@ -194,13 +243,21 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   // fenced-order verdict is one of its violations (as in the fuzzer), so text and JSON agree.
   const historyOps = sim.lockService?.history.ops ?? null;
   const historyOptions = { clock, timeLimitMs: CHECK_TIME_LIMIT_MS };
-  const verdicts = historyOps === null ? null : checker !== null ? checker.checkHistory(historyOptions) : checkHistory(historyOps, historyOptions);
+  const verdicts =
+    historyOps === null ? null : checker !== null ? checker.checkHistory(historyOptions) : checkHistory(historyOps, historyOptions);
   const broken = violated(checker) || (checker === null && verdicts !== null && violatedVerdicts(verdicts).length > 0);
   if (run.json) {
     const invariants = checker
       ? {
           checked: true,
-          violations: checker.violations.map(({ invariant, title, t, nodes, sentence, line }) => ({ invariant, title, t, nodes, sentence, line })),
+          violations: checker.violations.map(({ invariant, title, t, nodes, sentence, line }) => ({
+            invariant,
+            title,
+            t,
+            nodes,
+            sentence,
+            line,
+          })),
           staleWritesAccepted: checker.findings.length,
           leasesEndedEarlyUnderDrift: checker.leaseFindings.length,
           liveness: checker.liveness,
@@ -209,7 +266,15 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     const { now, events, ...rest } = runReport(sim.cluster, sim.lockService);
     const details = sim.cluster.details.map(detailJson);
     const checked = historyOps !== null && verdicts !== null ? { history: historyJson(historyOps), linearizable: verdicts } : null;
-    const report = { now, events, details, ...rest, ...checked, invariants, stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec } };
+    const report = {
+      now,
+      events,
+      details,
+      ...rest,
+      ...checked,
+      invariants,
+      stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec },
+    };
     return { code: broken ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run) };
   }
   const eventLines = run.verbose ? interleavedLines(sim.cluster.events, sim.cluster.details) : sim.cluster.events.map((e) => e.line);
@@ -220,9 +285,12 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     if (checker.violations.length === 0) lines.push('invariants: every invariant held at every millisecond');
     else lines.push(...checker.violations.map((v) => v.line));
     if (checker.liveness.state !== 'idle') lines.push(`liveness ${checker.liveness.state}: ${checker.liveness.note}`);
-    if (checker.findings.length > 0) lines.push(`findings: the unfenced store accepted ${checker.findings.length} write(s) from clients whose lease had ended`);
+    if (checker.findings.length > 0)
+      lines.push(`findings: the unfenced store accepted ${checker.findings.length} write(s) from clients whose lease had ended`);
     if (checker.leaseFindings.length > 0) {
-      lines.push(`findings: with clock drift set, the service ended ${checker.leaseFindings.length} lease(s) before the client's own count ran out`);
+      lines.push(
+        `findings: with clock drift set, the service ended ${checker.leaseFindings.length} lease(s) before the client's own count ran out`,
+      );
     }
   }
   return { code: broken ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run) };

@@ -63,7 +63,17 @@ function labelCandidates(angle: number, radius: number, line: number): NodeLabel
   const below: NodeLabelPlace = { dx: 0, dy: v, anchor: 'middle', angle };
   const turn = 0.45;
   const inward = angle + Math.PI;
-  return [toward(angle, d), toward(angle - turn, d), toward(angle + turn, d), ...(sin < 0 ? [above, below] : [below, above]), toward(inward, d), toward(inward - turn, d), toward(inward + turn, d), toward(angle - 2 * turn, d), toward(angle + 2 * turn, d)];
+  return [
+    toward(angle, d),
+    toward(angle - turn, d),
+    toward(angle + turn, d),
+    ...(sin < 0 ? [above, below] : [below, above]),
+    toward(inward, d),
+    toward(inward - turn, d),
+    toward(inward + turn, d),
+    toward(angle - 2 * turn, d),
+    toward(angle + 2 * turn, d),
+  ];
 }
 
 /**
@@ -109,7 +119,6 @@ export function placeSideLabels(
   return { places, boxes: taken };
 }
 
-
 /** The diagram's edge, a little inside. */
 const frameBox = (): Box => ({ x0: 4, y0: 4, x1: VIEW_W - 4, y1: VIEW_H - 4 });
 
@@ -117,12 +126,23 @@ const frameBox = (): Box => ({ x0: 4, y0: 4, x1: VIEW_W - 4, y1: VIEW_H - 4 });
  * A block of text centred on one of `centres` (best first): the one whose box (w × h) touches no
  * glyph and no box, or else overlaps least. Returns the chosen centre and its box.
  */
-export function placeBlock(centres: readonly Point[], w: number, h: number, boxes: readonly Box[], glyphs: readonly Point[], reach: number, labels: readonly Box[] = []): { at: Point; box: Box; cost: number } {
+export function placeBlock(
+  centres: readonly Point[],
+  w: number,
+  h: number,
+  boxes: readonly Box[],
+  glyphs: readonly Point[],
+  reach: number,
+  labels: readonly Box[] = [],
+): { at: Point; box: Box; cost: number } {
   const frame = frameBox();
   const boxAt = (p: Point): Box => ({ x0: p.x - w / 2, x1: p.x + w / 2, y0: p.y - h / 2, y1: p.y + h / 2 });
   // Covering another label is worse than grazing a glyph: that text could not be read at all.
   const cost = (b: Box) =>
-    glyphs.filter((g) => touchesCircle(b, g, reach)).length * 4 * h * h + boxes.reduce((sum, o) => sum + overlapArea(b, o), 0) + 20 * labels.reduce((sum, o) => sum + overlapArea(b, o), 0) + 4 * outsideArea(b, frame);
+    glyphs.filter((g) => touchesCircle(b, g, reach)).length * 4 * h * h +
+    boxes.reduce((sum, o) => sum + overlapArea(b, o), 0) +
+    20 * labels.reduce((sum, o) => sum + overlapArea(b, o), 0) +
+    4 * outsideArea(b, frame);
   let best = { at: centres[0], box: boxAt(centres[0]), cost: Infinity };
   for (const at of centres) {
     const box = boxAt(at);
@@ -139,7 +159,8 @@ export function placeBlock(centres: readonly Point[], w: number, h: number, boxe
  */
 export function boldTextEm(text: string): number {
   let em = 0;
-  for (const ch of text) em += /[ijl()[\]:;,.'!| ]/.test(ch) ? 0.4 : /[rtf/-]/.test(ch) ? 0.5 : /[mwMW%]/.test(ch) ? 1.04 : ch === '+' ? 0.84 : 0.7;
+  for (const ch of text)
+    em += /[ijl()[\]:;,.'!| ]/.test(ch) ? 0.4 : /[rtf/-]/.test(ch) ? 0.5 : /[mwMW%]/.test(ch) ? 1.04 : ch === '+' ? 0.84 : 0.7;
   return em * 1.08;
 }
 
@@ -148,7 +169,9 @@ export const GROUP_FONT = 18.5;
 
 /** What a group's label says: whether it holds a majority (only a majority can elect a leader or commit). */
 export function groupLabelLines(members: number, clusterSize: number): string[] {
-  return members >= majorityOf(clusterSize) ? [`majority (${members} of ${clusterSize})`] : [`minority (${members} of ${clusterSize}):`, 'cannot commit'];
+  return members >= majorityOf(clusterSize)
+    ? [`majority (${members} of ${clusterSize})`]
+    : [`minority (${members} of ${clusterSize}):`, 'cannot commit'];
 }
 
 export interface GroupLabel {
@@ -175,7 +198,10 @@ export function placeGroupLabels(layout: DiagramLayout, groups: readonly (readon
     const w = Math.max(...lines.map(boldTextEm)) * GROUP_FONT + 6;
     const h = lines.length * line + 6;
     const points = g.map((id) => layout.nodes[id] ?? layout.clients[id]).filter((p): p is Point => p !== undefined);
-    const mid = points.length > 0 ? { x: points.reduce((a, p) => a + p.x, 0) / points.length, y: points.reduce((a, p) => a + p.y, 0) / points.length } : centre;
+    const mid =
+      points.length > 0
+        ? { x: points.reduce((a, p) => a + p.x, 0) / points.length, y: points.reduce((a, p) => a + p.y, 0) / points.length }
+        : centre;
     const top = points.reduce((a, p) => (p.y < a.y ? p : a), mid);
     const bottom = points.reduce((a, p) => (p.y > a.y ? p : a), mid);
     const toward = (f: number) => ({ x: mid.x + (centre.x - mid.x) * f, y: mid.y + (centre.y - mid.y) * f });
@@ -186,7 +212,16 @@ export function placeGroupLabels(layout: DiagramLayout, groups: readonly (readon
       const m = { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
       return [0.3, 0.55].map((f) => ({ x: m.x + (centre.x - m.x) * f, y: m.y + (centre.y - m.y) * f }));
     });
-    const candidates = [{ x: top.x, y: top.y - pad - h / 2 }, { x: bottom.x, y: bottom.y + pad + h / 2 }, mid, toward(0.35), toward(0.6), toward(0.85), ...between, ...stack];
+    const candidates = [
+      { x: top.x, y: top.y - pad - h / 2 },
+      { x: bottom.x, y: bottom.y + pad + h / 2 },
+      mid,
+      toward(0.35),
+      toward(0.6),
+      toward(0.85),
+      ...between,
+      ...stack,
+    ];
     return { lines, w, h, candidates };
   });
   // Greedy in every order of the groups (there are at most a few), keeping the order that
@@ -217,6 +252,9 @@ function orders(n: number): number[][] {
     if (rest.length === 0) out.push(prefix);
     rest.forEach((x, k) => walk([...prefix, x], [...rest.slice(0, k), ...rest.slice(k + 1)]));
   };
-  walk([], Array.from({ length: n }, (_, i) => i));
+  walk(
+    [],
+    Array.from({ length: n }, (_, i) => i),
+  );
   return out;
 }

@@ -54,9 +54,22 @@ export interface RingGeometry {
  */
 export const HINT_CORNER = { x0: VIEW_W - 310, y0: 0, x1: VIEW_W, y1: 36 } as const;
 
-export const RING_GEOMETRY: RingGeometry = { ring: RING, nodeRadius: nodeRadiusFor, clientSize: CLIENT_SIZE, storeSize: STORE_SIZE, sideFont: RING_FONT.side, sideLine: RING_FONT.side * 1.2, reserved: [HINT_CORNER] };
+export const RING_GEOMETRY: RingGeometry = {
+  ring: RING,
+  nodeRadius: nodeRadiusFor,
+  clientSize: CLIENT_SIZE,
+  storeSize: STORE_SIZE,
+  sideFont: RING_FONT.side,
+  sideLine: RING_FONT.side * 1.2,
+  reserved: [HINT_CORNER],
+};
 
-export function diagramLayout(nodeIds: readonly string[], clientIds: readonly string[], hasStores: boolean, geometry: RingGeometry = RING_GEOMETRY): DiagramLayout {
+export function diagramLayout(
+  nodeIds: readonly string[],
+  clientIds: readonly string[],
+  hasStores: boolean,
+  geometry: RingGeometry = RING_GEOMETRY,
+): DiagramLayout {
   const nodes: Record<string, Point> = {};
   const n = nodeIds.length;
   const ring = geometry.ring;
@@ -70,10 +83,26 @@ export function diagramLayout(nodeIds: readonly string[], clientIds: readonly st
   const clients: Record<string, Point> = {};
   for (const id of clientIds) clients[id] = { x: CLIENT_X, y: clientIds.length === 1 ? ring.cy : (clientY(id) as number) };
   const stores: Record<string, Point> = hasStores ? { fenced: { x: STORE_X, y: 200 }, unfenced: { x: STORE_X, y: 390 } } : {};
-  const box = (p: Point, size: { w: number; h: number }): Box => ({ x0: p.x - size.w / 2, y0: p.y - size.h / 2, x1: p.x + size.w / 2, y1: p.y + size.h / 2 });
-  const obstacles = [...Object.values(clients).map((p) => box(p, geometry.clientSize)), ...Object.values(stores).map((p) => box(p, geometry.storeSize)), ...(geometry.reserved ?? [])];
+  const box = (p: Point, size: { w: number; h: number }): Box => ({
+    x0: p.x - size.w / 2,
+    y0: p.y - size.h / 2,
+    x1: p.x + size.w / 2,
+    y1: p.y + size.h / 2,
+  });
+  const obstacles = [
+    ...Object.values(clients).map((p) => box(p, geometry.clientSize)),
+    ...Object.values(stores).map((p) => box(p, geometry.storeSize)),
+    ...(geometry.reserved ?? []),
+  ];
   const { places: nodeLabels, boxes: sideBoxes } = placeSideLabels(nodes, nodeIds, radius, obstacles, geometry.sideFont, geometry.sideLine);
-  return { nodes, nodeLabels, clients, stores, nodeRadius: radius, keepClear: { boxes: [...obstacles, ...sideBoxes], glyphs: Object.values(nodes), glyphReach: radius * 1.1 + 10 } };
+  return {
+    nodes,
+    nodeLabels,
+    clients,
+    stores,
+    nodeRadius: radius,
+    keepClear: { boxes: [...obstacles, ...sideBoxes], glyphs: Object.values(nodes), glyphReach: radius * 1.1 + 10 },
+  };
 }
 
 /** The point of an actor (node, client or store) by id. */

@@ -31,7 +31,12 @@ export const MESSAGE_HIT_RADIUS = 16;
  * The message drawn nearest `at` (view units), within MESSAGE_HIT_RADIUS, or null: the same
  * positions draw() paints, so a click on a symbol picks that message.
  */
-export function messageAt(layout: DiagramLayout, messages: readonly MessageView[], clockMs: number, at: { x: number; y: number }): MessageView | null {
+export function messageAt(
+  layout: DiagramLayout,
+  messages: readonly MessageView[],
+  clockMs: number,
+  at: { x: number; y: number },
+): MessageView | null {
   let best: MessageView | null = null;
   let bestD = MESSAGE_HIT_RADIUS;
   for (const m of messages) {
@@ -168,7 +173,8 @@ export function paintBounds(layout: DiagramLayout, symbolScale: number): Box {
   // Who can talk: nodes with nodes, clients with nodes, clients with stores (StoreWrite) —
   // never two clients, two stores or a node and a store, whose lanes would run down the columns.
   const side = (id: string) => (layout.nodes[id] ? 'node' : layout.clients[id] ? 'client' : 'store');
-  const talk = (a: string, b: string) => a !== b && (side(a) === 'node' ? side(b) !== 'store' : side(a) !== side(b) && (side(a) === 'client' || side(b) === 'client'));
+  const talk = (a: string, b: string) =>
+    a !== b && (side(a) === 'node' ? side(b) !== 'store' : side(a) !== side(b) && (side(a) === 'client' || side(b) === 'client'));
   for (const a of actors) {
     for (const b of actors) {
       const lane = talk(a, b) ? messageLane(layout, a, b) : null;

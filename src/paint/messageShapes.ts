@@ -2,7 +2,18 @@
  * How each kind of message looks: a d3 symbol shape and a colour class, so types differ by
  * shape as well as colour. The legend is drawn from the same table.
  */
-import { symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTimes, symbolTriangle, symbolWye, type SymbolType } from 'd3';
+import {
+  symbol,
+  symbolCircle,
+  symbolCross,
+  symbolDiamond,
+  symbolSquare,
+  symbolStar,
+  symbolTimes,
+  symbolTriangle,
+  symbolWye,
+  type SymbolType,
+} from 'd3';
 import type { MessageView } from '../sim/view/runView';
 
 export type MessageKind =

@@ -81,7 +81,27 @@ export function encodeLink(spec: RunSpec): string {
 export const MODE_FLAGS = ['present', 'embed', 'console'] as const;
 type ModeFlag = (typeof MODE_FLAGS)[number];
 
-const KNOWN = new Set(['v', 'seed', 'nodes', 'timeout', 'heartbeat', 'latency', 'clients', 'bugs', 'features', 'read', 's', 'z', 't', 'speed', 'tour', 'beat', 'view', ...MODE_FLAGS, 'snapshot']);
+const KNOWN = new Set([
+  'v',
+  'seed',
+  'nodes',
+  'timeout',
+  'heartbeat',
+  'latency',
+  'clients',
+  'bugs',
+  'features',
+  'read',
+  's',
+  'z',
+  't',
+  'speed',
+  'tour',
+  'beat',
+  'view',
+  ...MODE_FLAGS,
+  'snapshot',
+]);
 
 export interface DecodeOptions {
   /**
@@ -123,11 +143,23 @@ function decode(input: string, pageCap: boolean): Decoded {
   }
   const v = params.get('v');
   if (v === null) return fail('This link has no format version (v=1); it is not a Lockstep run link.');
-  if (v !== String(LINK_VERSION)) return fail(`This link is format version "${v.slice(0, 12)}"; this Lockstep reads version ${LINK_VERSION}.`);
+  if (v !== String(LINK_VERSION))
+    return fail(`This link is format version "${v.slice(0, 12)}"; this Lockstep reads version ${LINK_VERSION}.`);
   const seed = params.get('seed');
   if (seed === null) return fail('This link has no seed.');
   const field = (name: string) => params.get(name) ?? undefined;
-  const fields = { seed, nodes: field('nodes'), timeout: field('timeout'), heartbeat: field('heartbeat'), latency: field('latency'), clients: field('clients'), bugs: field('bugs'), features: field('features'), snapshotEvery: field('snapshot'), readMode: field('read') };
+  const fields = {
+    seed,
+    nodes: field('nodes'),
+    timeout: field('timeout'),
+    heartbeat: field('heartbeat'),
+    latency: field('latency'),
+    clients: field('clients'),
+    bugs: field('bugs'),
+    features: field('features'),
+    snapshotEvery: field('snapshot'),
+    readMode: field('read'),
+  };
   const config = configFromFields(DEFAULT_CONFIG, fields);
   if (typeof config === 'string') return fail(`This link's configuration is invalid: ${config}`);
   let text = params.get('s') ?? '';
@@ -136,7 +168,8 @@ function decode(input: string, pageCap: boolean): Decoded {
     if (params.has('s')) return fail('This link has both a plain (s) and a compressed (z) schedule; it may have only one.');
     const unpacked = unpack(z);
     if (unpacked === null) return fail('The compressed schedule in this link is damaged or truncated.');
-    if (unpacked === 'too-big') return fail(`The compressed schedule in this link expands past ${MAX_SCHEDULE_CHARS} characters; that is too large.`);
+    if (unpacked === 'too-big')
+      return fail(`The compressed schedule in this link expands past ${MAX_SCHEDULE_CHARS} characters; that is too large.`);
     text = unpacked;
   }
   let schedule: Action[];
@@ -151,7 +184,8 @@ function decode(input: string, pageCap: boolean): Decoded {
   const t = params.get('t');
   let atMs = 0;
   if (t !== null) {
-    if (!/^\d{1,10}$/.test(t) || Number(t) > MAX_SEEK_MS) return fail(`This link's time "${t.slice(0, 14)}" must be a whole number of ms from 0 to ${MAX_SEEK_MS}.`);
+    if (!/^\d{1,10}$/.test(t) || Number(t) > MAX_SEEK_MS)
+      return fail(`This link's time "${t.slice(0, 14)}" must be a whole number of ms from 0 to ${MAX_SEEK_MS}.`);
     atMs = Number(t);
   }
   const tour = tourPlace(params.get('tour'), params.get('beat'));
@@ -167,13 +201,16 @@ function decode(input: string, pageCap: boolean): Decoded {
     if (text !== '1') return fail(`This link's ${flag} "${text.slice(0, 14)}" must be 1 (or leave "${flag}" out).`);
     modes[flag] = true;
   }
-  if (modes.present && modes.embed) return fail('This link asks for both present=1 and embed=1; a page is either a presenter screen or an embedded frame.');
+  if (modes.present && modes.embed)
+    return fail('This link asks for both present=1 and embed=1; a page is either a presenter screen or an embedded frame.');
   const extra = { ...(tour !== null ? { tour } : {}), ...(viewText !== null ? { view: viewText as LinkView } : {}), ...modes };
   const speedText = params.get('speed');
   if (speedText !== null) {
     const speed = Number(speedText);
     if (!/^\d{1,3}(\.\d{1,3})?$/.test(speedText) || speed < MIN_SPEED || speed > MAX_SPEED) {
-      return fail(`This link's speed "${speedText.slice(0, 14)}" must be a number from ${MIN_SPEED} to ${MAX_SPEED} (simulated ms per real ms).`);
+      return fail(
+        `This link's speed "${speedText.slice(0, 14)}" must be a number from ${MIN_SPEED} to ${MAX_SPEED} (simulated ms per real ms).`,
+      );
     }
     return { ok: true, spec: { config, schedule, atMs, speed, ...extra } };
   }
@@ -265,7 +302,9 @@ export function runToJson(spec: RunSpec): string {
     ...(featuresOf(c).length > 0 ? { features: featuresOf(c).join(',') } : {}),
     ...(c.snapshotEvery !== undefined ? { snapshot: c.snapshotEvery } : {}),
     ...(c.readMode !== undefined ? { readMode: c.readMode } : {}),
-    schedule: formatSchedule(spec.schedule).split('; ').filter((a) => a !== ''),
+    schedule: formatSchedule(spec.schedule)
+      .split('; ')
+      .filter((a) => a !== ''),
     t: spec.atMs,
     ...(spec.speed !== undefined ? { speed: spec.speed } : {}),
   };
@@ -274,7 +313,8 @@ export function runToJson(spec: RunSpec): string {
 
 /** Reads a run file through the same checks as a link. Never throws. */
 export function runFromJson(text: string): Decoded {
-  if (text.length > MAX_LINK_CHARS * 2) return fail(`This file is ${text.length} characters long; a run file is at most ${MAX_LINK_CHARS * 2}.`);
+  if (text.length > MAX_LINK_CHARS * 2)
+    return fail(`This file is ${text.length} characters long; a run file is at most ${MAX_LINK_CHARS * 2}.`);
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -286,7 +326,21 @@ export function runFromJson(text: string): Decoded {
   }
   const d = data as Record<string, unknown>;
   const p = new URLSearchParams();
-  const fields: [string, string][] = [['version', 'v'], ['seed', 'seed'], ['nodes', 'nodes'], ['timeout', 'timeout'], ['heartbeat', 'heartbeat'], ['latency', 'latency'], ['clients', 'clients'], ['bugs', 'bugs'], ['features', 'features'], ['snapshot', 'snapshot'], ['readMode', 'read'], ['t', 't'], ['speed', 'speed']];
+  const fields: [string, string][] = [
+    ['version', 'v'],
+    ['seed', 'seed'],
+    ['nodes', 'nodes'],
+    ['timeout', 'timeout'],
+    ['heartbeat', 'heartbeat'],
+    ['latency', 'latency'],
+    ['clients', 'clients'],
+    ['bugs', 'bugs'],
+    ['features', 'features'],
+    ['snapshot', 'snapshot'],
+    ['readMode', 'read'],
+    ['t', 't'],
+    ['speed', 'speed'],
+  ];
   for (const [from, to] of fields) {
     const v = d[from];
     if (v === undefined) continue;
@@ -295,10 +349,13 @@ export function runFromJson(text: string): Decoded {
   }
   const schedule = d.schedule;
   if (schedule !== undefined) {
-    if (!Array.isArray(schedule) || schedule.some((a) => typeof a !== 'string')) return fail('The run file\'s "schedule" must be a list of actions like "@1168 crash n2".');
+    if (!Array.isArray(schedule) || schedule.some((a) => typeof a !== 'string'))
+      return fail('The run file\'s "schedule" must be a list of actions like "@1168 crash n2".');
     p.set('s', schedule.join('; '));
   }
   const decoded = decodeLink(p.toString());
   // The same checks as a link, but the sentence names what the person opened.
-  return decoded.ok ? decoded : fail(decoded.error.replace(/\b([Tt])his link\b/g, '$1his run file').replace(/\b([Tt])he link's\b/g, "$1he run file's"));
+  return decoded.ok
+    ? decoded
+    : fail(decoded.error.replace(/\b([Tt])his link\b/g, '$1his run file').replace(/\b([Tt])he link's\b/g, "$1he run file's"));
 }

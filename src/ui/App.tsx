@@ -50,7 +50,6 @@ const TAB_TITLES: Record<SideTab, string> = {
   settings: 'Settings',
 };
 
-
 const ErrorBanner = memo(function ErrorBanner() {
   const error = useLab(selectError);
   const store = useLabStore();
@@ -99,7 +98,12 @@ const SideTabs = memo(function SideTabs() {
   const store = useLabStore();
   const onKeyDown = (e: KeyboardEvent) => {
     const i = SIDE_TABS.indexOf(tab);
-    const next = e.key === 'ArrowRight' ? SIDE_TABS[(i + 1) % SIDE_TABS.length] : e.key === 'ArrowLeft' ? SIDE_TABS[(i + SIDE_TABS.length - 1) % SIDE_TABS.length] : null;
+    const next =
+      e.key === 'ArrowRight'
+        ? SIDE_TABS[(i + 1) % SIDE_TABS.length]
+        : e.key === 'ArrowLeft'
+          ? SIDE_TABS[(i + SIDE_TABS.length - 1) % SIDE_TABS.length]
+          : null;
     if (!next) return;
     e.preventDefault();
     store.getState().setSideTab(next);

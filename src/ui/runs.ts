@@ -37,7 +37,8 @@ export function defaultViewFor(label: string | null): LinkView {
 export const DEFAULT_PRESET: Preset = {
   name: 'default',
   title: 'Free play',
-  blurb: 'Five nodes elect a leader; clients A and B share a lock service. Click a node to crash it, drag across the ring to cut the network, or use the client buttons.',
+  blurb:
+    'Five nodes elect a leader; clients A and B share a lock service. Click a node to crash it, drag across the ring to cut the network, or use the client buttons.',
   config: { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] },
   schedule: '',
   untilMs: 0,
@@ -64,7 +65,8 @@ export function defaultRun(): RunRequest {
 const configKey = (c: SimConfig) => JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
 
 /** Actions are plain data from one parser, so equal actions have equal JSON. */
-const sameActions = (a: readonly Action[], b: readonly Action[]) => a.length === b.length && a.every((x, i) => JSON.stringify(x) === JSON.stringify(b[i]));
+const sameActions = (a: readonly Action[], b: readonly Action[]) =>
+  a.length === b.length && a.every((x, i) => JSON.stringify(x) === JSON.stringify(b[i]));
 
 /** The preset whose inputs these are exactly, if any (a reloaded preset keeps its blurb and end). */
 export function presetFor(config: SimConfig, schedule: readonly Action[]): Preset | null {
@@ -121,7 +123,16 @@ export interface LinkState {
 /** The run at this time, paused, as a link or run file describes it (the speed only if not the default). */
 export function runSpecOf(s: LinkState): RunSpec {
   const speed = Math.round(s.speed * 1000) / 1000;
-  return { config: s.config, schedule: s.schedule, atMs: s.nowMs, ...(speed !== DEFAULT_SPEED ? { speed } : {}), ...(s.tour !== undefined ? { tour: s.tour } : {}), ...(s.view !== undefined ? { view: s.view } : {}), ...(s.present ? { present: true } : {}), ...(s.embed ? { embed: true } : {}) };
+  return {
+    config: s.config,
+    schedule: s.schedule,
+    atMs: s.nowMs,
+    ...(speed !== DEFAULT_SPEED ? { speed } : {}),
+    ...(s.tour !== undefined ? { tour: s.tour } : {}),
+    ...(s.view !== undefined ? { view: s.view } : {}),
+    ...(s.present ? { present: true } : {}),
+    ...(s.embed ? { embed: true } : {}),
+  };
 }
 
 /** The query string (without `?`) that reopens this run at this time, paused. */

@@ -47,7 +47,15 @@ export function startUrlSync(store: LabStore, options: UrlSyncOptions): () => vo
   let writtenAt = -Infinity;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const same = (a: LinkState | null, b: LinkState) =>
-    a !== null && a.config === b.config && a.schedule === b.schedule && a.nowMs === b.nowMs && a.speed === b.speed && a.tour === b.tour && a.view === b.view && a.present === b.present && a.embed === b.embed;
+    a !== null &&
+    a.config === b.config &&
+    a.schedule === b.schedule &&
+    a.nowMs === b.nowMs &&
+    a.speed === b.speed &&
+    a.tour === b.tour &&
+    a.view === b.view &&
+    a.present === b.present &&
+    a.embed === b.embed;
   const write = () => {
     timer = null;
     const state = linkStateOf(store.getState());

@@ -24,7 +24,8 @@ export interface SliceLimits {
   readonly maxSteps: number;
 }
 
-export type SliceOutcome = { readonly done: false; readonly progress: FuzzProgressMessage } | { readonly done: true; readonly result: FuzzResult };
+export type SliceOutcome =
+  { readonly done: false; readonly progress: FuzzProgressMessage } | { readonly done: true; readonly result: FuzzResult };
 
 export class CounterexampleSearch {
   private readonly gen: Generator<FuzzProgress, FuzzResult, void>;
@@ -38,7 +39,13 @@ export class CounterexampleSearch {
     private readonly startedAt: number,
   ) {
     this.runs = Math.max(1, Math.min(100_000, Math.floor(request.runs)));
-    this.gen = fuzz({ seed: request.seed, runs: this.runs, bugs: request.bugs, durationMs: request.durationMs, ...(request.features ? { features: request.features } : {}) });
+    this.gen = fuzz({
+      seed: request.seed,
+      runs: this.runs,
+      bugs: request.bugs,
+      durationMs: request.durationMs,
+      ...(request.features ? { features: request.features } : {}),
+    });
   }
 
   /** One slice: fuzz steps until the budget is spent (at least one). */

@@ -19,6 +19,10 @@ export function runExperimentBatch(message: HostToExperimentWorker): ExperimentW
   try {
     return { type: 'experiment-results', batch: message.batch, results: message.jobs.map((job) => runJob(message.spec, points, job)) };
   } catch (error) {
-    return { type: 'experiment-failed', batch: message.batch, error: `A run failed inside the engine: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      type: 'experiment-failed',
+      batch: message.batch,
+      error: `A run failed inside the engine: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }

@@ -10,7 +10,12 @@ import { Simulation } from '../sim/run/simulation';
 import { buildRunTrace, runTraceJson } from '../sim/view/traceJson';
 import type { ExportFormat } from './protocol';
 
-export function makeExport(format: ExportFormat, config: SimConfig, schedule: readonly Action[], untilMs: number): { text: string; error: null } | { text: null; error: string } {
+export function makeExport(
+  format: ExportFormat,
+  config: SimConfig,
+  schedule: readonly Action[],
+  untilMs: number,
+): { text: string; error: null } | { text: null; error: string } {
   try {
     switch (format) {
       case 'trace-json':
@@ -24,7 +29,8 @@ export function makeExport(format: ExportFormat, config: SimConfig, schedule: re
         sim.applyDue();
         sim.advanceTo(untilMs);
         const { events, details } = sim.cluster;
-        const text = format === 'events-md' ? eventLogMarkdown(events, details, { seed: config.seed, untilMs }) : eventLogCsv(events, details);
+        const text =
+          format === 'events-md' ? eventLogMarkdown(events, details, { seed: config.seed, untilMs }) : eventLogCsv(events, details);
         return { text, error: null };
       }
     }

@@ -11,7 +11,16 @@ import type { PaintMessage, PaintView } from '../sim/view/runView';
 import type { PaintFrame } from './protocol';
 
 function same(a: PaintMessage, b: PaintMessage): boolean {
-  return a.type === b.type && a.src === b.src && a.dst === b.dst && a.sentAt === b.sentAt && a.deliverAt === b.deliverAt && a.lost === b.lost && a.ok === b.ok && a.heartbeat === b.heartbeat;
+  return (
+    a.type === b.type &&
+    a.src === b.src &&
+    a.dst === b.dst &&
+    a.sentAt === b.sentAt &&
+    a.deliverAt === b.deliverAt &&
+    a.lost === b.lost &&
+    a.ok === b.ok &&
+    a.heartbeat === b.heartbeat
+  );
 }
 
 /** The sender's side: what the painters were last sent, to send them only what changed. */

@@ -91,7 +91,10 @@ export class Playback {
     try {
       // The viewed run records detail events for the event log; the checker's copy does not.
       // It keeps only the newest details, as many as a fresh log gets.
-      const timeline = new Timeline(request.config, request.schedule, undefined, undefined, { recordDetails: true, detailLimit: MAX_DETAILS_ON_RESET });
+      const timeline = new Timeline(request.config, request.schedule, undefined, undefined, {
+        recordDetails: true,
+        detailLimit: MAX_DETAILS_ON_RESET,
+      });
       timeline.advanceTo(startAt);
       return new Playback(timeline, runId, request.label, request.stopAtMs, request.playing);
     } catch (e) {
@@ -137,7 +140,11 @@ export class Playback {
 
   /** Goes to `fromMs` and plays until `toMs`, where playback pauses (a window brushed on the space-time view). */
   playWindow(fromMs: number, toMs: number): string | null {
-    const problem = this.requestSeek(fromMs) ?? (Number.isSafeInteger(toMs) && toMs > fromMs && toMs <= MAX_SEEK_MS ? null : `A window to play ends after it starts and by ${MAX_SEEK_MS} ms, not at ${toMs}.`);
+    const problem =
+      this.requestSeek(fromMs) ??
+      (Number.isSafeInteger(toMs) && toMs > fromMs && toMs <= MAX_SEEK_MS
+        ? null
+        : `A window to play ends after it starts and by ${MAX_SEEK_MS} ms, not at ${toMs}.`);
     if (problem !== null) {
       this.pendingSeek = null;
       return problem;

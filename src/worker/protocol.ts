@@ -66,7 +66,14 @@ export type HostToWorker =
   | { readonly type: 'redo' }
   /** Search for a counterexample with the swarm fuzzer, in slices between frames. */
   /** The counterexample search: swarm runs with these bugs, and these protocol features in every run (absent: drawn per run). */
-  | { readonly type: 'fuzz'; readonly seed: number; readonly runs: number; readonly bugs: readonly BugName[]; readonly features?: readonly FeatureName[]; readonly durationMs?: number }
+  | {
+      readonly type: 'fuzz';
+      readonly seed: number;
+      readonly runs: number;
+      readonly bugs: readonly BugName[];
+      readonly features?: readonly FeatureName[];
+      readonly durationMs?: number;
+    }
   | { readonly type: 'fuzz-cancel' }
   /** Stream the trace (for the space-time view) while `on`; turning it on resends it whole. */
   | { readonly type: 'trace'; readonly on: boolean }
@@ -234,7 +241,12 @@ export interface FuzzDoneMessage {
   readonly cancelled: boolean;
   readonly seconds: number;
   /** What was found; the worker has loaded its run, paused at the violation. */
-  readonly found: { readonly violation: ViolationView; readonly schedule: readonly Action[]; readonly actions: number; readonly run: number } | null;
+  readonly found: {
+    readonly violation: ViolationView;
+    readonly schedule: readonly Action[];
+    readonly actions: number;
+    readonly run: number;
+  } | null;
 }
 
 /** New trace rows and the spans, while the host has the trace switched on. */
@@ -269,7 +281,8 @@ export interface HistoryMessage {
   readonly verdicts: LinearizabilityReport | null;
 }
 
-export type WorkerToHost = SnapshotMessage | ClockMessage | ErrorMessage | FuzzProgressMessage | FuzzDoneMessage | TraceMessage | ExportMessage | HistoryMessage;
+export type WorkerToHost =
+  SnapshotMessage | ClockMessage | ErrorMessage | FuzzProgressMessage | FuzzDoneMessage | TraceMessage | ExportMessage | HistoryMessage;
 
 /** The part of `Worker`, `MessagePort` and a worker's global scope both sides use. */
 export interface Endpoint<In, Out> {

@@ -15,7 +15,17 @@ import { TraceFeed } from './traceFeed';
 import { transferablesOf } from '../sim/view/traceColumns';
 import { firstChangeAt, Playback, type FrameLimits, type LoadRequest } from './playback';
 import { PaintFeed } from './paintFeed';
-import { clampSpeed, HISTORY_CHECK_LIMIT_MS, MAX_UNSHOWN_FRAMES, PAGE_FRAME_MS, type ExportFormat, type HostToWorker, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from './protocol';
+import {
+  clampSpeed,
+  HISTORY_CHECK_LIMIT_MS,
+  MAX_UNSHOWN_FRAMES,
+  PAGE_FRAME_MS,
+  type ExportFormat,
+  type HostToWorker,
+  type PaintFrame,
+  type WorkerEndpoint,
+  type WorkerToHost,
+} from './protocol';
 
 export interface FrameScheduler {
   /** Real time in ms (performance.now in the worker). */
@@ -174,7 +184,12 @@ export class SimDriver {
   }
 
   /** A command for the loaded run; false when nothing changed (no run, or an error was posted). */
-  private command(msg: Exclude<HostToWorker, { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'history' | 'shown' | 'painter' | 'painter-detach' }>): boolean {
+  private command(
+    msg: Exclude<
+      HostToWorker,
+      { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'history' | 'shown' | 'painter' | 'painter-detach' }
+    >,
+  ): boolean {
     if (!this.loaded) return false;
     const run = this.loaded.playback;
     switch (msg.type) {
@@ -279,7 +294,17 @@ export class SimDriver {
     const done = search.doneMessage(result, cancelled, this.clock());
     const cx = result?.counterexample ?? null;
     // The run found is loaded, paused at the violation.
-    if (cx && this.load({ config: cx.config, schedule: cx.schedule, startAtMs: cx.untilMs, stopAtMs: null, playing: false, label: 'counterexample' })) {
+    if (
+      cx &&
+      this.load({
+        config: cx.config,
+        schedule: cx.schedule,
+        startAtMs: cx.untilMs,
+        stopAtMs: null,
+        playing: false,
+        label: 'counterexample',
+      })
+    ) {
       this.touch();
       this.wake();
     }

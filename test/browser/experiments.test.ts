@@ -44,7 +44,16 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
     expect(await page.locator('[data-plot="distribution"] [data-run-link]').count()).toBe(4);
     expect(await axeViolations(page)).toEqual([]);
 
-    const resolved = resolveExperiment(['--template', 'crash-leader', '--sweep', 'timeout=150-300,300-600', '--seeds', '4', '--first-seed', '40']);
+    const resolved = resolveExperiment([
+      '--template',
+      'crash-leader',
+      '--sweep',
+      'timeout=150-300,300-600',
+      '--seeds',
+      '4',
+      '--first-seed',
+      '40',
+    ]);
     if (resolved === 'help') throw new Error('help');
     const cli = resultsCsv(resolved.spec, resolved.points, runExperiment(resolved.spec, resolved.points));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV', exact: true }).click()]);
@@ -62,11 +71,31 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
     sim.advanceTo(decoded.spec.atMs);
     await expect.poll(() => page.getByTestId('clock').getAttribute('data-now')).toBe(String(decoded.spec.atMs));
     const shown = await page.evaluate(() => {
-      const snap = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { now: number; leader: string | null; nodes: { id: string; alive: boolean; term: number }[] } } } } } }).lockstep.store.getState().frame.snapshot;
-      return { now: snap.now, leader: snap.leader, down: snap.nodes.filter((n) => !n.alive).map((n) => n.id), terms: snap.nodes.map((n) => n.term) };
+      const snap = (
+        window as unknown as {
+          lockstep: {
+            store: {
+              getState(): {
+                frame: { snapshot: { now: number; leader: string | null; nodes: { id: string; alive: boolean; term: number }[] } };
+              };
+            };
+          };
+        }
+      ).lockstep.store.getState().frame.snapshot;
+      return {
+        now: snap.now,
+        leader: snap.leader,
+        down: snap.nodes.filter((n) => !n.alive).map((n) => n.id),
+        terms: snap.nodes.map((n) => n.term),
+      };
     });
     // The chapter's seed 42 at 150-300 ms: n2 crashed at 1168 and stays down; the replay in Node agrees node for node.
-    expect(shown).toEqual({ now: sim.nowMs, leader: sim.cluster.leader()?.id ?? null, down: ['n2'], terms: sim.cluster.nodes.map((n) => n.term) });
+    expect(shown).toEqual({
+      now: sim.nowMs,
+      leader: sim.cluster.leader()?.id ?? null,
+      down: ['n2'],
+      terms: sim.cluster.nodes.map((n) => n.term),
+    });
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -75,7 +104,13 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
     const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
     await openExperiments(page);
     // The hidden run pauses while the view is open, and its keys rest: Space and → do nothing to it.
-    const runNow = () => page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { clockMs: number; playing: boolean } } } } }).lockstep.store.getState().frame);
+    const runNow = () =>
+      page.evaluate(
+        () =>
+          (
+            window as unknown as { lockstep: { store: { getState(): { frame: { clockMs: number; playing: boolean } } } } }
+          ).lockstep.store.getState().frame,
+      );
     await expect.poll(async () => (await runNow()).playing).toBe(false);
     await page.waitForTimeout(300);
     const before = await runNow();
@@ -85,7 +120,9 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
     expect(await runNow()).toMatchObject({ clockMs: before.clockMs, playing: false });
     await fill(page, 'Sweep (parameter=values)', 'timeout=300-100');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect.poll(() => page.getByTestId('experiment-error').textContent()).toBe('The timeout range "300-100" must be ordered (A <= B) and from 1 to 60000 ms.');
+    await expect
+      .poll(() => page.getByTestId('experiment-error').textContent())
+      .toBe('The timeout range "300-100" must be ordered (A <= B) and from 1 to 60000 ms.');
     expect(await page.getByTestId('experiment-progress').count()).toBe(0);
     await fill(page, 'Sweep (parameter=values)', 'timeout=150-300');
     await fill(page, 'Seeds per point', '3000');

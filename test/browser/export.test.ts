@@ -48,7 +48,12 @@ async function readDownload(download: Download): Promise<Buffer> {
 describe.skipIf(!haveChromium)('exporting the ring diagram in a real browser', () => {
   it('saves a standalone SVG of the ring with messages in flight, a legend and a title', async () => {
     const page = await openChapter('light');
-    const inflight = await page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } }).lockstep.store.getState().frame.snapshot?.messages.length ?? 0);
+    const inflight = await page.evaluate(
+      () =>
+        (
+          window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } }
+        ).lockstep.store.getState().frame.snapshot?.messages.length ?? 0,
+    );
     expect(inflight).toBeGreaterThan(0);
 
     const download = await exportItem(page, 'Ring diagram (SVG)');
@@ -82,7 +87,9 @@ describe.skipIf(!haveChromium)('exporting the ring diagram in a real browser', (
     expect(parsed.nodeIds).toEqual(['n1', 'n2', 'n3', 'n4', 'n5']);
     expect(parsed.title).toMatch(/seed 42/);
     expect(parsed.title).toContain(`t = ${AT_MS} ms`);
-    expect(parsed.legend).toEqual(expect.arrayContaining(['follower', 'candidate', 'leader', 'down', 'RequestVote', 'heartbeat (empty AppendEntries)', 'dropped']));
+    expect(parsed.legend).toEqual(
+      expect.arrayContaining(['follower', 'candidate', 'leader', 'down', 'RequestVote', 'heartbeat (empty AppendEntries)', 'dropped']),
+    );
     expect(parsed.messages).toBeGreaterThan(0);
     // Styles are inlined: the role colours come with the file, not from our stylesheet.
     expect(parsed.styledShapes).toBeGreaterThanOrEqual(5 + 4);

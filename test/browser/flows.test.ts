@@ -68,7 +68,9 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     expect(await page.locator('[data-node-id]').count()).toBe(5);
     expect(await page.locator('.client').count()).toBe(2);
     await expect.poll(() => page.getByTestId('event-log').locator('li').count()).toBeGreaterThanOrEqual(2);
-    expect(await page.getByTestId('event-log').locator('li').first().textContent()).toBe('t=  156 ms n2 election timeout, candidate in term 1');
+    expect(await page.getByTestId('event-log').locator('li').first().textContent()).toBe(
+      't=  156 ms n2 election timeout, candidate in term 1',
+    );
     expect(await page.getByRole('button', { name: 'n2, leader, term 1' }).count()).toBe(1);
     await page.screenshot({ path: join(SHOTS, '01-default-leader.png') });
     await page.close();
@@ -78,7 +80,12 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     // Paused at 170 ms: n2 has just won and its first heartbeats are on their way to n1, n3, n4, n5.
     const page = await open('?v=1&seed=42&clients=AB&t=170');
     await expect.poll(() => page.locator('[data-role="leader"]').count()).toBe(1);
-    const inflight = await page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } }).lockstep.store.getState().frame.snapshot?.messages.length ?? 0);
+    const inflight = await page.evaluate(
+      () =>
+        (
+          window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: unknown[] } | null } } } } }
+        ).lockstep.store.getState().frame.snapshot?.messages.length ?? 0,
+    );
     expect(inflight).toBeGreaterThan(0);
     // The canvas belongs to the paint worker (the page cannot read it back): what it adds is the
     // difference between the frame with the canvas shown and hidden.
@@ -97,13 +104,32 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     const canvasBox = (await canvas.boundingBox())!;
     expect(canvasBox.width * canvasBox.height).toBeLessThan(0.85 * frameBox.width * frameBox.height);
     const { messages, clockMs } = await page.evaluate(() => {
-      const state = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { messages: { src: string; dst: string; sentAt: number; deliverAt: number; lost: boolean }[]; nodes: { id: string }[] } | null; clockMs: number } } } } }).lockstep.store.getState();
+      const state = (
+        window as unknown as {
+          lockstep: {
+            store: {
+              getState(): {
+                frame: {
+                  snapshot: {
+                    messages: { src: string; dst: string; sentAt: number; deliverAt: number; lost: boolean }[];
+                    nodes: { id: string }[];
+                  } | null;
+                  clockMs: number;
+                };
+              };
+            };
+          };
+        }
+      ).lockstep.store.getState();
       return { messages: state.frame.snapshot!.messages, clockMs: state.frame.clockMs };
     });
     const layout = diagramLayout(['n1', 'n2', 'n3', 'n4', 'n5'], ['A', 'B'], true);
     const svgBox = (await page.locator('svg.diagram').boundingBox())!;
     const scale = Math.min(svgBox.width / VIEW_W, svgBox.height / VIEW_H);
-    const onScreen = (p: { x: number; y: number }) => ({ x: svgBox.x + (svgBox.width - VIEW_W * scale) / 2 + p.x * scale, y: svgBox.y + (svgBox.height - VIEW_H * scale) / 2 + p.y * scale });
+    const onScreen = (p: { x: number; y: number }) => ({
+      x: svgBox.x + (svgBox.width - VIEW_W * scale) / 2 + p.x * scale,
+      y: svgBox.y + (svgBox.height - VIEW_H * scale) / 2 + p.y * scale,
+    });
     const around = async (p: { x: number; y: number }, visibility: string) => {
       await canvas.evaluate((c, v) => ((c as HTMLElement).style.visibility = v), visibility);
       return page.screenshot({ clip: { x: p.x - 3, y: p.y - 3, width: 6, height: 6 } });
@@ -153,7 +179,10 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     expect(await old.getAttribute('data-log-length')).toBe('1');
     expect(await old.getAttribute('data-commit-index')).toBe('0'); // x=9 never commits in the minority
     const majorityLeader = await page.evaluate(
-      (oldId) => [...document.querySelectorAll('[data-role="leader"][data-alive="true"]')].map((e) => e.getAttribute('data-node-id')).find((id) => id !== oldId) ?? null,
+      (oldId) =>
+        [...document.querySelectorAll('[data-role="leader"][data-alive="true"]')]
+          .map((e) => e.getAttribute('data-node-id'))
+          .find((id) => id !== oldId) ?? null,
       leader,
     );
     expect(majorityLeader).not.toBeNull();
@@ -189,7 +218,9 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     const unfenced = page.getByTestId('store-unfenced');
     expect(await fenced.locator('[data-store-key="result"]').textContent()).toBe('resultB-first2');
     expect(await unfenced.locator('[data-store-key="result"]').textContent()).toBe('resultA-second1');
-    expect(await page.getByTestId('stores-disagree').textContent()).toContain('fenced has B-first (token 2), unfenced has A-second (token 1)');
+    expect(await page.getByTestId('stores-disagree').textContent()).toContain(
+      'fenced has B-first (token 2), unfenced has A-second (token 1)',
+    );
     expect(await page.locator('.disagree-mark').count()).toBe(1);
     // The event log interleaves the detail event for the fenced write, with its kind.
     const fencedRow = page.getByTestId('event-log').locator('li[data-kind="write-fenced"]');
@@ -235,10 +266,22 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     // Every impact, "region" included: every block of the page sits inside a landmark.
     const check = async (page: Page) => {
       const result = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe;
+        const axe = (
+          window as unknown as {
+            axe: {
+              run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }>;
+            };
+          }
+        ).axe;
         return axe.run(document, { resultTypes: ['violations'] });
       });
-      return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html).slice(0, 2).join(' ; ')}`);
+      return result.violations.map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .map((n) => n.html)
+            .slice(0, 2)
+            .join(' ; ')}`,
+      );
     };
     const axeScript = readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8');
     for (const view of ['', '&view=time']) {
@@ -290,7 +333,9 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await clientA.getByRole('button', { name: 'Write' }).click();
     await goTo(page, 1400);
     // Cut off one live follower: the majority keeps going.
-    const follower = await page.evaluate(() => document.querySelector('[data-role="follower"][data-alive="true"]')?.getAttribute('data-node-id') ?? null);
+    const follower = await page.evaluate(
+      () => document.querySelector('[data-role="follower"][data-alive="true"]')?.getAttribute('data-node-id') ?? null,
+    );
     expect(follower).not.toBeNull();
     await page.locator(`[data-node-id="${follower}"] .node-shape`).click({ modifiers: ['Shift'] });
     await page.getByRole('button', { name: /Isolate selected/ }).click();
@@ -300,7 +345,9 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page.getByRole('tab', { name: 'Schedule' }).click();
     const schedule = await page.getByTestId('schedule-text').inputValue();
     const rest = ['n1', 'n2', 'n3', 'n4', 'n5'].filter((id) => id !== follower).join(',');
-    expect(schedule).toBe(`@600 crash n2\n@1000 client A acquire job:42 10000\n@1300 client A write result=A-1\n@1400 partition ${follower} | ${rest}`);
+    expect(schedule).toBe(
+      `@600 crash n2\n@1000 client A acquire job:42 10000\n@1300 client A write result=A-1\n@1400 partition ${follower} | ${rest}`,
+    );
     await page.getByRole('button', { name: /Copy link/ }).click();
     const link = await page.getByTestId('share-url').inputValue();
     await expect.poll(() => page.url()).toBe(link); // the address bar holds the run too
@@ -352,10 +399,18 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await goTo(page, 1500);
     await page.locator('[data-node-id="n4"] .node-shape').click();
     await page.getByRole('tab', { name: 'Schedule' }).click();
-    await expect.poll(() => page.getByTestId('schedule-text').inputValue()).toBe('@1168 crash n2\n@1360 restart n2\n@1410 submit x=1\n@1410 submit x=2\n@1500 crash n4');
+    await expect
+      .poll(() => page.getByTestId('schedule-text').inputValue())
+      .toBe('@1168 crash n2\n@1360 restart n2\n@1410 submit x=1\n@1410 submit x=2\n@1500 crash n4');
     await page.screenshot({ path: join(SHOTS, '09-forked-in-the-past.png') });
     await page.keyboard.press('Control+z');
-    await expect.poll(() => page.getByTestId('schedule-text').inputValue()).toBe(parseSchedule(chapter.schedule).map((a) => formatAction(a)).join('\n'));
+    await expect
+      .poll(() => page.getByTestId('schedule-text').inputValue())
+      .toBe(
+        parseSchedule(chapter.schedule)
+          .map((a) => formatAction(a))
+          .join('\n'),
+      );
     expect(await page.getByRole('button', { name: /Redo/ }).isEnabled()).toBe(true);
     await page.close();
   });
@@ -383,20 +438,34 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
   });
 
   it('shows liveness after calm, leases ended early under drift, and a refused release', async () => {
-    const calm = encodeLink({ config: { ...findPreset('chapter')!.config, clientIds: ['A', 'B'] }, schedule: parseSchedule('@300 crash n1; @400 partition n2 | n3; @500 delay 300; @600 duplicate 30; @1500 calm'), atMs: 6000 });
+    const calm = encodeLink({
+      config: { ...findPreset('chapter')!.config, clientIds: ['A', 'B'] },
+      schedule: parseSchedule('@300 crash n1; @400 partition n2 | n3; @500 delay 300; @600 duplicate 30; @1500 calm'),
+      atMs: 6000,
+    });
     const page = await open(`?${calm}`);
     await page.getByRole('tab', { name: 'Invariants' }).click();
-    await expect.poll(() => page.getByTestId('liveness').textContent(), { timeout: 20_000 }).toMatch(/^Liveness after the faults stopped: held/);
+    await expect
+      .poll(() => page.getByTestId('liveness').textContent(), { timeout: 20_000 })
+      .toMatch(/^Liveness after the faults stopped: held/);
     await page.close();
     const drift = findPreset('clock-drift')!;
     const page2 = await open(`?${encodeLink({ config: drift.config, schedule: parseSchedule(drift.schedule), atMs: drift.untilMs })}`);
     await page2.getByRole('tab', { name: 'Invariants' }).click();
-    await expect.poll(() => page2.getByTestId('leases-ended-early').textContent(), { timeout: 20_000 }).toMatch(/ended early under clock drift: 1/);
+    await expect
+      .poll(() => page2.getByTestId('leases-ended-early').textContent(), { timeout: 20_000 })
+      .toMatch(/ended early under clock drift: 1/);
     await page2.screenshot({ path: join(SHOTS, '11-drift-findings.png') });
     await page2.close();
-    const refused = encodeLink({ config: { ...drift.config, bugs: [] }, schedule: parseSchedule('@400 client A acquire job 60000; @800 client B release job'), atMs: 1500 });
+    const refused = encodeLink({
+      config: { ...drift.config, bugs: [] },
+      schedule: parseSchedule('@400 client A acquire job 60000; @800 client B release job'),
+      atMs: 1500,
+    });
     const page3 = await open(`?${refused}`);
-    await expect.poll(() => page3.locator('.event-log li').allTextContents()).toContain('t=  842 ms B release job -> refused, B does not hold it');
+    await expect
+      .poll(() => page3.locator('.event-log li').allTextContents())
+      .toContain('t=  842 ms B release job -> refused, B does not hold it');
     await page3.close();
   });
 
@@ -435,7 +504,9 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     await page.screenshot({ path: join(SHOTS, '12-why.png') });
     await page.addScriptTag({ content: readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8') });
     const serious = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+      const axe = (
+        window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; impact: string }[] }> } }
+      ).axe;
       const result = await axe.run('[data-testid="why-panel"]', { resultTypes: ['violations'] });
       return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
     });
@@ -454,13 +525,20 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     const sim = new Timeline(chapter.config, parseSchedule(chapter.schedule));
     sim.advanceTo(1757);
     const snapshot = takeRunView(sim.current);
-    const layout = diagramLayout(snapshot.nodes.map((n) => n.id), [], false);
+    const layout = diagramLayout(
+      snapshot.nodes.map((n) => n.id),
+      [],
+      false,
+    );
     const target = snapshot.messages.find((m) => m.src === 'n3' && m.dst === 'n2' && m.type === 'AppendEntries')!;
     const lane = messageLane(layout, target.src, target.dst)!;
     const at = lerp(lane.from, lane.to, progressOf(target, 1757));
     const frame = (await page.locator('svg.diagram').boundingBox())!;
     const scale = Math.min(frame.width / VIEW_W, frame.height / VIEW_H);
-    await page.mouse.click(frame.x + (frame.width - VIEW_W * scale) / 2 + at.x * scale, frame.y + (frame.height - VIEW_H * scale) / 2 + at.y * scale);
+    await page.mouse.click(
+      frame.x + (frame.width - VIEW_W * scale) / 2 + at.x * scale,
+      frame.y + (frame.height - VIEW_H * scale) / 2 + at.y * scale,
+    );
     await expect.poll(() => panel.getByRole('heading').textContent()).toBe('AppendEntries n3 → n2');
     const fields = (await panel.textContent()) ?? '';
     for (const f of ['prevLogIndex2', 'prevLogTerm2', 'leaderCommit2', '3: x=3 (term 2)']) expect(fields).toContain(f);
@@ -473,8 +551,14 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
 
   it('a bad or old-style link gets one sentence and the default run', async () => {
     for (const [query, sentence] of [
-      ['?nodes=12&paused', 'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, s, z, t, speed, tour, beat, view, present, embed, console, snapshot.'],
-      ['?v=1&seed=42&s=%40100+explode+n1', 'This link\'s schedule is invalid: Action 1 ("@100 explode n1", at character 1) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove.'],
+      [
+        '?nodes=12&paused',
+        'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, s, z, t, speed, tour, beat, view, present, embed, console, snapshot.',
+      ],
+      [
+        '?v=1&seed=42&s=%40100+explode+n1',
+        'This link\'s schedule is invalid: Action 1 ("@100 explode n1", at character 1) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove.',
+      ],
     ]) {
       const bad = await open(query);
       expect(await bad.getByTestId('error').textContent()).toBe(`${sentence} Opening the default run instead.Dismiss`);
@@ -490,7 +574,10 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
 /** What must be identical when a link is reopened: event log, nodes, stores, lock table. */
 async function runState(page: Page) {
   await page.getByRole('tab', { name: 'Stores' }).click();
-  const stores = { fenced: await page.getByTestId('store-fenced').textContent(), unfenced: await page.getByTestId('store-unfenced').textContent() };
+  const stores = {
+    fenced: await page.getByTestId('store-fenced').textContent(),
+    unfenced: await page.getByTestId('store-unfenced').textContent(),
+  };
   await page.getByRole('tab', { name: 'Locks' }).click();
   const locks = await page.locator('.tabpanel').textContent();
   return {
@@ -498,7 +585,9 @@ async function runState(page: Page) {
     events: await page.getByTestId('event-log').locator('li').allTextContents(),
     nodes: await page.evaluate(() =>
       [...document.querySelectorAll('[data-node-id]')].map((el) =>
-        ['data-node-id', 'data-role', 'data-alive', 'data-term', 'data-log-length', 'data-commit-index'].map((a) => el.getAttribute(a)).join(' '),
+        ['data-node-id', 'data-role', 'data-alive', 'data-term', 'data-log-length', 'data-commit-index']
+          .map((a) => el.getAttribute(a))
+          .join(' '),
       ),
     ),
     stores,

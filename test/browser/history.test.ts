@@ -38,7 +38,8 @@ async function open(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
   await expect
     .poll(
       async () => {
-        if ((await page.getByRole('tab', { name: 'History' }).getAttribute('aria-selected')) !== 'true') await page.getByRole('tab', { name: 'History' }).click();
+        if ((await page.getByRole('tab', { name: 'History' }).getAttribute('aria-selected')) !== 'true')
+          await page.getByRole('tab', { name: 'History' }).click();
         return page.getByTestId('history-panel').isVisible();
       },
       { timeout: 45_000, interval: 500 },
@@ -70,7 +71,9 @@ describe.skipIf(!haveChromium)('History view', () => {
     expect(await panel.locator('[data-verdict="unfenced"]').textContent()).toContain('a finding');
 
     // The first failed verdict (strict exclusion at the unfenced store) is shown: exactly its ops are outlined.
-    const outlined = await panel.locator('rect[data-in-subset="true"]').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-op-id'))));
+    const outlined = await panel
+      .locator('rect[data-in-subset="true"]')
+      .evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-op-id'))));
     expect(outlined.sort((a, b) => a - b)).toEqual([...expected.subset]);
     const listed = await page.getByTestId('history-subset').locator('li').allTextContents();
     expect(listed).toHaveLength(expected.subset.length);
@@ -81,7 +84,9 @@ describe.skipIf(!haveChromium)('History view', () => {
     await page.screenshot({ path: join(SHOTS, '20-history.png') });
     await panel.screenshot({ path: join(SHOTS, '21-history-panel.png') });
     // Ten tabs, one row.
-    const tops = await page.locator('.tablist [role="tab"]').evaluateAll((ts) => new Set(ts.map((t) => Math.round(t.getBoundingClientRect().top))).size);
+    const tops = await page
+      .locator('.tablist [role="tab"]')
+      .evaluateAll((ts) => new Set(ts.map((t) => Math.round(t.getBoundingClientRect().top))).size);
     expect(tops).toBe(1);
 
     // Clicking the other failed verdict shows its subset and seeks to its last completion.
@@ -92,7 +97,9 @@ describe.skipIf(!haveChromium)('History view', () => {
     await panel.locator('[data-verdict="unfencedOrder"] button').click();
     await expect.poll(() => nowMs(page)).toBe(lastMs);
     await expect.poll(() => panel.getAttribute('data-at-ms')).toBe(String(lastMs));
-    const outlinedOrder = await panel.locator('rect[data-in-subset="true"]').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-op-id'))));
+    const outlinedOrder = await panel
+      .locator('rect[data-in-subset="true"]')
+      .evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-op-id'))));
     expect(outlinedOrder.sort((a, b) => a - b)).toEqual([...order.subset]);
     expect(pageErrors).toEqual([]);
     await page.close();

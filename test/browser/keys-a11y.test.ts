@@ -11,7 +11,6 @@ import { findPreset } from '../../src/sim/run/presets';
 import { parseSchedule } from '../../src/sim/model/schedule';
 import { encodeLink } from '../../src/share/link';
 
-
 const site = useBrowserSite();
 const pageErrors: string[] = [];
 
@@ -24,8 +23,17 @@ async function open(query: string): Promise<Page> {
 }
 
 const nowMs = (page: Page) => page.getByTestId('clock').getAttribute('data-now').then(Number);
-const playing = (page: Page) => page.locator('.playback .play').textContent().then((t) => /Pause/.test(t ?? ''));
-const focusedName = (page: Page) => page.evaluate(() => (document.activeElement === document.body ? 'body' : (document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '')));
+const playing = (page: Page) =>
+  page
+    .locator('.playback .play')
+    .textContent()
+    .then((t) => /Pause/.test(t ?? ''));
+const focusedName = (page: Page) =>
+  page.evaluate(() =>
+    document.activeElement === document.body
+      ? 'body'
+      : (document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? ''),
+  );
 
 /** The clock's time once it has stopped moving (two reads 200 ms apart agree). */
 async function settledNow(page: Page): Promise<number> {
@@ -81,7 +89,12 @@ describe.skipIf(!haveChromium)('keys and tabs in a real browser', () => {
     const page = await open('?v=1&seed=42&clients=AB&t=0');
     const keys = page.getByRole('button', { name: 'Keys' });
     await keys.click();
-    await expect(page.getByRole('region', { name: 'Keyboard shortcuts' }).getByText('crash the focused node, or restart it if it is down', { exact: false }).count()).resolves.toBe(1);
+    await expect(
+      page
+        .getByRole('region', { name: 'Keyboard shortcuts' })
+        .getByText('crash the focused node, or restart it if it is down', { exact: false })
+        .count(),
+    ).resolves.toBe(1);
     await page.keyboard.press('Escape');
     await expect.poll(() => keys.getAttribute('aria-expanded')).toBe('false');
     expect(await focusedName(page)).toBe('Keys ▾');
@@ -117,7 +130,7 @@ describe.skipIf(!haveChromium)('keys and tabs in a real browser', () => {
     expect(inView).toBe(true);
     await page.close();
   });
-  it('fits the whole top bar on one line at a projector\'s 1280×720, mid-run in the chapter preset', async () => {
+  it("fits the whole top bar on one line at a projector's 1280×720, mid-run in the chapter preset", async () => {
     const chapter = findPreset('chapter')!;
     const page = await open(`?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1800 })}`);
     await expect.poll(() => nowMs(page)).toBe(1800);

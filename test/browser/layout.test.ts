@@ -40,20 +40,23 @@ async function open(query: string, viewport = { width: 1280, height: 720 }, atLi
   await page.goto(`${site.url}?${query}`);
   await page.waitForSelector('svg.diagram [data-node-id]');
   const at = atLinkTime ? Number(new URLSearchParams(query).get('t')) : null;
-  await page.waitForFunction(
-    (t) => {
-      const snap = (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { now: number } | null; playing: boolean } } } } }).lockstep.store.getState().frame;
-      return snap.snapshot !== null && !snap.playing && (t === null || snap.snapshot.now === t);
-    },
-    at,
-  );
+  await page.waitForFunction((t) => {
+    const snap = (
+      window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { now: number } | null; playing: boolean } } } } }
+    ).lockstep.store.getState().frame;
+    return snap.snapshot !== null && !snap.playing && (t === null || snap.snapshot.now === t);
+  }, at);
   await page.waitForTimeout(300); // the canvas paints on the next frame
   return page;
 }
 
 /** How many rows the elements sit on: tops more than 12 px apart start a new row (items of one row are centred, not top-aligned). */
 async function rowsOf(page: Page, selector: string): Promise<number> {
-  const tops = await page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getBoundingClientRect().top), selector);
+  const tops = await page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll(sel)].filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getBoundingClientRect().top),
+    selector,
+  );
   tops.sort((a, b) => a - b);
   return tops.reduce((rows, t, i) => (i > 0 && t - tops[i - 1] > 12 ? rows + 1 : rows), tops.length > 0 ? 1 : 0);
 }
@@ -76,20 +79,34 @@ async function diagramText(page: Page): Promise<DiagramText> {
   return page.evaluate(() => {
     const svg = document.querySelector('svg.diagram') as SVGSVGElement;
     const owner = (e: Element) => e.closest('[data-node-id], [data-client-id], .store, .partition-group, .disagree-mark');
-    const name = (e: Element | null) => e?.getAttribute('data-node-id') ?? e?.getAttribute('data-client-id') ?? e?.getAttribute('class') ?? '?';
-    const texts = [...svg.querySelectorAll('text')].filter((t) => (t.textContent ?? '').trim() !== '' && getComputedStyle(t).visibility !== 'hidden');
+    const name = (e: Element | null) =>
+      e?.getAttribute('data-node-id') ?? e?.getAttribute('data-client-id') ?? e?.getAttribute('class') ?? '?';
+    const texts = [...svg.querySelectorAll('text')].filter(
+      (t) => (t.textContent ?? '').trim() !== '' && getComputedStyle(t).visibility !== 'hidden',
+    );
     const boxes = texts.map((t) => ({ text: t.textContent ?? '', owner: owner(t), box: t.getBoundingClientRect() }));
-    const shapes = [...svg.querySelectorAll('.node-shape, .client rect, .store path:not(.store-lid)')].map((e) => ({ owner: owner(e), box: e.getBoundingClientRect() }));
-    const hit = (a: DOMRect, b: DOMRect) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const shapes = [...svg.querySelectorAll('.node-shape, .client rect, .store path:not(.store-lid)')].map((e) => ({
+      owner: owner(e),
+      box: e.getBoundingClientRect(),
+    }));
+    const hit = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
     const problems: string[] = [];
     for (let i = 0; i < boxes.length; i++) {
-      for (let j = i + 1; j < boxes.length; j++) if (hit(boxes[i].box, boxes[j].box)) problems.push(`"${boxes[i].text}" (${name(boxes[i].owner)}) overlaps "${boxes[j].text}" (${name(boxes[j].owner)})`);
+      for (let j = i + 1; j < boxes.length; j++)
+        if (hit(boxes[i].box, boxes[j].box))
+          problems.push(`"${boxes[i].text}" (${name(boxes[i].owner)}) overlaps "${boxes[j].text}" (${name(boxes[j].owner)})`);
     }
-    for (const t of boxes) for (const s of shapes) if (s.owner !== t.owner && hit(t.box, s.box)) problems.push(`"${t.text}" (${name(t.owner)}) runs into ${name(s.owner)}`);
+    for (const t of boxes)
+      for (const s of shapes)
+        if (s.owner !== t.owner && hit(t.box, s.box)) problems.push(`"${t.text}" (${name(t.owner)}) runs into ${name(s.owner)}`);
     const hint = document.querySelector('.diagram-hint');
-    if (hint && getComputedStyle(hint).display !== 'none') for (const t of boxes) if (hit(t.box, hint.getBoundingClientRect())) problems.push(`"${t.text}" is under the cut hint`);
+    if (hint && getComputedStyle(hint).display !== 'none')
+      for (const t of boxes) if (hit(t.box, hint.getBoundingClientRect())) problems.push(`"${t.text}" is under the cut hint`);
     const frame = svg.getBoundingClientRect();
-    for (const t of boxes) if (t.box.left < frame.left || t.box.right > frame.right || t.box.top < frame.top || t.box.bottom > frame.bottom) problems.push(`"${t.text}" is cut off by the diagram's edge`);
+    for (const t of boxes)
+      if (t.box.left < frame.left || t.box.right > frame.right || t.box.top < frame.top || t.box.bottom > frame.bottom)
+        problems.push(`"${t.text}" is cut off by the diagram's edge`);
     const scale = svg.getScreenCTM()!.a;
     const minPx = Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
     const symbolPx = Number((document.querySelector('[data-testid="messages-canvas"]') as HTMLElement).dataset.symbolPx);
@@ -100,9 +117,18 @@ async function diagramText(page: Page): Promise<DiagramText> {
 // Votes and two drifting clocks (two-line side labels) on every size; a partition with a crash;
 // an election in progress with candidates' vote marks; the fencing story's stores at its end.
 const SCENES = [
-  ...[3, 5, 7, 9].map((n) => ({ name: `${n} nodes, votes and drift`, query: (extra: Partial<RunSpec>) => ringRun(n, '@0 drift n1 20; @0 drift n2 -30', 3000, extra) })),
-  ...[5, 9].map((n) => ({ name: `${n} nodes, partitioned, one down`, query: (extra: Partial<RunSpec>) => ringRun(n, '@0 drift n3 15; @400 partition n1,n2 | n3,n4,n5; @700 crash n4', 1500, extra) })),
-  { name: '9 nodes, two sides', query: (extra: Partial<RunSpec>) => ringRun(9, '@400 partition n1,n2,n3,n4 | n5,n6,n7,n8,n9; @700 crash n6', 1500, extra) },
+  ...[3, 5, 7, 9].map((n) => ({
+    name: `${n} nodes, votes and drift`,
+    query: (extra: Partial<RunSpec>) => ringRun(n, '@0 drift n1 20; @0 drift n2 -30', 3000, extra),
+  })),
+  ...[5, 9].map((n) => ({
+    name: `${n} nodes, partitioned, one down`,
+    query: (extra: Partial<RunSpec>) => ringRun(n, '@0 drift n3 15; @400 partition n1,n2 | n3,n4,n5; @700 crash n4', 1500, extra),
+  })),
+  {
+    name: '9 nodes, two sides',
+    query: (extra: Partial<RunSpec>) => ringRun(9, '@400 partition n1,n2,n3,n4 | n5,n6,n7,n8,n9; @700 crash n6', 1500, extra),
+  },
   { name: 'split vote, candidates', query: (extra: Partial<RunSpec>) => presetRun('split-vote', 420, extra) },
   { name: 'fencing story at its end', query: (extra: Partial<RunSpec>) => presetRun('fencing', 13_800, extra) },
 ];
@@ -130,7 +156,8 @@ describe.skipIf(!haveChromium)('the page at projector sizes', () => {
       const page = await open(scene.query({ present: true }));
       await page.waitForSelector('[data-testid="presenter"]');
       const t = await diagramText(page);
-      if (t.problems.length > 0 || t.minPx < 20) report.push(`${scene.name}: smallest label ${t.minPx.toFixed(1)} px; ${t.problems.join('; ')}`);
+      if (t.problems.length > 0 || t.minPx < 20)
+        report.push(`${scene.name}: smallest label ${t.minPx.toFixed(1)} px; ${t.problems.join('; ')}`);
       await page.close();
     }
     expect(report).toEqual([]);
@@ -160,7 +187,11 @@ describe.skipIf(!haveChromium)('the page at projector sizes', () => {
       // With the tour's narration open above it the ring is a little smaller, and still readable.
       expect((await diagramText(page)).minPx).toBeGreaterThanOrEqual(11);
       const rows = (selector: string) => rowsOf(page, selector);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth && document.documentElement.scrollHeight <= window.innerHeight)).toBe(true);
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth <= window.innerWidth && document.documentElement.scrollHeight <= window.innerHeight,
+        ),
+      ).toBe(true);
       expect(await rows('.topbar > *')).toBe(1);
       expect(await rows('.subbar > *')).toBe(1);
       expect(await rows('.network-panel .button-row > *')).toBe(1);
@@ -168,7 +199,11 @@ describe.skipIf(!haveChromium)('the page at projector sizes', () => {
       expect(await rows('.tablist [role="tab"]')).toBe(1);
       // No button, label or heading of the bars and panels is cut short.
       const clipped = await page.evaluate(() =>
-        [...document.querySelectorAll('.topbar button, .subbar button, .subbar label, .network-panel button, .network-panel label, .tablist button, .scrubber button')]
+        [
+          ...document.querySelectorAll(
+            '.topbar button, .subbar button, .subbar label, .network-panel button, .network-panel label, .tablist button, .scrubber button',
+          ),
+        ]
           .filter((e) => e.scrollWidth > e.clientWidth + 1)
           .map((e) => e.textContent),
       );
@@ -183,7 +218,9 @@ describe.skipIf(!haveChromium)('the page at projector sizes', () => {
       expect(logs).toEqual([true, true, true, true, true]);
 
       // Event lines wrap rather than run past the panel's edge.
-      const cut = await page.evaluate(() => [...document.querySelectorAll('[data-testid="event-log"] li')].filter((li) => li.scrollWidth > li.clientWidth + 1).length);
+      const cut = await page.evaluate(
+        () => [...document.querySelectorAll('[data-testid="event-log"] li')].filter((li) => li.scrollWidth > li.clientWidth + 1).length,
+      );
       expect(cut).toBe(0);
       expect(await page.locator('[data-testid="event-log"] li').count()).toBeGreaterThan(10);
       await page.screenshot({ path: join(SHOTS, `layout-chapter-${viewport.width}.png`) });

@@ -54,7 +54,9 @@ async function box(page: Page, selector: string) {
 /** How many rows the top bar's visible controls take (tops more than 12 px apart). */
 async function topBarRows(page: Page): Promise<number> {
   const tops = await page.evaluate(() =>
-    [...document.querySelectorAll('.topbar :is(button, select, input, output)')].filter((e) => e.getClientRects().length > 0).map((e) => e.getBoundingClientRect().top),
+    [...document.querySelectorAll('.topbar :is(button, select, input, output)')]
+      .filter((e) => e.getClientRects().length > 0)
+      .map((e) => e.getBoundingClientRect().top),
   );
   const rows: number[] = [];
   for (const t of tops.sort((a, b) => a - b)) if (rows.length === 0 || t - rows[rows.length - 1] > 12) rows.push(t);
@@ -79,7 +81,10 @@ async function touchDrag(page: Page, from: { x: number; y: number }, to: { x: nu
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from.x, y: from.y }] });
   for (let i = 1; i <= steps; i++) {
     const k = i / steps;
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x + (to.x - from.x) * k, y: from.y + (to.y - from.y) * k }] });
+    await cdp.send('Input.dispatchTouchEvent', {
+      type: 'touchMove',
+      touchPoints: [{ x: from.x + (to.x - from.x) * k, y: from.y + (to.y - from.y) * k }],
+    });
     await new Promise((r) => setTimeout(r, 16));
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
@@ -88,8 +93,11 @@ async function touchDrag(page: Page, from: { x: number; y: number }, to: { x: nu
 
 const alive = (page: Page, id: string) => page.locator(`[data-node-id="${id}"]`).getAttribute('data-alive');
 const scheduleLength = (page: Page) =>
-  page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { schedule: readonly unknown[] } } } } }).lockstep.store.getState().frame.schedule.length);
-
+  page.evaluate(
+    () =>
+      (window as unknown as { lockstep: { store: { getState(): { frame: { schedule: readonly unknown[] } } } } }).lockstep.store.getState()
+        .frame.schedule.length,
+  );
 
 describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => {
   it('has no sideways scroll, the diagram first and wide with nodes big enough to tap, then the panels; text at least 12 px', async () => {
@@ -123,10 +131,12 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
     const track = await box(page, '[data-testid="scrubber"]');
     expect(track.width).toBeGreaterThan(300);
     const ticks = await page.evaluate(() =>
-      [...document.querySelectorAll('.scrub-axis span')].filter((s) => s.getClientRects().length > 0).map((s) => {
-        const r = s.getBoundingClientRect();
-        return { left: r.left, right: r.right, size: parseFloat(getComputedStyle(s).fontSize) };
-      }),
+      [...document.querySelectorAll('.scrub-axis span')]
+        .filter((s) => s.getClientRects().length > 0)
+        .map((s) => {
+          const r = s.getBoundingClientRect();
+          return { left: r.left, right: r.right, size: parseFloat(getComputedStyle(s).fontSize) };
+        }),
     );
     expect(ticks.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < ticks.length; i++) expect(ticks[i].left).toBeGreaterThan(ticks[i - 1].right + 4);
@@ -136,9 +146,16 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
     const small = async () =>
       page.evaluate(() =>
         [...document.querySelectorAll('.topbar *, .scrubber *, .subbar *, .network-panel *, .legend *, .side *')]
-          .filter((el) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '') && el.getClientRects().length > 0)
+          .filter(
+            (el) =>
+              [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '') &&
+              el.getClientRects().length > 0,
+          )
           .filter((el) => !el.closest('.visually-hidden, svg') && parseFloat(getComputedStyle(el).fontSize) < 12)
-          .map((el) => `${el.tagName.toLowerCase()}.${el.className}: "${(el.textContent ?? '').trim().slice(0, 30)}" ${getComputedStyle(el).fontSize}`),
+          .map(
+            (el) =>
+              `${el.tagName.toLowerCase()}.${el.className}: "${(el.textContent ?? '').trim().slice(0, 30)}" ${getComputedStyle(el).fontSize}`,
+          ),
       );
     const tooSmall = new Set(await small());
     for (const tab of await page.getByRole('tab').all()) {
@@ -230,9 +247,20 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
     expect(await heal.isEnabled()).toBe(true);
     expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
     const schedule = await page.evaluate(() =>
-      (window as unknown as { lockstep: { store: { getState(): { frame: { schedule: readonly { verb: string; groups?: string[][] }[] } } } } }).lockstep.store
+      (
+        window as unknown as {
+          lockstep: { store: { getState(): { frame: { schedule: readonly { verb: string; groups?: string[][] }[] } } } };
+        }
+      ).lockstep.store
         .getState()
-        .frame.schedule.map((a) => (a.groups ? `${a.verb} ${a.groups.map((g) => [...g].sort().join(',')).sort().join(' | ')}` : a.verb)),
+        .frame.schedule.map((a) =>
+          a.groups
+            ? `${a.verb} ${a.groups
+                .map((g) => [...g].sort().join(','))
+                .sort()
+                .join(' | ')}`
+            : a.verb,
+        ),
     );
     expect(schedule).toEqual(['partition n1,n4,n5 | n2,n3']);
     for (const id of ['n1', 'n2', 'n3', 'n4', 'n5']) expect(await alive(page, id)).toBe('true');
@@ -274,7 +302,12 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
 
     // Dark, and in a guided tour (its narration above the ring).
     const chapter = findPreset('chapter')!;
-    const tour = encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1168, tour: { name: 'chapter', beat: 2 } });
+    const tour = encodeLink({
+      config: chapter.config,
+      schedule: parseSchedule(chapter.schedule),
+      atMs: 1168,
+      tour: { name: 'chapter', beat: 2 },
+    });
     const dark = await openPhone(1168, tour, 'dark');
     await dark.getByTestId('tour-narration').waitFor();
     expect(await dark.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);

@@ -41,7 +41,11 @@ async function openChapter(atMs: number): Promise<Page> {
 const nowMs = (page: Page) => page.getByTestId('clock').getAttribute('data-now').then(Number);
 const scrubberEnd = (page: Page) => page.getByTestId('scrubber').getAttribute('data-end').then(Number);
 const scheduleText = (page: Page) =>
-  page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { schedule: readonly unknown[] } } } } }).lockstep.store.getState().frame.schedule.length);
+  page.evaluate(
+    () =>
+      (window as unknown as { lockstep: { store: { getState(): { frame: { schedule: readonly unknown[] } } } } }).lockstep.store.getState()
+        .frame.schedule.length,
+  );
 
 describe.skipIf(!haveChromium)('playback frictions in a real browser', () => {
   it("Next event at the end of the chapter's preset stays at 2253 and the scrubber's end stays 2253", async () => {
@@ -53,7 +57,9 @@ describe.skipIf(!haveChromium)('playback frictions in a real browser', () => {
       await page.waitForTimeout(60);
       expect(await nowMs(page)).toBeLessThanOrEqual(CHAPTER_END);
     }
-    await expect.poll(() => page.getByTestId('error').textContent()).toMatch(/^No event after t = \d+ ms up to the run's end at 2253 ms; press Play or → to run further\./);
+    await expect
+      .poll(() => page.getByTestId('error').textContent())
+      .toMatch(/^No event after t = \d+ ms up to the run's end at 2253 ms; press Play or → to run further\./);
     expect(await scrubberEnd(page)).toBe(CHAPTER_END);
     // At the end itself, likewise; a drag cannot go past it either.
     await page.getByRole('button', { name: 'To end' }).click();
@@ -80,7 +86,9 @@ describe.skipIf(!haveChromium)('playback frictions in a real browser', () => {
     await page.locator('[data-node-id="n1"] .node-shape').click();
     const notice = page.getByTestId('fork-notice');
     await notice.waitFor();
-    expect(await notice.getByText(/^You changed the past/).textContent()).toBe(`You changed the past at t=1200 ms: ${later} later actions were set aside.`);
+    expect(await notice.getByText(/^You changed the past/).textContent()).toBe(
+      `You changed the past at t=1200 ms: ${later} later actions were set aside.`,
+    );
     expect(await pickerText()).toBe("The chapter's demo (forked at 1200 ms)");
     expect(await page.getByTestId('preset-blurb').locator('strong').textContent()).toBe("The chapter's demo (forked at 1200 ms).");
     expect(await scheduleText(page)).toBe(all.length - later + 1);
@@ -104,20 +112,38 @@ describe.skipIf(!haveChromium)('playback frictions in a real browser', () => {
     await expect.poll(() => page.getByRole('button', { name: /Play/ }).count()).toBe(1);
     await page.waitForTimeout(500);
     expect(await nowMs(page)).toBe(1000);
-    expect(await page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { playing: boolean } } } } }).lockstep.store.getState().frame.playing)).toBe(false);
+    expect(
+      await page.evaluate(
+        () =>
+          (window as unknown as { lockstep: { store: { getState(): { frame: { playing: boolean } } } } }).lockstep.store.getState().frame
+            .playing,
+      ),
+    ).toBe(false);
     await page.close();
   });
 
   it('the event log keeps its newest line in view while playing, and a reader who scrolls up stays put', async () => {
     // Five nodes, four clients and a fast heartbeat: a few hundred lines a second (details on).
     const config = { ...DEFAULT_CONFIG, clientIds: ['A', 'B', 'C', 'D'], heartbeatMs: 20 };
-    const busy = ['A', 'B', 'C', 'D'].flatMap((c, i) => Array.from({ length: 10 }, (_, k) => [`@${1500 + k * 1000 + i * 100} client ${c} acquire lock${i} 400`, `@${1700 + k * 1000 + i * 100} client ${c} write k${i}=v${k}`]).flat()).join('; ');
+    const busy = ['A', 'B', 'C', 'D']
+      .flatMap((c, i) =>
+        Array.from({ length: 10 }, (_, k) => [
+          `@${1500 + k * 1000 + i * 100} client ${c} acquire lock${i} 400`,
+          `@${1700 + k * 1000 + i * 100} client ${c} write k${i}=v${k}`,
+        ]).flat(),
+      )
+      .join('; ');
     const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.goto(`${site.url}?${encodeLink({ config, schedule: parseSchedule(busy), atMs: 1400, speed: 1 })}`);
     await page.waitForSelector('[data-node-id]');
     const log = page.getByTestId('event-log');
-    const view = () => log.evaluate((el) => ({ below: el.scrollHeight - el.scrollTop - el.clientHeight, top: el.scrollTop, last: el.lastElementChild?.textContent ?? '' }));
+    const view = () =>
+      log.evaluate((el) => ({
+        below: el.scrollHeight - el.scrollTop - el.clientHeight,
+        top: el.scrollTop,
+        last: el.lastElementChild?.textContent ?? '',
+      }));
     await page.getByRole('button', { name: /Play/ }).click();
     await expect.poll(() => log.evaluate((el) => el.scrollHeight - el.clientHeight), { timeout: 10_000 }).toBeGreaterThan(400);
     const first = await view();

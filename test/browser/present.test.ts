@@ -23,7 +23,12 @@ beforeAll(() => {
 });
 
 const chapter = findPreset('chapter')!;
-const chapterSpec = (extra: Partial<RunSpec>): RunSpec => ({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1170, ...extra });
+const chapterSpec = (extra: Partial<RunSpec>): RunSpec => ({
+  config: chapter.config,
+  schedule: parseSchedule(chapter.schedule),
+  atMs: 1170,
+  ...extra,
+});
 
 function watch(page: Page): Page {
   page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -33,7 +38,6 @@ function watch(page: Page): Page {
   return page;
 }
 
-
 /** Every text of the ring: its on-screen font size (CSS size × the SVG's scale) and its box height. */
 async function labelSizes(page: Page): Promise<{ cls: string; text: string; px: number; box: number }[]> {
   return page.evaluate(() => {
@@ -41,7 +45,12 @@ async function labelSizes(page: Page): Promise<{ cls: string; text: string; px: 
     const scale = svg.getScreenCTM()!.a;
     return [...svg.querySelectorAll('text')]
       .filter((t) => (t.textContent ?? '').trim() !== '')
-      .map((t) => ({ cls: t.getAttribute('class') ?? '', text: t.textContent ?? '', px: parseFloat(getComputedStyle(t).fontSize) * scale, box: t.getBoundingClientRect().height }));
+      .map((t) => ({
+        cls: t.getAttribute('class') ?? '',
+        text: t.textContent ?? '',
+        px: parseFloat(getComputedStyle(t).fontSize) * scale,
+        box: t.getBoundingClientRect().height,
+      }));
   });
 }
 
@@ -62,7 +71,9 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
     const small = sizes.filter((s) => s.px < 20);
     expect(small).toEqual([]);
     const min = Math.min(...sizes.map((s) => s.px));
-    const byKind = Object.fromEntries([...kinds].map((k) => [k, Math.min(...sizes.filter((s) => s.cls.startsWith(k)).map((s) => Math.round(s.px * 10) / 10))]));
+    const byKind = Object.fromEntries(
+      [...kinds].map((k) => [k, Math.min(...sizes.filter((s) => s.cls.startsWith(k)).map((s) => Math.round(s.px * 10) / 10))]),
+    );
     console.log(`presenter 1280x720 label px: min ${min.toFixed(1)}`, JSON.stringify(byKind));
     const symbolPx = Number(await page.getByTestId('messages-canvas').getAttribute('data-symbol-px'));
     console.log(`presenter 1280x720 smallest message symbol: ${symbolPx} px`);
@@ -93,18 +104,28 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
     await page.waitForTimeout(300);
     const sizes = await labelSizes(page);
     const kinds = new Set(sizes.map((s) => s.cls.split(' ')[0]));
-    for (const k of ['node-id', 'node-role', 'node-term', 'node-side', 'client-id', 'client-token', 'store-name', 'store-value']) expect(kinds, k).toContain(k);
+    for (const k of ['node-id', 'node-role', 'node-term', 'node-side', 'client-id', 'client-token', 'store-name', 'store-value'])
+      expect(kinds, k).toContain(k);
     expect(sizes.filter((s) => s.px < 20)).toEqual([]);
-    console.log(`presenter 1920x1080 label px: min ${Math.min(...sizes.map((s) => s.px)).toFixed(1)}; ${sizes.map((s) => s.text).join(' | ')}`);
+    console.log(
+      `presenter 1920x1080 label px: min ${Math.min(...sizes.map((s) => s.px)).toFixed(1)}; ${sizes.map((s) => s.text).join(' | ')}`,
+    );
     await page.screenshot({ path: join(SHOTS, 'present-1920x1080.png') });
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.waitForTimeout(200);
     const small = await labelSizes(page);
-    console.log(`presenter 1280x720 (free play, t=170) label px: min ${Math.min(...small.map((s) => s.px)).toFixed(1)}; ${small.map((s) => `${s.text}=${s.px.toFixed(1)}`).join(' | ')}`);
+    console.log(
+      `presenter 1280x720 (free play, t=170) label px: min ${Math.min(...small.map((s) => s.px)).toFixed(1)}; ${small.map((s) => `${s.text}=${s.px.toFixed(1)}`).join(' | ')}`,
+    );
     expect(small.filter((s) => s.px < 20)).toEqual([]);
     // The presenter's bar is one row, playing too (❚❚ Pause is wider than ▶ Play; without a tour
     // its buttons say "landmark", the longer word).
-    const rows = () => page.locator('.presenter-bar > :is(button, label, .presenter-group)').evaluateAll((els) => new Set(els.map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))).size);
+    const rows = () =>
+      page
+        .locator('.presenter-bar > :is(button, label, .presenter-group)')
+        .evaluateAll(
+          (els) => new Set(els.map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))).size,
+        );
     expect(await rows()).toBe(1);
     await page.getByRole('button', { name: /Play/ }).click();
     await expect.poll(() => page.getByRole('button', { name: /Pause/ }).count()).toBe(1);
@@ -151,7 +172,10 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
     expect(await axeViolations(consolePage)).toEqual([]);
 
     // The button on the projector opens the console window at the right address.
-    const [popup] = await Promise.all([context.waitForEvent('page'), projector.getByRole('button', { name: 'Open presenter console' }).click()]);
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      projector.getByRole('button', { name: 'Open presenter console' }).click(),
+    ]);
     await popup.waitForLoadState();
     expect(popup.url()).toContain('console=1');
     expect(popup.url()).not.toContain('present=1');
@@ -168,7 +192,16 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
     const buttons = await page.locator('button:visible:not(.mark)').allTextContents();
     expect(buttons).toEqual(['▶ Play']);
     // Exactly the link's run, at its time.
-    await expect.poll(() => page.evaluate(() => (window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { now: number } | null } } } } }).lockstep.store.getState().frame.snapshot?.now)).toBe(1170);
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            (
+              window as unknown as { lockstep: { store: { getState(): { frame: { snapshot: { now: number } | null } } } } }
+            ).lockstep.store.getState().frame.snapshot?.now,
+        ),
+      )
+      .toBe(1170);
     await page.waitForTimeout(200);
     await page.screenshot({ path: join(SHOTS, 'embed-800x560.png') });
     expect(await axeViolations(page)).toEqual([]);

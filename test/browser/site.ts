@@ -51,17 +51,31 @@ export function useBrowserSite(): BrowserSite {
 export async function axeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: readFileSync(resolve('node_modules/axe-core/axe.min.js'), 'utf8') });
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> };
+      }
+    ).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.html).slice(0, 2).join(' ; ')}`);
+  return result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.nodes
+        .map((n) => n.html)
+        .slice(0, 2)
+        .join(' ; ')}`,
+  );
 }
 
 /**
  * A new page of the site (1280×720 unless told) for `run`, with the page's uncaught errors
  * collected in `errors`; the page is closed afterwards, whatever happens.
  */
-export async function withPage(site: BrowserSite, run: (page: Page, errors: string[]) => Promise<void>, viewport = { width: 1280, height: 720 }): Promise<void> {
+export async function withPage(
+  site: BrowserSite,
+  run: (page: Page, errors: string[]) => Promise<void>,
+  viewport = { width: 1280, height: 720 },
+): Promise<void> {
   const page = await site.browser.newPage({ viewport });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

@@ -10,7 +10,8 @@ import { clockAt, haveChromium, useBrowserSite, withPage } from './site';
 
 const site = useBrowserSite();
 const preset = findPreset('snapshot-catch-up')!;
-const LINK = '?' + encodeLink({ config: { ...preset.config, features: ['snapshots'] }, schedule: presetActions(preset), atMs: 3000, view: 'ring' });
+const LINK =
+  '?' + encodeLink({ config: { ...preset.config, features: ['snapshots'] }, schedule: presetActions(preset), atMs: 3000, view: 'ring' });
 
 /** n5's snapshot index at 3000 ms with this threshold, from the engine itself. */
 function n5SnapshotAt(snapshotEvery: number): number | undefined {
@@ -33,7 +34,10 @@ describe.skipIf(!haveChromium)('snapshots on the page', () => {
       await page.waitForFunction(() => location.search.includes('snapshot=5'));
       await page.getByRole('tab', { name: /Logs/ }).click();
       const want = String(n5SnapshotAt(5));
-      await page.waitForFunction((index) => document.querySelector('[data-log-node="n5"] .log-snapshot')?.getAttribute('data-snapshot-index') === index, want);
+      await page.waitForFunction(
+        (index) => document.querySelector('[data-log-node="n5"] .log-snapshot')?.getAttribute('data-snapshot-index') === index,
+        want,
+      );
       expect(errors).toEqual([]);
     });
   }, 90_000);

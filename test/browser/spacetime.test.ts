@@ -35,8 +35,15 @@ function presetLink(name: string, atMs: number, view?: LinkView): string {
   return encodeLink({ config: preset.config, schedule: parseSchedule(preset.schedule), atMs, ...(view ? { view } : {}) });
 }
 
-async function open(query: string, options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
-  const page = await site.browser.newPage({ viewport: options.viewport ?? VIEWPORT, colorScheme: options.colorScheme ?? 'light', acceptDownloads: true });
+async function open(
+  query: string,
+  options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {},
+): Promise<Page> {
+  const page = await site.browser.newPage({
+    viewport: options.viewport ?? VIEWPORT,
+    colorScheme: options.colorScheme ?? 'light',
+    acceptDownloads: true,
+  });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(m.text());
@@ -50,7 +57,11 @@ const nowMs = (page: Page) => page.getByTestId('clock').getAttribute('data-now')
 
 /** Waits until the space-time view shows the trace: its DOM arrows are in place. */
 async function spacetimeReady(page: Page): Promise<void> {
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="spacetime"] .spacetime-arrows')?.getAttribute('data-count') ?? 0) > 0, undefined, { timeout: 20_000 });
+  await page.waitForFunction(
+    () => Number(document.querySelector('[data-testid="spacetime"] .spacetime-arrows')?.getAttribute('data-count') ?? 0) > 0,
+    undefined,
+    { timeout: 20_000 },
+  );
 }
 
 /** "1,074 ms" or "13.6 s" as ms. */
@@ -80,15 +91,27 @@ const readDownload = async (download: Download) => readFileSync((await download.
 
 async function axeSerious(page: Page): Promise<string[]> {
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> };
+      }
+    ).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
   // flows.test.ts holds the page to no serious or critical violations; so does this view.
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).slice(0, 2).join(' ; ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.html)
+          .slice(0, 2)
+          .join(' ; ')}`,
+    );
 }
 
 describe.skipIf(!haveChromium)('the space-time view in a real browser', () => {
-  it('opens the fencing preset beside the ring, with the figure\'s lanes and the stale token-1 write refused after token 2', async () => {
+  it("opens the fencing preset beside the ring, with the figure's lanes and the stale token-1 write refused after token 2", async () => {
     const page = await open(presetLink('fencing', 15_000));
     await expect.poll(() => nowMs(page)).toBe(15_000);
     await spacetimeReady(page);
@@ -97,12 +120,15 @@ describe.skipIf(!haveChromium)('the space-time view in a real browser', () => {
     expect(await page.getByTestId('spacetime').isVisible()).toBe(true);
     expect(await page.locator('svg.diagram').isVisible()).toBe(true);
 
-    const lanes = await page.locator('[data-testid="spacetime"] .spacetime-headers text[data-lane]').evaluateAll((els) => els.map((e) => e.getAttribute('data-lane')));
+    const lanes = await page
+      .locator('[data-testid="spacetime"] .spacetime-headers text[data-lane]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-lane')));
     expect(lanes).toEqual(['A', 'service', 'B', 'fenced']);
     const label = (await page.getByTestId('spacetime').getAttribute('aria-label')) ?? '';
     expect(label).toContain('lanes client A, lease service, client B, fenced store');
 
-    const mark = (accepted: boolean, token: number) => page.locator(`[data-testid="spacetime"] circle[data-store="fenced"][data-accepted="${accepted}"][data-token="${token}"]`);
+    const mark = (accepted: boolean, token: number) =>
+      page.locator(`[data-testid="spacetime"] circle[data-store="fenced"][data-accepted="${accepted}"][data-token="${token}"]`);
     await expect.poll(() => mark(false, 1).count()).toBe(1);
     expect(await mark(true, 2).count()).toBe(1);
     const refused = { y: Number(await mark(false, 1).getAttribute('cy')), label: (await mark(false, 1).getAttribute('aria-label')) ?? '' };
@@ -115,7 +141,11 @@ describe.skipIf(!haveChromium)('the space-time view in a real browser', () => {
     expect(refused.y).toBeGreaterThan(accepted.y);
     // The writes' arrows agree: A's token-1 write to the fenced store was sent after B's token-2 write.
     const writes = await page.locator('[data-testid="spacetime"] line[data-msg-type="StoreWrite"][data-to="fenced"]').evaluateAll((els) =>
-      els.map((e) => ({ from: e.getAttribute('data-from'), sentAt: Number(e.getAttribute('data-sent-at')), label: e.getAttribute('aria-label') ?? '' })),
+      els.map((e) => ({
+        from: e.getAttribute('data-from'),
+        sentAt: Number(e.getAttribute('data-sent-at')),
+        label: e.getAttribute('aria-label') ?? '',
+      })),
     );
     const bWrite = writes.find((w) => w.from === 'B' && /token 2/.test(w.label))!;
     const aLate = writes.find((w) => w.from === 'A' && /token 1/.test(w.label) && w.sentAt > bWrite.sentAt);
@@ -129,10 +159,14 @@ describe.skipIf(!haveChromium)('the space-time view in a real browser', () => {
     const subset = new Set(shownSubset(checkHistory(ops)));
     const bars = page.locator('[data-testid="spacetime"] .spacetime-ops rect');
     await expect.poll(() => bars.count()).toBeGreaterThan(0);
-    const outlined = await page.locator('[data-testid="spacetime"] .spacetime-ops rect[data-in-subset="true"]').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-op-id'))));
+    const outlined = await page
+      .locator('[data-testid="spacetime"] .spacetime-ops rect[data-in-subset="true"]')
+      .evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-op-id'))));
     expect(outlined.length).toBeGreaterThan(0);
     expect(outlined.every((id) => subset.has(id))).toBe(true);
-    const stale = ops.find((o) => o.client === 'A' && o.op === 'write' && o.token === 1 && o.store === 'unfenced' && o.value === 'A-second')!;
+    const stale = ops.find(
+      (o) => o.client === 'A' && o.op === 'write' && o.token === 1 && o.store === 'unfenced' && o.value === 'A-second',
+    )!;
     const grant = ops.find((o) => o.client === 'B' && o.op === 'acquire' && o.result === 'granted')!;
     expect(outlined).toContain(stale.id);
     expect(outlined).toContain(grant.id);
@@ -154,7 +188,9 @@ describe.skipIf(!haveChromium)('the space-time view in a real browser', () => {
     // Right of the last lane nothing is drawn: a click there is a click on empty space.
     const svg = (await page.locator('[data-testid="spacetime"] svg.spacetime-overlay').boundingBox())!;
     const plot = (await page.getByTestId('spacetime-plot').boundingBox())!;
-    const laneXs = await page.locator('[data-testid="spacetime"] .spacetime-headers text[data-lane]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('x'))));
+    const laneXs = await page
+      .locator('[data-testid="spacetime"] .spacetime-headers text[data-lane]')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('x'))));
     const lastLane = Math.max(...laneXs);
     const x = svg.x + (lastLane + svg.width) / 2;
     expect(x - svg.x - lastLane).toBeGreaterThan(12);
@@ -184,7 +220,7 @@ describe.skipIf(!haveChromium)('the space-time view in a real browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('exports the run: the trace file is the CLI\'s bytes for the page\'s link; ShiViz and Markdown logs read right', async () => {
+  it("exports the run: the trace file is the CLI's bytes for the page's link; ShiViz and Markdown logs read right", async () => {
     const atMs = 2253;
     const page = await open(presetLink('chapter', atMs));
     await expect.poll(() => nowMs(page)).toBe(atMs);
@@ -217,7 +253,7 @@ describe.skipIf(!haveChromium)('the space-time view in a real browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('exports the space-time diagram as shown: an SVG that parses, with the figure\'s lanes, arrows, title and legend, and a PNG', async () => {
+  it("exports the space-time diagram as shown: an SVG that parses, with the figure's lanes, arrows, title and legend, and a PNG", async () => {
     const page = await open(presetLink('chapter', 2253));
     await expect.poll(() => nowMs(page)).toBe(2253);
     await spacetimeReady(page);
@@ -227,7 +263,12 @@ describe.skipIf(!haveChromium)('the space-time view in a real browser', () => {
     const parsed = await page.evaluate((text) => {
       const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
       const texts = [...doc.querySelectorAll('text')].map((t) => t.textContent ?? '');
-      return { error: doc.querySelector('parsererror') !== null, root: doc.documentElement.nodeName, texts, shapes: doc.querySelectorAll('line, path').length };
+      return {
+        error: doc.querySelector('parsererror') !== null,
+        root: doc.documentElement.nodeName,
+        texts,
+        shapes: doc.querySelectorAll('line, path').length,
+      };
     }, svg);
     expect(parsed.error).toBe(false);
     expect(parsed.root).toBe('svg');

@@ -59,7 +59,14 @@ describe.skipIf(!haveChromium)('tours in a real browser', () => {
   it('plays the fencing tour beat by beat, goes back exactly, and a link lands on a beat', async () => {
     const tour = resolvedTour(findTour('fencing') as Tour);
     const narration = (page: Page) => page.getByTestId('tour-narration');
-    const paused = (page: Page) => page.getByTestId('clock').evaluate(() => !(window as unknown as { lockstep: { store: { getState(): { frame: { playing: boolean } } } } }).lockstep.store.getState().frame.playing);
+    const paused = (page: Page) =>
+      page
+        .getByTestId('clock')
+        .evaluate(
+          () =>
+            !(window as unknown as { lockstep: { store: { getState(): { frame: { playing: boolean } } } } }).lockstep.store.getState().frame
+              .playing,
+        );
     const page = await open('?v=1&seed=42&tour=fencing&beat=1&speed=100');
     await expect.poll(() => narration(page).getAttribute('data-tour')).toBe('fencing');
     await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('1');

@@ -100,7 +100,16 @@ export function longRun(count: number, untilMs: number): TraceView {
     const k = i % 10;
     const follower = actors.nodes[1 + (k % 4)];
     const drop = i % 97 === 0;
-    if (k < 4) messages.push({ type: 'AppendEntries', from: 'n1', to: follower, sentAt, endAt: sentAt + 8 + (i % 7), heartbeat: i % 3 !== 0, fate: drop ? 'loss' : 'delivered' });
+    if (k < 4)
+      messages.push({
+        type: 'AppendEntries',
+        from: 'n1',
+        to: follower,
+        sentAt,
+        endAt: sentAt + 8 + (i % 7),
+        heartbeat: i % 3 !== 0,
+        fate: drop ? 'loss' : 'delivered',
+      });
     else if (k < 8) messages.push({ type: 'AppendReply', from: follower, to: 'n1', sentAt, endAt: sentAt + 9, heartbeat: i % 3 !== 0 });
     else if (k === 8) messages.push({ type: 'ClientRequest', from: 'A', to: 'n1', sentAt, endAt: sentAt + 12 });
     else messages.push({ type: 'ClientReply', from: 'n1', to: 'A', sentAt, endAt: sentAt + 11 });

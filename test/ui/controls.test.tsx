@@ -41,7 +41,9 @@ describe('run settings', () => {
     fireEvent.change(screen.getByLabelText(/Heartbeat/), { target: { value: '400' } });
     fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '7' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply configuration' }));
-    expect(screen.getByTestId('settings-error').textContent).toMatch(/^Heartbeat interval must be .* shorter than the minimum election timeout \(150 ms\), not 400\.$/);
+    expect(screen.getByTestId('settings-error').textContent).toMatch(
+      /^Heartbeat interval must be .* shorter than the minimum election timeout \(150 ms\), not 400\.$/,
+    );
     expect(sent).toEqual([]);
   });
 
@@ -63,12 +65,17 @@ describe('run settings', () => {
   });
 
   it('keeps the recorded actions that still fit a smaller cluster, and says which it left out', () => {
-    const { sent } = renderLab(<RunSettings />, { config: { ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(7) }, schedule: '@100 crash n7; @200 crash n1' });
+    const { sent } = renderLab(<RunSettings />, {
+      config: { ...DEFAULT_CONFIG, nodeIds: nodeIdsFor(7) },
+      schedule: '@100 crash n7; @200 crash n1',
+    });
     fireEvent.change(screen.getByLabelText(/Nodes/), { target: { value: '5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply configuration' }));
     const load = sent.at(-1);
     expect(load?.type === 'load' && formatSchedule(load.schedule)).toBe('@200 crash n1');
-    expect(screen.getByTestId('settings-error').textContent).toBe('The new run leaves out 1 recorded action that names nodes it does not have (@100 crash n7).');
+    expect(screen.getByTestId('settings-error').textContent).toBe(
+      'The new run leaves out 1 recorded action that names nodes it does not have (@100 crash n7).',
+    );
   });
 });
 
@@ -82,7 +89,16 @@ describe('network controls', () => {
       store.getState().toggleSelected('n3');
     });
     fireEvent.click(screen.getByRole('button', { name: /Isolate selected \(n2, n3\)/ }));
-    expect(sent.at(-1)).toEqual({ type: 'action', body: { verb: 'partition', groups: [['n2', 'n3'], ['n1', 'n4', 'n5']] } });
+    expect(sent.at(-1)).toEqual({
+      type: 'action',
+      body: {
+        verb: 'partition',
+        groups: [
+          ['n2', 'n3'],
+          ['n1', 'n4', 'n5'],
+        ],
+      },
+    });
     fireEvent.change(screen.getByLabelText('Submit to'), { target: { value: 'n3' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(sent.at(-1)).toEqual({ type: 'action', body: { verb: 'submit', command: 'x=1', target: 'n3' } });

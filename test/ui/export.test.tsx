@@ -8,7 +8,16 @@ import { messageMarks } from '../../src/paint/messageCanvas';
 import { exportFileName } from '../../src/ui/export/download';
 import { EXPORT_SLOTS, exportItems, registerExport, subscribeExports } from '../../src/ui/export/exportActions';
 import { ringSvgString } from '../../src/ui/export/ringExport';
-import { selectClientIds, selectClock, selectDrops, selectHasStores, selectMessageFrame, selectMessages, selectNodeIds, selectNodes } from '../../src/ui/store/selectors';
+import {
+  selectClientIds,
+  selectClock,
+  selectDrops,
+  selectHasStores,
+  selectMessageFrame,
+  selectMessages,
+  selectNodeIds,
+  selectNodes,
+} from '../../src/ui/store/selectors';
 import { timerArcPath, timerMarks } from '../../src/paint/timerArc';
 import { renderLab } from './labHarness';
 
@@ -108,7 +117,11 @@ describe('the export menu', () => {
   it('runs a provided export and closes; a failure is one sentence in the error banner', async () => {
     const run = vi.fn();
     provide('trace-json', { label: 'Trace (JSON)', run, available: () => true });
-    provide('events-markdown', { label: 'Event log (Markdown)', run: () => Promise.reject(new Error('the log is empty.')), available: () => true });
+    provide('events-markdown', {
+      label: 'Event log (Markdown)',
+      run: () => Promise.reject(new Error('the log is empty.')),
+      available: () => true,
+    });
     const { store } = renderLab(<ExportMenu />);
     open();
     fireEvent.click(screen.getByRole('button', { name: 'Trace (JSON)' }));
@@ -146,7 +159,13 @@ describe('the ring diagram as SVG', () => {
     const live = container.querySelector('svg.diagram') as SVGSVGElement;
     const childrenBefore = live.childElementCount;
     const layout = diagramLayout(selectNodeIds(s), selectClientIds(s), selectHasStores(s));
-    const text = ringSvgString(live, selectMessages(s), selectClock(s), { title: 'Lockstep · seed 42 · t = 170 ms', legend: true, layout, drops: selectDrops(s), nodes: selectNodes(s) });
+    const text = ringSvgString(live, selectMessages(s), selectClock(s), {
+      title: 'Lockstep · seed 42 · t = 170 ms',
+      legend: true,
+      layout,
+      drops: selectDrops(s),
+      nodes: selectNodes(s),
+    });
     expect(live.childElementCount).toBe(childrenBefore);
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
     expect(doc.querySelector('parsererror')).toBeNull();
@@ -156,14 +175,25 @@ describe('the ring diagram as SVG', () => {
     expect(doc.querySelectorAll('.export-legend .legend-item')).toHaveLength(15);
     const symbols = messageMarks(layout, selectMessageFrame(s)).filter((m) => m.mark === 'symbol');
     expect(symbols.length).toBeGreaterThan(0);
-    expect([...doc.querySelectorAll('.export-messages .msg')].map((p) => p.getAttribute('transform'))).toEqual(symbols.map((m) => `translate(${m.x.toFixed(2)},${m.y.toFixed(2)})`));
+    expect([...doc.querySelectorAll('.export-messages .msg')].map((p) => p.getAttribute('transform'))).toEqual(
+      symbols.map((m) => `translate(${m.x.toFixed(2)},${m.y.toFixed(2)})`),
+    );
     // The election timers the canvas paints: a track and a draining arc around each follower, none around the leader.
-    expect([...doc.querySelectorAll('.export-timers [data-timer-of]')].map((g) => g.getAttribute('data-timer-of'))).toEqual(['n1', 'n3', 'n4', 'n5']);
+    expect([...doc.querySelectorAll('.export-timers [data-timer-of]')].map((g) => g.getAttribute('data-timer-of'))).toEqual([
+      'n1',
+      'n3',
+      'n4',
+      'n5',
+    ]);
     const arcs = timerMarks(layout, selectNodes(s), selectClock(s));
     expect(arcs.every((t) => t.left > 0 && t.left < 1)).toBe(true);
-    expect([...doc.querySelectorAll('.export-timers .timer-arc')].map((p) => p.getAttribute('d'))).toEqual(arcs.map((t) => timerArcPath(t)));
+    expect([...doc.querySelectorAll('.export-timers .timer-arc')].map((p) => p.getAttribute('d'))).toEqual(
+      arcs.map((t) => timerArcPath(t)),
+    );
     // Every element carries its own style; nothing depends on the page's stylesheet.
-    const unstyled = [...doc.querySelectorAll('*')].filter((e) => !e.hasAttribute('style') && !e.matches('title, .export-bg, .export-title'));
+    const unstyled = [...doc.querySelectorAll('*')].filter(
+      (e) => !e.hasAttribute('style') && !e.matches('title, .export-bg, .export-title'),
+    );
     expect(unstyled).toEqual([]);
     const noLegend = ringSvgString(live, [], 170, { title: 't', legend: false, layout });
     expect(new DOMParser().parseFromString(noLegend, 'image/svg+xml').querySelector('.export-legend')).toBeNull();

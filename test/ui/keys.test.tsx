@@ -88,7 +88,14 @@ describe('keys whatever button has focus', () => {
     const { sent, bridge } = renderLab(
       <>
         <Keys />
-        <SpaceTimeView trace={trace} nowMs={500} onSeek={() => {}} onMessage={() => {}} onPlayWindow={() => {}} size={{ width: 850, height: 548 }} />
+        <SpaceTimeView
+          trace={trace}
+          nowMs={500}
+          onSeek={() => {}}
+          onMessage={() => {}}
+          onPlayWindow={() => {}}
+          size={{ width: 850, height: 548 }}
+        />
       </>,
     );
     const frame = document.querySelector('.spacetime-frame')!;
@@ -172,12 +179,22 @@ describe('names', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Clients' }));
     for (const id of ['A', 'B']) {
       const card = screen.getByRole('article', { name: new RegExp(`Client ${id}`) });
-      for (const name of [`Acquire as client ${id}`, `Write as client ${id}`, `Release as client ${id}`, `Pause client ${id}`, `Crash client ${id}`]) {
+      for (const name of [
+        `Acquire as client ${id}`,
+        `Write as client ${id}`,
+        `Release as client ${id}`,
+        `Pause client ${id}`,
+        `Crash client ${id}`,
+      ]) {
         expect(within(card).getByRole('button', { name }).textContent, name).toBe(name.split(' ')[0]); // what is seen starts the name
       }
     }
     act(() => store.setState({ frame: { ...store.getState().frame, playing: true } }));
-    expect(screen.getAllByRole('button', { name: /Pause/ }).map((b) => b.getAttribute('aria-label') ?? b.textContent)).toEqual(['❚❚ Pause', 'Pause client A', 'Pause client B']);
+    expect(screen.getAllByRole('button', { name: /Pause/ }).map((b) => b.getAttribute('aria-label') ?? b.textContent)).toEqual([
+      '❚❚ Pause',
+      'Pause client A',
+      'Pause client B',
+    ]);
     // No two buttons on the page share a name.
     const names = screen.getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim());
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
@@ -195,7 +212,10 @@ describe('names', () => {
   });
 
   it('a queued write shows key=value, not only the key', () => {
-    renderLab(<ClientsPanel />, { schedule: '@400 client A acquire job:42 5000; @400 client A write result=A-1; @400 client A release job:42', untilMs: 401 });
+    renderLab(<ClientsPanel />, {
+      schedule: '@400 client A acquire job:42 5000; @400 client A write result=A-1; @400 client A release job:42',
+      untilMs: 401,
+    });
     const a = screen.getByRole('article', { name: /Client A/ });
     const queued = [...a.querySelectorAll('dt')].find((dt) => dt.textContent === 'queued')?.nextElementSibling?.textContent;
     expect(queued).toBe('write result=A-1, release job:42');

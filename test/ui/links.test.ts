@@ -36,9 +36,13 @@ describe('the page’s links', () => {
   });
 
   it('answers old-style and bad links with one sentence', () => {
-    expect(runFromQuery('?seed=7&nodes=9&paused')).toBe('This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, s, z, t, speed, tour, beat, view, present, embed, console, snapshot.');
+    expect(runFromQuery('?seed=7&nodes=9&paused')).toBe(
+      'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, s, z, t, speed, tour, beat, view, present, embed, console, snapshot.',
+    );
     expect(runFromQuery('?speed=1')).toBe('This link has no format version (v=1); it is not a Lockstep run link.');
-    expect(runFromQuery('?v=1&seed=42&nodes=12')).toBe('This link\'s configuration is invalid: The number of nodes must be a whole number from 1 to 9, not "12".');
+    expect(runFromQuery('?v=1&seed=42&nodes=12')).toBe(
+      'This link\'s configuration is invalid: The number of nodes must be a whole number from 1 to 9, not "12".',
+    );
     expect(runFromQuery('?v=1&seed=42&t=700000')).toBe('This link\'s time "700000" must be a whole number of ms from 0 to 600000.');
     expect(runFromQuery('?v=2&seed=42')).toBe('This link is format version "2"; this Lockstep reads version 1.');
   });
@@ -53,14 +57,25 @@ describe('the page’s links', () => {
     expect(runFromQuery('?v=1&seed=42&tour=nope&beat=1')).toBe(
       'This link\'s tour "nope" is not one of the tours: first-election, replication, failover, split-vote, partition, log-repair, figure8, chapter, fencing, ghost-lock, clock-drift, failover-lease, rejoin-disrupts, isolated-leader, noop-commit, snapshot-catch-up, stale-read, stale-read-index, stale-term-backup, hand-over, grow-and-remove.',
     );
-    expect(runFromQuery('?v=1&seed=42&tour=fencing&beat=9')).toBe('This link\'s beat "9" must be a whole number from 1 to 7 (the tour "fencing" has 7 beats).');
+    expect(runFromQuery('?v=1&seed=42&tour=fencing&beat=9')).toBe(
+      'This link\'s beat "9" must be a whole number from 1 to 7 (the tour "fencing" has 7 beats).',
+    );
     expect(runFromQuery('?v=1&seed=42&beat=2')).toBe('This link has a beat but no tour; write it like "&tour=fencing&beat=3".');
   });
 
   it('a run’s link decodes back to the same run', () => {
-    const query = linkQuery({ config: { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] }, schedule: parseSchedule('@300 crash n2; @310 client A acquire job:42 10000'), nowMs: 512, speed: 0.1 });
+    const query = linkQuery({
+      config: { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] },
+      schedule: parseSchedule('@300 crash n2; @310 client A acquire job:42 10000'),
+      nowMs: 512,
+      speed: 0.1,
+    });
     expect(query).toBe('v=1&seed=42&clients=AB&s=%40300+crash+n2%3B+%40310+client+A+acquire+job%3A42+10000&t=512');
-    expect(runFromQuery(query)).toMatchObject({ schedule: parseSchedule('@300 crash n2; @310 client A acquire job:42 10000'), startAtMs: 512, speed: 0.1 });
+    expect(runFromQuery(query)).toMatchObject({
+      schedule: parseSchedule('@300 crash n2; @310 client A acquire job:42 10000'),
+      startAtMs: 512,
+      speed: 0.1,
+    });
   });
 });
 

@@ -53,7 +53,10 @@ describe('diagram', () => {
   it('colours partition sides by majority and minority, not by the order they were written in', () => {
     for (const schedule of ['@320 partition n1,n2 | n3,n4,n5', '@320 partition n3,n4,n5 | n1,n2']) {
       const { container, unmount } = renderLab(<Diagram />, { schedule, untilMs: 330 });
-      const sides = [...container.querySelectorAll('.partition-group')].map((g) => ({ side: g.getAttribute('data-side'), cls: g.getAttribute('class') }));
+      const sides = [...container.querySelectorAll('.partition-group')].map((g) => ({
+        side: g.getAttribute('data-side'),
+        cls: g.getAttribute('class'),
+      }));
       const majority = sides.find((s) => s.side === 'majority');
       const minority = sides.find((s) => s.side === 'minority');
       expect(majority?.cls).toContain('side-majority');
@@ -79,7 +82,8 @@ describe('logs panel', () => {
   });
 });
 
-const CHAPTER_PART = '@1168 crash n2; @1360 restart n2; @1410 submit x=1; @1410 submit x=2; @1560 partition n2,n3; @1753 submit x=3 to n3; @1753 submit y=1 to n1';
+const CHAPTER_PART =
+  '@1168 crash n2; @1360 restart n2; @1410 submit x=1; @1410 submit x=2; @1560 partition n2,n3; @1753 submit x=3 to n3; @1753 submit y=1 to n1';
 
 describe('stores panel', () => {
   it('ends the fencing preset with the stores disagreeing as the chapter says', () => {
@@ -90,7 +94,9 @@ describe('stores panel', () => {
     expect(row(fenced)).toBe('resultB-first2');
     expect(row(unfenced)).toBe('resultA-second1');
     expect(fenced.textContent).toContain('rejected: token 1 is older than token 2');
-    expect(screen.getByTestId('stores-disagree').textContent).toContain('on result: fenced has B-first (token 2), unfenced has A-second (token 1)');
+    expect(screen.getByTestId('stores-disagree').textContent).toContain(
+      'on result: fenced has B-first (token 2), unfenced has A-second (token 1)',
+    );
   });
 });
 
@@ -99,9 +105,15 @@ describe('clients panel', () => {
     const { sent } = renderLab(<ClientsPanel />);
     const a = screen.getByRole('article', { name: /Client A/ });
     fireEvent.click(within(a).getByRole('button', { name: 'Acquire as client A' }));
-    expect(sent.at(-1)).toEqual({ type: 'action', body: { verb: 'client', client: 'A', intent: { op: 'acquire', key: 'job:42', leaseMs: 10000 } } });
+    expect(sent.at(-1)).toEqual({
+      type: 'action',
+      body: { verb: 'client', client: 'A', intent: { op: 'acquire', key: 'job:42', leaseMs: 10000 } },
+    });
     fireEvent.click(within(a).getByRole('button', { name: 'Write as client A' }));
-    expect(sent.at(-1)).toEqual({ type: 'action', body: { verb: 'client', client: 'A', intent: { op: 'write', key: 'result', value: 'A-1' } } });
+    expect(sent.at(-1)).toEqual({
+      type: 'action',
+      body: { verb: 'client', client: 'A', intent: { op: 'write', key: 'result', value: 'A-1' } },
+    });
     fireEvent.change(within(a).getByLabelText('lease ms'), { target: { value: 'soon' } });
     const before = sent.length;
     fireEvent.click(within(a).getByRole('button', { name: 'Acquire as client A' }));
@@ -157,7 +169,9 @@ describe('event log', () => {
     expect(texts).toContain('t= 1410 ms  · n3 appends x=1 at index 1 (term 2)');
     fireEvent.click(screen.getByLabelText(/details/));
     expect(rows().some((li) => li.hasAttribute('data-detail'))).toBe(false);
-    expect(rows().map((li) => li.textContent)).toEqual(withDetails.filter((li) => !li.hasAttribute('data-detail')).map((li) => li.textContent));
+    expect(rows().map((li) => li.textContent)).toEqual(
+      withDetails.filter((li) => !li.hasAttribute('data-detail')).map((li) => li.textContent),
+    );
   });
 
   it('lists lines in the chapter format and filters by node and kind', () => {

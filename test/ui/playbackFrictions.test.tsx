@@ -52,7 +52,9 @@ describe("the scrubber's extent", () => {
     const { store } = renderLab(<Scrubber />, chapter);
     act(() => store.setState((s) => ({ frame: { ...s.frame, endMs: MAX_SEEK_MS } })));
     expect(screen.getByTestId('scrub-cap').textContent).toBe("end of the page's 600 s");
-    expect(screen.getByRole('slider', { name: 'Time in the run' }).getAttribute('aria-valuetext')).toBe("t = 1500 ms of 600000 ms, the end of the page's 600 s");
+    expect(screen.getByRole('slider', { name: 'Time in the run' }).getAttribute('aria-valuetext')).toBe(
+      "t = 1500 ms of 600000 ms, the end of the page's 600 s",
+    );
   });
 
   it("the clock says so at the cap, and shows a preset's end only before it", () => {
@@ -109,14 +111,17 @@ describe('a fork of the run', () => {
     expect(screen.getByTestId('fork-notice').textContent).toContain('You changed the past at t=700 ms: 1 later action was set aside.');
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss the notice' }));
     expect(screen.queryByTestId('fork-notice')).toBeNull();
-    expect((screen.getByLabelText('Scenario') as HTMLSelectElement).selectedOptions[0].textContent).toBe("The chapter's demo (forked at 700 ms)");
+    expect((screen.getByLabelText('Scenario') as HTMLSelectElement).selectedOptions[0].textContent).toBe(
+      "The chapter's demo (forked at 700 ms)",
+    );
   });
 });
 
 describe("schedules past the page's cap", () => {
   it("every preset and tour beat fits in the page's cap (the chapter's reference runs are unchanged)", () => {
     for (const p of PRESETS) expect(scheduleCapProblem(presetActions(p)), p.name).toBeNull();
-    for (const t of TOURS) for (const b of resolvedTour(t).beats) expect(scheduleCapProblem(b.lineSchedule), `${t.name} ${b.number}`).toBeNull();
+    for (const t of TOURS)
+      for (const b of resolvedTour(t).beats) expect(scheduleCapProblem(b.lineSchedule), `${t.name} ${b.number}`).toBeNull();
   });
 
   it('the schedule editor refuses @700000 with a sentence and loads nothing', () => {
@@ -134,10 +139,14 @@ describe("schedules past the page's cap", () => {
     const query = encodeLink(spec);
     const page = decodeLink(query);
     expect(page.ok).toBe(false);
-    expect(!page.ok && page.error).toBe(`This link's schedule is invalid: Action 1 ("@700000 crash n1") is past the end of the page's 600 s: the page plays runs up to ${MAX_SEEK_MS} ms (the command line goes further).`);
+    expect(!page.ok && page.error).toBe(
+      `This link's schedule is invalid: Action 1 ("@700000 crash n1") is past the end of the page's 600 s: the page plays runs up to ${MAX_SEEK_MS} ms (the command line goes further).`,
+    );
     expect(decodeLink(query, { pageCap: false }).ok).toBe(true);
     const file = runFromJson(JSON.stringify({ format: 'lockstep-run', version: 1, seed: '42', t: 0, schedule: ['@700000 crash n1'] }));
-    expect(!file.ok && file.error).toMatch(/^This run file's schedule is invalid: Action 1 \("@700000 crash n1"\) is past the end of the page's 600 s/);
+    expect(!file.ok && file.error).toMatch(
+      /^This run file's schedule is invalid: Action 1 \("@700000 crash n1"\) is past the end of the page's 600 s/,
+    );
     // At the cap itself is fine.
     expect(decodeLink(encodeLink({ ...spec, schedule: parseSchedule(`@${MAX_SEEK_MS} crash n1`) })).ok).toBe(true);
   });

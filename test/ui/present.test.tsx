@@ -169,7 +169,16 @@ describe('the presenter console', () => {
     });
     expect(got).toContainEqual({ type: 'hello' });
     await act(async () => {
-      projector.send({ type: 'state', nowMs: 1234, playing: false, blank: false, tour: { name: 'chapter', beat: 1 }, label: 'chapter', landmarksBefore: 1, landmarksAfter: 3 });
+      projector.send({
+        type: 'state',
+        nowMs: 1234,
+        playing: false,
+        blank: false,
+        tour: { name: 'chapter', beat: 1 },
+        label: 'chapter',
+        landmarksBefore: 1,
+        landmarksAfter: 3,
+      });
       await new Promise((r) => setTimeout(r, 20));
     });
     expect(screen.getByTestId('console-now').textContent).toContain('t = 1234 ms');

@@ -33,7 +33,9 @@ describe('the Protocol section of Run settings', () => {
   });
 
   it('a run with features shows them checked; unchecking one drops its bugs too', () => {
-    const { sent } = renderLab(<RunSettings />, { config: { ...DEFAULT_CONFIG, features: ['pre-vote', 'check-quorum'], bugs: ['quorum-counts-self-twice', 'figure8'] } });
+    const { sent } = renderLab(<RunSettings />, {
+      config: { ...DEFAULT_CONFIG, features: ['pre-vote', 'check-quorum'], bugs: ['quorum-counts-self-twice', 'figure8'] },
+    });
     expect((screen.getByRole('checkbox', { name: /CheckQuorum/ }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('checkbox', { name: /CheckQuorum/ }));
     const load = sent.at(-1);

@@ -43,7 +43,9 @@ describe('the snapshot threshold in Settings ▸ Protocol', () => {
     const input = screen.getByTestId('snapshot-threshold');
     fireEvent.change(input, { target: { value: 'lots' } });
     fireEvent.blur(input);
-    expect(screen.getByTestId('snapshot-threshold-error').textContent).toBe('The snapshot threshold must be a whole number of entries from 1 to 1000, not "lots".');
+    expect(screen.getByTestId('snapshot-threshold-error').textContent).toBe(
+      'The snapshot threshold must be a whole number of entries from 1 to 1000, not "lots".',
+    );
     expect(sent.length).toBe(before);
   });
 });
@@ -52,7 +54,11 @@ describe('the logs with snapshots', () => {
   const preset = findPreset('snapshot-catch-up')!;
 
   it('show the compacted prefix as one box, then the entries after it with their global indexes', () => {
-    const { container } = renderLab(<LogsPanel />, { config: { ...preset.config, features: ['snapshots'] }, schedule: preset.schedule, untilMs: 3000 });
+    const { container } = renderLab(<LogsPanel />, {
+      config: { ...preset.config, features: ['snapshots'] },
+      schedule: preset.schedule,
+      untilMs: 3000,
+    });
     const n5 = container.querySelector('[data-log-node="n5"]')!;
     const box = n5.querySelector('.log-snapshot')!;
     expect(box.textContent).toBe('snapshot ≤ 16, term 1');

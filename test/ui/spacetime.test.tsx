@@ -20,7 +20,19 @@ const trace = traceView({
     { type: 'StoreWrite', from: 'A', to: 'fenced', sentAt: 600, endAt: 610 },
   ],
   storeMarks: [
-    { store: 'fenced', t: 610, message: 6, client: 'A', key: 'job', value: 'a', token: 1, accepted: false, highestBefore: 2, leaseEnded: true, reason: 'below' },
+    {
+      store: 'fenced',
+      t: 610,
+      message: 6,
+      client: 'A',
+      key: 'job',
+      value: 'a',
+      token: 1,
+      accepted: false,
+      highestBefore: 2,
+      leaseEnded: true,
+      reason: 'below',
+    },
   ],
 });
 
@@ -28,7 +40,9 @@ function renderView(over: Partial<Parameters<typeof SpaceTimeView>[0]> = {}) {
   const onSeek = vi.fn();
   const onMessage = vi.fn();
   const onPlayWindow = vi.fn();
-  const view = render(<SpaceTimeView trace={trace} nowMs={500} onSeek={onSeek} onMessage={onMessage} onPlayWindow={onPlayWindow} size={SIZE} {...over} />);
+  const view = render(
+    <SpaceTimeView trace={trace} nowMs={500} onSeek={onSeek} onMessage={onMessage} onPlayWindow={onPlayWindow} size={SIZE} {...over} />,
+  );
   const root = screen.getByTestId('spacetime');
   return { ...view, root, onSeek, onMessage, onPlayWindow };
 }
@@ -39,16 +53,39 @@ describe('SpaceTimeView', () => {
   it('renders a labelled group with a header per lane', () => {
     const { root } = renderView();
     expect(root.getAttribute('role')).toBe('group');
-    expect(root.getAttribute('aria-label')).toMatch(/^Space-time diagram, 0 ms to 1,000 ms: lanes n1, n2, n3, n4, n5, client A, client B, fenced store, unfenced store;/);
-    expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.getAttribute('data-lane'))).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'A', 'B', 'fenced', 'unfenced']);
+    expect(root.getAttribute('aria-label')).toMatch(
+      /^Space-time diagram, 0 ms to 1,000 ms: lanes n1, n2, n3, n4, n5, client A, client B, fenced store, unfenced store;/,
+    );
+    expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.getAttribute('data-lane'))).toEqual([
+      'n1',
+      'n2',
+      'n3',
+      'n4',
+      'n5',
+      'A',
+      'B',
+      'fenced',
+      'unfenced',
+    ]);
   });
 
   it('renders one hittable DOM arrow per visible message with its data attributes (heartbeats folded by default)', () => {
     const { root } = renderView();
     const lines = arrows(root);
-    expect(lines.map((l) => l.getAttribute('data-msg-type'))).toEqual(['RequestVote', 'VoteReply', 'AppendEntries', 'ClientRequest', 'StoreWrite']);
+    expect(lines.map((l) => l.getAttribute('data-msg-type'))).toEqual([
+      'RequestVote',
+      'VoteReply',
+      'AppendEntries',
+      'ClientRequest',
+      'StoreWrite',
+    ]);
     const lost = lines[2];
-    expect([lost.getAttribute('data-from'), lost.getAttribute('data-to'), lost.getAttribute('data-msg-id'), lost.getAttribute('data-fate')]).toEqual(['n1', 'n3', '3', 'loss']);
+    expect([
+      lost.getAttribute('data-from'),
+      lost.getAttribute('data-to'),
+      lost.getAttribute('data-msg-id'),
+      lost.getAttribute('data-fate'),
+    ]).toEqual(['n1', 'n3', '3', 'loss']);
     expect(lost.getAttribute('aria-label')).toBe('AppendEntries n1→n3 (n1 to n3): sent at 200 ms, dropped at 220 ms: lost');
     fireEvent.click(screen.getByRole('button', { name: /Heartbeats: folded/ }));
     expect(arrows(root).map((l) => l.getAttribute('data-msg-type'))).toContain('AppendEntries');
@@ -58,7 +95,11 @@ describe('SpaceTimeView', () => {
   it('marks store writes in the DOM with store, verdict and token', () => {
     const { root } = renderView();
     const mark = root.querySelector('[data-store]')!;
-    expect([mark.getAttribute('data-store'), mark.getAttribute('data-accepted'), mark.getAttribute('data-token')]).toEqual(['fenced', 'false', '1']);
+    expect([mark.getAttribute('data-store'), mark.getAttribute('data-accepted'), mark.getAttribute('data-token')]).toEqual([
+      'fenced',
+      'false',
+      '1',
+    ]);
     expect(mark.getAttribute('aria-label')).toBe('fenced store at 610 ms: write from A, token 1 < 2 refused');
   });
 
@@ -99,7 +140,10 @@ describe('SpaceTimeView', () => {
     fireEvent.click(screen.getByTestId('spacetime-plot'), { clientX: 200, clientY: HEADER_HEIGHT });
     expect(onSeek.mock.calls[0][0]).toBeCloseTo(300);
     for (let i = 0; i < 12; i++) fireEvent.click(screen.getByRole('button', { name: 'Zoom in' }));
-    const [a, b] = root.querySelector('.spacetime-window')!.textContent!.split(' – ').map((s) => parseFloat(s));
+    const [a, b] = root
+      .querySelector('.spacetime-window')!
+      .textContent!.split(' – ')
+      .map((s) => parseFloat(s));
     expect(b - a).toBe(5);
     fireEvent.keyDown(frame, { key: '0' });
     expect(root.querySelector('.spacetime-window')?.textContent).toBe('0 ms – 1,000 ms');
@@ -108,10 +152,24 @@ describe('SpaceTimeView', () => {
 
   it('shows a chosen subset of lanes and folds the nodes into one service lane', () => {
     const { root } = renderView({ lanes: ['A', 'service', 'B', 'fenced'] });
-    expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.textContent)).toEqual(['client A', 'lease service', 'client B', 'fenced store']);
+    expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.textContent)).toEqual([
+      'client A',
+      'lease service',
+      'client B',
+      'fenced store',
+    ]);
     expect(arrows(root).map((l) => l.getAttribute('data-msg-type'))).toEqual(['ClientRequest', 'StoreWrite']);
     fireEvent.click(screen.getByLabelText('fold nodes into one service lane'));
-    expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.getAttribute('data-lane'))).toEqual(['A', 'n1', 'n2', 'n3', 'n4', 'n5', 'B', 'fenced']);
+    expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.getAttribute('data-lane'))).toEqual([
+      'A',
+      'n1',
+      'n2',
+      'n3',
+      'n4',
+      'n5',
+      'B',
+      'fenced',
+    ]);
     fireEvent.click(screen.getByLabelText('client B'));
     expect([...root.querySelectorAll('.spacetime-headers text[data-lane]')].map((t) => t.getAttribute('data-lane'))).not.toContain('B');
   });
@@ -144,10 +202,19 @@ describe('SpaceTimeView', () => {
 
   it('catches its DOM arrows up with a growing trace, a new trace at once', async () => {
     const { root, rerender, onSeek, onMessage } = renderView();
-    const grown = traceView({ untilMs: 1000, messages: [{ type: 'RequestVote', from: 'n1', to: 'n2', sentAt: 100, endAt: 110 }, { type: 'RequestVote', from: 'n1', to: 'n3', sentAt: 100, endAt: 112 }] });
+    const grown = traceView({
+      untilMs: 1000,
+      messages: [
+        { type: 'RequestVote', from: 'n1', to: 'n2', sentAt: 100, endAt: 110 },
+        { type: 'RequestVote', from: 'n1', to: 'n3', sentAt: 100, endAt: 112 },
+      ],
+    });
     rerender(<SpaceTimeView trace={{ ...grown, traceId: 2 }} nowMs={500} onSeek={onSeek} onMessage={onMessage} size={SIZE} />);
     expect(arrows(root).map((l) => l.getAttribute('data-to'))).toEqual(['n2', 'n3']);
-    const more = traceView({ untilMs: 1000, messages: [...[2, 3, 4, 5].map((n) => ({ type: 'RequestVote' as const, from: 'n1', to: `n${n}`, sentAt: 100, endAt: 110 + n }))] });
+    const more = traceView({
+      untilMs: 1000,
+      messages: [...[2, 3, 4, 5].map((n) => ({ type: 'RequestVote' as const, from: 'n1', to: `n${n}`, sentAt: 100, endAt: 110 + n }))],
+    });
     rerender(<SpaceTimeView trace={{ ...more, traceId: 2 }} nowMs={500} onSeek={onSeek} onMessage={onMessage} size={SIZE} />);
     await waitFor(() => expect(arrows(root)).toHaveLength(4));
   });

@@ -77,7 +77,21 @@ describe('timeline scrubber', () => {
     const { store, sent } = renderLab(<Scrubber />, chapter);
     act(() =>
       store.setState((s) => ({
-        frame: { ...s.frame, check: { checkedToMs: 2253, staleWrites: 0, violation: { invariant: 'election-safety', title: 'Election Safety', t: 1700, nodes: ['n1', 'n3'], sentence: 'n1 and n3 were both elected leader of term 2.', line: '' } } },
+        frame: {
+          ...s.frame,
+          check: {
+            checkedToMs: 2253,
+            staleWrites: 0,
+            violation: {
+              invariant: 'election-safety',
+              title: 'Election Safety',
+              t: 1700,
+              nodes: ['n1', 'n3'],
+              sentence: 'n1 and n3 were both elected leader of term 2.',
+              line: '',
+            },
+          },
+        },
       })),
     );
     fireEvent.click(screen.getByRole('button', { name: 't=1700 ms: Election Safety violated' }));
@@ -112,7 +126,9 @@ describe('schedule editor', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Apply schedule' }));
     expect(sent).toEqual([]);
     fireEvent.change(text, { target: { value: '@100 crash n8' } });
-    expect(screen.getByTestId('schedule-error').textContent).toMatch(/names node "n8", which is not in the cluster; the nodes are n1, n2, n3, n4, n5\.$/);
+    expect(screen.getByTestId('schedule-error').textContent).toMatch(
+      /names node "n8", which is not in the cluster; the nodes are n1, n2, n3, n4, n5\.$/,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Revert' }));
     expect((text as HTMLTextAreaElement).value.split('\n')[0]).toBe('@1168 crash n2');
     expect(screen.queryByTestId('schedule-error')).toBeNull();
@@ -123,7 +139,14 @@ describe('schedule editor', () => {
     fireEvent.change(screen.getByTestId('schedule-text'), { target: { value: '@1168 crash n2\n\n@1300   restart n2 ' } });
     expect(screen.queryByTestId('schedule-error')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Apply schedule' }));
-    expect(sent.at(-1)).toEqual({ type: 'load', config: DEFAULT_CONFIG, schedule: parseSchedule('@1168 crash n2; @1300 restart n2'), startAtMs: 1500, playing: false, label: 'custom' });
+    expect(sent.at(-1)).toEqual({
+      type: 'load',
+      config: DEFAULT_CONFIG,
+      schedule: parseSchedule('@1168 crash n2; @1300 restart n2'),
+      startAtMs: 1500,
+      playing: false,
+      label: 'custom',
+    });
   });
 });
 
@@ -132,20 +155,44 @@ describe('share controls', () => {
     renderLab(<ShareControls />, chapter);
     fireEvent.click(screen.getByRole('button', { name: /Copy link/ }));
     const field = (await screen.findByTestId('share-url')) as HTMLInputElement;
-    expect(field.value).toBe(`${location.origin}${location.pathname}?v=1&seed=42&s=${encodeURIComponent(CHAPTER_SCHEDULE).replace(/%20/g, '+')}&t=1500`);
+    expect(field.value).toBe(
+      `${location.origin}${location.pathname}?v=1&seed=42&s=${encodeURIComponent(CHAPTER_SCHEDULE).replace(/%20/g, '+')}&t=1500`,
+    );
     expect(await screen.findByText('Selected: press Ctrl+C (⌘C) to copy it.')).toBeTruthy();
   });
 
   it('exports the run as a small JSON file and imports one, with one sentence for a bad file', async () => {
     const { store, sent } = renderLab(<ShareControls />, chapter);
     const text = runFileText(store.getState());
-    expect(JSON.parse(text)).toMatchObject({ format: 'lockstep-run', version: 1, seed: '42', t: 1500, schedule: CHAPTER_SCHEDULE.split('; ') });
+    expect(JSON.parse(text)).toMatchObject({
+      format: 'lockstep-run',
+      version: 1,
+      seed: '42',
+      t: 1500,
+      schedule: CHAPTER_SCHEDULE.split('; '),
+    });
     const input = screen.getByTestId('import-file');
-    fireEvent.change(input, { target: { files: [new File(['{"format":"lockstep-run","version":1,"seed":"42","nodes":12}'], 'broken.json')] } });
-    await waitFor(() => expect(store.getState().error).toBe('broken.json: This run file\'s configuration is invalid: The number of nodes must be a whole number from 1 to 9, not "12". The current run is kept.'));
+    fireEvent.change(input, {
+      target: { files: [new File(['{"format":"lockstep-run","version":1,"seed":"42","nodes":12}'], 'broken.json')] },
+    });
+    await waitFor(() =>
+      expect(store.getState().error).toBe(
+        'broken.json: This run file\'s configuration is invalid: The number of nodes must be a whole number from 1 to 9, not "12". The current run is kept.',
+      ),
+    );
     expect(sent).toEqual([]);
     fireEvent.change(input, { target: { files: [new File([text.replace('"t": 1500', '"t": 900')], 'good.json')] } });
-    await waitFor(() => expect(sent.at(-1)).toEqual({ type: 'load', config: DEFAULT_CONFIG, schedule: parseSchedule(CHAPTER_SCHEDULE), startAtMs: 900, stopAtMs: 2253, playing: false, label: 'chapter' }));
+    await waitFor(() =>
+      expect(sent.at(-1)).toEqual({
+        type: 'load',
+        config: DEFAULT_CONFIG,
+        schedule: parseSchedule(CHAPTER_SCHEDULE),
+        startAtMs: 900,
+        stopAtMs: 2253,
+        playing: false,
+        label: 'chapter',
+      }),
+    );
   });
 
   it('lists the keyboard shortcuts', () => {
@@ -199,11 +246,21 @@ describe('invariants panel, bugs menu and counterexample search', () => {
     const { store, sent } = renderLab(<InvariantsPanel />, chapter);
     act(() =>
       store.setState((s) => ({
-        frame: { ...s.frame, check: {
-          checkedToMs: 2253,
-          staleWrites: 2,
-          violation: { invariant: 'fencing', title: 'Fenced store never goes back', t: 1950, nodes: ['C', 'fenced'], sentence: 'the fenced store accepted a write with no token for k1 from C after accepting token 1.', line: '' },
-        } },
+        frame: {
+          ...s.frame,
+          check: {
+            checkedToMs: 2253,
+            staleWrites: 2,
+            violation: {
+              invariant: 'fencing',
+              title: 'Fenced store never goes back',
+              t: 1950,
+              nodes: ['C', 'fenced'],
+              sentence: 'the fenced store accepted a write with no token for k1 from C after accepting token 1.',
+              line: '',
+            },
+          },
+        },
       })),
     );
     const verdict = screen.getByTestId('invariant-verdict');
@@ -219,9 +276,18 @@ describe('invariants panel, bugs menu and counterexample search', () => {
     expect(screen.queryByRole('checkbox')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Bugs: none/ }));
     // One per bug, the engine's then each protocol feature's, each with its manifest's blurb.
-    expect(screen.getAllByRole('checkbox').map((box) => box.closest('label')?.textContent)).toEqual(BUGS.map((b) => `${b.name} ${b.blurb}`));
+    expect(screen.getAllByRole('checkbox').map((box) => box.closest('label')?.textContent)).toEqual(
+      BUGS.map((b) => `${b.name} ${b.blurb}`),
+    );
     fireEvent.click(screen.getByRole('checkbox', { name: /no-fencing/ }));
-    expect(sent.at(-1)).toEqual({ type: 'load', config: { ...DEFAULT_CONFIG, bugs: ['no-fencing'] }, schedule: parseSchedule(CHAPTER_SCHEDULE), startAtMs: 1500, playing: false, label: 'custom' });
+    expect(sent.at(-1)).toEqual({
+      type: 'load',
+      config: { ...DEFAULT_CONFIG, bugs: ['no-fencing'] },
+      schedule: parseSchedule(CHAPTER_SCHEDULE),
+      startAtMs: 1500,
+      playing: false,
+      label: 'custom',
+    });
   });
 
   it('searches with the run’s protocol features', () => {
@@ -241,16 +307,34 @@ describe('invariants panel, bugs menu and counterexample search', () => {
     // The search keeps to the run's protocol: no features here, so none in any of its runs.
     expect(sent.at(-1)).toEqual({ type: 'fuzz', seed: 42, runs: 50, bugs: ['figure8'], features: [] });
     expect(screen.getByTestId('fuzz').textContent).toContain("the chapter's Raft with no protocol features");
-    act(() => store.setState({ fuzzProgress: { type: 'fuzz-progress', phase: 'search', runsDone: 12, runs: 50, runsPerSec: 20.5, shrinkAttempts: 0 } }));
+    act(() =>
+      store.setState({
+        fuzzProgress: { type: 'fuzz-progress', phase: 'search', runsDone: 12, runs: 50, runsPerSec: 20.5, shrinkAttempts: 0 },
+      }),
+    );
     expect(screen.getByTestId('fuzz-progress').textContent).toContain('12 of 50 runs · 20.5 runs/s');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel search' }));
     expect(sent.at(-1)).toEqual({ type: 'fuzz-cancel' });
     act(() =>
       store.setState({
         fuzzRunning: false,
-        fuzzDone: { type: 'fuzz-done', runsDone: 2, runs: 50, cancelled: false, seconds: 0.4, found: { run: 1, actions: 12, schedule: [], violation: { invariant: 'leader-completeness', title: 'Leader Completeness', t: 4505, nodes: ['n4'], sentence: '', line: '' } } },
+        fuzzDone: {
+          type: 'fuzz-done',
+          runsDone: 2,
+          runs: 50,
+          cancelled: false,
+          seconds: 0.4,
+          found: {
+            run: 1,
+            actions: 12,
+            schedule: [],
+            violation: { invariant: 'leader-completeness', title: 'Leader Completeness', t: 4505, nodes: ['n4'], sentence: '', line: '' },
+          },
+        },
       }),
     );
-    expect(screen.getByTestId('fuzz-result').textContent).toBe('Found in run 2 of 50 (0.4 s): Leader Completeness at t=4505 ms, shrunk to 12 actions. The run is loaded, paused there.');
+    expect(screen.getByTestId('fuzz-result').textContent).toBe(
+      'Found in run 2 of 50 (0.4 s): Leader Completeness at t=4505 ms, shrunk to 12 actions. The run is loaded, paused there.',
+    );
   });
 });

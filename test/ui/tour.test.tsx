@@ -26,7 +26,14 @@ describe('the tour bar', () => {
     expect(narration.getAttribute('data-beat')).toBe('2');
     expect(narration.textContent).toContain('Client B asks for job:42 and is told busy');
     const b2 = fencing.beats[1];
-    expect(sent.at(-1)).toMatchObject({ type: 'load', startAtMs: b2.endMs, stopAtMs: null, playing: false, label: 'fencing', schedule: b2.lineSchedule });
+    expect(sent.at(-1)).toMatchObject({
+      type: 'load',
+      startAtMs: b2.endMs,
+      stopAtMs: null,
+      playing: false,
+      label: 'fencing',
+      schedule: b2.lineSchedule,
+    });
 
     fireEvent.click(screen.getByTestId('tour-next'));
     const b3 = fencing.beats[2];

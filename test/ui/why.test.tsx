@@ -80,7 +80,18 @@ describe('the Why panel', () => {
 
   it('picks the message drawn under a click, where the canvas paints it', () => {
     const layout = diagramLayout(['n1', 'n2', 'n3'], [], false);
-    const m = { seq: 7, type: 'AppendEntries', src: 'n1', dst: 'n2', sentAt: 100, deliverAt: 110, lost: false, label: '', ok: null, heartbeat: true } as unknown as MessageView;
+    const m = {
+      seq: 7,
+      type: 'AppendEntries',
+      src: 'n1',
+      dst: 'n2',
+      sentAt: 100,
+      deliverAt: 110,
+      lost: false,
+      label: '',
+      ok: null,
+      heartbeat: true,
+    } as unknown as MessageView;
     const lane = messageLane(layout, 'n1', 'n2')!;
     const mid = { x: (lane.from.x + lane.to.x) / 2, y: (lane.from.y + lane.to.y) / 2 };
     expect(messageAt(layout, [m], 105, { x: mid.x + 5, y: mid.y - 5 })?.seq).toBe(7);
@@ -98,7 +109,14 @@ describe('the Why panel', () => {
     );
     fireEvent.click(container.querySelector('[data-log-node="n3"] .entry[data-index="3"]')!);
     const before = store.getState().frame.snapshot!;
-    act(() => store.setState({ frame: { ...store.getState().frame, snapshot: { ...before, nodes: before.nodes.map((n) => (n.id === 'n3' ? { ...n, commitIndex: 3 } : n)) } } }));
+    act(() =>
+      store.setState({
+        frame: {
+          ...store.getState().frame,
+          snapshot: { ...before, nodes: before.nodes.map((n) => (n.id === 'n3' ? { ...n, commitIndex: 3 } : n)) },
+        },
+      }),
+    );
     expect(screen.getByTestId('why-panel').textContent).toContain('Why is x=3 at index 3 committed on n3?');
   });
 

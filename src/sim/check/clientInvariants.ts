@@ -19,13 +19,7 @@ import type { StoreWriteRecord } from '../model/types';
 import { isKvCommand, isLockCommand, type ApplyResult, type ClientReply, type LogEntry } from '../model/types';
 
 export type ClientInvariantId =
-  | 'client-reply'
-  | 'client-token'
-  | 'client-token-unique'
-  | 'client-lease'
-  | 'client-lease-honoured'
-  | 'fencing'
-  | 'fenced-store-exact';
+  'client-reply' | 'client-token' | 'client-token-unique' | 'client-lease' | 'client-lease-honoured' | 'fencing' | 'fenced-store-exact';
 
 /** A client's lease that the service did not honour while clock drift was configured: a finding. */
 export interface LeaseDriftFinding {
@@ -83,7 +77,10 @@ export class ClientViewChecker {
       const before = this.committed.get(c.key);
       this.committed.set(c.key, c.owner);
       if (before !== undefined && before !== c.owner) this.leaseEnded(c.key, now, `the committed log gave ${c.key} to ${c.owner}`);
-    } else if ((c.type === 'release' && result.type === 'Released') || (c.type === 'expire' && result.type === 'Expired' && result.existed)) {
+    } else if (
+      (c.type === 'release' && result.type === 'Released') ||
+      (c.type === 'expire' && result.type === 'Expired' && result.existed)
+    ) {
       this.committed.delete(c.key);
       this.leaseEnded(c.key, now, `the committed log freed ${c.key} (${commandText(c)})`);
     }
@@ -143,7 +140,10 @@ export class ClientViewChecker {
     let matches = false;
     if (c !== undefined && isLockCommand(c) && r !== null && c.key === reply.key) {
       if (reply.op === 'acquire' && c.type === 'grant' && c.owner === client) {
-        matches = reply.outcome === 'granted' ? r.type === 'Granted' && r.token === reply.token : reply.outcome === 'busy' && r.type === 'GrantRejected';
+        matches =
+          reply.outcome === 'granted'
+            ? r.type === 'Granted' && r.token === reply.token
+            : reply.outcome === 'busy' && r.type === 'GrantRejected';
       } else if (reply.op === 'release' && c.type === 'release' && c.owner === client) {
         const expected = r.type === 'Released' ? 'released' : r.type === 'NotHolder' ? 'not-holder' : 'not-found';
         matches = reply.outcome === expected;
@@ -154,8 +154,13 @@ export class ClientViewChecker {
       matches = c.type === 'put' ? r.type === 'Put' : r.type === 'Got' && r.value === (reply.value ?? null);
     }
     if (!matches) {
-      const what = c === undefined ? 'nothing committed' : `${commandText(c)}${r !== null && r.type === 'Granted' ? ` (token ${r.token})` : ''}`;
-      this.violate('client-reply', [client, src], say.replyMismatch(client, src, reply.op, reply.key, reply.outcome, reply.token, index, what));
+      const what =
+        c === undefined ? 'nothing committed' : `${commandText(c)}${r !== null && r.type === 'Granted' ? ` (token ${r.token})` : ''}`;
+      this.violate(
+        'client-reply',
+        [client, src],
+        say.replyMismatch(client, src, reply.op, reply.key, reply.outcome, reply.token, index, what),
+      );
     }
   }
 
@@ -174,7 +179,11 @@ export class ClientViewChecker {
     if (w.token !== null) {
       const grant = this.grants.get(w.token);
       if (grant === undefined || grant.owner !== w.client || (w.lockKey !== null && grant.key !== w.lockKey)) {
-        this.violate('client-token', [w.client], say.wroteForeignToken(w.client, w.key, w.token, grant ? `${grant.key} to ${grant.owner}` : null));
+        this.violate(
+          'client-token',
+          [w.client],
+          say.wroteForeignToken(w.client, w.key, w.token, grant ? `${grant.key} to ${grant.owner}` : null),
+        );
       }
     }
   }

@@ -81,7 +81,10 @@ export class FeatureInvariants {
     this.cutOffTerm = cluster.nodes.map(() => -1);
     this.cutOffReach = cluster.nodes.map(() => 0);
     this.noopCheckedTerm = cluster.nodes.map((node) => (node.role === 'leader' ? node.term : -1));
-    this.snapshots = features.includes('snapshots') && committed !== null ? new SnapshotInvariants(cluster, violate, committed, cluster.extension !== null) : null;
+    this.snapshots =
+      features.includes('snapshots') && committed !== null
+        ? new SnapshotInvariants(cluster, violate, committed, cluster.extension !== null)
+        : null;
   }
 
   check(): void {
@@ -109,7 +112,8 @@ export class FeatureInvariants {
 
   private configChanged(): boolean {
     if (this.cluster.nodes.length > this.cluster.config.nodeIds.length) return true;
-    for (const node of this.cluster.nodes) if (node.membership !== null && (node.membership.configIndex > 0 || node.membership.learners.length > 0)) return true;
+    for (const node of this.cluster.nodes)
+      if (node.membership !== null && (node.membership.configIndex > 0 || node.membership.learners.length > 0)) return true;
     return false;
   }
 
@@ -134,11 +138,17 @@ export class FeatureInvariants {
         this.electedChecked.set(node.id, node.term);
         this.commitSeen.set(node.id, node.commitIndex);
         const votes = [...node.votes].sort();
-        if (m.countVoters(votes) < m.majority) this.violate('config-majority', [node.id], featureInvariant.electedByMinority(node.id, node.term, votes, m.voters));
+        if (m.countVoters(votes) < m.majority)
+          this.violate('config-majority', [node.id], featureInvariant.electedByMinority(node.id, node.term, votes, m.voters));
       } else if ((this.commitSeen.get(node.id) ?? 0) < node.commitIndex) {
         this.commitSeen.set(node.id, node.commitIndex);
         const holders = holdersOf(node, node.commitIndex);
-        if (m.countVoters(holders) < m.majority) this.violate('config-majority', [node.id], featureInvariant.committedByMinority(node.id, node.term, node.commitIndex, holders, m.voters));
+        if (m.countVoters(holders) < m.majority)
+          this.violate(
+            'config-majority',
+            [node.id],
+            featureInvariant.committedByMinority(node.id, node.term, node.commitIndex, holders, m.voters),
+          );
       }
     }
   }
@@ -178,7 +188,11 @@ export class FeatureInvariants {
     for (let i = 0; i < nodes.length; i++) {
       const cap = this.termCap[i];
       if (cap < 0 || nodes[i].term <= cap) continue;
-      this.violate('pre-vote-term', [nodes[i].id], featureInvariant.termRose(nodes[i].id, nodes[i].term, cap, [...(this.capGroup[i] ?? [])].sort(), this.majority));
+      this.violate(
+        'pre-vote-term',
+        [nodes[i].id],
+        featureInvariant.termRose(nodes[i].id, nodes[i].term, cap, [...(this.capGroup[i] ?? [])].sort(), this.majority),
+      );
       this.termCap[i] = -1; // once is enough
     }
   }
@@ -213,7 +227,11 @@ export class FeatureInvariants {
         continue;
       }
       const union = this.cutOffReach[i] | mask;
-      if (this.cutOffSince[i] < 0 || this.cutOffTerm[i] !== node.term || (this.cutOffSince[i] !== Infinity && bitCount(union) >= this.majority)) {
+      if (
+        this.cutOffSince[i] < 0 ||
+        this.cutOffTerm[i] !== node.term ||
+        (this.cutOffSince[i] !== Infinity && bitCount(union) >= this.majority)
+      ) {
         // Newly cut off, or the partition moved so that over the window a majority could answer.
         this.cutOffSince[i] = c.nowMs;
         this.cutOffTerm[i] = node.term;
@@ -223,7 +241,11 @@ export class FeatureInvariants {
       this.cutOffReach[i] = union;
       const forMs = c.nowMs - this.cutOffSince[i];
       if (forMs > boundMs) {
-        this.violate('check-quorum-step-down', [node.id], featureInvariant.stillLeads(node.id, node.term, forMs, reach, this.majority, boundMs));
+        this.violate(
+          'check-quorum-step-down',
+          [node.id],
+          featureInvariant.stillLeads(node.id, node.term, forMs, reach, this.majority, boundMs),
+        );
         this.cutOffSince[i] = Infinity; // once per cut-off
       }
     }

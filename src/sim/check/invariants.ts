@@ -160,7 +160,10 @@ export class InvariantChecker {
   /** When the cluster last converged (leader, term) while the check waits for it to stay so. */
   private converged: { readonly at: number; readonly leader: string; readonly term: number } | null = null;
   /** The liveness check's state, for people: what it waits for, or why it does not apply. */
-  liveness: { readonly state: 'idle' | 'waiting' | 'held' | 'skipped' | 'interrupted'; readonly note: string } = { state: 'idle', note: '' };
+  liveness: { readonly state: 'idle' | 'waiting' | 'held' | 'skipped' | 'interrupted'; readonly note: string } = {
+    state: 'idle',
+    note: '',
+  };
   private readonly run: CheckedRun;
   private readonly cluster: Cluster;
   private readonly maxViolations: number;
@@ -193,7 +196,11 @@ export class InvariantChecker {
     const service = run.lockService;
     this.clientView =
       service !== null
-        ? new ClientViewChecker(service, (id, who, sentence) => this.violate(id, who, sentence), (index) => this.applied[index])
+        ? new ClientViewChecker(
+            service,
+            (id, who, sentence) => this.violate(id, who, sentence),
+            (index) => this.applied[index],
+          )
         : null;
     this.featureChecks =
       featuresOf(run.cluster.config).length > 0
@@ -248,7 +255,8 @@ export class InvariantChecker {
       const log = node.log;
       const len = log.length;
       const seen = track.log;
-      if (len !== seen.length || (len > 0 && log[len - 1] !== seen[len - 1]) || node.snapshotIndex !== track.base) this.onLogChange(node, track);
+      if (len !== seen.length || (len > 0 && log[len - 1] !== seen[len - 1]) || node.snapshotIndex !== track.base)
+        this.onLogChange(node, track);
       if (node.commitIndex !== track.commitIndex) {
         if (node.commitIndex > track.commitIndex) this.onCommit(node, track.commitIndex, node.commitIndex);
         else this.violate('commit-monotonic', [node.id], say.commitBack(node.id, track.commitIndex, node.commitIndex));
@@ -276,7 +284,17 @@ export class InvariantChecker {
   private trackNewNodes(): void {
     const nodes = this.cluster.nodes;
     // It started empty (it may have taken entries already in this step; those are checked as new).
-    while (this.tracks.length < nodes.length) this.tracks.push({ log: [], base: 0, commitIndex: 0, lastApplied: 0, appliedIndex: 0, leaderTerm: -1, locks: new Map(), lastToken: 0 });
+    while (this.tracks.length < nodes.length)
+      this.tracks.push({
+        log: [],
+        base: 0,
+        commitIndex: 0,
+        lastApplied: 0,
+        appliedIndex: 0,
+        leaderTerm: -1,
+        locks: new Map(),
+        lastToken: 0,
+      });
   }
 
   // -- liveness after calm ------------------------------------------------------------------
@@ -329,7 +347,10 @@ export class InvariantChecker {
       const settle = stableWindowMs(c);
       const since = (this.converged as { at: number }).at;
       if (c.nowMs - since >= settle) {
-        this.endLiveness('held', `${l.id} led term ${l.term} and every node committed its probe ${since - this.livenessSince} ms after calm, and it still led ${settle} ms later`);
+        this.endLiveness(
+          'held',
+          `${l.id} led term ${l.term} and every node committed its probe ${since - this.livenessSince} ms after calm, and it still led ${settle} ms later`,
+        );
         return;
       }
     } else if (this.converged !== null && (leader === null || leader.id !== this.converged.leader || leader.term !== this.converged.term)) {
@@ -397,7 +418,11 @@ export class InvariantChecker {
     while (p > 0 && log[p - 1] !== seen[p - 1]) p--;
     // Leader Append-Only: a leader of the same term as at the last check only appends.
     if (p < seen.length && node.role === 'leader' && track.leaderTerm === node.term) {
-      this.violate('leader-append-only', [node.id], say.leaderRewrote(node.id, node.term, p + 1 + base, seen.length + base, log.length + base));
+      this.violate(
+        'leader-append-only',
+        [node.id],
+        say.leaderRewrote(node.id, node.term, p + 1 + base, seen.length + base, log.length + base),
+      );
     }
     seen.length = p;
     for (let pos = p; pos < log.length; pos++) {
@@ -473,7 +498,12 @@ export class InvariantChecker {
         'leader-completeness',
         [leader.id],
         say.leaderMissesCommitted(
-          leader.id, leader.term, index, commandText(rec.entry.command), rec.term, rec.commitTerm,
+          leader.id,
+          leader.term,
+          index,
+          commandText(rec.entry.command),
+          rec.term,
+          rec.commitTerm,
           has === undefined ? null : `${commandText(has.command)} (term ${has.term})`,
         ),
       );
@@ -526,7 +556,8 @@ export class InvariantChecker {
     }
     // Snapshots (§5): the node installed or restored a snapshot since its last apply; its table is
     // the snapshot's from here on.
-    if (index > track.appliedIndex + 1 && node.snapshot !== null && node.snapshot.index === index - 1) this.reseedLocks(track, node.snapshot.state);
+    if (index > track.appliedIndex + 1 && node.snapshot !== null && node.snapshot.index === index - 1)
+      this.reseedLocks(track, node.snapshot.state);
     track.appliedIndex = index;
     let rec = this.applied[index];
     const first = rec === undefined;
@@ -552,7 +583,14 @@ export class InvariantChecker {
   }
 
   /** The lock table this node's applies imply, against what its state machine answered. */
-  private checkLockApply(node: RaftNode, track: NodeTrack, rec: ApplyRecord, index: number, entry: LogEntry, result: ApplyResult | null): void {
+  private checkLockApply(
+    node: RaftNode,
+    track: NodeTrack,
+    rec: ApplyRecord,
+    index: number,
+    entry: LogEntry,
+    result: ApplyResult | null,
+  ): void {
     const command = entry.command;
     // Lock commands come only from the lock service, which gives every apply a result.
     if (!isLockCommand(command) || result === null) return;
@@ -612,7 +650,11 @@ export class InvariantChecker {
       if (v === undefined || v.linearizable !== false) continue;
       const subset = v.subset.map((id) => ops[id]);
       const sentence = sayHistory.notLinearizable(sayHistory.modelNames[name], v.key, subset.map(sayHistory.opText));
-      this.violate(name === 'locks' ? 'linearizable-locks' : name === 'register' ? 'linearizable-register' : 'linearizable-fenced-order', subset.map((o) => o.client), sentence);
+      this.violate(
+        name === 'locks' ? 'linearizable-locks' : name === 'register' ? 'linearizable-register' : 'linearizable-fenced-order',
+        subset.map((o) => o.client),
+        sentence,
+      );
     }
     return report;
   }

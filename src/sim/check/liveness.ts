@@ -15,11 +15,13 @@ export function livenessBound(config: SimConfig, maxLogLength: number): number |
   const [tMin, tMax] = config.electionTimeoutMs;
   const [lMin, lMax] = config.latencyMs;
   const hb = config.heartbeatMs;
-  if (n === 1) return 'a single node never commits in the chapter’s engine (it commits only when an AppendReply arrives), so liveness is not checked';
+  if (n === 1)
+    return 'a single node never commits in the chapter’s engine (it commits only when an AppendReply arrives), so liveness is not checked';
   if (tMax - tMin < 2 * lMax + 2) {
     return `the election timeouts (${tMin}-${tMax} ms) are narrower than two message latencies (${2 * lMax} ms), so votes can split forever and liveness is not checked`;
   }
-  if (2 * lMax >= tMin) return `a vote round trip (up to ${2 * lMax} ms) can outlast the shortest election timeout (${tMin} ms), so liveness is not checked`;
+  if (2 * lMax >= tMin)
+    return `a vote round trip (up to ${2 * lMax} ms) can outlast the shortest election timeout (${tMin} ms), so liveness is not checked`;
   if (hb + lMax - lMin >= tMin) {
     return `heartbeats (every ${hb} ms, latency ${lMin}-${lMax} ms) can arrive after a follower's timeout (${tMin} ms), so liveness is not checked`;
   }

@@ -83,7 +83,12 @@ export function runJob(spec: ExperimentSpec, points: readonly PlannedPoint[], jo
   const run = new RunRecorder(sim);
   template.drive(run, params);
   const record = run.record();
-  return { point: job.point, seed: job.seed, run: { config, schedule: sim.schedule, atMs: sim.nowMs }, values: computeMeasures(record, template.measures) };
+  return {
+    point: job.point,
+    seed: job.seed,
+    run: { config, schedule: sim.schedule, atMs: sim.nowMs },
+    values: computeMeasures(record, template.measures),
+  };
 }
 
 /** Runs every job here, in order (the CLI's single-thread path and the tests). */

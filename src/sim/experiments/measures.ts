@@ -118,8 +118,14 @@ function stableLeaderAfterLoss(record: RunRecord): { loss: LeaderLoss; index: nu
   let candidate: { index: number; node: string; term: number } | null = null;
   for (let i = loss.index + 1; i < obs.length; i++) {
     const o = obs[i];
-    if (o.kind === 'leader' && o.term > loss.term && (candidate === null || o.term > candidate.term)) candidate = { index: i, node: o.node, term: o.term };
-    else if (candidate !== null && (o.kind === 'crash' || o.kind === 'step-down' || o.kind === 'election' || o.kind === 'restart') && o.node === candidate.node) candidate = null;
+    if (o.kind === 'leader' && o.term > loss.term && (candidate === null || o.term > candidate.term))
+      candidate = { index: i, node: o.node, term: o.term };
+    else if (
+      candidate !== null &&
+      (o.kind === 'crash' || o.kind === 'step-down' || o.kind === 'election' || o.kind === 'restart') &&
+      o.node === candidate.node
+    )
+      candidate = null;
   }
   return candidate === null ? null : { loss, index: candidate.index, term: candidate.term };
 }
@@ -281,16 +287,79 @@ export interface MeasureDef {
 
 export const MEASURES: Readonly<Record<MeasureId, MeasureDef>> = {
   failover: { id: 'failover', label: 'Failover time', short: 'Failover time', unit: 'ms', integer: true, compute: failoverMs },
-  elections: { id: 'elections', label: 'Elections until a stable leader', short: 'Elections', unit: 'count', integer: true, compute: electionsToStableLeader },
+  elections: {
+    id: 'elections',
+    label: 'Elections until a stable leader',
+    short: 'Elections',
+    unit: 'count',
+    integer: true,
+    compute: electionsToStableLeader,
+  },
   terms: { id: 'terms', label: 'Terms until a stable leader', short: 'Terms', unit: 'count', integer: true, compute: termsToStableLeader },
-  'split-votes': { id: 'split-votes', label: 'Split-vote rate', short: 'Split votes', unit: '% of terms', integer: false, compute: (r) => pct(splitVoteRate(r)) },
-  'commit-p50': { id: 'commit-p50', label: 'Commit latency, median', short: 'Commit latency p50', unit: 'ms', integer: false, compute: (r) => commitLatencyPercentile(r, 0.5) },
-  'commit-p95': { id: 'commit-p95', label: 'Commit latency, p95', short: 'Commit latency p95', unit: 'ms', integer: false, compute: (r) => commitLatencyPercentile(r, 0.95) },
-  'messages-per-commit': { id: 'messages-per-commit', label: 'Messages per committed entry', short: 'Messages per entry', unit: 'messages', integer: false, compute: messagesPerCommittedEntry },
-  availability: { id: 'availability', label: 'Availability', short: 'Availability', unit: '% of time', integer: false, compute: (r) => pct(availability(r)) },
-  'stale-unfenced': { id: 'stale-unfenced', label: 'Stale writes accepted, unfenced store', short: 'Stale writes, unfenced', unit: 'writes', integer: true, compute: (r) => staleWritesAccepted(r, 'unfenced') },
-  'stale-fenced': { id: 'stale-fenced', label: 'Stale writes accepted, fenced store', short: 'Stale writes, fenced', unit: 'writes', integer: true, compute: (r) => staleWritesAccepted(r, 'fenced') },
-  'fenced-rejections': { id: 'fenced-rejections', label: 'Writes the fenced store rejected', short: 'Fenced rejections', unit: 'writes', integer: true, compute: fencedRejections },
+  'split-votes': {
+    id: 'split-votes',
+    label: 'Split-vote rate',
+    short: 'Split votes',
+    unit: '% of terms',
+    integer: false,
+    compute: (r) => pct(splitVoteRate(r)),
+  },
+  'commit-p50': {
+    id: 'commit-p50',
+    label: 'Commit latency, median',
+    short: 'Commit latency p50',
+    unit: 'ms',
+    integer: false,
+    compute: (r) => commitLatencyPercentile(r, 0.5),
+  },
+  'commit-p95': {
+    id: 'commit-p95',
+    label: 'Commit latency, p95',
+    short: 'Commit latency p95',
+    unit: 'ms',
+    integer: false,
+    compute: (r) => commitLatencyPercentile(r, 0.95),
+  },
+  'messages-per-commit': {
+    id: 'messages-per-commit',
+    label: 'Messages per committed entry',
+    short: 'Messages per entry',
+    unit: 'messages',
+    integer: false,
+    compute: messagesPerCommittedEntry,
+  },
+  availability: {
+    id: 'availability',
+    label: 'Availability',
+    short: 'Availability',
+    unit: '% of time',
+    integer: false,
+    compute: (r) => pct(availability(r)),
+  },
+  'stale-unfenced': {
+    id: 'stale-unfenced',
+    label: 'Stale writes accepted, unfenced store',
+    short: 'Stale writes, unfenced',
+    unit: 'writes',
+    integer: true,
+    compute: (r) => staleWritesAccepted(r, 'unfenced'),
+  },
+  'stale-fenced': {
+    id: 'stale-fenced',
+    label: 'Stale writes accepted, fenced store',
+    short: 'Stale writes, fenced',
+    unit: 'writes',
+    integer: true,
+    compute: (r) => staleWritesAccepted(r, 'fenced'),
+  },
+  'fenced-rejections': {
+    id: 'fenced-rejections',
+    label: 'Writes the fenced store rejected',
+    short: 'Fenced rejections',
+    unit: 'writes',
+    integer: true,
+    compute: fencedRejections,
+  },
 };
 
 const pct = (v: number | null) => (v === null ? null : Math.round(v * 100_000) / 1000);

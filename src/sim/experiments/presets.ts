@@ -37,7 +37,7 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     name: 'chapter-failover',
     title: 'Failover time after a leader crash',
     claim:
-      'A leader crash costs one election timeout plus one round of votes: the chapter\'s run (seed 42, 150-300 ms) replaces n2 192 ms after its crash. Where does 192 ms sit among 200 seeds, and how does the time follow the timeout range?',
+      "A leader crash costs one election timeout plus one round of votes: the chapter's run (seed 42, 150-300 ms) replaces n2 192 ms after its crash. Where does 192 ms sit among 200 seeds, and how does the time follow the timeout range?",
     spec: { template: 'crash-leader', sweep: sweep('timeout=100-200,150-300,300-600'), seeds: 200, firstSeed: 1 },
     measure: 'failover',
     mark: { measure: 'failover', point: '150-300', value: 192, text: "the chapter's 192 ms" },
@@ -46,7 +46,7 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     name: 'split-votes',
     title: 'Split votes: identical vs spread timeouts',
     claim:
-      'With identical timeouts every node campaigns at once and the vote splits term after term; a spread of randomness breaks the tie. Spread 0 is the chapter\'s split-vote control (every timeout 150 ms).',
+      "With identical timeouts every node campaigns at once and the vote splits term after term; a spread of randomness breaks the tie. Spread 0 is the chapter's split-vote control (every timeout 150 ms).",
     spec: { template: 'crash-leader', sweep: sweep('spread=0,5,20,50,150'), seeds: 100, firstSeed: 1 },
     measure: 'split-votes',
   },
@@ -55,15 +55,27 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     title: 'Commit latency: datacenter vs cross-region',
     claim:
       'A commit costs a round trip to a majority: with 70 ms links commits take about 140 ms, against about a millisecond at 0-1 ms (the simulation counts whole milliseconds). Timeouts are 1000-2000 ms and heartbeats 100 ms so cross-region elections stay calm.',
-    spec: { template: 'steady-load', sweep: sweep('latency=0-1,5-15,70-70'), seeds: 50, firstSeed: 1, base: { timeoutMs: [1000, 2000], heartbeatMs: 100 } },
+    spec: {
+      template: 'steady-load',
+      sweep: sweep('latency=0-1,5-15,70-70'),
+      seeds: 50,
+      firstSeed: 1,
+      base: { timeoutMs: [1000, 2000], heartbeatMs: 100 },
+    },
     measure: 'commit-p50',
   },
   {
     name: 'lease-pause',
     title: 'A pause longer than the lease',
     claim:
-      'A lease-holder that pauses past its 2000 ms lease wakes up believing it still holds the lock: the unfenced store takes its stale write over B\'s, the fenced store refuses it. Below the lease nothing is stale; past it, every run has one stale write on the unfenced store and none on the fenced one.',
-    spec: { template: 'lease-pause', sweep: sweep('pause=1000,1500,1900,2100,2500,3000'), seeds: 20, firstSeed: 1, base: { leaseMs: 2000 } },
+      "A lease-holder that pauses past its 2000 ms lease wakes up believing it still holds the lock: the unfenced store takes its stale write over B's, the fenced store refuses it. Below the lease nothing is stale; past it, every run has one stale write on the unfenced store and none on the fenced one.",
+    spec: {
+      template: 'lease-pause',
+      sweep: sweep('pause=1000,1500,1900,2100,2500,3000'),
+      seeds: 20,
+      firstSeed: 1,
+      base: { leaseMs: 2000 },
+    },
     measure: 'stale-unfenced',
   },
 ];

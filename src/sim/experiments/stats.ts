@@ -10,7 +10,10 @@ export function quantileSorted(sorted: readonly number[], p: number): number {
 }
 
 export function quantile(values: readonly number[], p: number): number {
-  return quantileSorted([...values].sort((a, b) => a - b), p);
+  return quantileSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 }
 
 export interface Summary {

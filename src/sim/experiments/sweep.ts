@@ -25,7 +25,15 @@ const num = (v: SweepValue) => (typeof v === 'number' ? v : v[0]);
 const pair = (v: SweepValue): readonly [number, number] => (typeof v === 'number' ? [v, v] : v);
 
 export const SWEEP_DEFS: Readonly<Record<SweepParam, ParamDef>> = {
-  timeout: { label: 'Election timeout range', unit: 'ms', range: true, min: 1, max: 60_000, example: '100-200,150-300,300-600', apply: (p, v) => ({ ...p, timeoutMs: pair(v) }) },
+  timeout: {
+    label: 'Election timeout range',
+    unit: 'ms',
+    range: true,
+    min: 1,
+    max: 60_000,
+    example: '100-200,150-300,300-600',
+    apply: (p, v) => ({ ...p, timeoutMs: pair(v) }),
+  },
   spread: {
     label: 'Election timeout spread (max − min)',
     unit: 'ms',
@@ -35,13 +43,69 @@ export const SWEEP_DEFS: Readonly<Record<SweepParam, ParamDef>> = {
     example: '0,10,50,150',
     apply: (p, v) => ({ ...p, timeoutMs: [p.timeoutMs[0], p.timeoutMs[0] + num(v)] }),
   },
-  heartbeat: { label: 'Heartbeat interval', unit: 'ms', range: false, min: 1, max: 60_000, example: '10,50,100', apply: (p, v) => ({ ...p, heartbeatMs: num(v) }) },
-  latency: { label: 'Message latency range', unit: 'ms', range: true, min: 0, max: 60_000, example: '0-1,5-15,60-80', apply: (p, v) => ({ ...p, latencyMs: pair(v) }) },
-  nodes: { label: 'Cluster size', unit: 'nodes', range: false, min: MIN_NODES, max: MAX_NODES, example: '3,5,7,9', apply: (p, v) => ({ ...p, nodes: num(v) }) },
-  loss: { label: 'Message loss', unit: '%', range: false, min: 0, max: 100, example: '0,5,10,20', apply: (p, v) => ({ ...p, lossPct: num(v) }) },
-  drift: { label: 'Clock drift of every node', unit: '%', range: false, min: -90, max: 90, example: '0,20,50', apply: (p, v) => ({ ...p, driftPct: num(v) }) },
-  pause: { label: 'Client pause', unit: 'ms', range: false, min: 0, max: 500_000, example: '1000,1900,2100,3000', apply: (p, v) => ({ ...p, pauseMs: num(v) }) },
-  lease: { label: 'Lease', unit: 'ms', range: false, min: 1, max: 500_000, example: '1000,2000,4000', apply: (p, v) => ({ ...p, leaseMs: num(v) }) },
+  heartbeat: {
+    label: 'Heartbeat interval',
+    unit: 'ms',
+    range: false,
+    min: 1,
+    max: 60_000,
+    example: '10,50,100',
+    apply: (p, v) => ({ ...p, heartbeatMs: num(v) }),
+  },
+  latency: {
+    label: 'Message latency range',
+    unit: 'ms',
+    range: true,
+    min: 0,
+    max: 60_000,
+    example: '0-1,5-15,60-80',
+    apply: (p, v) => ({ ...p, latencyMs: pair(v) }),
+  },
+  nodes: {
+    label: 'Cluster size',
+    unit: 'nodes',
+    range: false,
+    min: MIN_NODES,
+    max: MAX_NODES,
+    example: '3,5,7,9',
+    apply: (p, v) => ({ ...p, nodes: num(v) }),
+  },
+  loss: {
+    label: 'Message loss',
+    unit: '%',
+    range: false,
+    min: 0,
+    max: 100,
+    example: '0,5,10,20',
+    apply: (p, v) => ({ ...p, lossPct: num(v) }),
+  },
+  drift: {
+    label: 'Clock drift of every node',
+    unit: '%',
+    range: false,
+    min: -90,
+    max: 90,
+    example: '0,20,50',
+    apply: (p, v) => ({ ...p, driftPct: num(v) }),
+  },
+  pause: {
+    label: 'Client pause',
+    unit: 'ms',
+    range: false,
+    min: 0,
+    max: 500_000,
+    example: '1000,1900,2100,3000',
+    apply: (p, v) => ({ ...p, pauseMs: num(v) }),
+  },
+  lease: {
+    label: 'Lease',
+    unit: 'ms',
+    range: false,
+    min: 1,
+    max: 500_000,
+    example: '1000,2000,4000',
+    apply: (p, v) => ({ ...p, leaseMs: num(v) }),
+  },
 };
 
 export const MAX_SWEEP_VALUES = 12;
@@ -71,13 +135,17 @@ const shown = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : 
 /** Parses `name=v1,v2,...`: the sweep, or one sentence saying what is wrong and what is allowed. */
 export function parseSweep(text: string): Sweep | string {
   const m = /^\s*([a-z]+)\s*=\s*(.*?)\s*$/s.exec(text);
-  if (!m) return `The sweep must be written parameter=values, like timeout=100-200,150-300, not "${shown(text)}"; the parameters are ${SWEEP_PARAMS.join(', ')}.`;
+  if (!m)
+    return `The sweep must be written parameter=values, like timeout=100-200,150-300, not "${shown(text)}"; the parameters are ${SWEEP_PARAMS.join(', ')}.`;
   const param = m[1];
-  if (!(SWEEP_PARAMS as readonly string[]).includes(param)) return `Unknown sweep parameter "${shown(param)}"; the parameters are ${SWEEP_PARAMS.join(', ')}.`;
+  if (!(SWEEP_PARAMS as readonly string[]).includes(param))
+    return `Unknown sweep parameter "${shown(param)}"; the parameters are ${SWEEP_PARAMS.join(', ')}.`;
   const def = SWEEP_DEFS[param as SweepParam];
   const parts = m[2].split(',').map((p) => p.trim());
-  if (parts.length === 0 || parts.every((p) => p === '')) return `The sweep over ${param} needs at least one value, like ${param}=${def.example}.`;
-  if (parts.length > MAX_SWEEP_VALUES) return `The sweep over ${param} has ${parts.length} values; at most ${MAX_SWEEP_VALUES} are allowed.`;
+  if (parts.length === 0 || parts.every((p) => p === ''))
+    return `The sweep over ${param} needs at least one value, like ${param}=${def.example}.`;
+  if (parts.length > MAX_SWEEP_VALUES)
+    return `The sweep over ${param} has ${parts.length} values; at most ${MAX_SWEEP_VALUES} are allowed.`;
   const values: SweepValue[] = [];
   const allowed = `from ${def.min} to ${def.max}`;
   for (const part of parts) {
@@ -101,7 +169,8 @@ export function parseSweep(text: string): Sweep | string {
 /** Seeds per point as text: the number, or one sentence. */
 export function parseSeedCount(text: string, points: number, what = 'Seeds per point'): number | string {
   const t = text.trim();
-  if (!/^\d{1,6}$/.test(t) || Number(t) < 1 || Number(t) > MAX_SEEDS) return `${what} must be a whole number from 1 to ${MAX_SEEDS}, not "${shown(text)}".`;
+  if (!/^\d{1,6}$/.test(t) || Number(t) < 1 || Number(t) > MAX_SEEDS)
+    return `${what} must be a whole number from 1 to ${MAX_SEEDS}, not "${shown(text)}".`;
   const n = Number(t);
   if (n * points > MAX_RUNS) return `${n} seeds at ${points} points make ${n * points} runs; at most ${MAX_RUNS} are allowed.`;
   return n;
@@ -137,7 +206,8 @@ export function parseFixed(text: string, base: ExperimentParams): Partial<Experi
     const one = parseSweep(token);
     if (typeof one === 'string') return `In the shared settings: ${one}`;
     if (one.param === 'spread') return 'In the shared settings, give the timeout as a range (timeout=150-300) rather than a spread.';
-    if (one.values.length !== 1) return `In the shared settings, ${one.param} takes one value, not ${one.values.length}; to try several, sweep it.`;
+    if (one.values.length !== 1)
+      return `In the shared settings, ${one.param} takes one value, not ${one.values.length}; to try several, sweep it.`;
     params = SWEEP_DEFS[one.param].apply(params, one.values[0]);
     const field = FIELD_OF[one.param];
     out[field] = params[field];

@@ -72,13 +72,17 @@ function faultActions(params: ExperimentParams): Action[] {
 }
 
 const at = (t: number, body: ActionBody): Action => freezeAction({ at: t, ...body } as Action);
-const client = (c: string, intent: Extract<ActionBody, { verb: 'client' }>['intent']): ActionBody => ({ verb: 'client', client: c, intent });
+const client = (c: string, intent: Extract<ActionBody, { verb: 'client' }>['intent']): ActionBody => ({
+  verb: 'client',
+  client: c,
+  intent,
+});
 
 export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
   'crash-leader': {
     id: 'crash-leader',
     title: 'Leader crash',
-    blurb: 'At 1168 ms (the chapter\'s moment; later for long timeouts) the leader crashes and stays down; the others elect a new one.',
+    blurb: "At 1168 ms (the chapter's moment; later for long timeouts) the leader crashes and stays down; the others elect a new one.",
     measures: ['failover', 'elections', 'terms', 'split-votes', 'availability'],
     clients: [],
     schedule: faultActions,
@@ -93,7 +97,8 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
   'partition-heal': {
     id: 'partition-heal',
     title: 'Partition and heal',
-    blurb: 'The leader is cut off alone at 1168 ms (or later) and the network heals a while after: the majority elects a new leader, the old one steps down on healing.',
+    blurb:
+      'The leader is cut off alone at 1168 ms (or later) and the network heals a while after: the majority elects a new leader, the old one steps down on healing.',
     measures: ['failover', 'availability', 'elections', 'terms', 'split-votes'],
     clients: [],
     schedule: faultActions,
@@ -116,7 +121,9 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
     clients: [],
     schedule(params) {
       const start = faultAtMs(params);
-      const submits = Array.from({ length: SUBMITS }, (_, i) => at(start + i * SUBMIT_EVERY_MS, { verb: 'submit', command: `x=${i + 1}`, target: null }));
+      const submits = Array.from({ length: SUBMITS }, (_, i) =>
+        at(start + i * SUBMIT_EVERY_MS, { verb: 'submit', command: `x=${i + 1}`, target: null }),
+      );
       return [...faultActions(params), ...submits];
     },
     drive(run, params) {
@@ -127,7 +134,7 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
     id: 'lease-pause',
     title: 'Fencing: a client pause vs its lease',
     blurb:
-      'A takes job:42 at 1000 ms with a lease, writes, and at 1100 ms pauses (a GC pause it cannot see); it writes again when it wakes. B asks for the lock 100 ms after A\'s lease would end and writes with its token. Both writes go to the fenced and the unfenced store.',
+      "A takes job:42 at 1000 ms with a lease, writes, and at 1100 ms pauses (a GC pause it cannot see); it writes again when it wakes. B asks for the lock 100 ms after A's lease would end and writes with its token. Both writes go to the fenced and the unfenced store.",
     measures: ['stale-unfenced', 'stale-fenced', 'fenced-rejections'],
     clients: ['A', 'B'],
     schedule(params) {

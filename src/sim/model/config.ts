@@ -102,7 +102,8 @@ export function checkConfig(config: SimConfig): string | null {
   }
   if (new Set(ids).size !== ids.length) return 'Node ids must be distinct.';
   for (const id of ids) {
-    if (!/^[a-z][a-z0-9]{0,7}$/.test(id)) return `Node id "${id}" must be a lowercase letter followed by up to 7 letters or digits, like n1.`;
+    if (!/^[a-z][a-z0-9]{0,7}$/.test(id))
+      return `Node id "${id}" must be a lowercase letter followed by up to 7 letters or digits, like n1.`;
   }
   const [tMin, tMax] = config.electionTimeoutMs;
   if (!isInt(tMin) || !isInt(tMax) || !(0 < tMin && tMin <= tMax) || tMax > 60_000) {
@@ -140,7 +141,8 @@ export function checkConfig(config: SimConfig): string | null {
     if (needs !== undefined && !features.includes(needs)) return `Bug "${bug}" is a bug of the feature ${needs}; switch on ${needs} too.`;
   }
   if (config.readMode !== undefined) {
-    if (!isReadMode(config.readMode)) return `Unknown read mode "${shown(String(config.readMode))}"; the read modes are ${READ_MODES.join(', ')}.`;
+    if (!isReadMode(config.readMode))
+      return `Unknown read mode "${shown(String(config.readMode))}"; the read modes are ${READ_MODES.join(', ')}.`;
     if (!features.includes('reads')) return 'A read mode needs the feature reads; switch on reads too.';
   }
   return null;
@@ -152,7 +154,8 @@ export function validateConfig(config: SimConfig): SimConfig {
   return config;
 }
 
-export type ConfigField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features' | 'snapshotEvery' | 'readMode';
+export type ConfigField =
+  'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features' | 'snapshotEvery' | 'readMode';
 
 /** A configuration as text, one optional string per field; a field left out keeps the base's value. */
 export type ConfigFields = { readonly [K in ConfigField]?: string };
@@ -196,10 +199,14 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
   }
   if (fields.nodes !== undefined) {
     const count = wholeNumberIn(fields.nodes, MIN_NODES, MAX_NODES);
-    if (count === null) return `${capital(names.nodes)} must be a whole number from ${MIN_NODES} to ${MAX_NODES}, not "${shown(fields.nodes)}".`;
+    if (count === null)
+      return `${capital(names.nodes)} must be a whole number from ${MIN_NODES} to ${MAX_NODES}, not "${shown(fields.nodes)}".`;
     config = { ...config, nodeIds: nodeIdsFor(count) };
   }
-  for (const [field, key] of [['timeout', 'electionTimeoutMs'], ['latency', 'latencyMs']] as const) {
+  for (const [field, key] of [
+    ['timeout', 'electionTimeoutMs'],
+    ['latency', 'latencyMs'],
+  ] as const) {
     const text = fields[field];
     if (text === undefined) continue;
     const range = parseRange(text, capital(names[field]), RANGE_EXAMPLE[field]);
@@ -208,31 +215,41 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
   }
   if (fields.heartbeat !== undefined) {
     const heartbeatMs = wholeNumberIn(fields.heartbeat, 1, MAX_RANGE_MS);
-    if (heartbeatMs === null) return `${capital(names.heartbeat)} must be a whole number of ms from 1 to ${MAX_RANGE_MS}, not "${shown(fields.heartbeat)}".`;
+    if (heartbeatMs === null)
+      return `${capital(names.heartbeat)} must be a whole number of ms from 1 to ${MAX_RANGE_MS}, not "${shown(fields.heartbeat)}".`;
     config = { ...config, heartbeatMs };
   }
   if (fields.clients !== undefined) {
     const text = fields.clients.trim();
     // "A,B" (a flag) and "AB" (a link) both name clients A and B.
     const ids = text === '' ? [] : text.includes(',') ? text.split(',').map((c) => c.trim()) : text.split('');
-    if (ids.some((id) => !/^[A-Z]$/.test(id))) return `${capital(names.clients)} must be capital letters, one per client, like A,B, not "${shown(fields.clients)}".`;
+    if (ids.some((id) => !/^[A-Z]$/.test(id)))
+      return `${capital(names.clients)} must be capital letters, one per client, like A,B, not "${shown(fields.clients)}".`;
     config = { ...config, clientIds: ids };
   }
   if (fields.bugs !== undefined) {
-    const bugs = fields.bugs.split(',').map((b) => b.trim()).filter((b) => b !== '');
+    const bugs = fields.bugs
+      .split(',')
+      .map((b) => b.trim())
+      .filter((b) => b !== '');
     const unknown = bugs.find((b) => !(BUG_NAMES as readonly string[]).includes(b));
     if (unknown !== undefined) return `Unknown bug "${shown(unknown)}" in ${names.bugs}; the bugs are ${BUG_NAMES.join(', ')}.`;
     config = { ...config, bugs: bugs as BugName[] };
   }
   if (fields.features !== undefined) {
-    const named = fields.features.split(',').map((f) => f.trim()).filter((f) => f !== '');
+    const named = fields.features
+      .split(',')
+      .map((f) => f.trim())
+      .filter((f) => f !== '');
     const unknown = named.find((f) => !isFeatureName(f));
-    if (unknown !== undefined) return `Unknown feature "${shown(unknown)}" in ${names.features}; the features are ${FEATURE_NAMES.join(', ')}.`;
+    if (unknown !== undefined)
+      return `Unknown feature "${shown(unknown)}" in ${names.features}; the features are ${FEATURE_NAMES.join(', ')}.`;
     config = { ...config, features: canonicalFeatures(named as FeatureName[]) };
   }
   if (fields.snapshotEvery !== undefined) {
     const every = wholeNumberIn(fields.snapshotEvery, 1, MAX_SNAPSHOT_EVERY);
-    if (every === null) return `${capital(names.snapshotEvery)} must be a whole number of entries from 1 to ${MAX_SNAPSHOT_EVERY}, not "${shown(fields.snapshotEvery)}".`;
+    if (every === null)
+      return `${capital(names.snapshotEvery)} must be a whole number of entries from 1 to ${MAX_SNAPSHOT_EVERY}, not "${shown(fields.snapshotEvery)}".`;
     config = every === DEFAULT_SNAPSHOT_EVERY ? withoutSnapshotEvery(config) : { ...config, snapshotEvery: every };
   }
   if (fields.readMode !== undefined) {

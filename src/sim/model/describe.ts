@@ -19,20 +19,20 @@ export function sortedIds(ids: Iterable<string>): string[] {
 
 export const describe = {
   electionTimeout: (id: string, term: number) => `${id} election timeout, candidate in term ${term}`,
-  wins: (id: string, term: number, voters: readonly string[]) =>
-    `${id} wins term ${term} with votes from ${voters.join(', ')}`,
+  wins: (id: string, term: number, voters: readonly string[]) => `${id} wins term ${term} with votes from ${voters.join(', ')}`,
   stepsDown: (id: string, term: number) => `${id} steps down, follower in term ${term}`,
   crashes: (id: string) => `${id} crashes`,
   restarts: (id: string, term: number) => `${id} restarts as follower in term ${term}`,
-  partition: (groups: readonly (readonly string[])[]) =>
-    `partition ${groups.map((g) => '{' + sortedIds(g).join(', ') + '}').join(' | ')}`,
+  partition: (groups: readonly (readonly string[])[]) => `partition ${groups.map((g) => '{' + sortedIds(g).join(', ') + '}').join(' | ')}`,
   healed: () => 'partition healed',
   submitRejected: (command: string, target: string | null, reason: string) =>
     `submit ${command}${target ? ` to ${target}` : ''} rejected: ${reason}`,
   drift: (id: string, pct: number) => `${id} clock drift set to ${pct > 0 ? '+' : ''}${pct}%`,
   loss: (pct: number) => `message loss set to ${pct}%`,
   delay: (target: string | null, ms: number) =>
-    ms === 0 ? `extra delay${target ? ` for ${target}` : ''} removed` : `messages${target ? ` from and to ${target}` : ''} take ${ms} ms longer`,
+    ms === 0
+      ? `extra delay${target ? ` for ${target}` : ''} removed`
+      : `messages${target ? ` from and to ${target}` : ''} take ${ms} ms longer`,
   duplicates: (pct: number) => `message duplication set to ${pct}%`,
   reorder: (pct: number) => `message reordering set to ${pct}%`,
   electionForced: (id: string) => `${id}'s election timer is forced to fire`,
@@ -42,7 +42,8 @@ export const describe = {
   memberAdding: (leader: string, id: string) => `add ${id}: ${leader} catches ${id} up as a learner before it joins (§4.2.1)`,
   memberRemoving: (leader: string, id: string) => `remove ${id}: ${leader} appends a configuration without ${id} (§4.1)`,
   memberChangeRefused: (verb: 'add' | 'remove', id: string, reason: string) => `${verb} ${id} refused: ${reason}`,
-  absentServer: (action: string, id: string) => `${action} refused: ${id} has not joined this run (its add was refused or has not happened)`,
+  absentServer: (action: string, id: string) =>
+    `${action} refused: ${id} has not joined this run (its add was refused or has not happened)`,
 };
 
 /**
@@ -178,12 +179,18 @@ export function describeDetail(d: DetailEvent): string {
     }
     case 'snapshot-installed': {
       const v = d.values;
-      const rest = v.kept > 0 ? `keeps the ${v.kept} matching ${v.kept === 1 ? 'entry' : 'entries'} after it` : v.discarded > 0 ? `discards its ${v.discarded} ${v.discarded === 1 ? 'entry' : 'entries'}` : 'had no entries after it';
+      const rest =
+        v.kept > 0
+          ? `keeps the ${v.kept} matching ${v.kept === 1 ? 'entry' : 'entries'} after it`
+          : v.discarded > 0
+            ? `discards its ${v.discarded} ${v.discarded === 1 ? 'entry' : 'entries'}`
+            : 'had no entries after it';
       return `${v.node} installs ${v.leader}'s snapshot ≤ ${v.index} (term ${v.term}) and ${rest} (§5.1)`;
     }
     case 'read-index-recorded': {
       const v = d.values;
-      const round = v.round === 0 ? 'and answers without a heartbeat round' : `and sends heartbeat round ${v.round} to confirm it still leads`;
+      const round =
+        v.round === 0 ? 'and answers without a heartbeat round' : `and sends heartbeat round ${v.round} to confirm it still leads`;
       return `${v.node} records readIndex ${v.readIndex} for ${v.client}'s get ${v.key} ${round} (ReadIndex, §6.4)`;
     }
     case 'read-served': {
@@ -376,14 +383,21 @@ export const invariant = {
     `${a} and ${b} both hold an entry of term ${term} at index ${index}, but ${a} has ${textA} and ${b} has ${textB}.`,
   logPrefixDiffers: (a: string, b: string, index: number, term: number, prevA: number, prevB: number) =>
     `${a} and ${b} both hold an entry of term ${term} at index ${index}, but the entries before it differ (term ${prevA} on ${a}, term ${prevB} on ${b}).`,
-  leaderMissesCommitted: (leader: string, term: number, index: number, text: string, entryTerm: number, commitTerm: number, has: string | null) =>
+  leaderMissesCommitted: (
+    leader: string,
+    term: number,
+    index: number,
+    text: string,
+    entryTerm: number,
+    commitTerm: number,
+    has: string | null,
+  ) =>
     `${leader} leads term ${term} without ${text} (term ${entryTerm}), committed at index ${index} in term ${commitTerm}; its log has ${has ?? 'nothing'} there.`,
   appliedDiffers: (node: string, index: number, text: string, first: string, firstText: string) =>
     `${node} applied ${text} at index ${index}, but ${first} had applied ${firstText} there.`,
   leaderRewrote: (node: string, term: number, from: number, before: number, after: number) =>
     `${node}, leader of term ${term}, removed or overwrote its own entries from index ${from} (log of ${before} entries became ${after}).`,
-  appliedBack: (node: string, from: number, to: number) =>
-    `${node}'s applied index moved back from ${from} to ${to} without a restart.`,
+  appliedBack: (node: string, from: number, to: number) => `${node}'s applied index moved back from ${from} to ${to} without a restart.`,
   appliedTwice: (node: string, index: number, last: number) =>
     `${node} applied index ${index} again after index ${last}, without a restart.`,
   twoHolders: (node: string, key: string, owner: string, token: number, holder: string, heldToken: number) =>
@@ -396,11 +410,19 @@ export const invariant = {
     `${node} applied expire ${key} token ${token}, which removed ${holder}'s lock with token ${heldToken}.`,
   fencedWentBack: (client: string, key: string, token: number | null, highest: number) =>
     `the fenced store accepted ${token === null ? 'a write with no token' : `token ${token}`} for ${key} from ${client} after accepting token ${highest}.`,
-  commitBack: (node: string, from: number, to: number) =>
-    `${node}'s commit index moved back from ${from} to ${to} without a restart.`,
+  commitBack: (node: string, from: number, to: number) => `${node}'s commit index moved back from ${from} to ${to} without a restart.`,
   releaseByOther: (node: string, key: string, by: string, holder: string, token: number) =>
     `${node} applied a release of ${key} by ${by}, which removed ${holder}'s lock with token ${token}.`,
-  replyMismatch: (client: string, node: string, op: string, key: string, outcome: string, token: number | null, index: number, applied: string) =>
+  replyMismatch: (
+    client: string,
+    node: string,
+    op: string,
+    key: string,
+    outcome: string,
+    token: number | null,
+    index: number,
+    applied: string,
+  ) =>
     `${client} was told by ${node} that its ${op} of ${key} is ${outcome}${token !== null ? ` with token ${token}` : ''} at index ${index}, but index ${index} applied ${applied}.`,
   toldForeignToken: (client: string, key: string, token: number, grant: string | null) =>
     `${client} was told it holds ${key} with token ${token}, but ${grant === null ? 'no committed entry granted that token' : `the committed log granted token ${token} for ${grant}`}.`,
@@ -424,8 +446,16 @@ export const invariant = {
 export const history = {
   /** `#5 B acquire job:42 → granted 2 (13000-13045 ms)`. */
   opText: (o: {
-    readonly id: number; readonly client: string; readonly op: string; readonly key: string; readonly value: string | null;
-    readonly token: number | null; readonly store: string | null; readonly invokeMs: number; readonly completeMs: number | null; readonly result: string | null;
+    readonly id: number;
+    readonly client: string;
+    readonly op: string;
+    readonly key: string;
+    readonly value: string | null;
+    readonly token: number | null;
+    readonly store: string | null;
+    readonly invokeMs: number;
+    readonly completeMs: number | null;
+    readonly result: string | null;
     readonly readMode?: string;
   }): string => {
     const when = o.completeMs === null ? `from ${o.invokeMs} ms, never completed` : `${o.invokeMs}-${o.completeMs} ms`;
@@ -436,7 +466,8 @@ export const history = {
       return `#${o.id} ${o.client} writes ${o.key}=${o.value} with ${token} to ${o.store} → ${o.result ?? '?'} (${when})`;
     }
     if (o.op === 'put') return `#${o.id} ${o.client} put ${o.key}=${o.value} → ${o.result ?? '?'} (${when})`;
-    if (o.op === 'get') return `#${o.id} ${o.client} get ${o.key}${o.readMode !== undefined ? ` (${o.readMode})` : ''} → ${o.result === null ? '?' : (o.value ?? 'nothing')} (${when})`;
+    if (o.op === 'get')
+      return `#${o.id} ${o.client} get ${o.key}${o.readMode !== undefined ? ` (${o.readMode})` : ''} → ${o.result === null ? '?' : (o.value ?? 'nothing')} (${when})`;
     const result = o.result === null ? '?' : o.result === 'granted' ? `granted ${o.token}` : o.result;
     return `#${o.id} ${o.client} ${o.op} ${o.key} → ${result} (${when})`;
   },
@@ -444,14 +475,29 @@ export const history = {
   notLinearizable: (model: string, key: string, ops: readonly string[]) =>
     `no order of these operations on ${key} satisfies the ${model}: ${ops.join('; ')}.`,
   /** `linearizable: locks yes, fenced yes, unfenced NO (#0 #4 #5 #9 on job:42), ... register n/a`. */
-  verdictLine: (report: Readonly<Record<string, { readonly linearizable: boolean | 'unknown' | 'n/a'; readonly subset?: readonly number[]; readonly key?: string; readonly staleRead?: number; readonly leaseRead?: true } | undefined>>): string =>
+  verdictLine: (
+    report: Readonly<
+      Record<
+        string,
+        | {
+            readonly linearizable: boolean | 'unknown' | 'n/a';
+            readonly subset?: readonly number[];
+            readonly key?: string;
+            readonly staleRead?: number;
+            readonly leaseRead?: true;
+          }
+        | undefined
+      >
+    >,
+  ): string =>
     'linearizable: ' +
     Object.entries(report)
       .map(([name, v]) => {
         if (v === undefined) return `${name} ?`;
         if (v.linearizable === true) return `${name} yes`;
         if (v.linearizable === false) {
-          const stale = v.staleRead !== undefined ? `; stale read #${v.staleRead}${v.leaseRead === true ? ', a lease read: a finding' : ''}` : '';
+          const stale =
+            v.staleRead !== undefined ? `; stale read #${v.staleRead}${v.leaseRead === true ? ', a lease read: a finding' : ''}` : '';
           return `${name} NO (${(v.subset ?? []).map((id) => `#${id}`).join(' ')} on ${v.key}${stale})`;
         }
         return `${name} ${v.linearizable}`;

@@ -10,7 +10,19 @@ import type { ApplyResult, Command, MessageType } from './types';
 
 /** The event-log filter's groups (one per kind of actor or fault). */
 export const EVENT_CATEGORIES = [
-  'election', 'leader', 'step-down', 'crash', 'restart', 'partition', 'heal', 'submit', 'lock', 'client', 'store', 'fault', 'membership',
+  'election',
+  'leader',
+  'step-down',
+  'crash',
+  'restart',
+  'partition',
+  'heal',
+  'submit',
+  'lock',
+  'client',
+  'store',
+  'fault',
+  'membership',
 ] as const;
 export type EventCategory = (typeof EVENT_CATEGORIES)[number];
 
@@ -180,7 +192,18 @@ export type DetailBody =
         candidateLastLogIndex: number;
       }
     >
-  | DetailOf<'vote-ignored', { node: string; candidate: string; term: number; candidateTerm: number; leader: string | null; heardAgoMs: number; /** Membership without CheckQuorum: §4.2.3's rule. */ disruption?: true }>
+  | DetailOf<
+      'vote-ignored',
+      {
+        node: string;
+        candidate: string;
+        term: number;
+        candidateTerm: number;
+        leader: string | null;
+        heardAgoMs: number;
+        /** Membership without CheckQuorum: §4.2.3's rule. */ disruption?: true;
+      }
+    >
   | DetailOf<'quorum-lost', { node: string; term: number; heard: number; majority: number; sinceMs: number }>
   | DetailOf<'snapshot-taken', { node: string; index: number; term: number; removed: number; lastApplied: number; commitIndex: number }>
   | DetailOf<'snapshot-installed', { node: string; leader: string; index: number; term: number; kept: number; discarded: number }>
@@ -200,7 +223,10 @@ export type DetailBody =
         rounds: number;
       }
     >
-  | DetailOf<'transfer-started', { node: string; target: string; term: number; matchIndex: number; lastLogIndex: number; deadlineMs: number }>
+  | DetailOf<
+      'transfer-started',
+      { node: string; target: string; term: number; matchIndex: number; lastLogIndex: number; deadlineMs: number }
+    >
   | DetailOf<'timeout-now-sent', { node: string; target: string; term: number; matchIndex: number }>
   | DetailOf<'timeout-now-received', { node: string; leader: string; term: number }>
   | DetailOf<'transfer-aborted', { node: string; target: string; term: number; afterMs: number }>
@@ -208,7 +234,17 @@ export type DetailBody =
   | DetailOf<'learner-promoted', { node: string; term: number; learner: string; matchIndex: number; lastLogIndex: number; sinceMs: number }>
   | DetailOf<
       'config-appended',
-      { node: string; term: number; index: number; op: 'add' | 'remove'; server: string; voters: readonly string[]; previous: readonly string[]; leader: string | null; committed: boolean }
+      {
+        node: string;
+        term: number;
+        index: number;
+        op: 'add' | 'remove';
+        server: string;
+        voters: readonly string[];
+        previous: readonly string[];
+        leader: string | null;
+        committed: boolean;
+      }
     >
   | DetailOf<'removed-leader-steps-down', { node: string; term: number; index: number; voters: readonly string[] }>
   | DetailOf<'not-campaigning', { node: string; term: number; voters: readonly string[] }>

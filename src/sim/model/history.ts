@@ -50,7 +50,13 @@ export class History {
   /** Per store and client: writes sent and not landed yet, oldest first. */
   private readonly inFlight = new Map<string, HistoryOp[]>();
 
-  invoke(client: string, op: HistoryOpKind, key: string, nowMs: number, fields: Partial<Pick<HistoryOp, 'value' | 'token' | 'store' | 'lockKey' | 'readMode'>> = {}): HistoryOp {
+  invoke(
+    client: string,
+    op: HistoryOpKind,
+    key: string,
+    nowMs: number,
+    fields: Partial<Pick<HistoryOp, 'value' | 'token' | 'store' | 'lockKey' | 'readMode'>> = {},
+  ): HistoryOp {
     const record: HistoryOp = {
       id: this.ops.length,
       client,
@@ -72,7 +78,13 @@ export class History {
     return record;
   }
 
-  complete(record: HistoryOp, nowMs: number, result: HistoryResult, token: number | null = record.token, value: string | null = record.value): void {
+  complete(
+    record: HistoryOp,
+    nowMs: number,
+    result: HistoryResult,
+    token: number | null = record.token,
+    value: string | null = record.value,
+  ): void {
     if (record.completeMs !== null) return;
     record.completeMs = nowMs;
     record.value = value;
@@ -84,7 +96,15 @@ export class History {
   }
 
   /** A client sends one write to a store: an operation until the store has taken or refused it. */
-  writeSent(client: string, store: 'fenced' | 'unfenced', key: string, value: string, token: number | null, lockKey: string | null, nowMs: number): void {
+  writeSent(
+    client: string,
+    store: 'fenced' | 'unfenced',
+    key: string,
+    value: string,
+    token: number | null,
+    lockKey: string | null,
+    nowMs: number,
+  ): void {
     const record = this.invoke(client, 'write', key, nowMs, { value, token, store, lockKey });
     const slot = `${store} ${client}`;
     let list = this.inFlight.get(slot);
@@ -96,7 +116,16 @@ export class History {
    * A write landed at a store. Messages overtake each other, so it is matched by what it carries;
    * a duplicate delivered after its original has nothing left to match and is not an operation.
    */
-  writeLanded(client: string, store: 'fenced' | 'unfenced', key: string, value: string, token: number | null, lockKey: string | null, accepted: boolean, nowMs: number): void {
+  writeLanded(
+    client: string,
+    store: 'fenced' | 'unfenced',
+    key: string,
+    value: string,
+    token: number | null,
+    lockKey: string | null,
+    accepted: boolean,
+    nowMs: number,
+  ): void {
     const list = this.inFlight.get(`${store} ${client}`);
     if (!list) return;
     for (let i = 0; i < list.length; i++) {

@@ -44,7 +44,24 @@ export type ActionBody =
 
 export type Action = ActionBody & { readonly at: number };
 
-export const VERBS = ['crash', 'restart', 'partition', 'heal', 'submit', 'client', 'drift', 'loss', 'delay', 'duplicate', 'reorder', 'calm', 'timeout', 'transfer', 'add', 'remove'] as const;
+export const VERBS = [
+  'crash',
+  'restart',
+  'partition',
+  'heal',
+  'submit',
+  'client',
+  'drift',
+  'loss',
+  'delay',
+  'duplicate',
+  'reorder',
+  'calm',
+  'timeout',
+  'transfer',
+  'add',
+  'remove',
+] as const;
 /** The longest extra delay a `delay` action may add, in ms. */
 export const MAX_DELAY_MS = 60_000;
 export const CLIENT_OPS = ['acquire', 'write', 'release', 'pause', 'crash', 'restart', 'put', 'get'] as const;
@@ -75,7 +92,8 @@ export function parseSchedule(text: string): Action[] {
     const part = raw.trim();
     if (part === '') continue;
     number++;
-    if (number > MAX_ACTIONS) throw new ScheduleError(`The schedule has more than ${MAX_ACTIONS} actions; at most ${MAX_ACTIONS} are allowed.`);
+    if (number > MAX_ACTIONS)
+      throw new ScheduleError(`The schedule has more than ${MAX_ACTIONS} actions; at most ${MAX_ACTIONS} are allowed.`);
     const where = `Action ${number} ("${part.length > 60 ? part.slice(0, 57) + '...' : part}", at character ${start + raw.indexOf(part) + 1})`;
     actions.push(parseAction(part, where));
   }
@@ -90,7 +108,10 @@ function parseAction(part: string, where: string): Action {
     throw new ScheduleError(`${where} has time "@${timeText}"; a time is a whole number of ms from 0 to ${MAX_MS}.`);
   }
   const at = Number(timeText);
-  const words = m[2].trim().split(/\s+/).filter((w) => w !== '');
+  const words = m[2]
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const verb = words[0];
   if (verb === undefined) throw new ScheduleError(`${where} has no verb; the verbs are ${VERBS.join(', ')}.`);
   const args = words.slice(1);
@@ -133,7 +154,9 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
       for (const group of groups) {
         for (const id of group) {
           if (!ID.test(id)) {
-            throw new ScheduleError(`${where} has ${id === '' ? 'an empty name' : `"${id}"`} in a group; write groups of node or client ids like "${usage}".`);
+            throw new ScheduleError(
+              `${where} has ${id === '' ? 'an empty name' : `"${id}"`} in a group; write groups of node or client ids like "${usage}".`,
+            );
           }
           if (seen.has(id)) throw new ScheduleError(`${where} names ${id} in more than one group; each node may be in one group.`);
           seen.add(id);
@@ -177,7 +200,8 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
     case 'add':
     case 'remove': {
       expectArgs(args, 1, `@<ms> ${verb} <node>`, where);
-      if (!/^n[1-9]$/.test(args[0])) throw new ScheduleError(`${where} names server "${args[0]}"; a server ${verb === 'add' ? 'added' : 'removed'} is one of n1 to n9.`);
+      if (!/^n[1-9]$/.test(args[0]))
+        throw new ScheduleError(`${where} names server "${args[0]}"; a server ${verb === 'add' ? 'added' : 'removed'} is one of n1 to n9.`);
       return { verb, node: args[0] };
     }
     default:
@@ -236,9 +260,7 @@ function parseClient(args: string[], where: string): ActionBody {
       return { verb: 'client', client, intent: { op, key: rest[0], mode: mode ?? null } };
     }
     default:
-      throw new ScheduleError(
-        `${where} has unknown client action "${op ?? ''}"; a client can ${CLIENT_OPS.join(', ')}.`,
-      );
+      throw new ScheduleError(`${where} has unknown client action "${op ?? ''}"; a client can ${CLIENT_OPS.join(', ')}.`);
   }
 }
 
@@ -264,7 +286,9 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
     const a = actions[i];
     const where = `Action ${i + 1} ("${formatAction(a)}")`;
     const needNode = (id: string) =>
-      nodes.has(id) ? null : `${where} names node "${id}", which is not in the cluster; the nodes are ${nodeList}${nodes.size > config.nodeIds.length ? ' and those added before it' : ''}.`;
+      nodes.has(id)
+        ? null
+        : `${where} names node "${id}", which is not in the cluster; the nodes are ${nodeList}${nodes.size > config.nodeIds.length ? ' and those added before it' : ''}.`;
     let problem: string | null = null;
     switch (a.verb) {
       case 'add':

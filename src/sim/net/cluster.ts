@@ -169,7 +169,12 @@ export class Cluster implements NodeHost {
     this.driftBaseNow = ids.map(() => 0);
     // One election timeout per node at construction, in node order.
     ids.forEach((id, i) => {
-      const node = new RaftNode(id, i, ids.filter((p) => p !== id), this);
+      const node = new RaftNode(
+        id,
+        i,
+        ids.filter((p) => p !== id),
+        this,
+      );
       this.nodes.push(node);
       this.nodeById.set(id, node);
     });
@@ -251,7 +256,16 @@ export class Cluster implements NodeHost {
     const details = this.details;
     // Frozen like events, so checkpoints share them. Built field by field: an object spread that
     // adds fields takes V8's slow path, and was most of what recording details cost.
-    details.push(Object.freeze({ kind: body.kind, subjects: body.subjects, values: body.values, lines: body.lines, t: this.nowMs, afterEvent: this.events.length }) as DetailEvent);
+    details.push(
+      Object.freeze({
+        kind: body.kind,
+        subjects: body.subjects,
+        values: body.values,
+        lines: body.lines,
+        t: this.nowMs,
+        afterEvent: this.events.length,
+      }) as DetailEvent,
+    );
     if (details.length > 2 * this.detailLimit) {
       // Trimming in halves keeps the cost per detail constant.
       const cut = details.length - this.detailLimit;
@@ -315,7 +329,8 @@ export class Cluster implements NodeHost {
     if (node) return node.alive;
     const extension = this.extension;
     // A message to nobody is an engine slip, not a network fault: fail loudly, not as a drop.
-    if (extension === null || !extension.knows(id)) throw new RangeError(`A message was sent to "${id}", which is no node, client or store of this run.`);
+    if (extension === null || !extension.knows(id))
+      throw new RangeError(`A message was sent to "${id}", which is no node, client or store of this run.`);
     return extension.canReceive(id);
   }
 
@@ -576,13 +591,21 @@ export class Cluster implements NodeHost {
       return;
     }
     if (op === 'add' && !this.nodeById.has(id)) this.addNode(id);
-    this.logEvent(op === 'add' ? describe.memberAdding(leader.id, id) : describe.memberRemoving(leader.id, id), 'member-change', [leader.id, id]);
+    this.logEvent(op === 'add' ? describe.memberAdding(leader.id, id) : describe.memberRemoving(leader.id, id), 'member-change', [
+      leader.id,
+      id,
+    ]);
     leader.proposeChange(op, id);
   }
 
   /** A new, empty server: it knows only the run's initial configuration, which lacks it. */
   private addNode(id: string): void {
-    const node = new RaftNode(id, this.nodes.length, this.initialServers.filter((p) => p !== id), this);
+    const node = new RaftNode(
+      id,
+      this.nodes.length,
+      this.initialServers.filter((p) => p !== id),
+      this,
+    );
     this.nodes.push(node);
     this.nodeById.set(id, node);
     this.driftPct.push(0);
@@ -670,5 +693,12 @@ export class Cluster implements NodeHost {
 
 function isRaftMessage(msg: Message): msg is RaftMessage {
   const type = msg.type;
-  return type === 'AppendEntries' || type === 'AppendReply' || type === 'RequestVote' || type === 'VoteReply' || type === 'InstallSnapshot' || type === 'InstallSnapshotReply';
+  return (
+    type === 'AppendEntries' ||
+    type === 'AppendReply' ||
+    type === 'RequestVote' ||
+    type === 'VoteReply' ||
+    type === 'InstallSnapshot' ||
+    type === 'InstallSnapshotReply'
+  );
 }

@@ -47,7 +47,9 @@ export function compactIfDue(node: CompactingNode, host: CompactionHost, stateOf
   const state = stateOf();
   // Membership: the snapshot carries the configuration in force at its last included index (§4.1).
   const m = node.membership;
-  const snapshot: RaftSnapshot = Object.freeze(m === null ? { index: upTo, term, state } : { index: upTo, term, state, config: m.configAt(log, upTo) });
+  const snapshot: RaftSnapshot = Object.freeze(
+    m === null ? { index: upTo, term, state } : { index: upTo, term, state, config: m.configAt(log, upTo) },
+  );
   m?.hold(snapshot.config);
   log.compact(snapshot);
   if (upTo > node.lastApplied) node.lastApplied = upTo;

@@ -345,7 +345,13 @@ export class RaftNode {
       this.host.detail({
         kind: 'pre-vote-started',
         subjects: [this.id],
-        values: { node: this.id, term: this.term, preVoteTerm: this.term + 1, lastLogIndex: this.lastLogIndex, lastLogTerm: this.lastLogTerm },
+        values: {
+          node: this.id,
+          term: this.term,
+          preVoteTerm: this.term + 1,
+          lastLogIndex: this.lastLogIndex,
+          lastLogTerm: this.lastLogTerm,
+        },
         lines: ['prevote.start'],
       });
     }
@@ -508,7 +514,10 @@ export class RaftNode {
       case 'RequestVote':
         // A transfer's RequestVote is not ignored: the leader itself asked for it (§3.10, §9.6).
         // §4.2.3 (membership) uses CheckQuorum's rule, so a removed server cannot disrupt.
-        return msg.preVote === true || ((this.host.features.checkQuorum || this.membership !== null) && msg.transfer !== true && this.hearsLeader());
+        return (
+          msg.preVote === true ||
+          ((this.host.features.checkQuorum || this.membership !== null) && msg.transfer !== true && this.hearsLeader())
+        );
       case 'VoteReply':
         return msg.preVote === true && msg.granted;
       default:
@@ -558,11 +567,19 @@ export class RaftNode {
           candidateLastLogTerm: msg.lastLogTerm,
           candidateLastLogIndex: msg.lastLogIndex,
         },
-        lines: [reason === 'stale-term' ? 'prevote.refuse.stale-term' : reason === 'log-not-up-to-date' ? 'prevote.refuse.log' : 'prevote.refuse.hears-leader'],
+        lines: [
+          reason === 'stale-term'
+            ? 'prevote.refuse.stale-term'
+            : reason === 'log-not-up-to-date'
+              ? 'prevote.refuse.log'
+              : 'prevote.refuse.hears-leader',
+        ],
       });
     }
     // A yes carries the proposed term (the pre-candidate matches it to its round); a no our own.
-    return reason === null ? { type: 'VoteReply', term: msg.term, granted: true, preVote: true } : { type: 'VoteReply', term: this.term, granted: false, preVote: true };
+    return reason === null
+      ? { type: 'VoteReply', term: msg.term, granted: true, preVote: true }
+      : { type: 'VoteReply', term: this.term, granted: false, preVote: true };
   }
 
   /** One vote per term, only for a candidate whose log is at least as up to date as ours (§5.4.1). */
@@ -572,8 +589,7 @@ export class RaftNode {
       this.host.bugs.noLogCheck ||
       msg.lastLogTerm > myLastTerm ||
       (msg.lastLogTerm === myLastTerm && msg.lastLogIndex >= this.lastLogIndex);
-    const granted =
-      msg.term === this.term && (this.votedFor === null || this.votedFor === msg.candidate) && upToDate;
+    const granted = msg.term === this.term && (this.votedFor === null || this.votedFor === msg.candidate) && upToDate;
     if (granted) {
       this.votedFor = msg.candidate;
       this.resetElectionTimer(); // granting a vote counts as hearing from a leader
@@ -585,7 +601,12 @@ export class RaftNode {
 
   /** Why a vote was refused, in the order Figure 2's receiver checks: term, vote, log. */
   private voteRefused(msg: RequestVote): void {
-    const reason = msg.term < this.term ? 'stale-term' : this.votedFor !== null && this.votedFor !== msg.candidate ? 'already-voted' : 'log-not-up-to-date';
+    const reason =
+      msg.term < this.term
+        ? 'stale-term'
+        : this.votedFor !== null && this.votedFor !== msg.candidate
+          ? 'already-voted'
+          : 'log-not-up-to-date';
     this.host.detail({
       kind: 'vote-refused',
       subjects: [this.id, msg.candidate],
@@ -601,7 +622,13 @@ export class RaftNode {
         candidateLastLogTerm: msg.lastLogTerm,
         candidateLastLogIndex: msg.lastLogIndex,
       },
-      lines: [reason === 'stale-term' ? 'rv.refuse.stale-term' : reason === 'already-voted' ? 'rv.refuse.already-voted' : 'rv.refuse.log-not-up-to-date'],
+      lines: [
+        reason === 'stale-term'
+          ? 'rv.refuse.stale-term'
+          : reason === 'already-voted'
+            ? 'rv.refuse.already-voted'
+            : 'rv.refuse.log-not-up-to-date',
+      ],
     });
   }
 
@@ -765,7 +792,14 @@ export class RaftNode {
       this.host.detail({
         kind: 'append-accepted',
         subjects: [this.id, msg.leader],
-        values: { node: this.id, leader: msg.leader, term: this.term, from: prev + 1, to: lastNew, added: lastNew > kept ? lastNew - kept : 0 },
+        values: {
+          node: this.id,
+          leader: msg.leader,
+          term: this.term,
+          from: prev + 1,
+          to: lastNew,
+          added: lastNew > kept ? lastNew - kept : 0,
+        },
         lines: ['ae.append-new'],
       });
     }
@@ -776,7 +810,17 @@ export class RaftNode {
         this.host.detail({
           kind: 'commit-advanced',
           subjects: [this.id, msg.leader],
-          values: { node: this.id, from, to: this.commitIndex, term: this.term, rule: 'leader-commit', replicas: null, majority: null, leader: msg.leader, leaderCommit: msg.leaderCommit },
+          values: {
+            node: this.id,
+            from,
+            to: this.commitIndex,
+            term: this.term,
+            rule: 'leader-commit',
+            replicas: null,
+            majority: null,
+            leader: msg.leader,
+            leaderCommit: msg.leaderCommit,
+          },
           lines: ['ae.commit.leader-commit'],
         });
       }
@@ -789,12 +833,25 @@ export class RaftNode {
   private conflictReply(msg: AppendEntries, record: boolean): AppendReply {
     const hint = conflictHint(this.raftLog, msg.prevLogIndex);
     if (this.host.bugs.hintSkipsCheck) this.hintedTerm = msg.term;
-    if (record) this.appendRejected(msg, hint.conflictTerm === 0 ? 'prev-missing' : 'prev-term-mismatch', hint.conflictTerm, hint.conflictIndex);
+    if (record)
+      this.appendRejected(msg, hint.conflictTerm === 0 ? 'prev-missing' : 'prev-term-mismatch', hint.conflictTerm, hint.conflictIndex);
     // Not kept as lastAppendReply: a plain rejection must not be answered with a hint.
-    return { type: 'AppendReply', term: this.term, success: false, matchIndex: 0, conflictTerm: hint.conflictTerm, conflictIndex: hint.conflictIndex };
+    return {
+      type: 'AppendReply',
+      term: this.term,
+      success: false,
+      matchIndex: 0,
+      conflictTerm: hint.conflictTerm,
+      conflictIndex: hint.conflictIndex,
+    };
   }
 
-  private appendRejected(msg: AppendEntries, reason: 'stale-term' | 'prev-missing' | 'prev-term-mismatch', conflictTerm?: number, conflictIndex?: number): void {
+  private appendRejected(
+    msg: AppendEntries,
+    reason: 'stale-term' | 'prev-missing' | 'prev-term-mismatch',
+    conflictTerm?: number,
+    conflictIndex?: number,
+  ): void {
     const prev = msg.prevLogIndex;
     this.host.detail({
       kind: 'append-rejected',
@@ -812,7 +869,11 @@ export class RaftNode {
         ...(conflictIndex !== undefined ? { conflictTerm, conflictIndex } : {}),
       },
       lines: [
-        reason === 'stale-term' ? 'ae.reject.stale-term' : reason === 'prev-missing' ? 'ae.reject.prev-missing' : 'ae.reject.prev-term-mismatch',
+        reason === 'stale-term'
+          ? 'ae.reject.stale-term'
+          : reason === 'prev-missing'
+            ? 'ae.reject.prev-missing'
+            : 'ae.reject.prev-term-mismatch',
         ...(conflictIndex !== undefined ? (['fb.hint'] as const) : []),
       ],
     });
@@ -824,7 +885,14 @@ export class RaftNode {
     this.host.detail({
       kind: 'truncated',
       subjects: [this.id, msg.leader],
-      values: { node: this.id, leader: msg.leader, from: index, removed: log.lastIndex - index + 1, localTerm: log.heldTermAt(index), leaderEntryTerm },
+      values: {
+        node: this.id,
+        leader: msg.leader,
+        from: index,
+        removed: log.lastIndex - index + 1,
+        localTerm: log.heldTermAt(index),
+        leaderEntryTerm,
+      },
       lines: ['ae.truncate-conflict'],
     });
   }
@@ -887,7 +955,14 @@ export class RaftNode {
         this.host.detail({
           kind: 'snapshot-installed',
           subjects: [this.id, msg.leader],
-          values: { node: this.id, leader: msg.leader, index: snap.index, term: snap.term, kept: log.entries.length, discarded: before - log.entries.length },
+          values: {
+            node: this.id,
+            leader: msg.leader,
+            index: snap.index,
+            term: snap.term,
+            kept: log.entries.length,
+            discarded: before - log.entries.length,
+          },
           lines: [keptSuffix ? 'snap.install.keep-suffix' : 'snap.install.discard'],
         });
       }
@@ -922,7 +997,14 @@ export class RaftNode {
       this.host.detail({
         kind: 'transfer-started',
         subjects: [this.id, target],
-        values: { node: this.id, target, term: this.term, matchIndex: p.match, lastLogIndex: this.lastLogIndex, deadlineMs: this.transferDeadline },
+        values: {
+          node: this.id,
+          target,
+          term: this.term,
+          matchIndex: p.match,
+          lastLogIndex: this.lastLogIndex,
+          deadlineMs: this.transferDeadline,
+        },
         lines: ['transfer.start'],
       });
     }
@@ -1019,7 +1101,17 @@ export class RaftNode {
       this.host.detail({
         kind: 'commit-advanced',
         subjects: [this.id],
-        values: { node: this.id, from: this.commitIndex, to: index, term: this.term, rule: earlier ? 'earlier-term-by-counting' : 'majority', replicas: this.replicasOf(index), majority: this.majority, leader: null, leaderCommit: null },
+        values: {
+          node: this.id,
+          from: this.commitIndex,
+          to: index,
+          term: this.term,
+          rule: earlier ? 'earlier-term-by-counting' : 'majority',
+          replicas: this.replicasOf(index),
+          majority: this.majority,
+          leader: null,
+          leaderCommit: null,
+        },
         lines,
       });
     }
@@ -1137,7 +1229,17 @@ export class RaftNode {
     this.host.detail({
       kind: 'config-appended',
       subjects: [this.id, entry.node],
-      values: { node: this.id, term: this.term, index: m.configIndex, op: entry.op, server: entry.node, voters: entry.voters, previous: m.previous, leader, committed: this.commitIndex >= m.configIndex },
+      values: {
+        node: this.id,
+        term: this.term,
+        index: m.configIndex,
+        op: entry.op,
+        server: entry.node,
+        voters: entry.voters,
+        previous: m.previous,
+        leader,
+        committed: this.commitIndex >= m.configIndex,
+      },
       lines: ['member.append'],
     });
   }
@@ -1152,10 +1254,12 @@ export class RaftNode {
     const m = this.membership as Membership;
     if (this.host.bugs.configChangesAtOnce) return null; // the bug: a second change goes ahead
     if (m.learners.length > 0) return `${this.id} is still catching up ${m.learners[0]} as a learner (one change at a time, §4.1)`;
-    if (m.changePending(this.commitIndex)) return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
+    if (m.changePending(this.commitIndex))
+      return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
     // The fix to single-server changes (Ongaro, raft-dev 2015): a new leader first commits an entry
     // of its own term, so a change an earlier leader left uncommitted cannot overlap a new one.
-    if (this.commitIndex === 0 || this.termAt(this.commitIndex) !== this.term) return `${this.id} has not yet committed an entry of its term ${this.term} (a new leader commits one before a change; leader-noop does it at once)`;
+    if (this.commitIndex === 0 || this.termAt(this.commitIndex) !== this.term)
+      return `${this.id} has not yet committed an entry of its term ${this.term} (a new leader commits one before a change; leader-noop does it at once)`;
     return null;
   }
 
@@ -1170,7 +1274,12 @@ export class RaftNode {
     m.learnerSinceMs = this.host.nowMs;
     this.setPeers(m.peersOf(this.id, true, this.commitIndex));
     if (this.host.recordDetails) {
-      this.host.detail({ kind: 'learner-added', subjects: [this.id, id], values: { node: this.id, term: this.term, learner: id, voters: m.voters }, lines: ['member.learner'] });
+      this.host.detail({
+        kind: 'learner-added',
+        subjects: [this.id, id],
+        values: { node: this.id, term: this.term, learner: id, voters: m.voters },
+        lines: ['member.learner'],
+      });
     }
     this.sendAppend(this.progressById.get(id) as Progress);
   }
@@ -1211,7 +1320,12 @@ export class RaftNode {
       return;
     }
     if (this.host.recordDetails) {
-      this.host.detail({ kind: 'removed-leader-steps-down', subjects: [this.id], values: { node: this.id, term: this.term, index: m.configIndex, voters: m.voters }, lines: ['member.removed-leader'] });
+      this.host.detail({
+        kind: 'removed-leader-steps-down',
+        subjects: [this.id],
+        values: { node: this.id, term: this.term, index: m.configIndex, voters: m.voters },
+        lines: ['member.removed-leader'],
+      });
     }
     this.becomeFollower(this.term);
     this.resetElectionTimer();

@@ -78,7 +78,8 @@ export const PRESETS: readonly Preset[] = [
     title: 'Ghost lock',
     blurb: 'A asks for the lock and crashes before the answer arrives; the leader sees A is gone and releases the lock it just granted.',
     config: withClients(['A', 'B']),
-    schedule: '@1000 client A acquire job:42 10000; @1040 client A crash; @1400 client B acquire job:42 10000; @1400 client B write result=B-first',
+    schedule:
+      '@1000 client A acquire job:42 10000; @1040 client A crash; @1400 client B acquire job:42 10000; @1400 client B write result=B-first',
     untilMs: 3000,
   },
   {
@@ -136,7 +137,12 @@ export const PRESETS: readonly Preset[] = [
     blurb:
       'n5 is down while the cluster commits x1..x20, and then the leader n2 crashes too. When n5 comes back, the new leader n1 backs up one entry per round trip, 20 rejected AppendEntries, and then sends all 20 entries, which every log keeps for ever. Switch on snapshots: every node compacts each 8 applied entries, so n1 backs up only to its snapshot, sends InstallSnapshot (≤ 16) and then just x17..x20.',
     config: DEFAULT_CONFIG,
-    schedule: ['@300 crash n5', ...Array.from({ length: 20 }, (_, i) => `@${440 + 40 * i} submit x${i + 1}`), '@1400 crash n2', '@2000 restart n5'].join('; '),
+    schedule: [
+      '@300 crash n5',
+      ...Array.from({ length: 20 }, (_, i) => `@${440 + 40 * i} submit x${i + 1}`),
+      '@1400 crash n2',
+      '@2000 restart n5',
+    ].join('; '),
     untilMs: 3000,
   },
   {

@@ -171,7 +171,12 @@ export class Simulation {
     const c = this.cluster;
     if (c.features.membership) {
       // A schedule may name a server whose add the leader refused: the action is refused too.
-      const id = 'node' in action && action.verb !== 'add' && action.verb !== 'remove' ? action.node : action.verb === 'submit' ? action.target : null;
+      const id =
+        'node' in action && action.verb !== 'add' && action.verb !== 'remove'
+          ? action.node
+          : action.verb === 'submit'
+            ? action.target
+            : null;
       if (id !== null && !c.nodeById.has(id)) {
         c.logEvent(describe.absentServer(formatBody(action), id), 'member-change-refused', [id]);
         return;

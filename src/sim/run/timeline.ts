@@ -19,7 +19,16 @@ export const MAX_CHECKPOINTS = 300;
 
 /** Event kinds marked on the scrubber: elections, faults, lock grants and frees, refused writes. */
 export const LANDMARK_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
-  'leader', 'crash', 'restart', 'partition', 'heal', 'calm', 'lock-granted', 'lock-expired', 'lock-ghost', 'store-rejected',
+  'leader',
+  'crash',
+  'restart',
+  'partition',
+  'heal',
+  'calm',
+  'lock-granted',
+  'lock-expired',
+  'lock-ghost',
+  'store-rejected',
 ]);
 
 export interface Landmark {

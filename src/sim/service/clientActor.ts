@@ -166,13 +166,29 @@ export class ClientActor {
           intent.op === 'put'
             ? this.history.invoke(this.id, 'put', intent.key, now, { value: intent.value })
             : this.history.invoke(this.id, 'get', intent.key, now, { readMode: this.readModeOf(intent) });
-        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS, attempt: 0, record };
+        this.outstanding = {
+          intent,
+          requestId,
+          firstSentAt: now,
+          target: this.believedLeader,
+          retryAt: now + CLIENT_RETRY_MS,
+          attempt: 0,
+          record,
+        };
         this.sendRequest();
       } else if (intent.op === 'acquire' || intent.op === 'release') {
         const requestId = this.nextRequestId++;
         const token = intent.op === 'release' ? (this.holdings.get(intent.key)?.token ?? null) : null;
         const record = this.history.invoke(this.id, intent.op, intent.key, now, { token });
-        this.outstanding = { intent, requestId, firstSentAt: now, target: this.believedLeader, retryAt: now + CLIENT_RETRY_MS, attempt: 0, record };
+        this.outstanding = {
+          intent,
+          requestId,
+          firstSentAt: now,
+          target: this.believedLeader,
+          retryAt: now + CLIENT_RETRY_MS,
+          attempt: 0,
+          record,
+        };
         this.sendRequest();
       }
     }
@@ -195,15 +211,36 @@ export class ClientActor {
       const request: ClientRequest =
         intent.op === 'put'
           ? { type: 'ClientRequest', id: o.requestId, op: 'put', key: intent.key, leaseMs: 0, token: null, attempt, value: intent.value }
-          : { type: 'ClientRequest', id: o.requestId, op: 'get', key: intent.key, leaseMs: 0, token: null, attempt, readMode: this.readModeOf(intent) };
+          : {
+              type: 'ClientRequest',
+              id: o.requestId,
+              op: 'get',
+              key: intent.key,
+              leaseMs: 0,
+              token: null,
+              attempt,
+              readMode: this.readModeOf(intent),
+            };
       this.status = `${intent.op === 'put' ? 'putting' : 'getting'} ${intent.key} via ${o.target}`;
-      this.log(say.clientAsks(this.id, o.target, intent.op === 'get' ? { ...intent, mode: this.readModeOf(intent) } : intent), 'client-asks', [this.id, o.target]);
+      this.log(
+        say.clientAsks(this.id, o.target, intent.op === 'get' ? { ...intent, mode: this.readModeOf(intent) } : intent),
+        'client-asks',
+        [this.id, o.target],
+      );
       this.host.send(this.id, o.target, request);
       return;
     }
     const leaseMs = o.intent.op === 'acquire' ? o.intent.leaseMs : 0;
     const token = o.intent.op === 'release' ? (this.holdings.get(o.intent.key)?.token ?? null) : null;
-    const request: ClientRequest = { type: 'ClientRequest', id: o.requestId, op: o.intent.op, key: o.intent.key, leaseMs, token, attempt: ++o.attempt };
+    const request: ClientRequest = {
+      type: 'ClientRequest',
+      id: o.requestId,
+      op: o.intent.op,
+      key: o.intent.key,
+      leaseMs,
+      token,
+      attempt: ++o.attempt,
+    };
     this.status = `${o.intent.op === 'acquire' ? 'acquiring' : 'releasing'} ${o.intent.key} via ${o.target}`;
     this.log(say.clientAsks(this.id, o.target, o.intent), 'client-asks', [this.id, o.target]);
     this.host.send(this.id, o.target, request);

@@ -14,7 +14,18 @@ import type { RaftNode } from '../raft/node';
 import type { ClientIntent } from '../model/schedule';
 import { KvReads } from './reads';
 import { Store, type StoreId } from './stores';
-import { isKvCommand, isLockCommand, type ApplyResult, type ClientReply, type ClientRequest, type LockCommand, type LogEntry, type Message, type SnapshotState, type StoreWrite } from '../model/types';
+import {
+  isKvCommand,
+  isLockCommand,
+  type ApplyResult,
+  type ClientReply,
+  type ClientRequest,
+  type LockCommand,
+  type LogEntry,
+  type Message,
+  type SnapshotState,
+  type StoreWrite,
+} from '../model/types';
 
 export { CLIENT_RETRY_MS, ClientActor, type ClientHolding } from './clientActor';
 
@@ -204,9 +215,16 @@ export class LockService implements ClusterExtension {
         // Ghost lock: the asker cannot hear the answer, so the leader frees the key at once.
         this.log(say.ghost(node.id, request.key, request.client, result.token), 'lock-ghost', [node.id, request.client]);
         if (!this.ghostOps.has(result.token)) {
-          this.ghostOps.set(result.token, this.history.invoke(node.id, 'ghost-release', request.key, this.cluster.nowMs, { token: result.token }));
+          this.ghostOps.set(
+            result.token,
+            this.history.invoke(node.id, 'ghost-release', request.key, this.cluster.nowMs, { token: result.token }),
+          );
         }
-        this.propose(node, { type: 'release', key: request.key, owner: request.client, token: result.token }, { ...request, op: 'ghost-release' });
+        this.propose(
+          node,
+          { type: 'release', key: request.key, owner: request.client, token: result.token },
+          { ...request, op: 'ghost-release' },
+        );
         return;
       }
       this.reply(node, request, 'granted', result.token, index);
@@ -224,7 +242,15 @@ export class LockService implements ClusterExtension {
     // A leader handing over (§3.10) answers not-leader, pointing at the node it hands over to.
     if (node.role !== 'leader' || node.transferTo !== null) {
       const reply: ClientReply = {
-        type: 'ClientReply', id: msg.id, op: msg.op, key: msg.key, outcome: 'not-leader', token: null, leaderHint: node.transferTo ?? node.leaderId, index: null, attempt: msg.attempt,
+        type: 'ClientReply',
+        id: msg.id,
+        op: msg.op,
+        key: msg.key,
+        outcome: 'not-leader',
+        token: null,
+        leaderHint: node.transferTo ?? node.leaderId,
+        index: null,
+        attempt: msg.attempt,
       };
       this.cluster.send(node.id, src, reply);
       return;
@@ -312,7 +338,14 @@ export class LockService implements ClusterExtension {
   private reply(node: RaftNode, request: Pending, outcome: ClientReply['outcome'], token: number | null, index: number | null): void {
     if (request.op === 'ghost-release') return;
     const reply: ClientReply = {
-      type: 'ClientReply', id: request.requestId, op: request.op, key: request.key, outcome, token, leaderHint: node.id, index,
+      type: 'ClientReply',
+      id: request.requestId,
+      op: request.op,
+      key: request.key,
+      outcome,
+      token,
+      leaderHint: node.id,
+      index,
     };
     this.cluster.send(node.id, request.client, reply);
   }
@@ -332,7 +365,14 @@ export class LockService implements ClusterExtension {
         this.cluster.detail({
           kind: 'lease-expired',
           subjects: [node.id, holder.owner],
-          values: { node: node.id, key, owner: holder.owner, token: holder.token, localMs: local, endsAtLocalMs: holder.grantedAtLocalMs + holder.leaseMs },
+          values: {
+            node: node.id,
+            key,
+            owner: holder.owner,
+            token: holder.token,
+            localMs: local,
+            endsAtLocalMs: holder.grantedAtLocalMs + holder.leaseMs,
+          },
           lines: ['lease.expire.leader-clock'],
         });
       }
@@ -366,7 +406,14 @@ export class LockService implements ClusterExtension {
       this.cluster.detail({
         kind: 'write-fenced',
         subjects: [src, storeId],
-        values: { store: storeId, client: src, key: msg.key, value: msg.value, token: msg.token, highest: store.highest.get(msg.key) ?? null },
+        values: {
+          store: storeId,
+          client: src,
+          key: msg.key,
+          value: msg.value,
+          token: msg.token,
+          highest: store.highest.get(msg.key) ?? null,
+        },
         lines: ['store.fence.reject'],
       });
     }

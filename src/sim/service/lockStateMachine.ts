@@ -43,8 +43,15 @@ export class LockStateMachine {
       .map(([key, h]) => Object.freeze({ key, owner: h.owner, token: h.token, leaseMs: h.leaseMs }));
     if (this.kv.size === 0 && this.lastPut.size === 0) return Object.freeze({ locks: Object.freeze(locks), nextToken: this.nextToken });
     const kv = [...this.kv].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, value]) => Object.freeze({ key, value }));
-    const lastPut = [...this.lastPut].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([client, requestId]) => Object.freeze({ client, requestId }));
-    return Object.freeze({ locks: Object.freeze(locks), nextToken: this.nextToken, kv: Object.freeze(kv), lastPut: Object.freeze(lastPut) });
+    const lastPut = [...this.lastPut]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([client, requestId]) => Object.freeze({ client, requestId }));
+    return Object.freeze({
+      locks: Object.freeze(locks),
+      nextToken: this.nextToken,
+      kv: Object.freeze(kv),
+      lastPut: Object.freeze(lastPut),
+    });
   }
 
   /**
@@ -54,7 +61,8 @@ export class LockStateMachine {
   restore(state: SnapshotState | null, localNowMs: number): void {
     this.reset();
     if (state === null) return;
-    for (const l of state.locks) this.locks.set(l.key, { owner: l.owner, token: l.token, leaseMs: l.leaseMs, grantedAtLocalMs: localNowMs });
+    for (const l of state.locks)
+      this.locks.set(l.key, { owner: l.owner, token: l.token, leaseMs: l.leaseMs, grantedAtLocalMs: localNowMs });
     this.nextToken = state.nextToken;
     for (const { key, value } of state.kv ?? []) this.kv.set(key, value);
     for (const { client, requestId } of state.lastPut ?? []) this.lastPut.set(client, requestId);

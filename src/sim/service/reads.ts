@@ -195,7 +195,14 @@ export class KvReads {
       });
     }
     const reply: ClientReply = {
-      type: 'ClientReply', id: p.requestId, op: p.op, key: p.key, outcome: 'ok', token: null, leaderHint: node.id, index,
+      type: 'ClientReply',
+      id: p.requestId,
+      op: p.op,
+      key: p.key,
+      outcome: 'ok',
+      token: null,
+      leaderHint: node.id,
+      index,
       ...(value !== undefined ? { value } : {}),
     };
     cluster.send(node.id, p.client, reply);

@@ -29,7 +29,15 @@ export class Store {
     this.checksTokens = checksTokens;
   }
 
-  write(t: number, client: string, key: string, value: string, token: number | null, lockKey: string | null, leaseEnded: boolean): StoreWriteRecord {
+  write(
+    t: number,
+    client: string,
+    key: string,
+    value: string,
+    token: number | null,
+    lockKey: string | null,
+    leaseEnded: boolean,
+  ): StoreWriteRecord {
     const highest = this.highest.get(key);
     let reason: string | null = null;
     if (this.checksTokens) {

@@ -13,7 +13,9 @@ export type { PseudocodeLine, PseudocodeSection } from '../model/features';
 export { PSEUDOCODE };
 
 /** Every line id, in panel order. */
-export const PSEUDOCODE_LINE_IDS: readonly string[] = PSEUDOCODE.flatMap((s) => s.lines.map((l) => l.id).filter((id): id is string => id !== null));
+export const PSEUDOCODE_LINE_IDS: readonly string[] = PSEUDOCODE.flatMap((s) =>
+  s.lines.map((l) => l.id).filter((id): id is string => id !== null),
+);
 
 /** The line a chapter or lock-service event comes from, if one does. */
 export function lineOfEventKind(kind: EventKind): string | null {

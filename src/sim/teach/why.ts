@@ -39,9 +39,11 @@ export const CHAPTER = {
 /** Figure 2 of the Raft paper, the lines the answers cite. */
 export const FIGURE2 = {
   voteReceiver1: 'Figure 2, RequestVote receiver rule 1: reply false if term < currentTerm',
-  voteReceiver2: 'Figure 2, RequestVote receiver rule 2: grant only if votedFor is null or the candidate, and its log is at least as up-to-date',
+  voteReceiver2:
+    'Figure 2, RequestVote receiver rule 2: grant only if votedFor is null or the candidate, and its log is at least as up-to-date',
   appendReceiver1: 'Figure 2, AppendEntries receiver rule 1: reply false if term < currentTerm',
-  appendReceiver2: "Figure 2, AppendEntries receiver rule 2: reply false if the log has no entry at prevLogIndex whose term matches prevLogTerm",
+  appendReceiver2:
+    'Figure 2, AppendEntries receiver rule 2: reply false if the log has no entry at prevLogIndex whose term matches prevLogTerm',
   appendReceiver3: 'Figure 2, AppendEntries receiver rule 3: a conflicting entry and all that follow it are deleted',
   appendReceiver5: 'Figure 2, AppendEntries receiver rule 5: commitIndex = min(leaderCommit, index of last new entry)',
   leaderCommit: 'Figure 2, Rules for Servers, Leaders: commit N when a majority of matchIndex ≥ N and log[N].term == currentTerm',
@@ -58,14 +60,14 @@ export const DISSERTATION = {
   snapshots: 'Ongaro 2014 §5.1, "Snapshotting memory-based state machines" (log compaction; InstallSnapshot)',
   reads: 'Ongaro 2014 §6.4, "Processing read-only queries more efficiently" (ReadIndex), and §6.4.1 (leases and bounded clock drift)',
   transfer: 'Ongaro 2014 §3.10, "Leadership transfer extension": the leader brings the target up to date, then sends TimeoutNow',
-  fastBackup: 'Raft paper §5.3 (and Ongaro 2014 §3.5): a rejection names the conflicting term and its first index, so the leader skips a term per round trip (fast back-up)',
+  fastBackup:
+    'Raft paper §5.3 (and Ongaro 2014 §3.5): a rejection names the conflicting term and its first index, so the leader skips a term per round trip (fast back-up)',
   membership: 'Ongaro 2014 §4.1, "Safety": one server at a time, each configuration used as soon as it is appended',
   learner: 'Ongaro 2014 §4.2.1, "Catching up new servers" (non-voting learners)',
   removedLeader: 'Ongaro 2014 §4.2.2, "Removing the current leader"',
 } as const;
 
 const hasFeature = (snap: RunView, name: FeatureName) => snap.features?.includes(name) ?? false;
-
 
 const list = (ids: readonly string[]) =>
   ids.length === 0 ? 'nobody' : ids.length === 1 ? ids[0] : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
@@ -239,7 +241,9 @@ function whyNode(snap: RunView, id: string, events: readonly SimEvent[]): Explan
         (hasFeature(snap, 'pre-vote') ? ` With pre-vote on it first asks for pre-votes, staying in term ${n.term}.` : ''),
     );
     if (leader && leader.term > n.term) {
-      answer.push(`The cluster has moved on: ${leader.id} leads term ${leader.term}, but no message from it has reached ${id} yet${reaches(snap, id, leader.id) ? '' : ` (the network is split ${partitionText(snap)})`}.`);
+      answer.push(
+        `The cluster has moved on: ${leader.id} leads term ${leader.term}, but no message from it has reached ${id} yet${reaches(snap, id, leader.id) ? '' : ` (the network is split ${partitionText(snap)})`}.`,
+      );
     }
     rule = `Raft paper §5.2; ${FIGURE2.followers}`;
   }
@@ -247,7 +251,10 @@ function whyNode(snap: RunView, id: string, events: readonly SimEvent[]): Explan
   if (inflight > 0) facts.push(['messages in flight', `${inflight} to or from ${id}`]);
   const member = n.membership;
   if (member !== undefined) {
-    facts.push(['configuration', `{${member.voters.join(', ')}}${member.configIndex > 0 ? ` (entry ${member.configIndex})` : ' (the initial one)'}`]);
+    facts.push([
+      'configuration',
+      `{${member.voters.join(', ')}}${member.configIndex > 0 ? ` (entry ${member.configIndex})` : ' (the initial one)'}`,
+    ]);
     const said = membershipNote(id, member, leader);
     if (said !== null) {
       answer.push(said.text);
@@ -258,7 +265,11 @@ function whyNode(snap: RunView, id: string, events: readonly SimEvent[]): Explan
 }
 
 /** A learner, a removed server or a leader removing itself, in one paragraph (membership runs only). */
-function membershipNote(id: string, member: NonNullable<NodeView['membership']>, leader: NodeView | undefined): { text: string; rule: string } | null {
+function membershipNote(
+  id: string,
+  member: NonNullable<NodeView['membership']>,
+  leader: NodeView | undefined,
+): { text: string; rule: string } | null {
   if (member.status === 'learner') {
     return {
       text: `${id} is a learner: ${leader?.id ?? 'the leader'} sends it every entry, but it counts in no majority and does not campaign. Once it holds the leader's last entry, the leader appends a configuration with ${id} in it, and ${id} votes from then on.`,
@@ -285,7 +296,12 @@ function membershipNote(id: string, member: NonNullable<NodeView['membership']>,
 /** Who holds entry `index` with term `term`: the leader's matchIndex if `viewer` leads, else every node's log. */
 function holdersOf(snap: RunView, viewer: NodeView, index: number, term: number): { ids: string[]; by: 'matchIndex' | 'logs' } {
   if (viewer.alive && viewer.role === 'leader') {
-    const ids = [viewer.id, ...Object.entries(viewer.matchIndex).filter(([, m]) => m >= index).map(([p]) => p)];
+    const ids = [
+      viewer.id,
+      ...Object.entries(viewer.matchIndex)
+        .filter(([, m]) => m >= index)
+        .map(([p]) => p),
+    ];
     return { ids: ids.sort(), by: 'matchIndex' };
   }
   return { ids: snap.nodes.filter((n) => entryOf(n, index)?.term === term).map((n) => n.id), by: 'logs' };
@@ -339,7 +355,10 @@ function whyEntry(snap: RunView, nodeId: string, index: number): Explanation {
         (holders.ids.length < maj ? ` That is not a majority; it needs ${maj - holders.ids.length} more.` : ''),
     );
     const notYet = snap.nodes.filter((m) => !holders.ids.includes(m.id) && entryOf(m, index)?.term === e.term).map((m) => m.id);
-    if (notYet.length > 0) answer.push(`${list(notYet)} already ${notYet.length === 1 ? 'has' : 'have'} it in ${notYet.length === 1 ? 'its' : 'their'} log, but ${nodeId} has not heard back yet, so it does not count ${notYet.length === 1 ? 'it' : 'them'}.`);
+    if (notYet.length > 0)
+      answer.push(
+        `${list(notYet)} already ${notYet.length === 1 ? 'has' : 'have'} it in ${notYet.length === 1 ? 'its' : 'their'} log, but ${nodeId} has not heard back yet, so it does not count ${notYet.length === 1 ? 'it' : 'them'}.`,
+      );
     const reach = liveIds(snap, groupOf(snap, nodeId));
     if (reach.length < maj) {
       answer.push(
@@ -421,9 +440,16 @@ function whyMessage(snap: RunView, seq: number): Explanation {
   let title = '';
   switch (f.type) {
     case 'AppendEntries': {
-      facts.push(['term', String(f.term)], ['prevLogIndex', String(f.prevLogIndex)], ['prevLogTerm', String(f.prevLogTerm)],
-        ['entries', f.entries.length === 0 ? 'none (heartbeat)' : f.entries.map((e) => `${e.index}: ${e.text} (term ${e.term})`).join(', ')],
-        ['leaderCommit', String(f.leaderCommit)]);
+      facts.push(
+        ['term', String(f.term)],
+        ['prevLogIndex', String(f.prevLogIndex)],
+        ['prevLogTerm', String(f.prevLogTerm)],
+        [
+          'entries',
+          f.entries.length === 0 ? 'none (heartbeat)' : f.entries.map((e) => `${e.index}: ${e.text} (term ${e.term})`).join(', '),
+        ],
+        ['leaderCommit', String(f.leaderCommit)],
+      );
       title = f.entries.length === 0 ? `Heartbeat ${m.src} → ${m.dst}` : `AppendEntries ${m.src} → ${m.dst}`;
       answer.push(
         f.entries.length === 0
@@ -433,14 +459,20 @@ function whyMessage(snap: RunView, seq: number): Explanation {
       );
       if (to) answer.push(predictAppend(to, f.term, f.prevLogIndex, f.prevLogTerm));
       if (hasFeature(snap, 'fast-backup')) {
-        answer.push(`With fast back-up, a refusal also names the term of ${m.dst}'s entry at index ${f.prevLogIndex} and the first index it holds of that term, so ${f.leader} skips that whole term in one round trip instead of one entry per round trip.`);
+        answer.push(
+          `With fast back-up, a refusal also names the term of ${m.dst}'s entry at index ${f.prevLogIndex} and the first index it holds of that term, so ${f.leader} skips that whole term in one round trip instead of one entry per round trip.`,
+        );
       }
       rule = `Raft paper §5.3; ${FIGURE2.appendReceiver2}; ${FIGURE2.appendReceiver5}`;
       break;
     }
     case 'InstallSnapshot': {
       const s = f.snapshot;
-      facts.push(['term', String(f.term)], ['last included', `index ${s.index}, term ${s.term}`], ['locks', s.state === null ? 'none (no lock service)' : String(s.state.locks.length)]);
+      facts.push(
+        ['term', String(f.term)],
+        ['last included', `index ${s.index}, term ${s.term}`],
+        ['locks', s.state === null ? 'none (no lock service)' : String(s.state.locks.length)],
+      );
       title = `InstallSnapshot ${m.src} → ${m.dst}`;
       answer.push(
         `${f.leader}, leader of term ${f.term}, needs to send ${m.dst} an entry it has already compacted into its snapshot, so it sends the snapshot itself: the state machine after index ${s.index} (term ${s.term}).`,
@@ -452,7 +484,9 @@ function whyMessage(snap: RunView, seq: number): Explanation {
     case 'InstallSnapshotReply':
       facts.push(['term', String(f.term)], ['matchIndex', String(f.matchIndex)]);
       title = `InstallSnapshot reply ${m.src} → ${m.dst}`;
-      answer.push(`${m.src} tells ${m.dst} it holds everything up to index ${f.matchIndex} now. The leader records matchIndex[${m.src}] = ${f.matchIndex} and sends AppendEntries from ${f.matchIndex + 1}.`);
+      answer.push(
+        `${m.src} tells ${m.dst} it holds everything up to index ${f.matchIndex} now. The leader records matchIndex[${m.src}] = ${f.matchIndex} and sends AppendEntries from ${f.matchIndex + 1}.`,
+      );
       rule = DISSERTATION.snapshots;
       break;
     case 'AppendReply':
@@ -490,7 +524,12 @@ function whyMessage(snap: RunView, seq: number): Explanation {
       rule = DISSERTATION.transfer;
       break;
     case 'RequestVote':
-      facts.push(['term', String(f.term)], ['candidate', f.candidate], ['lastLogIndex', String(f.lastLogIndex)], ['lastLogTerm', String(f.lastLogTerm)]);
+      facts.push(
+        ['term', String(f.term)],
+        ['candidate', f.candidate],
+        ['lastLogIndex', String(f.lastLogIndex)],
+        ['lastLogTerm', String(f.lastLogTerm)],
+      );
       if (f.preVote) {
         title = `PreVote ${m.src} → ${m.dst}`;
         answer.push(
@@ -538,7 +577,13 @@ function whyMessage(snap: RunView, seq: number): Explanation {
       rule = `Raft paper §8 (client interaction); ${CHAPTER.fencing}`;
       break;
     case 'ClientReply':
-      facts.push(['op', f.op], ['key', f.key], ['outcome', f.outcome], ['token', f.token === null ? 'none' : String(f.token)], ['log index', f.index === null ? 'none' : String(f.index)]);
+      facts.push(
+        ['op', f.op],
+        ['key', f.key],
+        ['outcome', f.outcome],
+        ['token', f.token === null ? 'none' : String(f.token)],
+        ['log index', f.index === null ? 'none' : String(f.index)],
+      );
       title = `Answer ${m.src} → ${m.dst}`;
       answer.push(
         f.outcome === 'granted'
@@ -562,24 +607,32 @@ function whyMessage(snap: RunView, seq: number): Explanation {
     }
   }
   if (m.lost) answer.push('This copy will be lost on the way (message loss is on): it never arrives.');
-  else if (!reaches(snap, m.src, m.dst)) answer.push(`${m.src} and ${m.dst} are on different sides of the partition ${partitionText(snap)}, so it is dropped if they are still split when it arrives.`);
+  else if (!reaches(snap, m.src, m.dst))
+    answer.push(
+      `${m.src} and ${m.dst} are on different sides of the partition ${partitionText(snap)}, so it is dropped if they are still split when it arrives.`,
+    );
   else if (to && !to.alive) answer.push(`${m.dst} is down, so it is dropped if ${m.dst} is still down when it arrives.`);
   return { title, answer, rule, facts };
 }
 
 function predictAppend(to: NodeView, term: number, prevIndex: number, prevTerm: number): string {
-  if (term < to.term) return `${to.id} is in term ${to.term}, higher than ${term}: it will refuse, and the reply teaches the sender it is out of date.`;
+  if (term < to.term)
+    return `${to.id} is in term ${to.term}, higher than ${term}: it will refuse, and the reply teaches the sender it is out of date.`;
   if (prevIndex === 0) return `prevLogIndex is 0, so any log matches: ${to.id} will accept.`;
-  if (to.snapshot !== undefined && prevIndex <= to.snapshot.index) return `${to.id}'s snapshot covers index ${prevIndex} (it holds everything up to ${to.snapshot.index}, all committed): it will accept.`;
+  if (to.snapshot !== undefined && prevIndex <= to.snapshot.index)
+    return `${to.id}'s snapshot covers index ${prevIndex} (it holds everything up to ${to.snapshot.index}, all committed): it will accept.`;
   const has = entryOf(to, prevIndex);
-  if (prevIndex > to.logLength) return `${to.id}'s log has only ${plural(to.logLength, 'entry', 'entries')}, no index ${prevIndex}: it will refuse, and the leader will back up.`;
-  if (has && has.term !== prevTerm) return `${to.id} has term ${has.term} at index ${prevIndex}, not ${prevTerm}: it will refuse, and the leader will back up.`;
+  if (prevIndex > to.logLength)
+    return `${to.id}'s log has only ${plural(to.logLength, 'entry', 'entries')}, no index ${prevIndex}: it will refuse, and the leader will back up.`;
+  if (has && has.term !== prevTerm)
+    return `${to.id} has term ${has.term} at index ${prevIndex}, not ${prevTerm}: it will refuse, and the leader will back up.`;
   return `${to.id} has index ${prevIndex} with term ${prevTerm}: the logs agree up to there, so it will accept${term > to.term ? ` (and move up to term ${term})` : ''}.`;
 }
 
 function predictVote(to: NodeView, candidate: string, term: number, last: { index: number; term: number }): string {
   if (term < to.term) return `${to.id} is already in term ${to.term}, higher than ${term}: it will refuse.`;
-  if (term === to.term && to.votedFor !== null && to.votedFor !== candidate) return `${to.id} already voted for ${to.votedFor} in term ${term}: it will refuse — one vote per term.`;
+  if (term === to.term && to.votedFor !== null && to.votedFor !== candidate)
+    return `${to.id} already voted for ${to.votedFor} in term ${term}: it will refuse — one vote per term.`;
   const mine = lastOf(to);
   if (!atLeastAsUpToDate(last, mine))
     return `${to.id} has ${lastText(to)}, which is more up to date than the candidate's (index ${last.index}, term ${last.term}): it will refuse, so a node missing committed entries cannot become leader.`;
@@ -594,10 +647,16 @@ function whyVote(snap: RunView, nodeId: string): Explanation {
   const size = snap.nodes.length;
   const maj = majorityOf(size);
   const answer: string[] = [];
-  const facts: [string, string][] = [['term', String(n.term)], ['voted for', n.votedFor ?? 'nobody'], ['its log', lastText(n)]];
+  const facts: [string, string][] = [
+    ['term', String(n.term)],
+    ['voted for', n.votedFor ?? 'nobody'],
+    ['its log', lastText(n)],
+  ];
   const rule = `Raft paper §5.2, §5.4.1; ${FIGURE2.voteReceiver2}`;
   if (n.alive && n.role !== 'follower') {
-    answer.push(`${nodeId} ${n.role === 'leader' ? 'won' : 'is asking for votes in'} term ${n.term} and has ${plural(n.votes.length, 'vote')}: ${list(n.votes)} (a majority is ${maj} of ${size}). It voted for itself when it became a candidate.`);
+    answer.push(
+      `${nodeId} ${n.role === 'leader' ? 'won' : 'is asking for votes in'} term ${n.term} and has ${plural(n.votes.length, 'vote')}: ${list(n.votes)} (a majority is ${maj} of ${size}). It voted for itself when it became a candidate.`,
+    );
     for (const o of snap.nodes) {
       if (o.id === nodeId || n.votes.includes(o.id)) continue;
       answer.push(whyNoVoteFrom(snap, o, n));
@@ -605,7 +664,9 @@ function whyVote(snap: RunView, nodeId: string): Explanation {
     return { title: `Why does ${nodeId} have ${plural(n.votes.length, 'vote')}?`, answer, rule, facts };
   }
   if (n.votedFor === nodeId) {
-    answer.push(`${nodeId} voted for itself in term ${n.term}: a node that becomes a candidate votes for itself first. It has since become a ${n.alive ? n.role : 'down node'}, but the vote stays for the rest of term ${n.term}.`);
+    answer.push(
+      `${nodeId} voted for itself in term ${n.term}: a node that becomes a candidate votes for itself first. It has since become a ${n.alive ? n.role : 'down node'}, but the vote stays for the rest of term ${n.term}.`,
+    );
     return { title: `Why did ${nodeId} vote for itself?`, answer, rule, facts };
   }
   if (n.votedFor !== null) {
@@ -613,14 +674,20 @@ function whyVote(snap: RunView, nodeId: string): Explanation {
     answer.push(
       `${nodeId} voted for ${n.votedFor} in term ${n.term}. Each node gives one vote per term, to the first candidate that asks whose log is at least as up to date as its own (later last term wins; with equal terms, the longer log).`,
     );
-    if (c) answer.push(`When ${n.votedFor} asked, its log was at least as up to date as ${nodeId}'s. Now ${n.votedFor}'s log ends at index ${lastOf(c).index}, term ${lastOf(c).term}, and ${nodeId} has ${lastText(n)}. The vote is written to disk, so even a restart cannot make ${nodeId} vote twice in term ${n.term}.`);
+    if (c)
+      answer.push(
+        `When ${n.votedFor} asked, its log was at least as up to date as ${nodeId}'s. Now ${n.votedFor}'s log ends at index ${lastOf(c).index}, term ${lastOf(c).term}, and ${nodeId} has ${lastText(n)}. The vote is written to disk, so even a restart cannot make ${nodeId} vote twice in term ${n.term}.`,
+      );
     const others = snap.nodes.filter((o) => o.alive && o.role === 'candidate' && o.term === n.term && o.id !== n.votedFor).map((o) => o.id);
     if (others.length > 0) answer.push(`So ${nodeId} refuses ${list(others)} in term ${n.term}: its one vote is spent.`);
     return { title: `Why did ${nodeId} vote for ${n.votedFor}?`, answer, rule, facts };
   }
   answer.push(`${nodeId} has not voted in term ${n.term}.`);
   const candidates = snap.nodes.filter((o) => o.alive && o.role === 'candidate' && o.id !== nodeId);
-  if (candidates.length === 0) answer.push(`No candidate is asking right now${currentLeader(snap) ? ` — ${currentLeader(snap)!.id} leads term ${currentLeader(snap)!.term}` : ''}. A node votes only when a RequestVote reaches it.`);
+  if (candidates.length === 0)
+    answer.push(
+      `No candidate is asking right now${currentLeader(snap) ? ` — ${currentLeader(snap)!.id} leads term ${currentLeader(snap)!.term}` : ''}. A node votes only when a RequestVote reaches it.`,
+    );
   for (const c of candidates) answer.push(whyNoVoteFrom(snap, n, c));
   if (!n.alive) answer.push(`${nodeId} is down: it answers nothing.`);
   return { title: `Why has ${nodeId} not voted?`, answer, rule, facts };
@@ -632,9 +699,12 @@ function whyNoVoteFrom(snap: RunView, voter: NodeView, candidate: NodeView): str
   const c = candidate.id;
   if (!voter.alive) return `${v} is down, so it cannot vote for ${c}.`;
   if (!reaches(snap, v, c)) return `${v} cannot hear ${c}: the network is split ${partitionText(snap)}.`;
-  if (voter.term > candidate.term) return `${v} is in term ${voter.term}, past ${c}'s term ${candidate.term}: it refuses any request of an older term.`;
-  if (voter.term === candidate.term && voter.votedFor === v) return `${v} is campaigning in term ${voter.term} too and voted for itself: one vote per term.`;
-  if (voter.term === candidate.term && voter.votedFor !== null && voter.votedFor !== c) return `${v} already voted for ${voter.votedFor} in term ${voter.term}: one vote per term.`;
+  if (voter.term > candidate.term)
+    return `${v} is in term ${voter.term}, past ${c}'s term ${candidate.term}: it refuses any request of an older term.`;
+  if (voter.term === candidate.term && voter.votedFor === v)
+    return `${v} is campaigning in term ${voter.term} too and voted for itself: one vote per term.`;
+  if (voter.term === candidate.term && voter.votedFor !== null && voter.votedFor !== c)
+    return `${v} already voted for ${voter.votedFor} in term ${voter.term}: one vote per term.`;
   if (!atLeastAsUpToDate(lastOf(candidate), lastOf(voter)))
     return `${v} refuses ${c}: ${v} has ${lastText(voter)}, ${c} only ${lastText(candidate)} — a voter never elects a candidate whose log is behind its own (§5.4.1).`;
   return `${v} has not answered ${c} yet (the request or its reply is still on the way, or ${v} has not reached term ${candidate.term}).`;
@@ -650,7 +720,9 @@ function whyNoLeader(snap: RunView, events: readonly SimEvent[]): Explanation {
   if (leader) {
     return {
       title: 'Is there a leader?',
-      answer: [`Yes: ${leader.id} leads term ${leader.term}. It won votes from a majority (${maj} of ${size}) and keeps its followers' timers from running out with heartbeats.`],
+      answer: [
+        `Yes: ${leader.id} leads term ${leader.term}. It won votes from a majority (${maj} of ${size}) and keeps its followers' timers from running out with heartbeats.`,
+      ],
       rule,
     };
   }
@@ -661,8 +733,14 @@ function whyNoLeader(snap: RunView, events: readonly SimEvent[]): Explanation {
   const candidates = live.filter((n) => n.role === 'candidate');
   answer.push(`No node leads right now. A leader needs votes from a majority: ${maj} of ${size} nodes.`);
   if (down.length > 0) {
-    const lastCrash = down.map((id) => lastEvent(events, 'crash', id)).filter((e): e is SimEvent => e !== undefined).sort((a, b) => b.t - a.t)[0];
-    answer.push(`${list(down)} ${down.length === 1 ? 'is' : 'are'} down${lastCrash ? ` (the last crash at t=${lastCrash.t} ms)` : ''}; ${live.length} of ${size} nodes are up.` + (live.length < maj ? ` That is fewer than ${maj}: no one can win until more nodes restart.` : ''));
+    const lastCrash = down
+      .map((id) => lastEvent(events, 'crash', id))
+      .filter((e): e is SimEvent => e !== undefined)
+      .sort((a, b) => b.t - a.t)[0];
+    answer.push(
+      `${list(down)} ${down.length === 1 ? 'is' : 'are'} down${lastCrash ? ` (the last crash at t=${lastCrash.t} ms)` : ''}; ${live.length} of ${size} nodes are up.` +
+        (live.length < maj ? ` That is fewer than ${maj}: no one can win until more nodes restart.` : ''),
+    );
     facts.push(['down', list(down)]);
   }
   if (snap.partitions.length > 0) {
@@ -693,7 +771,9 @@ function whyNoLeader(snap: RunView, events: readonly SimEvent[]): Explanation {
     facts.push(['candidates', candidates.map((c) => `${c.id} (term ${c.term})`).join(', ')]);
   } else if (live.length > 0) {
     const next = [...live].sort((a, b) => a.electionDeadline - b.electionDeadline)[0];
-    answer.push(`Nobody is campaigning: every live node is a follower waiting for its election timer. The first to run out is ${next.id}, in ${ms(Math.max(0, next.electionDeadline - snap.now))}; it will become a candidate in term ${next.term + 1}.`);
+    answer.push(
+      `Nobody is campaigning: every live node is a follower waiting for its election timer. The first to run out is ${next.id}, in ${ms(Math.max(0, next.electionDeadline - snap.now))}; it will become a candidate in term ${next.term + 1}.`,
+    );
   }
   const stale = live.filter((n) => n.role === 'leader').map((n) => `${n.id} (term ${n.term})`);
   if (stale.length > 0) answer.push(`${list(stale)} still believes it leads, but a higher term exists, so it is not the leader.`);
@@ -714,12 +794,21 @@ function whyClient(snap: RunView, id: string): Explanation {
   if (!c) return unknown(`Why does client ${id} think this?`, `Client ${id}`);
   const table = committedTable(snap);
   const answer: string[] = [];
-  const facts: [string, string][] = [['doing', c.status], ['token', c.currentToken === null ? 'none' : String(c.currentToken)], ['now', `t=${snap.now} ms`]];
+  const facts: [string, string][] = [
+    ['doing', c.status],
+    ['token', c.currentToken === null ? 'none' : String(c.currentToken)],
+    ['now', `t=${snap.now} ms`],
+  ];
   const rule = `${CHAPTER.fencing}; ${CHAPTER.mistakes} ("Believing a TTL is mutual exclusion")${c.lastResult !== undefined && hasFeature(snap, 'reads') ? `; ${DISSERTATION.reads}` : ''}`;
   if (!c.alive) answer.push(`Client ${id} is down. When it restarts it holds no locks.`);
-  if (c.paused) answer.push(`${id} is paused until t=${c.pausedUntil} ms — like a garbage-collection stop or a VM migration, a pause it cannot see: when it wakes, no time seems to have passed.`);
+  if (c.paused)
+    answer.push(
+      `${id} is paused until t=${c.pausedUntil} ms — like a garbage-collection stop or a VM migration, a pause it cannot see: when it wakes, no time seems to have passed.`,
+    );
   if (c.holdings.length === 0) {
-    answer.push(`${id} believes it holds no lock${c.currentToken !== null ? ` (it still has token ${c.currentToken} to stamp writes with)` : ''}.`);
+    answer.push(
+      `${id} believes it holds no lock${c.currentToken !== null ? ` (it still has token ${c.currentToken} to stamp writes with)` : ''}.`,
+    );
   }
   let stillThinks = false;
   for (const h of c.holdings) {
@@ -733,7 +822,9 @@ function whyClient(snap: RunView, id: string): Explanation {
       : 'No node is up to ask.';
     const otherOwner = row !== undefined && (row.owner !== id || row.token !== h.token);
     if (left > 0 && !otherOwner) {
-      answer.push(`${id} holds ${h.key} with fencing token ${h.token}; its lease ends at t=${h.deadline} ms, ${ms(left)} from now by its own clock. ${tableText}`);
+      answer.push(
+        `${id} holds ${h.key} with fencing token ${h.token}; its lease ends at t=${h.deadline} ms, ${ms(left)} from now by its own clock. ${tableText}`,
+      );
     } else {
       stillThinks = true;
       answer.push(
@@ -766,7 +857,9 @@ function whyLock(snap: RunView, nodeId: string, key: string): Explanation {
   if (!l) {
     return {
       title: `Why is ${key} free on ${nodeId}?`,
-      answer: [`${nodeId}'s lock table has no lock on ${key}: a Release or Expire for it has been applied, or no Grant for it has committed there yet. ${nodeId} has applied entries up to ${n.lastApplied}.`],
+      answer: [
+        `${nodeId}'s lock table has no lock on ${key}: a Release or Expire for it has been applied, or no Grant for it has committed there yet. ${nodeId} has applied entries up to ${n.lastApplied}.`,
+      ],
       rule,
     };
   }
@@ -780,16 +873,29 @@ function whyLock(snap: RunView, nodeId: string, key: string): Explanation {
       ? `By ${clock}, ${ms(l.remainingMs)} of the lease is left.`
       : `By ${clock}, the lease ran out ${ms(-l.remainingMs)} ago — yet the lock is still in the table.`,
     `A lease running out removes nothing by itself. Only the leader, when the lease runs out by its own clock, proposes "expire ${key} token ${l.token}"; the lock goes when that entry commits and each node applies it. ` +
-      (isLeader ? `${nodeId} is that leader.` : leader ? `${nodeId} is not the leader; it waits for ${leader.id}'s Expire.` : 'Right now there is no leader to propose it.'),
+      (isLeader
+        ? `${nodeId} is that leader.`
+        : leader
+          ? `${nodeId} is not the leader; it waits for ${leader.id}'s Expire.`
+          : 'Right now there is no leader to propose it.'),
   ];
   const pending = n.log.find((e) => e.index > n.commitIndex && e.kind === 'expire' && e.text.startsWith(`expire ${key} `));
   if (pending) answer.push(`${pending.text} is already in ${nodeId}'s log at index ${pending.index}, waiting to commit.`);
-  if (n.driftPct !== 0) answer.push(`${nodeId}'s clock drift matters here: a node whose clock runs fast sees the lease end early and can expire it while the holder still believes it holds the lock — the chapter's warning about trusting clocks.`);
+  if (n.driftPct !== 0)
+    answer.push(
+      `${nodeId}'s clock drift matters here: a node whose clock runs fast sees the lease end early and can expire it while the holder still believes it holds the lock — the chapter's warning about trusting clocks.`,
+    );
   return {
     title: `Why does ${nodeId} give ${key} to ${l.owner}?`,
     answer,
     rule,
-    facts: [['holder', l.owner], ['token', String(l.token)], ['lease', ms(l.leaseMs)], ['left by its clock', ms(l.remainingMs)], [`${nodeId}'s clock`, `${n.localNowMs} ms`]],
+    facts: [
+      ['holder', l.owner],
+      ['token', String(l.token)],
+      ['lease', ms(l.leaseMs)],
+      ['left by its clock', ms(l.remainingMs)],
+      [`${nodeId}'s clock`, `${n.localNowMs} ms`],
+    ],
   };
 }
 
@@ -809,7 +915,12 @@ function whyStoreWrite(snap: RunView, storeId: 'fenced' | 'unfenced', index: num
   if (!store || !w) return unknown('Why this write?', 'That write');
   const highest = highestAccepted(store, w.key, index);
   const token = w.token === null ? 'no token' : `token ${w.token}`;
-  const facts: [string, string][] = [['write', `${w.key}=${w.value} at t=${w.t} ms`], ['from', w.client], ['token', w.token === null ? 'none' : String(w.token)], ['highest accepted before', highest === undefined ? 'none' : String(highest)]];
+  const facts: [string, string][] = [
+    ['write', `${w.key}=${w.value} at t=${w.t} ms`],
+    ['from', w.client],
+    ['token', w.token === null ? 'none' : String(w.token)],
+    ['highest accepted before', highest === undefined ? 'none' : String(highest)],
+  ];
   const rule = `${CHAPTER.fencing}: the holder sends its token with every write, and the resource rejects any token below the highest it has accepted`;
   const answer: string[] = [];
   if (!store.checksTokens) {
@@ -824,14 +935,23 @@ function whyStoreWrite(snap: RunView, storeId: 'fenced' | 'unfenced', index: num
   if (w.accepted) {
     answer.push(
       `The fenced store accepted ${w.client}'s write ${w.key}=${w.value} with ${token}: ` +
-        (highest === undefined ? `it had accepted no token for ${w.key} before, so any token passes.` : `${w.token} is not below ${highest}, the highest token it had accepted for ${w.key}.`),
+        (highest === undefined
+          ? `it had accepted no token for ${w.key} before, so any token passes.`
+          : `${w.token} is not below ${highest}, the highest token it had accepted for ${w.key}.`),
     );
-    if (w.leaseEnded) answer.push(`${w.client}'s lease had already ended, but no newer holder had written yet, so the token was still the highest — fencing protects against newer writers, not against time.`);
+    if (w.leaseEnded)
+      answer.push(
+        `${w.client}'s lease had already ended, but no newer holder had written yet, so the token was still the highest — fencing protects against newer writers, not against time.`,
+      );
     return { title: `Why did the fenced store accept ${w.key}=${w.value}?`, answer, rule, facts };
   }
   answer.push(
     `The fenced store refused ${w.client}'s write ${w.key}=${w.value} with ${token}` +
-      (w.token === null ? ': a write with no token cannot prove it holds the lock.' : highest !== undefined ? `: token ${w.token} is lower than token ${highest}, the highest it had accepted for ${w.key}.` : '.') +
+      (w.token === null
+        ? ': a write with no token cannot prove it holds the lock.'
+        : highest !== undefined
+          ? `: token ${w.token} is lower than token ${highest}, the highest it had accepted for ${w.key}.`
+          : '.') +
       (w.reason ? ` (${w.reason})` : ''),
     `A higher token means the lock service granted the lock to someone after ${w.client}: ${w.client}'s lease ran out (perhaps while it was paused) and it does not know. The store's check is what stops the stale writer; the lease alone cannot.`,
   );

@@ -33,7 +33,13 @@ interface Row {
 /** Chapter events with detail events merged in where they happened (as `--verbose` merges them). */
 function rows(events: readonly EventRow[], details: readonly DetailEvent[]): Row[] {
   const out: Row[] = [];
-  const detailRow = (d: DetailEvent): Row => ({ t: d.t, stream: 'detail', kind: d.kind, subjects: d.subjects.join(' '), text: describeDetail(d) });
+  const detailRow = (d: DetailEvent): Row => ({
+    t: d.t,
+    stream: 'detail',
+    kind: d.kind,
+    subjects: d.subjects.join(' '),
+    text: describeDetail(d),
+  });
   let d = 0;
   for (let i = 0; i < events.length; i++) {
     while (d < details.length && details[d].afterEvent <= i) out.push(detailRow(details[d++]));
@@ -46,14 +52,21 @@ function rows(events: readonly EventRow[], details: readonly DetailEvent[]): Row
 
 /** A Markdown cell: pipes escaped, line breaks and backslashes made harmless. */
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n|\r/g, ' ');
 }
 
 /**
  * The event log as a Markdown table (`| t (ms) | kind | subjects | event |`) under a title
  * naming the run; detail events, when given, are rows marked `·`.
  */
-export function eventLogMarkdown(events: readonly EventRow[], details: readonly DetailEvent[] | null | undefined, options: EventLogOptions): string {
+export function eventLogMarkdown(
+  events: readonly EventRow[],
+  details: readonly DetailEvent[] | null | undefined,
+  options: EventLogOptions,
+): string {
   const lines = [
     `# Lockstep event log: seed ${cell(String(options.seed))}, until ${options.untilMs} ms`,
     '',
@@ -81,7 +94,9 @@ export function eventLogCsv(events: readonly EventRow[], details?: readonly Deta
   const withDetails = details !== undefined && details !== null;
   const lines = [withDetails ? 't_ms,stream,kind,subjects,text' : 't_ms,kind,subjects,text'];
   for (const row of rows(events, details ?? [])) {
-    const cells = withDetails ? [String(row.t), row.stream, row.kind, row.subjects, row.text] : [String(row.t), row.kind, row.subjects, row.text];
+    const cells = withDetails
+      ? [String(row.t), row.stream, row.kind, row.subjects, row.text]
+      : [String(row.t), row.kind, row.subjects, row.text];
     lines.push(cells.map(field).join(','));
   }
   return lines.join('\r\n') + '\r\n';
@@ -147,7 +162,11 @@ export function shivizLog(trace: RunTrace): string {
     const clock = tick(m.from);
     atSend.set(m.id, { ...clock });
     const fate =
-      m.droppedAt !== null ? `; dropped at t=${m.droppedAt} ms (${dropText(m)})` : m.deliveredAt === null ? '; still in flight at the end' : '';
+      m.droppedAt !== null
+        ? `; dropped at t=${m.droppedAt} ms (${dropText(m)})`
+        : m.deliveredAt === null
+          ? '; still in flight at the end'
+          : '';
     entry(m.from, clock, `t=${m.sentAt} ms send #${m.id} ${messageLabel(m.fields)} to ${m.to}${fate}`);
   };
   const receive = (m: TraceMessage) => {

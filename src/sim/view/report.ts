@@ -123,7 +123,10 @@ export function summaryLines(cluster: Cluster): string[] {
   }
   for (const node of cluster.nodes) {
     const state = node.alive ? node.role : `down (was ${node.role})`;
-    const log = node.log.length > 12 ? `${node.log.length} entries, last ${commandText(node.log[node.log.length - 1].command)}` : pyList(texts[node.index]);
+    const log =
+      node.log.length > 12
+        ? `${node.log.length} entries, last ${commandText(node.log[node.log.length - 1].command)}`
+        : pyList(texts[node.index]);
     const prefix = node.snapshotIndex > 0 ? `snapshot ≤ ${node.snapshotIndex} (term ${node.snapshotTerm}) then ` : '';
     lines.push(`${node.id}: ${state}, term ${node.term}, commit index ${node.commitIndex}, log ${prefix}${log}`);
   }

@@ -102,7 +102,9 @@ export interface MessageView {
 /** A message's payload as plain data: AppendEntries carries its entries as index, term and text. */
 export type MessageFields =
   | Exclude<Message, AppendEntries>
-  | (Omit<AppendEntries, 'entries'> & { readonly entries: readonly { readonly index: number; readonly term: number; readonly text: string }[] });
+  | (Omit<AppendEntries, 'entries'> & {
+      readonly entries: readonly { readonly index: number; readonly term: number; readonly text: string }[];
+    });
 
 export interface DropView extends MessageView {
   readonly droppedAt: number;
@@ -230,7 +232,12 @@ export function takeRunView(sim: Simulation): RunView {
     for (let i = from; i < node.log.length; i++) {
       const entry = node.log[i];
       const c = entry.command;
-      log.push({ index: i + 1 + node.snapshotIndex, term: entry.term, text: commandText(c), kind: typeof c === 'string' ? 'plain' : c.type });
+      log.push({
+        index: i + 1 + node.snapshotIndex,
+        term: entry.term,
+        text: commandText(c),
+        kind: typeof c === 'string' ? 'plain' : c.type,
+      });
     }
     const local = cluster.localNowMs(node);
     const machine = ls !== null ? ls.machineOf(node) : null;
@@ -264,7 +271,9 @@ export function takeRunView(sim: Simulation): RunView {
       driftPct: cluster.driftPct[node.index],
       localNowMs: Math.round(local),
       ...(node.preCandidate ? { preCandidate: true as const, preVotes: [...node.preVotes].sort() } : {}),
-      ...(isLeader && cluster.features.fastBackup ? { backupRounds: Object.fromEntries(node.peers.map((p) => [p, node.backupRoundsOf(p)])) } : {}),
+      ...(isLeader && cluster.features.fastBackup
+        ? { backupRounds: Object.fromEntries(node.peers.map((p) => [p, node.backupRoundsOf(p)])) }
+        : {}),
       ...(node.snapshot !== null ? { snapshot: { index: node.snapshot.index, term: node.snapshot.term } } : {}),
       ...(node.membership !== null ? { membership: membershipView(node, lead) } : {}),
     };
@@ -360,7 +369,15 @@ export interface PaintView {
   readonly nodes: readonly PaintNode[];
 }
 
-function paintMessage(env: { seq: number; src: string; dst: string; sentAt: number; deliverAt: number; lost: boolean; payload: Message }): PaintMessage {
+function paintMessage(env: {
+  seq: number;
+  src: string;
+  dst: string;
+  sentAt: number;
+  deliverAt: number;
+  lost: boolean;
+  payload: Message;
+}): PaintMessage {
   const p = env.payload;
   return {
     seq: env.seq,
@@ -387,7 +404,12 @@ export function paintView(sim: Simulation): PaintView {
   return {
     messages,
     drops: cluster.recentDrops.map((d) => ({ ...paintMessage(d.envelope), droppedAt: d.droppedAt, reason: d.reason })),
-    nodes: cluster.nodes.map((n) => ({ id: n.id, alive: n.alive, role: n.role, electionTimerStart: n.electionTimerStart, electionDeadline: n.electionDeadline })),
+    nodes: cluster.nodes.map((n) => ({
+      id: n.id,
+      alive: n.alive,
+      role: n.role,
+      electionTimerStart: n.electionTimerStart,
+      electionDeadline: n.electionDeadline,
+    })),
   };
 }
-

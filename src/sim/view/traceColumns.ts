@@ -11,8 +11,15 @@ import type { MessageType } from '../model/types';
 
 /** Column `type` holds an index into this list. */
 export const MESSAGE_TYPES: readonly MessageType[] = [
-  'RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply', 'ClientRequest', 'ClientReply', 'StoreWrite',
-  'InstallSnapshot', 'InstallSnapshotReply',
+  'RequestVote',
+  'VoteReply',
+  'AppendEntries',
+  'AppendReply',
+  'ClientRequest',
+  'ClientReply',
+  'StoreWrite',
+  'InstallSnapshot',
+  'InstallSnapshotReply',
   'TimeoutNow',
 ];
 const TYPE_CODE = new Map<MessageType, number>(MESSAGE_TYPES.map((t, i) => [t, i]));

@@ -18,7 +18,12 @@ export const TRACE_FORMAT = 'lockstep-trace';
  * Runs (config, schedule) to `untilMs` exactly as the sim CLI does, with a recorder and detail
  * events on, and returns the run as a trace.
  */
-export function buildRunTrace(config: SimConfig, schedule: readonly Action[], untilMs: number, submitEveryMs: number | null = null): RunTrace {
+export function buildRunTrace(
+  config: SimConfig,
+  schedule: readonly Action[],
+  untilMs: number,
+  submitEveryMs: number | null = null,
+): RunTrace {
   const sim = new Simulation(config, [], { submitEveryMs, recordDetails: true });
   const recorder = TraceRecorder.attach(sim);
   sim.replaceFutureActions(schedule);
@@ -66,14 +71,30 @@ export function traceToJson(trace: RunTrace): string {
     version: trace.version,
     run: {
       seed: String(r.seed),
-      config: { nodeIds: c.nodeIds, electionTimeoutMs: c.electionTimeoutMs, heartbeatMs: c.heartbeatMs, latencyMs: c.latencyMs, clientIds: c.clientIds, bugs: c.bugs, ...(c.features !== undefined && c.features.length > 0 ? { features: c.features } : {}), ...(c.snapshotEvery !== undefined ? { snapshotEvery: c.snapshotEvery } : {}) },
+      config: {
+        nodeIds: c.nodeIds,
+        electionTimeoutMs: c.electionTimeoutMs,
+        heartbeatMs: c.heartbeatMs,
+        latencyMs: c.latencyMs,
+        clientIds: c.clientIds,
+        bugs: c.bugs,
+        ...(c.features !== undefined && c.features.length > 0 ? { features: c.features } : {}),
+        ...(c.snapshotEvery !== undefined ? { snapshotEvery: c.snapshotEvery } : {}),
+      },
       schedule: r.schedule,
       untilMs: r.untilMs,
       submitEveryMs: r.submitEveryMs,
     },
     actors: { nodes: trace.actors.nodes, clients: trace.actors.clients, stores: trace.actors.stores },
     events: trace.events.map((e) => ({ t: e.t, kind: e.kind, subjects: e.subjects, text: e.text, line: e.line })),
-    details: trace.details.map((d) => ({ t: d.t, kind: d.kind, subjects: d.subjects, values: sortedKeys(d.values), lines: d.lines, text: d.text })),
+    details: trace.details.map((d) => ({
+      t: d.t,
+      kind: d.kind,
+      subjects: d.subjects,
+      values: sortedKeys(d.values),
+      lines: d.lines,
+      text: d.text,
+    })),
     messages: trace.messages.map((m) => ({
       id: m.id,
       type: m.type,
@@ -91,7 +112,16 @@ export function traceToJson(trace: RunTrace): string {
     nodeSpans: trace.nodeSpans.map((s) => ({ node: s.node, from: s.from, to: s.to, state: s.state, term: s.term })),
     clientSpans: trace.clientSpans.map((s) => ({ client: s.client, from: s.from, to: s.to, state: s.state })),
     partitions: trace.partitions.map((s) => ({ from: s.from, to: s.to, groups: s.groups })),
-    leases: trace.leases.map((s) => ({ side: s.side, holder: s.holder, owner: s.owner, key: s.key, token: s.token, from: s.from, to: s.to, ended: s.ended })),
+    leases: trace.leases.map((s) => ({
+      side: s.side,
+      holder: s.holder,
+      owner: s.owner,
+      key: s.key,
+      token: s.token,
+      from: s.from,
+      to: s.to,
+      ended: s.ended,
+    })),
     storeMarks: trace.storeMarks.map((s) => ({
       store: s.store,
       t: s.t,
@@ -139,27 +169,74 @@ function sortedKeys<T>(value: T): T {
 
 type Shape = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'number?' | 'string?';
 
-const RUN_SHAPE: Record<string, Shape> = { seed: 'string', config: 'object', schedule: 'string', untilMs: 'number', submitEveryMs: 'number?' };
-const CONFIG_SHAPE: Record<string, Shape> = { nodeIds: 'array', electionTimeoutMs: 'array', heartbeatMs: 'number', latencyMs: 'array', clientIds: 'array', bugs: 'array' };
+const RUN_SHAPE: Record<string, Shape> = {
+  seed: 'string',
+  config: 'object',
+  schedule: 'string',
+  untilMs: 'number',
+  submitEveryMs: 'number?',
+};
+const CONFIG_SHAPE: Record<string, Shape> = {
+  nodeIds: 'array',
+  electionTimeoutMs: 'array',
+  heartbeatMs: 'number',
+  latencyMs: 'array',
+  clientIds: 'array',
+  bugs: 'array',
+};
 const LISTS: Record<string, Record<string, Shape>> = {
   events: { t: 'number', kind: 'string', subjects: 'array', text: 'string', line: 'string' },
   details: { t: 'number', kind: 'string', subjects: 'array', values: 'object', lines: 'array', text: 'string' },
   messages: {
-    id: 'number', type: 'string', from: 'string', to: 'string', fields: 'object', sentAt: 'number', dueAt: 'number',
-    deliveredAt: 'number?', droppedAt: 'number?', dropReason: 'string?', cause: 'number?', heartbeat: 'boolean',
+    id: 'number',
+    type: 'string',
+    from: 'string',
+    to: 'string',
+    fields: 'object',
+    sentAt: 'number',
+    dueAt: 'number',
+    deliveredAt: 'number?',
+    droppedAt: 'number?',
+    dropReason: 'string?',
+    cause: 'number?',
+    heartbeat: 'boolean',
   },
   nodeSpans: { node: 'string', from: 'number', to: 'number?', state: 'string', term: 'number' },
   clientSpans: { client: 'string', from: 'number', to: 'number?', state: 'string' },
   partitions: { from: 'number', to: 'number?', groups: 'array' },
-  leases: { side: 'string', holder: 'string', owner: 'string', key: 'string', token: 'number', from: 'number', to: 'number?', ended: 'string?' },
+  leases: {
+    side: 'string',
+    holder: 'string',
+    owner: 'string',
+    key: 'string',
+    token: 'number',
+    from: 'number',
+    to: 'number?',
+    ended: 'string?',
+  },
   storeMarks: {
-    store: 'string', t: 'number', message: 'number?', client: 'string', key: 'string', value: 'string', token: 'number?',
-    accepted: 'boolean', highestBefore: 'number?', leaseEnded: 'boolean', reason: 'string?',
+    store: 'string',
+    t: 'number',
+    message: 'number?',
+    client: 'string',
+    key: 'string',
+    value: 'string',
+    token: 'number?',
+    accepted: 'boolean',
+    highestBefore: 'number?',
+    leaseEnded: 'boolean',
+    reason: 'string?',
   },
 };
 const SINGULAR: Record<string, string> = {
-  events: 'event', details: 'detail', messages: 'message', nodeSpans: 'node span', clientSpans: 'client span',
-  partitions: 'partition', leases: 'lease', storeMarks: 'store mark',
+  events: 'event',
+  details: 'detail',
+  messages: 'message',
+  nodeSpans: 'node span',
+  clientSpans: 'client span',
+  partitions: 'partition',
+  leases: 'lease',
+  storeMarks: 'store mark',
 };
 
 function fits(value: unknown, shape: Shape): boolean {
@@ -215,7 +292,8 @@ export function traceFromJson(text: string): RunTrace | string {
   if (!fits(data, 'object')) return 'This file is not a Lockstep trace: it is not a JSON object.';
   const d = data as Record<string, unknown>;
   if (d.format !== TRACE_FORMAT) return `This file is not a Lockstep trace: its "format" is not "${TRACE_FORMAT}".`;
-  if (typeof d.version !== 'number' || !Number.isInteger(d.version)) return 'This file is not a Lockstep trace: it has no whole-number "version".';
+  if (typeof d.version !== 'number' || !Number.isInteger(d.version))
+    return 'This file is not a Lockstep trace: it has no whole-number "version".';
   if (d.version !== TRACE_VERSION) return `This trace is version ${d.version}; this Lockstep reads version ${TRACE_VERSION}.`;
   const run = misfit(d.run, RUN_SHAPE) ?? misfit((d.run as Record<string, unknown>).config, CONFIG_SHAPE);
   if (run !== null) return `This trace is damaged: in its run, ${run}.`;

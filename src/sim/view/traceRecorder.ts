@@ -21,7 +21,17 @@ import type { RaftNode } from '../raft/node';
 import type { Simulation } from '../run/simulation';
 import type { Store } from '../service/stores';
 import { FATE, typeCode, type MessageColumns, type TraceView } from './traceColumns';
-import type { ClientSpan, DropReason, LeaseSpan, NodeSpan, PartitionSpan, StoreMark, TraceActors, TraceMessage, TraceRecord } from './traceTypes';
+import type {
+  ClientSpan,
+  DropReason,
+  LeaseSpan,
+  NodeSpan,
+  PartitionSpan,
+  StoreMark,
+  TraceActors,
+  TraceMessage,
+  TraceRecord,
+} from './traceTypes';
 import { isLockCommand, type Message, type Role } from '../model/types';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -103,8 +113,14 @@ export class TraceRecorder implements ClusterTracer {
     const service = this.service;
     this.stores = service !== null ? [service.fenced, service.unfenced] : [];
     // With membership changes every id a server may join as (n1..n9) has its lane from the start.
-    const joinable = this.cluster.features.membership ? Array.from({ length: MAX_NODES }, (_, i) => `n${i + 1}`).filter((id) => !config.nodeIds.includes(id)) : [];
-    this.actors = { nodes: [...config.nodeIds, ...joinable], clients: service !== null ? [...config.clientIds] : [], stores: this.stores.map((s) => s.id) };
+    const joinable = this.cluster.features.membership
+      ? Array.from({ length: MAX_NODES }, (_, i) => `n${i + 1}`).filter((id) => !config.nodeIds.includes(id))
+      : [];
+    this.actors = {
+      nodes: [...config.nodeIds, ...joinable],
+      clients: service !== null ? [...config.clientIds] : [],
+      stores: this.stores.map((s) => s.id),
+    };
     this.actorIds = [...this.actors.nodes, ...this.actors.clients, ...this.actors.stores];
     this.actorIds.forEach((id, i) => this.actorIndex.set(id, i));
     this.storeBase = this.actors.nodes.length + this.actors.clients.length;
@@ -438,7 +454,16 @@ export class TraceRecorder implements ClusterTracer {
       }
       for (const [key, holding] of holdings) {
         if (tracked.has(key)) continue;
-        const span: Mutable<LeaseSpan> = { side: 'client', holder: client.id, owner: client.id, key, token: holding.token, from: now, to: null, ended: null };
+        const span: Mutable<LeaseSpan> = {
+          side: 'client',
+          holder: client.id,
+          owner: client.id,
+          key,
+          token: holding.token,
+          from: now,
+          to: null,
+          ended: null,
+        };
         this.leases_.push(span);
         const lease: ClientLease = { token: holding.token, span };
         if (now >= holding.deadline) {

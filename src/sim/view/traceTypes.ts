@@ -140,7 +140,13 @@ export interface RunTrace extends Omit<TraceRecord, 'untilMs'> {
   readonly version: typeof TRACE_VERSION;
   readonly run: TraceRunSpec;
   /** The chapter's event lines, structured (t, kind, subjects, text, line). */
-  readonly events: readonly { readonly t: number; readonly kind: string; readonly subjects: readonly string[]; readonly text: string; readonly line: string }[];
+  readonly events: readonly {
+    readonly t: number;
+    readonly kind: string;
+    readonly subjects: readonly string[];
+    readonly text: string;
+    readonly line: string;
+  }[];
   /** Detail events (the second stream), as `--json` prints them. */
   readonly details: readonly ReturnType<typeof detailJson>[];
 }

@@ -156,9 +156,17 @@ export class HostBridge {
     const marks = s.landmarks;
     let to: number | null = null;
     if (direction < 0) {
-      for (let i = marks.length - 1; i >= 0; i--) if (marks[i].t < now) { to = marks[i].t; break; }
+      for (let i = marks.length - 1; i >= 0; i--)
+        if (marks[i].t < now) {
+          to = marks[i].t;
+          break;
+        }
     } else {
-      for (const m of marks) if (m.t > now) { to = m.t; break; }
+      for (const m of marks)
+        if (m.t > now) {
+          to = m.t;
+          break;
+        }
     }
     if (to === null) return false;
     this.goTo(to);
@@ -176,7 +184,13 @@ export class HostBridge {
   }
 
   /** Searches for a counterexample in the worker; the run it finds is loaded, paused at the violation. */
-  findCounterexample(options: { seed: number; runs: number; bugs: readonly BugName[]; features?: readonly FeatureName[]; durationMs?: number }): void {
+  findCounterexample(options: {
+    seed: number;
+    runs: number;
+    bugs: readonly BugName[];
+    features?: readonly FeatureName[];
+    durationMs?: number;
+  }): void {
     this.setFrame({ playing: false });
     this.store.setState({ fuzzRunning: true, fuzzProgress: null, fuzzDone: null });
     this.send({ type: 'fuzz', ...options });
@@ -360,7 +374,16 @@ export class HostBridge {
         let detailLog = reset ? details : details.length > 0 ? s.details.concat(details) : s.details;
         if (detailLog.length > MAX_DETAILS_KEPT) detailLog = detailLog.slice(detailLog.length - MAX_DETAILS_KEPT);
         const ids = new Set(snap.snapshot.nodes.map((n) => n.id));
-        const { type: _type, events: _events, details: _details, eventsFrom: _from, resetEvents: _reset, landmarks: _marks, schedule: _schedule, ...fields } = snap;
+        const {
+          type: _type,
+          events: _events,
+          details: _details,
+          eventsFrom: _from,
+          resetEvents: _reset,
+          landmarks: _marks,
+          schedule: _schedule,
+          ...fields
+        } = snap;
         const sameRun = snap.runId === s.frame.runId;
         next.frame = {
           ...fields,

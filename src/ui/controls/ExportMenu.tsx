@@ -52,11 +52,17 @@ export const ExportMenu = memo(function ExportMenu() {
     const list = menuItems();
     const at = list.indexOf(document.activeElement as HTMLButtonElement);
     const to =
-      e.key === 'ArrowDown' ? (at + 1) % list.length
-      : e.key === 'ArrowUp' ? (at <= 0 ? list.length - 1 : at - 1)
-      : e.key === 'Home' ? 0
-      : e.key === 'End' ? list.length - 1
-      : null;
+      e.key === 'ArrowDown'
+        ? (at + 1) % list.length
+        : e.key === 'ArrowUp'
+          ? at <= 0
+            ? list.length - 1
+            : at - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? list.length - 1
+              : null;
     // Keys the menu uses are not also the page's shortcuts (arrows step time).
     if (to !== null || e.key === 'ArrowLeft' || e.key === 'ArrowRight') e.stopPropagation();
     if (to !== null) {

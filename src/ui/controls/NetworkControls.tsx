@@ -53,14 +53,26 @@ export const NetworkControls = memo(function NetworkControls() {
   return (
     <section className="panel network-panel" aria-label="Network and commands">
       <div className="button-row">
-        <button type="button" onClick={isolate} aria-describedby="selection-note" title="Shift-click nodes (or focus one and press S) to select them, then cut them off from the rest">
+        <button
+          type="button"
+          onClick={isolate}
+          aria-describedby="selection-note"
+          title="Shift-click nodes (or focus one and press S) to select them, then cut them off from the rest"
+        >
           Isolate selected{selected.length > 0 ? ` (${selected.join(', ')})` : ''}
         </button>
-        <button type="button" onClick={() => bridge.act({ verb: 'heal' })} disabled={partitions.length === 0} aria-label="Heal partition" title="Heal the partition: every node can reach every other again">
+        <button
+          type="button"
+          onClick={() => bridge.act({ verb: 'heal' })}
+          disabled={partitions.length === 0}
+          aria-label="Heal partition"
+          title="Heal the partition: every node can reach every other again"
+        >
           Heal
         </button>
         <label>
-          command <input value={command} onChange={(e) => setCommand(e.target.value)} size={6} onKeyDown={(e) => e.key === 'Enter' && submit()} />
+          command{' '}
+          <input value={command} onChange={(e) => setCommand(e.target.value)} size={6} onKeyDown={(e) => e.key === 'Enter' && submit()} />
         </label>
         <label>
           to
@@ -78,7 +90,13 @@ export const NetworkControls = memo(function NetworkControls() {
         </button>
         <label>
           loss %
-          <input className="loss-input" value={loss} onChange={(e) => setLoss(e.target.value)} size={3} onKeyDown={(e) => e.key === 'Enter' && setLossNow()} />
+          <input
+            className="loss-input"
+            value={loss}
+            onChange={(e) => setLoss(e.target.value)}
+            size={3}
+            onKeyDown={(e) => e.key === 'Enter' && setLossNow()}
+          />
         </label>
         {/* The loss in force is in the status line ("10% loss") and the button's title. */}
         <button type="button" onClick={setLossNow} title={`Lose this percentage of messages from now on (now ${lossPct}%)`}>

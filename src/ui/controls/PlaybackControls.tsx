@@ -38,16 +38,30 @@ export const PlaybackControls = memo(function PlaybackControls() {
     // Going to a time pauses there, as dragging the scrubber does: it lands exactly.
     bridge.goTo(Number(text));
   };
-  const choices: number[] = SPEED_CHOICES.includes(speed as (typeof SPEED_CHOICES)[number]) ? [...SPEED_CHOICES] : [...SPEED_CHOICES, speed].sort((a, b) => a - b);
+  const choices: number[] = SPEED_CHOICES.includes(speed as (typeof SPEED_CHOICES)[number])
+    ? [...SPEED_CHOICES]
+    : [...SPEED_CHOICES, speed].sort((a, b) => a - b);
   return (
     <div className="playback" role="group" aria-label="Playback">
       <button type="button" className="primary play" onClick={() => bridge.togglePlay()} aria-keyshortcuts="Space">
         {playing ? '❚❚ Pause' : '▶ Play'}
       </button>
-      <button type="button" onClick={() => bridge.goTo(Math.max(0, selectNow(store.getState()) - 1))} aria-keyshortcuts="ArrowLeft" aria-label="Step back 1 ms" title="Step back 1 ms (replays the run)">
+      <button
+        type="button"
+        onClick={() => bridge.goTo(Math.max(0, selectNow(store.getState()) - 1))}
+        aria-keyshortcuts="ArrowLeft"
+        aria-label="Step back 1 ms"
+        title="Step back 1 ms (replays the run)"
+      >
         ◀ 1 ms
       </button>
-      <button type="button" onClick={() => bridge.stepMs(1)} aria-keyshortcuts="ArrowRight" aria-label="Step 1 ms" title="Step forward 1 ms">
+      <button
+        type="button"
+        onClick={() => bridge.stepMs(1)}
+        aria-keyshortcuts="ArrowRight"
+        aria-label="Step 1 ms"
+        title="Step forward 1 ms"
+      >
         1 ms ▶
       </button>
       <label className="speed">
@@ -65,7 +79,14 @@ export const PlaybackControls = memo(function PlaybackControls() {
       <label className="goto">
         {/* The field says what it takes; the label is for screen readers (a projector's 1280 px top bar has no room for both). */}
         <span className="visually-hidden">Go to ms</span>
-        <input value={goTo} onChange={(e) => setGoTo(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && go()} size={6} inputMode="numeric" placeholder="go to ms" />
+        <input
+          value={goTo}
+          onChange={(e) => setGoTo(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && go()}
+          size={6}
+          inputMode="numeric"
+          placeholder="go to ms"
+        />
       </label>
       <button type="button" onClick={go}>
         Go

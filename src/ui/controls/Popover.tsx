@@ -30,14 +30,25 @@ export function FloatingPanel({
     const measure = () => {
       const r = anchor.current?.getBoundingClientRect();
       if (!r) return;
-      setPlace(align === 'left' ? { top: r.bottom + 4, left: Math.max(4, r.left) } : { top: r.bottom + 4, right: Math.max(4, document.documentElement.clientWidth - r.right) });
+      setPlace(
+        align === 'left'
+          ? { top: r.bottom + 4, left: Math.max(4, r.left) }
+          : { top: r.bottom + 4, right: Math.max(4, document.documentElement.clientWidth - r.right) },
+      );
     };
     measure();
     window.addEventListener('resize', measure);
     return () => window.removeEventListener('resize', measure);
   }, [anchor, align]);
   return createPortal(
-    <div className={`popover-panel ${className ?? ''}`} id={id} ref={panelRef} role="region" aria-label={label} style={place ? { position: 'fixed', ...place } : { visibility: 'hidden' }}>
+    <div
+      className={`popover-panel ${className ?? ''}`}
+      id={id}
+      ref={panelRef}
+      role="region"
+      aria-label={label}
+      style={place ? { position: 'fixed', ...place } : { visibility: 'hidden' }}
+    >
       {children}
     </div>,
     document.body,
@@ -86,7 +97,14 @@ export function Popover({
         {label} <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <FloatingPanel anchor={root} align={align} id={id} panelRef={panel} className={className} label={panelLabel ?? (typeof label === 'string' ? label : 'Menu')}>
+        <FloatingPanel
+          anchor={root}
+          align={align}
+          id={id}
+          panelRef={panel}
+          className={className}
+          label={panelLabel ?? (typeof label === 'string' ? label : 'Menu')}
+        >
           {children}
         </FloatingPanel>
       )}

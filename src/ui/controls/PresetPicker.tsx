@@ -65,8 +65,8 @@ export const PresetBlurb = memo(function PresetBlurb() {
   if (label === 'counterexample') {
     return (
       <p className="blurb" data-testid="preset-blurb">
-        <strong>A counterexample.</strong> The fuzzer found this run and shrank its schedule; it stops where an invariant first fails. Step back through it, or
-        switch the bug off to see the same schedule hold.
+        <strong>A counterexample.</strong> The fuzzer found this run and shrank its schedule; it stops where an invariant first fails. Step
+        back through it, or switch the bug off to see the same schedule hold.
       </p>
     );
   }

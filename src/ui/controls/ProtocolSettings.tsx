@@ -40,12 +40,19 @@ export const ProtocolSettings = memo(function ProtocolSettings() {
   return (
     <fieldset className="protocol-settings" data-testid="protocol-settings">
       <legend>Protocol</legend>
-      <p className="hint">Production Raft’s additions, each off by default (off is the chapter’s Raft, draw for draw). A change starts a new run replayed to t = {now} ms.</p>
+      <p className="hint">
+        Production Raft’s additions, each off by default (off is the chapter’s Raft, draw for draw). A change starts a new run replayed to t
+        = {now} ms.
+      </p>
       {FEATURES.map((f) => (
         <label key={f.name} className="feature-option">
           <input type="checkbox" checked={on.includes(f.name)} onChange={(e) => toggle(f.name, e.target.checked)} data-feature={f.name} />
           <span>
-            <strong>{f.title}</strong> <span className="muted">({f.section}, <code>{f.name}</code>)</span> — {f.explanation}
+            <strong>{f.title}</strong>{' '}
+            <span className="muted">
+              ({f.section}, <code>{f.name}</code>)
+            </span>{' '}
+            — {f.explanation}
           </span>
         </label>
       ))}
@@ -54,14 +61,21 @@ export const ProtocolSettings = memo(function ProtocolSettings() {
         <label className="feature-option">
           <span>
             Read mode for a get that names none{' '}
-            <select value={readModeOf(config)} onChange={(e) => setReadMode(e.target.value as ReadMode)} aria-label="Read mode" data-testid="read-mode">
+            <select
+              value={readModeOf(config)}
+              onChange={(e) => setReadMode(e.target.value as ReadMode)}
+              aria-label="Read mode"
+              data-testid="read-mode"
+            >
               {READ_MODES.map((m) => (
                 <option key={m} value={m}>
                   {m}
                 </option>
               ))}
             </select>{' '}
-            <span className="muted">log: through the log; read-index: a heartbeat round first (§6.4); lease: the leader’s lease (§6.4.1)</span>
+            <span className="muted">
+              log: through the log; read-index: a heartbeat round first (§6.4); lease: the leader’s lease (§6.4.1)
+            </span>
           </span>
         </label>
       )}

@@ -19,7 +19,17 @@ export function keepValidActions(schedule: readonly Action[], config: SimConfig)
   return { kept, dropped };
 }
 
-function SettingsForm({ config, schedule, problem, setProblem }: { config: SimConfig; schedule: readonly Action[]; problem: string | null; setProblem: (p: string | null) => void }) {
+function SettingsForm({
+  config,
+  schedule,
+  problem,
+  setProblem,
+}: {
+  config: SimConfig;
+  schedule: readonly Action[];
+  problem: string | null;
+  setProblem: (p: string | null) => void;
+}) {
   const bridge = useBridge();
   const now = useLabPanel(selectNow);
   const playing = useLab(selectPlaying);
@@ -44,7 +54,9 @@ function SettingsForm({ config, schedule, problem, setProblem }: { config: SimCo
     const { kept, dropped } = keepValidActions(schedule, next);
     bridge.load(next, kept, { startAtMs: now, playing, label: 'custom' });
     if (dropped.length > 0) {
-      setProblem(`The new run leaves out ${dropped.length} recorded action${dropped.length === 1 ? '' : 's'} that name${dropped.length === 1 ? 's' : ''} nodes it does not have (${dropped.map(formatAction).join('; ')}).`);
+      setProblem(
+        `The new run leaves out ${dropped.length} recorded action${dropped.length === 1 ? '' : 's'} that name${dropped.length === 1 ? 's' : ''} nodes it does not have (${dropped.map(formatAction).join('; ')}).`,
+      );
     }
   };
   return (
@@ -90,7 +102,13 @@ export const RunSettings = memo(function RunSettings() {
   // Re-seeded from the run whenever its configuration changes (a new load).
   return (
     <>
-      <SettingsForm key={JSON.stringify(config, (_k, v) => (typeof v === 'bigint' ? String(v) : v))} config={config} schedule={schedule} problem={problem} setProblem={setProblem} />
+      <SettingsForm
+        key={JSON.stringify(config, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}
+        config={config}
+        schedule={schedule}
+        problem={problem}
+        setProblem={setProblem}
+      />
       <ProtocolSettings />
     </>
   );

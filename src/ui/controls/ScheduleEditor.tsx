@@ -64,9 +64,9 @@ export const ScheduleEditor = memo(function ScheduleEditor() {
     <section className="panel schedule-panel" aria-labelledby="schedule-title">
       <h2 id="schedule-title">Schedule</h2>
       <p className="hint">
-        Everything you do is recorded here at the simulated time it happened ({count} action{count === 1 ? '' : 's'}). Acting in the past forks the
-        run: later actions are set aside{canRedo ? ' — Redo brings them back' : ''}. Edit and apply to replay the run with your schedule, staying at t ={' '}
-        {now} ms.
+        Everything you do is recorded here at the simulated time it happened ({count} action{count === 1 ? '' : 's'}). Acting in the past
+        forks the run: later actions are set aside{canRedo ? ' — Redo brings them back' : ''}. Edit and apply to replay the run with your
+        schedule, staying at t = {now} ms.
       </p>
       <label className="schedule-field">
         Actions, one per line: @ms verb args
@@ -104,9 +104,11 @@ export const ScheduleEditor = memo(function ScheduleEditor() {
       <details className="schedule-help">
         <summary>The schedule language</summary>
         <p className="hint">
-          Verbs: {VERBS.join(', ')}. Examples: <code>@1168 crash n2</code>, <code>@1360 restart n2</code>, <code>@1560 partition n2,n3 | n1,n4,n5</code>,{' '}
-          <code>@1953 heal</code>, <code>@1410 submit x=1</code>, <code>@1753 submit x=3 to n3</code>, <code>@1000 client A acquire job:42 10000</code>,{' '}
-          <code>@1000 client A write result=A-first</code>, <code>@2500 client A pause 11000</code>, <code>@500 drift n3 20</code>, <code>@500 loss 10</code>.
+          Verbs: {VERBS.join(', ')}. Examples: <code>@1168 crash n2</code>, <code>@1360 restart n2</code>,{' '}
+          <code>@1560 partition n2,n3 | n1,n4,n5</code>, <code>@1953 heal</code>, <code>@1410 submit x=1</code>,{' '}
+          <code>@1753 submit x=3 to n3</code>, <code>@1000 client A acquire job:42 10000</code>,{' '}
+          <code>@1000 client A write result=A-first</code>, <code>@2500 client A pause 11000</code>, <code>@500 drift n3 20</code>,{' '}
+          <code>@500 loss 10</code>.
         </p>
       </details>
     </section>

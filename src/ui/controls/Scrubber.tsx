@@ -4,14 +4,34 @@
  * violation), a draggable thumb, stepping by event and by landmark, and undo/redo of actions.
  * Every move is a seek in the worker's Timeline (checkpoints + deterministic replay).
  */
-import { scaleLinear, symbol, symbolCircle, symbolCross, symbolDiamond, symbolSquare, symbolStar, symbolTimes, symbolTriangle, type SymbolType } from 'd3';
+import {
+  scaleLinear,
+  symbol,
+  symbolCircle,
+  symbolCross,
+  symbolDiamond,
+  symbolSquare,
+  symbolStar,
+  symbolTimes,
+  symbolTriangle,
+  type SymbolType,
+} from 'd3';
 import { memo, useMemo, useState, type ChangeEvent } from 'react';
 import { CAP_NAME, MAX_SEEK_MS } from '../../sim/model/limits';
 import type { LandmarkView } from '../../worker/protocol';
 import { formatDuration } from '../format';
 import { ForkNotice } from './ForkNotice';
 import { useBridge, useLab, useLabPanel } from '../labContext';
-import { selectCanRedo, selectCanUndo, selectEnd, selectHorizon, selectLandmarks, selectNow, selectSchedule, selectViolation } from '../store/selectors';
+import {
+  selectCanRedo,
+  selectCanUndo,
+  selectEnd,
+  selectHorizon,
+  selectLandmarks,
+  selectNow,
+  selectSchedule,
+  selectViolation,
+} from '../store/selectors';
 
 export type MarkLook = 'leader' | 'crash' | 'restart' | 'partition' | 'heal' | 'grant' | 'expire' | 'rejected' | 'violation';
 
@@ -172,11 +192,23 @@ export const Scrubber = memo(function Scrubber() {
   return (
     <section className="scrubber" aria-label="Timeline">
       <div className="scrub-buttons">
-        <button type="button" onClick={() => bridge.jumpToLandmark(-1)} aria-label="Previous landmark" aria-keyshortcuts="[" title="Previous landmark ([): the mark on the track before now">
+        <button
+          type="button"
+          onClick={() => bridge.jumpToLandmark(-1)}
+          aria-label="Previous landmark"
+          aria-keyshortcuts="["
+          title="Previous landmark ([): the mark on the track before now"
+        >
           {/* Not ⇤: that reads as "to the start". A flag is a landmark; ◀• and •▶ beside it step by event. */}
           <span aria-hidden="true">◀⚑</span>
         </button>
-        <button type="button" onClick={() => bridge.stepToPreviousEvent()} aria-label="Previous event" aria-keyshortcuts="Shift+ArrowLeft ," title="Previous event (Shift+← or ,)">
+        <button
+          type="button"
+          onClick={() => bridge.stepToPreviousEvent()}
+          aria-label="Previous event"
+          aria-keyshortcuts="Shift+ArrowLeft ,"
+          title="Previous event (Shift+← or ,)"
+        >
           ◀•
         </button>
       </div>
@@ -232,11 +264,13 @@ export const Scrubber = memo(function Scrubber() {
           ))}
         </div>
         <div className="scrub-axis" aria-hidden="true">
-          {ticks.filter((t) => !(atCap && t >= end)).map((t) => (
-            <span key={t} style={{ left: pct(t) }}>
-              {t === 0 ? '0' : formatDuration(t)}
-            </span>
-          ))}
+          {ticks
+            .filter((t) => !(atCap && t >= end))
+            .map((t) => (
+              <span key={t} style={{ left: pct(t) }}>
+                {t === 0 ? '0' : formatDuration(t)}
+              </span>
+            ))}
           {atCap && (
             <span className="scrub-cap" style={{ left: '100%' }} data-testid="scrub-cap">
               end of {CAP_NAME}
@@ -245,16 +279,40 @@ export const Scrubber = memo(function Scrubber() {
         </div>
       </div>
       <div className="scrub-buttons">
-        <button type="button" onClick={() => bridge.stepToNextEvent()} aria-label="Next event" aria-keyshortcuts="Shift+ArrowRight ." title="Next event (Shift+→ or .)">
+        <button
+          type="button"
+          onClick={() => bridge.stepToNextEvent()}
+          aria-label="Next event"
+          aria-keyshortcuts="Shift+ArrowRight ."
+          title="Next event (Shift+→ or .)"
+        >
           •▶
         </button>
-        <button type="button" onClick={() => bridge.jumpToLandmark(1)} aria-label="Next landmark" aria-keyshortcuts="]" title="Next landmark (]): the mark on the track after now">
+        <button
+          type="button"
+          onClick={() => bridge.jumpToLandmark(1)}
+          aria-label="Next landmark"
+          aria-keyshortcuts="]"
+          title="Next landmark (]): the mark on the track after now"
+        >
           <span aria-hidden="true">⚑▶</span>
         </button>
-        <button type="button" onClick={() => bridge.undo()} disabled={!canUndo} aria-keyshortcuts="Control+Z" title="Undo the last action (Ctrl+Z); actions it set aside come back">
+        <button
+          type="button"
+          onClick={() => bridge.undo()}
+          disabled={!canUndo}
+          aria-keyshortcuts="Control+Z"
+          title="Undo the last action (Ctrl+Z); actions it set aside come back"
+        >
           ↶ Undo
         </button>
-        <button type="button" onClick={() => bridge.redo()} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z" title="Redo (Ctrl+Shift+Z)">
+        <button
+          type="button"
+          onClick={() => bridge.redo()}
+          disabled={!canRedo}
+          aria-keyshortcuts="Control+Shift+Z"
+          title="Redo (Ctrl+Shift+Z)"
+        >
           ↷ Redo
         </button>
       </div>

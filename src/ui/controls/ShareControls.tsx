@@ -112,7 +112,15 @@ export const ShareControls = memo(function ShareControls() {
       <button type="button" onClick={() => fileInput.current?.click()} title="Open a run file saved with Export ▸ Run file">
         Import…
       </button>
-      <input ref={fileInput} type="file" accept=".json,application/json" hidden onChange={(e) => void importRun(e)} aria-label="Run file to import" data-testid="import-file" />
+      <input
+        ref={fileInput}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        onChange={(e) => void importRun(e)}
+        aria-label="Run file to import"
+        data-testid="import-file"
+      />
       <Popover className="keys-help" label="Keys" panelLabel="Keyboard shortcuts">
         <table>
           <caption>Keyboard shortcuts (not while typing in a field)</caption>
@@ -132,7 +140,14 @@ export const ShareControls = memo(function ShareControls() {
         <FloatingPanel anchor={group} align="right" className="share-popover" label="Link to this moment">
           <label>
             {shown.label ?? 'Link to this moment'}
-            <input ref={field} readOnly value={shown.url} data-testid={shown.label ? 'embed-code' : 'share-url'} size={36} onFocus={(e) => e.target.select()} />
+            <input
+              ref={field}
+              readOnly
+              value={shown.url}
+              data-testid={shown.label ? 'embed-code' : 'share-url'}
+              size={36}
+              onFocus={(e) => e.target.select()}
+            />
           </label>
           <span className="hint" role="status">
             {shown.copied === null ? 'Copying…' : shown.copied ? 'Copied to the clipboard.' : 'Selected: press Ctrl+C (⌘C) to copy it.'}

@@ -18,7 +18,13 @@ function Narration({ text, onActor }: { text: string; onActor: (id: string | nul
       if (piece.startsWith('{') && piece.endsWith('}')) {
         const id = piece.slice(1, -1);
         return (
-          <span key={`${key}-${i}`} className="tour-actor" data-actor={id} onMouseEnter={() => onActor(id)} onMouseLeave={() => onActor(null)}>
+          <span
+            key={`${key}-${i}`}
+            className="tour-actor"
+            data-actor={id}
+            onMouseEnter={() => onActor(id)}
+            onMouseLeave={() => onActor(null)}
+          >
             {id}
           </span>
         );
@@ -27,9 +33,7 @@ function Narration({ text, onActor }: { text: string; onActor: (id: string | nul
       return piece;
     });
   return (
-    <>
-      {text.split('**').map((part, i) => (i % 2 === 1 ? <strong key={i}>{inline(part, String(i))}</strong> : inline(part, String(i))))}
-    </>
+    <>{text.split('**').map((part, i) => (i % 2 === 1 ? <strong key={i}>{inline(part, String(i))}</strong> : inline(part, String(i))))}</>
   );
 }
 
@@ -60,10 +64,22 @@ export const TourBar = memo(function TourBar() {
         <Narration text={beat.beat.narration} onActor={onActor} />
       </p>
       <div className="tour-buttons">
-        <button type="button" data-testid="tour-prev" disabled={place.beat <= 1} onClick={() => tourPrev(bridge)} title="Back to the end of the previous beat (← or PageUp)">
+        <button
+          type="button"
+          data-testid="tour-prev"
+          disabled={place.beat <= 1}
+          onClick={() => tourPrev(bridge)}
+          title="Back to the end of the previous beat (← or PageUp)"
+        >
           ← Back
         </button>
-        <button type="button" data-testid="tour-next" disabled={place.beat >= count} onClick={() => tourNext(bridge)} title="Play the next beat (→ or PageDown)">
+        <button
+          type="button"
+          data-testid="tour-next"
+          disabled={place.beat >= count}
+          onClick={() => tourNext(bridge)}
+          title="Play the next beat (→ or PageDown)"
+        >
           Next →
         </button>
         <button type="button" className="tour-exit" onClick={() => closeTour(bridge)} title="Close the tour; the run stays as it is">

@@ -14,12 +14,22 @@ export const ClientGlyph = memo(function ClientGlyph({ id, at }: { id: string; a
   const { w, h } = presenter ? PRESENTER_CLIENT_SIZE : CLIENT_SIZE;
   const state = !c.alive ? 'down' : c.paused ? 'paused' : 'up';
   return (
-    <g className={`client client-${state}${highlighted ? ' tour-highlight' : ''}`} transform={`translate(${at.x},${at.y})`} data-client-id={id} role="img" aria-label={`client ${id}, ${c.status}${c.token !== null ? `, token ${c.token}` : ''}`}>
+    <g
+      className={`client client-${state}${highlighted ? ' tour-highlight' : ''}`}
+      transform={`translate(${at.x},${at.y})`}
+      data-client-id={id}
+      role="img"
+      aria-label={`client ${id}, ${c.status}${c.token !== null ? `, token ${c.token}` : ''}`}
+    >
       <rect x={-w / 2} y={-h / 2} width={w} height={h} rx={12} />
       <text className="client-id" y={presenter ? -13 * ps : -11} fontSize={presenter ? PRESENTER_FONT.clientId * ps : RING_FONT.clientId}>
         client {id}
       </text>
-      <text className="client-token" y={presenter ? 16 * ps : 15} fontSize={presenter ? PRESENTER_FONT.clientToken * ps : RING_FONT.clientToken}>
+      <text
+        className="client-token"
+        y={presenter ? 16 * ps : 15}
+        fontSize={presenter ? PRESENTER_FONT.clientToken * ps : RING_FONT.clientToken}
+      >
         {!c.alive ? 'CRASHED' : c.paused ? 'PAUSED' : c.token !== null ? `token ${c.token}` : 'no token'}
       </text>
     </g>
@@ -30,7 +40,9 @@ export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 
   const v = useLab(useShallow((s) => storeGlyphFields(s, id)));
   const presenter = useDiagramText();
   const { w, h } = presenter ? PRESENTER_STORE_SIZE : STORE_SIZE;
-  const font = presenter ? { name: PRESENTER_FONT.storeName * presenter.scale, value: PRESENTER_FONT.storeValue * presenter.scale } : { name: RING_FONT.storeName, value: RING_FONT.storeValue };
+  const font = presenter
+    ? { name: PRESENTER_FONT.storeName * presenter.scale, value: PRESENTER_FONT.storeValue * presenter.scale }
+    : { name: RING_FONT.storeName, value: RING_FONT.storeValue };
   const top = presenter ? 34 : 33;
   // Lines a little more than a line apart, so their boxes never touch.
   const nameStep = font.name * 1.2;
@@ -39,7 +51,12 @@ export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 
   const ry = 10;
   const d = `M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 1 ${w / 2},${-h / 2 + ry}V${h / 2 - ry}A${w / 2},${ry} 0 0 1 ${-w / 2},${h / 2 - ry}Z`;
   return (
-    <g className={`store store-${id}${v.disagree ? ' disagree' : ''}`} transform={`translate(${at.x},${at.y})`} role="img" aria-label={`${id} store: ${v.text}`}>
+    <g
+      className={`store store-${id}${v.disagree ? ' disagree' : ''}`}
+      transform={`translate(${at.x},${at.y})`}
+      role="img"
+      aria-label={`${id} store: ${v.text}`}
+    >
       <path d={d} />
       <path className="store-lid" d={`M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 0 ${w / 2},${-h / 2 + ry}`} />
       {/* The name on two lines so it fits the cylinder at a readable size, then the value. */}

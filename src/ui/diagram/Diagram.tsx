@@ -6,7 +6,15 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLab, useLabStore } from '../labContext';
-import { nextServerId, selectClientIds, selectClock, selectHasMembership, selectHasStores, selectMessages, selectNodeIds } from '../store/selectors';
+import {
+  nextServerId,
+  selectClientIds,
+  selectClock,
+  selectHasMembership,
+  selectHasStores,
+  selectMessages,
+  selectNodeIds,
+} from '../store/selectors';
 import { messageAt } from '../../paint/messageCanvas';
 import { ClientGlyph, DisagreeMark, StoreGlyph } from './ActorGlyphs';
 import { createCutGesture } from './cutGesture';
@@ -15,7 +23,6 @@ import { MessagesLayer } from './MessagesLayer';
 import { NodeGlyph } from './NodeGlyph';
 import { PartitionRegions } from './PartitionRegions';
 import { PRESENTER_GEOMETRY, useDiagramText } from '../present/diagramText';
-
 
 export const Diagram = memo(function Diagram() {
   const nodeIds = useLab(useShallow(selectNodeIds));
@@ -29,7 +36,15 @@ export const Diagram = memo(function Diagram() {
   const presenting = presenterText !== null;
   const textScale = presenterText?.scale ?? 1;
   const layout = useMemo(
-    () => diagramLayout(nodeIds, clientIds, hasStores, presenting ? { ...PRESENTER_GEOMETRY, sideFont: PRESENTER_GEOMETRY.sideFont * textScale, sideLine: PRESENTER_GEOMETRY.sideLine * textScale } : undefined),
+    () =>
+      diagramLayout(
+        nodeIds,
+        clientIds,
+        hasStores,
+        presenting
+          ? { ...PRESENTER_GEOMETRY, sideFont: PRESENTER_GEOMETRY.sideFont * textScale, sideLine: PRESENTER_GEOMETRY.sideLine * textScale }
+          : undefined,
+      ),
     [nodeIds, clientIds, hasStores, presenting, textScale],
   );
   const svgRef = useRef<SVGSVGElement>(null);
@@ -77,7 +92,9 @@ export const Diagram = memo(function Diagram() {
           type="button"
           className="add-server"
           disabled={nextServer === null}
-          title={nextServer === null ? 'A run has at most 9 servers.' : `Ask the leader to add ${nextServer} (it catches up as a learner first).`}
+          title={
+            nextServer === null ? 'A run has at most 9 servers.' : `Ask the leader to add ${nextServer} (it catches up as a learner first).`
+          }
           onClick={() => {
             if (nextServer !== null) bridge.act({ verb: 'add', node: nextServer });
           }}

@@ -37,7 +37,8 @@ export const MessagesLayer = memo(function MessagesLayer({ layout, presenting = 
     painter.show(selectMessageFrame(store.getState()));
     const unsubscribe = painter.drawsHere
       ? store.subscribe((state, previous) => {
-          if (selectRunView(state) !== selectRunView(previous) || selectClock(state) !== selectClock(previous)) painter.show(selectMessageFrame(state));
+          if (selectRunView(state) !== selectRunView(previous) || selectClock(state) !== selectClock(previous))
+            painter.show(selectMessageFrame(state));
         })
       : () => {};
     return () => {

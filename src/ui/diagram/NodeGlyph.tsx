@@ -86,9 +86,28 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   // Label sizes and places: scaled with the glyph, or presenter mode's projector sizes.
   const ps = presenter?.scale ?? 1;
   const size = presenter
-    ? { id: PRESENTER_FONT.nodeId * ps, role: PRESENTER_FONT.role * ps, term: PRESENTER_FONT.term * ps, side: PRESENTER_FONT.side * ps, idY: -27.5 * ps, roleY: 2 * ps, termY: 30 * ps, line: PRESENTER_GEOMETRY.sideLine * ps }
-    : { id: RING_FONT.nodeId * t, role: RING_FONT.role * t, term: RING_FONT.term * t, side: RING_FONT.side, idY: -24 * t, roleY: 2.5 * t, termY: 25.5 * t, line: RING_GEOMETRY.sideLine };
-  const role = f.member === 'removed' && f.role !== 'leader' ? 'removed' : f.member === 'learner' ? 'learner' : f.alive ? f.role : 'crashed';
+    ? {
+        id: PRESENTER_FONT.nodeId * ps,
+        role: PRESENTER_FONT.role * ps,
+        term: PRESENTER_FONT.term * ps,
+        side: PRESENTER_FONT.side * ps,
+        idY: -27.5 * ps,
+        roleY: 2 * ps,
+        termY: 30 * ps,
+        line: PRESENTER_GEOMETRY.sideLine * ps,
+      }
+    : {
+        id: RING_FONT.nodeId * t,
+        role: RING_FONT.role * t,
+        term: RING_FONT.term * t,
+        side: RING_FONT.side,
+        idY: -24 * t,
+        roleY: 2.5 * t,
+        termY: 25.5 * t,
+        line: RING_GEOMETRY.sideLine,
+      };
+  const role =
+    f.member === 'removed' && f.role !== 'leader' ? 'removed' : f.member === 'learner' ? 'learner' : f.alive ? f.role : 'crashed';
   const majority = majorityOf(f.clusterSize);
   const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;
   const dot = 6 * k;
@@ -96,7 +115,8 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   const driftText = f.driftPct !== 0 ? `clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : null;
   const lines = [showVotes ? null : voteText, driftText].filter((t): t is string => t !== null);
   const lineHeight = size.line;
-  const firstLineY = label.dy + (showVotes ? (label.dy < -5 ? -lineHeight : lineHeight) : 0) - (label.dy < -5 ? (lines.length - 1) * lineHeight : 0);
+  const firstLineY =
+    label.dy + (showVotes ? (label.dy < -5 ? -lineHeight : lineHeight) : 0) - (label.dy < -5 ? (lines.length - 1) * lineHeight : 0);
   return (
     <g
       className={`node role-${f.alive ? f.role : 'down'}${f.selected ? ' selected' : ''}${f.focused ? ' focused' : ''}${f.tourHighlight ? ' tour-highlight' : ''}${f.member !== null && f.member !== 'voter' ? ` member-${f.member}` : ''}`}
@@ -149,17 +169,34 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
           {Array.from({ length: f.clusterSize }, (_, i) => {
             const theta = label.angle + (i - (f.clusterSize - 1) / 2) * 0.21;
             const R = r * 1.1 + 22 * k;
-            return <circle key={i} className={i < f.votes ? 'vote got' : 'vote'} cx={R * Math.cos(theta)} cy={R * Math.sin(theta)} r={dot} />;
+            return (
+              <circle key={i} className={i < f.votes ? 'vote got' : 'vote'} cx={R * Math.cos(theta)} cy={R * Math.sin(theta)} r={dot} />
+            );
           })}
           {(() => {
             const theta = label.angle + (majority - 0.5 - (f.clusterSize - 1) / 2) * 0.21;
             const R = r * 1.1 + 22 * k;
-            return <line className="vote-majority" x1={(R - 10) * Math.cos(theta)} y1={(R - 10) * Math.sin(theta)} x2={(R + 10) * Math.cos(theta)} y2={(R + 10) * Math.sin(theta)} />;
+            return (
+              <line
+                className="vote-majority"
+                x1={(R - 10) * Math.cos(theta)}
+                y1={(R - 10) * Math.sin(theta)}
+                x2={(R + 10) * Math.cos(theta)}
+                y2={(R + 10) * Math.sin(theta)}
+              />
+            );
           })()}
         </g>
       )}
       {lines.map((text, i) => (
-        <text key={text} className={text.startsWith('clock') ? 'node-side node-drift' : 'node-side node-vote'} x={label.dx} y={firstLineY + i * lineHeight} fontSize={size.side} style={{ textAnchor: label.anchor }}>
+        <text
+          key={text}
+          className={text.startsWith('clock') ? 'node-side node-drift' : 'node-side node-vote'}
+          x={label.dx}
+          y={firstLineY + i * lineHeight}
+          fontSize={size.side}
+          style={{ textAnchor: label.anchor }}
+        >
           {text}
         </text>
       ))}{' '}

@@ -48,7 +48,12 @@ export class MessageCanvas {
   ) {
     this.layout = layout;
     this.palette = readPalette(canvas);
-    if (connect && typeof canvas.transferControlToOffscreen === 'function' && typeof Worker !== 'undefined' && typeof MessageChannel !== 'undefined') {
+    if (
+      connect &&
+      typeof canvas.transferControlToOffscreen === 'function' &&
+      typeof Worker !== 'undefined' &&
+      typeof MessageChannel !== 'undefined'
+    ) {
       const offscreen = canvas.transferControlToOffscreen();
       const channel = new MessageChannel();
       this.worker = new Worker(new URL('../../worker/paint.worker.ts', import.meta.url), { type: 'module' });
@@ -64,11 +69,14 @@ export class MessageCanvas {
       }
       this.local = new MessagePainter(canvas, ctx);
     }
-    this.resizeObserver = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => {
-      // Layout is clean while resize observers run, so this read costs nothing.
-      this.size = this.frameSize();
-      this.sendLook();
-    });
+    this.resizeObserver =
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            // Layout is clean while resize observers run, so this read costs nothing.
+            this.size = this.frameSize();
+            this.sendLook();
+          });
     this.resizeObserver?.observe(this.frame ?? canvas);
     this.colorScheme = typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-color-scheme: dark)');
     this.colorScheme?.addEventListener('change', this.onScheme);
@@ -119,7 +127,12 @@ export class MessageCanvas {
     const b = paintBounds(this.layout, this.symbolScale);
     const x = Math.max(0, Math.floor(ox + b.x0 * s));
     const y = Math.max(0, Math.floor(oy + b.y0 * s));
-    const clip = { x, y, width: Math.max(0, Math.min(cw, Math.ceil(ox + b.x1 * s)) - x), height: Math.max(0, Math.min(ch, Math.ceil(oy + b.y1 * s)) - y) };
+    const clip = {
+      x,
+      y,
+      width: Math.max(0, Math.min(cw, Math.ceil(ox + b.x1 * s)) - x),
+      height: Math.max(0, Math.min(ch, Math.ceil(oy + b.y1 * s)) - y),
+    };
     const placed = `${clip.x},${clip.y},${clip.width},${clip.height}`;
     if (placed !== this.placed) {
       this.placed = placed;
@@ -161,5 +174,12 @@ function readPalette(el: Element): Palette {
   const read = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
   const kind = {} as Record<MessageKind, string>;
   for (const [k, v] of Object.entries(KIND_VARS) as [MessageKind, string][]) kind[k] = read(v, '#888');
-  return { panel: read('--panel', '#fff'), drop: read('--drop', '#c62828'), track: read('--border', '#c3c8d0'), timer: read('--timer', '#3f629a'), candidateTimer: read('--candidate-stroke', '#9a5d00'), kind };
+  return {
+    panel: read('--panel', '#fff'),
+    drop: read('--drop', '#c62828'),
+    track: read('--border', '#c3c8d0'),
+    timer: read('--timer', '#3f629a'),
+    candidateTimer: read('--candidate-stroke', '#9a5d00'),
+    kind,
+  };
 }

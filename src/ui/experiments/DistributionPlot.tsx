@@ -8,7 +8,25 @@ import { memo, useRef } from 'react';
 import type { RunResult } from '../../sim/experiments/experiment';
 import type { ChapterMark } from '../../sim/experiments/presets';
 import { percentileRank } from '../../sim/experiments/stats';
-import { GridLines, INK, domainOf, LABEL_PX, MARGIN, MUTED, PlotFrame, RunDot, runLink, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
+import {
+  GridLines,
+  INK,
+  domainOf,
+  LABEL_PX,
+  MARGIN,
+  MUTED,
+  PlotFrame,
+  RunDot,
+  runLink,
+  TICK_PX,
+  XAxis,
+  YAxis,
+  colorOf,
+  formatNumber,
+  jitter,
+  usePlotHeight,
+  useWidth,
+} from './plotKit';
 
 const STRIP = 22;
 
@@ -54,7 +72,9 @@ export const DistributionPlot = memo(function DistributionPlot(props: Distributi
   if (mode === 'histogram') {
     const [d0, d1] = x.domain();
     // A whole-number measure with few values: one bar per number; otherwise bins at the axis's ticks.
-    const thresholds = few ? Array.from({ length: Math.round(d1 - d0) - 1 }, (_, i) => d0 + i + 1) : x.ticks(Math.min(40, Math.max(10, Math.floor(innerW / 18))));
+    const thresholds = few
+      ? Array.from({ length: Math.round(d1 - d0) - 1 }, (_, i) => d0 + i + 1)
+      : x.ticks(Math.min(40, Math.max(10, Math.floor(innerW / 18))));
     const bins = bin().domain([d0, d1]).thresholds(thresholds)(values);
     const y = scaleLinear()
       .domain([0, Math.max(1, ...bins.map((b) => b.length))])
@@ -69,10 +89,28 @@ export const DistributionPlot = memo(function DistributionPlot(props: Distributi
     body = (
       <>
         {bins.map((b, i) => (
-          <rect key={i} x={x(b.x0 ?? 0) + 1} width={Math.max(1, x(b.x1 ?? 0) - x(b.x0 ?? 0) - 2)} y={y(b.length)} height={bottom - y(b.length)} fill={color} fillOpacity={0.75} />
+          <rect
+            key={i}
+            x={x(b.x0 ?? 0) + 1}
+            width={Math.max(1, x(b.x1 ?? 0) - x(b.x0 ?? 0) - 2)}
+            y={y(b.length)}
+            height={bottom - y(b.length)}
+            fill={color}
+            fillOpacity={0.75}
+          />
         ))}
         {valued.map(({ r, v }) => (
-          <RunDot key={r.seed} link={runLink(r)} title={`seed ${r.seed}: ${formatNumber(v)}`} cx={x(v)} cy={bottom + STRIP / 2 + 4 + jitter(r.seed, 0) * 6} r={4} fill={color} stroke="#fff" strokeWidth={0.8} />
+          <RunDot
+            key={r.seed}
+            link={runLink(r)}
+            title={`seed ${r.seed}: ${formatNumber(v)}`}
+            cx={x(v)}
+            cy={bottom + STRIP / 2 + 4 + jitter(r.seed, 0) * 6}
+            r={4}
+            fill={color}
+            stroke="#fff"
+            strokeWidth={0.8}
+          />
         ))}
       </>
     );
@@ -95,23 +133,50 @@ export const DistributionPlot = memo(function DistributionPlot(props: Distributi
       <>
         <path d={path} fill="none" stroke={color} strokeWidth={2} />
         {valued.map(({ r, v }, i) => (
-          <RunDot key={r.seed} link={runLink(r)} title={`seed ${r.seed}: ${formatNumber(v)}`} cx={x(v)} cy={y((100 * (i + 1)) / n)} r={4} fill={color} stroke="#fff" strokeWidth={0.8} />
+          <RunDot
+            key={r.seed}
+            link={runLink(r)}
+            title={`seed ${r.seed}: ${formatNumber(v)}`}
+            cx={x(v)}
+            cy={y((100 * (i + 1)) / n)}
+            r={4}
+            fill={color}
+            stroke="#fff"
+            strokeWidth={0.8}
+          />
         ))}
       </>
     );
   }
-  const showMark = mark !== null && markValue !== undefined && mark.point === props.pointLabel && mark.measure === measure && values.length > 0;
+  const showMark =
+    mark !== null && markValue !== undefined && mark.point === props.pointLabel && mark.measure === measure && values.length > 0;
   const rank = showMark ? percentileRank(values, markValue as number) : NaN;
   const missing = runs.length - values.length;
   return (
     <div ref={box} className="exp-plot-box">
-      <PlotFrame title="Distribution" name={props.fileName} controls={props.controls} width={width} height={plotHeight} testid="distribution" onOpen={onOpen}>
+      <PlotFrame
+        title="Distribution"
+        name={props.fileName}
+        controls={props.controls}
+        width={width}
+        height={plotHeight}
+        testid="distribution"
+        onOpen={onOpen}
+      >
         {yAxis}
         {body}
         <XAxis scale={x} y={mode === 'histogram' ? bottom + STRIP : bottom} width={innerW} label={axisLabel} integer={few} />
         {showMark && (
           <g data-chapter-mark={markValue}>
-            <line x1={x(markValue as number)} x2={x(markValue as number)} y1={MARGIN.top} y2={bottom} stroke={INK} strokeWidth={2} strokeDasharray="6 4" />
+            <line
+              x1={x(markValue as number)}
+              x2={x(markValue as number)}
+              y1={MARGIN.top}
+              y2={bottom}
+              stroke={INK}
+              strokeWidth={2}
+              strokeDasharray="6 4"
+            />
             {/* Right of the line in the plot's left half, left of it in the right half, so it never runs off the edge. */}
             <text
               x={x(markValue as number) + (x(markValue as number) < MARGIN.left + innerW / 2 ? 8 : -8)}
@@ -125,7 +190,10 @@ export const DistributionPlot = memo(function DistributionPlot(props: Distributi
               paintOrder="stroke"
             >
               <tspan>{mark?.text}</tspan>
-              <tspan x={x(markValue as number) + (x(markValue as number) < MARGIN.left + innerW / 2 ? 8 : -8)} dy="1.2em">{`percentile ${formatNumber(rank)}`}</tspan>
+              <tspan
+                x={x(markValue as number) + (x(markValue as number) < MARGIN.left + innerW / 2 ? 8 : -8)}
+                dy="1.2em"
+              >{`percentile ${formatNumber(rank)}`}</tspan>
             </text>
           </g>
         )}

@@ -36,7 +36,8 @@ function useExperiments<T>(selector: (s: ExperimentsState) => T): T {
 }
 
 /** A plot's axis: the measure's short name, and its unit when that is not already a noun of the name. */
-const axisLabel = (m: MeasureId) => (['ms', '% of terms', '% of time'].includes(MEASURES[m].unit) ? `${MEASURES[m].short} (${MEASURES[m].unit})` : MEASURES[m].short);
+const axisLabel = (m: MeasureId) =>
+  ['ms', '% of terms', '% of time'].includes(MEASURES[m].unit) ? `${MEASURES[m].short} (${MEASURES[m].unit})` : MEASURES[m].short;
 const fullLabel = (m: MeasureId) => `${MEASURES[m].label} (${MEASURES[m].unit})`;
 
 const ExperimentForm = memo(function ExperimentForm() {
@@ -84,14 +85,24 @@ const ExperimentForm = memo(function ExperimentForm() {
       </label>
       <label>
         Sweep (parameter=values)
-        <input value={form.sweep} spellCheck={false} onChange={(e) => editForm({ sweep: e.target.value })} aria-describedby="exp-sweep-hint" />
+        <input
+          value={form.sweep}
+          spellCheck={false}
+          onChange={(e) => editForm({ sweep: e.target.value })}
+          aria-describedby="exp-sweep-hint"
+        />
       </label>
       <p id="exp-sweep-hint" className="exp-hint">
         {SWEEP_PARAMS.join(', ')}; ranges as A-B, e.g. timeout={SWEEP_DEFS.timeout.example}
       </p>
       <label>
         Shared settings
-        <input value={form.fixed} spellCheck={false} placeholder="e.g. heartbeat=100 nodes=7" onChange={(e) => editForm({ fixed: e.target.value })} />
+        <input
+          value={form.fixed}
+          spellCheck={false}
+          placeholder="e.g. heartbeat=100 nodes=7"
+          onChange={(e) => editForm({ fixed: e.target.value })}
+        />
       </label>
       <div className="exp-row">
         <label>
@@ -174,7 +185,19 @@ const SummaryTable = memo(function SummaryTable() {
   );
 });
 
-function MeasureSelect({ value, onChange, label, measures, short = false }: { value: MeasureId; onChange: (m: MeasureId) => void; label: string; measures: readonly MeasureId[]; short?: boolean }) {
+function MeasureSelect({
+  value,
+  onChange,
+  label,
+  measures,
+  short = false,
+}: {
+  value: MeasureId;
+  onChange: (m: MeasureId) => void;
+  label: string;
+  measures: readonly MeasureId[];
+  short?: boolean;
+}) {
   return (
     <label className="exp-inline">
       {label}
@@ -202,7 +225,10 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
   if (spec === null) {
     return (
       <div className="exp-empty">
-        <p>Choose an experiment and press Run. Each run is one seed at one setting; the plots fill in as runs finish, and every dot opens its run.</p>
+        <p>
+          Choose an experiment and press Run. Each run is one seed at one setting; the plots fill in as runs finish, and every dot opens its
+          run.
+        </p>
       </div>
     );
   }
@@ -249,14 +275,27 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
                   </option>
                 ))}
               </select>
-              <select aria-label="Histogram or CDF" value={distMode} onChange={(e) => setPlot({ distMode: e.target.value as 'histogram' | 'cdf' })}>
+              <select
+                aria-label="Histogram or CDF"
+                value={distMode}
+                onChange={(e) => setPlot({ distMode: e.target.value as 'histogram' | 'cdf' })}
+              >
                 <option value="histogram">Histogram</option>
                 <option value="cdf">CDF</option>
               </select>
             </span>
           }
         />
-        <SweepPlot runs={results} points={points} measure={measure} axisLabel={axisLabel(measure)} integer={MEASURES[measure].integer} paramLabel={`${def.label} (${def.unit})`} fileName={`${base}-sweep`} onOpen={onOpen} />
+        <SweepPlot
+          runs={results}
+          points={points}
+          measure={measure}
+          axisLabel={axisLabel(measure)}
+          integer={MEASURES[measure].integer}
+          paramLabel={`${def.label} (${def.unit})`}
+          fileName={`${base}-sweep`}
+          onOpen={onOpen}
+        />
         <ScatterPlot
           runs={results}
           points={points}
@@ -299,7 +338,12 @@ export function ExperimentsView() {
 /** Beside the view switch: opens the Experiments view (its own Back button returns). */
 export const ExperimentsButton = memo(function ExperimentsButton() {
   return (
-    <button type="button" className="experiments-toggle" onClick={() => setExperimentsOpen(true)} title="Sweep a parameter over many seeds and plot the results">
+    <button
+      type="button"
+      className="experiments-toggle"
+      onClick={() => setExperimentsOpen(true)}
+      title="Sweep a parameter over many seeds and plot the results"
+    >
       Experiments
     </button>
   );

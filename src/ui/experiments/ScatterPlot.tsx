@@ -2,8 +2,24 @@
 import { scaleLinear } from 'd3';
 import { memo, useRef } from 'react';
 import type { PlannedPoint, RunResult } from '../../sim/experiments/experiment';
-import { GridLines, INK, domainOf, MARGIN, MUTED, PlotFrame, RunDot, runLink, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
-
+import {
+  GridLines,
+  INK,
+  domainOf,
+  MARGIN,
+  MUTED,
+  PlotFrame,
+  RunDot,
+  runLink,
+  TICK_PX,
+  XAxis,
+  YAxis,
+  colorOf,
+  formatNumber,
+  jitter,
+  usePlotHeight,
+  useWidth,
+} from './plotKit';
 
 export interface ScatterPlotProps {
   readonly runs: readonly RunResult[];
@@ -43,11 +59,17 @@ export const ScatterPlot = memo(function ScatterPlot(props: ScatterPlotProps) {
   const innerH = plotHeight - MARGIN.top - MARGIN.bottom - keyH;
   const dots = runs
     .map((r) => ({ r, vx: r.values[xMeasure], vy: r.values[yMeasure] }))
-    .filter((d): d is { r: RunResult; vx: number; vy: number } => d.vx !== null && d.vx !== undefined && d.vy !== null && d.vy !== undefined);
+    .filter(
+      (d): d is { r: RunResult; vx: number; vy: number } => d.vx !== null && d.vx !== undefined && d.vy !== null && d.vy !== undefined,
+    );
   const xs = dots.map((d) => d.vx);
   const ys = dots.map((d) => d.vy);
-  const x = scaleLinear().domain(domainOf(xs, props.xInteger)).range([MARGIN.left, MARGIN.left + innerW]);
-  const y = scaleLinear().domain(domainOf(ys, props.yInteger)).range([MARGIN.top + keyH + innerH, MARGIN.top + keyH]);
+  const x = scaleLinear()
+    .domain(domainOf(xs, props.xInteger))
+    .range([MARGIN.left, MARGIN.left + innerW]);
+  const y = scaleLinear()
+    .domain(domainOf(ys, props.yInteger))
+    .range([MARGIN.top + keyH + innerH, MARGIN.top + keyH]);
   if (!props.xInteger) x.nice();
   if (!props.yInteger) y.nice();
   // Whole-number measures pile up on one spot: spread each run by up to a third of a unit.
@@ -55,12 +77,31 @@ export const ScatterPlot = memo(function ScatterPlot(props: ScatterPlotProps) {
   const jy = props.yInteger ? Math.abs(y(1) - y(0)) / 3 : 0;
   return (
     <div ref={box} className="exp-plot-box">
-      <PlotFrame title="Runs" name={props.fileName} controls={props.controls} width={width} height={plotHeight} testid="scatter" onOpen={onOpen}>
+      <PlotFrame
+        title="Runs"
+        name={props.fileName}
+        controls={props.controls}
+        width={width}
+        height={plotHeight}
+        testid="scatter"
+        onOpen={onOpen}
+      >
         <GridLines scale={y} width={innerW} height={innerH} integer={props.yInteger} />
         <YAxis scale={y} height={innerH} top={MARGIN.top + keyH} label={props.yLabel} integer={props.yInteger} />
         <XAxis scale={x} y={MARGIN.top + keyH + innerH} width={innerW} label={props.xLabel} integer={props.xInteger} />
         {dots.map(({ r, vx, vy }) => (
-          <RunDot key={`${r.point}-${r.seed}`} link={runLink(r)} title={`${props.param}=${points[r.point]?.label}, seed ${r.seed}: ${formatNumber(vx)}, ${formatNumber(vy)}`} cx={x(vx) + jitter(r.seed, r.point) * Math.min(jx, 12)} cy={y(vy) + jitter(r.point, r.seed) * Math.min(jy, 12)} r={4} fill={colorOf(r.point)} fillOpacity={0.7} stroke="#fff" strokeWidth={0.6} />
+          <RunDot
+            key={`${r.point}-${r.seed}`}
+            link={runLink(r)}
+            title={`${props.param}=${points[r.point]?.label}, seed ${r.seed}: ${formatNumber(vx)}, ${formatNumber(vy)}`}
+            cx={x(vx) + jitter(r.seed, r.point) * Math.min(jx, 12)}
+            cy={y(vy) + jitter(r.point, r.seed) * Math.min(jy, 12)}
+            r={4}
+            fill={colorOf(r.point)}
+            fillOpacity={0.7}
+            stroke="#fff"
+            strokeWidth={0.6}
+          />
         ))}
         <g>
           {legend.map(({ p, x: lx, y: ly }) => (

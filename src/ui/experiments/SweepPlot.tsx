@@ -6,8 +6,23 @@ import { area, line, scaleLinear } from 'd3';
 import { memo, useRef } from 'react';
 import type { PlannedPoint, RunResult } from '../../sim/experiments/experiment';
 import { summarize } from '../../sim/experiments/stats';
-import { GridLines, INK, MARGIN, MUTED, PlotFrame, RunDot, runLink, TICK_PX, XAxis, YAxis, colorOf, formatNumber, jitter, usePlotHeight, useWidth } from './plotKit';
-
+import {
+  GridLines,
+  INK,
+  MARGIN,
+  MUTED,
+  PlotFrame,
+  RunDot,
+  runLink,
+  TICK_PX,
+  XAxis,
+  YAxis,
+  colorOf,
+  formatNumber,
+  jitter,
+  usePlotHeight,
+  useWidth,
+} from './plotKit';
 
 export interface SweepPlotProps {
   readonly runs: readonly RunResult[];
@@ -21,7 +36,17 @@ export interface SweepPlotProps {
   readonly onOpen: (link: string) => void;
 }
 
-export const SweepPlot = memo(function SweepPlot({ runs, points, measure, axisLabel, integer, paramLabel, fileName, controls, onOpen }: SweepPlotProps) {
+export const SweepPlot = memo(function SweepPlot({
+  runs,
+  points,
+  measure,
+  axisLabel,
+  integer,
+  paramLabel,
+  fileName,
+  controls,
+  onOpen,
+}: SweepPlotProps) {
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
   const plotHeight = usePlotHeight();
@@ -30,7 +55,9 @@ export const SweepPlot = memo(function SweepPlot({ runs, points, measure, axisLa
   const byPoint = points.map((p) => runs.filter((r) => r.point === p.index));
   const summaries = byPoint.map((rs) => summarize(rs.map((r) => r.values[measure] ?? null)));
   const all = runs.map((r) => r.values[measure]).filter((v): v is number => v !== null && v !== undefined);
-  const x = scaleLinear().domain([-0.5, Math.max(0.5, points.length - 0.5)]).range([MARGIN.left, MARGIN.left + innerW]);
+  const x = scaleLinear()
+    .domain([-0.5, Math.max(0.5, points.length - 0.5)])
+    .range([MARGIN.left, MARGIN.left + innerW]);
   // Headroom over the top value for the medians' labels.
   const top = Math.max(1, ...all);
   const y = scaleLinear()
@@ -48,19 +75,44 @@ export const SweepPlot = memo(function SweepPlot({ runs, points, measure, axisLa
   const step = innerW / Math.max(1, points.length);
   return (
     <div ref={box} className="exp-plot-box">
-      <PlotFrame title="Across the sweep" name={fileName} controls={controls} width={width} height={plotHeight} testid="sweep" onOpen={onOpen}>
+      <PlotFrame
+        title="Across the sweep"
+        name={fileName}
+        controls={controls}
+        width={width}
+        height={plotHeight}
+        testid="sweep"
+        onOpen={onOpen}
+      >
         <GridLines scale={y} width={innerW} height={innerH} integer={integer} />
         <YAxis scale={y} height={innerH} label={axisLabel} integer={integer} />
-        <XAxis scale={x} y={MARGIN.top + innerH} width={innerW} label={paramLabel} ticks={points.map((p) => ({ v: p.index, text: p.label }))} />
+        <XAxis
+          scale={x}
+          y={MARGIN.top + innerH}
+          width={innerW}
+          label={paramLabel}
+          ticks={points.map((p) => ({ v: p.index, text: p.label }))}
+        />
         {present.length > 1 && <path d={band(present) ?? ''} fill="#56B4E9" fillOpacity={0.3} stroke="none" />}
         {present.length === 1 &&
-          present.map(({ s, i }) => <rect key={i} x={x(i) - 14} width={28} y={y(s.p95)} height={Math.max(1, y(s.p5) - y(s.p95))} fill="#56B4E9" fillOpacity={0.3} />)}
+          present.map(({ s, i }) => (
+            <rect key={i} x={x(i) - 14} width={28} y={y(s.p95)} height={Math.max(1, y(s.p5) - y(s.p95))} fill="#56B4E9" fillOpacity={0.3} />
+          ))}
         {byPoint.map((rs, i) =>
           rs.map((r) => {
             const v = r.values[measure];
             if (v === null || v === undefined) return null;
             return (
-              <RunDot key={`${i}-${r.seed}`} link={runLink(r)} title={`${points[i].label}, seed ${r.seed}: ${formatNumber(v)}`} cx={x(i) + jitter(r.seed, i) * Math.min(40, step * 0.3)} cy={y(v)} r={3.5} fill={colorOf(i)} fillOpacity={0.45} />
+              <RunDot
+                key={`${i}-${r.seed}`}
+                link={runLink(r)}
+                title={`${points[i].label}, seed ${r.seed}: ${formatNumber(v)}`}
+                cx={x(i) + jitter(r.seed, i) * Math.min(40, step * 0.3)}
+                cy={y(v)}
+                r={3.5}
+                fill={colorOf(i)}
+                fillOpacity={0.45}
+              />
             );
           }),
         )}

@@ -11,7 +11,8 @@ export function bootExperiments(): void {
   // One worker per core but one: the page's own thread (and the simulation worker of the main
   // view) keep a core, so the page stays responsive while an experiment runs.
   const workers = Math.max(1, cores - 1);
-  const makeWorker = () => new Worker(new URL('../../worker/experiment.worker.ts', import.meta.url), { type: 'module' }) as unknown as PoolWorker;
+  const makeWorker = () =>
+    new Worker(new URL('../../worker/experiment.worker.ts', import.meta.url), { type: 'module' }) as unknown as PoolWorker;
   connectExperimentPool(new ExperimentPool(makeWorker, workers), () => performance.now());
   if (location.hash === '#experiments') setExperimentsOpen(true);
   (window as unknown as { lockstepExperiments: unknown }).lockstepExperiments = experimentsStore;

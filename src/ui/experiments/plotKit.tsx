@@ -81,7 +81,21 @@ export function domainOf(values: readonly number[], integer: boolean, extra: rea
   return [Math.min(lo, 0), top + (top - Math.min(lo, 0)) * 0.05];
 }
 
-export function XAxis({ scale, y, width, label, ticks, integer = false }: { scale: Scale; y: number; width: number; label: string; ticks?: readonly { v: number; text: string }[]; integer?: boolean }) {
+export function XAxis({
+  scale,
+  y,
+  width,
+  label,
+  ticks,
+  integer = false,
+}: {
+  scale: Scale;
+  y: number;
+  width: number;
+  label: string;
+  ticks?: readonly { v: number; text: string }[];
+  integer?: boolean;
+}) {
   const count = Math.max(2, Math.floor(width / 90));
   const format = integer ? String : scale.tickFormat(count);
   const marks = ticks ?? ticksOf(scale, count, integer).map((v) => ({ v, text: format(v) }));
@@ -103,7 +117,21 @@ export function XAxis({ scale, y, width, label, ticks, integer = false }: { scal
   );
 }
 
-export function YAxis({ scale, height, label, format, integer = false, top = MARGIN.top }: { scale: Scale; height: number; label: string; format?: (v: number) => string; integer?: boolean; top?: number }) {
+export function YAxis({
+  scale,
+  height,
+  label,
+  format,
+  integer = false,
+  top = MARGIN.top,
+}: {
+  scale: Scale;
+  height: number;
+  label: string;
+  format?: (v: number) => string;
+  integer?: boolean;
+  top?: number;
+}) {
   const count = Math.max(2, Math.floor(height / 50));
   const f = format ?? (integer ? String : scale.tickFormat(count));
   return (
@@ -117,7 +145,14 @@ export function YAxis({ scale, height, label, format, integer = false, top = MAR
           </text>
         </g>
       ))}
-      <text transform={`translate(18,${top + height / 2}) rotate(-90)`} textAnchor="middle" fontSize={LABEL_PX} fill={INK} fontFamily={FONT} fontWeight={600}>
+      <text
+        transform={`translate(18,${top + height / 2}) rotate(-90)`}
+        textAnchor="middle"
+        fontSize={LABEL_PX}
+        fill={INK}
+        fontFamily={FONT}
+        fontWeight={600}
+      >
         {label}
       </text>
     </g>
@@ -151,7 +186,17 @@ export function runLink(result: RunResult): string {
  * A run drawn as a dot carrying its link. Clicks are handled once for the whole plot (PlotFrame),
  * not per dot: a sweep draws thousands of them and redraws as results arrive.
  */
-export function RunDot({ link, title, cx, cy, r, fill, fillOpacity, stroke, strokeWidth }: {
+export function RunDot({
+  link,
+  title,
+  cx,
+  cy,
+  r,
+  fill,
+  fillOpacity,
+  stroke,
+  strokeWidth,
+}: {
   link: string;
   title: string;
   cx: number;
@@ -163,14 +208,33 @@ export function RunDot({ link, title, cx, cy, r, fill, fillOpacity, stroke, stro
   strokeWidth?: number;
 }) {
   return (
-    <circle data-run-link={link} className="run-mark" cx={cx} cy={cy} r={r} fill={fill} fillOpacity={fillOpacity} stroke={stroke} strokeWidth={strokeWidth}>
+    <circle
+      data-run-link={link}
+      className="run-mark"
+      cx={cx}
+      cy={cy}
+      r={r}
+      fill={fill}
+      fillOpacity={fillOpacity}
+      stroke={stroke}
+      strokeWidth={strokeWidth}
+    >
       <title>{title}</title>
     </circle>
   );
 }
 
 /** A plot's frame: its title, the SVG and Save SVG / Save PNG. */
-export function PlotFrame({ title, name, controls, width, height, children, testid, onOpen }: {
+export function PlotFrame({
+  title,
+  name,
+  controls,
+  width,
+  height,
+  children,
+  testid,
+  onOpen,
+}: {
   title: string;
   onOpen: (link: string) => void;
   name: string;

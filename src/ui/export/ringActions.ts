@@ -19,7 +19,13 @@ function ringNow(store: LabStore): { svg: RingSvg; name: (ext: string) => string
   const now = s.frame.snapshot.now;
   const layout = diagramLayout(selectNodeIds(s), selectClientIds(s), selectHasStores(s));
   const title = `Lockstep${s.frame.label ? ` · ${s.frame.label}` : ''} · seed ${String(seed)} · t = ${now} ms`;
-  const svg = ringSvg(live, selectMessages(s), selectClock(s), { title, legend: true, layout, drops: selectDrops(s), nodes: selectNodes(s) });
+  const svg = ringSvg(live, selectMessages(s), selectClock(s), {
+    title,
+    legend: true,
+    layout,
+    drops: selectDrops(s),
+    nodes: selectNodes(s),
+  });
   return { svg, name: (ext) => exportFileName('ring', seed, now, ext) };
 }
 

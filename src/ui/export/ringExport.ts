@@ -64,7 +64,11 @@ export interface RingSvg {
   readonly height: number;
 }
 
-function el<K extends keyof SVGElementTagNameMap>(doc: Document, tag: K, attrs: Record<string, string | number> = {}): SVGElementTagNameMap[K] {
+function el<K extends keyof SVGElementTagNameMap>(
+  doc: Document,
+  tag: K,
+  attrs: Record<string, string | number> = {},
+): SVGElementTagNameMap[K] {
   const node = doc.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
@@ -110,7 +114,13 @@ function inlineStyles(live: Element, clone: Element): void {
 }
 
 /** The marks of messages in flight and recent drops, with the classes the legend's symbols use. */
-function messagesGroup(doc: Document, layout: DiagramLayout, messages: readonly MessageView[], drops: readonly DropView[], clockMs: number): SVGGElement {
+function messagesGroup(
+  doc: Document,
+  layout: DiagramLayout,
+  messages: readonly MessageView[],
+  drops: readonly DropView[],
+  clockMs: number,
+): SVGGElement {
   const g = el(doc, 'g', { class: 'export-messages' });
   for (const m of messageMarks(layout, { messages, drops, clockMs })) {
     const at = `translate(${m.x.toFixed(2)},${m.y.toFixed(2)})`;
@@ -150,7 +160,9 @@ function legendGroup(doc: Document, textColor: string, messages: readonly Messag
   }
   // The snapshots feature's messages are named only when one is drawn (the page's legend names them in runs with the feature).
   const snapshots = messages.some((m) => m.type === 'InstallSnapshot' || m.type === 'InstallSnapshotReply');
-  for (const k of MESSAGE_KINDS) if (snapshots || (k !== 'snapshot' && k !== 'snapshot-reply')) items.push({ swatch: el(doc, 'path', { class: `msg msg-${k}`, d: symbolPath(k) }), name: MESSAGE_LOOKS[k].name });
+  for (const k of MESSAGE_KINDS)
+    if (snapshots || (k !== 'snapshot' && k !== 'snapshot-reply'))
+      items.push({ swatch: el(doc, 'path', { class: `msg msg-${k}`, d: symbolPath(k) }), name: MESSAGE_LOOKS[k].name });
   const drop = el(doc, 'g', { class: 'drop drop-loss' });
   drop.append(el(doc, 'circle', { r: 9 }), el(doc, 'path', { d: 'M-6,-6L6,6M6,-6L-6,6' }));
   items.push({ swatch: drop, name: 'dropped' });

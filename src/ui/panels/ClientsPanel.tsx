@@ -92,7 +92,11 @@ function ClientCard({ client, now, reads }: { client: ClientView; now: number; r
           >
             Acquire
           </button>
-          <button type="button" onClick={() => keyOk(key) && intent({ verb: 'client', client: id, intent: { op: 'release', key } })} aria-label={`Release as client ${id}`}>
+          <button
+            type="button"
+            onClick={() => keyOk(key) && intent({ verb: 'client', client: id, intent: { op: 'release', key } })}
+            aria-label={`Release as client ${id}`}
+          >
             Release
           </button>
         </div>
@@ -119,10 +123,12 @@ function ClientCard({ client, now, reads }: { client: ClientView; now: number; r
         {reads && (
           <div className="client-row">
             <label>
-              key <input value={kvKey} onChange={(e) => setKvKey(e.target.value)} size={4} aria-label={`Key to put or get as client ${id}`} />
+              key{' '}
+              <input value={kvKey} onChange={(e) => setKvKey(e.target.value)} size={4} aria-label={`Key to put or get as client ${id}`} />
             </label>
             <label>
-              value <input value={kvValue} onChange={(e) => setKvValue(e.target.value)} size={4} aria-label={`Value to put as client ${id}`} />
+              value{' '}
+              <input value={kvValue} onChange={(e) => setKvValue(e.target.value)} size={4} aria-label={`Value to put as client ${id}`} />
             </label>
             <button
               type="button"
@@ -141,7 +147,11 @@ function ClientCard({ client, now, reads }: { client: ClientView; now: number; r
             </button>
             <label>
               read{' '}
-              <select value={readMode} onChange={(e) => setReadMode(e.target.value as ReadMode | 'run')} aria-label={`Read mode for client ${id}'s get`}>
+              <select
+                value={readMode}
+                onChange={(e) => setReadMode(e.target.value as ReadMode | 'run')}
+                aria-label={`Read mode for client ${id}'s get`}
+              >
                 <option value="run">run's mode</option>
                 {READ_MODES.map((m) => (
                   <option key={m} value={m}>
@@ -152,7 +162,10 @@ function ClientCard({ client, now, reads }: { client: ClientView; now: number; r
             </label>
             <button
               type="button"
-              onClick={() => keyOk(kvKey) && intent({ verb: 'client', client: id, intent: { op: 'get', key: kvKey, mode: readMode === 'run' ? null : readMode } })}
+              onClick={() =>
+                keyOk(kvKey) &&
+                intent({ verb: 'client', client: id, intent: { op: 'get', key: kvKey, mode: readMode === 'run' ? null : readMode } })
+              }
               aria-label={`Get as client ${id}`}
               title="Reads the key: through the log, by ReadIndex (§6.4) or from the leader's lease (§6.4.1)"
             >

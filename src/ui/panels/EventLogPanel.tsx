@@ -9,7 +9,15 @@ import { detailLine } from '../../sim/model/describe';
 import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/model/events';
 import { lineOfEventKind } from '../../sim/teach/pseudocode';
 import { useLabLog, useLabStore } from '../labContext';
-import { selectClientIds, selectDetails, selectEventFilter, selectEvents, selectEventsBase, selectNodeIds, selectShowDetails } from '../store/selectors';
+import {
+  selectClientIds,
+  selectDetails,
+  selectEventFilter,
+  selectEvents,
+  selectEventsBase,
+  selectNodeIds,
+  selectShowDetails,
+} from '../store/selectors';
 
 /** Lines rendered at most (the newest); the store keeps more. */
 export const EVENT_LINES_SHOWN = 400;
@@ -75,11 +83,14 @@ export const EventLogPanel = memo(function EventLogPanel() {
     const kind = filter.kind;
     const line = filter.line;
     const keepEvent = (e: SimEvent) =>
-      (subject === 'all' || e.subjects.includes(subject)) && (kind === 'all' || eventCategory(e.kind) === kind) && (line === null || lineOfEventKind(e.kind) === line);
+      (subject === 'all' || e.subjects.includes(subject)) &&
+      (kind === 'all' || eventCategory(e.kind) === kind) &&
+      (line === null || lineOfEventKind(e.kind) === line);
     // A pseudocode line's filter shows its details whatever the kind filter says.
     const keepDetail =
       showDetails && (kind === 'all' || line !== null)
-        ? (d: DetailEvent) => (subject === 'all' || d.subjects.includes(subject)) && (line === null || (d.lines as readonly string[]).includes(line))
+        ? (d: DetailEvent) =>
+            (subject === 'all' || d.subjects.includes(subject)) && (line === null || (d.lines as readonly string[]).includes(line))
         : null;
     return newestRows(events, base, details, keepEvent, keepDetail, EVENT_LINES_SHOWN);
   }, [events, base, details, showDetails, filter.subject, filter.kind, filter.line]);
@@ -149,7 +160,12 @@ export const EventLogPanel = memo(function EventLogPanel() {
           <input type="checkbox" checked={showDetails} onChange={(e) => store.getState().setShowDetails(e.target.checked)} /> details
         </label>
         {filter.line !== null && (
-          <button type="button" className="line-filter" data-testid="line-filter" onClick={() => store.getState().setEventFilter({ line: null })}>
+          <button
+            type="button"
+            className="line-filter"
+            data-testid="line-filter"
+            onClick={() => store.getState().setEventFilter({ line: null })}
+          >
             line {filter.line} ✕
           </button>
         )}

@@ -52,7 +52,10 @@ export const HistoryPanel = memo(function HistoryPanel() {
   if (clients.length === 0) {
     return (
       <section className="panel history-panel" aria-label="History">
-        <p className="muted">This run has no lock-service clients, so there is no client history to check. Pick a preset with clients (fencing, clock-drift) or add clients in Settings.</p>
+        <p className="muted">
+          This run has no lock-service clients, so there is no client history to check. Pick a preset with clients (fencing, clock-drift) or
+          add clients in Settings.
+        </p>
       </section>
     );
   }
@@ -81,7 +84,12 @@ export const HistoryPanel = memo(function HistoryPanel() {
           const stake = verdictStake(name, v);
           const label = `${LABELS[name]}: ${text}${cls === 'bad' ? (stake === 'violation' ? ' — a violation' : ' — a finding') : ''}`;
           return (
-            <li key={name} className={`history-verdict verdict-${cls}${shown === name ? ' chosen' : ''}`} data-verdict={name} data-result={cls}>
+            <li
+              key={name}
+              className={`history-verdict verdict-${cls}${shown === name ? ' chosen' : ''}`}
+              data-verdict={name}
+              data-result={cls}
+            >
               <span className="verdict-mark" aria-hidden="true">
                 {mark}
               </span>
@@ -166,7 +174,8 @@ export const HistoryPanel = memo(function HistoryPanel() {
       {shownVerdict?.linearizable === false && shown !== null && (
         <div className="history-subset" data-testid="history-subset">
           <h3>
-            {LABELS[shown]}: no order of these {shownVerdict.subset.length} operations works{shownVerdict.minimal ? '' : ' (the search stopped before it could shrink them further)'}
+            {LABELS[shown]}: no order of these {shownVerdict.subset.length} operations works
+            {shownVerdict.minimal ? '' : ' (the search stopped before it could shrink them further)'}
           </h3>
           <ol>
             {shownVerdict.subset.map((id) => (

@@ -12,7 +12,15 @@ import { invariantsFor } from '../../sim/check/invariants';
 import { Popover } from '../controls/Popover';
 import { useReplayWith } from '../controls/replayWith';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';
-import { selectCheck, selectConfig, selectFuzzDone, selectFuzzProgress, selectFuzzRunning, selectHorizon, selectPlaying } from '../store/selectors';
+import {
+  selectCheck,
+  selectConfig,
+  selectFuzzDone,
+  selectFuzzProgress,
+  selectFuzzRunning,
+  selectHorizon,
+  selectPlaying,
+} from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
 
 /** The fuzz seed for a run: its own seed, folded to 32 bits. */
@@ -57,12 +65,19 @@ export const BugsMenu = memo(function BugsMenu() {
     setAsked({ from: config, bugs });
     // A feature's bug needs its feature: switching the bug on switches the feature on too.
     const needs = on ? BUG_FEATURE[bug] : undefined;
-    const features = needs !== undefined && !featuresOf(config).includes(needs) ? canonicalFeatures([...featuresOf(config), needs]) : config.features;
+    const features =
+      needs !== undefined && !featuresOf(config).includes(needs) ? canonicalFeatures([...featuresOf(config), needs]) : config.features;
     // A new run with the same schedule, replayed to now: the bug changes what the run does.
     replayWith({ ...config, bugs, ...(features !== undefined ? { features } : {}) });
   };
   return (
-    <Popover align="right" className={`bugs-menu ${config.bugs.length > 0 ? 'bugs-on' : ''}`} testId="bugs-summary" panelLabel="Bugs to switch on" label={config.bugs.length > 0 ? `Bugs on: ${config.bugs.join(', ')}` : 'Bugs: none'}>
+    <Popover
+      align="right"
+      className={`bugs-menu ${config.bugs.length > 0 ? 'bugs-on' : ''}`}
+      testId="bugs-summary"
+      panelLabel="Bugs to switch on"
+      label={config.bugs.length > 0 ? `Bugs on: ${config.bugs.join(', ')}` : 'Bugs: none'}
+    >
       <fieldset>
         <legend>Switch a bug on (a new run, replayed to now; carried in the link)</legend>
         {BUG_NAMES.map((b) => (
@@ -98,9 +113,12 @@ function FuzzControls() {
     <div className="fuzz" data-testid="fuzz">
       <h3>Find a counterexample</h3>
       <p className="hint">
-        Swarm fuzzing in the worker: random clusters, timings and faults{config.bugs.length > 0 ? ` with ${config.bugs.join(', ')} on` : ''},{' '}
-        {(config.features ?? []).length > 0 ? `with this run's protocol features (${(config.features ?? []).join(', ')})` : "the chapter's Raft with no protocol features"}, every
-        invariant checked each ms; the first failing run is shrunk and loaded, paused at the violation. Fuzz seed {seed}.
+        Swarm fuzzing in the worker: random clusters, timings and faults{config.bugs.length > 0 ? ` with ${config.bugs.join(', ')} on` : ''}
+        ,{' '}
+        {(config.features ?? []).length > 0
+          ? `with this run's protocol features (${(config.features ?? []).join(', ')})`
+          : "the chapter's Raft with no protocol features"}
+        , every invariant checked each ms; the first failing run is shrunk and loaded, paused at the violation. Fuzz seed {seed}.
       </p>
       <div className="button-row">
         <label>
@@ -188,13 +206,20 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
       {check && (
         <p className="findings" data-testid="stale-writes">
           Stale writes accepted by the unfenced store: <strong>{check.staleWrites}</strong>
-          <span className="hint"> — a client wrote after its lease had ended; the fenced store refuses these, the unfenced one cannot tell. Counted, not failures.</span>
+          <span className="hint">
+            {' '}
+            — a client wrote after its lease had ended; the fenced store refuses these, the unfenced one cannot tell. Counted, not failures.
+          </span>
         </p>
       )}
       {check?.leasesEndedEarly !== undefined && (
         <p className="findings" data-testid="leases-ended-early">
           Leases the service ended early under clock drift: <strong>{check.leasesEndedEarly}</strong>
-          <span className="hint"> — the leader&apos;s clock ran fast, so it expired a lease its client still counted on. Counted, not failures: that is why writes need fencing tokens.</span>
+          <span className="hint">
+            {' '}
+            — the leader&apos;s clock ran fast, so it expired a lease its client still counted on. Counted, not failures: that is why writes
+            need fencing tokens.
+          </span>
         </p>
       )}
       {check?.liveness !== undefined && (

@@ -50,7 +50,9 @@ export const LockTablePanel = memo(function LockTablePanel() {
                 <td>{l.key}</td>
                 <td>{l.owner}</td>
                 <td className="token">{l.token}</td>
-                <td className={l.remainingMs <= 0 ? 'expired' : ''}>{l.remainingMs <= 0 ? `ran out ${formatDuration(-l.remainingMs)} ago` : formatDuration(l.remainingMs)}</td>
+                <td className={l.remainingMs <= 0 ? 'expired' : ''}>
+                  {l.remainingMs <= 0 ? `ran out ${formatDuration(-l.remainingMs)} ago` : formatDuration(l.remainingMs)}
+                </td>
                 {i === 0 && <td rowSpan={n.locks.length}>{drift}</td>}
                 <td>
                   <WhyButton subject={{ kind: 'lock', node: n.id, key: l.key }} label={`Why does ${n.id} give ${l.key} to ${l.owner}?`} />

@@ -29,51 +29,61 @@ function LogRow({ node, leader }: { node: NodeView; leader: NodeView | null }) {
       </th>
       <td>
         <div className="log-entries">
-        {snapshot !== undefined && (
-          <button
-            type="button"
-            className="log-snapshot"
-            style={{ ['--term' as string]: termColour(snapshot.term) }}
-            title={`snapshot: entries 1 to ${snapshot.index} compacted, last included term ${snapshot.term} (§5). Click: why?`}
-            data-snapshot-index={snapshot.index}
-            onClick={() => store.getState().askWhy({ kind: 'entry', node: node.id, index: snapshot.index })}
-          >
-            snapshot ≤ {snapshot.index}, term {snapshot.term}
-          </button>
-        )}
-        {hidden > 0 && <span className="log-more" title={`${hidden} older entries`}>+{hidden}</span>}
-        {entries.length === 0 && snapshot === undefined && <span className="log-empty">empty</span>}
-        {entries.map((e) => {
-          const committed = e.index <= node.commitIndex;
-          const applied = e.index <= node.lastApplied;
-          return (
-            <span key={e.index} className="log-slot">
-              {/* An entry is a button: clicking it asks Why it is (not) committed. */}
-              <button
-                type="button"
-                className={`entry ${committed ? 'committed' : 'uncommitted'}${e.index === match ? ' match' : ''}${e.kind === 'noop' ? ' noop' : ''}${e.kind === 'config' ? ' config' : ''}`}
-                style={{ ['--term' as string]: termColour(e.term) }}
-                title={`entry ${e.index}, term ${e.term}: ${e.kind === 'noop' ? 'the leader’s no-op (§8), which carries no command' : e.text}${committed ? ' (committed)' : ' (not committed)'}${applied ? ', applied' : ''}. Click: why?`}
-                data-index={e.index}
-                data-committed={committed}
-                onClick={() => store.getState().askWhy({ kind: 'entry', node: node.id, index: e.index })}
-              >
-                <span className="entry-index">
-                  {e.index}·t{e.term}
-                </span>
-                {/* The name starts with the visible text (label in name), then says what a click asks. */}{' '}
-                {/* A leader's no-op (§8) carries nothing: drawn as an empty-set mark in italics, not as a command. */}
-                <span className="entry-text">{e.kind === 'noop' ? '∅ no-op' : truncate(e.text, 16)}</span>
-                <span className="visually-hidden">
-                  {' '}
-                  on {node.id}, {committed ? 'committed' : 'not committed'}: why?
-                </span>
-              </button>
-              {e.index === node.commitIndex && <span className="commit-mark" role="img" aria-label={`commit index ${node.commitIndex}`} />}
+          {snapshot !== undefined && (
+            <button
+              type="button"
+              className="log-snapshot"
+              style={{ ['--term' as string]: termColour(snapshot.term) }}
+              title={`snapshot: entries 1 to ${snapshot.index} compacted, last included term ${snapshot.term} (§5). Click: why?`}
+              data-snapshot-index={snapshot.index}
+              onClick={() => store.getState().askWhy({ kind: 'entry', node: node.id, index: snapshot.index })}
+            >
+              snapshot ≤ {snapshot.index}, term {snapshot.term}
+            </button>
+          )}
+          {hidden > 0 && (
+            <span className="log-more" title={`${hidden} older entries`}>
+              +{hidden}
             </span>
-          );
-        })}
-        {next !== undefined && next > node.logLength && <span className="next-slot" title={`the leader sends entry ${next} next`}>next</span>}
+          )}
+          {entries.length === 0 && snapshot === undefined && <span className="log-empty">empty</span>}
+          {entries.map((e) => {
+            const committed = e.index <= node.commitIndex;
+            const applied = e.index <= node.lastApplied;
+            return (
+              <span key={e.index} className="log-slot">
+                {/* An entry is a button: clicking it asks Why it is (not) committed. */}
+                <button
+                  type="button"
+                  className={`entry ${committed ? 'committed' : 'uncommitted'}${e.index === match ? ' match' : ''}${e.kind === 'noop' ? ' noop' : ''}${e.kind === 'config' ? ' config' : ''}`}
+                  style={{ ['--term' as string]: termColour(e.term) }}
+                  title={`entry ${e.index}, term ${e.term}: ${e.kind === 'noop' ? 'the leader’s no-op (§8), which carries no command' : e.text}${committed ? ' (committed)' : ' (not committed)'}${applied ? ', applied' : ''}. Click: why?`}
+                  data-index={e.index}
+                  data-committed={committed}
+                  onClick={() => store.getState().askWhy({ kind: 'entry', node: node.id, index: e.index })}
+                >
+                  <span className="entry-index">
+                    {e.index}·t{e.term}
+                  </span>
+                  {/* The name starts with the visible text (label in name), then says what a click asks. */}{' '}
+                  {/* A leader's no-op (§8) carries nothing: drawn as an empty-set mark in italics, not as a command. */}
+                  <span className="entry-text">{e.kind === 'noop' ? '∅ no-op' : truncate(e.text, 16)}</span>
+                  <span className="visually-hidden">
+                    {' '}
+                    on {node.id}, {committed ? 'committed' : 'not committed'}: why?
+                  </span>
+                </button>
+                {e.index === node.commitIndex && (
+                  <span className="commit-mark" role="img" aria-label={`commit index ${node.commitIndex}`} />
+                )}
+              </span>
+            );
+          })}
+          {next !== undefined && next > node.logLength && (
+            <span className="next-slot" title={`the leader sends entry ${next} next`}>
+              next
+            </span>
+          )}
         </div>
       </td>
       <td className="log-marks">

@@ -21,7 +21,12 @@ const InFlight = memo(function InFlight({ id }: { id: string }) {
       <ul className="inflight-list">
         {mine.slice(0, MESSAGES_SHOWN).map((m) => (
           <li key={m.seq}>
-            <button type="button" className="inflight-message" onClick={() => store.getState().askWhy({ kind: 'message', seq: m.seq })} aria-label={`Why: ${m.src} to ${m.dst}, ${m.label}`}>
+            <button
+              type="button"
+              className="inflight-message"
+              onClick={() => store.getState().askWhy({ kind: 'message', seq: m.seq })}
+              aria-label={`Why: ${m.src} to ${m.dst}, ${m.label}`}
+            >
               {m.src} → {m.dst}: {m.label}
             </button>
           </li>
@@ -44,7 +49,10 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
     return (
       <section className="panel node-panel" aria-labelledby="node-title">
         <h2 id="node-title">Node</h2>
-        <p className="hint">Click a node to crash or restart it; it shows up here. Shift-click nodes to select them for isolating. Alt-click a node, or focus it and press ?, to ask why it is what it is.</p>
+        <p className="hint">
+          Click a node to crash or restart it; it shows up here. Shift-click nodes to select them for isolating. Alt-click a node, or focus
+          it and press ?, to ask why it is what it is.
+        </p>
       </section>
     );
   }
@@ -66,7 +74,9 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
       </h2>
       <dl className="facts">
         <dt>voted for</dt>
-        <dd>{node.votedFor ?? 'nobody'} in term {node.term}</dd>
+        <dd>
+          {node.votedFor ?? 'nobody'} in term {node.term}
+        </dd>
         <dt>believes leader</dt>
         <dd>{node.leaderId ?? 'unknown'}</dd>
         {node.role !== 'leader' && node.alive && (
@@ -91,7 +101,11 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
         </dd>
       </dl>
       <div className="button-row">
-        <WhyButton subject={{ kind: 'node', id }} label={`Why is ${id} ${node.alive ? `a ${node.role}` : 'down'}?`} text={`Why is ${id} ${node.alive ? `a ${node.role}` : 'down'}?`} />
+        <WhyButton
+          subject={{ kind: 'node', id }}
+          label={`Why is ${id} ${node.alive ? `a ${node.role}` : 'down'}?`}
+          text={`Why is ${id} ${node.alive ? `a ${node.role}` : 'down'}?`}
+        />
         <WhyButton subject={{ kind: 'vote', node: id }} label={`Why did ${id} vote as it did?`} text="Why this vote?" />
       </div>
       <InFlight id={id} />

@@ -9,7 +9,16 @@ import { useShallow } from 'zustand/react/shallow';
 import { featuresOf } from '../../sim/model/config';
 import { PSEUDOCODE, lineOfEventKind } from '../../sim/teach/pseudocode';
 import { useLabPanel, useLabStore } from '../labContext';
-import { selectConfig, selectDetails, selectEventFilter, selectEvents, selectFocusedNode, selectLeader, selectNow, selectPlaying } from '../store/selectors';
+import {
+  selectConfig,
+  selectDetails,
+  selectEventFilter,
+  selectEvents,
+  selectFocusedNode,
+  selectLeader,
+  selectNow,
+  selectPlaying,
+} from '../store/selectors';
 
 /** How far back a line counts as having just run, in simulated ms. */
 export const LIT_WINDOW_MS = 60;

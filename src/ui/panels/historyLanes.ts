@@ -102,7 +102,13 @@ export function opTone(op: HistoryOpJson): BarTone {
   return op.result === 'granted' || op.result === 'released' || op.result === 'accepted' || op.result === 'ok' ? 'ok' : 'refused';
 }
 
-export function layoutHistory(ops: readonly HistoryOpJson[], clients: readonly string[], atMs: number, left: number, width: number): HistoryLayout {
+export function layoutHistory(
+  ops: readonly HistoryOpJson[],
+  clients: readonly string[],
+  atMs: number,
+  left: number,
+  width: number,
+): HistoryLayout {
   const rows = [...clients];
   if (ops.some((o) => o.op === 'expire' || o.op === 'ghost-release')) rows.push(SERVICE_ROW);
   const fromMs = ops.length === 0 ? 0 : Math.max(0, Math.min(...ops.map((o) => o.invokeMs)) - 50);

@@ -18,7 +18,13 @@ export function useHistory(enabled = true): HistoryMessage | null {
   const now = useLabPanel(selectNow);
   const runId = useLabPanel(selectRunId);
   const [message, setMessage] = useState<HistoryMessage | null>(null);
-  const state = useRef({ inFlight: false, again: false, last: -Infinity, timer: null as ReturnType<typeof setTimeout> | null, alive: true });
+  const state = useRef({
+    inFlight: false,
+    again: false,
+    last: -Infinity,
+    timer: null as ReturnType<typeof setTimeout> | null,
+    alive: true,
+  });
   useEffect(() => {
     const s = state.current;
     if (!enabled) return;
@@ -54,4 +60,3 @@ export function useHistory(enabled = true): HistoryMessage | null {
   }, [bridge, now, runId, enabled]);
   return enabled ? message : null;
 }
-

@@ -46,10 +46,18 @@ export function PresenterConsole({ link: given }: { link?: PresentLink | null })
     <main className="console" data-testid="console">
       <h1>Presenter console</h1>
       <p className="console-status" role="status">
-        {!link ? 'This browser has no BroadcastChannel; the console cannot reach the projector window.' : state === null ? 'Waiting for the projector window (open it in presenter mode on this machine)…' : state.blank ? 'The projector shows a blank screen.' : 'Connected to the projector window.'}
+        {!link
+          ? 'This browser has no BroadcastChannel; the console cannot reach the projector window.'
+          : state === null
+            ? 'Waiting for the projector window (open it in presenter mode on this machine)…'
+            : state.blank
+              ? 'The projector shows a blank screen.'
+              : 'Connected to the projector window.'}
       </p>
       <div className="console-times">
-        <span data-testid="console-now">t = {state?.nowMs ?? 0} ms{state?.playing ? ' (playing)' : ''}</span>
+        <span data-testid="console-now">
+          t = {state?.nowMs ?? 0} ms{state?.playing ? ' (playing)' : ''}
+        </span>
         <time dateTime={wall.toISOString()}>
           {pad(wall.getHours())}:{pad(wall.getMinutes())}
         </time>
@@ -69,7 +77,15 @@ export function PresenterConsole({ link: given }: { link?: PresentLink | null })
       </section>
       <section className="console-next" aria-label="Next">
         <h2>Next</h2>
-        <p data-testid="console-next">{next ? `Beat ${(state?.tour?.beat ?? 0) + 1}: ${beatTitle(next.beat.narration)}` : tour ? 'This is the last beat.' : state && state.landmarksAfter > 0 ? 'The next landmark.' : 'No landmark after now yet.'}</p>
+        <p data-testid="console-next">
+          {next
+            ? `Beat ${(state?.tour?.beat ?? 0) + 1}: ${beatTitle(next.beat.narration)}`
+            : tour
+              ? 'This is the last beat.'
+              : state && state.landmarksAfter > 0
+                ? 'The next landmark.'
+                : 'No landmark after now yet.'}
+        </p>
       </section>
       <div className="console-controls" role="group" aria-label="Controls">
         <button type="button" onClick={() => send('prev')} disabled={!state}>

@@ -70,13 +70,23 @@ const PresenterBar = memo(function PresenterBar() {
         ✕ Exit
       </button>
       <div className="presenter-group" role="group" aria-label="Playback">
-        <button type="button" onClick={() => presentPrev(bridge)} aria-keyshortcuts="PageUp ArrowLeft" title={`Previous ${what} (PageUp or ←)`}>
+        <button
+          type="button"
+          onClick={() => presentPrev(bridge)}
+          aria-keyshortcuts="PageUp ArrowLeft"
+          title={`Previous ${what} (PageUp or ←)`}
+        >
           ◀ Previous {what}
         </button>
         <button type="button" className="primary" onClick={() => bridge.togglePlay()}>
           {playing ? '❚❚ Pause' : '▶ Play'}
         </button>
-        <button type="button" onClick={() => presentNext(bridge)} aria-keyshortcuts="PageDown ArrowRight" title={`Next ${what} (PageDown or →)`}>
+        <button
+          type="button"
+          onClick={() => presentNext(bridge)}
+          aria-keyshortcuts="PageDown ArrowRight"
+          title={`Next ${what} (PageDown or →)`}
+        >
           Next {what} ▶
         </button>
         <PresenterClock />
@@ -85,7 +95,12 @@ const PresenterBar = memo(function PresenterBar() {
         <button type="button" onClick={() => set({ presentText: text - 1 })} disabled={text <= 0} aria-label="A− smaller text">
           A−
         </button>
-        <button type="button" onClick={() => set({ presentText: text + 1 })} disabled={text >= PRESENT_TEXT_SCALES.length - 1} aria-label="A+ larger text">
+        <button
+          type="button"
+          onClick={() => set({ presentText: text + 1 })}
+          disabled={text >= PRESENT_TEXT_SCALES.length - 1}
+          aria-label="A+ larger text"
+        >
           A+
         </button>
       </div>
@@ -103,7 +118,12 @@ const PresenterBar = memo(function PresenterBar() {
       <button type="button" onClick={() => toggleBlank(bridge)} aria-keyshortcuts="B" title="Blank the screen (B; B or Esc brings it back)">
         Blank
       </button>
-      <button type="button" onClick={openConsole} aria-label="Open presenter console" title="Open the presenter console in a second window: notes, next beat, time and controls">
+      <button
+        type="button"
+        onClick={openConsole}
+        aria-label="Open presenter console"
+        title="Open the presenter console in a second window: notes, next beat, time and controls"
+      >
         Console ↗
       </button>
     </header>
@@ -117,7 +137,11 @@ export function PresenterView({ panels }: { panels: ReactNode }) {
   const blank = useLab((s) => s.blank);
   const scale = PRESENT_TEXT_SCALES[text] ?? 1;
   return (
-    <div className={`presenter${showPanels ? ' with-panels' : ''}${blank ? ' is-blank' : ''}`} data-testid="presenter" data-text-scale={scale}>
+    <div
+      className={`presenter${showPanels ? ' with-panels' : ''}${blank ? ' is-blank' : ''}`}
+      data-testid="presenter"
+      data-text-scale={scale}
+    >
       <PresenterBar />
       <main className="presenter-main">
         <div className="presenter-stage">
@@ -146,7 +170,13 @@ export function PresenterView({ panels }: { panels: ReactNode }) {
 export const PresenterButton = memo(function PresenterButton() {
   const store = useLabStore();
   return (
-    <button type="button" className="presenter-enter" onClick={() => store.getState().setPresent({ presenting: true })} aria-keyshortcuts="P" title="Presenter mode: the diagram fills the window at projector sizes (P)">
+    <button
+      type="button"
+      className="presenter-enter"
+      onClick={() => store.getState().setPresent({ presenting: true })}
+      aria-keyshortcuts="P"
+      title="Presenter mode: the diagram fills the window at projector sizes (P)"
+    >
       Present
     </button>
   );

@@ -25,7 +25,14 @@ export interface PresentSlice {
   readonly slowAroundEvents: boolean;
   /** While "slow around events" has slowed playback: the speed the person chose (links keep it, not the slowed one). */
   readonly slowedFrom: number | null;
-  setPresent(change: Partial<Pick<PresentSlice, 'presenting' | 'presentPanels' | 'presentText' | 'blank' | 'pauseAtLandmarks' | 'slowAroundEvents' | 'pageMode' | 'slowedFrom'>>): void;
+  setPresent(
+    change: Partial<
+      Pick<
+        PresentSlice,
+        'presenting' | 'presentPanels' | 'presentText' | 'blank' | 'pauseAtLandmarks' | 'slowAroundEvents' | 'pageMode' | 'slowedFrom'
+      >
+    >,
+  ): void;
 }
 
 export const presentSlice = (set: StoreApi<LabState>['setState']): PresentSlice => ({
@@ -40,7 +47,8 @@ export const presentSlice = (set: StoreApi<LabState>['setState']): PresentSlice 
   setPresent: (change) =>
     set((s) => {
       const next = { ...change };
-      if (next.presentText !== undefined) next.presentText = Math.max(0, Math.min(PRESENT_TEXT_SCALES.length - 1, Math.round(next.presentText)));
+      if (next.presentText !== undefined)
+        next.presentText = Math.max(0, Math.min(PRESENT_TEXT_SCALES.length - 1, Math.round(next.presentText)));
       // Leaving presenter mode also lifts a blank screen.
       if (next.presenting === false || (next.presenting === undefined && !s.presenting)) next.blank = false;
       return next;

@@ -43,8 +43,7 @@ export function startProjector(bridge: HostBridge, link: PresentLink): () => voi
     if (message.type === 'hello') {
       consoleOpen = true;
       broadcast(true);
-    }
-    else if (message.type === 'command') runPresentCommand(bridge, message.command);
+    } else if (message.type === 'command') runPresentCommand(bridge, message.command);
   });
   const unsubscribe = store.subscribe(() => {
     if (consoleOpen) broadcast(false);

@@ -48,7 +48,8 @@ export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
   const hasClients = useLab((s) => selectConfig(s).clientIds.length > 0);
   const checked = useHistory(hasClients);
   const history = useMemo<SceneHistory | null>(
-    () => (checked && checked.ops.length > 0 ? { ops: checked.ops, subset: new Set(shownSubset(checked.verdicts)), atMs: checked.atMs } : null),
+    () =>
+      checked && checked.ops.length > 0 ? { ops: checked.ops, subset: new Set(shownSubset(checked.verdicts)), atMs: checked.atMs } : null,
     [checked],
   );
   const onSeek = useCallback(

@@ -10,10 +10,32 @@
  * follow the view only when it settles (a gesture's end, or a change while idle), so zooming and
  * panning stay a canvas redraw. d3-zoom drives the time axis only.
  */
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+} from 'react';
 import { select, zoom, zoomIdentity, type D3ZoomEvent, type ZoomBehavior } from 'd3';
 import type { TraceView } from '../../sim/view/traceColumns';
-import { followWindow, MIN_WINDOW_MS, nearestSegment, panWindow, tOf, clampWindow, yOf, zoomWindow, type TimeScale, type TimeWindow } from './geometry';
+import {
+  followWindow,
+  MIN_WINDOW_MS,
+  nearestSegment,
+  panWindow,
+  tOf,
+  clampWindow,
+  yOf,
+  zoomWindow,
+  type TimeScale,
+  type TimeWindow,
+} from './geometry';
 import { AXIS_GUTTER, defaultLaneIds, foldNodes, laneLayout, SERVICE_LANE, type LaneLayout } from './lanes';
 import { paintScene } from './paint';
 import { buildScene, type HeartbeatMode, type MessageFilter, type Scene, type SceneArrow } from './scene';
@@ -209,7 +231,10 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
     const svg = svgRef.current;
     if (!svg) return;
     const z = zoom<SVGSVGElement, unknown>()
-      .filter((event: globalThis.MouseEvent & WheelEvent) => (event.type === 'wheel' || (!event.ctrlKey && !event.button && !event.shiftKey && !brushModeRef.current)))
+      .filter(
+        (event: globalThis.MouseEvent & WheelEvent) =>
+          event.type === 'wheel' || (!event.ctrlKey && !event.button && !event.shiftKey && !brushModeRef.current),
+      )
       .clickDistance(CLICK_SLOP)
       .on('start', (event: D3ZoomEvent<SVGSVGElement, unknown>) => {
         if (event.sourceEvent) setMoving(true);
@@ -245,8 +270,13 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   useEffect(() => {
     const z = zoomRef.current;
     if (z) {
-      const box: [[number, number], [number, number]] = [[0, top], [size.width, top + plotH]];
-      z.extent(box).translateExtent(box).scaleExtent([1, run / MIN_WINDOW_MS]);
+      const box: [[number, number], [number, number]] = [
+        [0, top],
+        [size.width, top + plotH],
+      ];
+      z.extent(box)
+        .translateExtent(box)
+        .scaleExtent([1, run / MIN_WINDOW_MS]);
     }
     // The page's window (a chapter figure) is shown as soon as there is a trace, and kept while
     // the run has not yet reached its end (it fills in as the run plays), until a person moves the view.
@@ -287,7 +317,18 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   const filter = props.filter;
   const history = props.history ?? null;
   const liveScene = useMemo(
-    () => (trace && layout ? buildScene(trace, layout, { window: live, top, height: plotH, heartbeats, compress, ...(filter ? { filter } : {}), ...(history ? { history } : {}) }) : null),
+    () =>
+      trace && layout
+        ? buildScene(trace, layout, {
+            window: live,
+            top,
+            height: plotH,
+            heartbeats,
+            compress,
+            ...(filter ? { filter } : {}),
+            ...(history ? { history } : {}),
+          })
+        : null,
     [trace, layout, live, top, plotH, heartbeats, compress, filter, history],
   );
   const settledScene = useMemo(
@@ -295,13 +336,31 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
       dom.trace === trace && sameWindow(dom.window, live)
         ? liveScene
         : dom.trace && layout && dom.trace.actorIds === trace?.actorIds
-          ? buildScene(dom.trace, layout, { window: dom.window, top, height: plotH, heartbeats, compress, ...(filter ? { filter } : {}), ...(history ? { history } : {}) })
+          ? buildScene(dom.trace, layout, {
+              window: dom.window,
+              top,
+              height: plotH,
+              heartbeats,
+              compress,
+              ...(filter ? { filter } : {}),
+              ...(history ? { history } : {}),
+            })
           : null,
     [dom, layout, top, plotH, heartbeats, compress, filter, history],
   );
   const onViewChange = props.onViewChange;
   useEffect(() => {
-    onViewChange?.({ window: live, lanes: laneIds, heartbeats, compress, filter: filter ?? null, width: size.width, height: size.height, theme, history });
+    onViewChange?.({
+      window: live,
+      lanes: laneIds,
+      heartbeats,
+      compress,
+      filter: filter ?? null,
+      width: size.width,
+      height: size.height,
+      theme,
+      history,
+    });
   }, [onViewChange, live, laneIds, heartbeats, compress, filter, size.width, size.height, theme, history]);
   const sceneRef = useRef<Scene | null>(liveScene);
   sceneRef.current = liveScene;
@@ -485,11 +544,26 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
         >
           Quiet time: {compress ? 'folded' : 'to scale'}
         </button>
-        <button type="button" onClick={fit} disabled={!trace}>Fit</button>
-        <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => zoomBy(2)} disabled={!trace}>+</button>
-        <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => zoomBy(0.5)} disabled={!trace}>−</button>
-        <button type="button" aria-pressed={follow} onClick={() => setFollow((f) => !f)}>Follow cursor</button>
-        <button type="button" aria-pressed={brushMode} onClick={() => setBrushMode((b) => !b)} title="Drag to select a time window (or Shift+drag)">Select window</button>
+        <button type="button" onClick={fit} disabled={!trace}>
+          Fit
+        </button>
+        <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => zoomBy(2)} disabled={!trace}>
+          +
+        </button>
+        <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => zoomBy(0.5)} disabled={!trace}>
+          −
+        </button>
+        <button type="button" aria-pressed={follow} onClick={() => setFollow((f) => !f)}>
+          Follow cursor
+        </button>
+        <button
+          type="button"
+          aria-pressed={brushMode}
+          onClick={() => setBrushMode((b) => !b)}
+          title="Drag to select a time window (or Shift+drag)"
+        >
+          Select window
+        </button>
         {actors && (
           <details className="spacetime-lanes">
             <summary>Lanes</summary>
@@ -499,7 +573,12 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
                 const isNode = actors.nodes.includes(id);
                 return (
                   <label key={id}>
-                    <input type="checkbox" checked={laneIds.includes(id)} disabled={isNode && folded} onChange={(e) => toggleLane(id, e.currentTarget.checked)} />
+                    <input
+                      type="checkbox"
+                      checked={laneIds.includes(id)}
+                      disabled={isNode && folded}
+                      onChange={(e) => toggleLane(id, e.currentTarget.checked)}
+                    />
                     {actors.clients.includes(id) ? `client ${id}` : actors.stores.includes(id) ? `${id} store` : id}
                   </label>
                 );
@@ -517,12 +596,37 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             <div className="spacetime-key-body">
               <Legend />
               <ul className="legend" aria-label="Lanes, leases and stores">
-                <li><span className="key-swatch key-lease-client" aria-hidden="true" />the client's lease, as it counts it (left of its lane)</li>
-                <li><span className="key-swatch key-lease-service" aria-hidden="true" />the lease as the leader's clock counts it (right of its lane)</li>
-                <li><span className="key-dots" aria-hidden="true">⋮</span>a client acting after its own lease ran out</li>
-                <li><span className="key-swatch key-op" aria-hidden="true" />a client's operations, invoked to answered (right of its lane: lock, fenced, unfenced); outlined: a set no order explains</li>
-                <li><span className="key-ok" aria-hidden="true">✓</span>/<span className="key-bad" aria-hidden="true">✗</span> a store accepted / refused a write (token comparison)</li>
-                <li><span aria-hidden="true">╌</span> dashed lane: node down; ⋯ later ⋯: quiet time folded</li>
+                <li>
+                  <span className="key-swatch key-lease-client" aria-hidden="true" />
+                  the client's lease, as it counts it (left of its lane)
+                </li>
+                <li>
+                  <span className="key-swatch key-lease-service" aria-hidden="true" />
+                  the lease as the leader's clock counts it (right of its lane)
+                </li>
+                <li>
+                  <span className="key-dots" aria-hidden="true">
+                    ⋮
+                  </span>
+                  a client acting after its own lease ran out
+                </li>
+                <li>
+                  <span className="key-swatch key-op" aria-hidden="true" />a client's operations, invoked to answered (right of its lane:
+                  lock, fenced, unfenced); outlined: a set no order explains
+                </li>
+                <li>
+                  <span className="key-ok" aria-hidden="true">
+                    ✓
+                  </span>
+                  /
+                  <span className="key-bad" aria-hidden="true">
+                    ✗
+                  </span>{' '}
+                  a store accepted / refused a write (token comparison)
+                </li>
+                <li>
+                  <span aria-hidden="true">╌</span> dashed lane: node down; ⋯ later ⋯: quiet time folded
+                </li>
               </ul>
             </div>
           </details>
@@ -538,9 +642,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             {filter.types ? ` · ${[...filter.types].join(', ')}` : ''}
           </span>
         )}
-        <span className="spacetime-window">
-          {windowText(live)}
-        </span>
+        <span className="spacetime-window">{windowText(live)}</span>
       </div>
       <div
         ref={frameRef}
@@ -564,7 +666,14 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
           onPointerUp={onPointerUp}
           onPointerLeave={() => setHover(null)}
         >
-          <rect className="spacetime-hit" data-testid="spacetime-plot" x={AXIS_GUTTER} y={top} width={Math.max(0, size.width - AXIS_GUTTER)} height={plotH} />
+          <rect
+            className="spacetime-hit"
+            data-testid="spacetime-plot"
+            x={AXIS_GUTTER}
+            y={top}
+            width={Math.max(0, size.width - AXIS_GUTTER)}
+            height={plotH}
+          />
           <g className="spacetime-headers">
             {liveScene && (
               <text className="spacetime-unit" x={AXIS_GUTTER - 8} y={top - 13} textAnchor="end" fontSize={FONT.axis}>
@@ -572,7 +681,14 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
               </text>
             )}
             {layout?.lanes.map((lane) => (
-              <text key={lane.id} x={lane.x} y={top - 13} textAnchor="middle" fontSize={Math.min(FONT.header, lane.headerPx)} data-lane={lane.id}>
+              <text
+                key={lane.id}
+                x={lane.x}
+                y={top - 13}
+                textAnchor="middle"
+                fontSize={Math.min(FONT.header, lane.headerPx)}
+                data-lane={lane.id}
+              >
                 {lane.header !== lane.label && <title>{lane.label}</title>}
                 {lane.header}
               </text>
@@ -583,7 +699,9 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             <g
               className="spacetime-arrows"
               data-count={settledScene.arrows.length}
-              {...(settledScene.folds.length > 0 ? {} : { transform: `translate(0 ${top - (live[0] - domBase) * pxPerMs}) scale(1 ${pxPerMs})` })}
+              {...(settledScene.folds.length > 0
+                ? {}
+                : { transform: `translate(0 ${top - (live[0] - domBase) * pxPerMs}) scale(1 ${pxPerMs})` })}
             >
               <DomArrows scene={settledScene} base={domBase} untilMs={dom.trace?.untilMs ?? 0} px={settledScene.folds.length > 0} />
             </g>
@@ -598,7 +716,15 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
               </text>
             </g>
           )}
-          {brush && <rect className="spacetime-brush" x={AXIS_GUTTER} width={size.width - AXIS_GUTTER} y={Math.min(brush.y0, brush.y1)} height={Math.abs(brush.y1 - brush.y0)} />}
+          {brush && (
+            <rect
+              className="spacetime-brush"
+              x={AXIS_GUTTER}
+              width={size.width - AXIS_GUTTER}
+              y={Math.min(brush.y0, brush.y1)}
+              height={Math.abs(brush.y1 - brush.y0)}
+            />
+          )}
         </svg>
         {hover && (
           <div className="spacetime-tooltip" role="tooltip" style={{ left: Math.min(hover.x + 14, size.width - 260), top: hover.y + 14 }}>

@@ -103,7 +103,9 @@ export function nearestSegment<T extends Segment>(segments: readonly T[], x: num
 export function arrowHead(s: Segment, size = 7): readonly [number, number, number, number] {
   const a = Math.atan2(s.y2 - s.y1, s.x2 - s.x1);
   return [
-    s.x2 - size * Math.cos(a - 0.45), s.y2 - size * Math.sin(a - 0.45),
-    s.x2 - size * Math.cos(a + 0.45), s.y2 - size * Math.sin(a + 0.45),
+    s.x2 - size * Math.cos(a - 0.45),
+    s.y2 - size * Math.sin(a - 0.45),
+    s.x2 - size * Math.cos(a + 0.45),
+    s.y2 - size * Math.sin(a + 0.45),
   ];
 }

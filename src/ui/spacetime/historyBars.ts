@@ -46,7 +46,14 @@ export const OP_GEOMETRY = { first: 14, step: 8, width: 6 } as const;
 const isServiceOp = (op: HistoryOpJson) => op.op === 'expire' || op.op === 'ghost-release';
 
 /** The operations that overlap [t0, t1], placed on the layout's lanes (operations without a lane are left out). */
-export function opBars(history: SceneHistory | undefined, layout: LaneLayout, actorIds: readonly string[], t0: number, t1: number, y: (t: number) => number): OpBar[] {
+export function opBars(
+  history: SceneHistory | undefined,
+  layout: LaneLayout,
+  actorIds: readonly string[],
+  t0: number,
+  t1: number,
+  y: (t: number) => number,
+): OpBar[] {
   if (!history || history.ops.length === 0) return [];
   const bars: OpBar[] = [];
   const { subset, atMs } = history;

@@ -95,7 +95,12 @@ export function headerTextWidth(text: string, fontPx = 16): number {
  * Lays the lanes out across `width` px (the first AXIS_GUTTER px hold the time axis). Unknown ids
  * are skipped; a node listed beside the service lane keeps its own lane.
  */
-export function laneLayout(actorIds: readonly string[], actors: TraceActors, width: number, laneIds: readonly string[] = defaultLaneIds(actors)): LaneLayout {
+export function laneLayout(
+  actorIds: readonly string[],
+  actors: TraceActors,
+  width: number,
+  laneIds: readonly string[] = defaultLaneIds(actors),
+): LaneLayout {
   const chosen: { id: string; kind: LaneKind }[] = [];
   for (const id of laneIds) {
     const kind = laneKind(id, actors);
@@ -110,10 +115,20 @@ export function laneLayout(actorIds: readonly string[], actors: TraceActors, wid
     // time view at 1280×720: nine lanes in ~330 px) take the tiny one, so neighbours never run into
     // each other ("fencedunfenced"). The SVG's <title> keeps the full label.
     const tiny = tinyLabel(id, kind);
-    const header = headerTextWidth(label) <= room ? label : headerTextWidth(shortLabel, 11) <= room || tiny === shortLabel ? shortLabel : tiny;
+    const header =
+      headerTextWidth(label) <= room ? label : headerTextWidth(shortLabel, 11) <= room || tiny === shortLabel ? shortLabel : tiny;
     const fits = headerTextWidth(header) <= room;
     const headerPx = fits ? 16 : Math.max(11, Math.floor(room / (header.length * 0.62)));
-    return { id, kind, label, shortLabel, header, headerPx, x: AXIS_GUTTER + laneWidth * (i + 0.5), members: kind === 'service' ? actors.nodes : [id] };
+    return {
+      id,
+      kind,
+      label,
+      shortLabel,
+      header,
+      headerPx,
+      x: AXIS_GUTTER + laneWidth * (i + 0.5),
+      members: kind === 'service' ? actors.nodes : [id],
+    };
   });
   const index = new Map(lanes.map((l, i) => [l.id, i]));
   const service = index.get(SERVICE_LANE) ?? -1;

@@ -9,8 +9,24 @@ import { AXIS_GUTTER, type LaneLayout } from './lanes';
 import { OP_GEOMETRY, opAlpha } from './historyBars';
 import { LANE_GEOMETRY, type Scene, type SceneArrow } from './scene';
 import {
-  ARROW_WIDTH, arrowLength, DENSE_ARROWS, BAND_ALPHA, bandWidth, CHECK_PATH, CROSS_PATH, DROP_TEXT_MAX, dropText, FONT, FONT_FAMILY,
-  IN_FLIGHT_DASH, LabelPlacer, OVERRUN_DASH, PARTITION_ALPHA, STORE_LINE_DY, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH,
+  ARROW_WIDTH,
+  arrowLength,
+  DENSE_ARROWS,
+  BAND_ALPHA,
+  bandWidth,
+  CHECK_PATH,
+  CROSS_PATH,
+  DROP_TEXT_MAX,
+  dropText,
+  FONT,
+  FONT_FAMILY,
+  IN_FLIGHT_DASH,
+  LabelPlacer,
+  OVERRUN_DASH,
+  PARTITION_ALPHA,
+  STORE_LINE_DY,
+  SYMBOL_MAX_ARROWS,
+  SYMBOL_MIN_LENGTH,
 } from './style';
 import type { SpaceTimeTheme } from './theme';
 
@@ -106,7 +122,8 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
   ctx.globalAlpha = 1;
   ctx.strokeStyle = theme.cursor;
   ctx.lineWidth = 2;
-  for (const b of scene.ops) if (b.inSubset) ctx.strokeRect(b.x - OP_GEOMETRY.width / 2 - 1, b.y1 - 1, OP_GEOMETRY.width + 2, b.y2 - b.y1 + 2);
+  for (const b of scene.ops)
+    if (b.inSubset) ctx.strokeRect(b.x - OP_GEOMETRY.width / 2 - 1, b.y1 - 1, OP_GEOMETRY.width + 2, b.y2 - b.y1 + 2);
 
   paintArrows(ctx, scene.arrows, theme);
   const labels = new LabelPlacer();
@@ -163,7 +180,8 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
     const x = b.x + LANE_GEOMETRY.band / 2 + 4;
     if (b.label && labels.place(b.label, x, b.y1 + 9, 'start')) label(ctx, b.label, x, b.y1 + 9, theme.text, theme.panel);
   }
-  for (const p of scene.partitions) if (p.label && labels.place(p.label, p.x1 + 4, p.y1 + 9, 'start')) label(ctx, p.label, p.x1 + 4, p.y1 + 9, theme.text, theme.panel);
+  for (const p of scene.partitions)
+    if (p.label && labels.place(p.label, p.x1 + 4, p.y1 + 9, 'start')) label(ctx, p.label, p.x1 + 4, p.y1 + 9, theme.text, theme.panel);
   paintDropLabels(ctx, scene.arrows, theme, labels);
   paintFolds(ctx, scene, theme, size.width);
   ctx.restore();

@@ -16,7 +16,9 @@ export async function pngFromSvg(svg: string, width: number, height: number, sca
     if (!ctx) throw new Error('This browser cannot draw on a canvas, so the PNG cannot be made.');
     ctx.scale(scale, scale);
     ctx.drawImage(image, 0, 0, width, height);
-    return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The canvas gave no PNG.'))), 'image/png'));
+    return await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('The canvas gave no PNG.'))), 'image/png'),
+    );
   } finally {
     URL.revokeObjectURL(url);
   }

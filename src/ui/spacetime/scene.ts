@@ -269,7 +269,10 @@ export function axisLabel(t: number, step: number): string {
 export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOptions): Scene {
   const [t0, t1] = opts.window;
   const folds = opts.compress ? activityFolds(trace, t0, t1) : [];
-  const scale: TimeScale = folds.length > 0 ? { t0, t1, top: opts.top, height: opts.height, folds, foldPx: FOLD_PX } : { t0, t1, top: opts.top, height: opts.height };
+  const scale: TimeScale =
+    folds.length > 0
+      ? { t0, t1, top: opts.top, height: opts.height, folds, foldPx: FOLD_PX }
+      : { t0, t1, top: opts.top, height: opts.height };
   const y = (t: number) => yOf(scale, t);
   const cols = trace.messages;
   const lanes = layout.lanes;
@@ -316,7 +319,9 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
     const fate = cols.fate[i] as FateCode;
     const y1 = y(sent);
     const y2 = y(end);
-    const slot = ((fl * lanes.length + tl) * MESSAGE_KINDS.length + KIND_CODE[code]) * 3 + (fate === FATE.inFlight ? 2 : fate === FATE.delivered ? 0 : 1);
+    const slot =
+      ((fl * lanes.length + tl) * MESSAGE_KINDS.length + KIND_CODE[code]) * 3 +
+      (fate === FATE.inFlight ? 2 : fate === FATE.delivered ? 0 : 1);
     if (y1 - lastY1[slot] < 1 && Math.abs(y2 - lastY2[slot]) < 1) {
       merged++;
       return;
@@ -430,14 +435,28 @@ function laneBands(trace: TraceView, layout: LaneLayout, t0: number, t1: number,
       const label = starts && s.state !== 'down' && s.term !== previous ? `term ${s.term}` : null;
       out.push({ lane: own.id, x: own.x, y1: y(c[0]), y2: y(c[1]), state: s.state, label });
     } else if (service && s.state === 'leader') {
-      out.push({ lane: SERVICE_LANE, x: service.x, y1: y(c[0]), y2: y(c[1]), state: 'leader', label: starts ? `${s.node} leads, term ${s.term}` : null });
+      out.push({
+        lane: SERVICE_LANE,
+        x: service.x,
+        y1: y(c[0]),
+        y2: y(c[1]),
+        state: 'leader',
+        label: starts ? `${s.node} leads, term ${s.term}` : null,
+      });
     }
   }
   for (const s of trace.clientSpans) {
     const lane = layout.byId.get(s.client);
     const c = lane && clip(s.from, s.to, trace.untilMs, t0, t1);
     if (!lane || !c) continue;
-    out.push({ lane: lane.id, x: lane.x, y1: y(c[0]), y2: y(c[1]), state: s.state, label: s.state !== 'up' && s.from >= t0 ? s.state : null });
+    out.push({
+      lane: lane.id,
+      x: lane.x,
+      y1: y(c[0]),
+      y2: y(c[1]),
+      state: s.state,
+      label: s.state !== 'up' && s.from >= t0 ? s.state : null,
+    });
   }
   return out;
 }
@@ -465,7 +484,7 @@ function partitionBands(trace: TraceView, layout: LaneLayout, t0: number, t1: nu
       if (service && trace.actors.nodes.every((n) => group.includes(n))) laneIdx.add(layout.lanes.indexOf(service));
       const sorted = [...laneIdx].sort((a, b) => a - b);
       let first = true;
-      for (let k = 0; k < sorted.length; ) {
+      for (let k = 0; k < sorted.length;) {
         let j = k;
         while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
         out.push({
@@ -485,7 +504,14 @@ function partitionBands(trace: TraceView, layout: LaneLayout, t0: number, t1: nu
   return out;
 }
 
-function leaseBars(trace: TraceView, layout: LaneLayout, index: TraceIndex, t0: number, t1: number, y: Y): { leases: LeaseBar[]; overruns: LeaseOverrun[] } {
+function leaseBars(
+  trace: TraceView,
+  layout: LaneLayout,
+  index: TraceIndex,
+  t0: number,
+  t1: number,
+  y: Y,
+): { leases: LeaseBar[]; overruns: LeaseOverrun[] } {
   const leases: LeaseBar[] = [];
   const overruns: LeaseOverrun[] = [];
   const laneFor = (actor: string) => {
@@ -518,7 +544,8 @@ function leaseBars(trace: TraceView, layout: LaneLayout, index: TraceIndex, t0: 
   for (const o of overrunSpans(trace, index)) {
     const lane = laneFor(o.client);
     const c = lane && clip(o.from, o.to, trace.untilMs, t0, t1);
-    if (lane && c) overruns.push({ lane: lane.id, x: lane.x - LANE_GEOMETRY.lease, y1: y(c[0]), y2: y(c[1]), client: o.client, token: o.token });
+    if (lane && c)
+      overruns.push({ lane: lane.id, x: lane.x - LANE_GEOMETRY.lease, y1: y(c[0]), y2: y(c[1]), client: o.client, token: o.token });
   }
   return { leases, overruns };
 }
@@ -578,7 +605,18 @@ function storeMarks(trace: TraceView, layout: LaneLayout, t0: number, t1: number
     if (m.t < t0 || m.t > t1) continue;
     const lane = layout.byId.get(m.store);
     if (!lane) continue;
-    out.push({ store: m.store, x: lane.x, y: y(m.t), t: m.t, accepted: m.accepted, token: m.token, client: m.client, message: m.message, text: storeMarkText(m), lines: storeMarkLines(m) });
+    out.push({
+      store: m.store,
+      x: lane.x,
+      y: y(m.t),
+      t: m.t,
+      accepted: m.accepted,
+      token: m.token,
+      client: m.client,
+      message: m.message,
+      text: storeMarkText(m),
+      lines: storeMarkLines(m),
+    });
   }
   return out;
 }
@@ -599,7 +637,12 @@ function foldedAxisTicks(s: TimeScale, folds: readonly Fold[]): { axis: AxisTick
   let lastY = -Infinity;
   for (const [a, b] of segments) {
     const px = yOf(s, b) - yOf(s, a);
-    const inner = px >= 140 ? scaleLinear().domain([a, b]).ticks(Math.round(px / 70)) : [];
+    const inner =
+      px >= 140
+        ? scaleLinear()
+            .domain([a, b])
+            .ticks(Math.round(px / 70))
+        : [];
     for (const t of [a, ...inner]) {
       const ty = yOf(s, t);
       if (ty - lastY < 18) continue;

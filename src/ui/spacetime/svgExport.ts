@@ -11,8 +11,25 @@ import { AXIS_GUTTER, laneLayout, type LaneLayout } from './lanes';
 import { buildScene, LANE_GEOMETRY, type HeartbeatMode, type MessageFilter, type Scene } from './scene';
 import { OP_GEOMETRY, opAlpha, type SceneHistory } from './historyBars';
 import {
-  ARROW_WIDTH, arrowLength, BAND_ALPHA, bandWidth, CHECK_PATH, CROSS_PATH, DROP_TEXT_MAX, dropText, FONT, FONT_FAMILY,
-  IN_FLIGHT_DASH, LabelPlacer, ms, OVERRUN_DASH, PARTITION_ALPHA, STORE_LINE_DY, SYMBOL_MAX_ARROWS, SYMBOL_MIN_LENGTH, textWidth,
+  ARROW_WIDTH,
+  arrowLength,
+  BAND_ALPHA,
+  bandWidth,
+  CHECK_PATH,
+  CROSS_PATH,
+  DROP_TEXT_MAX,
+  dropText,
+  FONT,
+  FONT_FAMILY,
+  IN_FLIGHT_DASH,
+  LabelPlacer,
+  ms,
+  OVERRUN_DASH,
+  PARTITION_ALPHA,
+  STORE_LINE_DY,
+  SYMBOL_MAX_ARROWS,
+  SYMBOL_MIN_LENGTH,
+  textWidth,
 } from './style';
 import type { SpaceTimeTheme } from './theme';
 
@@ -38,7 +55,8 @@ const n = (v: number) => (Math.round(v * 10) / 10).toString();
 
 /** "Lockstep, seed 7: 0–2,000 ms" (or seconds for long windows). */
 export function exportTitle(seed: string | number, window: readonly [number, number]): string {
-  const fmt = (t: number) => (window[1] - window[0] >= 10_000 ? `${+(t / 1000).toFixed(2)} s` : `${Math.round(t).toLocaleString('en-US')} ms`);
+  const fmt = (t: number) =>
+    window[1] - window[0] >= 10_000 ? `${+(t / 1000).toFixed(2)} s` : `${Math.round(t).toLocaleString('en-US')} ms`;
   return `Lockstep, seed ${seed}: ${fmt(window[0])} to ${fmt(window[1])}`;
 }
 
@@ -52,7 +70,9 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
   const height = TITLE_H + opts.height + legendH;
   const out: string[] = [];
   const push = (s: string) => out.push(s);
-  push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${escapeXml(FONT_FAMILY)}">`);
+  push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${escapeXml(FONT_FAMILY)}">`,
+  );
   push(`<title>${escapeXml(opts.title)}</title>`);
   push(`<rect width="${width}" height="${height}" fill="${theme.panel}"/>`);
   push(`<text x="12" y="23" font-size="${FONT.header}" font-weight="700" fill="${theme.text}">${escapeXml(opts.title)}</text>`);
@@ -61,33 +81,47 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
 
   // Headers.
   for (const lane of layout.lanes) {
-    push(`<text x="${n(lane.x)}" y="${n(scene.top - 12)}" text-anchor="middle" font-size="${Math.min(FONT.header, lane.headerPx)}" font-weight="700" fill="${theme.text}">${escapeXml(lane.header)}</text>`);
+    push(
+      `<text x="${n(lane.x)}" y="${n(scene.top - 12)}" text-anchor="middle" font-size="${Math.min(FONT.header, lane.headerPx)}" font-weight="700" fill="${theme.text}">${escapeXml(lane.header)}</text>`,
+    );
   }
   push(`<g clip-path="url(#lanes)">`);
   for (const p of scene.partitions) {
-    push(`<rect x="${n(p.x1)}" y="${n(p.y1)}" width="${n(p.x2 - p.x1)}" height="${n(p.y2 - p.y1)}" fill="${theme.groups[p.group % theme.groups.length]}" fill-opacity="${p.minority ? PARTITION_ALPHA.minority : PARTITION_ALPHA.majority}"/>`);
+    push(
+      `<rect x="${n(p.x1)}" y="${n(p.y1)}" width="${n(p.x2 - p.x1)}" height="${n(p.y2 - p.y1)}" fill="${theme.groups[p.group % theme.groups.length]}" fill-opacity="${p.minority ? PARTITION_ALPHA.minority : PARTITION_ALPHA.majority}"/>`,
+    );
   }
-  const grid = scene.axis.map((t) => `M${AXIS_GUTTER - 4},${n(t.y)}H${width}`).join('') + layout.lanes.map((l) => `M${n(l.x)},${n(scene.top)}V${n(scene.top + scene.height)}`).join('');
+  const grid =
+    scene.axis.map((t) => `M${AXIS_GUTTER - 4},${n(t.y)}H${width}`).join('') +
+    layout.lanes.map((l) => `M${n(l.x)},${n(scene.top)}V${n(scene.top + scene.height)}`).join('');
   push(`<path d="${grid}" stroke="${theme.border}" stroke-opacity="0.6" fill="none"/>`);
   for (const b of scene.bands) {
     const w = bandWidth(b.state, LANE_GEOMETRY.band);
     const dashed = b.state === 'down' || b.state === 'crashed' ? ` stroke="${theme.band[b.state]}" stroke-dasharray="4 3"` : '';
-    push(`<rect x="${n(b.x - w / 2)}" y="${n(b.y1)}" width="${w}" height="${n(Math.max(1, b.y2 - b.y1))}" fill="${theme.band[b.state]}" fill-opacity="${BAND_ALPHA[b.state]}"${dashed}/>`);
+    push(
+      `<rect x="${n(b.x - w / 2)}" y="${n(b.y1)}" width="${w}" height="${n(Math.max(1, b.y2 - b.y1))}" fill="${theme.band[b.state]}" fill-opacity="${BAND_ALPHA[b.state]}"${dashed}/>`,
+    );
   }
   for (const l of scene.leases) {
     const w = LANE_GEOMETRY.leaseWidth;
     const fill = l.side === 'client' ? theme.clientLease : theme.serviceLease;
-    push(`<rect x="${n(l.x - w / 2)}" y="${n(l.y1)}" width="${w}" height="${n(Math.max(1, l.y2 - l.y1))}" fill="${fill}"><title>${escapeXml(l.label)}</title></rect>`);
+    push(
+      `<rect x="${n(l.x - w / 2)}" y="${n(l.y1)}" width="${w}" height="${n(Math.max(1, l.y2 - l.y1))}" fill="${fill}"><title>${escapeXml(l.label)}</title></rect>`,
+    );
     if (!l.open) push(`<rect x="${n(l.x - w)}" y="${n(l.y2 - 1.5)}" width="${2 * w}" height="3" fill="${fill}"/>`);
   }
   for (const o of scene.overruns) {
-    push(`<line x1="${n(o.x)}" y1="${n(o.y1)}" x2="${n(o.x)}" y2="${n(o.y2)}" stroke="${theme.clientLease}" stroke-width="3" stroke-dasharray="${OVERRUN_DASH.join(' ')}"/>`);
+    push(
+      `<line x1="${n(o.x)}" y1="${n(o.y1)}" x2="${n(o.x)}" y2="${n(o.y2)}" stroke="${theme.clientLease}" stroke-width="3" stroke-dasharray="${OVERRUN_DASH.join(' ')}"/>`,
+    );
   }
 
   for (const b of scene.ops) {
     const w = OP_GEOMETRY.width;
     const outline = b.inSubset ? ` stroke="${theme.cursor}" stroke-width="2"` : '';
-    push(`<rect class="op" x="${n(b.x - w / 2)}" y="${n(b.y1)}" width="${w}" height="${n(b.y2 - b.y1)}" fill="${theme.op[b.tone]}" fill-opacity="${opAlpha(b)}"${outline} data-op-id="${b.id}"><title>${escapeXml(b.label)}</title></rect>`);
+    push(
+      `<rect class="op" x="${n(b.x - w / 2)}" y="${n(b.y1)}" width="${w}" height="${n(b.y2 - b.y1)}" fill="${theme.op[b.tone]}" fill-opacity="${opAlpha(b)}"${outline} data-op-id="${b.id}"><title>${escapeXml(b.label)}</title></rect>`,
+    );
   }
 
   // Arrows: one path per kind and style, like the canvas.
@@ -98,29 +132,40 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
     const d = `M${n(a.x1)},${n(a.y1)}L${n(a.x2)},${n(a.y2)}`;
     if (a.endAt === null) paths.dashed.push(d);
     else {
-      const head = a.dropReason === null ? (([lx, ly, rx, ry]) => `M${n(lx)},${n(ly)}L${n(a.x2)},${n(a.y2)}L${n(rx)},${n(ry)}`)(arrowHead(a)) : '';
+      const head =
+        a.dropReason === null ? (([lx, ly, rx, ry]) => `M${n(lx)},${n(ly)}L${n(a.x2)},${n(a.y2)}L${n(rx)},${n(ry)}`)(arrowHead(a)) : '';
       paths.solid.push(d + head);
     }
   }
   for (const kind of MESSAGE_KINDS) {
     const paths = byKind.get(kind);
     if (!paths) continue;
-    if (paths.solid.length) push(`<path d="${paths.solid.join('')}" stroke="${theme.kind[kind]}" stroke-width="${ARROW_WIDTH}" fill="none"/>`);
-    if (paths.dashed.length) push(`<path d="${paths.dashed.join('')}" stroke="${theme.kind[kind]}" stroke-width="${ARROW_WIDTH}" stroke-dasharray="${IN_FLIGHT_DASH.join(' ')}" fill="none"/>`);
+    if (paths.solid.length)
+      push(`<path d="${paths.solid.join('')}" stroke="${theme.kind[kind]}" stroke-width="${ARROW_WIDTH}" fill="none"/>`);
+    if (paths.dashed.length)
+      push(
+        `<path d="${paths.dashed.join('')}" stroke="${theme.kind[kind]}" stroke-width="${ARROW_WIDTH}" stroke-dasharray="${IN_FLIGHT_DASH.join(' ')}" fill="none"/>`,
+      );
   }
   if (scene.arrows.length <= SYMBOL_MAX_ARROWS) {
     for (const a of scene.arrows) {
       if (arrowLength(a) < SYMBOL_MIN_LENGTH) continue;
-      push(`<path transform="translate(${n((a.x1 + a.x2) / 2)},${n((a.y1 + a.y2) / 2)})" d="${symbolPath(a.kind, 0.5)}" ${symbolStyle(a.kind, theme)}/>`);
+      push(
+        `<path transform="translate(${n((a.x1 + a.x2) / 2)},${n((a.y1 + a.y2) / 2)})" d="${symbolPath(a.kind, 0.5)}" ${symbolStyle(a.kind, theme)}/>`,
+      );
     }
   }
   const drops = scene.arrows.filter((a) => a.dropReason !== null);
   if (drops.length) {
-    push(`<path d="${drops.map((a) => `M${n(a.x2 - 5)},${n(a.y2 - 5)}l10,10M${n(a.x2 + 5)},${n(a.y2 - 5)}l-10,10`).join('')}" stroke="${theme.drop}" stroke-width="2.5" stroke-linecap="round" fill="none"/>`);
+    push(
+      `<path d="${drops.map((a) => `M${n(a.x2 - 5)},${n(a.y2 - 5)}l10,10M${n(a.x2 + 5)},${n(a.y2 - 5)}l-10,10`).join('')}" stroke="${theme.drop}" stroke-width="2.5" stroke-linecap="round" fill="none"/>`,
+    );
   }
   if (scene.ticks.length) {
     const h = LANE_GEOMETRY.tickLength / 2;
-    push(`<path d="${scene.ticks.map((t) => `M${n(t.x - h)},${n(t.y)}h${2 * h}`).join('')}" stroke="${theme.kind.heartbeat}" stroke-width="1.5"/>`);
+    push(
+      `<path d="${scene.ticks.map((t) => `M${n(t.x - h)},${n(t.y)}h${2 * h}`).join('')}" stroke="${theme.kind.heartbeat}" stroke-width="1.5"/>`,
+    );
   }
   // Labels in the canvas's order of priority, none overprinting another.
   const labels = new LabelPlacer();
@@ -129,12 +174,20 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
   };
   for (const m of scene.storeMarks) {
     const colour = m.accepted ? theme.ok : theme.bad;
-    push(`<g transform="translate(${n(m.x)},${n(m.y)})"><circle r="10" fill="${theme.panel}"/><path d="${m.accepted ? CHECK_PATH : CROSS_PATH}" stroke="${colour}" stroke-width="3" stroke-linecap="round" fill="none"/></g>`);
+    push(
+      `<g transform="translate(${n(m.x)},${n(m.y)})"><circle r="10" fill="${theme.panel}"/><path d="${m.accepted ? CHECK_PATH : CROSS_PATH}" stroke="${colour}" stroke-width="3" stroke-linecap="round" fill="none"/></g>`,
+    );
     m.lines.forEach((line, i) => label(line, m.x, m.y + STORE_LINE_DY[i], colour, 'middle', 600));
   }
   for (const l of scene.leases) {
     const client = l.side === 'client';
-    label(`token ${l.token}`, l.x + (client ? -1 : 1) * LANE_GEOMETRY.leaseWidth, l.labelY + 9, client ? theme.clientLease : theme.serviceLease, client ? 'end' : 'start');
+    label(
+      `token ${l.token}`,
+      l.x + (client ? -1 : 1) * LANE_GEOMETRY.leaseWidth,
+      l.labelY + 9,
+      client ? theme.clientLease : theme.serviceLease,
+      client ? 'end' : 'start',
+    );
   }
   for (const b of scene.bands) if (b.label) label(b.label, b.x + LANE_GEOMETRY.band / 2 + 4, b.y1 + 9, theme.text, 'start');
   for (const p of scene.partitions) if (p.label) label(p.label, p.x1 + 4, p.y1 + 9, theme.text, 'start');
@@ -142,18 +195,28 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
   for (const f of scene.folds) {
     const y1 = f.y1 + 3;
     const y2 = f.y2 - 3;
-    push(`<rect class="fold" x="${AXIS_GUTTER}" y="${n(y1)}" width="${n(width - AXIS_GUTTER)}" height="${n(y2 - y1)}" fill="${theme.bg}"/>`);
-    push(`<path d="M${AXIS_GUTTER},${n(y1)}H${width}M${AXIS_GUTTER},${n(y2)}H${width}" stroke="${theme.muted}" stroke-dasharray="6 4" fill="none"/>`);
+    push(
+      `<rect class="fold" x="${AXIS_GUTTER}" y="${n(y1)}" width="${n(width - AXIS_GUTTER)}" height="${n(y2 - y1)}" fill="${theme.bg}"/>`,
+    );
+    push(
+      `<path d="M${AXIS_GUTTER},${n(y1)}H${width}M${AXIS_GUTTER},${n(y2)}H${width}" stroke="${theme.muted}" stroke-dasharray="6 4" fill="none"/>`,
+    );
     label(`⋯ ${f.label} later ⋯`, (AXIS_GUTTER + width) / 2, (y1 + y2) / 2, theme.muted, 'middle');
   }
   push(`</g>`);
-  push(`<text x="${AXIS_GUTTER - 8}" y="${n(scene.top - 13)}" text-anchor="end" font-size="${FONT.axis}" fill="${theme.muted}">${scene.axisUnit}</text>`);
+  push(
+    `<text x="${AXIS_GUTTER - 8}" y="${n(scene.top - 13)}" text-anchor="end" font-size="${FONT.axis}" fill="${theme.muted}">${scene.axisUnit}</text>`,
+  );
   for (const t of scene.axis) {
     if (t.y < scene.top + 6 || t.y > scene.top + scene.height - 6) continue;
-    push(`<text x="${AXIS_GUTTER - 8}" y="${n(t.y)}" dominant-baseline="middle" text-anchor="end" font-size="${FONT.axis}" fill="${theme.muted}">${escapeXml(t.label)}</text>`);
+    push(
+      `<text x="${AXIS_GUTTER - 8}" y="${n(t.y)}" dominant-baseline="middle" text-anchor="end" font-size="${FONT.axis}" fill="${theme.muted}">${escapeXml(t.label)}</text>`,
+    );
   }
   if (scene.cursorY !== null) {
-    push(`<line x1="${AXIS_GUTTER}" y1="${n(scene.cursorY)}" x2="${width}" y2="${n(scene.cursorY)}" stroke="${theme.cursor}" stroke-width="2"/>`);
+    push(
+      `<line x1="${AXIS_GUTTER}" y1="${n(scene.cursorY)}" x2="${width}" y2="${n(scene.cursorY)}" stroke="${theme.cursor}" stroke-width="2"/>`,
+    );
     if (opts.cursorLabel) push(text(opts.cursorLabel, width - 6, scene.cursorY - 9, theme.cursor, theme.panel, 'end', 700));
   }
   push(`</g>`);
@@ -163,7 +226,9 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
   legend.forEach((item, i) => {
     const x = (i % perRow) * colW;
     const y = Math.floor(i / perRow) * LEGEND_ROW + 10;
-    push(`<g transform="translate(${x},${y})">${item.mark(theme)}<text x="20" dominant-baseline="middle">${escapeXml(item.name)}</text></g>`);
+    push(
+      `<g transform="translate(${x},${y})">${item.mark(theme)}<text x="20" dominant-baseline="middle">${escapeXml(item.name)}</text></g>`,
+    );
   });
   push(`</g></svg>`);
   return out.join('\n');
@@ -193,14 +258,44 @@ function legendItems(scene: Scene): LegendItem[] {
     name: MESSAGE_LOOKS[k].name,
     mark: (theme) => `<path transform="translate(6,0)" d="${symbolPath(k, 0.6)}" ${symbolStyle(k, theme)}/>`,
   }));
-  if (scene.arrows.some((a) => a.dropReason !== null)) items.push({ name: 'dropped', mark: (t) => `<path d="M1,-5l10,10M11,-5l-10,10" stroke="${t.drop}" stroke-width="2.5" fill="none"/>` });
-  if (scene.leases.some((l) => l.side === 'client')) items.push({ name: "client's lease (left of lane)", mark: (t) => `<rect x="3" y="-8" width="7" height="16" fill="${t.clientLease}"/>` });
-  if (scene.leases.some((l) => l.side === 'service')) items.push({ name: "service's lease (right of lane)", mark: (t) => `<rect x="3" y="-8" width="7" height="16" fill="${t.serviceLease}"/>` });
-  if (scene.ops.length) items.push({ name: "client's operations (right of lane)", mark: (t) => `<rect x="3" y="-8" width="6" height="16" fill="${t.op.ok}"/>` });
-  if (scene.ops.some((b) => b.inSubset)) items.push({ name: 'operations no order explains', mark: (t) => `<rect x="3" y="-8" width="6" height="16" fill="${t.op.refused}" stroke="${t.cursor}" stroke-width="2"/>` });
-  if (scene.overruns.length) items.push({ name: 'acting after its lease ended', mark: (t) => `<line x1="6" y1="-8" x2="6" y2="8" stroke="${t.clientLease}" stroke-width="3" stroke-dasharray="${OVERRUN_DASH.join(' ')}"/>` });
-  if (scene.storeMarks.some((m) => m.accepted)) items.push({ name: 'write accepted', mark: (t) => `<path transform="translate(6,0)" d="${CHECK_PATH}" stroke="${t.ok}" stroke-width="3" fill="none"/>` });
-  if (scene.storeMarks.some((m) => !m.accepted)) items.push({ name: 'write refused', mark: (t) => `<path transform="translate(6,0)" d="${CROSS_PATH}" stroke="${t.bad}" stroke-width="3" fill="none"/>` });
+  if (scene.arrows.some((a) => a.dropReason !== null))
+    items.push({ name: 'dropped', mark: (t) => `<path d="M1,-5l10,10M11,-5l-10,10" stroke="${t.drop}" stroke-width="2.5" fill="none"/>` });
+  if (scene.leases.some((l) => l.side === 'client'))
+    items.push({
+      name: "client's lease (left of lane)",
+      mark: (t) => `<rect x="3" y="-8" width="7" height="16" fill="${t.clientLease}"/>`,
+    });
+  if (scene.leases.some((l) => l.side === 'service'))
+    items.push({
+      name: "service's lease (right of lane)",
+      mark: (t) => `<rect x="3" y="-8" width="7" height="16" fill="${t.serviceLease}"/>`,
+    });
+  if (scene.ops.length)
+    items.push({
+      name: "client's operations (right of lane)",
+      mark: (t) => `<rect x="3" y="-8" width="6" height="16" fill="${t.op.ok}"/>`,
+    });
+  if (scene.ops.some((b) => b.inSubset))
+    items.push({
+      name: 'operations no order explains',
+      mark: (t) => `<rect x="3" y="-8" width="6" height="16" fill="${t.op.refused}" stroke="${t.cursor}" stroke-width="2"/>`,
+    });
+  if (scene.overruns.length)
+    items.push({
+      name: 'acting after its lease ended',
+      mark: (t) =>
+        `<line x1="6" y1="-8" x2="6" y2="8" stroke="${t.clientLease}" stroke-width="3" stroke-dasharray="${OVERRUN_DASH.join(' ')}"/>`,
+    });
+  if (scene.storeMarks.some((m) => m.accepted))
+    items.push({
+      name: 'write accepted',
+      mark: (t) => `<path transform="translate(6,0)" d="${CHECK_PATH}" stroke="${t.ok}" stroke-width="3" fill="none"/>`,
+    });
+  if (scene.storeMarks.some((m) => !m.accepted))
+    items.push({
+      name: 'write refused',
+      mark: (t) => `<path transform="translate(6,0)" d="${CROSS_PATH}" stroke="${t.bad}" stroke-width="3" fill="none"/>`,
+    });
   return items;
 }
 
@@ -228,7 +323,16 @@ export interface TraceSvgOptions {
 export function traceToSvg(trace: TraceView, opts: TraceSvgOptions): string {
   const layout = laneLayout(trace.actorIds, trace.actors, opts.width, opts.lanes);
   const top = 40;
-  const scene = buildScene(trace, layout, { window: opts.window, top, height: opts.height - top - 8, heartbeats: opts.heartbeats ?? 'fold', nowMs: opts.nowMs ?? null, compress: opts.compress ?? false, ...(opts.filter ? { filter: opts.filter } : {}), ...(opts.history ? { history: opts.history } : {}) });
+  const scene = buildScene(trace, layout, {
+    window: opts.window,
+    top,
+    height: opts.height - top - 8,
+    heartbeats: opts.heartbeats ?? 'fold',
+    nowMs: opts.nowMs ?? null,
+    compress: opts.compress ?? false,
+    ...(opts.filter ? { filter: opts.filter } : {}),
+    ...(opts.history ? { history: opts.history } : {}),
+  });
   return sceneToSvg(scene, layout, {
     theme: opts.theme,
     width: opts.width,

@@ -187,7 +187,11 @@ const viewSlice = (set: Set): ViewSlice => ({
   eventKind: 'all',
   eventLine: null,
   setEventFilter: (f) =>
-    set((s) => ({ eventSubject: f.subject ?? s.eventSubject, eventKind: f.kind ?? s.eventKind, eventLine: f.line === undefined ? s.eventLine : f.line })),
+    set((s) => ({
+      eventSubject: f.subject ?? s.eventSubject,
+      eventKind: f.kind ?? s.eventKind,
+      eventLine: f.line === undefined ? s.eventLine : f.line,
+    })),
   showDetails: true,
   setShowDetails: (show) => set({ showDetails: show }),
   dismissError: () => set({ error: null }),

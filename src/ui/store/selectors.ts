@@ -55,7 +55,9 @@ let lastPartitions: readonly (readonly string[])[] = EMPTY;
  */
 export const selectPartitions = (s: LabState): readonly (readonly string[])[] => {
   const groups = s.frame.snapshot?.partitions ?? EMPTY;
-  const same = groups.length === lastPartitions.length && groups.every((g, i) => g.length === lastPartitions[i].length && g.every((id, j) => id === lastPartitions[i][j]));
+  const same =
+    groups.length === lastPartitions.length &&
+    groups.every((g, i) => g.length === lastPartitions[i].length && g.every((id, j) => id === lastPartitions[i][j]));
   if (!same) lastPartitions = groups;
   return lastPartitions;
 };
@@ -153,10 +155,16 @@ export function disagreeingKeys(s: LabState): string[] {
 export { majorityOf } from '../../sim/raft/quorum';
 
 /** The node the context panel shows, if it still exists. */
-export const selectFocusedNodeView = (s: LabState): NodeView | undefined => (s.focusedNode === null ? undefined : nodeById(s, s.focusedNode));
+export const selectFocusedNodeView = (s: LabState): NodeView | undefined =>
+  s.focusedNode === null ? undefined : nodeById(s, s.focusedNode);
 
 /** What the message canvas paints (messages, drops and the nodes' timers); a new object each call, so read it outside React (no subscription). */
-export const selectMessageFrame = (s: LabState): MessageFrame => ({ messages: selectMessages(s), drops: selectDrops(s), nodes: selectNodes(s), clockMs: selectClock(s) });
+export const selectMessageFrame = (s: LabState): MessageFrame => ({
+  messages: selectMessages(s),
+  drops: selectDrops(s),
+  nodes: selectNodes(s),
+  clockMs: selectClock(s),
+});
 
 export function clientById(s: LabState, id: string): ClientView | undefined {
   return s.frame.snapshot?.clients.find((c) => c.id === id);

@@ -58,7 +58,8 @@ function* configRace(ctx: RunContext): StoryGen {
   // Global indexes: with snapshots the stored log may have been compacted meanwhile.
   const index = leader.lastLogIndex;
   const appended = () => {
-    for (let i = leader.lastLogIndex; i > index && i > leader.snapshotIndex; i--) if (isConfigCommand((leader.entryAt(i) as LogEntry).command)) return true;
+    for (let i = leader.lastLogIndex; i > index && i > leader.snapshotIndex; i--)
+      if (isConfigCommand((leader.entryAt(i) as LogEntry).command)) return true;
     return false;
   };
   yield until(appended, { everyMs: 1, giveUpAfterMs: 400 });

@@ -67,7 +67,7 @@ export function* voteFlap(ctx: RunContext): StoryGen {
   const leader = ctx.leaderId();
   if (leader !== null && ctx.majorityAlive()) ctx.crashAndRestart(leader, ctx.randint(300, 1500));
   yield after(1);
-  for (let done = 0; ; ) {
+  for (let done = 0; ;) {
     const voter = voterOfOpenElection(ctx);
     if (voter !== null) {
       ctx.crashAndRestart(voter, ctx.randint(1, 8));

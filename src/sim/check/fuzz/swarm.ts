@@ -19,9 +19,15 @@ import { FAULT_KINDS, type FaultKind, type SwarmDraw } from './draw';
 
 export const FUZZ_DURATION_MS = 10_000;
 
-
 const CLIENT_KINDS: ReadonlySet<FaultKind> = new Set([
-  'client-pause', 'client-crash', 'locks', 'lease-steal', 'drift-failover', 'stale-leader', 'index-reuse', 'stale-reply',
+  'client-pause',
+  'client-crash',
+  'locks',
+  'lease-steal',
+  'drift-failover',
+  'stale-leader',
+  'index-reuse',
+  'stale-reply',
 ]);
 
 /**
@@ -67,7 +73,6 @@ export interface RunOutcome {
   readonly liveness: string;
 }
 
-
 /** The run's own PRNG: CPython's `random.Random((seed << 32) + run)`. */
 export function runRandom(seed: Seed, run: number): CPythonRandom {
   const base = parseSeed(seed);
@@ -104,7 +109,7 @@ export function drawSwarm(rng: CPythonRandom, bugs: readonly BugName[], features
   };
   // Snapshots: a small threshold (2..12 entries) so runs compact often; it comes from the seed
   // already drawn, not from a draw of its own, so nothing after it shifts.
-  if (features.includes('snapshots')) config = { ...config, snapshotEvery: 2 + (Number(BigInt(config.seed) % 11n)) };
+  if (features.includes('snapshots')) config = { ...config, snapshotEvery: 2 + Number(BigInt(config.seed) % 11n) };
   const meanGap = rng.randint(150, 900);
   return {
     config,
@@ -180,7 +185,14 @@ export function fuzzRun(
   try {
     // Each instant: step to it, resume the stories due, then (if due) start one random fault.
     outer: while (sim.nowMs < durationMs) {
-      const target = Math.min(durationMs, stories.nextAtMs, nextFaultAt, reads !== null ? reads.nextAtMs : Infinity, transfers !== null ? transfers.nextAtMs : Infinity, nextMemberAt);
+      const target = Math.min(
+        durationMs,
+        stories.nextAtMs,
+        nextFaultAt,
+        reads !== null ? reads.nextAtMs : Infinity,
+        transfers !== null ? transfers.nextAtMs : Infinity,
+        nextMemberAt,
+      );
       while (sim.nowMs < target) {
         sim.step();
         if (checker.violations.length > 0) break outer;
@@ -221,7 +233,10 @@ export function fuzzRun(
   let historyFindings = 0;
   if (checker.violations.length === 0) {
     const verdicts = checker.checkHistory({ shrinkFindingsToo: false });
-    if (verdicts !== null) historyFindings = VERDICT_NAMES.filter((n) => verdictStake(n, verdicts[n]) === 'finding' && verdicts[n]?.linearizable === false).length;
+    if (verdicts !== null)
+      historyFindings = VERDICT_NAMES.filter(
+        (n) => verdictStake(n, verdicts[n]) === 'finding' && verdicts[n]?.linearizable === false,
+      ).length;
   }
   const violation = checker.first;
   return {
@@ -233,6 +248,9 @@ export function fuzzRun(
     violation,
     findings: checker.findings.length,
     historyFindings,
-    liveness: checker.liveness.state === 'held' || checker.liveness.state === 'skipped' ? `${checker.liveness.state}: ${checker.liveness.note}` : checker.liveness.state,
+    liveness:
+      checker.liveness.state === 'held' || checker.liveness.state === 'skipped'
+        ? `${checker.liveness.state}: ${checker.liveness.note}`
+        : checker.liveness.state,
   };
 }

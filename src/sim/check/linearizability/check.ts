@@ -5,12 +5,24 @@
  * key, each store under fencing order per store key. A model that fails names a minimal subset.
  */
 import type { HistoryOpJson } from '../../model/history';
-import { exclusiveModel, lockModel, orderModel, registerModel, type ExclusiveInput, type LockInput, type OrderInput, type RegisterInput } from './models';
+import {
+  exclusiveModel,
+  lockModel,
+  orderModel,
+  registerModel,
+  type ExclusiveInput,
+  type LockInput,
+  type OrderInput,
+  type RegisterInput,
+} from './models';
 import { MAX_MEMO, linearize, type Budget, type CheckOp, type Model } from './search';
 import { shrinkFailing } from './shrink';
 
 /** What the checker reads of an operation: the history's plain form, where `invokeOrder`/`completeOrder` (which refine equal times) may be left out. */
-export type CheckedOp = Omit<HistoryOpJson, 'invokeOrder' | 'completeOrder'> & { readonly invokeOrder?: number; readonly completeOrder?: number | null };
+export type CheckedOp = Omit<HistoryOpJson, 'invokeOrder' | 'completeOrder'> & {
+  readonly invokeOrder?: number;
+  readonly completeOrder?: number | null;
+};
 
 export const VERDICT_NAMES = ['locks', 'fenced', 'unfenced', 'fencedOrder', 'unfencedOrder', 'register'] as const;
 export type VerdictName = (typeof VERDICT_NAMES)[number];
@@ -161,7 +173,12 @@ function orderParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>, s
   for (const o of ops) {
     if (o.op !== 'write' || o.store !== store || o.completeMs === null) continue;
     const p = partOf(parts, o.key);
-    p.ops.push({ id: o.id, input: { kind: 'write', client: o.client, token: o.token, accepted: o.result === 'accepted' }, call: callOf(o), ret: retOf(o) });
+    p.ops.push({
+      id: o.id,
+      input: { kind: 'write', client: o.client, token: o.token, accepted: o.result === 'accepted' },
+      call: callOf(o),
+      ret: retOf(o),
+    });
     const g = o.token !== null ? grants.get(o.token) : undefined;
     if (g === undefined) continue;
     p.needs.set(o.id, [g.id]);
@@ -192,9 +209,10 @@ function checkParts<S, I>(model: Model<S, I>, parts: readonly Part<I>[], options
       return { linearizable: false, subset: [...new Set(seen)].sort((a, b) => a - b), key: part.key, minimal: false };
     }
     if (r.result === 'fail') {
-      const shrinkBudget: Budget = options.clock !== undefined && options.timeLimitMs !== undefined
-        ? { steps, clock: options.clock, deadline: options.clock() + options.timeLimitMs }
-        : { steps };
+      const shrinkBudget: Budget =
+        options.clock !== undefined && options.timeLimitMs !== undefined
+          ? { steps, clock: options.clock, deadline: options.clock() + options.timeLimitMs }
+          : { steps };
       const shrunk = shrinkFailing(model, part.ops, r.reach, part.needs, part.fixed, shrinkBudget);
       // A retried release sits in the search twice (its answer and its earlier copy's effect): one id.
       const kept = new Set(shrunk.ids);

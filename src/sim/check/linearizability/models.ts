@@ -14,7 +14,12 @@ export const UNKNOWN_TOKEN = 0;
 export type LockInput =
   /** result null: never completed, so it may have been granted (with a token nobody saw). */
   | { readonly kind: 'acquire'; readonly client: string; readonly result: 'granted' | 'busy' | null; readonly token: number | null }
-  | { readonly kind: 'release'; readonly client: string; readonly result: 'released' | 'not-found' | 'not-holder' | 'busy' | null; readonly token: number | null }
+  | {
+      readonly kind: 'release';
+      readonly client: string;
+      readonly result: 'released' | 'not-found' | 'not-holder' | 'busy' | null;
+      readonly token: number | null;
+    }
   /** The service's own operation: the lease of `token` ended (or its ghost lock was let go) and the log freed the key. */
   | { readonly kind: 'expire'; readonly token: number };
 
@@ -121,9 +126,7 @@ export const orderModel: Model<OrderState, OrderInput> = {
   key: (s) => `${s.highest}/${s.granted.join(',')}`,
 };
 
-export type RegisterInput =
-  | { readonly kind: 'put'; readonly value: string }
-  | { readonly kind: 'get'; readonly value: string | null };
+export type RegisterInput = { readonly kind: 'put'; readonly value: string } | { readonly kind: 'get'; readonly value: string | null };
 
 /** A register's state: the last value put (null before any), boxed because null means refused. */
 export interface RegisterState {

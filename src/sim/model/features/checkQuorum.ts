@@ -6,10 +6,16 @@ export const checkQuorum = {
   flag: 'checkQuorum',
   section: '§6.2',
   title: 'CheckQuorum',
-  explanation: 'A leader that has not heard from a majority for an election timeout steps down, and voters ignore RequestVote while they hear from a leader.',
+  explanation:
+    'A leader that has not heard from a majority for an election timeout steps down, and voters ignore RequestVote while they hear from a leader.',
   bugs: [
     // The leader counts itself twice when it checks for a majority (§6.2).
-    { name: 'quorum-counts-self-twice', flag: 'quorumCountsSelfTwice', blurb: 'with CheckQuorum, the leader counts itself twice (needs check-quorum)', faults: ['partition'] },
+    {
+      name: 'quorum-counts-self-twice',
+      flag: 'quorumCountsSelfTwice',
+      blurb: 'with CheckQuorum, the leader counts itself twice (needs check-quorum)',
+      faults: ['partition'],
+    },
   ],
   invariants: [{ id: 'check-quorum-step-down', title: 'CheckQuorum: a cut-off leader steps down' }],
   pseudocode: [
@@ -18,8 +24,16 @@ export const checkQuorum = {
       title: 'CheckQuorum',
       source: 'Ongaro 2014 §6.2 (feature check-quorum)',
       lines: [
-        line('cq.step-down', 0, 'leader, every shortest election timeout: if fewer than a majority answered since the last check, step down'),
-        line('cq.ignore-vote', 0, 'on RequestVote of a higher term within the shortest timeout of hearing a leader: ignore it, keep the term'),
+        line(
+          'cq.step-down',
+          0,
+          'leader, every shortest election timeout: if fewer than a majority answered since the last check, step down',
+        ),
+        line(
+          'cq.ignore-vote',
+          0,
+          'on RequestVote of a higher term within the shortest timeout of hearing a leader: ignore it, keep the term',
+        ),
       ],
     },
   ],

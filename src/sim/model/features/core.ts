@@ -9,11 +9,21 @@ import { line, type CoreManifest } from './types';
 export const core = {
   bugs: [
     // Commit earlier-term entries by counting replicas (violates Figure 8).
-    { name: 'figure8', flag: 'figure8', blurb: 'leaders commit entries of earlier terms by counting replicas (the paper’s Figure 8)', faults: ['figure8-story', 'leader-churn'] },
+    {
+      name: 'figure8',
+      flag: 'figure8',
+      blurb: 'leaders commit entries of earlier terms by counting replicas (the paper’s Figure 8)',
+      faults: ['figure8-story', 'leader-churn'],
+    },
     // A restart forgets term and vote (cluster.ts restarts the node so); Figure 2 keeps both on stable storage.
     { name: 'forget-vote', blurb: 'a restart loses the node’s term and vote', faults: ['vote-flap'] },
     // Vote without the up-to-date check (violates the election restriction, §5.4.1).
-    { name: 'no-log-check', flag: 'noLogCheck', blurb: 'nodes vote without checking the candidate’s log is up to date', faults: ['crash', 'submits', 'leader-churn'] },
+    {
+      name: 'no-log-check',
+      flag: 'noLogCheck',
+      blurb: 'nodes vote without checking the candidate’s log is up to date',
+      faults: ['crash', 'submits', 'leader-churn'],
+    },
     // The lock service's bugs (lockService.ts reads them from cluster.bugSet).
     { name: 'expire-any-token', blurb: 'Expire removes a lock whatever its token', faults: ['stale-leader'] },
     { name: 'follower-expiry', blurb: 'followers drop leases by their own clock', faults: ['drift-failover', 'locks'] },
@@ -132,7 +142,7 @@ export const core = {
       lines: [
         line('lock.acquire', 0, 'acquire on the leader: if free (or held by the asker) propose Grant; else busy'),
         line('lock.release', 0, 'release: propose Release naming owner and token; only the holder frees it'),
-        line('lease.expire.leader-clock', 0, "only the leader, by its own clock: when a lease runs out, propose Expire(token)"),
+        line('lease.expire.leader-clock', 0, 'only the leader, by its own clock: when a lease runs out, propose Expire(token)'),
         line('lock.client-lease', 0, 'a client counts its lease from when it asked, and writes with its token'),
         line('store.fence.reject', 0, 'fenced store: refuse a write with no token or a token below the highest seen'),
       ],
@@ -173,5 +183,16 @@ export const core = {
     'store.fence.reject',
     { slot: '*' },
   ],
-  details: ['leader-append', 'append-accepted', 'append-rejected', 'truncated', 'commit-advanced', 'applied', 'vote-refused', 'dropped', 'lease-expired', 'write-fenced'],
+  details: [
+    'leader-append',
+    'append-accepted',
+    'append-rejected',
+    'truncated',
+    'commit-advanced',
+    'applied',
+    'vote-refused',
+    'dropped',
+    'lease-expired',
+    'write-fenced',
+  ],
 } as const satisfies CoreManifest;

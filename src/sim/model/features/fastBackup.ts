@@ -6,10 +6,17 @@ export const fastBackup = {
   flag: 'fastBackup',
   section: '§5.3',
   title: 'Fast log back-up',
-  explanation: "A follower that rejects AppendEntries names the conflicting entry's term and its first index of that term, so the leader backs up a whole term per round trip instead of one entry.",
+  explanation:
+    "A follower that rejects AppendEntries names the conflicting entry's term and its first index of that term, so the leader backs up a whole term per round trip instead of one entry.",
   bugs: [
     // A follower that sent a hint takes the leader's next AppendEntries unchecked, as if the hint found where the logs agree.
-    { name: 'hint-skips-check', flag: 'hintSkipsCheck', blurb: 'with fast back-up, a follower that sent a hint takes the leader’s next AppendEntries without the consistency check (needs fast-backup)', faults: ['figure8-story', 'leader-churn', 'submits', 'crash'] },
+    {
+      name: 'hint-skips-check',
+      flag: 'hintSkipsCheck',
+      blurb:
+        'with fast back-up, a follower that sent a hint takes the leader’s next AppendEntries without the consistency check (needs fast-backup)',
+      faults: ['figure8-story', 'leader-churn', 'submits', 'crash'],
+    },
   ],
   // What its bug breaks is Figure 3's Log Matching and what follows from it, which every run checks.
   invariants: [],
@@ -19,7 +26,11 @@ export const fastBackup = {
       title: 'Fast back-up',
       source: 'Raft §5.3, the optimization it sketches (feature fast-backup)',
       lines: [
-        line('fb.hint', 0, 'follower, on a failed consistency check: reply with the term at prevLogIndex and the first index holding it (or: my log ends before prevLogIndex)'),
+        line(
+          'fb.hint',
+          0,
+          'follower, on a failed consistency check: reply with the term at prevLogIndex and the first index holding it (or: my log ends before prevLogIndex)',
+        ),
         line(null, 0, 'leader, on such a rejection:'),
         line('fb.to-end', 1, "if the follower's log is too short: nextIndex = its last index + 1"),
         line('fb.skip-term', 1, 'if the leader holds entries of that term: nextIndex = just past its own last one'),

@@ -96,15 +96,22 @@ export type BugName = Bug['name'];
 export const BUG_NAMES: readonly BugName[] = BUGS.map((b) => b.name);
 
 /** The feature a feature's bug lives in: the bug means nothing without it. */
-export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = Object.fromEntries(FEATURES.flatMap((f) => f.bugs.map((b) => [b.name, f.name])));
+export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = Object.fromEntries(
+  FEATURES.flatMap((f) => f.bugs.map((b) => [b.name, f.name])),
+);
 
 /** Each bug in a few words, for the bugs menu. */
-export const BUG_BLURBS: Readonly<Record<BugName, string>> = Object.fromEntries(BUGS.map((b) => [b.name, b.blurb])) as Record<BugName, string>;
+export const BUG_BLURBS: Readonly<Record<BugName, string>> = Object.fromEntries(BUGS.map((b) => [b.name, b.blurb])) as Record<
+  BugName,
+  string
+>;
 
 /** The fault kinds a bug's manifest names (fuzz/swarm.ts's BUG_FAULTS: its type checks each is a FaultKind). */
 export type FaultKindName = Bug['faults'][number];
 
-export const BUG_FAULT_KINDS: Readonly<Record<BugName, readonly FaultKindName[]>> = Object.fromEntries(BUGS.map((b): [BugName, readonly FaultKindName[]] => [b.name, b.faults])) as Record<BugName, readonly FaultKindName[]>;
+export const BUG_FAULT_KINDS: Readonly<Record<BugName, readonly FaultKindName[]>> = Object.fromEntries(
+  BUGS.map((b): [BugName, readonly FaultKindName[]] => [b.name, b.faults]),
+) as Record<BugName, readonly FaultKindName[]>;
 
 type Flag<B> = Extract<B, { readonly flag: string }>['flag'];
 
@@ -132,7 +139,9 @@ export type InvariantId = Invariant['id'];
 export const INVARIANT_IDS: readonly InvariantId[] = INVARIANTS.map((i) => i.id);
 
 /** The feature whose runs check an invariant (the others apply to every run). */
-export const INVARIANT_FEATURE: Readonly<Partial<Record<InvariantId, FeatureName>>> = Object.fromEntries(FEATURES.flatMap((f) => f.invariants.map((i) => [i.id, f.name])));
+export const INVARIANT_FEATURE: Readonly<Partial<Record<InvariantId, FeatureName>>> = Object.fromEntries(
+  FEATURES.flatMap((f) => f.invariants.map((i) => [i.id, f.name])),
+);
 
 export type HistoryCheckId = (typeof core.historyChecks)[number]['id'];
 
@@ -151,7 +160,9 @@ export interface PseudocodeSection extends SectionText {
 }
 
 /** The pseudocode panel's sections, in its order (pseudocode.ts). */
-export const PSEUDOCODE: readonly PseudocodeSection[] = laidOut<PseudocodeSection>(core.pseudocode, (f) => f.pseudocode.map((s) => ({ ...s, feature: f.name })));
+export const PSEUDOCODE: readonly PseudocodeSection[] = laidOut<PseudocodeSection>(core.pseudocode, (f) =>
+  f.pseudocode.map((s) => ({ ...s, feature: f.name })),
+);
 
 export type PseudocodeId = Extract<(typeof core.cites)[number], string> | Feature['cites'][number];
 

@@ -9,7 +9,12 @@ export const leaderNoop = {
   explanation: 'A new leader appends a no-op entry of its own term, so entries left by earlier terms commit at once.',
   bugs: [
     // The new leader takes its no-op as committed before any follower holds it (§8).
-    { name: 'noop-commits-at-once', flag: 'noopCommitsAtOnce', blurb: 'with the leader no-op, the new leader takes it as committed at once (needs leader-noop)', faults: ['leader-churn', 'crash', 'partition'] },
+    {
+      name: 'noop-commits-at-once',
+      flag: 'noopCommitsAtOnce',
+      blurb: 'with the leader no-op, the new leader takes it as committed at once (needs leader-noop)',
+      faults: ['leader-churn', 'crash', 'partition'],
+    },
   ],
   invariants: [{ id: 'noop-first', title: 'Leader no-op: a new leader appends its no-op first' }],
   pseudocode: [

@@ -6,11 +6,17 @@ export const membership = {
   flag: 'membership',
   section: '§4.1',
   title: 'Membership changes',
-  explanation: 'Servers are added (first as non-voting learners that catch up, §4.2.1) and removed one at a time by configuration entries, which take effect as soon as they are appended.',
+  explanation:
+    'Servers are added (first as non-voting learners that catch up, §4.2.1) and removed one at a time by configuration entries, which take effect as soon as they are appended.',
   bugs: [
     // A leader starts a second configuration change before the first commits (defeats §4.1).
     // Its faults are drawn from the membership stream of their own (fuzz/membershipFaults.ts).
-    { name: 'config-changes-at-once', flag: 'configChangesAtOnce', blurb: 'with membership changes, a leader starts a second change before the first commits (needs membership)', faults: [] },
+    {
+      name: 'config-changes-at-once',
+      flag: 'configChangesAtOnce',
+      blurb: 'with membership changes, a leader starts a second change before the first commits (needs membership)',
+      faults: [],
+    },
   ],
   invariants: [
     { id: 'one-config-change', title: 'Membership: at most one configuration change uncommitted' },
@@ -23,7 +29,7 @@ export const membership = {
       source: 'Ongaro 2014 §4.1, §4.2.1, §4.2.2 (feature membership)',
       lines: [
         line('member.learner', 0, 'leader, on add s: replicate to s as a non-voting learner; it does not count in any majority'),
-        line('member.promote', 0, 'once the learner holds the leader\'s last entry: append the configuration C ∪ {s}'),
+        line('member.promote', 0, "once the learner holds the leader's last entry: append the configuration C ∪ {s}"),
         line('member.refuse', 0, 'while a configuration entry is uncommitted (or a learner catches up): refuse a second change'),
         line('member.append', 0, 'any server, on appending a configuration entry: use it at once, committed or not'),
         line('member.count', 0, 'elections and commits count only the voters of the latest configuration in the log'),
@@ -32,6 +38,14 @@ export const membership = {
       ],
     },
   ],
-  cites: ['member.learner', 'member.promote', 'member.append', 'member.refuse', 'member.count', 'member.removed-leader', 'member.no-campaign'],
+  cites: [
+    'member.learner',
+    'member.promote',
+    'member.append',
+    'member.refuse',
+    'member.count',
+    'member.removed-leader',
+    'member.no-campaign',
+  ],
   details: ['learner-added', 'learner-promoted', 'config-appended', 'removed-leader-steps-down', 'not-campaigning'],
 } as const satisfies FeatureManifest;

@@ -6,10 +6,16 @@ export const preVote = {
   flag: 'preVote',
   section: '§9.6',
   title: 'Pre-vote',
-  explanation: 'A would-be candidate first asks whether it could win, without raising its term, so a node rejoining after a partition does not depose a healthy leader.',
+  explanation:
+    'A would-be candidate first asks whether it could win, without raising its term, so a node rejoining after a partition does not depose a healthy leader.',
   bugs: [
     // The pre-candidate raises its term as a real candidate would (defeats §9.6).
-    { name: 'pre-vote-raises-term', flag: 'preVoteRaisesTerm', blurb: 'with pre-vote, a pre-candidate raises its term anyway (needs pre-vote)', faults: ['partition', 'crash'] },
+    {
+      name: 'pre-vote-raises-term',
+      flag: 'preVoteRaisesTerm',
+      blurb: 'with pre-vote, a pre-candidate raises its term anyway (needs pre-vote)',
+      faults: ['partition', 'crash'],
+    },
   ],
   invariants: [{ id: 'pre-vote-term', title: 'Pre-vote: a cut-off node keeps its term' }],
   pseudocode: [

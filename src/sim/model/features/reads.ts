@@ -7,10 +7,15 @@ export const reads = {
   flag: 'reads',
   section: '§6.4',
   title: 'Reads',
-  explanation: 'Clients put and get keys in a small replicated map; a get goes through the log, confirms leadership with a heartbeat round (ReadIndex), or trusts the leader\'s lease (§6.4.1).',
+  explanation:
+    "Clients put and get keys in a small replicated map; a get goes through the log, confirms leadership with a heartbeat round (ReadIndex), or trusts the leader's lease (§6.4.1).",
   bugs: [
     // reads.ts reads it from cluster.bugSet; the register history check finds the stale read.
-    { name: 'read-index-skips-heartbeat', blurb: 'with reads, a ReadIndex read is answered without the heartbeat round that confirms leadership (needs reads)', faults: ['partition', 'locks'] },
+    {
+      name: 'read-index-skips-heartbeat',
+      blurb: 'with reads, a ReadIndex read is answered without the heartbeat round that confirms leadership (needs reads)',
+      faults: ['partition', 'locks'],
+    },
   ],
   // Its reads are checked on the history (linearizable-register, core.ts), not every millisecond.
   invariants: [],
@@ -25,7 +30,11 @@ export const reads = {
         line('read.index.record', 1, 'readIndex = commitIndex'),
         line('read.index.heartbeat', 1, 'send a heartbeat round; wait until a majority answers it (still leader)'),
         line('read.index.answer', 1, 'wait until lastApplied >= readIndex; answer from the state machine'),
-        line('read.lease.answer', 0, 'lease read: if a majority answered a round sent less than election timeout - drift margin ago (own clock): answer at once'),
+        line(
+          'read.lease.answer',
+          0,
+          'lease read: if a majority answered a round sent less than election timeout - drift margin ago (own clock): answer at once',
+        ),
       ],
     },
   ],

@@ -6,10 +6,16 @@ export const snapshots = {
   flag: 'snapshots',
   section: '§5',
   title: 'Snapshots',
-  explanation: 'Each node compacts its applied log into a snapshot of the lock table; a follower too far behind gets the leader\'s snapshot (InstallSnapshot) instead of every entry.',
+  explanation:
+    "Each node compacts its applied log into a snapshot of the lock table; a follower too far behind gets the leader's snapshot (InstallSnapshot) instead of every entry.",
   bugs: [
     // A node compacts its whole log, committed or not, and counts it as applied (§5.1).
-    { name: 'compact-uncommitted', flag: 'compactUncommitted', blurb: 'with snapshots, a node compacts entries it has not committed (needs snapshots)', faults: ['submits', 'crash', 'partition'] },
+    {
+      name: 'compact-uncommitted',
+      flag: 'compactUncommitted',
+      blurb: 'with snapshots, a node compacts entries it has not committed (needs snapshots)',
+      faults: ['submits', 'crash', 'partition'],
+    },
   ],
   // The checkers: snapshotInvariants.ts.
   invariants: [
@@ -23,13 +29,17 @@ export const snapshots = {
       title: 'Snapshots',
       source: 'Ongaro 2014 §5.1 (feature snapshots)',
       lines: [
-        line('snap.compact', 0, 'after applying: once snapshotEvery entries were applied since the last snapshot, keep (lastApplied, its term, the state machine) and drop the log up to lastApplied'),
-        line('snap.send', 0, 'leader: if nextIndex[peer] <= the snapshot\'s last index, send InstallSnapshot instead of AppendEntries'),
+        line(
+          'snap.compact',
+          0,
+          'after applying: once snapshotEvery entries were applied since the last snapshot, keep (lastApplied, its term, the state machine) and drop the log up to lastApplied',
+        ),
+        line('snap.send', 0, "leader: if nextIndex[peer] <= the snapshot's last index, send InstallSnapshot instead of AppendEntries"),
         line(null, 0, 'on InstallSnapshot of the current term, if its last index is past commitIndex:'),
         line('snap.install.keep-suffix', 1, 'if the log holds that index with that term: keep the entries after it'),
         line('snap.install.discard', 1, 'else: discard the whole log'),
-        line(null, 1, 'state machine = the snapshot\'s; commitIndex = lastApplied = its last index; reply'),
-        line('snap.restart', 0, 'on restart: state machine = the snapshot\'s; commitIndex = lastApplied = its last index'),
+        line(null, 1, "state machine = the snapshot's; commitIndex = lastApplied = its last index; reply"),
+        line('snap.restart', 0, "on restart: state machine = the snapshot's; commitIndex = lastApplied = its last index"),
       ],
     },
   ],

@@ -6,10 +6,16 @@ export const transfer = {
   flag: 'transfer',
   section: '§3.10',
   title: 'Leadership transfer',
-  explanation: 'transfer n3 hands leadership to n3: the leader stops taking requests, brings n3 up to date and sends TimeoutNow, and n3 starts an election at once; an election timeout without it aborts the transfer.',
+  explanation:
+    'transfer n3 hands leadership to n3: the leader stops taking requests, brings n3 up to date and sends TimeoutNow, and n3 starts an election at once; an election timeout without it aborts the transfer.',
   bugs: [
     // The target of TimeoutNow campaigns without raising its term (two leaders in one term).
-    { name: 'transfer-keeps-term', flag: 'transferKeepsTerm', blurb: 'with leadership transfer, the target of TimeoutNow campaigns without raising its term (needs transfer)', faults: ['submits', 'crash'] },
+    {
+      name: 'transfer-keeps-term',
+      flag: 'transferKeepsTerm',
+      blurb: 'with leadership transfer, the target of TimeoutNow campaigns without raising its term (needs transfer)',
+      faults: ['submits', 'crash'],
+    },
   ],
   // What its bug breaks is Election Safety, which every run checks.
   invariants: [],
@@ -21,7 +27,11 @@ export const transfer = {
       lines: [
         line('transfer.start', 0, 'leader, on transfer to T: stop taking client requests; send T what it is missing'),
         line('transfer.timeout-now', 0, 'once matchIndex[T] = last log index: send TimeoutNow to T'),
-        line('transfer.campaign', 0, 'T, on TimeoutNow: start an election at once (no pre-vote; its RequestVote says "transfer", so no voter ignores it)'),
+        line(
+          'transfer.campaign',
+          0,
+          'T, on TimeoutNow: start an election at once (no pre-vote; its RequestVote says "transfer", so no voter ignores it)',
+        ),
         line('transfer.abort', 0, 'leader: no new leader within an election timeout: give up, take requests again'),
       ],
     },

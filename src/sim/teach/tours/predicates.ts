@@ -69,7 +69,8 @@ export function evaluate(call: PredicateCall, sim: Simulation): Verdict {
       return true;
     }
     case 'committedOnAll': {
-      for (const n of c.nodes) if (n.commitIndex < call.index) return `${n.id} has committed only up to index ${n.commitIndex}, not ${call.index}`;
+      for (const n of c.nodes)
+        if (n.commitIndex < call.index) return `${n.id} has committed only up to index ${n.commitIndex}, not ${call.index}`;
       return true;
     }
     case 'logIs': {
@@ -84,7 +85,8 @@ export function evaluate(call: PredicateCall, sim: Simulation): Verdict {
     }
     case 'logEqualsOnAll': {
       const first = entriesOf(c.nodes[0].id).join('\u0000');
-      for (const n of c.nodes) if (entriesOf(n.id).join('\u0000') !== first) return `${n.id}'s log (${logText(entriesOf(n.id))}) differs from ${c.nodes[0].id}'s`;
+      for (const n of c.nodes)
+        if (entriesOf(n.id).join('\u0000') !== first) return `${n.id}'s log (${logText(entriesOf(n.id))}) differs from ${c.nodes[0].id}'s`;
       return true;
     }
     case 'nodeDown':
@@ -104,12 +106,16 @@ export function evaluate(call: PredicateCall, sim: Simulation): Verdict {
     case 'clientHolds': {
       const h = sim.lockService?.client(call.client).holdings.get(call.key);
       if (h === undefined) return `${call.client} does not believe it holds ${call.key}`;
-      return call.token === undefined || h.token === call.token ? true : `${call.client} holds ${call.key} with token ${h.token}, not ${call.token}`;
+      return call.token === undefined || h.token === call.token
+        ? true
+        : `${call.client} holds ${call.key} with token ${h.token}, not ${call.token}`;
     }
     case 'lockHeldBy': {
       if (leader === null || sim.lockService === null) return 'there is no leader to ask about the lock table';
       const owner = sim.lockService.machineOf(leader).locks.get(call.key)?.owner ?? null;
-      return owner === call.owner ? true : `the leader's lock table gives ${call.key} to ${owner ?? 'nobody'}, not ${call.owner ?? 'nobody'}`;
+      return owner === call.owner
+        ? true
+        : `the leader's lock table gives ${call.key} to ${owner ?? 'nobody'}, not ${call.owner ?? 'nobody'}`;
     }
     case 'happened': {
       let n = 0;
@@ -130,7 +136,9 @@ export function evaluate(call: PredicateCall, sim: Simulation): Verdict {
     }
     case 'snapshotIs': {
       const got = node(call.node).snapshot?.index ?? null;
-      return got === call.index ? true : `${call.node}'s snapshot ${got === null ? 'does not exist' : `ends at index ${got}`}, not ${call.index === null ? 'none' : `at ${call.index}`}`;
+      return got === call.index
+        ? true
+        : `${call.node}'s snapshot ${got === null ? 'does not exist' : `ends at index ${got}`}, not ${call.index === null ? 'none' : `at ${call.index}`}`;
     }
   }
 }

@@ -64,7 +64,8 @@ export function resolveTour(tour: Tour): ResolvedTour {
     let startMs = i === 0 ? 0 : out[i - 1].endMs;
     if (beat.branch) {
       const from = beat.branch.fromBeat;
-      if (!Number.isInteger(from) || from < 1 || from > i) throw new TourError(`Tour "${tour.name}", beat ${number}: a branch rewinds to an earlier beat (1 to ${i}), not ${from}.`);
+      if (!Number.isInteger(from) || from < 1 || from > i)
+        throw new TourError(`Tour "${tour.name}", beat ${number}: a branch rewinds to an earlier beat (1 to ${i}), not ${from}.`);
       const change = beat.branch.change;
       config = {
         ...config,
@@ -114,7 +115,8 @@ export function resolveTour(tour: Tour): ResolvedTour {
 function playUntil(tour: Tour, number: number, beat: Beat, sim: Simulation, startMs: number): number {
   const until = beat.until;
   if ('atMs' in until) {
-    if (until.atMs <= startMs) throw new TourError(`Tour "${tour.name}", beat ${number}: it ends at ${until.atMs} ms, not after its start at ${startMs} ms.`);
+    if (until.atMs <= startMs)
+      throw new TourError(`Tour "${tour.name}", beat ${number}: it ends at ${until.atMs} ms, not after its start at ${startMs} ms.`);
     sim.advanceTo(until.atMs);
     return until.atMs;
   }
@@ -123,7 +125,9 @@ function playUntil(tour: Tour, number: number, beat: Beat, sim: Simulation, star
     sim.step();
     if (evaluate(until.when, sim) === true) return sim.nowMs;
   }
-  throw new TourError(`Tour "${tour.name}", beat ${number}: waited from ${startMs} ms to ${cap} ms, but it never held that ${describeCall(until.when)}.`);
+  throw new TourError(
+    `Tour "${tour.name}", beat ${number}: waited from ${startMs} ms to ${cap} ms, but it never held that ${describeCall(until.when)}.`,
+  );
 }
 
 const cache = new WeakMap<Tour, ResolvedTour>();

@@ -35,7 +35,10 @@ export const TOURS: readonly Tour[] = [
           "{n2}'s timer ran out first. It becomes a **candidate**: it starts **term 1**, votes for itself and asks every other node for its vote.",
         until: { when: { p: 'role', node: 'n2', role: 'candidate' } },
         highlight: { node: 'n2' },
-        expect: [{ p: 'termIs', node: 'n2', term: 1 }, { p: 'termIs', node: 'n1', term: 0 }],
+        expect: [
+          { p: 'termIs', node: 'n2', term: 1 },
+          { p: 'termIs', node: 'n1', term: 0 },
+        ],
       },
       {
         narration:
@@ -57,7 +60,8 @@ export const TOURS: readonly Tour[] = [
   {
     name: 'replication',
     title: 'Heartbeats and log replication',
-    intro: 'A leader keeps its followers quiet with heartbeats and copies each command to their logs. A command is committed once a majority has it.',
+    intro:
+      'A leader keeps its followers quiet with heartbeats and copies each command to their logs. A command is committed once a majority has it.',
     config: DEFAULT_CONFIG,
     beats: [
       {
@@ -70,7 +74,10 @@ export const TOURS: readonly Tour[] = [
         narration:
           'Every 50 ms {n2} sends a **heartbeat** (an empty AppendEntries). Each one resets the followers’ election timers, so **no one times out** and the term stays 1.',
         until: { atMs: 399 },
-        expect: [{ p: 'termIs', term: 1 }, { p: 'leaderIs', node: 'n2', term: 1 }],
+        expect: [
+          { p: 'termIs', term: 1 },
+          { p: 'leaderIs', node: 'n2', term: 1 },
+        ],
       },
       {
         narration:
@@ -78,7 +85,10 @@ export const TOURS: readonly Tour[] = [
         actions: '@400 submit x=1',
         until: { when: { p: 'commitIndexIs', node: 'n2', index: 1 } },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'logIs', node: 'n2', entries: ['x=1'] }, { p: 'commitIndexIs', node: 'n1', index: 0 }],
+        expect: [
+          { p: 'logIs', node: 'n2', entries: ['x=1'] },
+          { p: 'commitIndexIs', node: 'n1', index: 0 },
+        ],
       },
       {
         narration: 'Followers learn the new **commit index** from the next heartbeat, and commit x=1 too.',
@@ -86,12 +96,14 @@ export const TOURS: readonly Tour[] = [
         expect: [{ p: 'committedOnAll', index: 1 }, { p: 'logEqualsOnAll' }],
       },
       {
-        narration:
-          '{n5} **crashes**, then x=2 is submitted. Four of five nodes are up, still a majority, so x=2 **commits without {n5}**.',
+        narration: '{n5} **crashes**, then x=2 is submitted. Four of five nodes are up, still a majority, so x=2 **commits without {n5}**.',
         actions: '@800 crash n5; @900 submit x=2',
         until: { when: { p: 'commitIndexIs', node: 'n2', index: 2 } },
         highlight: { node: 'n5' },
-        expect: [{ p: 'nodeDown', node: 'n5' }, { p: 'logIs', node: 'n5', entries: ['x=1'] }],
+        expect: [
+          { p: 'nodeDown', node: 'n5' },
+          { p: 'logIs', node: 'n5', entries: ['x=1'] },
+        ],
       },
       {
         narration:
@@ -116,7 +128,8 @@ export const TOURS: readonly Tour[] = [
         expect: [{ p: 'leaderIs', node: 'n2', term: 1 }],
       },
       {
-        narration: 'The leader {n2} **crashes**. Nobody is told: the followers simply stop hearing heartbeats. For now there is **no leader**.',
+        narration:
+          'The leader {n2} **crashes**. Nobody is told: the followers simply stop hearing heartbeats. For now there is **no leader**.',
         actions: '@1168 crash n2',
         until: { when: { p: 'nodeDown', node: 'n2' } },
         highlight: { node: 'n2' },
@@ -127,7 +140,10 @@ export const TOURS: readonly Tour[] = [
           'The first follower whose timer runs out, {n3}, becomes a candidate in **term 2**. Four nodes are up, and three votes are a majority of five, so {n3} wins: a **new leader**.',
         until: { when: { p: 'leaderOfTerm', term: 2 } },
         highlight: { node: 'n3' },
-        expect: [{ p: 'leaderIs', node: 'n3', term: 2 }, { p: 'nodeDown', node: 'n2' }],
+        expect: [
+          { p: 'leaderIs', node: 'n3', term: 2 },
+          { p: 'nodeDown', node: 'n2' },
+        ],
       },
       {
         narration:
@@ -135,7 +151,11 @@ export const TOURS: readonly Tour[] = [
         actions: '@1500 restart n2',
         until: { atMs: 1600 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'role', node: 'n2', role: 'follower' }, { p: 'termIs', node: 'n2', term: 2 }, { p: 'leaderOfTerm', term: 2 }],
+        expect: [
+          { p: 'role', node: 'n2', role: 'follower' },
+          { p: 'termIs', node: 'n2', term: 2 },
+          { p: 'leaderOfTerm', term: 2 },
+        ],
       },
     ],
   },
@@ -169,7 +189,8 @@ export const TOURS: readonly Tour[] = [
   {
     name: 'partition',
     title: 'A leader cut off in the minority',
-    intro: 'A network partition splits the cluster. The old leader keeps going on the small side, but without a majority it can never commit.',
+    intro:
+      'A network partition splits the cluster. The old leader keeps going on the small side, but without a majority it can never commit.',
     config: DEFAULT_CONFIG,
     beats: [
       {
@@ -184,7 +205,11 @@ export const TOURS: readonly Tour[] = [
         actions: '@1000 partition n2,n3; @1050 submit x=2 to n2',
         until: { atMs: 1120 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'role', node: 'n2', role: 'leader' }, { p: 'logIs', node: 'n3', entries: ['x=1', 'x=2'] }, { p: 'commitIndexIs', node: 'n2', index: 1 }],
+        expect: [
+          { p: 'role', node: 'n2', role: 'leader' },
+          { p: 'logIs', node: 'n3', entries: ['x=1', 'x=2'] },
+          { p: 'commitIndexIs', node: 'n2', index: 1 },
+        ],
       },
       {
         narration:
@@ -199,7 +224,10 @@ export const TOURS: readonly Tour[] = [
         actions: '@1200 submit y=1',
         until: { when: { p: 'commitIndexIs', node: 'n4', index: 2 } },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'logIs', node: 'n4', entries: ['x=1', 'y=1'] }, { p: 'commitIndexIs', node: 'n2', index: 1 }],
+        expect: [
+          { p: 'logIs', node: 'n4', entries: ['x=1', 'y=1'] },
+          { p: 'commitIndexIs', node: 'n2', index: 1 },
+        ],
       },
     ],
   },
@@ -215,7 +243,10 @@ export const TOURS: readonly Tour[] = [
         actions: '@600 submit x=1; @1000 partition n2,n3; @1050 submit x=2 to n2; @1200 submit y=1',
         until: { when: { p: 'commitIndexIs', node: 'n4', index: 2 } },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'logIs', node: 'n2', entries: ['x=1', 'x=2'] }, { p: 'logIs', node: 'n4', entries: ['x=1', 'y=1'] }],
+        expect: [
+          { p: 'logIs', node: 'n2', entries: ['x=1', 'x=2'] },
+          { p: 'logIs', node: 'n4', entries: ['x=1', 'y=1'] },
+        ],
       },
       {
         narration:
@@ -223,7 +254,10 @@ export const TOURS: readonly Tour[] = [
         actions: '@2000 heal',
         until: { when: { p: 'role', node: 'n2', role: 'follower' } },
         highlight: { node: 'n2' },
-        expect: [{ p: 'leaderIs', node: 'n4', term: 2 }, { p: 'termIs', node: 'n2', term: 2 }],
+        expect: [
+          { p: 'leaderIs', node: 'n4', term: 2 },
+          { p: 'termIs', node: 'n2', term: 2 },
+        ],
       },
       {
         narration:
@@ -247,10 +281,15 @@ export const TOURS: readonly Tour[] = [
         expect: [{ p: 'leaderIs', node: 'n2', term: 1 }],
       },
       {
-        narration: 'Cut off with {n1}, {n2} takes **f1** and copies it to {n1} only, then **crashes**. f1 is on 2 of 5 nodes: not committed.',
+        narration:
+          'Cut off with {n1}, {n2} takes **f1** and copies it to {n1} only, then **crashes**. f1 is on 2 of 5 nodes: not committed.',
         actions: '@500 partition n1,n2; @500 submit f1 to n2; @520 crash n2',
         until: { atMs: 600 },
-        expect: [{ p: 'logIs', node: 'n1', entries: ['f1'] }, { p: 'nodeDown', node: 'n2' }, { p: 'commitIndexIs', node: 'n1', index: 0 }],
+        expect: [
+          { p: 'logIs', node: 'n1', entries: ['f1'] },
+          { p: 'nodeDown', node: 'n2' },
+          { p: 'commitIndexIs', node: 'n1', index: 0 },
+        ],
       },
       {
         narration: 'On the other side {n5} wins **term 2** with votes from {n3} and {n4}, who never saw f1.',
@@ -292,14 +331,20 @@ export const TOURS: readonly Tour[] = [
         branch: { fromBeat: 4, change: { bugs: ['figure8'] } },
         until: { atMs: 1400 },
         highlight: { node: 'n1' },
-        expect: [{ p: 'leaderIs', node: 'n1', term: 4 }, { p: 'commitIndexIs', node: 'n1', index: 1 }],
+        expect: [
+          { p: 'leaderIs', node: 'n1', term: 4 },
+          { p: 'commitIndexIs', node: 'n1', index: 1 },
+        ],
       },
       {
         narration:
           'The same crashes follow, {n5} wins term 6 and erases f1 — a **committed entry is lost**. The Invariants tab flags **Leader Completeness**. Without the bug, f1 was never committed, and nothing went wrong.',
         until: { when: { p: 'logIs', node: 'n4', entries: ['f2'] } },
         highlight: { panel: 'invariants' },
-        expect: [{ p: 'leaderIs', node: 'n5', term: 6 }, { p: 'logIs', node: 'n3', entries: ['f2'] }],
+        expect: [
+          { p: 'leaderIs', node: 'n5', term: 6 },
+          { p: 'logIs', node: 'n3', entries: ['f2'] },
+        ],
       },
     ],
   },
@@ -327,7 +372,10 @@ export const TOURS: readonly Tour[] = [
         actions: chapterActions[1],
         until: { when: { p: 'leaderOfTerm', term: 2 } },
         highlight: { node: 'n3' },
-        expect: [{ p: 'leaderIs', node: 'n3', term: 2 }, { p: 'nodeUp', node: 'n2' }],
+        expect: [
+          { p: 'leaderIs', node: 'n3', term: 2 },
+          { p: 'nodeUp', node: 'n2' },
+        ],
       },
       {
         narration: 'Clients submit **x=1** and **x=2**. {n3} replicates them and every node commits both.',
@@ -342,7 +390,10 @@ export const TOURS: readonly Tour[] = [
         actions: chapterActions[4],
         until: { when: { p: 'role', node: 'n1', role: 'candidate' } },
         highlight: { node: 'n1' },
-        expect: [{ p: 'termIs', node: 'n1', term: 3 }, { p: 'role', node: 'n3', role: 'leader' }],
+        expect: [
+          { p: 'termIs', node: 'n1', term: 3 },
+          { p: 'role', node: 'n3', role: 'leader' },
+        ],
       },
       {
         narration:
@@ -359,7 +410,8 @@ export const TOURS: readonly Tour[] = [
         ],
       },
       {
-        narration: 'The partition **heals**. {n3} sees term 3 and steps down; **x=3 is erased** and every log ends x=1, x=2, y=1, committed everywhere.',
+        narration:
+          'The partition **heals**. {n3} sees term 3 and steps down; **x=3 is erased** and every log ends x=1, x=2, y=1, committed everywhere.',
         actions: chapterActions[7],
         until: { atMs: 2253 },
         highlight: { panel: 'logs' },
@@ -370,8 +422,7 @@ export const TOURS: readonly Tour[] = [
   {
     name: 'fencing',
     title: 'Fencing tokens vs a GC pause',
-    intro:
-      'A lock with a lease can expire while its holder is frozen. Fencing tokens let the storage refuse the holder’s late write.',
+    intro: 'A lock with a lease can expire while its holder is frozen. Fencing tokens let the storage refuse the holder’s late write.',
     config: presetConfig('fencing'),
     beats: [
       {
@@ -380,20 +431,31 @@ export const TOURS: readonly Tour[] = [
         actions: '@1000 client A acquire job:42 10000; @1000 client A write result=A-first',
         until: { when: { p: 'storeValue', store: 'fenced', key: 'result', value: 'A-first' } },
         highlight: { client: 'A' },
-        expect: [{ p: 'clientHolds', client: 'A', key: 'job:42', token: 1 }, { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A-first' }],
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job:42', token: 1 },
+          { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A-first' },
+        ],
       },
       {
-        narration: 'Client {B} asks for job:42 and is told **busy**: {A} holds it. Then {A} **freezes** (a long GC pause) for 11 seconds — without knowing it.',
+        narration:
+          'Client {B} asks for job:42 and is told **busy**: {A} holds it. Then {A} **freezes** (a long GC pause) for 11 seconds — without knowing it.',
         actions: '@2000 client B acquire job:42 10000; @2500 client A pause 11000',
         until: { when: { p: 'happened', kind: 'client-pauses', subject: 'A' } },
         highlight: { client: 'A' },
-        expect: [{ p: 'happened', kind: 'client-busy', subject: 'B' }, { p: 'lockHeldBy', key: 'job:42', owner: 'A' }],
+        expect: [
+          { p: 'happened', kind: 'client-busy', subject: 'B' },
+          { p: 'lockHeldBy', key: 'job:42', owner: 'A' },
+        ],
       },
       {
-        narration: "A's lease runs out. {n2} commits an **expire**: the lock is free. {A} is still frozen and **still believes it holds** job:42.",
+        narration:
+          "A's lease runs out. {n2} commits an **expire**: the lock is free. {A} is still frozen and **still believes it holds** job:42.",
         until: { when: { p: 'happened', kind: 'lock-expired' } },
         highlight: { node: 'n2' },
-        expect: [{ p: 'lockHeldBy', key: 'job:42', owner: null }, { p: 'clientHolds', client: 'A', key: 'job:42', token: 1 }],
+        expect: [
+          { p: 'lockHeldBy', key: 'job:42', owner: null },
+          { p: 'clientHolds', client: 'A', key: 'job:42', token: 1 },
+        ],
       },
       {
         narration: '{B} asks again and gets job:42 with **token 2**, a higher number. {B} writes result=B-first with token 2.',
@@ -418,7 +480,10 @@ export const TOURS: readonly Tour[] = [
         branch: { fromBeat: 5, change: { bugs: ['no-fencing'] } },
         until: { atMs: 14000 },
         highlight: { panel: 'stores' },
-        expect: [{ p: 'storeValue', store: 'fenced', key: 'result', value: 'A-second' }, { p: 'not', of: { p: 'fencedRefused' } }],
+        expect: [
+          { p: 'storeValue', store: 'fenced', key: 'result', value: 'A-second' },
+          { p: 'not', of: { p: 'fencedRefused' } },
+        ],
       },
       {
         narration:
@@ -457,19 +522,22 @@ export const TOURS: readonly Tour[] = [
         expect: [{ p: 'not', of: { p: 'clientHolds', client: 'A', key: 'job:42' } }],
       },
       {
-        narration: 'The grant commits anyway: {n2} gives job:42 to {A} with **token 1** — but {A} is gone. Nobody would ever release it: a **ghost lock**.',
+        narration:
+          'The grant commits anyway: {n2} gives job:42 to {A} with **token 1** — but {A} is gone. Nobody would ever release it: a **ghost lock**.',
         until: { when: { p: 'happened', kind: 'lock-ghost' } },
         highlight: { node: 'n2' },
         expect: [{ p: 'lockHeldBy', key: 'job:42', owner: 'A' }],
       },
       {
-        narration: '{n2} sees that {A} cannot hear the answer, so it proposes a **release** right away. Once it commits, the lock is **free**.',
+        narration:
+          '{n2} sees that {A} cannot hear the answer, so it proposes a **release** right away. Once it commits, the lock is **free**.',
         until: { when: { p: 'lockHeldBy', key: 'job:42', owner: null } },
         highlight: { panel: 'locks' },
         expect: [{ p: 'lockHeldBy', key: 'job:42', owner: null }],
       },
       {
-        narration: '{B} asks and gets job:42 at once, with **token 2**, and writes its result. Without the release {B} would wait out A’s whole 10-second lease.',
+        narration:
+          '{B} asks and gets job:42 at once, with **token 2**, and writes its result. Without the release {B} would wait out A’s whole 10-second lease.',
         actions: '@1400 client B acquire job:42 10000; @1400 client B write result=B-first',
         until: { when: { p: 'storeValue', store: 'fenced', key: 'result', value: 'B-first' } },
         highlight: { client: 'B' },
@@ -496,7 +564,10 @@ export const TOURS: readonly Tour[] = [
           "{n2}'s fast clock says 6 seconds have passed after only about 4. It **expires A's lease early** — while {A} still believes it holds job:42.",
         until: { when: { p: 'happened', kind: 'lock-expired' } },
         highlight: { node: 'n2' },
-        expect: [{ p: 'lockHeldBy', key: 'job:42', owner: null }, { p: 'clientHolds', client: 'A', key: 'job:42', token: 1 }],
+        expect: [
+          { p: 'lockHeldBy', key: 'job:42', owner: null },
+          { p: 'clientHolds', client: 'A', key: 'job:42', token: 1 },
+        ],
       },
       {
         narration: '{B} asks for job:42 and gets it with **token 2**. Now {A} and {B} both think they hold the lock.',
@@ -506,7 +577,8 @@ export const TOURS: readonly Tour[] = [
         expect: [{ p: 'clientHolds', client: 'A', key: 'job:42', token: 1 }],
       },
       {
-        narration: 'Both write. The **unfenced** store ends with A’s stale value; the **fenced store refuses** token 1 and keeps B’s. Only fencing survives a bad clock.',
+        narration:
+          'Both write. The **unfenced** store ends with A’s stale value; the **fenced store refuses** token 1 and keeps B’s. Only fencing survives a bad clock.',
         until: { when: { p: 'fencedRefused' } },
         highlight: { panel: 'stores' },
         expect: [
@@ -535,17 +607,22 @@ export const TOURS: readonly Tour[] = [
         actions: '@1500 crash n2',
         until: { when: { p: 'leaderOfTerm', term: 3 } },
         highlight: { node: 'n4' },
-        expect: [{ p: 'leaderIs', node: 'n4', term: 3 }, { p: 'happened', kind: 'election', subject: 'n1' }],
+        expect: [
+          { p: 'leaderIs', node: 'n4', term: 3 },
+          { p: 'happened', kind: 'election', subject: 'n1' },
+        ],
       },
       {
-        narration: '{B} asks {n4} for job:42 and is told **busy**: {n4} applied A’s grant from the log too, so it knows {A} holds the lock.',
+        narration:
+          '{B} asks {n4} for job:42 and is told **busy**: {n4} applied A’s grant from the log too, so it knows {A} holds the lock.',
         actions: '@2000 client B acquire job:42 3000',
         until: { when: { p: 'happened', kind: 'client-busy', subject: 'B' } },
         highlight: { client: 'B' },
         expect: [{ p: 'lockHeldBy', key: 'job:42', owner: 'A' }],
       },
       {
-        narration: '{n4} counts the lease from when **it** applied the grant, so it expires the lock a little **after** A’s own count ended (4000 ms). Safe: never before.',
+        narration:
+          '{n4} counts the lease from when **it** applied the grant, so it expires the lock a little **after** A’s own count ended (4000 ms). Safe: never before.',
         until: { when: { p: 'happened', kind: 'lock-expired' } },
         highlight: { node: 'n4' },
         expect: [{ p: 'lockHeldBy', key: 'job:42', owner: null }],
@@ -564,7 +641,8 @@ export const TOURS: readonly Tour[] = [
   {
     name: 'rejoin-disrupts',
     title: 'Pre-vote: a rejoining node deposes a healthy leader',
-    intro: 'A node cut off from the others keeps starting elections nobody hears. What happens when it comes back, and how does pre-vote (§9.6) stop the damage?',
+    intro:
+      'A node cut off from the others keeps starting elections nobody hears. What happens when it comes back, and how does pre-vote (§9.6) stop the damage?',
     config: presetConfig('rejoin-disrupts'),
     beats: [
       {
@@ -579,7 +657,10 @@ export const TOURS: readonly Tour[] = [
         actions: '@500 partition n4',
         until: { atMs: 1990 },
         highlight: { node: 'n4' },
-        expect: [{ p: 'termIs', node: 'n4', term: 7 }, { p: 'leaderIs', node: 'n2', term: 1 }],
+        expect: [
+          { p: 'termIs', node: 'n4', term: 7 },
+          { p: 'leaderIs', node: 'n2', term: 1 },
+        ],
       },
       {
         narration:
@@ -587,7 +668,10 @@ export const TOURS: readonly Tour[] = [
         actions: '@2000 heal',
         until: { atMs: 3000 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'happened', kind: 'step-down', subject: 'n2' }, { p: 'leaderIs', node: 'n2', term: 8 }],
+        expect: [
+          { p: 'happened', kind: 'step-down', subject: 'n2' },
+          { p: 'leaderIs', node: 'n2', term: 8 },
+        ],
       },
       {
         narration:
@@ -595,21 +679,29 @@ export const TOURS: readonly Tour[] = [
         branch: { fromBeat: 1, change: { features: ['pre-vote'] } },
         until: { atMs: 1990 },
         highlight: { node: 'n4' },
-        expect: [{ p: 'termIs', node: 'n4', term: 1 }, { p: 'leaderIs', node: 'n2', term: 1 }],
+        expect: [
+          { p: 'termIs', node: 'n4', term: 1 },
+          { p: 'leaderIs', node: 'n2', term: 1 },
+        ],
       },
       {
         narration:
           'The partition heals and {n4} simply follows {n2} again. Even if it asked, the others would say no: they **hear from a leader**, and its log is no newer. **No step-down, no new term.**',
         until: { atMs: 3000 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }, { p: 'not', of: { p: 'happened', kind: 'step-down' } }, { p: 'termIs', term: 1 }],
+        expect: [
+          { p: 'leaderIs', node: 'n2', term: 1 },
+          { p: 'not', of: { p: 'happened', kind: 'step-down' } },
+          { p: 'termIs', term: 1 },
+        ],
       },
     ],
   },
   {
     name: 'isolated-leader',
     title: 'CheckQuorum: a leader cut off in a minority',
-    intro: 'A leader alone on its side of a partition never hears a higher term, so in the chapter’s Raft it leads forever. CheckQuorum (§6.2) makes it notice.',
+    intro:
+      'A leader alone on its side of a partition never hears a higher term, so in the chapter’s Raft it leads forever. CheckQuorum (§6.2) makes it notice.',
     config: presetConfig('isolated-leader'),
     beats: [
       {
@@ -624,7 +716,10 @@ export const TOURS: readonly Tour[] = [
         actions: '@500 partition n2',
         until: { when: { p: 'leaderOfTerm', term: 2 } },
         highlight: { node: 'n2' },
-        expect: [{ p: 'leaderIs', node: 'n5', term: 2 }, { p: 'role', node: 'n2', role: 'leader' }],
+        expect: [
+          { p: 'leaderIs', node: 'n5', term: 2 },
+          { p: 'role', node: 'n2', role: 'leader' },
+        ],
       },
       {
         narration:
@@ -632,7 +727,11 @@ export const TOURS: readonly Tour[] = [
         actions: '@900 submit x=1 to n2',
         until: { atMs: 2000 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'role', node: 'n2', role: 'leader' }, { p: 'logIs', node: 'n2', entries: ['x=1'] }, { p: 'commitIndexIs', node: 'n2', index: 0 }],
+        expect: [
+          { p: 'role', node: 'n2', role: 'leader' },
+          { p: 'logIs', node: 'n2', entries: ['x=1'] },
+          { p: 'commitIndexIs', node: 'n2', index: 0 },
+        ],
       },
       {
         narration:
@@ -640,20 +739,29 @@ export const TOURS: readonly Tour[] = [
         branch: { fromBeat: 2, change: { features: ['check-quorum'] } },
         until: { atMs: 800 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'role', node: 'n2', role: 'follower' }, { p: 'happened', kind: 'step-down', subject: 'n2' }, { p: 'leaderIs', node: 'n5', term: 2 }],
+        expect: [
+          { p: 'role', node: 'n2', role: 'follower' },
+          { p: 'happened', kind: 'step-down', subject: 'n2' },
+          { p: 'leaderIs', node: 'n5', term: 2 },
+        ],
       },
       {
-        narration: 'Now the submit to {n2} is **refused at once** (“n2 is not the leader”): the client can go and find {n5} instead of waiting.',
+        narration:
+          'Now the submit to {n2} is **refused at once** (“n2 is not the leader”): the client can go and find {n5} instead of waiting.',
         until: { atMs: 2000 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'happened', kind: 'submit-rejected', subject: 'n2' }, { p: 'logIs', node: 'n2', entries: [] }],
+        expect: [
+          { p: 'happened', kind: 'submit-rejected', subject: 'n2' },
+          { p: 'logIs', node: 'n2', entries: [] },
+        ],
       },
     ],
   },
   {
     name: 'noop-commit',
     title: 'Leader no-op: why an entry stays uncommitted',
-    intro: 'Every node holds x=1, yet nobody commits it. This is the question RaftScope users ask most; the answer is Figure 8 and a new leader’s no-op (§8).',
+    intro:
+      'Every node holds x=1, yet nobody commits it. This is the question RaftScope users ask most; the answer is Figure 8 and a new leader’s no-op (§8).',
     config: presetConfig('noop-commit'),
     beats: [
       {
@@ -668,7 +776,10 @@ export const TOURS: readonly Tour[] = [
         actions: '@1000 submit x=1',
         until: { when: { p: 'commitIndexIs', node: 'n2', index: 1 } },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'commitIndexIs', node: 'n1', index: 0 }, { p: 'logIs', node: 'n1', entries: ['x=1'] }],
+        expect: [
+          { p: 'commitIndexIs', node: 'n1', index: 0 },
+          { p: 'logIs', node: 'n1', entries: ['x=1'] },
+        ],
       },
       {
         narration:
@@ -676,7 +787,11 @@ export const TOURS: readonly Tour[] = [
         actions: '@1022 crash n2',
         until: { atMs: 3000 },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'leaderIs', node: 'n1', term: 3 }, { p: 'logIs', node: 'n1', entries: ['x=1'] }, { p: 'commitIndexIs', node: 'n1', index: 0 }],
+        expect: [
+          { p: 'leaderIs', node: 'n1', term: 3 },
+          { p: 'logIs', node: 'n1', entries: ['x=1'] },
+          { p: 'commitIndexIs', node: 'n1', index: 0 },
+        ],
       },
       {
         narration:
@@ -684,14 +799,19 @@ export const TOURS: readonly Tour[] = [
         branch: { fromBeat: 1, change: { features: ['leader-noop'] } },
         until: { atMs: 3000 },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'leaderIs', node: 'n1', term: 3 }, { p: 'logIs', node: 'n1', entries: ['no-op', 'x=1', 'no-op'] }, { p: 'commitIndexIs', node: 'n1', index: 3 }],
+        expect: [
+          { p: 'leaderIs', node: 'n1', term: 3 },
+          { p: 'logIs', node: 'n1', entries: ['no-op', 'x=1', 'no-op'] },
+          { p: 'commitIndexIs', node: 'n1', index: 3 },
+        ],
       },
     ],
   },
   {
     name: 'snapshot-catch-up',
     title: 'Snapshots: a follower far behind catches up',
-    intro: 'A log that is never compacted grows for ever, and a node that comes back late has to be sent all of it. Snapshots (§5) keep the state machine instead of the entries that built it.',
+    intro:
+      'A log that is never compacted grows for ever, and a node that comes back late has to be sent all of it. Snapshots (§5) keep the state machine instead of the entries that built it.',
     config: presetConfig('snapshot-catch-up'),
     beats: [
       {
@@ -701,11 +821,16 @@ export const TOURS: readonly Tour[] = [
         expect: [{ p: 'leaderIs', node: 'n2', term: 1 }],
       },
       {
-        narration: '{n5} **crashes**. Clients write **x1..x20**; the four live nodes store and commit every one, and each log keeps all 20 entries.',
+        narration:
+          '{n5} **crashes**. Clients write **x1..x20**; the four live nodes store and commit every one, and each log keeps all 20 entries.',
         actions: ['@300 crash n5', ...Array.from({ length: 20 }, (_, i) => `@${440 + 40 * i} submit x${i + 1}`)].join('; '),
         until: { atMs: 1399 },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'nodeDown', node: 'n5' }, { p: 'commitIndexIs', node: 'n2', index: 20 }, { p: 'snapshotIs', node: 'n2', index: null }],
+        expect: [
+          { p: 'nodeDown', node: 'n5' },
+          { p: 'commitIndexIs', node: 'n2', index: 20 },
+          { p: 'snapshotIs', node: 'n2', index: null },
+        ],
       },
       {
         narration:
@@ -713,7 +838,11 @@ export const TOURS: readonly Tour[] = [
         actions: '@1400 crash n2; @2000 restart n5',
         until: { atMs: 3000 },
         highlight: { node: 'n5' },
-        expect: [{ p: 'leaderIs', node: 'n1', term: 2 }, { p: 'commitIndexIs', node: 'n5', index: 20 }, { p: 'logIs', node: 'n5', entries: Array.from({ length: 20 }, (_, i) => `x${i + 1}`) }],
+        expect: [
+          { p: 'leaderIs', node: 'n1', term: 2 },
+          { p: 'commitIndexIs', node: 'n5', index: 20 },
+          { p: 'logIs', node: 'n5', entries: Array.from({ length: 20 }, (_, i) => `x${i + 1}`) },
+        ],
       },
       {
         narration:
@@ -721,14 +850,20 @@ export const TOURS: readonly Tour[] = [
         branch: { fromBeat: 1, change: { features: ['snapshots'] } },
         until: { atMs: 3000 },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'leaderIs', node: 'n1', term: 2 }, { p: 'snapshotIs', node: 'n5', index: 16 }, { p: 'logIs', node: 'n5', entries: ['x17', 'x18', 'x19', 'x20'] }, { p: 'commitIndexIs', node: 'n5', index: 20 }],
+        expect: [
+          { p: 'leaderIs', node: 'n1', term: 2 },
+          { p: 'snapshotIs', node: 'n5', index: 16 },
+          { p: 'logIs', node: 'n5', entries: ['x17', 'x18', 'x19', 'x20'] },
+          { p: 'commitIndexIs', node: 'n5', index: 20 },
+        ],
       },
     ],
   },
   {
     name: 'stale-read',
     title: 'Reads: a lease read from a deposed leader (§6.4.1)',
-    intro: 'A leader may answer a read from its own state while it holds a lease, counted by its own clock. The chapter’s lease hazard, now for reads: a clock that runs slow keeps a deposed leader answering.',
+    intro:
+      'A leader may answer a read from its own state while it holds a lease, counted by its own clock. The chapter’s lease hazard, now for reads: a clock that runs slow keeps a deposed leader answering.',
     config: presetConfig('stale-read'),
     beats: [
       {
@@ -739,21 +874,27 @@ export const TOURS: readonly Tour[] = [
         expect: [{ p: 'leaderIs', node: 'n2', term: 1 }],
       },
       {
-        narration: '{n2}’s clock slows to a tenth of real time, and {n2} is **cut off**. The others elect {n1} in **term 2**, and {B} puts **x=2** there.',
+        narration:
+          '{n2}’s clock slows to a tenth of real time, and {n2} is **cut off**. The others elect {n1} in **term 2**, and {B} puts **x=2** there.',
         actions: '@700 drift n2 -90; @800 partition n2; @1200 client B put x=2',
         until: { when: { p: 'happened', kind: 'client-put', subject: 'B' } },
         highlight: { client: 'B' },
-        expect: [{ p: 'leaderIs', node: 'n1', term: 2 }, { p: 'role', node: 'n2', role: 'leader' }],
+        expect: [
+          { p: 'leaderIs', node: 'n1', term: 2 },
+          { p: 'role', node: 'n2', role: 'leader' },
+        ],
       },
       {
-        narration: '{A} asks {n2} for x with a **lease read**. By its slow clock the lease it counted from its last answered heartbeat has not run out, so it answers **x=1**, after x=2 was acknowledged. The History tab’s **register** verdict fails and names this get: a finding, since a lease relies on bounded clock drift.',
+        narration:
+          '{A} asks {n2} for x with a **lease read**. By its slow clock the lease it counted from its last answered heartbeat has not run out, so it answers **x=1**, after x=2 was acknowledged. The History tab’s **register** verdict fails and names this get: a finding, since a lease relies on bounded clock drift.',
         actions: '@1600 client A get x',
         until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
         highlight: { panel: 'clients' },
         expect: [{ p: 'linearizable', verdict: 'register', holds: false }],
       },
       {
-        narration: '**What if** that read used **ReadIndex** (§6.4)? Rewind: {n2} records its commit index and sends a heartbeat round, which no majority answers, so it never answers. {A} times out, finds {n1} and reads **x=2**. The register verdict holds.',
+        narration:
+          '**What if** that read used **ReadIndex** (§6.4)? Rewind: {n2} records its commit index and sends a heartbeat round, which no majority answers, so it never answers. {A} times out, finds {n1} and reads **x=2**. The register verdict holds.',
         branch: { fromBeat: 3, change: { actions: '@1600 client A get x read-index' } },
         until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
         highlight: { panel: 'clients' },
@@ -764,29 +905,36 @@ export const TOURS: readonly Tour[] = [
   {
     name: 'stale-read-index',
     title: 'Reads: ReadIndex confirms leadership first (§6.4)',
-    intro: 'The stale-read run with ReadIndex reads: before answering from its state, a leader checks with a heartbeat round that a majority still follows it.',
+    intro:
+      'The stale-read run with ReadIndex reads: before answering from its state, a leader checks with a heartbeat round that a majority still follows it.',
     config: presetConfig('stale-read-index'),
     beats: [
       {
-        narration: '{A} puts **x=1** through {n2}; then {n2}’s clock slows and {n2} is cut off. {n1} leads **term 2** and {B} puts **x=2**.',
+        narration:
+          '{A} puts **x=1** through {n2}; then {n2}’s clock slows and {n2} is cut off. {n1} leads **term 2** and {B} puts **x=2**.',
         actions: '@500 client A put x=1; @700 drift n2 -90; @800 partition n2; @1200 client B put x=2',
         until: { when: { p: 'happened', kind: 'client-put', subject: 'B' } },
         highlight: { client: 'B' },
         expect: [{ p: 'leaderIs', node: 'n1', term: 2 }],
       },
       {
-        narration: '{A} asks {n2} for x. {n2} records **readIndex** and sends a heartbeat round; nobody it can reach answers, so it never answers. {A} times out after 300 ms, is redirected to {n1} and reads **x=2**: the register verdict holds.',
+        narration:
+          '{A} asks {n2} for x. {n2} records **readIndex** and sends a heartbeat round; nobody it can reach answers, so it never answers. {A} times out after 300 ms, is redirected to {n1} and reads **x=2**: the register verdict holds.',
         actions: '@1600 client A get x',
         until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
         highlight: { panel: 'clients' },
-        expect: [{ p: 'happened', kind: 'client-times-out', subject: 'A' }, { p: 'linearizable', verdict: 'register', holds: true }],
+        expect: [
+          { p: 'happened', kind: 'client-times-out', subject: 'A' },
+          { p: 'linearizable', verdict: 'register', holds: true },
+        ],
       },
     ],
   },
   {
     name: 'stale-term-backup',
     title: 'Fast back-up: skipping a stale term in one round trip',
-    intro: 'A follower that holds many entries of an old term makes the chapter’s leader back up one entry per round trip. §5.3 sketches the fix: the follower names the conflicting term, and the leader skips all of it at once.',
+    intro:
+      'A follower that holds many entries of an old term makes the chapter’s leader back up one entry per round trip. §5.3 sketches the fix: the follower names the conflicting term, and the leader skips all of it at once.',
     config: presetConfig('stale-term-backup'),
     beats: [
       {
@@ -794,42 +942,61 @@ export const TOURS: readonly Tour[] = [
         actions: '@1000 submit x=1',
         until: { atMs: 1099 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }, { p: 'committedOnAll', index: 1 }],
+        expect: [
+          { p: 'leaderIs', node: 'n2', term: 1 },
+          { p: 'committedOnAll', index: 1 },
+        ],
       },
       {
-        narration: 'A partition cuts {n2} off. It still believes it leads term 1 and takes **a1..a8**, eight entries nobody else will ever hold: they can never commit.',
-        actions: '@1100 partition n2; @1150 submit a1 to n2; @1150 submit a2 to n2; @1150 submit a3 to n2; @1150 submit a4 to n2; @1150 submit a5 to n2; @1150 submit a6 to n2; @1150 submit a7 to n2; @1150 submit a8 to n2',
+        narration:
+          'A partition cuts {n2} off. It still believes it leads term 1 and takes **a1..a8**, eight entries nobody else will ever hold: they can never commit.',
+        actions:
+          '@1100 partition n2; @1150 submit a1 to n2; @1150 submit a2 to n2; @1150 submit a3 to n2; @1150 submit a4 to n2; @1150 submit a5 to n2; @1150 submit a6 to n2; @1150 submit a7 to n2; @1150 submit a8 to n2',
         until: { atMs: 1690 },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'logIs', node: 'n2', entries: ['x=1', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'] }, { p: 'commitIndexIs', node: 'n2', index: 1 }],
+        expect: [
+          { p: 'logIs', node: 'n2', entries: ['x=1', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'] },
+          { p: 'commitIndexIs', node: 'n2', index: 1 },
+        ],
       },
       {
-        narration: 'The majority elects {n5} (term 2), which commits **b1..b8**, then crashes. {n3} wins **term 3** holding the same log, so its nextIndex for every follower starts at **10**, past its last entry.',
-        actions: '@1700 submit b1; @1700 submit b2; @1700 submit b3; @1700 submit b4; @1700 submit b5; @1700 submit b6; @1700 submit b7; @1700 submit b8; @1900 crash n5',
+        narration:
+          'The majority elects {n5} (term 2), which commits **b1..b8**, then crashes. {n3} wins **term 3** holding the same log, so its nextIndex for every follower starts at **10**, past its last entry.',
+        actions:
+          '@1700 submit b1; @1700 submit b2; @1700 submit b3; @1700 submit b4; @1700 submit b5; @1700 submit b6; @1700 submit b7; @1700 submit b8; @1900 crash n5',
         until: { when: { p: 'leaderIs', node: 'n3', term: 3 } },
         highlight: { node: 'n3' },
         expect: [{ p: 'logIs', node: 'n3', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] }],
       },
       {
-        narration: 'The partition heals; after one more election {n3} leads term 5. Its AppendEntries say "the entry before is index 9, term 2", but {n2} has a8 of term 1 there, and refuses. {n3} backs up **one entry** and asks again: {n2} rejects **10 times** (one round trip each) before their logs meet at index 1 and b1..b8 replace a1..a8.',
+        narration:
+          'The partition heals; after one more election {n3} leads term 5. Its AppendEntries say "the entry before is index 9, term 2", but {n2} has a8 of term 1 there, and refuses. {n3} backs up **one entry** and asks again: {n2} rejects **10 times** (one round trip each) before their logs meet at index 1 and b1..b8 replace a1..a8.',
         actions: '@2500 heal',
         until: { when: { p: 'logIs', node: 'n2', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] } },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'leaderIs', node: 'n3', term: 5 }, { p: 'logIs', node: 'n2', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] }],
+        expect: [
+          { p: 'leaderIs', node: 'n3', term: 5 },
+          { p: 'logIs', node: 'n2', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] },
+        ],
       },
       {
-        narration: '**What if** the rejection said more? Rewind with fast-backup on: {n2} answers "my entry there is of **term 1**, which I hold from index 1". {n3} has term 1 only at index 1, so it jumps nextIndex from 10 to **2** at once: **1 round trip** instead of 10, and {n2} is repaired about 100 ms sooner.',
+        narration:
+          '**What if** the rejection said more? Rewind with fast-backup on: {n2} answers "my entry there is of **term 1**, which I hold from index 1". {n3} has term 1 only at index 1, so it jumps nextIndex from 10 to **2** at once: **1 round trip** instead of 10, and {n2} is repaired about 100 ms sooner.',
         branch: { fromBeat: 4, change: { features: ['fast-backup'] } },
         until: { when: { p: 'logIs', node: 'n2', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] } },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'leaderIs', node: 'n3', term: 5 }, { p: 'logIs', node: 'n2', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] }],
+        expect: [
+          { p: 'leaderIs', node: 'n3', term: 5 },
+          { p: 'logIs', node: 'n2', entries: ['x=1', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8'] },
+        ],
       },
     ],
   },
   {
     name: 'hand-over',
     title: 'Leadership transfer: handing over without an election timeout',
-    intro: 'Taking a leader out of service (an upgrade, a rebalanced cluster) should not leave the cluster without one. §3.10 adds a transfer: the leader hands over to a chosen follower that is up to date.',
+    intro:
+      'Taking a leader out of service (an upgrade, a rebalanced cluster) should not leave the cluster without one. §3.10 adds a transfer: the leader hands over to a chosen follower that is up to date.',
     config: presetConfig('hand-over'),
     beats: [
       {
@@ -837,36 +1004,51 @@ export const TOURS: readonly Tour[] = [
         actions: '@800 submit x=1',
         until: { atMs: 999 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }, { p: 'committedOnAll', index: 1 }],
+        expect: [
+          { p: 'leaderIs', node: 'n2', term: 1 },
+          { p: 'committedOnAll', index: 1 },
+        ],
       },
       {
-        narration: 'To take {n2} out, the chapter’s Raft can only **crash** it. Nobody leads until another node’s timer fires, and split votes follow: x=2, and x=3 300 ms later, are both **refused**: no leader.',
+        narration:
+          'To take {n2} out, the chapter’s Raft can only **crash** it. Nobody leads until another node’s timer fires, and split votes follow: x=2, and x=3 300 ms later, are both **refused**: no leader.',
         actions: '@1000 crash n2; @1005 submit x=2; @1300 submit x=3',
         until: { atMs: 1400 },
         highlight: { panel: 'logs' },
         expect: [{ p: 'nodeDown', node: 'n2' }, { p: 'noLeader' }, { p: 'happened', kind: 'submit-rejected', count: 2 }],
       },
       {
-        narration: '**What if** {n2} handed over instead? Rewind with transfer on and the action transfer n3: {n2} stops taking requests (x=2 is refused while it hands over), sees {n3} holds its whole log and sends **TimeoutNow**. {n3} campaigns at once and leads **term 2** within 30 ms; x=3 is taken and commits.',
+        narration:
+          '**What if** {n2} handed over instead? Rewind with transfer on and the action transfer n3: {n2} stops taking requests (x=2 is refused while it hands over), sees {n3} holds its whole log and sends **TimeoutNow**. {n3} campaigns at once and leads **term 2** within 30 ms; x=3 is taken and commits.',
         branch: { fromBeat: 2, change: { features: ['transfer'], actions: '@1000 transfer n3; @1005 submit x=2; @1300 submit x=3' } },
         until: { atMs: 1400 },
         highlight: { node: 'n3' },
-        expect: [{ p: 'leaderIs', node: 'n3', term: 2 }, { p: 'logIs', node: 'n3', entries: ['x=1', 'x=3'] }, { p: 'committedOnAll', index: 2 }, { p: 'happened', kind: 'submit-rejected', count: 1 }],
+        expect: [
+          { p: 'leaderIs', node: 'n3', term: 2 },
+          { p: 'logIs', node: 'n3', entries: ['x=1', 'x=3'] },
+          { p: 'committedOnAll', index: 2 },
+          { p: 'happened', kind: 'submit-rejected', count: 1 },
+        ],
       },
     ],
   },
   {
     name: 'grow-and-remove',
     title: 'Membership changes: grow to five, remove the leader',
-    intro: 'A cluster of three takes two new servers and then lets its leader go, one configuration entry at a time (§4.1), each new server first catching up as a learner (§4.2.1).',
+    intro:
+      'A cluster of three takes two new servers and then lets its leader go, one configuration entry at a time (§4.1), each new server first catching up as a learner (§4.2.1).',
     config: presetConfig('grow-and-remove'),
     beats: [
       {
-        narration: '{n2} wins the first election and leads **term 1** over the three servers {n1}, {n2}, {n3}. A client submits **x=1**: a new leader commits an entry of its term before it changes the configuration.',
+        narration:
+          '{n2} wins the first election and leads **term 1** over the three servers {n1}, {n2}, {n3}. A client submits **x=1**: a new leader commits an entry of its term before it changes the configuration.',
         actions: '@400 submit x=1',
         until: { atMs: 590 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'leaderIs', node: 'n2', term: 1 }, { p: 'committedOnAll', index: 1 }],
+        expect: [
+          { p: 'leaderIs', node: 'n2', term: 1 },
+          { p: 'committedOnAll', index: 1 },
+        ],
       },
       {
         narration:
@@ -874,14 +1056,21 @@ export const TOURS: readonly Tour[] = [
         actions: '@600 add n4',
         until: { atMs: 990 },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'happened', kind: 'member-change', subject: 'n4' }, { p: 'logIs', node: 'n4', entries: ['x=1', 'config +n4 {n1, n2, n3, n4}'] }, { p: 'committedOnAll', index: 2 }],
+        expect: [
+          { p: 'happened', kind: 'member-change', subject: 'n4' },
+          { p: 'logIs', node: 'n4', entries: ['x=1', 'config +n4 {n1, n2, n3, n4}'] },
+          { p: 'committedOnAll', index: 2 },
+        ],
       },
       {
         narration: '**add n5** the same way: now five voters, and a majority is **three**.',
         actions: '@1000 add n5',
         until: { atMs: 1590 },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'logIs', node: 'n5', entries: ['x=1', 'config +n4 {n1, n2, n3, n4}', 'config +n5 {n1, n2, n3, n4, n5}'] }, { p: 'committedOnAll', index: 3 }],
+        expect: [
+          { p: 'logIs', node: 'n5', entries: ['x=1', 'config +n4 {n1, n2, n3, n4}', 'config +n5 {n1, n2, n3, n4, n5}'] },
+          { p: 'committedOnAll', index: 3 },
+        ],
       },
       {
         narration:
@@ -889,7 +1078,12 @@ export const TOURS: readonly Tour[] = [
         actions: '@1600 remove n2',
         until: { atMs: 3000 },
         highlight: { node: 'n2' },
-        expect: [{ p: 'role', node: 'n2', role: 'follower' }, { p: 'happened', kind: 'step-down', subject: 'n2' }, { p: 'leaderIs', node: 'n5', term: 2 }, { p: 'electionSafe' }],
+        expect: [
+          { p: 'role', node: 'n2', role: 'follower' },
+          { p: 'happened', kind: 'step-down', subject: 'n2' },
+          { p: 'leaderIs', node: 'n5', term: 2 },
+          { p: 'electionSafe' },
+        ],
       },
       {
         narration:
@@ -897,7 +1091,10 @@ export const TOURS: readonly Tour[] = [
         branch: { fromBeat: 2, change: { bugs: ['config-changes-at-once'], actions: '@600 add n4; @600 add n5' } },
         until: { atMs: 990 },
         highlight: { panel: 'logs' },
-        expect: [{ p: 'happened', kind: 'member-change', count: 2 }, { p: 'not', of: { p: 'happened', kind: 'member-change-refused' } }],
+        expect: [
+          { p: 'happened', kind: 'member-change', count: 2 },
+          { p: 'not', of: { p: 'happened', kind: 'member-change-refused' } },
+        ],
       },
     ],
   },

@@ -12,9 +12,7 @@ export type Until = { readonly atMs: number } | { readonly when: PredicateCall; 
 
 /** What a beat points at; the UI may outline it. */
 export type Highlight =
-  | { readonly node: string }
-  | { readonly client: string }
-  | { readonly panel: 'logs' | 'clients' | 'stores' | 'locks' | 'invariants' };
+  { readonly node: string } | { readonly client: string } | { readonly panel: 'logs' | 'clients' | 'stores' | 'locks' | 'invariants' };
 
 /** One thing a "what if" changes: bugs or protocol features switched on, the election timeout, or the rest of the schedule. */
 export interface BranchChange {
