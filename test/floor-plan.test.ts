@@ -21,7 +21,6 @@ function tree(files: Record<string, string>): void {
 }
 
 async function violations(): Promise<string[]> {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { tsConfig: _tsConfig, ...options } = rules.options;
   const cwd = process.cwd();
   process.chdir(root);
