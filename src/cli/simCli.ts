@@ -11,6 +11,7 @@ import {
   MAX_CLIENTS,
   MAX_MS,
   MAX_NODES,
+  MAX_SCALE_NODES,
   MIN_NODES,
   configFromFields,
   type ConfigFields,
@@ -18,6 +19,8 @@ import {
   type SimConfig,
 } from '../sim/model/config';
 import { decodeLink } from '../share/link';
+import { RTT_PRESETS, describeNetwork } from '../sim/model/network';
+import { DEFAULT_FANOUT, DEFAULT_PHI, DEFAULT_PHI_WINDOW, DETECTORS, describeDetector } from '../sim/model/detector';
 import { FEATURE_NAMES } from '../sim/model/features';
 import { PRESETS, findPreset } from '../sim/run/presets';
 import { historyJson } from '../sim/model/history';
@@ -53,6 +56,16 @@ const FLAGS = [
   { name: 'features', value: true },
   { name: 'snapshot-every', value: true },
   { name: 'read-mode', value: true },
+  // Issue 28: regions and their round trips, and the failure detector with its settings.
+  { name: 'regions', value: true },
+  { name: 'rtt', value: true },
+  { name: 'detector', value: true },
+  { name: 'phi', value: true },
+  { name: 'phi-window', value: true },
+  { name: 'fanout', value: true },
+  { name: 'gossip-round', value: true },
+  { name: 'suspect-after', value: true },
+  { name: 'takeover', value: true },
   { name: 'link', value: true },
   { name: 'trace', value: true },
   { name: 'json', value: false },
@@ -63,10 +76,19 @@ const FLAGS = [
 
 export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --seed N            PRNG seed, any non-negative integer (default 42)
-  --nodes N           cluster size ${MIN_NODES}-${MAX_NODES}, ids n1..nN (default 5)
+  --nodes N           cluster size ${MIN_NODES}-${MAX_NODES} (up to ${MAX_SCALE_NODES} with --detector gossip), ids n1..nN (default 5)
   --timeout A-B       election timeout range in ms (default 150-300)
   --heartbeat MS      leader heartbeat interval in ms (default 50)
-  --latency A-B       message latency range in ms (default 5-15)
+  --latency A-B       message latency range in ms (default 5-15; fractions like 0.2-0.3 run on
+                      microseconds), or lognormal:MEDIAN:SPREAD (like lognormal:10:0.5)
+  --regions "TEXT"    place nodes, clients and stores: "us-east=n1,n2,A; us-west=n3,n4; eu-west=n5,B"
+  --rtt NAME          round trips between regions: ${RTT_PRESETS.join(', ')} (0.5 ms inside one), or
+                      "us-east/eu-west=75, ..."; a message takes half its link's round trip, ±10%
+  --detector NAME     failure detector for elections and lock handover: ${DETECTORS.join(', ')} (default fixed)
+  --phi PHI           phi-accrual: suspicion threshold Φ (default ${DEFAULT_PHI}); --phi-window N heartbeats kept (default ${DEFAULT_PHI_WINDOW})
+  --fanout K          gossip: peers told each round (default ${DEFAULT_FANOUT}); --gossip-round MS (default: the
+                      heartbeat); --suspect-after MS without news (default: the shortest election timeout)
+  --takeover MS       fixed: the lock service hands a lock over once its holder sent no keep-alive for MS
   --schedule "TEXT"   actions like "@1168 crash n2; @1360 restart n2"
   --until MS          simulate until this time (default: preset's, else last action + 1000, at least 2000)
   --submit-every K    at every multiple of K ms, submit x=<i> to the leader
@@ -96,6 +118,15 @@ const FLAG_NAMES: FieldNames = {
   features: '--features',
   snapshotEvery: '--snapshot-every',
   readMode: '--read-mode',
+  regions: '--regions',
+  rtt: '--rtt',
+  detector: '--detector',
+  phi: '--phi',
+  window: '--phi-window',
+  fanout: '--fanout',
+  round: '--gossip-round',
+  suspect: '--suspect-after',
+  takeover: '--takeover',
 };
 
 export interface ResolvedRun {
@@ -124,6 +155,15 @@ const RUN_FLAGS = [
   'read-mode',
   'schedule',
   'snapshot-every',
+  'regions',
+  'rtt',
+  'detector',
+  'phi',
+  'phi-window',
+  'fanout',
+  'gossip-round',
+  'suspect-after',
+  'takeover',
 ] as const;
 
 /** Turns flags into a checked run description, or throws a UsageError with one sentence. */
@@ -158,6 +198,15 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
     features: str('features'),
     snapshotEvery: str('snapshot-every'),
     readMode: str('read-mode'),
+    regions: str('regions'),
+    rtt: str('rtt'),
+    detector: str('detector'),
+    phi: str('phi'),
+    window: str('phi-window'),
+    fanout: str('fanout'),
+    round: str('gossip-round'),
+    suspect: str('suspect-after'),
+    takeover: str('takeover'),
   };
   const checked = configFromFields(config, fields, FLAG_NAMES);
   if (typeof checked === 'string') throw new UsageError(checked);
@@ -204,12 +253,11 @@ function resolveLink(link: string, flags: Map<string, string | true>, str: FlagT
 
 export function header(config: SimConfig): string {
   const [tMin, tMax] = config.electionTimeoutMs;
-  const [lMin, lMax] = config.latencyMs;
   const clients = config.clientIds.length > 0 ? `, clients ${config.clientIds.join(', ')}` : '';
   const bugs = config.bugs.length > 0 ? `, bugs ${config.bugs.join(', ')}` : '';
   // Named only when some are on: a run of the chapter's Raft prints the chapter's header.
   const features = featuresOf(config).length > 0 ? `, features ${featuresOf(config).join(', ')}` : '';
-  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, latency ${lMin}-${lMax} ms, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}`;
+  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, ${describeNetwork(config)}, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}${config.detector !== undefined ? `, detector ${describeDetector(config.detector, config)}` : ''}`;
 }
 
 export function runSimCli(argv: readonly string[], clock: () => number = () => 0): CliResult {

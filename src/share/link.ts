@@ -5,7 +5,9 @@
  * deflated (fflate) and base64url-encoded in `z`. Every bad link gets one sentence.
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
-import { DEFAULT_CONFIG, configFromFields, featuresOf, type SimConfig } from '../sim/model/config';
+import { DEFAULT_CONFIG, MAX_NODES, configFromFields, featuresOf, type SimConfig } from '../sim/model/config';
+import { formatLognormal, formatMs, formatRegions, formatRtt } from '../sim/model/network';
+import { detectorToFields, type DetectorFields } from '../sim/model/detector';
 import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/model/schedule';
 import { TOURS, findTour } from '../sim/teach/tours/tours';
 // The page's own limits: a link that decodes can always be replayed.
@@ -57,12 +59,15 @@ export function encodeLink(spec: RunSpec): string {
   if (c.nodeIds.length !== DEFAULT_CONFIG.nodeIds.length) p.set('nodes', String(c.nodeIds.length));
   if (!sameRange(c.electionTimeoutMs, DEFAULT_CONFIG.electionTimeoutMs)) p.set('timeout', c.electionTimeoutMs.join('-'));
   if (c.heartbeatMs !== DEFAULT_CONFIG.heartbeatMs) p.set('heartbeat', String(c.heartbeatMs));
-  if (!sameRange(c.latencyMs, DEFAULT_CONFIG.latencyMs)) p.set('latency', c.latencyMs.join('-'));
+  const latency = latencyText(c);
+  if (latency !== null) p.set('latency', latency);
   if (c.clientIds.length > 0) p.set('clients', c.clientIds.join(''));
   if (c.bugs.length > 0) p.set('bugs', c.bugs.join(','));
   if (featuresOf(c).length > 0) p.set('features', featuresOf(c).join(','));
   if (c.snapshotEvery !== undefined) p.set('snapshot', String(c.snapshotEvery));
   if (c.readMode !== undefined) p.set('read', c.readMode);
+  // Issue 28: regions, their round trips and the failure detector, only when set.
+  for (const [key, value] of Object.entries(issue28Fields(c))) p.set(key, value);
   const text = formatSchedule(spec.schedule);
   if (text.length > COMPRESS_OVER_CHARS) p.set('z', toBase64Url(deflateSync(strToU8(text), { level: 9 })));
   else if (text.length > 0) p.set('s', text);
@@ -75,6 +80,36 @@ export function encodeLink(spec: RunSpec): string {
   if (spec.view !== undefined) p.set('view', spec.view);
   for (const flag of MODE_FLAGS) if (spec[flag] === true) p.set(flag, '1');
   return p.toString();
+}
+
+/** The latency as a link writes it (null: the default 5-15): `0.2-0.3`, or `lognormal:10:0.5`. */
+function latencyText(c: SimConfig): string | null {
+  if (c.latencyLognormal !== undefined) return formatLognormal(c.latencyLognormal);
+  if (sameRange(c.latencyMs, DEFAULT_CONFIG.latencyMs)) return null;
+  return `${formatMs(c.latencyMs[0])}-${formatMs(c.latencyMs[1])}`;
+}
+
+/** A link's keys for the detector's fields (the link's own short names). */
+const DETECTOR_KEYS: Readonly<Record<keyof DetectorFields, string>> = {
+  detector: 'detector',
+  phi: 'phi',
+  window: 'window',
+  fanout: 'fanout',
+  round: 'round',
+  suspect: 'suspect',
+  takeover: 'takeover',
+};
+
+/** Issue 28's link fields of a configuration: `regions`, `rtt` and the detector's, only those set. */
+function issue28Fields(c: SimConfig): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (c.regions !== undefined) {
+    if (c.regions.places.length > 0) out.regions = formatRegions(c.regions.places);
+    out.rtt = formatRtt(c.regions.rtt);
+  }
+  const d = detectorToFields(c.detector);
+  for (const [field, value] of Object.entries(d) as [keyof DetectorFields, string][]) out[DETECTOR_KEYS[field]] = value;
+  return out;
 }
 
 /** Page modes a link can switch on with `=1`: presenter mode, the embed frame, the presenter console. */
@@ -101,6 +136,9 @@ const KNOWN = new Set([
   'view',
   ...MODE_FLAGS,
   'snapshot',
+  'regions',
+  'rtt',
+  ...Object.values(DETECTOR_KEYS),
 ]);
 
 export interface DecodeOptions {
@@ -159,9 +197,24 @@ function decode(input: string, pageCap: boolean): Decoded {
     features: field('features'),
     snapshotEvery: field('snapshot'),
     readMode: field('read'),
+    regions: field('regions'),
+    rtt: field('rtt'),
+    detector: field('detector'),
+    phi: field('phi'),
+    window: field('window'),
+    fanout: field('fanout'),
+    round: field('round'),
+    suspect: field('suspect'),
+    takeover: field('takeover'),
   };
   const config = configFromFields(DEFAULT_CONFIG, fields);
   if (typeof config === 'string') return fail(`This link's configuration is invalid: ${config}`);
+  // Past 9 nodes (gossip at scale, issue 28) a run is for the command line: the page draws at most 9.
+  if (pageCap && config.nodeIds.length > MAX_NODES) {
+    return fail(
+      `This link's run has ${config.nodeIds.length} nodes; the page draws at most ${MAX_NODES}, so replay it in a terminal: npm run sim -- --link "<this link>".`,
+    );
+  }
   let text = params.get('s') ?? '';
   const z = params.get('z');
   if (z !== null) {
@@ -296,12 +349,14 @@ export function runToJson(spec: RunSpec): string {
     nodes: c.nodeIds.length,
     timeout: c.electionTimeoutMs.join('-'),
     heartbeat: c.heartbeatMs,
-    latency: c.latencyMs.join('-'),
+    // With regions every latency comes from the round-trip matrix (issue 28): the file says nothing of one.
+    ...(c.regions === undefined ? { latency: latencyText(c) ?? c.latencyMs.join('-') } : {}),
     clients: c.clientIds.join(''),
     bugs: c.bugs.join(','),
     ...(featuresOf(c).length > 0 ? { features: featuresOf(c).join(',') } : {}),
     ...(c.snapshotEvery !== undefined ? { snapshot: c.snapshotEvery } : {}),
     ...(c.readMode !== undefined ? { readMode: c.readMode } : {}),
+    ...issue28Fields(c),
     schedule: formatSchedule(spec.schedule)
       .split('; ')
       .filter((a) => a !== ''),
@@ -338,6 +393,9 @@ export function runFromJson(text: string): Decoded {
     ['features', 'features'],
     ['snapshot', 'snapshot'],
     ['readMode', 'read'],
+    ['regions', 'regions'],
+    ['rtt', 'rtt'],
+    ...Object.values(DETECTOR_KEYS).map((k) => [k, k] as [string, string]),
     ['t', 't'],
     ['speed', 'speed'],
   ];

@@ -6,9 +6,37 @@
  */
 import { BUG_FEATURE, BUG_NAMES, FEATURE_NAMES, canonicalFeatures, isFeatureName, type BugName, type FeatureName } from './features';
 import { parseSeed, seedFromText } from './prng';
+// Issue 28: the network's models and the failure detectors, each in its own file of the model.
+import {
+  checkRegions,
+  isWholeUs,
+  parseLatencyText,
+  parseRegionsText,
+  parseRttText,
+  presetFor,
+  rttMatrix,
+  MAX_LATENCY_MS,
+  RTT_PRESETS,
+  type LognormalLatency,
+  type RegionsConfig,
+  type RttSpec,
+} from './network';
+import {
+  checkDetector,
+  detectorFromFields,
+  DETECTOR_FIELD_NAMES,
+  type DetectorConfig,
+  type DetectorFieldNames,
+  type DetectorFields,
+} from './detector';
 
 export const MIN_NODES = 1;
 export const MAX_NODES = 9;
+/**
+ * Past the page's 9 nodes only with the gossip detector, which is what scales (issue 28: gossip at
+ * 100-1,000 nodes in the CLI and the experiments' workers; the page draws no such run).
+ */
+export const MAX_SCALE_NODES = 1000;
 export const MAX_CLIENTS = 6;
 export const MAX_MS = 100_000_000;
 
@@ -50,6 +78,15 @@ export interface SimConfig {
   readonly snapshotEvery?: number;
   /** The reads feature's mode for a get that names none (absent: `log`); only with `reads` on. */
   readonly readMode?: ReadMode;
+  /**
+   * Issue 28, network: latency drawn from a lognormal instead of `latencyMs`'s uniform range
+   * (model/network.ts, net/latency.ts). Absent: uniform, the chapter's.
+   */
+  readonly latencyLognormal?: LognormalLatency;
+  /** Issue 28, network: regions and their round trips; each message takes half its link's round trip, ±10%. Absent: none. */
+  readonly regions?: RegionsConfig;
+  /** Issue 28: the failure detector (model/detector.ts, src/sim/detect/). Absent: the chapter's fixed randomized timeout. */
+  readonly detector?: DetectorConfig;
 }
 
 /** How many applied entries a node gathers before it compacts them into a snapshot, by default. */
@@ -97,8 +134,9 @@ export function checkConfig(config: SimConfig): string | null {
   const seed = parseSeed(config.seed);
   if (typeof seed === 'string') return seed.charAt(0).toUpperCase() + seed.slice(1) + '.';
   const ids = config.nodeIds;
-  if (ids.length < MIN_NODES || ids.length > MAX_NODES) {
-    return `A cluster has ${MIN_NODES} to ${MAX_NODES} nodes, not ${ids.length}.`;
+  const maxNodes = config.detector?.kind === 'gossip' ? MAX_SCALE_NODES : MAX_NODES;
+  if (ids.length < MIN_NODES || ids.length > maxNodes) {
+    return `A cluster has ${MIN_NODES} to ${maxNodes} nodes${maxNodes === MAX_NODES ? '' : ' with the gossip detector'}, not ${ids.length}.`;
   }
   if (new Set(ids).size !== ids.length) return 'Node ids must be distinct.';
   for (const id of ids) {
@@ -114,7 +152,9 @@ export function checkConfig(config: SimConfig): string | null {
     return `Heartbeat interval must be a whole number of ms, positive and shorter than the minimum election timeout (${tMin} ms), not ${hb}.`;
   }
   const [lMin, lMax] = config.latencyMs;
-  if (!isInt(lMin) || !isInt(lMax) || !(0 <= lMin && lMin <= lMax) || lMax > 60_000) {
+  // Whole ms is the chapter's; fractions down to a microsecond make the run's network precise (issue 28).
+  const isLatency = (v: unknown) => typeof v === 'number' && isWholeUs(v);
+  if (!isLatency(lMin) || !isLatency(lMax) || !(0 <= lMin && lMin <= lMax) || lMax > 60_000) {
     return `Latency range must be non-negative and ordered (min <= max, at most 60000 ms), not ${lMin}-${lMax}.`;
   }
   if (config.clientIds.length > MAX_CLIENTS) return `At most ${MAX_CLIENTS} clients are allowed, not ${config.clientIds.length}.`;
@@ -145,7 +185,25 @@ export function checkConfig(config: SimConfig): string | null {
       return `Unknown read mode "${shown(String(config.readMode))}"; the read modes are ${READ_MODES.join(', ')}.`;
     if (!features.includes('reads')) return 'A read mode needs the feature reads; switch on reads too.';
   }
-  return null;
+  return checkNetworkAndDetector(config);
+}
+
+/** Issue 28's fields: a lognormal's numbers, the regions against the run's nodes and clients, the detector. */
+function checkNetworkAndDetector(config: SimConfig): string | null {
+  const ln = config.latencyLognormal;
+  if (ln !== undefined) {
+    if (!(typeof ln.medianMs === 'number' && ln.medianMs > 0 && ln.medianMs <= MAX_LATENCY_MS && isWholeUs(ln.medianMs)))
+      return `A lognormal latency's median must be above 0 and at most ${MAX_LATENCY_MS} ms, not ${ln.medianMs}.`;
+    if (!(typeof ln.spread === 'number' && ln.spread > 0 && ln.spread <= 3))
+      return `A lognormal latency's spread must be above 0 and at most 3, not ${ln.spread}.`;
+  }
+  if (config.regions !== undefined) {
+    if (ln !== undefined)
+      return 'With regions every latency comes from the round-trip matrix; a run has regions or a lognormal latency, not both.';
+    const problem = checkRegions(config.regions, config.nodeIds, config.clientIds);
+    if (problem !== null) return problem;
+  }
+  return checkDetector(config.detector, config, config.nodeIds.length);
 }
 
 export function validateConfig(config: SimConfig): SimConfig {
@@ -154,19 +212,22 @@ export function validateConfig(config: SimConfig): SimConfig {
   return config;
 }
 
-export type ConfigField =
-  'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features' | 'snapshotEvery' | 'readMode';
+type CoreField = 'seed' | 'nodes' | 'timeout' | 'heartbeat' | 'latency' | 'clients' | 'bugs' | 'features' | 'snapshotEvery' | 'readMode';
+/** Issue 28: regions (`us-east=n1,n2; us-west=n3`), their round trips (`datacenter|us|world`), and the failure detector's fields. */
+type NetworkField = 'regions' | 'rtt';
+export type ConfigField = CoreField | NetworkField | keyof DetectorFields;
 
 /** A configuration as text, one optional string per field; a field left out keeps the base's value. */
 export type ConfigFields = { readonly [K in ConfigField]?: string };
 
 /**
  * How an edge names each field in its sentences. The sentences are the same everywhere; only the
- * name changes, so a person reads the name they typed (`--nodes` on the command line).
+ * name changes, so a person reads the name they typed (`--nodes` on the command line). Issue 28's
+ * fields may be left out (FIELD_NAMES' words are used).
  */
-export type FieldNames = { readonly [K in ConfigField]: string };
+export type FieldNames = { readonly [K in CoreField]: string } & { readonly [K in NetworkField | keyof DetectorFields]?: string };
 
-export const FIELD_NAMES: FieldNames = {
+export const FIELD_NAMES: Readonly<Record<ConfigField, string>> = {
   seed: 'the seed',
   nodes: 'the number of nodes',
   timeout: 'the election timeout',
@@ -177,6 +238,9 @@ export const FIELD_NAMES: FieldNames = {
   features: 'the list of features',
   snapshotEvery: 'the snapshot threshold',
   readMode: 'the read mode',
+  regions: 'the regions',
+  rtt: 'the round trips',
+  ...DETECTOR_FIELD_NAMES,
 };
 
 const RANGE_EXAMPLE: Record<'timeout' | 'latency', string> = { timeout: '150-300', latency: '5-15' };
@@ -197,21 +261,28 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
     if (seed === null) return `${capital(names.seed)} must be a non-negative integer, not "${shown(fields.seed)}".`;
     config = { ...config, seed };
   }
+  // Issue 28: the detector first, since the gossip detector is what lets a cluster pass 9 nodes.
+  const detector = detectorFromFields(config.detector, fields, detectorNames(names));
+  if (typeof detector === 'string') return detector;
+  if (detector !== config.detector) config = withDetector(config, detector);
   if (fields.nodes !== undefined) {
-    const count = wholeNumberIn(fields.nodes, MIN_NODES, MAX_NODES);
+    const max = config.detector?.kind === 'gossip' ? MAX_SCALE_NODES : MAX_NODES;
+    const count = wholeNumberIn(fields.nodes, MIN_NODES, max);
     if (count === null)
-      return `${capital(names.nodes)} must be a whole number from ${MIN_NODES} to ${MAX_NODES}, not "${shown(fields.nodes)}".`;
+      return `${capital(names.nodes)} must be a whole number from ${MIN_NODES} to ${max}${max === MAX_NODES ? '' : ' with the gossip detector'}, not "${shown(fields.nodes)}".`;
     config = { ...config, nodeIds: nodeIdsFor(count) };
   }
-  for (const [field, key] of [
-    ['timeout', 'electionTimeoutMs'],
-    ['latency', 'latencyMs'],
-  ] as const) {
-    const text = fields[field];
-    if (text === undefined) continue;
-    const range = parseRange(text, capital(names[field]), RANGE_EXAMPLE[field]);
+  if (fields.timeout !== undefined) {
+    const range = parseRange(fields.timeout, capital(names.timeout), RANGE_EXAMPLE.timeout);
     if (typeof range === 'string') return range;
-    config = { ...config, [key]: range };
+    config = { ...config, electionTimeoutMs: range };
+  }
+  if (fields.latency !== undefined) {
+    // Issue 28: fractions of a ms (`0.2-0.3`) and `lognormal:MEDIAN:SPREAD` besides the chapter's `5-15`.
+    const latency = parseLatencyText(fields.latency, capital(names.latency));
+    if (typeof latency === 'string') return latency;
+    const { latencyLognormal: _uniform, ...rest } = config;
+    config = 'latencyMs' in latency ? { ...rest, latencyMs: latency.latencyMs } : { ...rest, latencyLognormal: latency.lognormal };
   }
   if (fields.heartbeat !== undefined) {
     const heartbeatMs = wholeNumberIn(fields.heartbeat, 1, MAX_RANGE_MS);
@@ -260,7 +331,67 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
     // `log` is the default: left out, so a link or run file says nothing it need not.
     config = mode === 'log' ? rest : { ...rest, readMode: mode };
   }
+  if (fields.regions !== undefined || fields.rtt !== undefined) {
+    const regions = regionsFromFields(config, fields, names);
+    if (typeof regions === 'string') return regions;
+    const { regions: _old, ...rest } = config;
+    config = regions === null ? rest : { ...rest, regions };
+    if (regions !== null && fields.latency !== undefined)
+      return `With ${names.regions ?? FIELD_NAMES.regions}, every latency comes from the round-trip matrix (half a round trip, ±10%); leave ${names.latency} out.`;
+  }
   return checkConfig(config) ?? config;
+}
+
+function detectorNames(names: FieldNames): DetectorFieldNames {
+  const out: Record<string, string> = { ...DETECTOR_FIELD_NAMES };
+  for (const key of Object.keys(DETECTOR_FIELD_NAMES) as (keyof DetectorFieldNames)[]) {
+    const given = names[key];
+    if (given !== undefined) out[key] = given;
+  }
+  return out as DetectorFieldNames;
+}
+
+function withDetector(config: SimConfig, detector: DetectorConfig | undefined): SimConfig {
+  const { detector: _old, ...rest } = config;
+  return detector === undefined ? rest : { ...rest, detector };
+}
+
+/**
+ * Regions from their two fields over the run's: the places (`us-east=n1,n2; us-west=n3`; empty
+ * text removes the regions) and the round trips (a preset name or `a/b=70, …`; when left out, the
+ * smallest preset that has every region named). Null: no regions.
+ */
+function regionsFromFields(config: SimConfig, fields: ConfigFields, names: FieldNames): RegionsConfig | null | string {
+  const regionsText = fields.regions?.trim();
+  const rttText = fields.rtt?.trim();
+  // Both empty (or one empty and the other left out): no regions.
+  if ((regionsText ?? '') === '' && (rttText ?? '') === '' && (regionsText === '' || rttText === '')) return null;
+  let places = config.regions?.places ?? [];
+  if (regionsText !== undefined) {
+    if (regionsText === '') places = [];
+    else {
+      const parsed = parseRegionsText(regionsText, capital(names.regions ?? FIELD_NAMES.regions));
+      if (typeof parsed === 'string') return parsed;
+      places = parsed;
+    }
+  }
+  let rtt = config.regions?.rtt;
+  if (rttText !== undefined && rttText !== '') {
+    const parsed = parseRttText(rttText, capital(names.rtt ?? FIELD_NAMES.rtt));
+    if (typeof parsed === 'string') return parsed;
+    rtt = parsed.rtt;
+  } else {
+    const named = places.map((p) => p.region);
+    // The run's matrix is kept while it has every region named (us-east alone fits us and world alike).
+    if (rtt === undefined || !named.every((r) => rttMatrix(rtt as RttSpec).regions.includes(r))) {
+      const preset = presetFor(named);
+      if (preset === null) {
+        return `The regions ${named.join(', ')} are not all in one preset round-trip matrix (${RTT_PRESETS.join(', ')}); give ${names.rtt ?? 'the round trips'} too, like ${named[0]}/${named[1] ?? named[0]}=75.`;
+      }
+      rtt = preset;
+    }
+  }
+  return { rtt, places };
 }
 
 /** The default threshold is written by leaving the field out, so a default run keeps its bytes. */

@@ -9,7 +9,10 @@ import type { ApplyResult, Command, ConfigCommand, LockCommand, StoreWriteRecord
 
 /** `t=  156 ms n2 election timeout, ...`: `t=` then the time right-aligned to 5 characters. */
 export function eventLine(nowMs: number, text: string): string {
-  return `t=${String(nowMs).padStart(5, ' ')} ms ${text}`;
+  if (Number.isInteger(nowMs)) return `t=${String(nowMs).padStart(5, ' ')} ms ${text}`;
+  // A precise network's microsecond (issue 28): the whole ms aligned as the chapter's, then the fraction.
+  const [whole, fraction] = String(nowMs).split('.');
+  return `t=${whole.padStart(5, ' ')}.${fraction} ms ${text}`;
 }
 
 /** Python's `sorted()` on ids: plain code-unit order, so the chapter's vote lists match. */
@@ -35,6 +38,12 @@ export const describe = {
       : `messages${target ? ` from and to ${target}` : ''} take ${ms} ms longer`,
   duplicates: (pct: number) => `message duplication set to ${pct}%`,
   reorder: (pct: number) => `message reordering set to ${pct}%`,
+  // Issue 28: the network's slow phases (`slow 3x for 20000`).
+  slow: (factor: number, forMs: number | null) =>
+    factor === 1
+      ? 'the network is back to its usual speed'
+      : `every message takes ${factor}x as long${forMs !== null ? ` for ${forMs} ms` : ''}`,
+  slowEnds: () => 'the slow phase ends: messages take their usual time again',
   electionForced: (id: string) => `${id}'s election timer is forced to fire`,
   transferRefused: (id: string, reason: string) => `transfer ${id} refused: ${reason}`,
   electionForceRefused: (id: string, reason: string) => `timeout ${id} refused: ${reason}`,

@@ -42,6 +42,8 @@ const CATEGORY_OF = {
   delay: 'fault',
   duplicate: 'fault',
   reorder: 'fault',
+  // Issue 28: a slow phase of the network starts or ends.
+  slow: 'fault',
   calm: 'heal',
   'election-forced': 'election',
   'election-force-refused': 'election',
@@ -60,6 +62,8 @@ const CATEGORY_OF = {
   'lock-busy': 'lock',
   'lock-ghost': 'lock',
   'lease-ran-out': 'lock',
+  // Issue 28: the service's failure detector suspects a holder and hands its lock over before the lease ends.
+  'lock-takeover': 'lock',
   // Clients.
   'client-asks': 'client',
   'client-times-out': 'client',

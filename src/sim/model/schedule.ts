@@ -40,7 +40,9 @@ export type ActionBody =
   | { readonly verb: 'transfer'; readonly node: string }
   /** Membership changes (feature membership, §4.1): the leader adds a server (n1..n9) or removes one. */
   | { readonly verb: 'add'; readonly node: string }
-  | { readonly verb: 'remove'; readonly node: string };
+  | { readonly verb: 'remove'; readonly node: string }
+  /** Issue 28: every latency drawn is multiplied by `factor` (1 ends it), for `forMs` ms or until changed. */
+  | { readonly verb: 'slow'; readonly factor: number; readonly forMs: number | null };
 
 export type Action = ActionBody & { readonly at: number };
 
@@ -61,6 +63,7 @@ export const VERBS = [
   'transfer',
   'add',
   'remove',
+  'slow',
 ] as const;
 /** The longest extra delay a `delay` action may add, in ms. */
 export const MAX_DELAY_MS = 60_000;
@@ -203,6 +206,24 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
       if (!/^n[1-9]$/.test(args[0]))
         throw new ScheduleError(`${where} names server "${args[0]}"; a server ${verb === 'add' ? 'added' : 'removed'} is one of n1 to n9.`);
       return { verb, node: args[0] };
+    }
+    case 'slow': {
+      // Issue 28: `slow 3x for 20000`, `slow 2.5x` (until changed), `slow 1x` (back to normal).
+      const usage = '@<ms> slow <factor>x [for <ms>]';
+      const m = args.length === 1 || (args.length === 3 && args[1] === 'for') ? /^(\d{1,3}(?:\.\d{1,2})?)x$/.exec(args[0]) : null;
+      if (m === null || Number(m[1]) <= 0 || Number(m[1]) > 100) {
+        throw new ScheduleError(`${where} is not of the form "${usage}" with a factor above 0 and at most 100, like slow 3x for 20000.`);
+      }
+      let forMs: number | null = null;
+      if (args.length === 3) {
+        if (!/^\d{1,9}$/.test(args[2]) || Number(args[2]) < 1 || Number(args[2]) > MAX_MS) {
+          throw new ScheduleError(
+            `${where} has "for ${args[2]}"; how long a slow phase lasts is a whole number of ms from 1 to ${MAX_MS}.`,
+          );
+        }
+        forMs = Number(args[2]);
+      }
+      return { verb, factor: Number(m[1]), forMs };
     }
     default:
       throw new ScheduleError(`${where} has unknown verb "${verb}"; the verbs are ${VERBS.join(', ')}.`);
@@ -375,6 +396,8 @@ export function formatBody(a: ActionBody): string {
       return `${a.verb} ${a.pct}`;
     case 'calm':
       return 'calm';
+    case 'slow':
+      return `slow ${a.factor}x${a.forMs !== null ? ` for ${a.forMs}` : ''}`;
     case 'client': {
       const i = a.intent;
       switch (i.op) {

@@ -11,6 +11,10 @@ import { nodeBugs, nodeFeatures, type NodeFeatures } from '../model/features';
 import { describe, eventLine, sortedIds } from '../model/describe';
 import type { DetailBody, DetailEvent, EventKind, SimEvent } from '../model/events';
 import { MessageQueue } from './messageQueue';
+// Issue 28: a precise network (whole microseconds) and its latency models.
+import { isPreciseNetwork, latencyBoundsMs } from '../model/network';
+import { LatencyDraws } from './latency';
+import { PreciseQueue } from './preciseQueue';
 import { RaftNode, type NodeBugs, type NodeHost } from '../raft/node';
 import { CPythonRandom, randintParams, type RandintParams } from '../model/prng';
 import type { ApplyResult, Command, Envelope, LogEntry, Message, MessageType, RaftMessage, SnapshotState } from '../model/types';
@@ -94,7 +98,22 @@ export class Cluster implements NodeHost {
   nowMs = 0;
   readonly nodes: RaftNode[] = [];
   readonly nodeById = new Map<string, RaftNode>();
-  readonly inflight = new MessageQueue();
+  /** The messages in flight: due at whole ms (the chapter's), or at whole µs in a precise run. */
+  readonly inflight: MessageQueue | PreciseQueue;
+  /**
+   * Issue 28 (docs/semantics.md, "Time"): messages are due at whole microseconds — a latency with a
+   * fraction, a lognormal or regions. Timers, heartbeats and the schedule stay in whole ms, and
+   * each step still covers one millisecond; within it messages are delivered in the order they fall
+   * due, and a reply sent while one is delivered leaves at that message's microsecond. False: the
+   * chapter's whole-millisecond network, untouched.
+   */
+  readonly precise: boolean;
+  private readonly latencyDraws: LatencyDraws | null;
+  /** While a precise run delivers a message, that message's due time in µs (when its handler runs); -1 otherwise. */
+  private atUs = -1;
+  /** `slow` (issue 28): every latency drawn is multiplied by this until `slowUntilMs` (null: until changed). */
+  slowFactor = 1;
+  slowUntilMs: number | null = null;
   private seq = 0;
   /** Partition groups; empty means everyone reaches everyone. */
   groups: string[][] = [];
@@ -149,8 +168,16 @@ export class Cluster implements NodeHost {
   private readonly timeoutDraw: RandintParams | null;
   private readonly latencyDraw: RandintParams | null;
 
-  constructor(config: SimConfig) {
+  /**
+   * `preciseNetwork: true` runs a whole-millisecond configuration on the precise network's
+   * machinery (its queue, its draws, its send times); the run is the same run, which is what
+   * test/network-time.test.ts checks.
+   */
+  constructor(config: SimConfig, options: { readonly preciseNetwork?: boolean } = {}) {
     this.config = validateConfig(config);
+    this.precise = options.preciseNetwork === true || isPreciseNetwork(config);
+    this.inflight = this.precise ? new PreciseQueue() : new MessageQueue();
+    this.latencyDraws = this.precise ? new LatencyDraws(config) : null;
     this.rng = new CPythonRandom(config.seed);
     this.heartbeatMs = config.heartbeatMs;
     this.timeoutRange = config.electionTimeoutMs;
@@ -208,6 +235,10 @@ export class Cluster implements NodeHost {
       default:
         sent[type] = (sent[type] ?? 0) + 1;
     }
+    if (this.precise) {
+      this.sendPrecise(src, dst, msg);
+      return;
+    }
     const p = this.latencyDraw;
     const latency =
       p !== null ? this.rng.randintShifted(p.a, p.width, p.shift) : this.rng.randint(this.latencyRange[0], this.latencyRange[1]);
@@ -234,22 +265,79 @@ export class Cluster implements NodeHost {
     const byDst = this.delayByActor.get(dst) ?? 0;
     if (bySrc > extra) extra = bySrc;
     if (byDst > extra) extra = byDst;
-    let at = deliverAt + extra;
+    // `slow` (issue 28): the drawn latency times the factor, to the nearest whole ms.
+    const slow = this.slowing() ? this.slowFactor : 1;
+    let at = (slow === 1 ? deliverAt : this.nowMs + Math.round((deliverAt - this.nowMs) * slow)) + extra;
     if (this.reorderPct > 0 && this.rng.random() * 100 < this.reorderPct) at += 1 + this.rng.randbelow(2 * this.latencyRange[1] + 1);
     const seq = this.seq++;
     this.inflight.enqueue(at, seq, this.nowMs, src, dst, msg, lost);
     if (this.tracer !== null) this.tracer.sent(seq, this.nowMs, at, src, dst, msg);
     if (this.duplicatePct > 0 && this.rng.random() * 100 < this.duplicatePct) {
-      const copyAt = this.nowMs + this.rng.randint(this.latencyRange[0], this.latencyRange[1]) + extra;
+      const copyLatency = this.rng.randint(this.latencyRange[0], this.latencyRange[1]);
+      const copyAt = this.nowMs + (slow === 1 ? copyLatency : Math.round(copyLatency * slow)) + extra;
       const copySeq = this.seq++;
       this.inflight.enqueue(copyAt, copySeq, this.nowMs, src, dst, msg, false);
       if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg);
     }
   }
 
+  /**
+   * A precise run's send (issue 28): the same draws in the same order as the chapter's send and
+   * its slower faults (latency, loss, reordering, duplicate), in whole microseconds. The message
+   * leaves now — or, while a message is being delivered, at that message's microsecond.
+   */
+  private sendPrecise(src: string, dst: string, msg: Message): void {
+    const rng = this.rng;
+    const draws = this.latencyDraws as LatencyDraws;
+    const nowUs = this.atUs >= 0 ? this.atUs : this.nowMs * 1000;
+    const slow = this.slowing() ? this.slowFactor : 1;
+    let latencyUs = draws.drawUs(rng, src, dst);
+    if (slow !== 1) latencyUs = Math.round(latencyUs * slow);
+    const lost = this.lossPct > 0 && rng.random() * 100 < this.lossPct;
+    let atUs = nowUs + latencyUs;
+    let extraUs = 0;
+    if (this.unreliable) {
+      let extra = this.delayAllMs;
+      const bySrc = this.delayByActor.get(src) ?? 0;
+      const byDst = this.delayByActor.get(dst) ?? 0;
+      if (bySrc > extra) extra = bySrc;
+      if (byDst > extra) extra = byDst;
+      extraUs = extra * 1000;
+      atUs += extraUs;
+      // Held back by whole ms, as in the chapter's network: 1..(2·longest latency + 1) ms.
+      if (this.reorderPct > 0 && rng.random() * 100 < this.reorderPct) {
+        atUs += (1 + rng.randbelow(2 * Math.ceil(latencyBoundsMs(this.config)[1]) + 1)) * 1000;
+      }
+    }
+    const sentAt = nowUs / 1000;
+    const seq = this.seq++;
+    this.inflight.enqueue(atUs / 1000, seq, sentAt, src, dst, msg, lost);
+    if (this.tracer !== null) this.tracer.sent(seq, sentAt, atUs / 1000, src, dst, msg);
+    if (this.unreliable && this.duplicatePct > 0 && rng.random() * 100 < this.duplicatePct) {
+      let copyUs = draws.drawUs(rng, src, dst);
+      if (slow !== 1) copyUs = Math.round(copyUs * slow);
+      const copyAt = (nowUs + copyUs + extraUs) / 1000;
+      const copySeq = this.seq++;
+      this.inflight.enqueue(copyAt, copySeq, sentAt, src, dst, msg, false);
+      if (this.tracer !== null) this.tracer.sent(copySeq, sentAt, copyAt, src, dst, msg);
+    }
+  }
+
+  /** Whether a `slow` phase is on now (issue 28). */
+  private slowing(): boolean {
+    return this.slowFactor !== 1 && (this.slowUntilMs === null || this.nowMs < this.slowUntilMs);
+  }
+
+  /** Now, to the microsecond: while a precise run delivers a message, that message's due time; otherwise `nowMs`. */
+  get exactNowMs(): number {
+    return this.atUs >= 0 ? this.atUs / 1000 : this.nowMs;
+  }
+
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void {
+    // A precise run's event is stamped with its microsecond (issue 28); otherwise nowMs, the chapter's.
+    const t = this.atUs >= 0 ? this.atUs / 1000 : this.nowMs;
     // Frozen so that checkpoints share events rather than copy them.
-    this.events.push(Object.freeze({ t: this.nowMs, kind, subjects, text, line: eventLine(this.nowMs, text) }));
+    this.events.push(Object.freeze({ t, kind, subjects, text, line: eventLine(t, text) }));
   }
 
   detail(body: DetailBody): void {
@@ -262,7 +350,7 @@ export class Cluster implements NodeHost {
         subjects: body.subjects,
         values: body.values,
         lines: body.lines,
-        t: this.nowMs,
+        t: this.atUs >= 0 ? this.atUs / 1000 : this.nowMs,
         afterEvent: this.events.length,
       }) as DetailEvent,
     );
@@ -336,10 +424,13 @@ export class Cluster implements NodeHost {
 
   step(): void {
     const now = ++this.nowMs;
+    if (this.slowUntilMs !== null && now >= this.slowUntilMs) this.endSlow();
     const queue = this.inflight;
     const tracer = this.tracer;
     while (queue.peekDeliverAt() <= now) {
       const env = queue.pop() as Envelope;
+      // A precise run hands each message over at its own microsecond (issue 28).
+      if (this.precise) this.atUs = Math.round(env.deliverAt * 1000);
       // One lookup serves both the liveness check (canReceive) and the delivery.
       const node = this.nodeById.get(env.dst);
       const reason = env.lost
@@ -371,6 +462,7 @@ export class Cluster implements NodeHost {
       else this.extension?.onMessage(env.dst, env.src, payload);
       queue.release(env); // delivered: nothing refers to the envelope any more (drops keep theirs)
     }
+    this.atUs = -1;
     if (tracer !== null) tracer.deliveriesDone();
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) nodes[i].tick();
@@ -411,6 +503,8 @@ export class Cluster implements NodeHost {
     const soonest = this.nowMs + 1;
     if (this.extension !== null || this.observers.length > 0) return soonest;
     let next = this.inflight.peekDeliverAt();
+    // The end of a slow phase is logged at its time.
+    if (this.slowUntilMs !== null && this.slowUntilMs < next) next = this.slowUntilMs;
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) {
       const due = nodes[i].nextTickDue();
@@ -430,6 +524,12 @@ export class Cluster implements NodeHost {
     let last = this.inflight.peekDeliverAt() - 1;
     if (last <= now) return;
     if (limitMs < last) last = limitMs;
+    // Not past the end of a slow phase (issue 28), which is logged at its time.
+    const slowEnd = this.slowUntilMs;
+    if (slowEnd !== null && slowEnd - 1 < last) {
+      if (slowEnd - 1 <= now) return;
+      last = slowEnd - 1;
+    }
     // ...and before any node's timer or heartbeat.
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) {
@@ -650,8 +750,27 @@ export class Cluster implements NodeHost {
     this.logEvent(describe.reorder(pct), 'reorder', []);
   }
 
+  /**
+   * `slow FACTORx [for MS]` (issue 28): every latency drawn from now on is multiplied by `factor`
+   * (1 ends it), for `forMs` ms or until changed. Draws nothing itself.
+   */
+  setSlow(factor: number, forMs: number | null): void {
+    this.slowFactor = factor;
+    this.slowUntilMs = factor !== 1 && forMs !== null ? this.nowMs + forMs : null;
+    this.updateUnreliable();
+    this.logEvent(describe.slow(factor, forMs), 'slow', []);
+  }
+
+  private endSlow(): void {
+    this.slowFactor = 1;
+    this.slowUntilMs = null;
+    this.updateUnreliable();
+    this.logEvent(describe.slowEnds(), 'slow', []);
+  }
+
   private updateUnreliable(): void {
-    this.unreliable = this.delayAllMs > 0 || this.delayByActor.size > 0 || this.duplicatePct > 0 || this.reorderPct > 0;
+    this.unreliable =
+      this.delayAllMs > 0 || this.delayByActor.size > 0 || this.duplicatePct > 0 || this.reorderPct > 0 || this.slowFactor !== 1;
   }
 
   /**
@@ -667,6 +786,8 @@ export class Cluster implements NodeHost {
     this.delayByActor.clear();
     this.duplicatePct = 0;
     this.reorderPct = 0;
+    this.slowFactor = 1;
+    this.slowUntilMs = null;
     this.unreliable = false;
     for (const node of this.nodes) if (!node.alive) this.restart(node.id);
     this.extension?.calm();

@@ -17,6 +17,8 @@ export interface RunOptions {
   readonly recordDetails?: boolean;
   /** Keep only about this many of the newest detail events (default: all). */
   readonly detailLimit?: number;
+  /** Issue 28, for tests: run a whole-millisecond network on the precise network's machinery (the same run). */
+  readonly preciseNetwork?: boolean;
 }
 
 export class Simulation {
@@ -33,7 +35,7 @@ export class Simulation {
   constructor(config: SimConfig, schedule: readonly Action[] = [], options: RunOptions = {}) {
     const problem = checkConfig(config) ?? checkSchedule(schedule, config);
     if (problem) throw new RangeError(problem);
-    this.cluster = new Cluster(config);
+    this.cluster = new Cluster(config, options.preciseNetwork === true ? { preciseNetwork: true } : {});
     this.cluster.recordDetails = options.recordDetails ?? false;
     this.cluster.detailLimit = options.detailLimit ?? Infinity;
     this.lockService = config.clientIds.length > 0 ? new LockService(this.cluster, config.clientIds) : null;
@@ -215,6 +217,9 @@ export class Simulation {
         break;
       case 'calm':
         c.calm();
+        break;
+      case 'slow':
+        c.setSlow(action.factor, action.forMs);
         break;
       case 'timeout':
         c.forceTimeout(action.node);
