@@ -19,6 +19,7 @@
  *   voters of that leader's configuration in force (its latest configuration entry, or the
  *   initial one). Both read the node's own state, so servers added during the run are covered.
  */
+import { latencyBoundsMs } from '../model/network';
 import type { Cluster } from '../net/cluster';
 import { featuresOf } from '../model/config';
 import { featureInvariant } from '../model/describe';
@@ -51,6 +52,8 @@ export class FeatureInvariants {
   private readonly cutOffReach: number[];
   /** The largest extra delay set so far: a message sent under it may still be on its way. */
   private maxExtraMs = 0;
+  /** The largest `slow` factor seen (issue 28): a message sent in a slow phase may land after it. */
+  private maxSlow = 1;
   /** leader-noop: the term each node was last checked as leader of. */
   private readonly noopCheckedTerm: number[];
   /** snapshots (§5): its own checks (snapshotInvariants.ts), or null with the feature off. */
@@ -203,7 +206,9 @@ export class FeatureInvariants {
     for (const ms of c.delayByActor.values()) if (ms > extra) extra = ms;
     if (extra > this.maxExtraMs) this.maxExtraMs = extra;
     const [tMin] = c.config.electionTimeoutMs;
-    const lMax = c.config.latencyMs[1];
+    // The network's longest latency (issue 28), times the largest slow phase's factor seen.
+    if (c.slowFactor > this.maxSlow) this.maxSlow = c.slowFactor;
+    const lMax = latencyBoundsMs(c.config)[1] * this.maxSlow;
     // The last message that can still arrive: latency plus any delay, plus a reordering hold-back.
     const boundMs = 2 * tMin + lMax + this.maxExtraMs + 2 * lMax + 1 + 1;
     const nodes = c.nodes;

@@ -5,6 +5,7 @@
  * engine needs.
  */
 import { featuresOf, type SimConfig } from '../model/config';
+import { latencyBoundsMs } from '../model/network';
 
 /** Election rounds allowed: split votes, plus one disruption per node that rejoins with a higher term. */
 const BASE_ROUNDS = 20;
@@ -13,8 +14,12 @@ const BASE_ROUNDS = 20;
 export function livenessBound(config: SimConfig, maxLogLength: number): number | string {
   const n = config.nodeIds.length;
   const [tMin, tMax] = config.electionTimeoutMs;
-  const [lMin, lMax] = config.latencyMs;
+  // The network's bounds (issue 28): the uniform range, or a lognormal's cut, or regions' round trips.
+  const [lMin, lMax] = latencyBoundsMs(config);
   const hb = config.heartbeatMs;
+  if (config.detector !== undefined && config.detector.kind !== 'fixed') {
+    return `with the ${config.detector.kind} detector a follower's deadline is not the election timeout (docs/semantics.md), so this bound does not apply and liveness is not checked`;
+  }
   if (n === 1)
     return 'a single node never commits in the chapter’s engine (it commits only when an AppendReply arrives), so liveness is not checked';
   if (tMax - tMin < 2 * lMax + 2) {

@@ -46,6 +46,10 @@ export function buildRunTrace(
         // Only when some are on, so a trace of the chapter's Raft is the bytes it always was.
         ...(featuresOf(config).length > 0 ? { features: [...featuresOf(config)] } : {}),
         ...(config.snapshotEvery !== undefined ? { snapshotEvery: config.snapshotEvery } : {}),
+        // Issue 28, only when set: the network's model and the failure detector.
+        ...(config.latencyLognormal !== undefined ? { latencyLognormal: config.latencyLognormal } : {}),
+        ...(config.regions !== undefined ? { regions: config.regions } : {}),
+        ...(config.detector !== undefined ? { detector: config.detector } : {}),
       },
       schedule: formatSchedule(schedule),
       untilMs,
@@ -80,6 +84,9 @@ export function traceToJson(trace: RunTrace): string {
         bugs: c.bugs,
         ...(c.features !== undefined && c.features.length > 0 ? { features: c.features } : {}),
         ...(c.snapshotEvery !== undefined ? { snapshotEvery: c.snapshotEvery } : {}),
+        ...(c.latencyLognormal !== undefined ? { latencyLognormal: c.latencyLognormal } : {}),
+        ...(c.regions !== undefined ? { regions: c.regions } : {}),
+        ...(c.detector !== undefined ? { detector: c.detector } : {}),
       },
       schedule: r.schedule,
       untilMs: r.untilMs,
