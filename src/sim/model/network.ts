@@ -324,9 +324,19 @@ export function isPreciseNetwork(c: NetworkFields): boolean {
 }
 
 /** The shortest and longest one-way latency the run can draw (before `slow`, `delay` and reordering), ms. */
-export function latencyBoundsMs(
-  c: NetworkFields & { readonly nodeIds: readonly string[]; readonly clientIds: readonly string[] },
-): readonly [number, number] {
+type PlacedNetwork = NetworkFields & { readonly nodeIds: readonly string[]; readonly clientIds: readonly string[] };
+
+export function latencyBoundsMs(c: PlacedNetwork): readonly [number, number] {
+  if (c.regions === undefined && c.latencyLognormal === undefined) return c.latencyMs;
+  // Checkers ask every step; a configuration never changes, so its bounds are worked out once.
+  let bounds = BOUNDS.get(c);
+  if (bounds === undefined) BOUNDS.set(c, (bounds = boundsOf(c)));
+  return bounds;
+}
+
+const BOUNDS = new WeakMap<object, readonly [number, number]>();
+
+function boundsOf(c: PlacedNetwork): readonly [number, number] {
   if (c.regions !== undefined) {
     const { matrix, regionOf } = placeActors(c.regions, c.nodeIds, c.clientIds);
     const used = [...new Set(regionOf.values())];
