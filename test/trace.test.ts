@@ -400,8 +400,8 @@ describe('trace JSON', () => {
     ],
     [
       'an unknown message type',
-      JSON.stringify({ ...good, messages: [{ ...(good.messages as object[])[0], type: 'Gossip' }] }),
-      /^This trace is damaged: message 1 has unknown type "Gossip"\.$/,
+      JSON.stringify({ ...good, messages: [{ ...(good.messages as object[])[0], type: 'Telegram' }] }),
+      /^This trace is damaged: message 1 has unknown type "Telegram"\.$/,
     ],
   ];
   for (const [name, text, sentence] of bad) {

@@ -28,7 +28,10 @@ export type MessageKind =
   | 'client-reply'
   | 'store-write'
   | 'snapshot'
-  | 'snapshot-reply';
+  | 'snapshot-reply'
+  // Issue 28: the failure detectors' messages.
+  | 'gossip'
+  | 'keep-alive';
 
 interface Look {
   readonly shape: SymbolType;
@@ -51,6 +54,8 @@ export const MESSAGE_LOOKS: Readonly<Record<MessageKind, Look>> = {
   'store-write': { shape: symbolCross, size: 300, name: 'store write' },
   snapshot: { shape: symbolSquare, size: 420, name: 'InstallSnapshot (snapshots, §5)' },
   'snapshot-reply': { shape: symbolTriangle, size: 260, name: 'InstallSnapshot reply', hollow: true },
+  gossip: { shape: symbolDiamond, size: 200, name: 'gossip (a view of who is alive)', hollow: true },
+  'keep-alive': { shape: symbolWye, size: 200, name: 'keep-alive (a lock holder is alive)', hollow: true },
 };
 
 export const MESSAGE_KINDS = Object.keys(MESSAGE_LOOKS) as MessageKind[];
@@ -90,6 +95,10 @@ export function messageKind(m: Pick<MessageView, 'type' | 'ok' | 'heartbeat'>): 
       return 'snapshot';
     case 'InstallSnapshotReply':
       return 'snapshot-reply';
+    case 'Gossip':
+      return 'gossip';
+    case 'KeepAlive':
+      return 'keep-alive';
   }
 }
 
@@ -112,4 +121,6 @@ export const KIND_VARS: Readonly<Record<MessageKind, string>> = {
   'store-write': '--msg-store',
   snapshot: '--msg-snapshot',
   'snapshot-reply': '--msg-snapshot',
+  gossip: '--msg-gossip',
+  'keep-alive': '--msg-client',
 };

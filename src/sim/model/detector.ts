@@ -264,3 +264,14 @@ export function describeDetector(d: DetectorConfig | undefined, c: TimingFields)
     }
   }
 }
+
+/**
+ * What a node asks its failure detector when it hears its leader (NodeHost.leaderWatch; the
+ * detectors are in src/sim/detect/). Absent or null: the chapter's randomized timer, reset by every
+ * heartbeat. The detector answers when the node's election timer fires now; the node's other
+ * timer restarts (granting a vote, campaigning, restarting) stay the chapter's draws.
+ */
+export interface LeaderWatch {
+  /** Node `index` accepted AppendEntries or InstallSnapshot from `leader` at `exactMs` (in the step of `nowMs`). */
+  heardLeader(index: number, leader: string, nowMs: number, exactMs: number): number;
+}

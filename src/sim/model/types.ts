@@ -246,7 +246,24 @@ export interface StoreWrite {
   readonly lockKey: string | null;
 }
 
-export type Message = RaftMessage | ClientRequest | ClientReply | StoreWrite;
+/**
+ * Issue 28, the gossip detector (src/sim/detect/gossip.ts): the sender's view — each member's
+ * heartbeat counter (members: the run's nodes, then its clients) and whom it suspects (1).
+ */
+export interface Gossip {
+  readonly type: 'Gossip';
+  readonly counts: Int32Array;
+  readonly suspects: Uint8Array;
+}
+
+/** Issue 28: a lock holder tells the leader it is alive, for the lock service's failure detector (takeover). */
+export interface KeepAlive {
+  readonly type: 'KeepAlive';
+  /** The keys the client believes it holds. */
+  readonly keys: readonly string[];
+}
+
+export type Message = RaftMessage | ClientRequest | ClientReply | StoreWrite | Gossip | KeepAlive;
 export type MessageType = Message['type'];
 
 export const RAFT_MESSAGE_TYPES = ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply'] as const;

@@ -15,6 +15,11 @@ import { MessageQueue } from './messageQueue';
 import { isPreciseNetwork, latencyBoundsMs } from '../model/network';
 import { LatencyDraws } from './latency';
 import { PreciseQueue } from './preciseQueue';
+// Issue 28: the failure detectors other than the chapter's fixed timer.
+import { gossipParams, phiParams, type LeaderWatch } from '../model/detector';
+import { GossipMembership } from '../detect/gossip';
+import { PhiLeaderWatch } from '../detect/phiWatch';
+import { detectorRandom } from '../detect/stream';
 import { RaftNode, type NodeBugs, type NodeHost } from '../raft/node';
 import { CPythonRandom, randintParams, type RandintParams } from '../model/prng';
 import type { ApplyResult, Command, Envelope, LogEntry, Message, MessageType, RaftMessage, SnapshotState } from '../model/types';
@@ -47,6 +52,8 @@ export interface ClusterExtension {
   restoreSnapshotState?(node: RaftNode, state: SnapshotState | null): void;
   /** A server joined the run (membership changes): it needs its own copy of the state machine. */
   onNodeAdded?(node: RaftNode): void;
+  /** Issue 28, the gossip detector: whether client `id` is up to gossip (alive and not paused). */
+  clientAwake?(id: string): boolean;
 }
 
 export interface DroppedMessage {
@@ -114,6 +121,17 @@ export class Cluster implements NodeHost {
   /** `slow` (issue 28): every latency drawn is multiplied by this until `slowUntilMs` (null: until changed). */
   slowFactor = 1;
   slowUntilMs: number | null = null;
+  /**
+   * Issue 28, the failure detector (src/sim/detect/): null for the chapter's fixed timer. Nodes
+   * read `leaderWatch` when they hear their leader; `gossip` also runs rounds and takes Gossip
+   * messages. Their draws come from `detectorRng` (the detectors' own stream), never from `rng`.
+   */
+  readonly leaderWatch: LeaderWatch | null = null;
+  readonly phiWatch: PhiLeaderWatch | null = null;
+  readonly gossip: GossipMembership | null = null;
+  readonly detectorRng: CPythonRandom | null = null;
+  /** The stream a send draws from: the run's own, or the detectors' while `sendDetector` sends. */
+  private sendRng: CPythonRandom;
   private seq = 0;
   /** Partition groups; empty means everyone reaches everyone. */
   groups: string[][] = [];
@@ -179,6 +197,7 @@ export class Cluster implements NodeHost {
     this.inflight = this.precise ? new PreciseQueue() : new MessageQueue();
     this.latencyDraws = this.precise ? new LatencyDraws(config) : null;
     this.rng = new CPythonRandom(config.seed);
+    this.sendRng = this.rng;
     this.heartbeatMs = config.heartbeatMs;
     this.timeoutRange = config.electionTimeoutMs;
     this.latencyRange = config.latencyMs;
@@ -205,6 +224,44 @@ export class Cluster implements NodeHost {
       this.nodes.push(node);
       this.nodeById.set(id, node);
     });
+    const detector = config.detector;
+    if (detector !== undefined) this.detectorRng = detectorRandom(config.seed);
+    if (detector !== undefined && this.detectorRng !== null && detector.kind !== 'fixed') {
+      if (detector.kind === 'phi-accrual')
+        this.leaderWatch = this.phiWatch = new PhiLeaderWatch(phiParams(detector, config), config.heartbeatMs, this.detectorRng);
+      else
+        this.leaderWatch = this.gossip = new GossipMembership(
+          gossipParams(detector, config),
+          this,
+          ids,
+          config.clientIds,
+          this.detectorRng,
+        );
+    }
+  }
+
+  /**
+   * Issue 28: a failure detector's own message (gossip, a keep-alive): sent like any message, but
+   * its draws (latency, loss, …) come from the detectors' stream, so the run's main stream draws
+   * exactly what the run without the detector draws until the two behave differently.
+   */
+  sendDetector(src: string, dst: string, msg: Message): void {
+    const rng = this.detectorRng;
+    if (rng === null) {
+      this.send(src, dst, msg);
+      return;
+    }
+    this.sendRng = rng;
+    try {
+      this.send(src, dst, msg);
+    } finally {
+      this.sendRng = this.rng;
+    }
+  }
+
+  /** Issue 28, the gossip detector's host: a client gossips while it is alive and not paused. */
+  clientAwake(id: string): boolean {
+    return this.extension?.clientAwake?.(id) ?? false;
   }
 
   // -- services the nodes call ------------------------------------------------------------
@@ -241,10 +298,10 @@ export class Cluster implements NodeHost {
     }
     const p = this.latencyDraw;
     const latency =
-      p !== null ? this.rng.randintShifted(p.a, p.width, p.shift) : this.rng.randint(this.latencyRange[0], this.latencyRange[1]);
+      p !== null ? this.sendRng.randintShifted(p.a, p.width, p.shift) : this.sendRng.randint(this.latencyRange[0], this.latencyRange[1]);
     const deliverAt = this.nowMs + latency;
     // Loss draws only when switched on, so runs without it stay reference-exact.
-    const lost = this.lossPct > 0 && this.rng.random() * 100 < this.lossPct;
+    const lost = this.lossPct > 0 && this.sendRng.random() * 100 < this.lossPct;
     if (this.unreliable) {
       this.sendUnreliably(src, dst, msg, deliverAt, lost);
       return;
@@ -268,12 +325,13 @@ export class Cluster implements NodeHost {
     // `slow` (issue 28): the drawn latency times the factor, to the nearest whole ms.
     const slow = this.slowing() ? this.slowFactor : 1;
     let at = (slow === 1 ? deliverAt : this.nowMs + Math.round((deliverAt - this.nowMs) * slow)) + extra;
-    if (this.reorderPct > 0 && this.rng.random() * 100 < this.reorderPct) at += 1 + this.rng.randbelow(2 * this.latencyRange[1] + 1);
+    if (this.reorderPct > 0 && this.sendRng.random() * 100 < this.reorderPct)
+      at += 1 + this.sendRng.randbelow(2 * this.latencyRange[1] + 1);
     const seq = this.seq++;
     this.inflight.enqueue(at, seq, this.nowMs, src, dst, msg, lost);
     if (this.tracer !== null) this.tracer.sent(seq, this.nowMs, at, src, dst, msg);
-    if (this.duplicatePct > 0 && this.rng.random() * 100 < this.duplicatePct) {
-      const copyLatency = this.rng.randint(this.latencyRange[0], this.latencyRange[1]);
+    if (this.duplicatePct > 0 && this.sendRng.random() * 100 < this.duplicatePct) {
+      const copyLatency = this.sendRng.randint(this.latencyRange[0], this.latencyRange[1]);
       const copyAt = this.nowMs + (slow === 1 ? copyLatency : Math.round(copyLatency * slow)) + extra;
       const copySeq = this.seq++;
       this.inflight.enqueue(copyAt, copySeq, this.nowMs, src, dst, msg, false);
@@ -287,7 +345,7 @@ export class Cluster implements NodeHost {
    * leaves now — or, while a message is being delivered, at that message's microsecond.
    */
   private sendPrecise(src: string, dst: string, msg: Message): void {
-    const rng = this.rng;
+    const rng = this.sendRng;
     const draws = this.latencyDraws as LatencyDraws;
     const nowUs = this.atUs >= 0 ? this.atUs : this.nowMs * 1000;
     const slow = this.slowing() ? this.slowFactor : 1;
@@ -456,6 +514,12 @@ export class Cluster implements NodeHost {
       }
       const payload = env.payload;
       if (tracer !== null) tracer.delivering(env.seq);
+      // Issue 28: a Gossip message is the gossip detector's, whoever it reaches.
+      if (payload.type === 'Gossip' && this.gossip !== null && node !== undefined) {
+        this.gossip.receive(node.index, payload);
+        queue.release(env);
+        continue;
+      }
       // Raft RPCs go to the node; everything else (client requests, replies, store writes) to the
       // service on top. Without one, every message is a Raft RPC between nodes.
       if (node !== undefined && (this.extension === null || isRaftMessage(payload))) node.onMessage(env.src, payload as RaftMessage);
@@ -466,6 +530,7 @@ export class Cluster implements NodeHost {
     if (tracer !== null) tracer.deliveriesDone();
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) nodes[i].tick();
+    if (this.gossip !== null) this.gossip.tick(now);
     if (this.extension) this.extension.tick();
     if (this.calmAtMs !== null) this.probe();
     const observers = this.observers;
@@ -503,8 +568,9 @@ export class Cluster implements NodeHost {
     const soonest = this.nowMs + 1;
     if (this.extension !== null || this.observers.length > 0) return soonest;
     let next = this.inflight.peekDeliverAt();
-    // The end of a slow phase is logged at its time.
+    // The end of a slow phase is logged at its time, and gossip rounds run at theirs.
     if (this.slowUntilMs !== null && this.slowUntilMs < next) next = this.slowUntilMs;
+    if (this.gossip !== null && this.gossip.nextDueMs() < next) next = this.gossip.nextDueMs();
     const nodes = this.nodes;
     for (let i = 0; i < nodes.length; i++) {
       const due = nodes[i].nextTickDue();
@@ -524,11 +590,18 @@ export class Cluster implements NodeHost {
     let last = this.inflight.peekDeliverAt() - 1;
     if (last <= now) return;
     if (limitMs < last) last = limitMs;
-    // Not past the end of a slow phase (issue 28), which is logged at its time.
+    // Not past the end of a slow phase (issue 28), which is logged at its time, nor a gossip round.
     const slowEnd = this.slowUntilMs;
     if (slowEnd !== null && slowEnd - 1 < last) {
       if (slowEnd - 1 <= now) return;
       last = slowEnd - 1;
+    }
+    if (this.gossip !== null) {
+      const round = this.gossip.nextDueMs() - 1;
+      if (round < last) {
+        if (round <= now) return;
+        last = round;
+      }
     }
     // ...and before any node's timer or heartbeat.
     const nodes = this.nodes;
@@ -598,6 +671,9 @@ export class Cluster implements NodeHost {
   restart(id: string): void {
     const node = this.node(id);
     node.restart(this.bugSet.has('forget-vote'));
+    // Issue 28: what a detector learnt on this node is volatile too.
+    this.phiWatch?.forget(node.index);
+    this.gossip?.forget(node.index);
     this.extension?.onRestart(node);
     // Snapshots (§5): the state machine starts from the snapshot, not from nothing.
     if (node.snapshot !== null) this.restoreSnapshotState(node, node.snapshot.state);

@@ -6,6 +6,7 @@
  * The node is a state machine (etcd-io/raft's `Step`): messages and ticks come in, sends and
  * events go out through its host. Role changes happen only in becomeFollower/Candidate/Leader.
  */
+import type { LeaderWatch } from '../model/detector';
 import { describe } from '../model/describe';
 import { backUp, conflictHint } from './fastBackup';
 import type { DetailBody, EventKind } from '../model/events';
@@ -44,6 +45,13 @@ export interface NodeHost {
   randomElectionTimeout(): number;
   /** `node`'s own clock reading (clock drift applies): what a lease is counted by (§6.4.1); the simulated time if absent. */
   localNowMs?(node: RaftNode): number;
+  /**
+   * Issue 28: the run's failure detector, when it is not the chapter's fixed timer (absent or null):
+   * it says when a follower that just heard its leader campaigns (src/sim/detect/).
+   */
+  readonly leaderWatch?: LeaderWatch | null;
+  /** Now to the microsecond, in a precise network (issue 28); `nowMs` if absent. */
+  readonly exactNowMs?: number;
   send(src: string, dst: string, msg: RaftMessage): void;
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
   recordLeader(term: number, id: string, voters: readonly string[]): void;
@@ -245,6 +253,20 @@ export class RaftNode {
     const now = this.host.nowMs;
     this.electionTimerStart = now;
     this.electionDeadline = now + this.host.randomElectionTimeout();
+  }
+
+  /**
+   * This term's leader was heard (AppendEntries, InstallSnapshot): the chapter restarts the
+   * randomized election timer. With another failure detector (issue 28) the chapter's timeout is
+   * still drawn — so the main stream, every latency included, stays the fixed run's until the two
+   * runs behave differently — and the detector says when the timer fires.
+   */
+  private heardLeader(leader: string): void {
+    this.resetElectionTimer();
+    const watch = this.host.leaderWatch;
+    if (watch === undefined || watch === null) return;
+    const now = this.host.nowMs;
+    this.electionDeadline = watch.heardLeader(this.index, leader, now, this.host.exactNowMs ?? now);
   }
 
   /** One simulated millisecond: a leader heartbeats, everyone else watches the timer. */
@@ -756,7 +778,7 @@ export class RaftNode {
     this.becomeFollower(msg.term); // a candidate that hears from this term's leader yields
     this.leaderId = msg.leader;
     this.leaderHeardMs = this.host.nowMs;
-    this.resetElectionTimer();
+    this.heardLeader(msg.leader);
     const prev = msg.prevLogIndex;
     const log = this.raftLog;
     // Snapshots (§5): entries up to `base` are in this node's snapshot, all committed and matching.
@@ -941,7 +963,7 @@ export class RaftNode {
     this.becomeFollower(msg.term);
     this.leaderId = msg.leader;
     this.leaderHeardMs = this.host.nowMs;
-    this.resetElectionTimer();
+    this.heardLeader(msg.leader);
     const snap = msg.snapshot;
     const log = this.raftLog;
     if (snap.index > this.commitIndex && snap.index > log.snapshotIndex) {

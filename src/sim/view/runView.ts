@@ -9,7 +9,7 @@ import type { DetailEvent, SimEvent } from '../model/events';
 import type { ClientIntent } from '../model/schedule';
 import type { Simulation } from '../run/simulation';
 import type { StoreWriteRecord } from '../model/types';
-import type { AppendEntries, Message, MessageType, Role } from '../model/types';
+import type { AppendEntries, Gossip, Message, MessageType, Role } from '../model/types';
 import type { Membership } from '../raft/membership';
 import type { RaftNode } from '../raft/node';
 
@@ -211,7 +211,23 @@ export function messageLabel(payload: Message): string {
       return `InstallSnapshot term ${payload.term}: snapshot ≤ ${payload.snapshot.index}, term ${payload.snapshot.term}`;
     case 'InstallSnapshotReply':
       return `snapshot installed, match ${payload.matchIndex} (term ${payload.term})`;
+    // Issue 28: the failure detectors' messages.
+    case 'Gossip':
+      return `gossip: ${gossipSummary(payload)}`;
+    case 'KeepAlive':
+      return `keep-alive ${payload.keys.join(', ')}`;
   }
+}
+
+/** A gossip view in a few words: "7 counters, suspects 1". */
+function gossipSummary(g: Gossip): string {
+  let known = 0;
+  let suspects = 0;
+  for (let i = 0; i < g.counts.length; i++) {
+    if (g.counts[i] > 0) known++;
+    if (g.suspects[i] !== 0) suspects++;
+  }
+  return `${known} counter${known === 1 ? '' : 's'}${suspects > 0 ? `, suspects ${suspects}` : ''}`;
 }
 
 function membershipView(node: RaftNode, leader: RaftNode | null): MembershipView {

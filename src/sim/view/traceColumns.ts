@@ -21,6 +21,9 @@ export const MESSAGE_TYPES: readonly MessageType[] = [
   'InstallSnapshot',
   'InstallSnapshotReply',
   'TimeoutNow',
+  // Issue 28: the failure detectors' messages (codes after the others, so older codes keep their meaning).
+  'Gossip',
+  'KeepAlive',
 ];
 const TYPE_CODE = new Map<MessageType, number>(MESSAGE_TYPES.map((t, i) => [t, i]));
 

@@ -591,6 +591,11 @@ export function messageLabel(msg: Message): string {
       return `InstallSnapshot term ${msg.term}, snapshot ≤ ${msg.snapshot.index} (term ${msg.snapshot.term})`;
     case 'InstallSnapshotReply':
       return `InstallSnapshotReply term ${msg.term}, match ${msg.matchIndex}`;
+    // Issue 28: the failure detectors' messages.
+    case 'Gossip':
+      return `Gossip, ${msg.counts.length} counters`;
+    case 'KeepAlive':
+      return `KeepAlive ${msg.keys.join(', ')}`;
   }
 }
 

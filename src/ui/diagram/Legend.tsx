@@ -7,6 +7,9 @@ import { roleShapePath } from './NodeGlyph';
 /** Message kinds only a protocol feature sends: listed only in runs with it on. */
 const FEATURE_KINDS: Partial<Record<MessageKind, FeatureName>> = { snapshot: 'snapshots', 'snapshot-reply': 'snapshots' };
 
+/** Issue 28: the failure detectors' messages, listed only in runs that send them (`detectorKinds`). */
+const DETECTOR_KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>(['gossip', 'keep-alive']);
+
 /** Shorter names where the full one would push the legend to a third row at 1280 px; the full name is the item's title. */
 const SHORT_NAMES: Partial<Record<MessageKind, string>> = {
   append: 'AppendEntries',
@@ -14,8 +17,15 @@ const SHORT_NAMES: Partial<Record<MessageKind, string>> = {
 };
 
 /** `features`: the run's protocol features, so a feature's message kinds are listed only when it is on (absent: every kind). */
-export const Legend = memo(function Legend({ features }: { features?: readonly FeatureName[] }) {
+export const Legend = memo(function Legend({
+  features,
+  detectorKinds = [],
+}: {
+  features?: readonly FeatureName[];
+  detectorKinds?: readonly MessageKind[];
+}) {
   const kinds = MESSAGE_KINDS.filter((k) => {
+    if (DETECTOR_KINDS.has(k)) return detectorKinds.includes(k);
     const needs = FEATURE_KINDS[k];
     return needs === undefined || features === undefined || features.includes(needs);
   });

@@ -83,6 +83,7 @@ const LIGHT_VALUES: Readonly<Record<string, string>> = {
   '--msg-client': '#8e3fb0',
   '--msg-client-reply': '#b5459b',
   '--msg-store': '#99541c',
+  '--msg-gossip': '#7d6b00',
   '--group-0': '#3f7fd9',
   '--group-1': '#d9823f',
   '--group-2': '#3fae6b',
@@ -114,6 +115,7 @@ const DARK_VALUES: Readonly<Record<string, string>> = {
   '--msg-client': '#d08bf0',
   '--msg-client-reply': '#f08bd4',
   '--msg-store': '#e0a060',
+  '--msg-gossip': '#e3cf5a',
   '--lease-client': '#d08bf0',
   '--lease-service': '#fb923c',
 };

@@ -1,0 +1,123 @@
+/**
+ * Issue 28's failure detectors (docs/semantics.md, "Failure detectors"): phi-accrual's suspicion
+ * comes from the window of heartbeat inter-arrival times (Hayashibara et al. 2004), so a slower
+ * but steady network raises latency without raising suspicion; gossip spreads suspicion from view
+ * to view (van Renesse et al. 1998, SWIM's suspicion); a detector draws from its own stream, so a
+ * run where the leader never fails is the fixed run's, line for line.
+ */
+import { describe, expect, it } from 'vitest';
+import { Simulation } from '../src/sim/run/simulation';
+import { DEFAULT_CONFIG, configFromFields, type ConfigFields } from '../src/sim/model/config';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { ArrivalWindow, crossingY, normalTail, phiOf } from '../src/sim/detect/phi';
+import { runSimCli } from '../src/cli/simCli';
+
+const config = (fields: ConfigFields) => {
+  const c = configFromFields(DEFAULT_CONFIG, fields);
+  if (typeof c === 'string') throw new Error(c);
+  return c;
+};
+const schedule = (text: string) => parseSchedule(text);
+
+describe('phi-accrual: suspicion from the inter-arrival window', () => {
+  it('φ is −log10 of the chance a heartbeat is merely late: 0.3 at the mean, growing with the silence', () => {
+    expect(normalTail(0)).toBeCloseTo(0.5, 10);
+    expect(phiOf(100, 100, 10)).toBeCloseTo(-Math.log10(0.5), 10);
+    expect(phiOf(120, 100, 10)).toBeGreaterThan(phiOf(110, 100, 10));
+    // The crossing point of Φ is where φ equals Φ.
+    const y = crossingY(8);
+    expect(phiOf(100 + y * 10, 100, 10)).toBeCloseTo(8, 6);
+  });
+
+  it('a slower but steady network raises the mean, not the suspicion; a jittery one raises σ and the timeout', () => {
+    const steady = (gap: number) => {
+      const w = new ArrivalWindow(20, 50);
+      for (let i = 0; i <= 40; i++) w.heartbeat(i * gap);
+      return w;
+    };
+    const fast = steady(50);
+    const slow = steady(150);
+    expect(fast.meanMs).toBeCloseTo(50, 6);
+    expect(slow.meanMs).toBeCloseTo(150, 6);
+    // 150 ms of silence: damning on the 50 ms network, ordinary on the 150 ms one.
+    expect(fast.phiAt(fast.lastMs + 150, 5)).toBeGreaterThan(8);
+    expect(slow.phiAt(slow.lastMs + 150, 5)).toBeLessThan(1);
+    const y = crossingY(8);
+    expect(slow.timeoutMs(y, 5) - fast.timeoutMs(y, 5)).toBeCloseTo(100, 6);
+    const jitter = new ArrivalWindow(20, 50);
+    for (let i = 0, t = 0; i <= 40; i++, t += i % 2 === 0 ? 30 : 70) jitter.heartbeat(t);
+    expect(jitter.meanMs).toBeCloseTo(50, 0);
+    expect(jitter.timeoutMs(y, 5)).toBeGreaterThan(fast.timeoutMs(y, 5) + 50);
+  });
+
+  it('the window keeps only the last N inter-arrivals: old fast heartbeats are forgotten', () => {
+    const w = new ArrivalWindow(10, 50);
+    let t = 0;
+    for (let i = 0; i < 30; i++) w.heartbeat((t += 50));
+    for (let i = 0; i < 10; i++) w.heartbeat((t += 200));
+    expect(w.meanMs).toBeCloseTo(200, 6);
+  });
+});
+
+describe('a detector draws from its own stream', () => {
+  it('with no failure, phi-accrual and gossip runs are the fixed run: its lines, commits and the main stream’s next draw', () => {
+    const lines = (fields: ConfigFields) => {
+      const sim = new Simulation(config(fields), schedule('@400 submit x=1; @900 submit y=2'));
+      sim.advanceTo(3000);
+      const c = sim.cluster;
+      // The chapter's lines, what each node committed, and the main stream's next draw.
+      return { lines: c.events.map((e) => e.line), commits: c.nodes.map((n) => n.commitIndex), next: c.rng.random() };
+    };
+    const fixed = lines({});
+    expect(fixed.lines.length).toBeGreaterThanOrEqual(2);
+    expect(fixed.commits).toEqual([2, 2, 2, 2, 2]);
+    expect(lines({ detector: 'phi-accrual' })).toEqual(fixed);
+    expect(lines({ detector: 'gossip' })).toEqual(fixed);
+  });
+
+  it('phi-accrual: a follower campaigns Φ’s adaptive timeout after the crashed leader’s last heartbeat, sooner than the chapter’s timer at Φ 1', () => {
+    const firstCampaign = (fields: ConfigFields) => {
+      const sim = new Simulation(config(fields), schedule('@1000 crash n2'));
+      sim.advanceTo(4000);
+      const e = sim.cluster.events.find((x) => x.t > 1000 && x.line.includes('election timeout'));
+      if (e === undefined) throw new Error('no election after the crash');
+      return e.t;
+    };
+    const low = firstCampaign({ detector: 'phi-accrual', phi: '1' });
+    const high = firstCampaign({ detector: 'phi-accrual', phi: '16' });
+    expect(low).toBeLessThan(high);
+    // The last heartbeat reached the followers before 1000 ms + latency; Φ 1 is about 1 σ past the mean.
+    expect(low - 1000).toBeLessThan(50 + 15 + 150 + 1);
+  });
+});
+
+describe('gossip: suspicion spreads from view to view', () => {
+  it('a crashed node is suspected by every live node within a few rounds, some of them told by gossip', () => {
+    const sim = new Simulation(config({ nodes: '60', detector: 'gossip', suspect: '400' }), schedule('@1000 crash n7'));
+    sim.advanceTo(2500);
+    const g = sim.cluster.gossip;
+    expect(g).not.toBeNull();
+    if (g === null) return;
+    const of7 = g.suspicions.filter((s) => s.member === 'n7');
+    expect(g.suspectedBy('n7')).toEqual({ by: 59, of: 59 });
+    expect(of7.some((s) => s.how === 'gossip')).toBe(true);
+    // Told by gossip before its own silence ran out: the first suspicion comes ≥ 400 ms after the
+    // crash, and everyone has it less than the 400 ms more a node's own silence would take.
+    const first = Math.min(...of7.map((s) => s.t));
+    const last = Math.max(...of7.map((s) => s.t));
+    expect(first).toBeGreaterThanOrEqual(1400);
+    expect(last - first).toBeLessThan(400);
+    // Nobody suspects a live node.
+    expect(g.suspicions.filter((s) => s.member !== 'n7' && s.t < 2500)).toEqual([]);
+  });
+
+  it('bad detector input is one sentence naming the field', () => {
+    const r = runSimCli(['--detector', 'heartbeat']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/detector must be one of fixed, phi-accrual, gossip/i);
+    const p = runSimCli(['--phi', '3']);
+    expect(p.code).toBe(2);
+    expect(p.stderr).toMatch(/phi-accrual/);
+  });
+});
