@@ -307,7 +307,10 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
             line,
           })),
           staleWritesAccepted: checker.findings.length,
-          leasesEndedEarlyUnderDrift: checker.leaseFindings.length,
+          leasesEndedEarlyUnderDrift: checker.leaseFindings.filter((f) => f.why === undefined).length,
+          // Issue 28: locks a failure detector handed over while their holder still counted its lease
+          // (only when there are any: a report of a run without a detector keeps its bytes).
+          ...twoHolders(checker.leaseFindings),
           liveness: checker.liveness,
         }
       : { checked: false };
@@ -335,13 +338,24 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     if (checker.liveness.state !== 'idle') lines.push(`liveness ${checker.liveness.state}: ${checker.liveness.note}`);
     if (checker.findings.length > 0)
       lines.push(`findings: the unfenced store accepted ${checker.findings.length} write(s) from clients whose lease had ended`);
-    if (checker.leaseFindings.length > 0) {
+    const drifted = checker.leaseFindings.filter((f) => f.why === undefined).length;
+    if (drifted > 0) {
+      lines.push(`findings: with clock drift set, the service ended ${drifted} lease(s) before the client's own count ran out`);
+    }
+    // Issue 28: the service's failure detector handed a lock over while its holder still counted its lease.
+    const taken = checker.leaseFindings.filter((f) => f.why === 'takeover');
+    if (taken.length > 0) {
       lines.push(
-        `findings: with clock drift set, the service ended ${checker.leaseFindings.length} lease(s) before the client's own count ran out`,
+        `findings: two holders — the service's failure detector handed ${taken.length} lock(s) over while the holder still counted its lease (${taken.map((f) => `${f.client} on ${f.key} until t=${f.deadline} ms`).join('; ')}): the takeover threshold must exceed the TTL`,
       );
     }
   }
   return { code: broken ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run) };
+}
+
+function twoHolders(findings: readonly { readonly why?: 'takeover' }[]): { twoHolders?: number } {
+  const n = findings.filter((f) => f.why === 'takeover').length;
+  return n > 0 ? { twoHolders: n } : {};
 }
 
 /** Per model, the search may take this long before it answers "unknown". */

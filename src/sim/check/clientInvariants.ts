@@ -27,6 +27,11 @@ export interface LeaseDriftFinding {
   readonly client: string;
   readonly key: string;
   readonly deadline: number;
+  /**
+   * Issue 28: `takeover` when the service's failure detector handed the lock over before the lease
+   * ran out (a takeover threshold below the TTL: two holders, the chapter's hazard); absent: drift.
+   */
+  readonly why?: 'takeover';
 }
 
 interface GrantRecord {
@@ -82,12 +87,14 @@ export class ClientViewChecker {
       (c.type === 'expire' && result.type === 'Expired' && result.existed)
     ) {
       this.committed.delete(c.key);
-      this.leaseEnded(c.key, now, `the committed log freed ${c.key} (${commandText(c)})`);
+      // Issue 28: an expiry the leader's failure detector proposed before the lease ran out.
+      const takeover = c.type === 'expire' && this.service.takenOver.has(c.token);
+      this.leaseEnded(c.key, now, `the committed log freed ${c.key} (${commandText(c)})`, takeover);
     }
   }
 
   /** `key` left its holder in the committed table: no client may still be counting a lease on it. */
-  private leaseEnded(key: string, now: number, what: string): void {
+  private leaseEnded(key: string, now: number, what: string, takeover = false): void {
     for (const client of this.service.clients.values()) {
       const holding = client.holdings.get(key);
       if (holding === undefined || holding.deadline <= now || !client.alive) continue;
@@ -95,11 +102,15 @@ export class ClientViewChecker {
       // A client that asked to release the key gave it up when it asked.
       const o = client.outstanding;
       if (o !== null && o.intent.op === 'release' && o.intent.key === key) continue;
-      this.leaseBroken(client.id, key, holding.deadline, now, what);
+      this.leaseBroken(client.id, key, holding.deadline, now, what, takeover);
     }
   }
 
-  private leaseBroken(client: string, key: string, deadline: number, now: number, what: string): void {
+  private leaseBroken(client: string, key: string, deadline: number, now: number, what: string, takeover = false): void {
+    if (takeover) {
+      this.findings.push({ t: now, client, key, deadline, why: 'takeover' });
+      return;
+    }
     if (this.drift) {
       this.findings.push({ t: now, client, key, deadline });
       return;

@@ -319,6 +319,18 @@ export const lockService = {
     `${node} granted ${key} to ${client} with token ${token}, but ${client} is gone: releasing the ghost lock`,
   leaseRanOut: (node: string, key: string, token: number, owner: string) =>
     `${node} lease on ${key} (token ${token}, ${owner}) ran out by its clock; proposes expire`,
+  // Issue 28: the service's failure detector hands a lock over before its lease runs out.
+  takeover: (
+    node: string,
+    key: string,
+    token: number,
+    owner: string,
+    detector: string,
+    silentMs: number,
+    phi: number | null,
+    leftMs: number,
+  ) =>
+    `${node} suspects ${owner} (${detector}: silent ${silentMs} ms${phi !== null ? `, φ ${phi === Infinity ? '∞' : phi.toFixed(1)}` : ''}) and takes ${key} (token ${token}) over ${leftMs} ms before its lease ends; proposes expire`,
   clientAsks: (client: string, node: string, intent: ClientIntent) =>
     intent.op === 'acquire'
       ? `${client} asks ${node} for ${intent.key} (lease ${intent.leaseMs} ms)`

@@ -8,7 +8,7 @@ import type { EventKind } from '../model/events';
 import type { History, HistoryOp } from '../model/history';
 import type { ReadMode } from '../model/config';
 import type { ClientIntent } from '../model/schedule';
-import type { ClientReply, ClientRequest, StoreWrite } from '../model/types';
+import type { ClientReply, ClientRequest, KeepAlive, StoreWrite } from '../model/types';
 
 /** A client that hears nothing for this long tries the next node. */
 export const CLIENT_RETRY_MS = 300;
@@ -20,7 +20,11 @@ export const CLIENT_RETRY_MS = 300;
 export interface ClientHost {
   readonly nowMs: number;
   readonly config: { readonly nodeIds: readonly string[]; readonly readMode?: ReadMode };
-  send(src: string, dst: string, msg: ClientRequest | StoreWrite): void;
+  send(src: string, dst: string, msg: ClientRequest | StoreWrite | KeepAlive): void;
+  /** Now to the microsecond in a precise network (issue 28): what the history is stamped with; `nowMs` if absent. */
+  readonly exactNowMs?: number;
+  /** Issue 28: a failure detector's message (a keep-alive), drawn from the detectors' stream; `send` if absent. */
+  sendDetector?(src: string, dst: string, msg: KeepAlive): void;
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
 }
 
@@ -74,6 +78,12 @@ export class ClientActor {
   status = 'idle';
   /** Reads: the answer to the client's last put or get (`get x -> 1`), for the UI; null before any. */
   lastResult: string | null = null;
+  /**
+   * Issue 28: while it believes it holds a lock, the client tells the leader it is alive every this
+   * many ms (the lock service's failure detector listens); 0, the chapter's, never.
+   */
+  keepAliveMs = 0;
+  private nextKeepAliveMs = 0;
 
   constructor(id: string, host: ClientHost, listener: ClientListener | null, history: History) {
     this.id = id;
@@ -81,6 +91,11 @@ export class ClientActor {
     this.listener = listener;
     this.history = history;
     this.believedLeader = host.config.nodeIds[0];
+  }
+
+  /** What the history is stamped with: now, to the microsecond in a precise network (issue 28). */
+  private stamp(): number {
+    return this.host.exactNowMs ?? this.host.nowMs;
   }
 
   paused(now: number): boolean {
@@ -147,6 +162,18 @@ export class ClientActor {
     if (this.pausedUntil >= 0 && now >= this.pausedUntil) this.wake();
     if (this.paused(now)) return;
     if (this.outstanding && now >= this.outstanding.retryAt) this.retry();
+    if (this.keepAliveMs > 0 && now >= this.nextKeepAliveMs && this.holdings.size > 0) this.keepAlive(now);
+  }
+
+  /** Issue 28: a keep-alive to the node it believes leads, naming the keys whose lease it still counts. */
+  private keepAlive(now: number): void {
+    const keys: string[] = [];
+    for (const [key, h] of this.holdings) if (h.deadline > now) keys.push(key);
+    if (keys.length === 0) return;
+    this.nextKeepAliveMs = now + this.keepAliveMs;
+    const msg: KeepAlive = { type: 'KeepAlive', keys };
+    if (this.host.sendDetector !== undefined) this.host.sendDetector(this.id, this.believedLeader, msg);
+    else this.host.send(this.id, this.believedLeader, msg);
   }
 
   // -- behaviour ------------------------------------------------------------------------------
@@ -164,8 +191,8 @@ export class ClientActor {
         const requestId = this.nextRequestId++;
         const record =
           intent.op === 'put'
-            ? this.history.invoke(this.id, 'put', intent.key, now, { value: intent.value })
-            : this.history.invoke(this.id, 'get', intent.key, now, { readMode: this.readModeOf(intent) });
+            ? this.history.invoke(this.id, 'put', intent.key, this.stamp(), { value: intent.value })
+            : this.history.invoke(this.id, 'get', intent.key, this.stamp(), { readMode: this.readModeOf(intent) });
         this.outstanding = {
           intent,
           requestId,
@@ -179,7 +206,7 @@ export class ClientActor {
       } else if (intent.op === 'acquire' || intent.op === 'release') {
         const requestId = this.nextRequestId++;
         const token = intent.op === 'release' ? (this.holdings.get(intent.key)?.token ?? null) : null;
-        const record = this.history.invoke(this.id, intent.op, intent.key, now, { token });
+        const record = this.history.invoke(this.id, intent.op, intent.key, this.stamp(), { token });
         this.outstanding = {
           intent,
           requestId,
@@ -287,12 +314,12 @@ export class ClientActor {
     if (o.intent.op === 'put' || o.intent.op === 'get') {
       const intent = o.intent;
       if (intent.op === 'put') {
-        this.history.complete(o.record, now, 'ok');
+        this.history.complete(o.record, this.stamp(), 'ok');
         this.lastResult = `put ${key}=${intent.value}`;
         this.log(say.clientPut(this.id, key, intent.value, src), 'client-put', [this.id, src]);
       } else {
         const value = msg.value ?? null;
-        this.history.complete(o.record, now, 'ok', null, value);
+        this.history.complete(o.record, this.stamp(), 'ok', null, value);
         this.lastResult = `get ${key} -> ${value ?? 'nothing'}`;
         this.log(say.clientGot(this.id, key, value, this.readModeOf(intent), src), 'client-got', [this.id, src]);
       }
@@ -300,7 +327,7 @@ export class ClientActor {
       this.drive();
       return;
     }
-    this.history.complete(o.record, now, msg.outcome, msg.outcome === 'granted' ? msg.token : o.record.token);
+    this.history.complete(o.record, this.stamp(), msg.outcome, msg.outcome === 'granted' ? msg.token : o.record.token);
     if (msg.outcome === 'granted' && msg.token !== null) {
       // Counted from the request's first send, which came before any node applied the grant.
       const deadline = o.firstSentAt + (o.intent.op === 'acquire' ? o.intent.leaseMs : 0);
@@ -345,9 +372,9 @@ export class ClientActor {
     const token = this.currentToken;
     this.log(say.clientWrites(this.id, key, value, token), 'client-writes', [this.id]);
     const msg: StoreWrite = { type: 'StoreWrite', key, value, token, lockKey: this.currentLockKey };
-    const now = this.host.nowMs;
+    const stamp = this.stamp();
     for (const store of STORES) {
-      this.history.writeSent(this.id, store, key, value, token, this.currentLockKey, now);
+      this.history.writeSent(this.id, store, key, value, token, this.currentLockKey, stamp);
       this.host.send(this.id, store, msg);
     }
   }

@@ -14,6 +14,7 @@ import type { RaftNode } from '../raft/node';
 import type { ClientIntent } from '../model/schedule';
 import { KvReads } from './reads';
 import { Store, type StoreId } from './stores';
+import { holderWatchFor, type HolderWatch } from './takeover';
 import {
   isKvCommand,
   isLockCommand,
@@ -65,6 +66,13 @@ export class LockService implements ClusterExtension {
   private readonly followerExpiry: boolean;
   /** Reads (§6.4): the leaders' side of put and get; null without the feature. */
   private readonly reads: KvReads | null;
+  /**
+   * Issue 28: the failure detector watching lock holders, which hands a lock over once the leader
+   * suspects its holder (takeover.ts); null, the chapter's, frees a lock only when its lease ends.
+   */
+  private readonly holderWatch: HolderWatch | null;
+  /** Tokens the holder watch took over (before their lease ended): the checker calls those two holders a finding. */
+  readonly takenOver = new Set<number>();
 
   constructor(cluster: Cluster, clientIds: readonly string[]) {
     this.cluster = cluster;
@@ -76,6 +84,10 @@ export class LockService implements ClusterExtension {
     this.unfenced = new Store('unfenced', false);
     this.followerExpiry = cluster.bugSet.has('follower-expiry');
     this.reads = cluster.features.reads ? new KvReads(cluster, this.machines) : null;
+    this.holderWatch = holderWatchFor(cluster.config, cluster.gossip);
+    // Keep-alives feed the fixed threshold and phi-accrual; under gossip clients gossip instead.
+    const keepAliveMs = this.holderWatch !== null && this.holderWatch.kind !== 'gossip' ? this.holderWatch.keepAliveMs : 0;
+    for (const c of this.clients.values()) c.keepAliveMs = keepAliveMs;
     cluster.extension = this;
   }
 
@@ -142,6 +154,17 @@ export class LockService implements ClusterExtension {
       return;
     }
     if (msg.type === 'ClientReply') this.clients.get(dst)?.receive(src, msg);
+    // Issue 28: a holder's keep-alive, heard by the node it reached (only a leader acts on it).
+    else if (msg.type === 'KeepAlive') {
+      const node = this.cluster.nodeById.get(dst);
+      if (node !== undefined && this.holderWatch !== null) this.holderWatch.keptAlive(node.index, src, this.cluster.exactNowMs);
+    }
+  }
+
+  /** Issue 28, the gossip detector's host: a client gossips while alive and awake. */
+  clientAwake(id: string): boolean {
+    const c = this.clients.get(id);
+    return c !== undefined && c.alive && !c.paused(this.cluster.nowMs);
   }
 
   tick(): void {
@@ -171,6 +194,7 @@ export class LockService implements ClusterExtension {
 
   /** A restarted node lost its applied lock table and the replies it owed: both are volatile. */
   onRestart(node: RaftNode): void {
+    this.holderWatch?.forget(node.index);
     this.machines[node.index].reset();
     this.pending.delete(node.id);
     this.latestRequest[node.index].clear();
@@ -357,7 +381,12 @@ export class LockService implements ClusterExtension {
     const local = this.cluster.localNowMs(node);
     let proposed = this.expiryProposed.get(node.id);
     for (const [key, holder] of locks) {
-      if (local < holder.grantedAtLocalMs + holder.leaseMs) continue;
+      if (local < holder.grantedAtLocalMs + holder.leaseMs) {
+        // Issue 28: the leader's failure detector may suspect the holder first (takeover.ts).
+        if (this.holderWatch !== null)
+          this.maybeTakeOver(node, key, holder.owner, holder.token, holder.grantedAtLocalMs + holder.leaseMs - local);
+        continue;
+      }
       if (!proposed) this.expiryProposed.set(node.id, (proposed = new Set()));
       if (proposed.has(holder.token)) continue;
       proposed.add(holder.token);
@@ -384,6 +413,30 @@ export class LockService implements ClusterExtension {
     }
   }
 
+  /**
+   * Issue 28: the leader suspects the holder of `key` (its detector: a takeover threshold,
+   * phi-accrual or gossip) while the lease has `leftMs` to run, and hands the lock over as an
+   * expiry would, once per token: the chapter's "the takeover threshold must exceed the TTL, or two
+   * nodes hold the same resource".
+   */
+  private maybeTakeOver(node: RaftNode, key: string, owner: string, token: number, leftMs: number): void {
+    const watch = this.holderWatch as HolderWatch;
+    let proposed = this.expiryProposed.get(node.id);
+    if (proposed?.has(token)) return;
+    const suspected = watch.suspects(node.index, owner, this.cluster.exactNowMs);
+    if (suspected === null) return;
+    if (!proposed) this.expiryProposed.set(node.id, (proposed = new Set()));
+    proposed.add(token);
+    this.takenOver.add(token);
+    const silent = Math.round(suspected.silentMs);
+    this.log(say.takeover(node.id, key, token, owner, watch.kind, silent, suspected.phi, Math.round(leftMs)), 'lock-takeover', [
+      node.id,
+      owner,
+    ]);
+    if (!this.expiryOps.has(token)) this.expiryOps.set(token, this.history.invoke(node.id, 'expire', key, this.cluster.nowMs, { token }));
+    this.propose(node, { type: 'expire', key, token }, null);
+  }
+
   /** Bug `follower-expiry`: a follower drops a lease by its own clock, outside the log. */
   private buggyFollowerExpiry(node: RaftNode): void {
     const locks = this.machines[node.index].locks;
@@ -400,7 +453,7 @@ export class LockService implements ClusterExtension {
     const store = storeId === 'fenced' ? this.fenced : this.unfenced;
     const leaseEnded = msg.token === null || !this.tokenStillHolds(msg.lockKey, msg.token);
     const record = store.write(this.cluster.nowMs, src, msg.key, msg.value, msg.token, msg.lockKey, leaseEnded);
-    this.history.writeLanded(src, storeId, msg.key, msg.value, msg.token, msg.lockKey, record.accepted, this.cluster.nowMs);
+    this.history.writeLanded(src, storeId, msg.key, msg.value, msg.token, msg.lockKey, record.accepted, this.cluster.exactNowMs);
     this.log(say.storeWrite(storeId, record), record.accepted ? 'store-accepted' : 'store-rejected', [src, storeId]);
     if (!record.accepted && this.cluster.recordDetails) {
       this.cluster.detail({
