@@ -8,6 +8,7 @@ import {
   DEFAULT_SNAPSHOT_EVERY,
   READ_MODES,
   featuresOf,
+  lockOptionsOf,
   MAX_CLIENTS,
   MAX_MS,
   MAX_NODES,
@@ -19,6 +20,7 @@ import {
 } from '../sim/model/config';
 import { decodeLink } from '../share/link';
 import { FEATURE_NAMES } from '../sim/model/features';
+import { LOCK_OPTION_NAMES, LOCK_SERVICE_NAMES } from '../sim/model/lockServices';
 import { PRESETS, findPreset } from '../sim/run/presets';
 import { historyJson } from '../sim/model/history';
 import { history as sayHistory } from '../sim/model/describe';
@@ -53,6 +55,8 @@ const FLAGS = [
   { name: 'features', value: true },
   { name: 'snapshot-every', value: true },
   { name: 'read-mode', value: true },
+  { name: 'lock', value: true },
+  { name: 'lock-options', value: true },
   { name: 'link', value: true },
   { name: 'trace', value: true },
   { name: 'json', value: false },
@@ -75,6 +79,8 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --features a,b      switch on protocol features (off: the chapter's Raft): ${FEATURE_NAMES.join(', ')}
   --snapshot-every N  with the snapshots feature: compact after N applied entries (default ${DEFAULT_SNAPSHOT_EVERY})
   --read-mode MODE    with reads: how a get that names no mode is answered: ${READ_MODES.join(', ')} (default log)
+  --lock NAME         the lock service: ${LOCK_SERVICE_NAMES.join(', ')} (default raft, the chapter's)
+  --lock-options L    the lock service's switches: ${LOCK_OPTION_NAMES.join(', ')} (see --lock's docs)
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
   --link URL          replay a share link (its run, until its time unless --until is given)
   --trace FILE        also write the run's trace (versioned JSON: messages and state spans) to FILE
@@ -96,6 +102,8 @@ const FLAG_NAMES: FieldNames = {
   features: '--features',
   snapshotEvery: '--snapshot-every',
   readMode: '--read-mode',
+  lock: '--lock',
+  lockOptions: '--lock-options',
 };
 
 export interface ResolvedRun {
@@ -122,6 +130,8 @@ const RUN_FLAGS = [
   'bugs',
   'features',
   'read-mode',
+  'lock',
+  'lock-options',
   'schedule',
   'snapshot-every',
 ] as const;
@@ -158,6 +168,8 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
     features: str('features'),
     snapshotEvery: str('snapshot-every'),
     readMode: str('read-mode'),
+    lock: str('lock'),
+    lockOptions: str('lock-options'),
   };
   const checked = configFromFields(config, fields, FLAG_NAMES);
   if (typeof checked === 'string') throw new UsageError(checked);
@@ -209,7 +221,14 @@ export function header(config: SimConfig): string {
   const bugs = config.bugs.length > 0 ? `, bugs ${config.bugs.join(', ')}` : '';
   // Named only when some are on: a run of the chapter's Raft prints the chapter's header.
   const features = featuresOf(config).length > 0 ? `, features ${featuresOf(config).join(', ')}` : '';
-  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, latency ${lMin}-${lMax} ms, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}`;
+  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, latency ${lMin}-${lMax} ms, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}${lockHeader(config)}`;
+}
+
+/** Named only when it is not the chapter's: a raft run prints the chapter's header. */
+function lockHeader(config: SimConfig): string {
+  if (config.lock === undefined) return '';
+  const options = lockOptionsOf(config);
+  return `, lock service ${config.lock}${options.length > 0 ? ` (${options.join(', ')})` : ''}`;
 }
 
 export function runSimCli(argv: readonly string[], clock: () => number = () => 0): CliResult {

@@ -5,7 +5,8 @@
 import type { DetailEvent } from './events';
 import { INVARIANT_TITLES } from './features';
 import type { ClientIntent } from './schedule';
-import type { ApplyResult, Command, ConfigCommand, LockCommand, StoreWriteRecord } from './types';
+import type { ApplyResult, Command, ConfigCommand, CoordCommand, LockCommand, StoreWriteRecord } from './types';
+import { isCoordType } from './lockWire';
 
 /** `t=  156 ms n2 election timeout, ...`: `t=` then the time right-aligned to 5 characters. */
 export function eventLine(nowMs: number, text: string): string {
@@ -28,6 +29,7 @@ export const describe = {
   submitRejected: (command: string, target: string | null, reason: string) =>
     `submit ${command}${target ? ` to ${target}` : ''} rejected: ${reason}`,
   drift: (id: string, pct: number) => `${id} clock drift set to ${pct > 0 ? '+' : ''}${pct}%`,
+  clockJump: (id: string, ms: number) => `${id}'s wall clock jumps ${ms > 0 ? 'forward' : 'back'} ${Math.abs(ms)} ms`,
   loss: (pct: number) => `message loss set to ${pct}%`,
   delay: (target: string | null, ms: number) =>
     ms === 0
@@ -258,7 +260,32 @@ export function commandText(command: Command): string {
   if (command.type === 'put') return `put ${command.key}=${command.value} by ${command.client}`;
   if (command.type === 'get') return `get ${command.key} by ${command.client}`;
   if (command.type === 'config') return configCommandText(command);
-  return lockCommandText(command);
+  if (isCoordType(command.type)) return coordCommandText(command as CoordCommand);
+  return lockCommandText(command as LockCommand);
+}
+
+/** ZooKeeper's and etcd's log entries (issue 26): `zk create /locks/job:42/lock- (session 1)`. */
+export function coordCommandText(command: CoordCommand): string {
+  switch (command.type) {
+    case 'zk-open':
+      return `zk open session for ${command.client} (${command.timeoutMs} ms)`;
+    case 'zk-close':
+      return `zk close session ${command.session} (${command.reason})`;
+    case 'zk-create':
+      return `zk create ${command.parent}/lock- by ${command.client} (session ${command.session})`;
+    case 'zk-delete':
+      return `zk delete ${command.path} by ${command.client}`;
+    case 'etcd-grant':
+      return `etcd lease grant for ${command.client} (ttl ${command.ttlMs} ms)`;
+    case 'etcd-revoke':
+      return `etcd lease revoke ${command.lease} (${command.reason})`;
+    case 'etcd-txn':
+      return `etcd txn put ${command.key} if absent (lease ${command.lease})`;
+    case 'etcd-delete':
+      return `etcd delete ${command.key} by ${command.client}`;
+    case 'etcd-range':
+      return `etcd range ${command.prefix} below ${command.below} for ${command.client}`;
+  }
 }
 
 /** `config +n4 {n1, n2, n3, n4}`: the server added or removed, then the new voters. */
@@ -335,6 +362,20 @@ export const lockService = {
   notHolder: (node: string, key: string, client: string, holder: string) =>
     `${node} refuses to release ${key} for ${client}: ${holder} holds it`,
   clientPauses: (client: string, ms: number) => `${client} pauses for ${ms} ms (a pause it cannot see)`,
+  clientAcquiredLock: (client: string, key: string, token: number | null, deadline: number) =>
+    `${client} acquires ${key} -> ${token === null ? 'no token' : `token ${token}`}, its lease ends by t=${deadline} ms`,
+  clientLost: (client: string, key: string, why: string) =>
+    `${client} learns it no longer holds ${key}: ${
+      why === 'session-expired'
+        ? 'its session expired'
+        : why === 'lease-gone'
+          ? 'its lease is gone'
+          : why === 'connection-lost'
+            ? 'its connection died'
+            : why === 'lease-ran-out'
+              ? 'its own count of the lease ran out'
+              : 'a lower contender is alive'
+    }`,
   clientWakes: (client: string, slept: number, key: string | null, remaining: number | null) =>
     `${client} wakes up after ${slept} ms${key !== null && remaining !== null ? `, lease on ${key} remaining ${remaining} ms` : ''}`,
   clientCrashes: (client: string) => `${client} crashes`,
@@ -511,4 +552,31 @@ export const history = {
     unfencedOrder: 'fencing-order model (unfenced store)',
     register: 'register model',
   } as Readonly<Record<string, string>>,
+};
+
+/** The other lock services' lines (issue 26): their servers' and clients' own words, never the chapter's. */
+export const lockServices = {
+  // Redis and Redlock's instances.
+  redisSet: (server: string, key: string, value: string, pxMs: number, client: string) =>
+    `${server} SET ${key} ${value} NX PX ${pxMs} -> OK (${client})`,
+  redisBusy: (server: string, key: string, client: string, held: string) =>
+    `${server} SET ${key} NX for ${client} -> nil: it holds ${held}`,
+  redisReleased: (server: string, key: string, value: string, client: string, plain: boolean) =>
+    plain
+      ? `${server} DEL ${key} for ${client}: deletes ${value}, whoever set it`
+      : `${server} deletes ${key} for ${client}: it held ${value}`,
+  redisKept: (server: string, key: string, held: string | null, client: string) =>
+    held === null
+      ? `${server} has no ${key} to delete for ${client}`
+      : `${server} keeps ${key} for ${client}: it holds ${held}, not ${client}'s value`,
+  redisExpired: (server: string, key: string, value: string, wallMs: number, expiresAtMs: number) =>
+    `${server} expires ${key} (${value}) by its wall clock: ${Math.round(wallMs)} >= ${Math.round(expiresAtMs)} ms`,
+  redisForgot: (server: string, keys: readonly string[]) =>
+    `${server} restarts without persistence and forgets ${keys.length === 1 ? keys[0] : `${keys.length} keys (${keys.join(', ')})`}`,
+  redisFailover: (server: string, old: string, epoch: number, silentMs: number) =>
+    `${server} takes over as primary (epoch ${epoch}): it heard nothing from ${old} for ${silentMs} ms`,
+  redisDemoted: (server: string, primary: string, epoch: number) =>
+    `${server} learns ${primary} is primary of epoch ${epoch}: it becomes a replica and copies ${primary} afresh`,
+  redisResynced: (server: string, primary: string, lost: readonly string[]) =>
+    `${server} copies ${primary}'s dataset and loses ${lost.join(', ')}`,
 };

@@ -76,9 +76,9 @@ export function interleavedLines(events: readonly SimEvent[], details: readonly 
 
 /** The clients' and stores' part of `--json`. */
 export function lockReport(service: LockService) {
-  const clients: Record<string, { alive: boolean; paused: boolean; tokens: Record<string, number> }> = {};
+  const clients: Record<string, { alive: boolean; paused: boolean; tokens: Record<string, number | null> }> = {};
   for (const c of service.clients.values()) {
-    const tokens: Record<string, number> = {};
+    const tokens: Record<string, number | null> = {};
     for (const [key, h] of c.holdings) tokens[key] = h.token;
     clients[c.id] = { alive: c.alive, paused: c.paused(service.cluster.nowMs), tokens };
   }

@@ -11,6 +11,7 @@ import type { Simulation } from '../run/simulation';
 import type { StoreWriteRecord } from '../model/types';
 import type { AppendEntries, Message, MessageType, Role } from '../model/types';
 import type { Membership } from '../raft/membership';
+import { isCoordType, rpcIsAnswer, rpcIsBackground, rpcLabel } from '../model/lockWire';
 import type { RaftNode } from '../raft/node';
 
 /** How many trailing log entries a run view carries per node (the UI shows the tail). */
@@ -21,7 +22,7 @@ export interface LogEntryView {
   readonly term: number;
   readonly text: string;
   /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands; `config`: a configuration entry (membership, §4.1). */
-  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'put' | 'get' | 'config';
+  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'put' | 'get' | 'config' | 'coord';
 }
 
 export interface MembershipView {
@@ -119,7 +120,8 @@ export interface ClientView {
   readonly status: string;
   readonly believedLeader: string;
   readonly currentToken: number | null;
-  readonly holdings: readonly { readonly key: string; readonly token: number; readonly deadline: number }[];
+  /** `token` is null with a lock service that has none (issue 26). */
+  readonly holdings: readonly { readonly key: string; readonly token: number | null; readonly deadline: number }[];
   /** Intents waiting their turn, as the schedule words them: "acquire job:42", "write result=A-1". */
   readonly queue: readonly string[];
   /** Reads: the answer to the client's last put or get (`get x -> 1`); absent before any. */
@@ -173,8 +175,9 @@ function queuedText(i: ClientIntent): string {
 function messageFacts(payload: Message): Pick<MessageView, 'label' | 'ok' | 'heartbeat' | 'fields'> {
   return {
     label: messageLabel(payload),
-    ok: payload.type === 'VoteReply' ? payload.granted : payload.type === 'AppendReply' ? payload.success : null,
-    heartbeat: payload.type === 'AppendEntries' && payload.entries.length === 0,
+    ok: payload.type === 'VoteReply' ? payload.granted : payload.type === 'AppendReply' ? payload.success : rpcOk(payload),
+    heartbeat:
+      (payload.type === 'AppendEntries' && payload.entries.length === 0) || (payload.type === 'ServiceRpc' && rpcIsBackground(payload)),
     fields: messageFields(payload),
   };
 }
@@ -211,7 +214,14 @@ export function messageLabel(payload: Message): string {
       return `InstallSnapshot term ${payload.term}: snapshot ≤ ${payload.snapshot.index}, term ${payload.snapshot.term}`;
     case 'InstallSnapshotReply':
       return `snapshot installed, match ${payload.matchIndex} (term ${payload.term})`;
+    case 'ServiceRpc':
+      return rpcLabel(payload);
   }
+}
+
+/** Another lock service's message (issue 26): an answer or watch event is drawn as a reply (ok), a request as a request. */
+function rpcOk(payload: Message): boolean | null {
+  return payload.type === 'ServiceRpc' && rpcIsAnswer(payload) ? true : null;
 }
 
 function membershipView(node: RaftNode, leader: RaftNode | null): MembershipView {
@@ -236,7 +246,7 @@ export function takeRunView(sim: Simulation): RunView {
         index: i + 1 + node.snapshotIndex,
         term: entry.term,
         text: commandText(c),
-        kind: typeof c === 'string' ? 'plain' : c.type,
+        kind: typeof c === 'string' ? 'plain' : isCoordType(c.type) ? 'coord' : (c.type as LogEntryView['kind']),
       });
     }
     const local = cluster.localNowMs(node);
@@ -387,8 +397,8 @@ function paintMessage(env: {
     sentAt: env.sentAt,
     deliverAt: env.deliverAt,
     lost: env.lost,
-    ok: p.type === 'VoteReply' ? p.granted : p.type === 'AppendReply' ? p.success : null,
-    heartbeat: p.type === 'AppendEntries' && p.entries.length === 0,
+    ok: p.type === 'VoteReply' ? p.granted : p.type === 'AppendReply' ? p.success : rpcOk(p),
+    heartbeat: (p.type === 'AppendEntries' && p.entries.length === 0) || (p.type === 'ServiceRpc' && rpcIsBackground(p)),
   };
 }
 
