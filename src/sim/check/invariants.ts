@@ -10,9 +10,11 @@
  * restart legitimately rewinds the applied index and re-applies the log from the start.
  */
 import { ClientViewChecker, type LeaseDriftFinding } from './clientInvariants';
+import { LockServiceChecker, lockServiceInvariantIds } from './lockServiceInvariants';
 import type { Cluster } from '../net/cluster';
 import { livenessBound } from './liveness';
-import { featuresOf, type SimConfig } from '../model/config';
+import { consistentRun, featuresOf, hasTokens, lockOf, runsRaft, type SimConfig } from '../model/config';
+import { INVARIANT_LOCK_SERVICE, LOCK_COMMON_INVARIANTS } from '../model/lockServices';
 import { FeatureInvariants } from './featureInvariants';
 import { HISTORY_CHECK_IDS, INVARIANT_FEATURE, INVARIANT_IDS, type HistoryCheckId, type InvariantId } from '../model/features';
 import { commandText, history as sayHistory, invariant as say } from '../model/describe';
@@ -25,13 +27,38 @@ import { isLockCommand, type ApplyResult, type Command, type LogEntry, type Snap
 /** Every invariant's id, in the panel's order: from the manifests (src/sim/model/features/), as is the feature each needs. */
 export { INVARIANT_IDS, type InvariantId };
 
-/** The invariants a run with this configuration checks: every one, less those of features it has off. */
+/** The lock services' own and shared invariants: checked only in their runs. */
+const LOCK_IDS: ReadonlySet<string> = new Set([...Object.keys(INVARIANT_LOCK_SERVICE), ...LOCK_COMMON_INVARIANTS.map((i) => i.id)]);
+/** The chapter's lock service's invariants (the other services have their own). */
+const RAFT_LOCK_IDS: ReadonlySet<string> = new Set([
+  'one-holder',
+  'tokens',
+  'expire-token',
+  'release-owner',
+  'client-reply',
+  'client-token',
+  'client-token-unique',
+  'client-lease',
+  'client-lease-honoured',
+]);
+/** What every run with clients checks, whatever its service: the fenced store's rule, and an engine that never throws. */
+const ANY_SERVICE_IDS: ReadonlySet<string> = new Set(['fencing', 'fenced-store-exact', 'engine-crash']);
+
+/**
+ * The invariants a run with this configuration checks: every one, less those of features it has
+ * off; with another lock service (issue 26), Raft's only if it runs Raft, and that service's own.
+ */
 export function invariantsFor(config: SimConfig): InvariantId[] {
   const features = featuresOf(config);
-  return INVARIANT_IDS.filter((id) => {
+  const withFeatures = INVARIANT_IDS.filter((id) => {
     const needs = INVARIANT_FEATURE[id];
     return needs === undefined || features.includes(needs);
   });
+  const lock = lockOf(config);
+  if (lock === 'raft') return withFeatures.filter((id) => !LOCK_IDS.has(id));
+  const own = new Set<string>(lockServiceInvariantIds(lock, consistentRun(config), hasTokens(config)));
+  const raft = runsRaft(config);
+  return withFeatures.filter((id) => own.has(id) || ANY_SERVICE_IDS.has(id) || (raft && !LOCK_IDS.has(id) && !RAFT_LOCK_IDS.has(id)));
 }
 
 /**
@@ -154,6 +181,8 @@ export class InvariantChecker {
   readonly findings: StaleWriteFinding[] = [];
   /** What the clients are told, checked against the log (null in a run without clients). */
   private readonly clientView: ClientViewChecker | null;
+  /** Another lock service's invariants (issue 26); null with the chapter's service or no clients. */
+  private readonly lockChecks: LockServiceChecker | null;
   /** After `calm`: the cluster must converge by this time (null when not waiting for it). */
   private livenessDeadline: number | null = null;
   private livenessSince = 0;
@@ -194,8 +223,12 @@ export class InvariantChecker {
     this.tracks = run.cluster.nodes.map(newTrack);
     this.eventCursor = run.cluster.events.length;
     const service = run.lockService;
+    this.lockChecks =
+      service !== null && service.backend !== null
+        ? new LockServiceChecker(service, run.cluster, (id, who, sentence) => this.violate(id, who, sentence))
+        : null;
     this.clientView =
-      service !== null
+      service !== null && service.backend === null
         ? new ClientViewChecker(
             service,
             (id, who, sentence) => this.violate(id, who, sentence),
@@ -276,6 +309,7 @@ export class InvariantChecker {
     if (this.leaderEventsSeen !== this.leaderEventsChecked) this.scanLeadersByTerm();
     const locks = this.run.lockService;
     if (locks !== null) this.checkStores(locks);
+    if (this.lockChecks !== null) this.lockChecks.check();
     if (this.featureChecks !== null) this.featureChecks.check();
     if (this.livenessDeadline !== null) this.checkLiveness(this.livenessDeadline);
   }
@@ -646,6 +680,7 @@ export class InvariantChecker {
     const ops = service.history.ops;
     const report = checkHistory(ops, options);
     for (const name of violatedVerdicts(report)) {
+      if (!verdictIsViolation(this.cluster.config, name)) continue;
       const v = report[name];
       if (v === undefined || v.linearizable !== false) continue;
       const subset = v.subset.map((id) => ops[id]);
@@ -680,6 +715,19 @@ export class InvariantChecker {
     this.violations.push(violation);
     this.onViolation?.(violation);
   }
+}
+
+/**
+ * Whether a failed verdict is a violation for this run's lock service. The chapter's service must
+ * always be linearizable; another service's history is held to it only when it promises as much
+ * (ZooKeeper, etcd, the database on one server) — Redis, Redlock and gossip make no such promise
+ * under faults, so their failures are findings, counted like strict exclusion's.
+ */
+export function verdictIsViolation(config: SimConfig, name: string): boolean {
+  if (lockOf(config) === 'raft') return true;
+  if (name === 'locks') return consistentRun(config);
+  if (name === 'fencedOrder') return consistentRun(config) && hasTokens(config);
+  return true;
 }
 
 /** Attaches every invariant to a run (a Simulation): checked after every step from now on. */

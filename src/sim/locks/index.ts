@@ -6,9 +6,15 @@
 import type { LockServiceName } from '../model/lockServices';
 import type { LockBackendFactory } from '../net/lockPlug';
 import { RedisBackend } from './redis/backend';
+import { RedlockBackend } from './redlock/backend';
+import { AdvisoryBackend } from './advisory/backend';
+import { GossipBackend } from './gossip/backend';
 
 const FACTORIES: Partial<Record<LockServiceName, LockBackendFactory>> = {
   redis: (host) => new RedisBackend(host),
+  redlock: (host) => new RedlockBackend(host),
+  advisory: (host) => new AdvisoryBackend(host),
+  gossip: (host) => new GossipBackend(host),
 };
 
 /** The backend a run of `name` needs, or null for the chapter's service (no backend: LockService is it). */

@@ -99,6 +99,21 @@ export function runsRaft(config: SimConfig): boolean {
   return lockServiceManifest(lockOf(config)).raft;
 }
 
+/**
+ * Whether two clients holding one lock within their own leases is a violation (the consistent
+ * services) rather than a finding: ZooKeeper, etcd, the chapter's service, and the database on one
+ * server (with a replica, a failover frees every lock: the chapter's "connection loss").
+ */
+export function consistentRun(config: SimConfig): boolean {
+  const lock = lockOf(config);
+  return lockServiceManifest(lock).consistent && !(lock === 'advisory' && config.nodeIds.length > 1);
+}
+
+/** Whether the run's lock service issues fencing tokens. */
+export function hasTokens(config: SimConfig): boolean {
+  return lockServiceManifest(lockOf(config)).token !== null;
+}
+
 /** Features a lock service on the Raft engine cannot have: they change the state machine, which is the service's own. */
 const STATE_FEATURES: readonly FeatureName[] = ['snapshots', 'reads', 'membership'];
 

@@ -579,4 +579,52 @@ export const lockServices = {
     `${server} learns ${primary} is primary of epoch ${epoch}: it becomes a replica and copies ${primary} afresh`,
   redisResynced: (server: string, primary: string, lost: readonly string[]) =>
     `${server} copies ${primary}'s dataset and loses ${lost.join(', ')}`,
+  // The database.
+  pgLocked: (server: string, key: string, client: string, session: number, version: number) =>
+    `${server} pg_try_advisory_lock(${key}) for ${client} (session ${session}) -> t, row version ${version}`,
+  pgBusy: (server: string, key: string, client: string, holder: string) =>
+    `${server} pg_try_advisory_lock(${key}) for ${client} -> f: ${holder}'s session holds it`,
+  pgUnlocked: (server: string, key: string, client: string) => `${server} pg_advisory_unlock(${key}) for ${client} -> t`,
+  pgNotHeld: (server: string, key: string, client: string) =>
+    `${server} pg_advisory_unlock(${key}) for ${client} -> f: its session does not hold it`,
+  pgSessionEnded: (
+    server: string,
+    client: string,
+    session: number,
+    why: 'closed' | 'timed-out',
+    freed: readonly string[],
+    timeoutMs: number,
+  ) =>
+    `${server} ends ${client}'s session ${session}: ${why === 'closed' ? 'its connection closed' : `no keep-alive answer for ${timeoutMs} ms`}${freed.length > 0 ? `; frees ${freed.join(', ')}` : ''}`,
+  pgRestarted: (server: string, sessions: number, freed: readonly string[]) =>
+    `${server} restarts: its ${sessions} session${sessions === 1 ? '' : 's'} and ${freed.length === 0 ? 'no advisory lock' : `the advisory lock${freed.length === 1 ? '' : 's'} on ${freed.join(', ')}`} are gone`,
+  pgFailover: (server: string, old: string, timeline: number, silentMs: number, freed: readonly string[]) =>
+    `${server} promotes itself to primary (timeline ${timeline}) after ${silentMs} ms without WAL from ${old}${freed.length > 0 ? `; advisory locks are not replicated, so ${freed.join(', ')} ${freed.length === 1 ? 'is' : 'are'} free here` : ''}`,
+  pgDemoted: (server: string, primary: string, timeline: number) =>
+    `${server} learns ${primary} is primary on timeline ${timeline}: it becomes a replica and closes its sessions`,
+  // Gossip.
+  gossipSuspects: (member: string, other: string, failMs: number) =>
+    `${member} takes ${other} for dead: its heartbeat has not grown for ${failMs} ms`,
+  gossipRevives: (member: string, other: string) => `${member} hears ${other}'s heartbeat grow again: alive`,
+  gossipLeads: (client: string, key: string) => `${client} is the lowest contender for ${key} it believes alive: it leads`,
+  validityRanOut: (client: string, key: string, oks: number, elapsedMs: number, driftMs: number, ttlMs: number) =>
+    `${client} got ${key} on ${oks} instances, but its validity ran out: ${ttlMs} - ${elapsedMs} elapsed - ${driftMs} drift allowance <= 0 ms; it unlocks all`,
+};
+
+/** The other lock services' invariant sentences (check/lockServiceInvariants.ts). */
+export const lockServiceInvariant = {
+  twoHolders: (key: string, a: string, aEnds: number, b: string, bEnds: number) =>
+    `${a} (its lease runs to t=${aEnds} ms) and ${b} (to t=${bEnds} ms) both hold ${key}, and neither was paused past its lease nor did any clock drift.`,
+  tokenBack: (key: string, first: string, firstToken: number, next: string, nextToken: number) =>
+    `${next} holds ${key} with token ${nextToken} after ${first} held it with token ${firstToken}; tokens must increase from holder to holder.`,
+  deletedOthers: (server: string, key: string, by: string, value: string) =>
+    `${server} deleted ${key} for ${by}, but the key held ${value}, another client's value.`,
+  redlockOutlives: (client: string, key: string, deadline: number, validOn: number, quorum: number) =>
+    `${client} counts its Redlock on ${key} to t=${deadline} ms, but only ${validOn} instance${validOn === 1 ? '' : 's'} (of the ${quorum} it needs) keep the key that long, with every clock exact.`,
+  unlockedOthers: (server: string, key: string, session: number, holder: number) =>
+    `${server} let session ${session} unlock ${key}, which session ${holder} held.`,
+  heartbeatBack: (member: string, other: string, from: number, to: number) =>
+    `${member}'s view of ${other}'s heartbeat went back from ${from} to ${to}; counters only grow.`,
+  lockWithoutSession: (server: string, key: string, session: number) =>
+    `${server} still holds the advisory lock on ${key} for session ${session}, which has ended.`,
 };

@@ -107,7 +107,10 @@ export type EtcdRpc =
 
 /** A PostgreSQL-style database: a session (connection), advisory locks, keep-alive probes, a replica's WAL stream. */
 export type PgRpc =
-  | (Rpc<'pg', 'connect'> & { readonly id: number })
+  /** Open a session; `timeoutMs` is its connection's keep-alive timeout (idle plus probes). */
+  | (Rpc<'pg', 'connect'> & { readonly id: number; readonly timeoutMs: number })
+  /** The client's kernel closes the connection (its process died): the server ends the session at once. */
+  | (Rpc<'pg', 'close'> & { readonly session: number })
   /** pg_try_advisory_lock(key) and, in the same transaction, UPDATE lock_versions SET v = v + 1 RETURNING v. */
   | (Rpc<'pg', 'try-lock'> & { readonly id: number; readonly session: number; readonly key: string })
   | (Rpc<'pg', 'unlock'> & { readonly id: number; readonly session: number; readonly key: string })
@@ -284,7 +287,9 @@ export function rpcLabel(m: ServiceRpc): string {
     case 'pg':
       switch (m.op) {
         case 'connect':
-          return 'connect';
+          return `connect (keep-alive timeout ${m.timeoutMs} ms)`;
+        case 'close':
+          return `FIN: session ${m.session}'s connection closes`;
         case 'try-lock':
           return `SELECT pg_try_advisory_lock(${m.key})`;
         case 'unlock':
