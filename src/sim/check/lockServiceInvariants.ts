@@ -17,6 +17,8 @@ import { RedisBackend } from '../locks/redis/backend';
 import { RedlockBackend } from '../locks/redlock/backend';
 import { anyDrift } from '../locks/common/host';
 import { GossipBackend, type GossipMember } from '../locks/gossip/backend';
+import { ZooKeeperBackend, lockNode, type ZkTree } from '../locks/zookeeper/backend';
+import { EtcdBackend, lockPrefix, type EtcdStore } from '../locks/etcd/backend';
 
 type Violate = (id: InvariantId, who: readonly string[], sentence: string) => void;
 
@@ -64,6 +66,73 @@ export class LockServiceChecker {
     else if (b instanceof RedlockBackend) this.checkRedlock(b);
     else if (b instanceof AdvisoryBackend) this.checkAdvisory(b);
     else if (b instanceof GossipBackend) this.checkGossip(b);
+    else if (b instanceof ZooKeeperBackend) this.checkZooKeeper(b);
+    else if (b instanceof EtcdBackend) this.checkEtcd(b);
+  }
+
+  private zkCursor = 0;
+
+  private checkZooKeeper(b: ZooKeeperBackend): void {
+    b.machines.forEach((tree: ZkTree, i) => {
+      for (const z of tree.znodes.values()) {
+        if (tree.sessions.has(z.session)) continue;
+        const id = `z ${i} ${z.path}`;
+        if (this.reported.has(id)) continue;
+        this.reported.add(id);
+        this.violate(
+          'zk-ephemeral-session',
+          [this.cluster.nodes[i].id, z.client],
+          say.ephemeralOutlives(this.cluster.nodes[i].id, z.path, z.session, z.client),
+        );
+      }
+    });
+    // A client told it holds a lock has the lowest child (while its child still exists: lower ones are never made later).
+    const holds = this.service.holds.holds;
+    const tree = b.machineOf(b.mostApplied());
+    while (this.zkCursor < holds.length) {
+      const h = holds[this.zkCursor++];
+      const children = tree.children(lockNode(h.key));
+      const at = children.findIndex((z) => z.zxid === h.token);
+      if (at > 0) this.violate('zk-holder-lowest', [h.client], say.holderNotLowest(h.client, h.key, children[at].path, children[0].path));
+    }
+  }
+
+  private etcdCursor = 0;
+  private readonly revisions: (EtcdStore | number)[][] = [];
+
+  private checkEtcd(b: EtcdBackend): void {
+    b.machines.forEach((store: EtcdStore, i) => {
+      const seen = this.revisions[i];
+      if (seen === undefined || seen[0] !== store) this.revisions[i] = [store, store.revision];
+      else {
+        if (store.revision < (seen[1] as number))
+          this.violate(
+            'etcd-revision',
+            [this.cluster.nodes[i].id],
+            say.revisionBack(this.cluster.nodes[i].id, seen[1] as number, store.revision),
+          );
+        seen[1] = store.revision;
+      }
+      for (const k of store.keys.values()) {
+        if (store.leases.has(k.lease)) continue;
+        const id = `e ${i} ${k.key}`;
+        if (this.reported.has(id)) continue;
+        this.reported.add(id);
+        this.violate(
+          'etcd-lease-keys',
+          [this.cluster.nodes[i].id, k.client],
+          say.keyOutlivesLease(this.cluster.nodes[i].id, k.key, k.lease),
+        );
+      }
+    });
+    const holds = this.service.holds.holds;
+    const store = b.machineOf(b.mostApplied());
+    while (this.etcdCursor < holds.length) {
+      const h = holds[this.etcdCursor++];
+      const under = store.under(lockPrefix(h.key));
+      const at = under.findIndex((k) => k.createRevision === h.token);
+      if (at > 0) this.violate('etcd-holder-lowest', [h.client], say.holderNotLowest(h.client, h.key, under[at].key, under[0].key));
+    }
   }
 
   /** Per viewer and member: the counter last seen (a restart or a crash starts the viewer afresh). */

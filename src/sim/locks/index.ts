@@ -9,12 +9,16 @@ import { RedisBackend } from './redis/backend';
 import { RedlockBackend } from './redlock/backend';
 import { AdvisoryBackend } from './advisory/backend';
 import { GossipBackend } from './gossip/backend';
+import { ZooKeeperBackend } from './zookeeper/backend';
+import { EtcdBackend } from './etcd/backend';
 
 const FACTORIES: Partial<Record<LockServiceName, LockBackendFactory>> = {
   redis: (host) => new RedisBackend(host),
   redlock: (host) => new RedlockBackend(host),
   advisory: (host) => new AdvisoryBackend(host),
   gossip: (host) => new GossipBackend(host),
+  zookeeper: (host) => new ZooKeeperBackend(host),
+  etcd: (host) => new EtcdBackend(host),
 };
 
 /** The backend a run of `name` needs, or null for the chapter's service (no backend: LockService is it). */

@@ -602,6 +602,25 @@ export const lockServices = {
     `${server} promotes itself to primary (timeline ${timeline}) after ${silentMs} ms without WAL from ${old}${freed.length > 0 ? `; advisory locks are not replicated, so ${freed.join(', ')} ${freed.length === 1 ? 'is' : 'are'} free here` : ''}`,
   pgDemoted: (server: string, primary: string, timeline: number) =>
     `${server} learns ${primary} is primary on timeline ${timeline}: it becomes a replica and closes its sessions`,
+  // ZooKeeper.
+  zkCreated: (node: string, path: string, client: string, zxid: number) => `${node} creates ${path} for ${client} (zxid ${zxid})`,
+  zkDeleted: (node: string, path: string, client: string) => `${node} deletes ${path} for ${client}`,
+  zkExpiring: (node: string, client: string, session: number, timeoutMs: number) =>
+    `${node} hears no ping from ${client}'s session ${session} for ${timeoutMs} ms: it proposes to close it`,
+  zkClosed: (node: string, session: number, reason: string, client: string, removed: readonly string[]) =>
+    `${node} closes ${client}'s session ${session} (${reason})${removed.length > 0 ? ` and deletes its ephemeral ${removed.join(', ')}` : ''}`,
+  zkWatchFired: (node: string, client: string, path: string, event: 'deleted' | 'children') =>
+    `${node} fires ${client}'s watch: ${event === 'deleted' ? `${path} was deleted` : `the children of ${path} changed`}`,
+  // etcd.
+  etcdPut: (node: string, key: string, client: string, revision: number) =>
+    `${node} puts ${key} for ${client} (create revision ${revision})`,
+  etcdDeleted: (node: string, key: string, client: string) => `${node} deletes ${key} for ${client}`,
+  etcdExpiring: (node: string, client: string, lease: number, ttlMs: number) =>
+    `${node} hears no keep-alive for ${client}'s lease ${lease} in ${ttlMs} ms: it proposes to revoke it`,
+  etcdRevoked: (node: string, lease: number, removed: readonly string[]) =>
+    `${node} revokes lease ${lease}${removed.length > 0 ? ` and deletes ${removed.join(', ')}` : ''}`,
+  etcdWatchFired: (node: string, client: string, key: string, revision: number) =>
+    `${node} tells ${client}'s watch: ${key} deleted at revision ${revision}`,
   // Gossip.
   gossipSuspects: (member: string, other: string, failMs: number) =>
     `${member} takes ${other} for dead: its heartbeat has not grown for ${failMs} ms`,
@@ -623,6 +642,13 @@ export const lockServiceInvariant = {
     `${client} counts its Redlock on ${key} to t=${deadline} ms, but only ${validOn} instance${validOn === 1 ? '' : 's'} (of the ${quorum} it needs) keep the key that long, with every clock exact.`,
   unlockedOthers: (server: string, key: string, session: number, holder: number) =>
     `${server} let session ${session} unlock ${key}, which session ${holder} held.`,
+  ephemeralOutlives: (node: string, path: string, session: number, client: string) =>
+    `${node} still has ${client}'s ephemeral ${path}, but its session ${session} is closed.`,
+  holderNotLowest: (client: string, key: string, mine: string, lowest: string) =>
+    `${client} was told it holds ${key} with ${mine}, but ${lowest} is lower and still there.`,
+  revisionBack: (node: string, from: number, to: number) => `${node}'s revision went back from ${from} to ${to} without a restart.`,
+  keyOutlivesLease: (node: string, key: string, lease: number) =>
+    `${node} still has ${key}, but the lease ${lease} it was attached to is revoked.`,
   heartbeatBack: (member: string, other: string, from: number, to: number) =>
     `${member}'s view of ${other}'s heartbeat went back from ${from} to ${to}; counters only grow.`,
   lockWithoutSession: (server: string, key: string, session: number) =>
