@@ -30,6 +30,7 @@ import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim
 import { attachInvariants } from '../sim/check/invariants';
 import { Simulation } from '../sim/run/simulation';
 import { runTraceJson } from '../sim/view/traceJson';
+import { MessageTally, lockMeasureLines, lockMeasures } from '../sim/view/lockMeasures';
 import { UsageError, parseFlags, wholeNumber } from './args';
 
 export interface CliResult {
@@ -246,6 +247,8 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   const sim = new Simulation(run.config, [], { submitEveryMs: run.submitEveryMs, recordDetails: run.json || run.verbose });
   // Every invariant is checked after every simulated millisecond, here as in tests and the page.
   const checker = run.check ? attachInvariants(sim) : null;
+  // Counts what operations cost on the wire (it only observes; the trace file, if any, is made by a run of its own).
+  const tally = sim.lockService !== null ? (sim.cluster.tracer = new MessageTally()) : null;
   const started = clock();
   try {
     sim.replaceFutureActions(run.schedule);
@@ -285,20 +288,29 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     const { now, events, ...rest } = runReport(sim.cluster, sim.lockService);
     const details = sim.cluster.details.map(detailJson);
     const checked = historyOps !== null && verdicts !== null ? { history: historyJson(historyOps), linearizable: verdicts } : null;
+    // Issue 26's measures, for every run with clients: overlaps from the clients' own view, and the rest.
+    const measures = lockMeasures(sim, tally);
     const report = {
       now,
       events,
       details,
       ...rest,
       ...checked,
+      ...(measures !== null ? { overlaps: measures.overlaps, lockMeasures: measures } : {}),
       invariants,
       stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec },
     };
     return { code: broken ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run) };
   }
   const eventLines = run.verbose ? interleavedLines(sim.cluster.events, sim.cluster.details) : sim.cluster.events.map((e) => e.line);
-  const lines = [header(run.config), ...eventLines, ...summaryLines(sim.cluster)];
+  const backend = sim.lockService?.backend ?? null;
+  const raftLines = sim.cluster.raftActive ? summaryLines(sim.cluster) : [];
+  const lines = [header(run.config), ...eventLines, ...raftLines, ...(backend !== null ? backend.summaryLines() : [])];
   if (sim.lockService) lines.push(...lockSummaryLines(sim.lockService));
+  // The lock measures are printed for another service, or when --lock was given (the chapter's runs print the chapter's lines).
+  const named = argv.some((a) => a === '--lock' || a.startsWith('--lock='));
+  const measures = run.config.lock !== undefined || named ? lockMeasures(sim, tally) : null;
+  if (measures !== null) lines.push(...lockMeasureLines(measures));
   if (verdicts !== null) lines.push(sayHistory.verdictLine(verdicts));
   if (checker) {
     if (checker.violations.length === 0) lines.push('invariants: every invariant held at every millisecond');

@@ -83,6 +83,8 @@ export interface LockBackend {
   /** Services on the Raft engine: apply a committed entry to `node`'s copy, and act on it. */
   apply?(node: RaftNode, index: number, entry: LogEntry): ApplyResult;
   onApplied?(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void;
+  /** The closing lines of a run: what each server holds (the CLI prints them instead of Raft's for a service without Raft). */
+  summaryLines(): string[];
   /** Whether `client`'s write (with its token, or its grant when the service has none) still holds `lockKey` by the service's state. */
   stillHolds(client: string, lockKey: string | null, token: number | null, grant: number | null): boolean;
 }

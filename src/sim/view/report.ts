@@ -96,7 +96,12 @@ export function lockSummaryLines(service: LockService): string[] {
   const disagree = [...new Set([...fenced.values.keys(), ...unfenced.values.keys()])].filter(
     (k) => fenced.values.get(k)?.value !== unfenced.values.get(k)?.value,
   );
-  if (disagree.length > 0) lines.push(`the stores disagree on ${disagree.join(', ')}: only the fenced one refused the stale write`);
+  if (disagree.length > 0)
+    lines.push(
+      service.backend !== null && fenced.accepted === 0
+        ? `the stores disagree on ${disagree.join(', ')}: the fenced store refused every write (no token to check)`
+        : `the stores disagree on ${disagree.join(', ')}: only the fenced one refused the stale write`,
+    );
   return lines;
 }
 

@@ -245,6 +245,15 @@ export class AdvisoryBackend implements LockBackend {
     for (const session of s.sessions.values()) session.nextProbeMs = 0;
   }
 
+  summaryLines(): string[] {
+    return this.servers.map((s, i) => {
+      const locks = [...s.locks].map(
+        ([key, session]) => `${key} by ${s.sessions.get(session)?.client ?? '?'} (version ${s.tokens.get(key) ?? '?'})`,
+      );
+      return `${s.id}: ${this.cluster.nodes[i].alive ? '' : 'down, '}${s.role} (timeline ${s.timeline}), ${s.sessions.size} session(s), ${locks.length > 0 ? `locks ${locks.join(', ')}` : 'no advisory lock'}`;
+    });
+  }
+
   stillHolds(client: string, lockKey: string | null, token: number | null): boolean {
     if (lockKey === null || token === null) return false;
     return this.servers.some(

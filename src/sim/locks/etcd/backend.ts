@@ -280,6 +280,14 @@ export class EtcdBackend extends RaftService<EtcdStore> implements LockBackend {
     this.leaders[node.index] = emptyLeader();
   }
 
+  summaryLines(): string[] {
+    const store = this.machineOf(this.mostApplied());
+    const keys = [...store.keys.values()].map((k) => `${k.key} (${k.client}, create revision ${k.createRevision}, lease ${k.lease})`);
+    return [
+      `revision ${store.revision}; keys: ${keys.length > 0 ? keys.join(', ') : 'none'}; leases: ${[...store.leases].map(([id, l]) => `${id} (${l.client})`).join(', ') || 'none'}`,
+    ];
+  }
+
   stillHolds(client: string, lockKey: string | null, token: number | null): boolean {
     if (lockKey === null || token === null) return false;
     const owner = this.machineOf(this.mostApplied()).under(lockPrefix(lockKey))[0];

@@ -186,6 +186,16 @@ export class GossipBackend implements LockBackend {
     this.relays[node.index] = fresh;
   }
 
+  summaryLines(): string[] {
+    const now = this.cluster.nowMs;
+    return [...this.agents].map(([id, m]) => {
+      const alive = this.members.filter((x) => m.alive(x, now));
+      const keys = [...new Set([...m.table.values()].flatMap((e) => e.contends))].sort();
+      const leads = keys.map((k) => `${k}: ${m.leaderOf(k, now) ?? 'nobody'}`);
+      return `${id} believes alive ${alive.join(', ')}${leads.length > 0 ? `; leader of ${leads.join(', ')}` : ''}`;
+    });
+  }
+
   stillHolds(client: string, lockKey: string | null): boolean {
     if (lockKey === null) return false;
     const m = this.agents.get(client);

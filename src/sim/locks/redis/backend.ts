@@ -231,6 +231,13 @@ export class RedisBackend implements LockBackend {
     }
   }
 
+  summaryLines(): string[] {
+    return this.instances.map((r, i) => {
+      const keys = r.liveKeys(this.wall(i)).map((k) => `${k.key}=${k.value} until ${Math.round(k.expiresAtMs)}`);
+      return `${r.id}: ${this.node(i).alive ? '' : 'down, '}${r.role} (epoch ${r.epoch}), ${keys.length > 0 ? keys.join(', ') : 'no keys'}`;
+    });
+  }
+
   stillHolds(client: string, lockKey: string | null, _token: number | null, grant: number | null): boolean {
     if (lockKey === null || grant === null) return false;
     for (let i = 0; i < this.instances.length; i++) {

@@ -161,6 +161,18 @@ export class RedlockBackend implements LockBackend {
     this.held.delete(value);
   }
 
+  summaryLines(): string[] {
+    return this.instances.map((r, i) => {
+      const keys = r.liveKeys(this.wall(i)).map((k) => `${k.key}=${k.value} until ${Math.round(k.expiresAtMs)}`);
+      const c = this.cluster;
+      const clock =
+        c.driftPct[i] !== 0 || c.clockJumpMs[i] !== 0
+          ? ` (clock ${c.clockJumpMs[i] >= 0 ? '+' : ''}${c.clockJumpMs[i]} ms, drift ${c.driftPct[i]}%)`
+          : '';
+      return `${r.id}: ${c.nodes[i].alive ? '' : 'down, '}${keys.length > 0 ? keys.join(', ') : 'no keys'}${clock}`;
+    });
+  }
+
   stillHolds(_client: string, lockKey: string | null, _token: number | null, grant: number | null): boolean {
     if (lockKey === null || grant === null) return false;
     for (const [value, h] of this.held) if (h.grant === grant) return this.holders(lockKey, value) >= this.quorum;

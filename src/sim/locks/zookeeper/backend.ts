@@ -356,10 +356,12 @@ export class ZooKeeperBackend extends RaftService<ZkTree> implements LockBackend
     return lowest !== undefined && lowest.zxid === token && lowest.client === client;
   }
 
-  /** For the page and the checker: a readable line of what the most advanced tree holds. */
-  describeTree(): string {
+  summaryLines(): string[] {
     const tree = this.machineOf(this.mostApplied());
-    return [...tree.znodes.values()].map((z) => `${z.path} (${z.client}, zxid ${z.zxid})`).join(', ');
+    const znodes = [...tree.znodes.values()].map((z) => `${z.path} (${z.client}, zxid ${z.zxid})`);
+    return [
+      `znodes: ${znodes.length > 0 ? znodes.join(', ') : 'none'}; open sessions: ${[...tree.sessions].map(([id, s]) => `${id} (${s.client})`).join(', ') || 'none'}`,
+    ];
   }
 }
 
