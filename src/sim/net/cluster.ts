@@ -699,6 +699,7 @@ function isRaftMessage(msg: Message): msg is RaftMessage {
     type === 'RequestVote' ||
     type === 'VoteReply' ||
     type === 'InstallSnapshot' ||
-    type === 'InstallSnapshotReply'
+    type === 'InstallSnapshotReply' ||
+    type === 'TimeoutNow'
   );
 }
