@@ -5,7 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { decodeLink } from '../src/share/link';
 import { runFuzzCli, type FuzzCliIo } from '../src/cli/fuzzCli';
 import { BUG_NAMES, type BugName } from '../src/sim/model/config';
-import { BUG_FAULTS, FAULT_KINDS, drawFeatures, fuzz, fuzzRun, replay, runFuzz, type FuzzProgress } from '../src/sim/check/fuzz';
+import {
+  BUG_FAULTS,
+  FAULT_KINDS,
+  TARGETED_KINDS,
+  drawFeatures,
+  fuzz,
+  fuzzRun,
+  replay,
+  runFuzz,
+  type FuzzProgress,
+} from '../src/sim/check/fuzz';
 import { BUGS, FEATURE_NAMES } from '../src/sim/model/features';
 import { formatSchedule, parseSchedule } from '../src/sim/model/schedule';
 
@@ -38,7 +48,7 @@ describe('each switchable bug is found within 200 runs, and its schedule reprodu
 
   it("the fault kinds each bug's manifest names exist in the swarm, and the swarm weighs them", () => {
     for (const bug of BUGS) {
-      for (const k of bug.faults) expect(FAULT_KINDS, bug.name).toContain(k);
+      for (const k of bug.faults) expect([...FAULT_KINDS, ...TARGETED_KINDS], bug.name).toContain(k);
       expect(BUG_FAULTS[bug.name]).toEqual(bug.faults);
     }
   });
@@ -159,7 +169,7 @@ describe('npm run fuzz', () => {
       `Unknown feature "fast" in --features; write swarm, none, all, or a list of ${FEATURE_NAMES.join(', ')}.`,
     ],
     [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
-    [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --help.'],
+    [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --self-check, --help.'],
   ])('bad flags %j exit 2 with one sentence', (argv, message) => {
     const io = cliIo();
     expect(runFuzzCli(argv, io)).toBe(2);

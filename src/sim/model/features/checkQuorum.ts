@@ -40,4 +40,5 @@ export const checkQuorum = {
   cites: ['cq.step-down', 'cq.ignore-vote'],
   // vote-ignored is membership's too: without CheckQuorum, §4.2.3's rule ignores a removed server.
   details: ['vote-ignored', 'quorum-lost'],
+  sometimes: [],
 } as const satisfies FeatureManifest;

@@ -28,6 +28,19 @@ export const core = {
     { name: 'expire-any-token', blurb: 'Expire removes a lock whatever its token', faults: ['stale-leader'] },
     { name: 'follower-expiry', blurb: 'followers drop leases by their own clock', faults: ['drift-failover', 'locks'] },
     { name: 'no-fencing', blurb: 'the fenced store stops checking tokens', faults: ['lease-steal', 'client-pause', 'locks'] },
+    // A leader takes an AppendReply of an older term, so a stale answer moves matchIndex (Figure 2: same term only).
+    {
+      name: 'stale-append-reply',
+      flag: 'staleAppendReply',
+      blurb: 'a leader takes an AppendReply from an older term, moving matchIndex on a stale answer',
+      faults: ['stale-append-reply'],
+    },
+    // lockService.ts and reads.ts read it from cluster.bugSet: an answer for an index another leader's entry took.
+    {
+      name: 'reply-ignores-term',
+      blurb: 'a leader answers a client for a log index without checking that the entry there is still the request’s',
+      faults: ['reelected-reuse'],
+    },
   ],
   invariants: [
     { id: 'election-safety', title: 'Election Safety' },
@@ -48,9 +61,12 @@ export const core = {
     { id: 'client-lease', title: "A client's lease ends no later than the service's" },
     { id: 'client-lease-honoured', title: 'The service honours a running lease' },
     { id: 'fenced-store-exact', title: 'Fenced store accepts the current token' },
+    { id: 'match-index-held', title: "A leader's matchIndex is on its peer" },
+    { id: 'log-kept', title: 'Entries go only for a conflict' },
     // Protocol features' own (featureInvariants.ts), checked only with the feature on.
     { slot: '*' },
     { id: 'liveness', title: 'Live again once faults stop' },
+    { id: 'bounded', title: 'The network stays bounded' },
     { id: 'engine-crash', title: 'The engine never throws' },
   ],
   historyChecks: [
@@ -194,5 +210,10 @@ export const core = {
     'dropped',
     'lease-expired',
     'write-fenced',
+  ],
+  sometimes: [
+    { id: 'partition-names-client', title: 'a partition named a client' },
+    { id: 'old-term-append-reply', title: 'an AppendReply from an older term reached a leader' },
+    { id: 'reused-index-applied', title: 'a leader applied, where it had proposed a client’s entry, another leader’s entry' },
   ],
 } as const satisfies CoreManifest;

@@ -28,4 +28,5 @@ export const leaderNoop = {
   cites: ['leader.noop'],
   // Its no-op is an ordinary leader-append.
   details: [],
+  sometimes: [],
 } as const satisfies FeatureManifest;

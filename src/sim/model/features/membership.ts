@@ -17,10 +17,18 @@ export const membership = {
       blurb: 'with membership changes, a leader starts a second change before the first commits (needs membership)',
       faults: [],
     },
+    // A leader that removed itself leads on after the removal commits (§4.2.2: it steps down).
+    {
+      name: 'removed-leader-stays',
+      flag: 'removedLeaderStays',
+      blurb: 'with membership changes, a leader that removed itself keeps leading after the removal commits (needs membership)',
+      faults: ['remove-leader'],
+    },
   ],
   invariants: [
     { id: 'one-config-change', title: 'Membership: at most one configuration change uncommitted' },
     { id: 'config-majority', title: 'Membership: majorities are of the configuration in force' },
+    { id: 'removed-leader-steps-down', title: 'Membership: a leader outside its committed configuration steps down' },
   ],
   pseudocode: [
     {
@@ -48,4 +56,5 @@ export const membership = {
     'member.no-campaign',
   ],
   details: ['learner-added', 'learner-promoted', 'config-appended', 'removed-leader-steps-down', 'not-campaigning'],
+  sometimes: [{ id: 'removed-leader-stepped-down', title: 'a removed leader stepped down' }],
 } as const satisfies FeatureManifest;
