@@ -16,7 +16,7 @@ import {
   runFuzz,
   type FuzzProgress,
 } from '../src/sim/check/fuzz';
-import { BUGS, FEATURE_NAMES } from '../src/sim/model/features';
+import { BUGS, FEATURE_NAMES, HISTORY_CHECK_IDS, INVARIANT_IDS, findWithinRuns } from '../src/sim/model/features';
 import { formatSchedule, parseSchedule } from '../src/sim/model/schedule';
 
 const SEED = 1;
@@ -27,13 +27,15 @@ function cliIo(): FuzzCliIo & { lines: string[]; progressLines: string[] } {
   return { out: (l) => lines.push(l), progress: (t) => progressLines.push(t), tty: false, clock: () => 0, lines, progressLines };
 }
 
-describe('each switchable bug is found within 200 runs, and its schedule reproduces', () => {
-  it.each(BUG_NAMES.map((b) => [b]))('%s', (bug) => {
-    const result = runFuzz({ seed: SEED, runs: 200, bugs: [bug as BugName], maxShrinkRuns: 150 });
+describe('each switchable bug is found within its stated runs by its own check, and its schedule reproduces', () => {
+  it.each(BUGS.map((b) => [b.name, b]))('%s', (name, bug) => {
+    const runs = findWithinRuns(bug);
+    const result = runFuzz({ seed: SEED, runs, bugs: [name as BugName], maxShrinkRuns: 150 });
     const cx = result.counterexample;
-    expect(cx, `no violation in 200 runs with ${bug}`).not.toBeNull();
+    expect(cx, `no violation in ${runs} runs with ${name}`).not.toBeNull();
     if (cx === null) return;
-    expect(cx.run).toBeLessThan(200);
+    expect(cx.run).toBeLessThan(runs);
+    expect(bug.caughtBy as readonly string[]).toContain(cx.violation.invariant);
     expect(cx.schedule.length).toBeLessThanOrEqual(cx.original.schedule.length);
     // The printed text, parsed back, is the schedule.
     const schedule = parseSchedule(cx.scheduleText);
@@ -44,6 +46,14 @@ describe('each switchable bug is found within 200 runs, and its schedule reprodu
     expect(withBug?.sentence).toBe(cx.violation.sentence);
     const without = replay({ ...cx.config, bugs: [] }, schedule, 10_000);
     expect(without).toBeNull();
+  });
+
+  it('each bug names the checks that catch it, and they exist', () => {
+    const checks: readonly string[] = [...INVARIANT_IDS, ...HISTORY_CHECK_IDS];
+    for (const bug of BUGS) {
+      expect(bug.caughtBy.length, bug.name).toBeGreaterThan(0);
+      for (const id of bug.caughtBy) expect(checks, bug.name).toContain(id);
+    }
   });
 
   it("the fault kinds each bug's manifest names exist in the swarm, and the swarm weighs them", () => {

@@ -290,8 +290,9 @@ export function sometimesLines(result: FuzzResult): string[] {
 
 /**
  * Every switchable bug's calibration (`--self-check`): fuzz with the bug alone (its feature on,
- * the rest drawn) until a violation, which must replay from its schedule to the same invariant,
- * within the runs its manifest states. One line per bug; 1 if any is not found.
+ * the rest drawn) until a violation, which must be one of the checks its manifest names
+ * (`caughtBy`) and replay from its schedule to the same invariant, within the runs the manifest
+ * states. One line per bug; 1 if any is not found so.
  */
 function selfCheck(seed: FuzzArgs['seed'], io: FuzzCliIo): number {
   const started = io.clock();
@@ -310,6 +311,11 @@ function selfCheck(seed: FuzzArgs['seed'], io: FuzzCliIo): number {
     if (cx === null) {
       missed++;
       io.out(`  ${name}  NOT FOUND within ${runs} runs`);
+      continue;
+    }
+    if (!(bug.caughtBy as readonly string[]).includes(cx.violation.invariant)) {
+      missed++;
+      io.out(`  ${name}  found at run ${cx.run}, but by ${cx.violation.title}, NOT BY ITS OWN CHECK (${bug.caughtBy.join(' or ')})`);
       continue;
     }
     const again = replay(cx.config, cx.schedule, cx.untilMs);

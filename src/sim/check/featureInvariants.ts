@@ -143,11 +143,7 @@ export class FeatureInvariants {
       // outside a committed configuration it knows of leads it, by a transfer or otherwise).
       if (!m.isVoter(node.id) && node.commitIndex >= m.configIndex && this.removedReported.get(node.id) !== node.term) {
         this.removedReported.set(node.id, node.term);
-        this.violate(
-          'removed-leader-steps-down',
-          [node.id],
-          featureInvariant.removedStillLeads(node.id, node.term, m.configIndex, m.voters),
-        );
+        this.violate('removed-not-leading', [node.id], featureInvariant.removedStillLeads(node.id, node.term, m.configIndex, m.voters));
       }
       if (this.electedChecked.get(node.id) !== node.term) {
         this.electedChecked.set(node.id, node.term);

@@ -15,6 +15,7 @@ export const checkQuorum = {
       flag: 'quorumCountsSelfTwice',
       blurb: 'with CheckQuorum, the leader counts itself twice (needs check-quorum)',
       faults: ['partition'],
+      caughtBy: ['check-quorum-step-down'],
     },
   ],
   invariants: [{ id: 'check-quorum-step-down', title: 'CheckQuorum: a cut-off leader steps down' }],

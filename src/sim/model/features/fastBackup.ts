@@ -16,6 +16,7 @@ export const fastBackup = {
       blurb:
         'with fast back-up, a follower that sent a hint takes the leader’s next AppendEntries without the consistency check (needs fast-backup)',
       faults: ['figure8-story', 'leader-churn', 'submits', 'crash'],
+      caughtBy: ['log-matching', 'state-machine-safety'],
     },
     // A late or duplicated hint moves nextIndex forward (no cap at nextIndex − 1).
     {
@@ -23,6 +24,7 @@ export const fastBackup = {
       flag: 'hintMovesForward',
       blurb: 'with fast back-up, a late or duplicated hint moves nextIndex forward (needs fast-backup)',
       faults: ['backup-race'],
+      caughtBy: ['backup-rule'],
     },
     // The leader skips past its own run of entries without checking that they are of the hinted term.
     {
@@ -30,6 +32,7 @@ export const fastBackup = {
       flag: 'hintSkipsOwnTerm',
       blurb: 'with fast back-up, the leader skips past its own entries without checking it holds the hinted term (needs fast-backup)',
       faults: ['backup-race'],
+      caughtBy: ['backup-rule'],
     },
   ],
   // hint-skips-check breaks Figure 3's Log Matching, which every run checks; the rule itself is

@@ -16,6 +16,7 @@ export const membership = {
       flag: 'configChangesAtOnce',
       blurb: 'with membership changes, a leader starts a second change before the first commits (needs membership)',
       faults: [],
+      caughtBy: ['one-config-change'],
     },
     // A leader that removed itself leads on after the removal commits (§4.2.2: it steps down).
     {
@@ -23,12 +24,17 @@ export const membership = {
       flag: 'removedLeaderStays',
       blurb: 'with membership changes, a leader that removed itself keeps leading after the removal commits (needs membership)',
       faults: ['remove-leader'],
+      caughtBy: ['removed-not-leading'],
     },
   ],
   invariants: [
     { id: 'one-config-change', title: 'Membership: at most one configuration change uncommitted' },
     { id: 'config-majority', title: 'Membership: majorities are of the configuration in force' },
-    { id: 'removed-leader-steps-down', title: 'Membership: a leader outside its committed configuration steps down' },
+    // The same check, under the same id and title, as branch fix24's (item 3's transfer + remove run).
+    {
+      id: 'removed-not-leading',
+      title: 'Membership: no server leads a configuration it is not in once it knows that configuration committed',
+    },
   ],
   pseudocode: [
     {

@@ -15,6 +15,7 @@ export const preVote = {
       flag: 'preVoteRaisesTerm',
       blurb: 'with pre-vote, a pre-candidate raises its term anyway (needs pre-vote)',
       faults: ['partition', 'crash'],
+      caughtBy: ['pre-vote-term'],
     },
     // A voter grants a pre-vote although it heard a leader within the election timeout (defeats §9.6's point).
     {
@@ -22,6 +23,7 @@ export const preVote = {
       flag: 'preVoteIgnoresLeader',
       blurb: 'with pre-vote, a node says yes to a pre-vote although it hears a leader (needs pre-vote)',
       faults: ['rejoin'],
+      caughtBy: ['pre-vote-heard-leader'],
     },
     // A pre-candidate counts a yes without looking at its term: one from an earlier round counts.
     {
@@ -29,6 +31,7 @@ export const preVote = {
       flag: 'preVoteStaleYes',
       blurb: 'with pre-vote, a pre-candidate counts a yes from an earlier round (needs pre-vote)',
       faults: ['stale-pre-vote'],
+      caughtBy: ['pre-vote-round'],
     },
   ],
   invariants: [

@@ -15,12 +15,14 @@ export const reads = {
       name: 'read-index-skips-heartbeat',
       blurb: 'with reads, a ReadIndex read is answered without the heartbeat round that confirms leadership (needs reads)',
       faults: ['partition', 'locks'],
+      caughtBy: ['linearizable-register'],
     },
     // reads.ts reads it from cluster.bugSet: the lease runs the whole election timeout, with no margin for drift (§6.4.1).
     {
       name: 'lease-no-margin',
       blurb: 'with reads, the leader’s lease runs the whole election timeout, leaving no margin for clock drift (needs reads)',
       faults: ['lease-edge'],
+      caughtBy: ['lease-bound'],
     },
   ],
   // Its reads are checked on the history (linearizable-register, core.ts); the lease's bound on

@@ -15,6 +15,7 @@ export const snapshots = {
       flag: 'compactUncommitted',
       blurb: 'with snapshots, a node compacts entries it has not committed (needs snapshots)',
       faults: ['submits', 'crash', 'partition'],
+      caughtBy: ['snapshot-committed'],
     },
     // InstallSnapshot discards a follower's whole log, even a suffix that matches the snapshot (§5.1 keeps it).
     {
@@ -22,6 +23,7 @@ export const snapshots = {
       flag: 'installDropsSuffix',
       blurb: 'with snapshots, installing a snapshot discards entries after it that the follower holds (needs snapshots)',
       faults: ['snapshot-race'],
+      caughtBy: ['log-kept'],
     },
   ],
   // The checkers: snapshotInvariants.ts.

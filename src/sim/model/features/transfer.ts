@@ -15,6 +15,7 @@ export const transfer = {
       flag: 'transferKeepsTerm',
       blurb: 'with leadership transfer, the target of TimeoutNow campaigns without raising its term (needs transfer)',
       faults: ['submits', 'crash'],
+      caughtBy: ['election-safety'],
     },
     // TimeoutNow goes out at once, before the target holds the leader's log (§3.10).
     {
@@ -22,6 +23,7 @@ export const transfer = {
       flag: 'transferTooEarly',
       blurb: 'with leadership transfer, the leader sends TimeoutNow before the target is up to date (needs transfer)',
       faults: ['transfer-lagging'],
+      caughtBy: ['transfer-caught-up'],
     },
   ],
   // transfer-keeps-term breaks Election Safety, which every run checks.

@@ -40,10 +40,13 @@ export interface BugManifest {
    */
   readonly faults: readonly string[];
   /**
-   * Its calibration: the fuzzer (fuzz seed 1, the bug on) must find it within this many runs
-   * (`npm run fuzz -- --self-check`); 200 when absent.
+   * Its calibration (`npm run fuzz -- --self-check`, test/fuzz.test.ts): the fuzzer, fuzz seed 1
+   * with the bug on, must find it within `findWithin` runs (200 when absent) by one of the checks
+   * in `caughtBy` (invariant or history-check ids), so a weakened check shows even where another
+   * catches the bug later.
    */
   readonly findWithin?: number;
+  readonly caughtBy: readonly string[];
 }
 
 /** An invariant checked after every millisecond (or, for a history check, once at a run's end). */
