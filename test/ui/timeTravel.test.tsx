@@ -213,7 +213,7 @@ describe('invariants panel, bugs menu and counterexample search', () => {
       </>,
       chapter,
     );
-    expect(screen.getByTestId('invariant-verdict').textContent).toBe('✓ All 20 invariants hold for every millisecond up to t=2253 ms.');
+    expect(screen.getByTestId('invariant-verdict').textContent).toBe('✓ All 23 invariants hold for every millisecond up to t=2253 ms.');
     expect([...container.querySelectorAll('.invariant-list li')].map((li) => li.textContent?.slice(2))).toEqual([
       'Election Safety',
       'Log Matching',
@@ -237,7 +237,7 @@ describe('invariants panel, bugs menu and counterexample search', () => {
       'The engine never throws',
     ]);
     expect(screen.getByTestId('stale-writes').textContent).toMatch(/^Stale writes accepted by the unfenced store: 0/);
-    expect(screen.getByTestId('invariant-badge').textContent).toBe('✓ 20 invariants hold');
+    expect(screen.getByTestId('invariant-badge').textContent).toBe('✓ 23 invariants hold');
     fireEvent.click(screen.getByTestId('invariant-badge'));
     expect(store.getState().sideTab).toBe('invariants');
   });
