@@ -275,6 +275,29 @@ describe('invariants in the sim CLI (issue 6: checked in the CLI, tests and the 
   });
 });
 
+describe("replays of the audit's findings (issue 24)", () => {
+  it('a map key that is also a lock key: the history checker keeps the map and the lock table apart, as the engine does', () => {
+    const argv = [
+      '--seed',
+      '7',
+      '--clients',
+      'A',
+      '--features',
+      'reads',
+      '--schedule',
+      '@500 client A acquire x 10000; @700 client A put x=1; @900 client A write r=1',
+    ];
+    const out = runSimCli([...argv, '--json']);
+    expect(out.code).toBe(0);
+    const report = JSON.parse(out.stdout) as { linearizable: Record<string, unknown> };
+    for (const name of ['locks', 'fenced', 'unfenced', 'fencedOrder', 'unfencedOrder', 'register'])
+      expect(report.linearizable[name]).toEqual({ linearizable: true });
+    expect(runSimCli(argv).stdout).toContain(
+      'linearizable: locks yes, fenced yes, unfenced yes, fencedOrder yes, unfencedOrder yes, register yes',
+    );
+  });
+});
+
 describe('--trace FILE and --link URL', () => {
   const fencing = findPreset('fencing');
   if (fencing === null) throw new Error('no fencing preset');

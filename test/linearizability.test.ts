@@ -283,6 +283,49 @@ describe('checkHistory', () => {
     expect(checkHistory(h.slice(0, 3)).locks).toEqual({ linearizable: true });
   });
 
+  it('keeps the key-value map apart from the lock table: a put or get of a lock key is no release (issue 24)', () => {
+    // The engine's map sits beside the lock table (lockStateMachine.ts), so A's put x=1 leaves A
+    // holding x: its write with token 1 is fine under strict exclusion at both stores.
+    const h = [
+      op(0, 'A', 'acquire', { key: 'x', invokeMs: 500, completeMs: 560, result: 'granted', token: 1 }),
+      op(1, 'A', 'put', { key: 'x', value: '1', invokeMs: 700, completeMs: 744, result: 'ok' }),
+      op(2, 'A', 'get', { key: 'x', value: '1', invokeMs: 750, completeMs: 790, result: 'ok' }),
+      op(3, 'A', 'write', {
+        key: 'r',
+        value: '1',
+        token: 1,
+        store: 'fenced',
+        lockKey: 'x',
+        invokeMs: 900,
+        completeMs: 909,
+        result: 'accepted',
+      }),
+      op(4, 'A', 'write', {
+        key: 'r',
+        value: '1',
+        token: 1,
+        store: 'unfenced',
+        lockKey: 'x',
+        invokeMs: 900,
+        completeMs: 906,
+        result: 'accepted',
+      }),
+    ];
+    const v = checkHistory(h);
+    expect(v.locks).toEqual({ linearizable: true });
+    expect(v.fenced).toEqual({ linearizable: true });
+    expect(v.unfenced).toEqual({ linearizable: true });
+    expect(v.register).toEqual({ linearizable: true });
+    // Nor may a put hide a double grant: a put never answered once counted as a release that may
+    // have freed x, so B's grant while A holds x passed.
+    const double = [
+      op(0, 'A', 'acquire', { key: 'x', invokeMs: 0, completeMs: 10, result: 'granted', token: 1 }),
+      op(1, 'A', 'put', { key: 'x', value: '1', invokeMs: 20 }),
+      op(2, 'B', 'acquire', { key: 'x', invokeMs: 30, completeMs: 40, result: 'granted', token: 2 }),
+    ];
+    expect(checkHistory(double).locks).toEqual({ linearizable: false, subset: [0, 2], key: 'x', minimal: true });
+  });
+
   it('keeps each key its own object', () => {
     const h = [
       op(0, 'A', 'acquire', { key: 'x', invokeMs: 0, completeMs: 10, result: 'granted', token: 1 }),

@@ -148,15 +148,24 @@ function addLockOp<I>(p: Part<I>, o: CheckedOp, grants: Map<number, CheckedOp>, 
   }
 }
 
+/**
+ * The operations of the lock table: acquires, releases and the service's own frees. The engine
+ * keeps the key-value map beside the lock table, not in it (`lockStateMachine.ts`), so a put or
+ * get of a key that is also a lock's name is another object's operation and never a release.
+ */
+function isLockOp(o: CheckedOp): boolean {
+  return o.op === 'acquire' || o.op === 'release' || o.op === 'expire' || o.op === 'ghost-release';
+}
+
 function lockParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>): Part<LockInput>[] {
   const parts = new Map<string, Part<LockInput>>();
-  for (const o of ops) if (o.store === null && o.op !== 'write') addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
+  for (const o of ops) if (isLockOp(o)) addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
   return [...parts.values()];
 }
 
 function exclusiveParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>, store: 'fenced' | 'unfenced'): Part<ExclusiveInput>[] {
   const parts = new Map<string, Part<ExclusiveInput>>();
-  for (const o of ops) if (o.store === null && o.op !== 'write') addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
+  for (const o of ops) if (isLockOp(o)) addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
   for (const o of ops) {
     // Only writes the store took have an effect; a refused or lost write constrains nothing.
     if (o.op !== 'write' || o.store !== store || o.result !== 'accepted') continue;
