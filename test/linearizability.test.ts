@@ -326,6 +326,18 @@ describe('checkHistory', () => {
     expect(checkHistory(double).locks).toEqual({ linearizable: false, subset: [0, 2], key: 'x', minimal: true });
   });
 
+  it('a release answered busy freed nothing: no earlier copy excuses it, as the leader never answers a release busy', () => {
+    const h = [
+      op(0, 'C', 'acquire', { invokeMs: 0, completeMs: 10, result: 'granted', token: 1 }),
+      op(1, 'C', 'release', { invokeMs: 20, completeMs: 90, result: 'busy', token: 1 }),
+      op(2, 'B', 'acquire', { invokeMs: 100, completeMs: 110, result: 'granted', token: 2 }),
+    ];
+    expect(checkHistory(h).locks).toEqual({ linearizable: false, subset: [0, 2], key: 'job', minimal: true });
+    // Answered not-holder instead, an earlier copy may have freed the key (the test above).
+    const notHolder = h.map((o) => (o.id === 1 ? { ...o, result: 'not-holder' as const } : o));
+    expect(checkHistory(notHolder).locks).toEqual({ linearizable: true });
+  });
+
   it('keeps each key its own object', () => {
     const h = [
       op(0, 'A', 'acquire', { key: 'x', invokeMs: 0, completeMs: 10, result: 'granted', token: 1 }),

@@ -6,6 +6,7 @@ import { findPreset } from '../src/sim/run/presets';
 import { lockReport } from '../src/sim/view/report';
 import { ScheduleError, parseSchedule, checkSchedule } from '../src/sim/model/schedule';
 import { Simulation } from '../src/sim/run/simulation';
+import { attachInvariants } from '../src/sim/check/invariants';
 
 const withClients = makeConfig({ clientIds: ['A', 'B'] });
 
@@ -205,6 +206,30 @@ describe('lock service on the cluster', () => {
         byApplied.set(node.lastApplied, table);
       }
     }
+  });
+});
+
+describe('answers that keep their promise across leaders (issue 24)', () => {
+  // C's release reaches n2, which leads a minority: its Release sits unapplied in n1's and n2's logs
+  // while n5 (restarted, with the Grant unapplied) leads the rest. Then n5 crashes and n2 wins again,
+  // so the first copy of C's release commits whatever n5 answered.
+  const copyCommitsLater =
+    '@300 client C acquire k 20000; @600 partition n1,n2 | n3,n4,n5; @600 client C release k; @700 crash n1; @700 crash n2; ' +
+    '@710 crash n3; @710 crash n4; @710 crash n5; @720 restart n3; @720 restart n4; @720 restart n5; @1000 crash n5; @1000 heal; ' +
+    '@1010 restart n1; @1010 restart n2; @1600 client B acquire x 1000; @2000 client B acquire k 1000';
+
+  it('a release is never answered busy: a leader with entries for the key unapplied proposes the Release and answers from its apply', () => {
+    const sim = new Simulation(makeConfig({ clientIds: ['B', 'C'] }), parseSchedule(copyCommitsLater));
+    const checker = attachInvariants(sim);
+    sim.advanceTo(3000);
+    const text = lines(sim);
+    // n5 answered "busy, not released" here, and 639 ms later C's first Release committed while C
+    // still counted its lease (client-lease-honoured); the history then failed the lock model too.
+    expect(text.filter((l) => l.includes('release k -> busy'))).toEqual([]);
+    expect(text).toContain('t=  971 ms n5 releases k');
+    expect(text).toContain('t=  982 ms C released k');
+    expect(checker.violations).toEqual([]);
+    expect(checker.checkHistory({}).locks).toEqual({ linearizable: true });
   });
 });
 

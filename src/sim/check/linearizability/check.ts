@@ -132,9 +132,11 @@ function grantsByToken(ops: readonly CheckedOp[]): Map<number, CheckedOp> {
 /** The lock operations of one key, shared by the lock model and the strict-exclusion models. */
 function addLockOp<I>(p: Part<I>, o: CheckedOp, grants: Map<number, CheckedOp>, input: I): void {
   p.ops.push({ id: o.id, input, call: callOf(o), ret: retOf(o) });
-  if (o.op === 'release' && o.result !== 'released' && o.result !== null) {
+  if (o.op === 'release' && (o.result === 'not-found' || o.result === 'not-holder')) {
     // A retried release is several requests: one copy may have freed the key before the copy
     // that was answered found it free or taken. That copy's effect is optional, as a pending op's.
+    // Not so for busy ("not released"): the leader never answers a release busy (lockService.ts),
+    // so a busy release that freed the key all the same is a broken promise, not an earlier copy.
     const copy: LockInput = { kind: 'release', client: o.client, result: null, token: o.token };
     p.ops.push({ id: o.id, input: copy as I, call: callOf(o), ret: null });
   }
