@@ -231,6 +231,24 @@ describe('answers that keep their promise across leaders (issue 24)', () => {
     expect(checker.violations).toEqual([]);
     expect(checker.checkHistory({}).locks).toEqual({ linearizable: true });
   });
+
+  it("a retried acquire that waits for its Grant waits under that Grant's term, though the leader won a later term since", () => {
+    // n2 proposes A's Grant in term 1 cut off with A, loses, and wins term 3 with the Grant still
+    // unapplied; A's retry reaches it there. B's acquire in term 3 commits both.
+    const schedule =
+      '@400 partition n2,A | n1,n3; @400 client A acquire k 5000; @800 crash n1; @800 crash n3; @810 heal; @820 restart n3; ' +
+      '@1500 client B acquire j 5000';
+    const sim = new Simulation(makeConfig({ nodeIds: ['n1', 'n2', 'n3'], clientIds: ['A', 'B'] }), parseSchedule(schedule));
+    const checker = attachInvariants(sim);
+    sim.advanceTo(3000);
+    const text = lines(sim);
+    // The retry had been re-registered under term 3, so the answer was dropped when the term-1 Grant
+    // applied, and A's next retry renewed with token 3: token 1 was granted to A and told to nobody.
+    expect(text).toContain('t= 1833 ms A acquires k -> token 1, its lease ends by t=5400 ms');
+    const grants = sim.cluster.node('n2').log.filter((e) => typeof e.command !== 'string' && e.command.type === 'grant');
+    expect(grants).toHaveLength(2);
+    expect(checker.violations).toEqual([]);
+  });
 });
 
 describe('lock presets', () => {

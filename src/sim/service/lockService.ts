@@ -275,9 +275,11 @@ export class LockService implements ClusterExtension {
     for (const [index, p] of waiting) {
       // A retry of the request whose Grant is in flight on this leader: answer it when it applies.
       // Not applied here means not applied anywhere yet (the leader applies first), so the
-      // lease still starts after this request was sent.
-      if (p.client === src && p.requestId === msg.id && index > node.lastApplied) {
-        waiting.set(index, request);
+      // lease still starts after this request was sent. It waits for the same entry, of the term
+      // that entry was proposed in: this leader may have lost and won again since, and an answer
+      // waiting under its new term would be dropped when the old entry applies.
+      if (p.client === src && p.requestId === msg.id && index > node.lastApplied && node.termAt(index) === p.term) {
+        waiting.set(index, { ...request, term: p.term });
         return;
       }
     }
