@@ -234,7 +234,9 @@ describe('answers that keep their promise across leaders (issue 24)', () => {
 
   it("a retried acquire that waits for its Grant waits under that Grant's term, though the leader won a later term since", () => {
     // n2 proposes A's Grant in term 1 cut off with A, loses, and wins term 3 with the Grant still
-    // unapplied; A's retry reaches it there. B's acquire in term 3 commits both.
+    // unapplied; A's retry reaches it there. B's acquire in term 3 commits both. (Features-off fuzz
+    // seed 7, run 18 has the same re-registration: at t=3659 ms n3, leading term 7, took C's retry
+    // for its term-3 Grant at index 1; there n3 crashed before that Grant applied.)
     const schedule =
       '@400 partition n2,A | n1,n3; @400 client A acquire k 5000; @800 crash n1; @800 crash n3; @810 heal; @820 restart n3; ' +
       '@1500 client B acquire j 5000';
