@@ -296,6 +296,24 @@ describe("replays of the audit's findings (issue 24)", () => {
       'linearizable: locks yes, fenced yes, unfenced yes, fencedOrder yes, unfencedOrder yes, register yes',
     );
   });
+  it('pre-vote with a partition that names a client: the invariant reads only the servers of a group, and the run exits 0', () => {
+    const out = runSimCli([
+      '--seed',
+      '1',
+      '--clients',
+      'A,B',
+      '--features',
+      'pre-vote',
+      '--schedule',
+      '@500 partition B',
+      '--until',
+      '1500',
+    ]);
+    expect(out.stdout).toContain('t=  500 ms partition {B} | {n1, n2, n3, n4, n5}');
+    expect(out.stdout).toContain('invariants: every invariant held at every millisecond');
+    expect(out.code).toBe(0);
+  });
+
   it("client-lease-honoured with no bug on: a retried release waits for the client's own Release wherever it sits among the unapplied entries", () => {
     const argv = [
       '--seed',

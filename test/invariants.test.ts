@@ -239,6 +239,23 @@ describe('the checker stays quiet on clean runs', () => {
     expect(checker.findings.map((f) => `${f.client} ${f.key}=${f.value} token ${f.token}`)).toEqual(['A result=A-second token 1']);
   });
 
+  // Issue 24: with pre-vote, `partition B` (B a client) made the pre-vote invariant look up a node
+  // "B" and throw. A group may name clients; every invariant must read only the servers in it.
+  it.each([['no feature'], ...FEATURES.map((f) => [f.name]), ['every feature']])(
+    'partition groups that name clients: %s holds every invariant and never throws',
+    (which) => {
+      const features = which === 'no feature' ? [] : which === 'every feature' ? FEATURES.map((f) => f.name) : [which];
+      const config = makeConfig({ clientIds: ['A', 'B'], features });
+      const schedule =
+        '@300 client A acquire k 5000; @500 partition B; @700 partition n1,A | B,n2; @900 client B acquire k 2000; ' +
+        '@1100 partition A,B; @1300 partition n1,n2,A | n3,B; @1600 heal';
+      const sim = new Simulation(config, parseSchedule(schedule));
+      const checker = attachInvariants(sim);
+      sim.advanceTo(3000);
+      expect(checker.violations).toEqual([]);
+    },
+  );
+
   it('60 swarm runs of 10 s without bugs hold', () => {
     for (let run = 0; run < 60; run++) expect(fuzzRun(11, run).violation).toBeNull();
   });

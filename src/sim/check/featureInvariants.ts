@@ -159,8 +159,10 @@ export class FeatureInvariants {
       this.groupsSeen = c.groups;
       this.termCap.fill(-1);
       this.capGroup.fill(null);
-      for (const group of c.groups) {
-        if (group.length >= this.majority) continue;
+      for (const named of c.groups) {
+        // A group may name clients (and stores) too: only its servers vote, so only they count.
+        const group = named.filter((id) => c.nodeById.has(id));
+        if (group.length === 0 || group.length >= this.majority) continue;
         // A pre-vote round open when the partition began may still win with the yeses it already
         // has (from either side) plus its own side's: its term + 1 is within reach, nothing more.
         let cap = 0;
