@@ -229,7 +229,7 @@ describe('answers that keep their promise across leaders (issue 24)', () => {
     expect(text).toContain('t=  971 ms n5 releases k');
     expect(text).toContain('t=  982 ms C released k');
     expect(checker.violations).toEqual([]);
-    expect(checker.checkHistory({}).locks).toEqual({ linearizable: true });
+    expect(checker.checkHistory({})?.locks).toEqual({ linearizable: true });
   });
 
   it("a retried acquire that waits for its Grant waits under that Grant's term, though the leader won a later term since", () => {
