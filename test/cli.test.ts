@@ -4,14 +4,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SECTIONS, formatRate, measureRate, median, parseBenchArgs, runBench, timeSection, type RateSection } from '../src/cli/bench';
 import { SIM_USAGE, header, runSimCli } from '../src/cli/simCli';
 import { encodeLink } from '../src/share/link';
 import { DEFAULT_CONFIG } from '../src/sim/model/config';
 import { findPreset, presetActions } from '../src/sim/run/presets';
 import { parseSchedule } from '../src/sim/model/schedule';
-import { runTraceJson } from '../src/sim/view/traceJson';
+import { runTraceJson, traceFromJson } from '../src/sim/view/traceJson';
+import { FeatureInvariants } from '../src/sim/check/featureInvariants';
+import { RaftNode } from '../src/sim/raft/node';
 
 interface JsonNode {
   readonly alive: boolean;
@@ -312,6 +314,58 @@ describe("replays of the audit's findings (issue 24)", () => {
     expect(out.stdout).toContain('t=  500 ms partition {B} | {n1, n2, n3, n4, n5}');
     expect(out.stdout).toContain('invariants: every invariant held at every millisecond');
     expect(out.code).toBe(0);
+  });
+
+  describe('a run that throws: --json and --trace end at the same moment, and the trace says so', () => {
+    afterEach(() => vi.restoreAllMocks());
+    const argv = ['--seed', '1', '--clients', 'A,B', '--features', 'pre-vote', '--until', '1500', '--json', '--trace', 't.json'];
+    const both = (extra: string[]) => {
+      const out = runSimCli([...argv, ...extra]);
+      const report = JSON.parse(out.stdout) as {
+        now: number;
+        events: string[];
+        invariants: { violations: { invariant: string; t: number }[] };
+      };
+      const trace = traceFromJson(out.files?.[0].text ?? '');
+      if (typeof trace === 'string') throw new Error(trace);
+      return { out, report, trace };
+    };
+
+    it('a checker that throws: the trace, which replays without the checker, stops there too', () => {
+      // What the pre-vote invariant did with `partition B` (a client), by hand.
+      const check = FeatureInvariants.prototype.check;
+      vi.spyOn(FeatureInvariants.prototype, 'check').mockImplementation(function (this: FeatureInvariants) {
+        if ((this as unknown as { cluster: { nowMs: number } }).cluster.nowMs >= 501) throw new Error('There is no node "B"');
+        check.call(this);
+      });
+      const { out, report, trace } = both(['--schedule', '@500 partition B']);
+      expect(out.code).toBe(1);
+      expect(report.now).toBe(501);
+      expect(report.invariants.violations.map((v) => `${v.invariant} ${v.t}`)).toEqual(['engine-crash 501']);
+      expect(trace.run.untilMs).toBe(1500);
+      expect(trace.run.stopped).toEqual({ atMs: 501, reason: 'the simulation threw Error: There is no node "B".' });
+      expect(trace.events.map((e) => e.line)).toEqual(report.events);
+      expect(Math.max(...trace.messages.map((m) => m.sentAt))).toBeLessThanOrEqual(501);
+      expect(Math.max(...trace.nodeSpans.map((s) => s.from))).toBeLessThanOrEqual(501);
+    });
+
+    it('the engine that throws: both runs throw at the same step', () => {
+      const tick = RaftNode.prototype.tick;
+      vi.spyOn(RaftNode.prototype, 'tick').mockImplementation(function (this: RaftNode) {
+        if (this.id === 'n3' && (this as unknown as { host: { nowMs: number } }).host.nowMs === 700) throw new RangeError('a slip');
+        tick.call(this);
+      });
+      const { report, trace } = both(['--schedule', '@500 partition B']);
+      expect(report.now).toBe(700);
+      expect(trace.run.stopped).toEqual({ atMs: 700, reason: 'the simulation threw RangeError: a slip.' });
+      expect(trace.events.map((e) => e.line)).toEqual(report.events);
+    });
+
+    it('a run that did not stop has no "stopped" in its trace', () => {
+      const { trace } = both(['--schedule', '@500 partition B']);
+      expect('stopped' in trace.run).toBe(false);
+      expect(trace.events.at(-1)?.t).toBeLessThanOrEqual(1500);
+    });
   });
 
   it("client-lease-honoured with no bug on: a retried release waits for the client's own Release wherever it sits among the unapplied entries", () => {

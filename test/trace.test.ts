@@ -399,6 +399,11 @@ describe('trace JSON', () => {
       /^This trace is damaged: in message 2, "sentAt" is missing or not a number\.$/,
     ],
     [
+      'a damaged stop',
+      JSON.stringify({ ...good, run: { ...(good.run as object), stopped: { atMs: 'early' } } }),
+      /^This trace is damaged: in its run's "stopped", "atMs" is missing or not a number\.$/,
+    ],
+    [
       'an unknown message type',
       JSON.stringify({ ...good, messages: [{ ...(good.messages as object[])[0], type: 'Gossip' }] }),
       /^This trace is damaged: message 1 has unknown type "Gossip"\.$/,

@@ -438,6 +438,8 @@ export const invariant = {
     `the fenced store refused ${key} from ${client} with token ${token}, though ${highest === undefined ? 'it had accepted no token for it' : `the highest it accepted is ${highest}`}.`,
   notLive: (afterMs: number, stall: string) => `${afterMs} ms after the faults stopped, ${stall}.`,
   engineThrew: (error: string) => `the simulation threw ${error}.`,
+  /** What an exception the engine threw says, as `engineThrew` names it. */
+  thrown: (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
   /** `t= 1234 ms VIOLATION Election Safety: ...`, in the event-line format. */
   line: (t: number, title: string, sentence: string) => eventLine(t, `VIOLATION ${title}: ${sentence}`),
 };

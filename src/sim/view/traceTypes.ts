@@ -132,6 +132,18 @@ export interface TraceRunSpec {
   readonly schedule: string;
   readonly untilMs: number;
   readonly submitEveryMs: number | null;
+  /**
+   * Present only when the run stopped before `untilMs` because the engine or a checker threw:
+   * the trace ends there (spans still open at `atMs` are open at its end), and `reason` says why.
+   * Replaying `untilMs` stops at the same moment.
+   */
+  readonly stopped?: RunStop;
+}
+
+/** Where and why a run stopped early (an exception: the engine never throws, so it is a finding). */
+export interface RunStop {
+  readonly atMs: number;
+  readonly reason: string;
 }
 
 /** The exported trace (JSON). Keys are written in this order; numbers as integers. */
