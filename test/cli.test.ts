@@ -368,6 +368,46 @@ describe("replays of the audit's findings (issue 24)", () => {
     });
   });
 
+  it('--json counts every message type that was sent, and the trace holds exactly those messages besides its marked copies', () => {
+    const catchUp = findPreset('snapshot-catch-up');
+    if (catchUp === null) throw new Error('no snapshot-catch-up preset');
+    const argv = [
+      '--features',
+      'snapshots,transfer',
+      '--clients',
+      'A',
+      '--until',
+      '3500',
+      '--schedule',
+      `${catchUp.schedule}; @2100 duplicate 20; @2400 duplicate 0; @2600 client A acquire k 500; @3000 transfer n3`,
+      '--json',
+      '--trace',
+      't.json',
+    ];
+    const out = runSimCli(argv);
+    const sent = (JSON.parse(out.stdout) as { sent: Record<string, number> }).sent;
+    expect(Object.keys(sent)).toEqual([
+      'RequestVote',
+      'VoteReply',
+      'AppendEntries',
+      'AppendReply',
+      'ClientRequest',
+      'ClientReply',
+      'InstallSnapshot',
+      'InstallSnapshotReply',
+      'TimeoutNow',
+    ]);
+    const trace = traceFromJson(out.files?.[0].text ?? '');
+    if (typeof trace === 'string') throw new Error(trace);
+    const counted: Record<string, number> = {};
+    for (const m of trace.messages) if (m.copyOf === undefined) counted[m.type] = (counted[m.type] ?? 0) + 1;
+    expect(counted).toEqual(sent);
+    expect(trace.messages.filter((m) => m.copyOf !== undefined).length).toBeGreaterThan(0);
+    // A run of the chapter's Raft keeps its four counts, zeros included, and nothing else.
+    const chapter = JSON.parse(runSimCli(['--preset', 'split-vote', '--json']).stdout) as { sent: Record<string, number> };
+    expect(Object.keys(chapter.sent)).toEqual(['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply']);
+  });
+
   it("client-lease-honoured with no bug on: a retried release waits for the client's own Release wherever it sits among the unapplied entries", () => {
     const argv = [
       '--seed',

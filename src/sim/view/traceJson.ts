@@ -126,6 +126,7 @@ export function traceToJson(trace: RunTrace): string {
       dropReason: m.dropReason,
       cause: m.cause,
       heartbeat: m.heartbeat,
+      ...(m.copyOf !== undefined ? { copyOf: m.copyOf } : {}),
     })),
     nodeSpans: trace.nodeSpans.map((s) => ({ node: s.node, from: s.from, to: s.to, state: s.state, term: s.term })),
     clientSpans: trace.clientSpans.map((s) => ({ client: s.client, from: s.from, to: s.to, state: s.state })),
@@ -331,7 +332,9 @@ export function traceFromJson(text: string): RunTrace | string {
     }
   }
   const types = new Set<string>(MESSAGE_TYPES);
-  const messages = d.messages as { type: string }[];
+  const messages = d.messages as { type: string; copyOf?: unknown }[];
+  const badCopy = messages.findIndex((m) => m.copyOf !== undefined && !fits(m.copyOf, 'number'));
+  if (badCopy !== -1) return `This trace is damaged: in message ${badCopy + 1}, "copyOf" is not a number.`;
   const odd = messages.findIndex((m) => !types.has(m.type));
   if (odd !== -1) return `This trace is damaged: message ${odd + 1} has unknown type "${messages[odd].type}".`;
   return data as RunTrace;

@@ -38,6 +38,11 @@ export interface TraceMessage {
   readonly cause: number | null;
   /** An AppendEntries with no entries, or the reply to one: folded into a tick row when heartbeats are hidden. */
   readonly heartbeat: boolean;
+  /**
+   * Present only on a network duplicate (the `duplicate` fault): the id of the message it copies.
+   * The sender sent the original once; `--json`'s `sent` counts the messages without this field.
+   */
+  readonly copyOf?: number;
 }
 
 /** What a node was during [from, to): its role and term, or down. `to` null: still so at the trace's end. */
