@@ -232,6 +232,21 @@ describe('answers that keep their promise across leaders (issue 24)', () => {
     expect(checker.checkHistory({})?.locks).toEqual({ linearizable: true });
   });
 
+  it("a release waits only for a Release of the same hold: an unapplied Release of the client's earlier hold is not its copy", () => {
+    // After every server restarts, the new leader n2 has all of C's entries unapplied: grant (token 1),
+    // release token 1, grant (token 2). C's release of token 2 must not be answered by the first
+    // release, or C hears "released" while the log then gives it k again with token 2.
+    const schedule =
+      '@300 client C acquire k 20000; @600 client C release k; @900 client C acquire k 20000; ' +
+      '@1200 crash n1; @1200 crash n2; @1200 crash n3; @1210 restart n1; @1210 restart n2; @1210 restart n3; @1700 client C release k';
+    const sim = new Simulation(makeConfig({ nodeIds: ['n1', 'n2', 'n3'], clientIds: ['C'] }), parseSchedule(schedule));
+    const checker = attachInvariants(sim);
+    sim.advanceTo(3000);
+    expect(lines(sim).slice(-2)).toEqual(['t= 1722 ms n2 releases k', 't= 1737 ms C released k']);
+    for (const node of sim.cluster.nodes) expect(sim.lockService?.machineOf(node).locks.size).toBe(0);
+    expect(checker.violations).toEqual([]);
+  });
+
   it("a retried acquire that waits for its Grant waits under that Grant's term, though the leader won a later term since", () => {
     // n2 proposes A's Grant in term 1 cut off with A, loses, and wins term 3 with the Grant still
     // unapplied; A's retry reaches it there. B's acquire in term 3 commits both. (Features-off fuzz

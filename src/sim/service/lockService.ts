@@ -308,12 +308,13 @@ export class LockService implements ClusterExtension {
    * gives, so "not released" is something no leader can promise, and a client told it would go on
    * counting a lease its own release ends. So it waits for the client's own Release if one is
    * among this leader's unapplied entries for the key (wherever it sits: an Expire may well have
-   * been proposed after it), and otherwise proposes one: applied after every entry before it, it
+   * been proposed after it) and names the same token, so it is a copy of this request, not of a
+   * release of an earlier hold; and otherwise proposes one: applied after every entry before it, it
    * finds the key as the log leaves it. Only with nothing unapplied for the key does the leader
    * refuse a release of a key someone else holds without proposing it.
    */
   private onRelease(node: RaftNode, src: string, msg: ClientRequest, request: Pending, holder: string | undefined): void {
-    const own = this.lastUnappliedReleaseBy(node, msg.key, src);
+    const own = this.lastUnappliedReleaseBy(node, msg.key, src, msg.token);
     if (own !== 0) {
       this.pendingFor(node).set(own, { ...request, term: (node.entryAt(own) as LogEntry).term });
       return;
@@ -335,11 +336,11 @@ export class LockService implements ClusterExtension {
     return 0;
   }
 
-  /** The index of the last unapplied Release of `key` by `client` in this leader's log, or 0. */
-  private lastUnappliedReleaseBy(node: RaftNode, key: string, client: string): number {
+  /** The index of the last unapplied Release of `key` by `client` naming `token` in this leader's log, or 0. */
+  private lastUnappliedReleaseBy(node: RaftNode, key: string, client: string, token: number | null): number {
     for (let i = node.lastLogIndex; i > node.lastApplied; i--) {
       const c = (node.entryAt(i) as LogEntry).command;
-      if (isLockCommand(c) && c.type === 'release' && c.key === key && c.owner === client) return i;
+      if (isLockCommand(c) && c.type === 'release' && c.key === key && c.owner === client && c.token === token) return i;
     }
     return 0;
   }
