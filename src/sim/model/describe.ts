@@ -226,6 +226,10 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       return `${v.node}'s timer fires, but it is not in its configuration {${v.voters.join(', ')}}, which is committed: it does not campaign (§4.2.2)`;
     }
+    case 'timeout-now-ignored': {
+      const v = d.values;
+      return `${v.node} gets TimeoutNow from ${v.leader}, but it is not in its configuration {${v.voters.join(', ')}}: it does not campaign (§4.2.2)`;
+    }
   }
 }
 
@@ -361,8 +365,8 @@ export const featureInvariant = {
     `${node} won term ${term} with votes from {${votes.join(', ')}}, which are not a majority of its configuration {${voters.join(', ')}}.`,
   committedByMinority: (node: string, term: number, index: number, holders: readonly string[], voters: readonly string[]) =>
     `${node} (term ${term}) committed index ${index} held by {${holders.join(', ')}}, which are not a majority of its configuration {${voters.join(', ')}}.`,
-  removedStillLeads: (node: string, term: number, index: number, voters: readonly string[]) =>
-    `${node} leads term ${term} outside its configuration {${voters.join(', ')}}, though it has committed that configuration (index ${index}); a removed leader steps down once its removal commits (§4.2.2).`,
+  leadsWithout: (node: string, term: number, voters: readonly string[], index: number, commitIndex: number) =>
+    `${node} leads term ${term} though its configuration {${voters.join(', ')}} (index ${index}, committed: its commit index is ${commitIndex}) does not include it; a server removed steps down once its removal commits and never campaigns (§4.2.2).`,
   noopNotFirst: (node: string, term: number, index: number, text: string) =>
     `${node} leads term ${term}, but its first entry of that term (index ${index}) is ${text}, not its no-op.`,
 } as const;
@@ -470,6 +474,8 @@ export const invariant = {
   entriesDropped: (node: string, from: number, to: number, base: number) =>
     `${node} dropped entries ${from}..${to} of its log with no conflicting entry replacing them${base > 0 ? ` (its snapshot ends at ${base})` : ''}; an entry goes only when it conflicts with the leader's (Figure 2), and an installed snapshot keeps the entries after it that the log holds (§5.1).`,
   engineThrew: (error: string) => `the simulation threw ${error}.`,
+  /** What an exception the engine threw says, as `engineThrew` names it. */
+  thrown: (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
   /** `t= 1234 ms VIOLATION Election Safety: ...`, in the event-line format. */
   line: (t: number, title: string, sentence: string) => eventLine(t, `VIOLATION ${title}: ${sentence}`),
 };
