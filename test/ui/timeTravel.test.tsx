@@ -233,7 +233,10 @@ describe('invariants panel, bugs menu and counterexample search', () => {
       "A client's lease ends no later than the service's",
       'The service honours a running lease',
       'Fenced store accepts the current token',
+      "A leader's matchIndex is on its peer",
+      'Entries go only for a conflict',
       'Live again once faults stop',
+      'The network stays bounded',
       'The engine never throws',
     ]);
     expect(screen.getByTestId('stale-writes').textContent).toMatch(/^Stale writes accepted by the unfenced store: 0/);
