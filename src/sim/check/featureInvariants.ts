@@ -11,7 +11,8 @@
  *   still reach it has arrived (the longest latency, any extra delay, a reordering hold-back).
  *   "Cut off" counts from when even the union of the nodes it could reach since stopped being a
  *   majority: a partition that moves lets it hear a majority over one window.
- * - leader-noop (§8): the first entry of a leader's term in its log is its no-op.
+ * - leader-noop (§8): the first entry of a leader's term in its log is its no-op, checked once that
+ *   first entry appears (a leader may hold none of its term at first: the check waits for it).
  * - snapshots (§5): see snapshotInvariants.ts.
  * - membership (§4.1): no leader's log holds two configuration entries above the highest index
  *   any server has committed (a new leader's own commit index lags: it is volatile);
@@ -272,15 +273,20 @@ export class FeatureInvariants {
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i];
       if (node.role !== 'leader' || this.noopCheckedTerm[i] === node.term) continue;
-      this.noopCheckedTerm[i] = node.term;
       const log = node.log;
       let first = log.length;
       while (first > 0 && log[first - 1].term === node.term) first--;
       // Snapshots: a leader that commits at once (one voter) may compact its no-op in the ms it won;
       // the term's first entry is then in the snapshot, which keeps no entries to look at.
-      if (first === 0 && node.snapshotIndex > 0 && node.snapshotTerm === node.term) continue;
+      if (first === 0 && node.snapshotIndex > 0 && node.snapshotTerm === node.term) {
+        this.noopCheckedTerm[i] = node.term;
+        continue;
+      }
       const entry = log[first];
-      if (entry === undefined || (typeof entry.command !== 'string' && entry.command.type === 'noop')) continue;
+      // No entry of its term yet: look again next step, until the first one appears.
+      if (entry === undefined) continue;
+      this.noopCheckedTerm[i] = node.term;
+      if (typeof entry.command !== 'string' && entry.command.type === 'noop') continue;
       const text = typeof entry.command === 'string' ? entry.command : entry.command.type;
       this.violate('noop-first', [node.id], featureInvariant.noopNotFirst(node.id, node.term, first + 1 + node.snapshotIndex, text));
     }

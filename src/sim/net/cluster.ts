@@ -77,6 +77,16 @@ export interface ClusterTracer {
 export type StepObserver = (cluster: Cluster) => void;
 
 /**
+ * Sees every message as it is sent and as it is handed to its receiver (before the receiver acts
+ * on it), so a checker can judge what nodes say as well as what they hold: a pre-vote granted, a
+ * hint answered, a TimeoutNow sent. It only observes; a duplicate is sent once and delivered twice.
+ */
+export interface MessageObserver {
+  sent(cluster: Cluster, src: string, dst: string, msg: Message): void;
+  delivering(cluster: Cluster, src: string, dst: string, msg: Message): void;
+}
+
+/**
  * Sees every entry a node applies, as it happens (invariant checkers), with the state machine's
  * result; null in a run without a service on top of Raft.
  */
@@ -146,6 +156,7 @@ export class Cluster implements NodeHost {
   tracer: ClusterTracer | null = null;
   private readonly observers: StepObserver[] = [];
   private readonly applyObservers: ApplyObserver[] = [];
+  private readonly messageObservers: MessageObserver[] = [];
   private readonly timeoutRange: readonly [number, number];
   private readonly latencyRange: readonly [number, number];
   // The two fixed randint ranges, with their bit lengths worked out once (same draws as randint).
@@ -192,6 +203,8 @@ export class Cluster implements NodeHost {
   }
 
   send(src: string, dst: string, msg: Message): void {
+    const watchers = this.messageObservers;
+    if (watchers.length !== 0) for (let i = 0; i < watchers.length; i++) watchers[i].sent(this, src, dst, msg);
     const type: MessageType = msg.type;
     const sent = this.sent;
     // Constant keys for the four Raft types keep this store monomorphic on the hot path.
@@ -368,6 +381,8 @@ export class Cluster implements NodeHost {
       }
       const payload = env.payload;
       if (tracer !== null) tracer.delivering(env.seq);
+      const watchers = this.messageObservers;
+      if (watchers.length !== 0) for (let i = 0; i < watchers.length; i++) watchers[i].delivering(this, env.src, env.dst, payload);
       // Raft RPCs go to the node; everything else (client requests, replies, store writes) to the
       // service on top. Without one, every message is a Raft RPC between nodes.
       if (node !== undefined && (this.extension === null || isRaftMessage(payload))) node.onMessage(env.src, payload as RaftMessage);
@@ -454,6 +469,10 @@ export class Cluster implements NodeHost {
 
   addApplyObserver(observer: ApplyObserver): void {
     this.applyObservers.push(observer);
+  }
+
+  addMessageObserver(observer: MessageObserver): void {
+    this.messageObservers.push(observer);
   }
 
   /** The live leader with the highest term; a stale one may linger in a minority partition. */

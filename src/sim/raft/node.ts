@@ -550,7 +550,9 @@ export class RaftNode {
   private handlePreVote(msg: RequestVote): VoteReply {
     const myLastTerm = this.lastLogTerm;
     const upToDate = msg.lastLogTerm > myLastTerm || (msg.lastLogTerm === myLastTerm && msg.lastLogIndex >= this.lastLogIndex);
-    const reason = msg.term <= this.term ? 'stale-term' : !upToDate ? 'log-not-up-to-date' : this.hearsLeader() ? 'hears-leader' : null;
+    // The bug pre-vote-ignores-leader: a voter that hears a leader says yes all the same.
+    const hears = this.hearsLeader() && !this.host.bugs.preVoteIgnoresLeader;
+    const reason = msg.term <= this.term ? 'stale-term' : !upToDate ? 'log-not-up-to-date' : hears ? 'hears-leader' : null;
     if (reason !== null && this.host.recordDetails) {
       this.host.detail({
         kind: 'pre-vote-refused',
@@ -634,7 +636,9 @@ export class RaftNode {
 
   private handleVoteReply(src: string, msg: VoteReply): void {
     if (msg.preVote === true) {
-      if (this.preCandidate && msg.granted && msg.term === this.term + 1) {
+      // A yes carries the term it answers: one for an earlier round's term counts for nothing (the
+      // bug pre-vote-stale-yes counts it).
+      if (this.preCandidate && msg.granted && (msg.term === this.term + 1 || this.host.bugs.preVoteStaleYes === true)) {
         this.preVotes.add(src);
         this.maybeWinPreVote();
       }
@@ -907,7 +911,8 @@ export class RaftNode {
   }
 
   private handleAppendReply(src: string, msg: AppendReply): void {
-    if (this.role !== 'leader' || msg.term !== this.term) return;
+    // Only an answer of this term (Figure 2); the bug stale-append-reply takes an older term's too.
+    if (this.role !== 'leader' || (msg.term !== this.term && !this.host.bugs.staleAppendReply)) return;
     const p = this.progressById.get(src);
     if (p === undefined) return;
     p.heard = true; // CheckQuorum counts any answer of this term (§6.2)
@@ -946,7 +951,7 @@ export class RaftNode {
     const log = this.raftLog;
     if (snap.index > this.commitIndex && snap.index > log.snapshotIndex) {
       const before = log.entries.length;
-      const keptSuffix = log.install(snap);
+      const keptSuffix = log.install(snap, this.host.bugs.installDropsSuffix === true);
       this.commitIndex = snap.index;
       this.lastApplied = snap.index;
       this.host.restoreSnapshotState?.(this, snap.state);
@@ -1008,7 +1013,8 @@ export class RaftNode {
         lines: ['transfer.start'],
       });
     }
-    if (p.match >= this.lastLogIndex) this.sendTimeoutNow(p);
+    // The bug transfer-too-early: TimeoutNow at once, whether or not the target has caught up.
+    if (p.match >= this.lastLogIndex || this.host.bugs.transferTooEarly === true) this.sendTimeoutNow(p);
     else this.sendAppend(p);
   }
 
@@ -1082,7 +1088,14 @@ export class RaftNode {
   /** fast-backup (§5.3): skip the follower's whole conflicting term in one round trip, then retry. */
   private fastBackUp(p: Progress, conflictTerm: number, conflictIndex: number): void {
     const from = p.next;
-    const { next, rule } = backUp(this.raftLog, from, { conflictTerm, conflictIndex });
+    const bugs = this.host.bugs;
+    const { next, rule } = backUp(
+      this.raftLog,
+      from,
+      { conflictTerm, conflictIndex },
+      bugs.hintMovesForward === true,
+      bugs.hintSkipsOwnTerm === true,
+    );
     p.next = next;
     const rounds = ++p.backupRounds;
     if (this.host.recordDetails) {
@@ -1344,6 +1357,7 @@ export class RaftNode {
       this.setPeers(m.peersOf(this.id, true, this.commitIndex));
       return;
     }
+    if (this.host.bugs.removedLeaderStays === true) return; // the bug: it leads on outside its configuration
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'removed-leader-steps-down',

@@ -63,6 +63,7 @@ export class LockService implements ClusterExtension {
   /** Per node: tokens whose expiry this node has already proposed (it proposes each once). */
   private readonly expiryProposed = new Map<string, Set<number>>();
   private readonly followerExpiry: boolean;
+  private readonly replyIgnoresTerm: boolean;
   /** Reads (§6.4): the leaders' side of put and get; null without the feature. */
   private readonly reads: KvReads | null;
 
@@ -75,6 +76,7 @@ export class LockService implements ClusterExtension {
     this.fenced = new Store('fenced', !cluster.bugSet.has('no-fencing'));
     this.unfenced = new Store('unfenced', false);
     this.followerExpiry = cluster.bugSet.has('follower-expiry');
+    this.replyIgnoresTerm = cluster.bugSet.has('reply-ignores-term');
     this.reads = cluster.features.reads ? new KvReads(cluster, this.machines) : null;
     cluster.extension = this;
   }
@@ -205,8 +207,9 @@ export class LockService implements ClusterExtension {
     const request = waiting?.get(index);
     if (!request || !waiting) return;
     waiting.delete(index);
-    // The index was reused by another leader's entry: this is not the entry the request waits for.
-    if (request.term !== entry.term) return;
+    // The index was reused by another leader's entry: this is not the entry the request waits for
+    // (the bug reply-ignores-term answers from it all the same).
+    if (request.term !== entry.term && !this.replyIgnoresTerm) return;
     if (!isLeader) return;
     const client = this.clients.get(request.client);
     if (request.op === 'acquire' && result.type === 'Granted') {

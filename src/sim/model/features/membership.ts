@@ -16,6 +16,15 @@ export const membership = {
       flag: 'configChangesAtOnce',
       blurb: 'with membership changes, a leader starts a second change before the first commits (needs membership)',
       faults: [],
+      caughtBy: ['one-config-change'],
+    },
+    // A leader that removed itself leads on after the removal commits (§4.2.2: it steps down).
+    {
+      name: 'removed-leader-stays',
+      flag: 'removedLeaderStays',
+      blurb: 'with membership changes, a leader that removed itself keeps leading after the removal commits (needs membership)',
+      faults: ['remove-leader'],
+      caughtBy: ['removed-not-leading'],
     },
   ],
   invariants: [
@@ -56,4 +65,5 @@ export const membership = {
     'member.no-campaign',
   ],
   details: ['learner-added', 'learner-promoted', 'config-appended', 'removed-leader-steps-down', 'not-campaigning', 'timeout-now-ignored'],
+  sometimes: [{ id: 'removed-leader-stepped-down', title: 'a removed leader stepped down' }],
 } as const satisfies FeatureManifest;
