@@ -417,7 +417,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
 
   it('switches a bug on and finds a counterexample, landing on the violation', async () => {
     const page = await open(`?${DEFAULT_LINK}`);
-    expect(await page.getByTestId('invariant-badge').textContent()).toBe('✓ 20 invariants hold');
+    expect(await page.getByTestId('invariant-badge').textContent()).toBe('✓ 23 invariants hold');
     await page.getByTestId('bugs-summary').click();
     await page.getByRole('checkbox', { name: /no-fencing/ }).check();
     await expect.poll(() => page.getByTestId('bugs-summary').textContent()).toMatch(/^Bugs on: no-fencing/);

@@ -58,8 +58,11 @@ export interface DroppedMessage {
  * observer it leaves the quiet-millisecond skipping on.
  */
 export interface ClusterTracer {
-  /** Message `id` (the envelope's seq) was queued; duplicates are separate messages. */
-  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message): void;
+  /**
+   * Message `id` (the envelope's seq) was queued. A network duplicate is a message of its own,
+   * queued right after its original, whose id is `copyOf` (-1 for every message a sender sent).
+   */
+  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message, copyOf?: number): void;
   /** Message `id` is handed to its receiver now; what is sent until `deliveriesDone` answers it. */
   delivering(id: number): void;
   /** The network dropped message `id` now. */
@@ -72,6 +75,16 @@ export interface ClusterTracer {
 
 /** Observers run after every step (invariant checkers live outside node code). */
 export type StepObserver = (cluster: Cluster) => void;
+
+/**
+ * Sees every message as it is sent and as it is handed to its receiver (before the receiver acts
+ * on it), so a checker can judge what nodes say as well as what they hold: a pre-vote granted, a
+ * hint answered, a TimeoutNow sent. It only observes; a duplicate is sent once and delivered twice.
+ */
+export interface MessageObserver {
+  sent(cluster: Cluster, src: string, dst: string, msg: Message): void;
+  delivering(cluster: Cluster, src: string, dst: string, msg: Message): void;
+}
 
 /**
  * Sees every entry a node applies, as it happens (invariant checkers), with the state machine's
@@ -155,6 +168,7 @@ export class Cluster implements NodeHost {
   tracer: ClusterTracer | null = null;
   private readonly observers: StepObserver[] = [];
   private readonly applyObservers: ApplyObserver[] = [];
+  private readonly messageObservers: MessageObserver[] = [];
   private readonly timeoutRange: readonly [number, number];
   private readonly latencyRange: readonly [number, number];
   // The two fixed randint ranges, with their bit lengths worked out once (same draws as randint).
@@ -202,6 +216,8 @@ export class Cluster implements NodeHost {
   }
 
   send(src: string, dst: string, msg: Message): void {
+    const watchers = this.messageObservers;
+    if (watchers.length !== 0) for (let i = 0; i < watchers.length; i++) watchers[i].sent(this, src, dst, msg);
     const type: MessageType = msg.type;
     const sent = this.sent;
     // Constant keys for the four Raft types keep this store monomorphic on the hot path.
@@ -256,7 +272,7 @@ export class Cluster implements NodeHost {
       const copyAt = this.nowMs + this.rng.randint(this.latencyRange[0], this.latencyRange[1]) + extra;
       const copySeq = this.seq++;
       this.inflight.enqueue(copyAt, copySeq, this.nowMs, src, dst, msg, false);
-      if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg);
+      if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg, seq);
     }
   }
 
@@ -383,6 +399,8 @@ export class Cluster implements NodeHost {
       }
       const payload = env.payload;
       if (tracer !== null) tracer.delivering(env.seq);
+      const watchers = this.messageObservers;
+      if (watchers.length !== 0) for (let i = 0; i < watchers.length; i++) watchers[i].delivering(this, env.src, env.dst, payload);
       // Raft RPCs go to the node; everything else (client requests, replies, store writes) to the
       // service on top. Without one, every message is a Raft RPC between nodes.
       if (node !== undefined && (this.extension === null || isRaftMessage(payload))) node.onMessage(env.src, payload as RaftMessage);
@@ -469,6 +487,10 @@ export class Cluster implements NodeHost {
 
   addApplyObserver(observer: ApplyObserver): void {
     this.applyObservers.push(observer);
+  }
+
+  addMessageObserver(observer: MessageObserver): void {
+    this.messageObservers.push(observer);
   }
 
   /** The live leader with the highest term; a stale one may linger in a minority partition. */
@@ -717,6 +739,10 @@ export class Cluster implements NodeHost {
   }
 }
 
+/**
+ * The messages a node handles: every RaftMessage. TimeoutNow was missing, so with a lock service
+ * on top it went to the service, which dropped it, and every transfer ran out.
+ */
 function isRaftMessage(msg: Message): msg is RaftMessage {
   const type = msg.type;
   return (
@@ -725,6 +751,7 @@ function isRaftMessage(msg: Message): msg is RaftMessage {
     type === 'RequestVote' ||
     type === 'VoteReply' ||
     type === 'InstallSnapshot' ||
-    type === 'InstallSnapshotReply'
+    type === 'InstallSnapshotReply' ||
+    type === 'TimeoutNow'
   );
 }

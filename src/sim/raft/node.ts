@@ -550,7 +550,9 @@ export class RaftNode {
   private handlePreVote(msg: RequestVote): VoteReply {
     const myLastTerm = this.lastLogTerm;
     const upToDate = msg.lastLogTerm > myLastTerm || (msg.lastLogTerm === myLastTerm && msg.lastLogIndex >= this.lastLogIndex);
-    const reason = msg.term <= this.term ? 'stale-term' : !upToDate ? 'log-not-up-to-date' : this.hearsLeader() ? 'hears-leader' : null;
+    // The bug pre-vote-ignores-leader: a voter that hears a leader says yes all the same.
+    const hears = this.hearsLeader() && !this.host.bugs.preVoteIgnoresLeader;
+    const reason = msg.term <= this.term ? 'stale-term' : !upToDate ? 'log-not-up-to-date' : hears ? 'hears-leader' : null;
     if (reason !== null && this.host.recordDetails) {
       this.host.detail({
         kind: 'pre-vote-refused',
@@ -634,7 +636,9 @@ export class RaftNode {
 
   private handleVoteReply(src: string, msg: VoteReply): void {
     if (msg.preVote === true) {
-      if (this.preCandidate && msg.granted && msg.term === this.term + 1) {
+      // A yes carries the term it answers: one for an earlier round's term counts for nothing (the
+      // bug pre-vote-stale-yes counts it).
+      if (this.preCandidate && msg.granted && (msg.term === this.term + 1 || this.host.bugs.preVoteStaleYes === true)) {
         this.preVotes.add(src);
         this.maybeWinPreVote();
       }
@@ -924,7 +928,8 @@ export class RaftNode {
   }
 
   private handleAppendReply(src: string, msg: AppendReply): void {
-    if (this.role !== 'leader' || msg.term !== this.term) return;
+    // Only an answer of this term (Figure 2); the bug stale-append-reply takes an older term's too.
+    if (this.role !== 'leader' || (msg.term !== this.term && !this.host.bugs.staleAppendReply)) return;
     const p = this.progressById.get(src);
     if (p === undefined) return;
     p.heard = true; // CheckQuorum counts any answer of this term (§6.2)
@@ -964,7 +969,7 @@ export class RaftNode {
     const log = this.raftLog;
     if (snap.index > this.commitIndex && snap.index > log.snapshotIndex) {
       const before = log.entries.length;
-      const keptSuffix = log.install(snap);
+      const keptSuffix = log.install(snap, this.host.bugs.installDropsSuffix === true);
       this.commitIndex = snap.index;
       this.lastApplied = snap.index;
       this.host.restoreSnapshotState?.(this, snap.state);
@@ -1027,7 +1032,8 @@ export class RaftNode {
         lines: ['transfer.start'],
       });
     }
-    if (p.match >= this.lastLogIndex) this.sendTimeoutNow(p);
+    // The bug transfer-too-early: TimeoutNow at once, whether or not the target has caught up.
+    if (p.match >= this.lastLogIndex || this.host.bugs.transferTooEarly === true) this.sendTimeoutNow(p);
     else this.sendAppend(p);
   }
 
@@ -1066,9 +1072,26 @@ export class RaftNode {
     this.timeoutNowSent = false;
   }
 
-  /** The target of a transfer: campaign at once, skipping pre-vote and marked as a transfer (§3.10). */
+  /**
+   * The target of a transfer: campaign at once, skipping pre-vote and marked as a transfer (§3.10).
+   * A server outside its own configuration does not campaign (§4.2.2), TimeoutNow or not: it would
+   * lead a configuration it is not in.
+   */
   private handleTimeoutNow(msg: TimeoutNow): void {
     if (msg.term !== this.term || this.role === 'leader') return;
+    if (this.membership !== null && !this.membership.isVoter(this.id)) {
+      // Ignored, timer and all: no liveness needs it (the leader that sent it is alive), unlike a
+      // timeout before the removal commits (sitOut), so the transfer just runs out.
+      if (this.host.recordDetails) {
+        this.host.detail({
+          kind: 'timeout-now-ignored',
+          subjects: [this.id, msg.leader],
+          values: { node: this.id, leader: msg.leader, term: this.term, voters: this.membership.voters },
+          lines: ['member.no-campaign'],
+        });
+      }
+      return;
+    }
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'timeout-now-received',
@@ -1084,7 +1107,14 @@ export class RaftNode {
   /** fast-backup (§5.3): skip the follower's whole conflicting term in one round trip, then retry. */
   private fastBackUp(p: Progress, conflictTerm: number, conflictIndex: number): void {
     const from = p.next;
-    const { next, rule } = backUp(this.raftLog, from, { conflictTerm, conflictIndex });
+    const bugs = this.host.bugs;
+    const { next, rule } = backUp(
+      this.raftLog,
+      from,
+      { conflictTerm, conflictIndex },
+      bugs.hintMovesForward === true,
+      bugs.hintSkipsOwnTerm === true,
+    );
     p.next = next;
     const rounds = ++p.backupRounds;
     if (this.host.recordDetails) {
@@ -1271,14 +1301,22 @@ export class RaftNode {
    */
   changeBlocked(): string | null {
     const m = this.membership as Membership;
-    if (this.host.bugs.configChangesAtOnce) return null; // the bug: a second change goes ahead
-    if (m.learners.length > 0) return `${this.id} is still catching up ${m.learners[0]} as a learner (one change at a time, §4.1)`;
-    if (m.changePending(this.commitIndex))
-      return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
-    // The fix to single-server changes (Ongaro, raft-dev 2015): a new leader first commits an entry
-    // of its own term, so a change an earlier leader left uncommitted cannot overlap a new one.
-    if (this.commitIndex === 0 || this.termAt(this.commitIndex) !== this.term)
-      return `${this.id} has not yet committed an entry of its term ${this.term} (a new leader commits one before a change; leader-noop does it at once)`;
+    // The bug config-changes-at-once: a second change goes ahead.
+    if (!this.host.bugs.configChangesAtOnce) {
+      if (m.learners.length > 0) return `${this.id} is still catching up ${m.learners[0]} as a learner (one change at a time, §4.1)`;
+      if (m.changePending(this.commitIndex))
+        return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
+      // The fix to single-server changes (Ongaro, raft-dev 2015): a new leader first commits an entry
+      // of its own term, so a change an earlier leader left uncommitted cannot overlap a new one.
+      if (this.commitIndex === 0 || this.termAt(this.commitIndex) !== this.term)
+        return `${this.id} has not yet committed an entry of its term ${this.term} (a new leader commits one before a change; leader-noop does it at once)`;
+    }
+    // A leader handing over takes no request (§3.10), and a change is one: etcd's leader drops every
+    // proposal while a transfer is under way. Accepted, "remove n2" during a transfer to n2 let n2
+    // take over a configuration it is not in. (Last, so a change refused for another reason too is
+    // refused with the sentence it always had.)
+    if (this.transferTo !== null)
+      return `${this.id} is handing leadership to ${this.transferTo} (a change waits until the transfer ends, §3.10)`;
     return null;
   }
 
@@ -1338,6 +1376,7 @@ export class RaftNode {
       this.setPeers(m.peersOf(this.id, true, this.commitIndex));
       return;
     }
+    if (this.host.bugs.removedLeaderStays === true) return; // the bug: it leads on outside its configuration
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'removed-leader-steps-down',

@@ -23,6 +23,7 @@ export const advisory = {
       name: 'unlock-any-session',
       blurb: 'with advisory, an unlock by a session that does not hold the lock frees it anyway (needs --lock advisory)',
       faults: ['locks', 'client-crash'],
+      caughtBy: ['advisory-unlock-owner'],
     },
   ],
   invariants: [

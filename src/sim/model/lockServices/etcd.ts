@@ -22,6 +22,7 @@ export const etcd = {
       name: 'revoke-keeps-keys',
       blurb: 'with etcd, revoking an expired lease leaves the keys attached to it (needs --lock etcd)',
       faults: ['client-pause', 'client-crash', 'locks'],
+      caughtBy: ['etcd-lease-keys'],
     },
   ],
   invariants: [

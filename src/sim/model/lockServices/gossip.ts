@@ -22,6 +22,7 @@ export const gossip = {
       name: 'gossip-accepts-older',
       blurb: 'with gossip, a member takes a peer’s older heartbeat counter over its own newer one (needs --lock gossip)',
       faults: ['client-pause', 'partition'],
+      caughtBy: ['gossip-heartbeats'],
     },
   ],
   invariants: [{ id: 'gossip-heartbeats', title: 'A heartbeat counter never goes back' }],

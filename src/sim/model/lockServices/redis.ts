@@ -28,6 +28,7 @@ export const redis = {
       name: 'release-without-compare',
       blurb: 'with redis, release is a plain DEL, which deletes another client’s key (needs --lock redis)',
       faults: ['client-pause', 'locks'],
+      caughtBy: ['redis-compare-delete'],
     },
   ],
   invariants: [{ id: 'redis-compare-delete', title: 'A release deletes only its own value' }],

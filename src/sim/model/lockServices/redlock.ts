@@ -29,6 +29,7 @@ export const redlock = {
       name: 'validity-from-last-reply',
       blurb: 'with redlock, the client counts its validity from the last reply instead of from when it asked (needs --lock redlock)',
       faults: ['locks', 'client-pause'],
+      caughtBy: ['redlock-validity'],
     },
   ],
   invariants: [{ id: 'redlock-validity', title: 'A Redlock ends before its majority’s keys expire' }],

@@ -30,6 +30,7 @@ export const zookeeper = {
       name: 'ephemeral-outlives-session',
       blurb: 'with zookeeper, closing an expired session leaves its ephemeral znodes behind (needs --lock zookeeper)',
       faults: ['client-pause', 'client-crash', 'locks'],
+      caughtBy: ['zk-ephemeral-session'],
     },
   ],
   invariants: [
