@@ -17,6 +17,7 @@ import {
   type ConfigFields,
   type FieldNames,
   type SimConfig,
+  reentrantLocks,
 } from '../sim/model/config';
 import { decodeLink } from '../share/link';
 import { FEATURE_NAMES } from '../sim/model/features';
@@ -268,7 +269,7 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   // The clients' history, checked once at the end; with the checker on, a failed lock-service or
   // fenced-order verdict is one of its violations (as in the fuzzer), so text and JSON agree.
   const historyOps = sim.lockService?.history.ops ?? null;
-  const historyOptions = { clock, timeLimitMs: CHECK_TIME_LIMIT_MS };
+  const historyOptions = { clock, timeLimitMs: CHECK_TIME_LIMIT_MS, reentrant: reentrantLocks(run.config) };
   const verdicts =
     historyOps === null ? null : checker !== null ? checker.checkHistory(historyOptions) : checkHistory(historyOps, historyOptions);
   const broken = violated(checker) || (checker === null && verdicts !== null && violatedVerdicts(verdicts).length > 0);

@@ -13,7 +13,7 @@ import { ClientViewChecker, type LeaseDriftFinding } from './clientInvariants';
 import { LockServiceChecker, lockServiceInvariantIds } from './lockServiceInvariants';
 import type { Cluster } from '../net/cluster';
 import { livenessBound } from './liveness';
-import { consistentRun, featuresOf, hasTokens, lockOf, runsRaft, type SimConfig } from '../model/config';
+import { consistentRun, featuresOf, hasTokens, lockOf, reentrantLocks, runsRaft, type SimConfig } from '../model/config';
 import { INVARIANT_LOCK_SERVICE, LOCK_COMMON_INVARIANTS } from '../model/lockServices';
 import { FeatureInvariants } from './featureInvariants';
 import { MessageInvariants } from './messageInvariants';
@@ -760,7 +760,7 @@ export class InvariantChecker {
     const service = this.run.lockService;
     if (service === null) return null;
     const ops = service.history.ops;
-    const report = checkHistory(ops, options);
+    const report = checkHistory(ops, { reentrant: reentrantLocks(this.cluster.config), ...options });
     for (const name of violatedVerdicts(report)) {
       if (!verdictIsViolation(this.cluster.config, name)) continue;
       const v = report[name];

@@ -109,6 +109,12 @@ export function consistentRun(config: SimConfig): boolean {
   return lockServiceManifest(lock).consistent && !(lock === 'advisory' && config.nodeIds.length > 1);
 }
 
+/** Whether the run's lock recipe is re-entrant (ZooKeeper's and etcd's): the holder's acquire gets its own token back. */
+export function reentrantLocks(config: SimConfig): boolean {
+  const lock = lockOf(config);
+  return lock === 'zookeeper' || lock === 'etcd';
+}
+
 /** Whether the run's lock service issues fencing tokens. */
 export function hasTokens(config: SimConfig): boolean {
   return lockServiceManifest(lockOf(config)).token !== null;

@@ -266,8 +266,11 @@ interface PgOp {
   readonly kind: 'acquire' | 'release';
   readonly key: string;
   readonly leaseMs: number;
-  readonly id: number;
+  /** The id of the request last sent (a fresh one per attempt). */
+  id: number;
   readonly firstSentAt: number;
+  /** When the request now outstanding was sent. */
+  sentAt: number;
   /** Waiting for: the connection, then the lock call. */
   phase: 'connect' | 'call';
   retryAt: number;
@@ -287,7 +290,17 @@ export class AdvisoryDriver implements LockClientDriver {
   ) {}
 
   start(op: 'acquire' | 'release', key: string, leaseMs: number): void {
-    this.op = { kind: op, key, leaseMs, id: this.nextId++, firstSentAt: this.cluster.nowMs, phase: 'call', retryAt: 0, rounds: 0 };
+    this.op = {
+      kind: op,
+      key,
+      leaseMs,
+      id: this.nextId++,
+      firstSentAt: this.cluster.nowMs,
+      sentAt: this.cluster.nowMs,
+      phase: 'call',
+      retryAt: 0,
+      rounds: 0,
+    };
     if (op === 'release' && this.session === null) {
       this.deferredNotFound = true;
       return;
@@ -301,6 +314,10 @@ export class AdvisoryDriver implements LockClientDriver {
     if (o === null) return;
     o.rounds++;
     o.retryAt = this.cluster.nowMs + SERVICE_RETRY_MS;
+    // Each request its own id: a late answer to an earlier attempt (a connect answered after the
+    // retry's) must not be taken for the answer to this one, as a reply on a fresh connection never is.
+    o.id = this.nextId++;
+    o.sentAt = this.cluster.nowMs;
     const server = this.session?.server ?? this.seat.believedLeader;
     if (this.session === null) {
       o.phase = 'connect';
@@ -343,7 +360,7 @@ export class AdvisoryDriver implements LockClientDriver {
       return;
     }
     if (o.phase === 'connect') {
-      this.session = { id: msg.session ?? 0, server: src, timeoutMs: o.leaseMs > 0 ? o.leaseMs : 10_000, lastProbeMs: o.firstSentAt };
+      this.session = { id: msg.session ?? 0, server: src, timeoutMs: o.leaseMs > 0 ? o.leaseMs : 10_000, lastProbeMs: o.sentAt };
       this.seat.believedLeader = src;
       this.step();
       return;

@@ -312,6 +312,8 @@ interface EtcdOp {
   watching: { readonly key: string; readonly from: number } | null;
   /** Its own key's create revision, once the transaction answered. */
   mine: number;
+  /** When the request now outstanding was sent. */
+  sentAt: number;
 }
 
 /** An etcd client: one lease kept alive, the Mutex on top. */
@@ -343,6 +345,7 @@ export class EtcdDriver implements LockClientDriver {
       rounds: 0,
       watching: null,
       mine: 0,
+      sentAt: this.cluster.nowMs,
     };
     if (op === 'acquire' && this.seat.holdings.has(key)) this.deferred = 'granted';
     else if (op === 'release' && !this.keys.has(key)) this.deferred = 'not-found';
@@ -373,6 +376,7 @@ export class EtcdDriver implements LockClientDriver {
     if (o === null) return;
     o.phase = phase;
     o.id = this.nextId++;
+    o.sentAt = this.cluster.nowMs;
     // A watch has no answer but its event: it is waited for without a retry.
     o.retryAt = phase === 'watch' ? Infinity : this.cluster.nowMs + SERVICE_RETRY_MS;
     o.rounds++;
@@ -408,7 +412,10 @@ export class EtcdDriver implements LockClientDriver {
     switch (o.phase) {
       case 'grant':
         this.lease = { id: msg.lease ?? 0, ttlMs: msg.ttlMs ?? o.leaseMs };
-        this.aliveSince = o.firstSentAt;
+        // The client counts the lease from when it asked for it: this grant's request, not the
+        // acquire's start (after a lost lease, an acquire that started a TTL ago would count its
+        // new lease as spent at once, and ask again, and again).
+        this.aliveSince = o.sentAt;
         this.nextKeepAliveMs = this.cluster.nowMs + this.lease.ttlMs / 3;
         return this.next();
       case 'txn':
