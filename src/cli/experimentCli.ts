@@ -36,7 +36,8 @@ const FLAGS = [
 ] as const;
 
 export const EXPERIMENT_USAGE = `Usage: npm run experiment -- [flags]
-  --template NAME     ${TEMPLATE_IDS.join(', ')}
+  --template NAME     ${TEMPLATE_IDS.join(', ')}, or compare-locks (every lock service side by side:
+                      --template compare-locks --help)
   --sweep P=V,V,...   the parameter to sweep and its values; P is one of ${SWEEP_PARAMS.join(', ')}
                       (ranges for timeout and latency: --sweep timeout=100-200,150-300,300-600)
   --seeds N           seeds per point, 1-${MAX_SEEDS} (default 100; at most ${MAX_RUNS} runs in all)

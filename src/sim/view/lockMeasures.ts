@@ -83,6 +83,8 @@ export interface LockMeasures {
   readonly overlaps: readonly Overlap[];
   /** Writes the unfenced store took although a later holder's write for that key had already been taken. */
   readonly unfencedOutOfOrder: number;
+  /** Writes the fenced store took out of order (a token below one it had taken): none, while tokens only increase. */
+  readonly fencedStaleAccepted: number;
   /** Writes the fenced store refused for a token below the highest it had accepted (stale). */
   readonly fencedStaleRefused: number;
   /** Writes the fenced store refused for carrying no token at all (a service without tokens: every write). */
@@ -116,7 +118,8 @@ export function lockMeasures(sim: Simulation, tally: MessageTally | null = null)
     service: lockOf(config),
     tokens: hasTokens(config),
     overlaps: overlapsOf(holds, now),
-    unfencedOutOfOrder: outOfOrder(service.history.ops),
+    unfencedOutOfOrder: outOfOrder(service.history.ops, 'unfenced'),
+    fencedStaleAccepted: outOfOrder(service.history.ops, 'fenced'),
     fencedStaleRefused: service.fenced.writes.filter((w) => !w.accepted && w.token !== null).length,
     fencedNoTokenRefused: service.fenced.writes.filter((w) => !w.accepted && w.token === null).length,
     failovers: failoversOf(sim, holds),
@@ -134,13 +137,13 @@ export function lockMeasures(sim: Simulation, tally: MessageTally | null = null)
 const round = (v: number) => Math.round(v * 100) / 100;
 
 /**
- * Writes the unfenced store took out of order: per store key, in the order it took them, each
+ * Writes a store took out of order: per store key, in the order it took them, each
  * write whose grant (its token, or its number for a service without one) is below one it already
  * took — the newer holder's write is lost under it.
  */
-function outOfOrder(ops: readonly HistoryOp[]): number {
+function outOfOrder(ops: readonly HistoryOp[], store: 'fenced' | 'unfenced'): number {
   const taken = ops
-    .filter((o) => o.op === 'write' && o.store === 'unfenced' && o.result === 'accepted' && o.token !== null)
+    .filter((o) => o.op === 'write' && o.store === store && o.result === 'accepted' && o.token !== null)
     .sort((a, b) => (a.completeOrder ?? 0) - (b.completeOrder ?? 0));
   const highest = new Map<string, number>();
   let n = 0;
