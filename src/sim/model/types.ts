@@ -285,6 +285,8 @@ export const MESSAGE_TYPES: readonly MessageType[] = [
   'InstallSnapshot',
   'InstallSnapshotReply',
   'TimeoutNow',
+  // Issue 26: another lock service's protocol (sessions, leases, SET NX, gossip); last, so every code before it stays.
+  'ServiceRpc',
 ];
 
 /** One message on the simulated network; ordered by (deliverAt, seq) like the chapter's Envelope. */

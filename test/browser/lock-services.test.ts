@@ -1,0 +1,39 @@
+/**
+ * Settings ▸ Lock service in real Chromium (issue 26): picking Redis puts lock= in the link and
+ * runs the clients against one instance r1 (the chapter's n1..n5 are gone from the diagram); the
+ * page says the fenced store cannot help; the link reopens with Redis picked and its run.
+ */
+import { describe, expect, it } from 'vitest';
+import { clockAt, haveChromium, useBrowserSite, withPage } from './site';
+
+const site = useBrowserSite();
+const LINK = '?v=1&seed=42&clients=AB&s=@500+client+A+acquire+job+2000%3B+@700+client+A+pause+3000&t=3000';
+
+describe.skipIf(!haveChromium)('the Lock service picker', () => {
+  it('picking Redis puts lock=redis in the link and its server in the diagram; the link reopens with it', async () => {
+    await withPage(site, async (page, errors) => {
+      await page.goto(site.url + LINK);
+      await clockAt(page, 3000);
+      expect(await page.locator('[data-node-id="n1"]').count()).toBeGreaterThan(0);
+      await page.getByRole('tab', { name: /Settings/ }).click();
+      await page.getByTestId('lock-service').selectOption('redis');
+      await page.waitForFunction(() => location.search.includes('lock=redis'));
+      await page.waitForSelector('[data-node-id="r1"]');
+      expect(await page.locator('[data-node-id="n1"]').count()).toBe(0);
+      // The live check copies the run with its trace recorder: every message type of the service has a trace code.
+      await page.waitForTimeout(1500);
+      expect(await page.getByTestId('invariant-badge').getAttribute('data-state')).toBe('holding');
+      expect(await page.getByTestId('lock-explanation').textContent()).toContain('the fenced store cannot help');
+      // The protocol features are Raft's: not offered for a service that runs none.
+      expect(await page.getByTestId('protocol-settings').count()).toBe(0);
+      const link = await page.evaluate(() => location.search);
+      await withPage(site, async (again) => {
+        await again.goto(site.url + link);
+        await again.waitForSelector('[data-node-id="r1"]');
+        await again.getByRole('tab', { name: /Settings/ }).click();
+        expect(await again.getByTestId('lock-service').inputValue()).toBe('redis');
+      });
+      expect(errors).toEqual([]);
+    });
+  }, 90_000);
+});
