@@ -38,6 +38,7 @@ describe('tours', () => {
       'stale-term-backup',
       'hand-over',
       'grow-and-remove',
+      'redlock-debate',
     ]);
   });
 

@@ -1098,6 +1098,71 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  {
+    // Issue 26: the Redlock debate (redis.io's "Distributed Locks with Redis"; Kleppmann, "How to
+    // do distributed locking", 2016; Antirez, "Is Redlock safe?", 2016), on five instances.
+    name: 'redlock-debate',
+    title: 'The Redlock debate',
+    intro:
+      'Redlock takes one key on a majority of five independent Redis instances, each expiring it by its own wall clock. Kleppmann: its safety rests on clocks. Antirez: it is safe under its stated model. Watch both.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['r1', 'r2', 'r3', 'r4', 'r5'], clientIds: ['A', 'B'], lock: 'redlock' },
+    beats: [
+      {
+        narration:
+          'The network is split: {A} reaches {r1}, {r2} and {r3}; {B} reaches {r4} and {r5}. {A} sets **job** on its three instances with a 10-second TTL: **a majority**, so {A} holds the lock. No instance gives a fencing token.',
+        actions: '@400 partition A,r1,r2,r3 | B,r4,r5; @500 client A acquire job 10000',
+        until: { when: { p: 'clientHolds', client: 'A', key: 'job' } },
+        highlight: { client: 'A' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          'The split moves: now {r3} is on {B}’s side. Then {r3}’s **wall clock jumps forward** 20 seconds (an NTP step, an operator). By its own clock A’s key is long past its TTL, so {r3} **forgets it** — while {A} still counts 10 seconds.',
+        actions: '@1000 heal; @1000 partition A,r1,r2 | B,r3,r4,r5; @1500 clockjump r3 +20000',
+        until: { when: { p: 'happened', kind: 'key-expired', subject: 'r3' } },
+        highlight: { node: 'r3' },
+        expect: [
+          { p: 'happened', kind: 'clock-jump', subject: 'r3' },
+          { p: 'clientHolds', client: 'A', key: 'job' },
+        ],
+      },
+      {
+        narration:
+          '{B} asks for **job**: {r3}, {r4} and {r5} say yes — **a majority of its own**. Now **two clients hold the lock at once**, each by Redlock’s rules. This is Kleppmann’s point: the safety rests on clocks.',
+        actions: '@2000 client B acquire job 10000',
+        until: { when: { p: 'clientHolds', client: 'B', key: 'job' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job' },
+          { p: 'clientHolds', client: 'B', key: 'job' },
+        ],
+      },
+      {
+        narration:
+          '**What if** clocks only **drift**, within the allowance Redlock subtracts from the validity time, and never jump? Rewind: {r3} runs 1% fast instead. It still holds A’s key when {B} asks, so {B} gets only two of five and is told **busy**. One holder: safe, as Antirez says, under that model.',
+        branch: {
+          fromBeat: 2,
+          change: {
+            actions: '@1000 heal; @1000 partition A,r1,r2 | B,r3,r4,r5; @1500 drift r3 1; @2000 client B acquire job 10000',
+          },
+        },
+        until: { when: { p: 'happened', kind: 'client-busy', subject: 'B' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job' },
+          { p: 'not', of: { p: 'clientHolds', client: 'B', key: 'job' } },
+        ],
+      },
+      {
+        narration:
+          'And fencing? {A} writes result=A with **no token**: Redlock has none to give. The **fenced store refuses** it — it has nothing to compare — and the unfenced store takes it. A lock without a fencing token is not mutual exclusion, whatever its TTL says.',
+        actions: '@2600 client A write result=A',
+        until: { atMs: 3000 },
+        highlight: { panel: 'stores' },
+        expect: [{ p: 'fencedRefused' }, { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A' }],
+      },
+    ],
+  },
 ];
 
 export function findTour(name: string): Tour | null {
