@@ -37,3 +37,28 @@ describe.skipIf(!haveChromium)('the Lock service picker', () => {
     });
   }, 90_000);
 });
+
+describe.skipIf(!haveChromium)('the Compare view', () => {
+  it('fills the chapter’s table from runs, the chapter’s words beside each cell, and a cell opens its run', async () => {
+    await withPage(site, async (page, errors) => {
+      await page.goto(site.url + '?v=1&seed=42&t=0');
+      await page.waitForSelector('[data-node-id]');
+      await page.getByRole('button', { name: 'Experiments' }).click();
+      await page.getByLabel('Seeds per service').selectOption('1');
+      await page.getByTestId('compare-run').click();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-table"] tbody tr').length === 7, undefined, {
+        timeout: 60_000,
+      });
+      await page.waitForFunction(() => document.querySelector('[data-testid="compare-run"]')?.textContent === 'Fill the table');
+      const redis = page.locator('tr[data-service="redis"]');
+      expect(await redis.locator('td').first().textContent()).toContain('chapter: “No”');
+      expect(await redis.locator('td').first().textContent()).toContain('no token: the fenced store cannot help');
+      // The advisory lock lives with its connection, which a paused client's kernel keeps alive.
+      expect(await page.locator('tr[data-service="advisory"] td').first().textContent()).toContain('two holders in 0/1 runs');
+      await redis.locator('td').first().getByRole('button').click();
+      await page.waitForSelector('[data-node-id="r1"]');
+      await page.waitForFunction(() => location.search.includes('lock=redis'));
+      expect(errors).toEqual([]);
+    });
+  }, 120_000);
+});

@@ -140,21 +140,44 @@ function closest<T>(items: readonly T[], value: (t: T) => number | null, target:
   return best;
 }
 
-/** Every service's row, over `seeds` seeds from `firstSeed`; `onRun` after each run (for progress). */
-export function compareLocks(seeds: number, firstSeed: number, onRun: () => void = () => {}): ServiceRow[] {
+/** One run of the comparison. */
+export interface CompareJob {
+  readonly lock: LockServiceName;
+  readonly scenario: CompareScenario;
+  readonly seed: number;
+}
+
+export interface CompareResult extends CompareJob {
+  readonly run: CompareRun;
+  readonly measures: LockMeasures;
+}
+
+/** Every run of the comparison, service by service, scenario by scenario, seed by seed (the page runs them a few at a time). */
+export function compareJobs(seeds: number, firstSeed: number): CompareJob[] {
+  return LOCK_SERVICES.flatMap((m) =>
+    COMPARE_SCENARIOS.flatMap((scenario) => Array.from({ length: seeds }, (_, i) => ({ lock: m.name, scenario, seed: firstSeed + i }))),
+  );
+}
+
+export function runJob(job: CompareJob): CompareResult {
+  return { ...job, ...runScenario(job.lock, job.scenario, job.seed) };
+}
+
+/** Every service's row, over `seeds` seeds from `firstSeed`. */
+export function compareLocks(seeds: number, firstSeed: number): ServiceRow[] {
+  return rowsOf(compareJobs(seeds, firstSeed).map(runJob));
+}
+
+/** The rows of the services every scenario of which has results (in the registry's order). */
+export function rowsOf(results: readonly CompareResult[]): ServiceRow[] {
   const rows: ServiceRow[] = [];
   for (const m of LOCK_SERVICES) {
     const lock = m.name;
-    const seedList = Array.from({ length: seeds }, (_, i) => firstSeed + i);
-    const each = (s: CompareScenario) =>
-      seedList.map((seed) => {
-        const r = runScenario(lock, s, seed);
-        onRun();
-        return r;
-      });
-    const pause = each('pause');
-    const crash = each('crash');
-    const quiet = each('quiet');
+    const of = (s: CompareScenario) => results.filter((r) => r.lock === lock && r.scenario === s);
+    const pause = of('pause');
+    const crash = of('crash');
+    const quiet = of('quiet');
+    if (pause.length === 0 || crash.length === 0 || quiet.length === 0) continue;
     const share = (hit: (x: LockMeasures) => boolean) => {
       const hits = pause.filter((p) => hit(p.measures));
       return { runs: hits.length, of: pause.length, text: `${hits.length}/${pause.length} runs`, run: (hits[0] ?? pause[0]).run };
