@@ -148,12 +148,112 @@ export function explain(subject: WhySubject, snap: RunView, events: readonly Sim
     case 'no-leader':
       return whyNoLeader(snap, events);
     case 'client':
-      return whyClient(snap, subject.id);
+      return withServiceEvent(whyClient(snap, subject.id), subject.id, events);
     case 'lock':
       return whyLock(snap, subject.node, subject.key);
     case 'store-write':
       return whyStoreWrite(snap, subject.store, subject.index);
   }
+}
+
+// -- the other lock services' events (issue 26) -----------------------------------------------
+
+/** The documents each service's answers cite. */
+export const SERVICE_DOCS = {
+  zookeeper: 'ZooKeeper Programmer’s Guide, "ZooKeeper Sessions" and "Ephemeral Nodes"; ZooKeeper Recipes, "Locks"',
+  etcd: 'etcd API, "Lease": a revoked or expired lease deletes every key attached to it; concurrency.Mutex',
+  redlock: 'redis.io, "Distributed Locks with Redis", the Redlock algorithm, steps 3 and 4 (validity time)',
+  redis: 'redis.io, "Distributed Locks with Redis", "Safety arguments" and persistence; "Replication", on a primary with persistence off',
+  advisory: 'PostgreSQL docs, "Advisory Locks": a session-level lock is held until released or the session ends',
+} as const;
+
+/** The event kinds another lock service logs that a Why answers. */
+export const SERVICE_WHY_KINDS = [
+  'session-expired',
+  'lease-revoked',
+  'validity-ran-out',
+  'key-lost',
+  'key-expired',
+  'connection-lost',
+] as const;
+
+/** Why one of another lock service's events happened, in plain words with its rule; null for other kinds. */
+export function whyServiceEvent(e: SimEvent): Explanation | null {
+  const at = `At t=${e.t} ms: ${e.text}`;
+  switch (e.kind) {
+    case 'session-expired':
+      return {
+        title: 'Why did the session expire?',
+        answer: [
+          at,
+          'A ZooKeeper client keeps its session alive by pinging; the leader heard nothing from this session within its timeout, so it closed the session through the log. Closing a session deletes every ephemeral znode it created — the lock’s child among them — and the next waiter’s watch fires.',
+          'The client learns this only when it hears from the ensemble again: a paused client still believes it holds the lock, which is why the znode’s zxid must travel with its writes as a fencing token.',
+        ],
+        rule: SERVICE_DOCS.zookeeper,
+      };
+    case 'lease-revoked':
+      return {
+        title: 'Why was the lease revoked?',
+        answer: [
+          at,
+          'An etcd client keeps its lease alive with keep-alives; none arrived within the lease’s TTL, so the leader revoked it through the log. Revoking a lease deletes every key attached to it, the lock key too, and the waiter watching that key is told.',
+          'A client that was paused or cut off still counts its own TTL and may believe it holds the lock; the key’s create revision, sent with its writes, lets the store refuse it.',
+        ],
+        rule: SERVICE_DOCS.etcd,
+      };
+    case 'validity-ran-out':
+      return {
+        title: 'Why did the Redlock attempt give up?',
+        answer: [
+          at,
+          'A Redlock holds only if a majority of instances said OK and time is left: the validity is the TTL minus the time the attempt took minus a drift allowance. Fewer than a majority, or no time left, and the client must unlock every instance and try again later.',
+          'The validity is counted from when the client asked, by its own clock; nothing tells it that an instance’s clock jumped, so the instances may expire the key earlier than it thinks.',
+        ],
+        rule: SERVICE_DOCS.redlock,
+      };
+    case 'key-lost':
+      return {
+        title: 'Why was the key lost?',
+        answer: [
+          at,
+          'Redis keeps keys in memory: with persistence off, a restarted instance comes back empty, and a replica that resynchronises from an empty primary drops its copies too. A database restart ends every session, and a session’s advisory locks with it.',
+          'The holder is not told: it still counts its lease, so another client can be granted the same lock while it believes it holds it.',
+        ],
+        rule: `${SERVICE_DOCS.redis}; ${SERVICE_DOCS.advisory}`,
+      };
+    case 'key-expired':
+      return {
+        title: 'Why did the key expire?',
+        answer: [
+          at,
+          'The instance expires a key by its own wall clock, PX milliseconds after the SET as that clock counts. A clock that jumps forward (an NTP step, an operator) ends it early, while the holder still counts its TTL by its own clock: Kleppmann’s objection to Redlock.',
+        ],
+        rule: SERVICE_DOCS.redlock,
+      };
+    case 'connection-lost':
+      return {
+        title: 'Why did the connection die?',
+        answer: [
+          at,
+          'A session advisory lock lives as long as the connection. The server’s TCP keep-alive probes found it dead (or the client’s kernel closed it when the process died), so the session ended and freed its locks. A merely paused process keeps its lock: its kernel still answers the probes.',
+        ],
+        rule: SERVICE_DOCS.advisory,
+      };
+    default:
+      return null;
+  }
+}
+
+/** A client's answer with, at its end, why the last of its service's events about it happened. */
+function withServiceEvent(base: Explanation, client: string, events: readonly SimEvent[]): Explanation {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (!e.subjects.includes(client) || !(SERVICE_WHY_KINDS as readonly string[]).includes(e.kind)) continue;
+    const why = whyServiceEvent(e);
+    if (why === null) break;
+    return { ...base, answer: [...base.answer, ...why.answer], rule: `${base.rule}; ${why.rule}` };
+  }
+  return base;
 }
 
 // -- nodes ----------------------------------------------------------------------------------
