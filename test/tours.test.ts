@@ -39,6 +39,8 @@ describe('tours', () => {
       'hand-over',
       'grow-and-remove',
       'redlock-debate',
+      'zookeeper-herd',
+      'advisory-failover',
     ]);
   });
 

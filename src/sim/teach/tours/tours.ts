@@ -1163,6 +1163,96 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  {
+    // Issue 26: ZooKeeper's lock recipe and its warning (ZooKeeper Recipes, "Locks": "the herd effect").
+    name: 'zookeeper-herd',
+    title: 'ZooKeeper’s herd effect',
+    intro:
+      'Each waiter for a ZooKeeper lock watches only the child just before its own, so a release wakes one client. Watch the parent instead and every change wakes every waiter.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['n1', 'n2', 'n3'], clientIds: ['A', 'B', 'C', 'D', 'E'], lock: 'zookeeper' },
+    beats: [
+      {
+        narration:
+          '{A} creates the first ephemeral sequential child of /locks/job: **the lowest holds**. {B}, {C}, {D} and {E} create theirs; each sets a watch on **the child just before its own** and waits.',
+        actions:
+          '@500 client A acquire job 20000; @800 client B acquire job 20000; @800 client C acquire job 20000; @800 client D acquire job 20000; @800 client E acquire job 20000',
+        until: { atMs: 1400 },
+        highlight: { client: 'A' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job' },
+          { p: 'not', of: { p: 'happened', kind: 'watch-fired' } },
+        ],
+      },
+      {
+        narration:
+          '{A} releases: its child is deleted. **One watch fires** — that of the waiter just after it — and that waiter now holds the lock. The others sleep on: nothing they watch changed.',
+        actions: '@1500 client A release job',
+        until: { when: { p: 'happened', kind: 'watch-fired' } },
+        highlight: { panel: 'locks' },
+        expect: [
+          { p: 'happened', kind: 'watch-fired', count: 1 },
+          { p: 'not', of: { p: 'happened', kind: 'watch-fired', count: 2 } },
+        ],
+      },
+      {
+        narration:
+          '**What if** every waiter watches the lock node’s children instead (the **herd** switch)? Rewind: every new child already wakes them all, and the release wakes several at once, all to find only one can win. The chapter’s advice: watch only your predecessor.',
+        branch: { fromBeat: 1, change: { lockOptions: ['herd'] } },
+        until: { atMs: 1600 },
+        highlight: { panel: 'locks' },
+        expect: [{ p: 'happened', kind: 'watch-fired', count: 5 }],
+      },
+    ],
+  },
+  {
+    // Issue 26: PostgreSQL advisory locks are not replicated (postgresql.org, "Advisory Locks").
+    name: 'advisory-failover',
+    title: 'An advisory lock meets a failover',
+    intro:
+      'A database advisory lock lives as long as its connection, on the primary. The replica does not have it: a failover frees every lock, and an old primary that is merely cut off still serves its clients.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['db1', 'db2'], clientIds: ['A', 'B'], lock: 'advisory' },
+    beats: [
+      {
+        narration:
+          '{A} takes the advisory lock on **job** on the primary {db1} and reads row version 1 in the same transaction: that version is its token, and it is replicated to {db2}. The lock itself is not.',
+        actions: '@500 client A acquire job 10000',
+        until: { when: { p: 'clientHolds', client: 'A', key: 'job' } },
+        highlight: { node: 'db1' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job', token: 1 }],
+      },
+      {
+        narration:
+          'The network splits {A} and {db1} from {B} and {db2}. {db2} hears no WAL for 1.5 s and **promotes itself**: on the new primary **job is free**. {db1} is not fenced off and keeps {A}’s session.',
+        actions: '@1000 partition A,db1 | B,db2',
+        until: { when: { p: 'happened', kind: 'failover', subject: 'db2' } },
+        highlight: { node: 'db2' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          '{B} asks {db2} and **gets the lock**, with row version 2. **Two clients hold job at once**, each on a primary that believes it is the only one.',
+        actions: '@3000 client B acquire job 10000',
+        until: { when: { p: 'clientHolds', client: 'B', key: 'job' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job', token: 1 },
+          { p: 'clientHolds', client: 'B', key: 'job', token: 2 },
+        ],
+      },
+      {
+        narration:
+          '{B} writes with version 2, then {A} with version 1. The **fenced store refuses** A’s write: 1 is below 2. The unfenced store takes it and B’s work is lost. The row version fences what the lock alone cannot.',
+        actions: '@3600 client B write result=B; @3700 client A write result=A',
+        until: { atMs: 4000 },
+        highlight: { panel: 'stores' },
+        expect: [
+          { p: 'fencedRefused' },
+          { p: 'storeValue', store: 'fenced', key: 'result', value: 'B' },
+          { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A' },
+        ],
+      },
+    ],
+  },
 ];
 
 export function findTour(name: string): Tour | null {
