@@ -26,6 +26,15 @@ describe.skipIf(!haveChromium)('the Lock service picker', () => {
       expect(await page.getByTestId('lock-explanation').textContent()).toContain('the fenced store cannot help');
       // The protocol features are Raft's: not offered for a service that runs none.
       expect(await page.getByTestId('protocol-settings').count()).toBe(0);
+      // Item 2: a clock jump from the page, as the schedule's verb: r1's wall clock steps 20 s forward.
+      await page.locator('[data-node-id="r1"]').first().focus();
+      await page.getByRole('tab', { name: /^Node/ }).click();
+      await page.getByLabel('jump ms').fill('+20000');
+      await page.getByRole('button', { name: "Jump r1's wall clock" }).click();
+      await page.waitForFunction(() => decodeURIComponent(location.search.replace(/\+/g, ' ')).includes('clockjump r1 +20000'));
+      await page.getByLabel('jump ms').fill('soon');
+      await page.getByRole('button', { name: "Jump r1's wall clock" }).click();
+      expect(await page.locator('.node-panel').textContent()).toContain('A clock jump is + or - and a whole number of ms');
       const link = await page.evaluate(() => location.search);
       await withPage(site, async (again) => {
         await again.goto(site.url + link);
