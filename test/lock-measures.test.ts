@@ -6,6 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runSimCli } from '../src/cli/simCli';
+import { makeConfig } from '../src/sim/model/config';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { takeRunView } from '../src/sim/view/runView';
 
 interface Json {
   overlaps: { key: string; clients: string[]; fromMs: number; toMs: number; inLease: boolean }[];
@@ -128,5 +132,17 @@ describe('lock measures in --json (issue 26 item 3)', () => {
     expect(plain).not.toContain('overlaps:');
     const named = runSimCli(['--lock', 'raft', '--clients', 'A,B', '--schedule', pause, '--until', '6000']).stdout;
     expect(named).toContain('overlaps: A and B on job');
+  });
+
+  it('the page gets the measures in its run view for another service, and nothing new for the chapter’s', () => {
+    const run = (config: ReturnType<typeof makeConfig>) => {
+      const sim = new Simulation(config, parseSchedule(pause));
+      sim.advanceTo(6000);
+      return takeRunView(sim);
+    };
+    const redis = run(makeConfig({ clientIds: ['A', 'B'], lock: 'redis', nodeIds: ['r1'] }));
+    expect(redis.lockMeasures).toMatchObject({ service: 'redis', tokens: false, fencedNoTokenRefused: 2 });
+    expect(redis.lockMeasures?.overlaps).toHaveLength(1);
+    expect(run(makeConfig({ clientIds: ['A', 'B'] })).lockMeasures).toBeUndefined();
   });
 });

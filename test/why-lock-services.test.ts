@@ -41,13 +41,7 @@ const cases: [string, string, string, number, RegExp][] = [
     2000,
     /Advisory Locks/,
   ],
-  [
-    'validity-ran-out',
-    'seed=3&clients=AB&lock=redlock',
-    '@500 client A acquire job 10',
-    1500,
-    /validity time/,
-  ],
+  ['validity-ran-out', 'seed=3&clients=AB&lock=redlock', '@500 client A acquire job 10', 1500, /validity time/],
 ];
 
 describe('Why for the other lock services’ events (issue 26)', () => {

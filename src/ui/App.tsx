@@ -169,7 +169,10 @@ const PHONE_TEXT_CROWDED = { scale: 1 } as const;
 const DiagramPane = memo(function DiagramPane() {
   const view = useLab(selectMainView);
   // The ring's legend names a protocol feature's messages only in runs with it (snapshots' InstallSnapshot).
-  const features = featuresOf(useLab(selectConfig));
+  const runConfig = useLab(selectConfig);
+  const features = featuresOf(runConfig);
+  // Another lock service's peer traffic (pings, keep-alives, replication, gossip) is named only in its runs.
+  const serviceRun = runConfig.lock !== undefined;
   const phone = useSyncExternalStore(subscribePhone, isPhone, () => false);
   const crowded = useLab((s) => selectNodeIds(s).length > 5);
   return (
@@ -188,7 +191,7 @@ const DiagramPane = memo(function DiagramPane() {
             </p>
             <NetworkControls />
             {/* Beside the space-time view (which has its own key) the ring keeps its height. */}
-            {view === 'ring' && <Legend features={features} />}
+            {view === 'ring' && <Legend features={features} serviceRun={serviceRun} />}
           </div>
         )}
         {view !== 'ring' && <ConnectedSpaceTime />}

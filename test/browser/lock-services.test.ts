@@ -26,6 +26,9 @@ describe.skipIf(!haveChromium)('the Lock service picker', () => {
       expect(await page.getByTestId('lock-explanation').textContent()).toContain('the fenced store cannot help');
       // The protocol features are Raft's: not offered for a service that runs none.
       expect(await page.getByTestId('protocol-settings').count()).toBe(0);
+      // Item 3 on the page: the run's measures beside the stores.
+      await page.getByRole('tab', { name: /^Stores/ }).click();
+      expect(await page.getByTestId('lock-measures').textContent()).toContain('this service has none, so the fenced store cannot help');
       // Item 2: a clock jump from the page, as the schedule's verb: r1's wall clock steps 20 s forward.
       await page.locator('[data-node-id="r1"]').first().focus();
       await page.getByRole('tab', { name: /^Node/ }).click();

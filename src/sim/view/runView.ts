@@ -3,6 +3,7 @@
  * posts one of these per animation frame; the UI never reaches into the simulation itself.
  */
 import { featuresOf } from '../model/config';
+import { lockMeasures } from './lockMeasures';
 import { commandText } from '../model/describe';
 import type { FeatureName } from '../model/features';
 import type { DetailEvent, SimEvent } from '../model/events';
@@ -137,8 +138,24 @@ export interface StoreView {
   readonly writes: readonly StoreWriteRecord[];
 }
 
+/** Issue 26's measures so far, for the page (view/lockMeasures.ts): present only in runs of a service other than the chapter's. */
+export interface LockMeasuresView {
+  readonly service: string;
+  readonly tokens: boolean;
+  readonly overlaps: readonly {
+    readonly key: string;
+    readonly clients: readonly string[];
+    readonly fromMs: number;
+    readonly toMs: number;
+  }[];
+  readonly unfencedOutOfOrder: number;
+  readonly fencedStaleRefused: number;
+  readonly fencedNoTokenRefused: number;
+}
+
 export interface RunView {
   readonly now: number;
+  readonly lockMeasures?: LockMeasuresView;
   /** The run's protocol features; absent when none is on. */
   readonly features?: readonly FeatureName[];
   readonly nodes: readonly NodeView[];
@@ -334,8 +351,21 @@ export function takeRunView(sim: Simulation): RunView {
     writes: s.writes.slice(-50),
   });
   const features = featuresOf(cluster.config);
+  const measured = cluster.config.lock !== undefined ? lockMeasures(sim) : null;
   return {
     now,
+    ...(measured !== null
+      ? {
+          lockMeasures: {
+            service: measured.service,
+            tokens: measured.tokens,
+            overlaps: measured.overlaps.map((o) => ({ key: o.key, clients: o.clients, fromMs: o.fromMs, toMs: o.toMs })),
+            unfencedOutOfOrder: measured.unfencedOutOfOrder,
+            fencedStaleRefused: measured.fencedStaleRefused,
+            fencedNoTokenRefused: measured.fencedNoTokenRefused,
+          },
+        }
+      : {}),
     ...(features.length > 0 ? { features } : {}),
     nodes,
     leader: cluster.leader()?.id ?? null,

@@ -14,8 +14,10 @@ const SHORT_NAMES: Partial<Record<MessageKind, string>> = {
 };
 
 /** `features`: the run's protocol features, so a feature's message kinds are listed only when it is on (absent: every kind). */
-export const Legend = memo(function Legend({ features }: { features?: readonly FeatureName[] }) {
+export const Legend = memo(function Legend({ features, serviceRun = true }: { features?: readonly FeatureName[]; serviceRun?: boolean }) {
   const kinds = MESSAGE_KINDS.filter((k) => {
+    // Issue 26: another lock service's peer traffic, named only in a run of one (absent: every kind, as before).
+    if (k === 'service-peer' && !serviceRun) return false;
     const needs = FEATURE_KINDS[k];
     return needs === undefined || features === undefined || features.includes(needs);
   });

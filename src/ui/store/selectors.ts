@@ -45,6 +45,7 @@ export const selectLeader = (s: LabState): string | null => s.frame.snapshot?.le
 export const selectNodes = (s: LabState): readonly NodeView[] => s.frame.snapshot?.nodes ?? EMPTY;
 export const selectClients = (s: LabState): readonly ClientView[] => s.frame.snapshot?.clients ?? EMPTY;
 export const selectStores = (s: LabState) => s.frame.snapshot?.stores ?? null;
+export const selectLockMeasures = (s: LabState) => s.frame.snapshot?.lockMeasures ?? null;
 export const selectHasStores = (s: LabState): boolean => s.frame.snapshot?.stores != null;
 export const selectMessages = (s: LabState) => s.frame.snapshot?.messages ?? EMPTY;
 export const selectDrops = (s: LabState) => s.frame.snapshot?.drops ?? EMPTY;
