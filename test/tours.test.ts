@@ -41,6 +41,7 @@ describe('tours', () => {
       'redlock-debate',
       'zookeeper-herd',
       'advisory-failover',
+      'two-at-once',
     ]);
   });
 

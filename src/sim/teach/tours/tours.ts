@@ -1253,6 +1253,45 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  {
+    // Issue 26: the chapter's decision after its table: "Start by asking what breaks if two nodes act at once."
+    name: 'two-at-once',
+    title: 'What breaks if two nodes act at once',
+    intro:
+      'The chapter’s question before picking a lock: if two workers act at once, do you only waste work, or corrupt data? One Redis key with NX and a TTL answers the first; the second needs a token the resource checks.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['r1'], clientIds: ['A', 'B'], lock: 'redis' },
+    beats: [
+      {
+        narration:
+          'Worker {A} takes **job** with SET NX PX 2000 on the one Redis instance {r1}: a key with a 2-second TTL. There is no fencing token.',
+        actions: '@500 client A acquire job 2000',
+        until: { when: { p: 'clientHolds', client: 'A', key: 'job' } },
+        highlight: { client: 'A' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          '{A} **pauses** for 4 seconds (a GC pause it cannot see). {r1} expires the key by its clock, and worker {B} takes **job** and writes charge=B.',
+        actions: '@700 client A pause 4000; @700 client A write charge=A; @3000 client B acquire job 5000; @3500 client B write charge=B',
+        until: { when: { p: 'storeValue', store: 'unfenced', key: 'charge', value: 'B' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'B', key: 'job' },
+          { p: 'happened', kind: 'key-expired', subject: 'r1' },
+        ],
+      },
+      {
+        narration:
+          '{A} wakes and writes charge=A: **both acted**. If the job is idempotent or only costs a little extra, that is fine — one Redis key is enough. If it **double-charges a customer**, you need a lease from a consistent store and a **fencing token the resource checks**: here the fenced store can only refuse every write, for there is no token to check.',
+        until: { atMs: 5000 },
+        highlight: { panel: 'stores' },
+        expect: [
+          { p: 'storeValue', store: 'unfenced', key: 'charge', value: 'A' },
+          { p: 'fencedRefused', count: 2 },
+        ],
+      },
+    ],
+  },
 ];
 
 export function findTour(name: string): Tour | null {
