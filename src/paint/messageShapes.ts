@@ -52,8 +52,9 @@ export const MESSAGE_LOOKS: Readonly<Record<MessageKind, Look>> = {
   'store-write': { shape: symbolCross, size: 300, name: 'store write' },
   snapshot: { shape: symbolSquare, size: 420, name: 'InstallSnapshot (snapshots, §5)' },
   'snapshot-reply': { shape: symbolTriangle, size: 260, name: 'InstallSnapshot reply', hollow: true },
-  // The other lock services (issue 26): pings, keep-alives, probes, replication and gossip.
-  'service-peer': { shape: symbolCircle, size: 150, name: 'ping, keep-alive, replication or gossip', hollow: true },
+  // The other lock services (issue 26): pings, keep-alives, probes, replication and gossip; as small as a
+  // heartbeat and no smaller, so the smallest symbol on screen stays the 12 px the projector test asks.
+  'service-peer': { shape: symbolCircle, size: 170, name: 'ping, keep-alive, replication or gossip', hollow: true },
 };
 
 export const MESSAGE_KINDS = Object.keys(MESSAGE_LOOKS) as MessageKind[];
