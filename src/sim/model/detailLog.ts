@@ -5,16 +5,14 @@
  * large part of its time, for records read once at the end (the CLI) or only in their newest
  * thousand (the page).
  *
- * So a detail is turned into numbers as it is recorded, and the engine's objects die young. Each
- * detail has a shape (its kind, its value keys in order, its pseudocode lines, which values its
- * subjects repeat), and each slot of a shape (time, event position, each value, a subject that
- * repeats no value) becomes one code: a small whole number as itself; null, undefined, true and
- * false as constants; an actor id (anything that is a subject) as its place in the run's
- * dictionary; anything else (a command, a result, a sentence) as its place in the block's table,
- * which keeps the very object the engine made. The newest block of DETAIL_BLOCK details waits as
- * codes in an Int32Array; a full block is packed into bytes, each whole number as its difference
- * from the same slot of the block's previous detail of that shape (terms and indexes barely
- * move), in 7-bit groups. About 12 bytes a detail.
+ * So a detail is written as bytes the moment it is recorded. It has a shape (its kind, its value
+ * keys in order, its pseudocode lines, which values its subjects repeat), and each slot of its
+ * shape (time, event position, each value, a subject that repeats no value) becomes one code, in
+ * 7-bit groups: a small whole number as itself, or as its difference from its block's first time,
+ * first event position or first log index, so most take one byte; null, undefined, true and false
+ * as constants; an actor id (anything that is a subject) as its place in the run's dictionary;
+ * anything else (a command, a result, a sentence) as its place in the block's table, which keeps
+ * the very object the engine made. About ten bytes a detail, in blocks of DETAIL_BLOCK.
  *
  * The four kinds every entry produces on every server (leader-append, append-accepted,
  * commit-advanced, applied) arrive without a body at all (hotDetails.ts): their writers below code
@@ -22,17 +20,24 @@
  * kind arrives as a body and goes through the generic path, which reads its keys.
  *
  * Reading gives back records equal to the ones recorded, field for field and in the same key order
- * (so `--json`, `--verbose`, the page and every export see exactly the same details). The last
- * packed block read stays unpacked, so reading in order unpacks each block once. Packed blocks and
- * dictionaries are frozen: a checkpoint's copy of the run (deepClone) shares them.
+ * (so `--json`, `--verbose`, the page and every export see exactly the same details). A detail
+ * decodes on its own from where it starts; the newest block's records are kept once read, and the
+ * last full block read stays unpacked, so reading in order makes each record once. Full blocks
+ * and dictionaries are frozen: a checkpoint's copy of the run (deepClone) shares them.
  */
 import type { DetailBody, DetailEvent, DetailKind } from './events';
 import { appendAcceptedBody, appliedBody, commitAdvancedBody, leaderAppendBody, type CommitRule } from './hotDetails';
 import type { PseudocodeId } from './pseudocodeIds';
 import type { ApplyResult, Command } from './types';
 
-/** Details per packed block: few enough that reading one detail unpacks little, enough that a block's own cost is small. */
-export const DETAIL_BLOCK = 128;
+/** Details per block: few enough that reading one detail of a full block decodes little, enough that a block's own cost is small. */
+export const DETAIL_BLOCK = 256;
+
+/** What a whole number in a slot is coded relative to: nothing, or its block's first time, first event position or first log index. */
+const ABSOLUTE = 0;
+const FROM_TIME = 1;
+const FROM_EVENT = 2;
+const FROM_INDEX = 3;
 
 /** What all details of one shape share; a coded detail starts with its shape's `id`. */
 interface Shape {
@@ -45,17 +50,21 @@ interface Shape {
   readonly subjects: readonly number[];
   /** Slots per detail: time, event position, the values, then subjects that repeat no value. */
   readonly width: number;
-  /** Where this shape's slots start in the numbering of all shapes' slots (for the differences in a block). */
-  readonly slotBase: number;
+  /** Per slot, what its whole numbers are coded relative to (ABSOLUTE … FROM_INDEX). */
+  readonly bases: readonly number[];
 }
 
-/** A block of DETAIL_BLOCK details, packed. Frozen and never changed. */
-interface PackedBlock {
+/** What a block's whole numbers are coded relative to (ABSOLUTE … FROM_INDEX). */
+type Bases = [absolute: number, time: number, event: number, index: number];
+
+/** A full block of DETAIL_BLOCK details. Frozen and never changed. */
+interface Block {
   readonly bytes: Uint8Array;
   /** The objects its codes name, in order of use. */
   readonly refs: readonly unknown[];
-  /** The run's dictionary when it was packed (every id its codes name). */
+  /** The run's dictionary when it was full (every id its codes name). */
   readonly dictionary: readonly unknown[];
+  readonly bases: Readonly<Bases>;
 }
 
 // -- codes --------------------------------------------------------------------------------------
@@ -76,11 +85,14 @@ const intCode = (v: number): number => ((v << 1) ^ (v >> 31)) << 1;
 const isSmallWhole = (v: unknown): v is number =>
   typeof v === 'number' && (v | 0) === v && v <= SMALL && v >= -SMALL && (v !== 0 || 1 / v > 0);
 
-function valueOf(code: number, dictionary: readonly unknown[], refs: readonly unknown[]): unknown {
-  const z = code >>> 1;
-  if ((code & 1) === 0) return (z >>> 1) ^ -(z & 1);
-  if (z >= 4) return z & 1 ? refs[(z - 5) >>> 1] : dictionary[(z - 4) >>> 1];
-  return z === 0 ? null : z === 1 ? undefined : z === 3;
+/** Writes a code in 7-bit groups, low first; returns where the next one goes. */
+function put(o: Uint8Array, p: number, code: number): number {
+  while (code >= 0x80) {
+    o[p++] = (code & 0x7f) | 0x80;
+    code >>>= 7;
+  }
+  o[p] = code;
+  return p + 1;
 }
 
 // -- shapes -------------------------------------------------------------------------------------
@@ -91,9 +103,9 @@ const shapes: Shape[] = [];
 const shapesByKind = new Map<string, Shape[]>();
 const lastShapeOfKind = new Map<string, Shape>();
 const NO_KEYS: readonly string[] = [];
-let slotCount = 0;
 
-// The generic path's working state (it never nests): the slots of the detail at hand and its value keys.
+// The working state of the one write or read under way (they never nest): the slots of the
+// detail at hand and its value keys.
 const slots: unknown[] = [];
 const keys: string[] = [];
 
@@ -124,7 +136,7 @@ function shapeOf(body: DetailBody, t: number, afterEvent: number): Shape {
       if (sameKeys(candidate, n) && fitsBeyondKeys(candidate, body, n)) shape = candidate;
     }
   }
-  if (shape === undefined) shape = addShape(body, n);
+  if (shape === undefined) shape = addShape(body, n, NO_KEYS);
   lastShapeOfKind.set(body.kind, shape);
   return shape;
 }
@@ -154,7 +166,8 @@ function fitsBeyondKeys(shape: Shape, body: DetailBody, n: number): boolean {
   return true;
 }
 
-function addShape(body: DetailBody, n: number): Shape {
+/** A new shape for the detail read into `slots`; values under `indexKeys` are coded from the block's first log index. */
+function addShape(body: DetailBody, n: number, indexKeys: readonly string[]): Shape {
   const valuesEnd = 2 + n;
   let width = valuesEnd;
   const subjects: number[] = [];
@@ -167,29 +180,45 @@ function addShape(body: DetailBody, n: number): Shape {
     }
     subjects.push(slot);
   }
+  const valueKeys = keys.slice(0, n);
+  const bases = Array.from({ length: width }, (_, slot) =>
+    slot === 0 ? FROM_TIME : slot === 1 ? FROM_EVENT : slot < valuesEnd && indexKeys.includes(valueKeys[slot - 2]) ? FROM_INDEX : ABSOLUTE,
+  );
   const shape: Shape = Object.freeze({
     id: shapes.length,
     kind: body.kind,
-    keys: Object.freeze(keys.slice(0, n)),
+    keys: Object.freeze(valueKeys),
     lines: Object.freeze([...body.lines]),
     subjects: Object.freeze(subjects),
     width,
-    slotBase: slotCount,
+    bases: Object.freeze(bases),
   });
   shapes.push(shape);
   let list = shapesByKind.get(body.kind);
   if (list === undefined) shapesByKind.set(body.kind, (list = []));
   list.push(shape);
-  slotCount += width;
   return shape;
 }
 
 // -- the hot kinds (hotDetails.ts) --------------------------------------------------------------
-// Their shapes are read off the bodies hotDetails.ts builds, so a detail coded by a writer below and
-// the same detail coded from its body are the same codes.
+// Their shapes are read off the bodies hotDetails.ts builds (the writers below code exactly their
+// slots, in order), before any run, so the generic path finds these same shapes for such a body.
 
+const LOG_INDEXES: readonly string[] = ['index', 'from', 'to', 'leaderCommit'];
 const SAMPLE = 'sample';
-const hotShape = (body: DetailBody): number => shapeOf(body, 0, 0).id;
+
+function hotShape(body: DetailBody): number {
+  slots[0] = 0;
+  slots[1] = 0;
+  let n = 0;
+  for (const [key, value] of Object.entries(body.values)) {
+    keys[n] = key;
+    slots[2 + n++] = value;
+  }
+  const shape = addShape(body, n, LOG_INDEXES);
+  return shape.id;
+}
+
 const LEADER_APPEND = hotShape(leaderAppendBody(SAMPLE, 1, 1, 'x', false));
 const LEADER_NOOP = hotShape(leaderAppendBody(SAMPLE, 1, 1, 'x', true));
 const APPEND_ACCEPTED = hotShape(appendAcceptedBody(SAMPLE, 'leader', 1, 1, 1, 1));
@@ -212,59 +241,48 @@ const small = (v: number): boolean => (v | 0) === v && v <= SMALL && v >= -SMALL
 const allSmall = (a: number, b: number, c: number, d: number, e: number, f: number): boolean =>
   small(a) && small(b) && small(c) && small(d) && small(e) && small(f);
 
-// -- packing ------------------------------------------------------------------------------------
+/** Every run's dictionary starts with the commit rules, so the hot writer codes a rule without looking it up. */
+const COMMIT_RULES: readonly CommitRule[] = ['majority', 'earlier-term-by-counting', 'leader-commit'];
+const FIRST_DICTIONARY: readonly unknown[] = Object.freeze([...COMMIT_RULES]);
+const ruleCode = (rule: CommitRule): number => (rule === 'majority' ? 9 : rule === 'earlier-term-by-counting' ? 13 : 17);
 
-// The one pack or unpack under way: each shape slot's last whole number in the block (0 at its start).
-let previous = new Int32Array(256);
-let out = new Uint8Array(4096);
+// -- reading ------------------------------------------------------------------------------------
 
-function startBlock(): void {
-  if (slotCount > previous.length) previous = new Int32Array(2 * slotCount);
-  else previous.fill(0, 0, slotCount);
+function valueOf(code: number, dictionary: readonly unknown[], refs: readonly unknown[]): unknown {
+  const z = code >>> 1;
+  if (z >= 4) return z & 1 ? refs[(z - 5) >>> 1] : dictionary[(z - 4) >>> 1];
+  return z === 0 ? null : z === 1 ? undefined : z === 3;
 }
 
-/** Packs `count` coded details, staged one after another from 0, into bytes. */
-function pack(staged: Int32Array, count: number, refs: readonly unknown[], dictionary: readonly unknown[]): PackedBlock {
-  startBlock();
-  const last = previous;
-  let o = out;
-  let p = 0;
-  let at = 0;
-  for (let r = 0; r < count; r++) {
-    const shape = shapes[staged[at]];
-    const width = shape.width;
-    if (p + 5 * (width + 1) > o.length) {
-      const grown = new Uint8Array(2 * o.length + 5 * (width + 1));
-      grown.set(o.subarray(0, p));
-      out = o = grown;
-    }
-    let code = shape.id;
-    while (code >= 0x80) {
-      o[p++] = (code & 0x7f) | 0x80;
-      code >>>= 7;
-    }
-    o[p++] = code;
-    const base = shape.slotBase;
-    const end = at + 1 + width;
-    for (let i = at + 1, slot = base; i < end; i++, slot++) {
-      code = staged[i];
-      if ((code & 1) === 0) {
-        // A whole number: its difference from the slot's last one, zigzagged, still even.
-        const z = code >>> 1;
-        const v = (z >>> 1) ^ -(z & 1);
-        const diff = v - last[slot];
-        last[slot] = v;
-        code = ((diff << 1) ^ (diff >> 31)) << 1;
-      }
-      while (code >= 0x80) {
-        o[p++] = (code & 0x7f) | 0x80;
-        code >>>= 7;
-      }
-      o[p++] = code;
-    }
-    at = end;
+/** Where the detail after the one `decode` read starts. */
+let next = 0;
+
+/** Decodes the detail starting at byte `p` into a record, reading whole numbers relative to `bases`; sets `next`. */
+function decode(
+  bytes: Uint8Array,
+  p: number,
+  bases: Readonly<Bases>,
+  dictionary: readonly unknown[],
+  refs: readonly unknown[],
+): DetailEvent {
+  let shape: Shape | null = null;
+  for (let i = -1; shape === null || i < shape.width; i++) {
+    let code = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      b = bytes[p++];
+      code |= (b & 0x7f) << shift;
+      shift += 7;
+    } while (b & 0x80);
+    if (shape === null) shape = shapes[code];
+    else if ((code & 1) === 0) {
+      const z = code >>> 1;
+      slots[i] = bases[shape.bases[i]] + ((z >>> 1) ^ -(z & 1));
+    } else slots[i] = valueOf(code, dictionary, refs);
   }
-  return Object.freeze({ bytes: o.slice(0, p), refs: Object.freeze(refs.slice()), dictionary });
+  next = p;
+  return recordOf(shape);
 }
 
 /** A detail as a record, from its shape and its slots' values in `slots`. */
@@ -286,45 +304,21 @@ function recordOf(shape: Shape): DetailEvent {
   }) as unknown as DetailEvent;
 }
 
-function unpack(block: PackedBlock): DetailEvent[] {
-  startBlock();
-  const bytes = block.bytes;
-  const { refs, dictionary } = block;
+function unpack(block: Block): DetailEvent[] {
   const records: DetailEvent[] = new Array(DETAIL_BLOCK);
   let p = 0;
   for (let r = 0; r < DETAIL_BLOCK; r++) {
-    let shape: Shape | null = null;
-    for (let i = -1; shape === null || i < shape.width; i++) {
-      let code = 0;
-      let shift = 0;
-      let b: number;
-      do {
-        b = bytes[p++];
-        code |= (b & 0x7f) << shift;
-        shift += 7;
-      } while (b & 0x80);
-      if (shape === null) {
-        shape = shapes[code];
-        continue;
-      }
-      if ((code & 1) === 0) {
-        const z = code >>> 1;
-        const slot = shape.slotBase + i;
-        const v = previous[slot] + ((z >>> 1) ^ -(z & 1));
-        previous[slot] = v;
-        slots[i] = v;
-      } else slots[i] = valueOf(code, dictionary, refs);
-    }
-    records[r] = recordOf(shape as Shape);
+    records[r] = decode(block.bytes, p, block.bases, block.dictionary, block.refs);
+    p = next;
   }
   return records;
 }
 
-// The last block unpacked, whichever run it belongs to (blocks never change, so this is only a cache).
-let cachedBlock: PackedBlock | null = null;
+// The last full block read, whichever run it belongs to (blocks never change, so this is only a cache).
+let cachedBlock: Block | null = null;
 let cachedRecords: DetailEvent[] = [];
 
-function unpacked(block: PackedBlock): DetailEvent[] {
+function unpacked(block: Block): DetailEvent[] {
   if (block !== cachedBlock) {
     cachedRecords = unpack(block);
     cachedBlock = block;
@@ -332,42 +326,57 @@ function unpacked(block: PackedBlock): DetailEvent[] {
   return cachedRecords;
 }
 
-/** Every run's dictionary starts with the commit rules, so the hot writer codes a rule without looking it up. */
-const COMMIT_RULES: readonly CommitRule[] = ['majority', 'earlier-term-by-counting', 'leader-commit'];
-const FIRST_DICTIONARY: readonly unknown[] = Object.freeze([...COMMIT_RULES]);
-const ruleCode = (rule: CommitRule): number => (rule === 'majority' ? 9 : rule === 'earlier-term-by-counting' ? 13 : 17);
+/** The bases of a block before its first detail: the first of each kind seen sets it. */
+const UNSET = -1 - SMALL;
 
 /**
- * The detail events of one run, oldest first: the newest block as codes, the rest packed (see
- * above). Indexes passed to `at` and `slice` count kept details (0 is the oldest kept); `base`,
- * `count` and `since` count all the run has recorded, trimmed ones included.
+ * The detail events of one run, oldest first: full blocks and the newest one (see above). Indexes
+ * passed to `at` and `slice` count kept details (0 is the oldest kept); `base`, `count` and
+ * `since` count all the run has recorded, trimmed ones included.
  */
 export class DetailLog {
+  private keep = Infinity;
+  /** The run's index of the first kept detail: those before it were trimmed. */
+  base = 0;
+  /** Trim when the count passes this: the base plus twice the limit. */
+  private trimAfter = Infinity;
+  private blocks: Block[] = [];
+  /** The run's index of the first detail of blocks[0] (of the newest block's first when there is no full one). */
+  private fullFrom = 0;
+  /** The newest block, not yet full: its bytes, where each detail starts, and what its codes name. */
+  private bytes = new Uint8Array(4096);
+  private end = 0;
+  private readonly starts = new Int32Array(DETAIL_BLOCK);
+  private newest = 0;
+  private refs: unknown[] = [];
+  private bases: Bases = [0, UNSET, UNSET, UNSET];
+  /** The newest block's details read so far, as records (by their place in the block). */
+  private read: DetailEvent[] = [];
+  /** Every id (subject) the run's details named, in order of first use; replaced, never changed. */
+  private dictionary: readonly unknown[] = FIRST_DICTIONARY;
+  private readonly dictionaryIndex = new Map<unknown, number>(COMMIT_RULES.map((rule, i) => [rule, i]));
+  private recentId: unknown = COMMIT_RULES[0];
+  private recentIdCode = 9;
+  private otherId: unknown = COMMIT_RULES[0];
+  private otherIdCode = 9;
+
   /**
    * Keep only about this many of the newest details (at least this many, at most twice): the page's
    * viewed run shows only the newest. Infinity (the CLI) keeps all.
    */
-  limit = Infinity;
-  /** The run's index of the first kept detail: those before it were trimmed. */
-  base = 0;
-  private blocks: PackedBlock[] = [];
-  /** The run's index of the first detail of blocks[0] (of the first staged one when there is no block). */
-  private packedFrom = 0;
-  /** The newest details, fewer than a block, as codes: each its shape's id, then a code per slot. */
-  private staged = new Int32Array(1024);
-  private stagedEnd = 0;
-  /** Where each staged detail starts in `staged`. */
-  private readonly starts = new Int32Array(DETAIL_BLOCK);
-  private stagedCount = 0;
-  /** The objects the staged codes name. */
-  private stagedRefs: unknown[] = [];
-  /** Every id (subject) the run's details named, in order of first use; replaced, never changed. */
-  private dictionary: readonly unknown[] = FIRST_DICTIONARY;
-  private readonly dictionaryIndex = new Map<unknown, number>(COMMIT_RULES.map((rule, i) => [rule, i]));
+  get limit(): number {
+    return this.keep;
+  }
+
+  set limit(limit: number) {
+    this.keep = limit;
+    this.trimAfter = this.base + 2 * limit;
+    if (this.count > this.trimAfter) this.trim();
+  }
 
   /** How many details the run has recorded, trimmed ones included. */
   get count(): number {
-    return this.packedFrom + this.blocks.length * DETAIL_BLOCK + this.stagedCount;
+    return this.fullFrom + this.blocks.length * DETAIL_BLOCK + this.newest;
   }
 
   /** How many are kept. */
@@ -377,43 +386,56 @@ export class DetailLog {
 
   /** Records a detail at simulated time `t`, after the run's first `afterEvent` chapter events. */
   push(body: DetailBody, t: number, afterEvent: number): void {
-    const at = this.begin(16);
-    this.end(this.writeGeneric(body, t, afterEvent, at));
+    const shape = shapeOf(body, t, afterEvent);
+    const width = shape.width;
+    let p = this.begin(5 * (width + 1), t, afterEvent);
+    for (const subject of body.subjects) this.idCode(subject);
+    const o = this.bytes;
+    p = put(o, p, shape.id);
+    const slotBases = shape.bases;
+    for (let i = 0; i < width; i++) {
+      const v = slots[i];
+      let code: number;
+      if (isSmallWhole(v)) code = intCode(v - this.relativeTo(slotBases[i], v));
+      else code = typeof v === 'string' ? this.stringCode(v) : this.refCode(v);
+      p = put(o, p, code);
+    }
+    this.finish(p);
   }
 
-  // The hot kinds without a body (hotDetails.ts): the same records as their bodies give.
+  // The hot kinds without a body (hotDetails.ts): the same codes as their bodies give.
 
   leaderAppended(node: string, term: number, index: number, command: Command, noop: boolean, t: number, afterEvent: number): void {
-    if (!allSmall(term, index, t, afterEvent, 0, 0) || t < 0)
-      return this.push(leaderAppendBody(node, term, index, command, noop), t, afterEvent);
-    const at = this.begin(7);
-    const a = this.staged;
-    a[at] = noop ? LEADER_NOOP : LEADER_APPEND;
-    a[at + 1] = intCode(t);
-    a[at + 2] = intCode(afterEvent);
-    a[at + 3] = this.idCode(node);
-    a[at + 4] = intCode(term);
-    a[at + 5] = intCode(index);
-    a[at + 6] = this.refCode(command);
-    this.end(at + 7);
+    if (!allSmall(term, index, t, afterEvent, 0, 0)) return this.push(leaderAppendBody(node, term, index, command, noop), t, afterEvent);
+    let p = this.begin(35, t, afterEvent);
+    const o = this.bytes;
+    p = put(o, p, noop ? LEADER_NOOP : LEADER_APPEND);
+    p = put(o, p, intCode(t - this.bases[FROM_TIME]));
+    p = put(o, p, intCode(afterEvent - this.bases[FROM_EVENT]));
+    p = put(o, p, this.idCode(node));
+    p = put(o, p, intCode(term));
+    p = put(o, p, intCode(index - this.indexBase(index)));
+    p = put(o, p, this.refCode(command));
+    this.finish(p);
   }
 
   appendAccepted(node: string, leader: string, term: number, from: number, to: number, added: number, t: number, afterEvent: number): void {
-    if (!allSmall(term, from, to, added, t, afterEvent) || t < 0) {
+    if (!allSmall(term, from, to, added, t, afterEvent)) {
       return this.push(appendAcceptedBody(node, leader, term, from, to, added), t, afterEvent);
     }
-    const at = this.begin(9);
-    const a = this.staged;
-    a[at] = APPEND_ACCEPTED;
-    a[at + 1] = intCode(t);
-    a[at + 2] = intCode(afterEvent);
-    a[at + 3] = this.idCode(node);
-    a[at + 4] = this.idCode(leader);
-    a[at + 5] = intCode(term);
-    a[at + 6] = intCode(from);
-    a[at + 7] = intCode(to);
-    a[at + 8] = intCode(added);
-    this.end(at + 9);
+    let p = this.begin(45, t, afterEvent);
+    const o = this.bytes;
+    const base = this.indexBase(from);
+    p = put(o, p, APPEND_ACCEPTED);
+    p = put(o, p, intCode(t - this.bases[FROM_TIME]));
+    p = put(o, p, intCode(afterEvent - this.bases[FROM_EVENT]));
+    p = put(o, p, this.idCode(node));
+    p = put(o, p, this.idCode(leader));
+    p = put(o, p, intCode(term));
+    p = put(o, p, intCode(from - base));
+    p = put(o, p, intCode(to - base));
+    p = put(o, p, intCode(added));
+    this.finish(p);
   }
 
   commitAdvanced(
@@ -433,7 +455,6 @@ export class DetailLog {
     const follower = rule === 'leader-commit';
     if (
       !allSmall(from, to, term, t, afterEvent, replicas ?? 0) ||
-      t < 0 ||
       !small(majority ?? 0) ||
       !small(leaderCommit ?? 0) ||
       follower !== (leader !== null) ||
@@ -445,83 +466,100 @@ export class DetailLog {
         afterEvent,
       );
     }
-    const at = this.begin(12);
-    const a = this.staged;
-    a[at] = follower ? COMMIT_BY_FOLLOWER : COMMIT_BY_LEADER[(rule === 'majority' ? 0 : 2) + (memberCount ? 1 : 0)];
-    a[at + 1] = intCode(t);
-    a[at + 2] = intCode(afterEvent);
-    a[at + 3] = this.idCode(node);
-    a[at + 4] = intCode(from);
-    a[at + 5] = intCode(to);
-    a[at + 6] = intCode(term);
-    a[at + 7] = ruleCode(rule);
-    a[at + 8] = replicas === null ? NULL_CODE : intCode(replicas);
-    a[at + 9] = majority === null ? NULL_CODE : intCode(majority);
-    a[at + 10] = leader === null ? NULL_CODE : this.idCode(leader);
-    a[at + 11] = leaderCommit === null ? NULL_CODE : intCode(leaderCommit);
-    this.end(at + 12);
+    let p = this.begin(60, t, afterEvent);
+    const o = this.bytes;
+    const base = this.indexBase(from);
+    p = put(o, p, follower ? COMMIT_BY_FOLLOWER : COMMIT_BY_LEADER[(rule === 'majority' ? 0 : 2) + (memberCount ? 1 : 0)]);
+    p = put(o, p, intCode(t - this.bases[FROM_TIME]));
+    p = put(o, p, intCode(afterEvent - this.bases[FROM_EVENT]));
+    p = put(o, p, this.idCode(node));
+    p = put(o, p, intCode(from - base));
+    p = put(o, p, intCode(to - base));
+    p = put(o, p, intCode(term));
+    p = put(o, p, ruleCode(rule));
+    p = put(o, p, replicas === null ? NULL_CODE : intCode(replicas));
+    p = put(o, p, majority === null ? NULL_CODE : intCode(majority));
+    p = put(o, p, leader === null ? NULL_CODE : this.idCode(leader));
+    p = put(o, p, leaderCommit === null ? NULL_CODE : intCode(leaderCommit - base));
+    this.finish(p);
   }
 
   applied(node: string, index: number, term: number, command: Command, result: ApplyResult | null, t: number, afterEvent: number): void {
-    if (!allSmall(index, term, t, afterEvent, 0, 0) || t < 0)
-      return this.push(appliedBody(node, index, term, command, result), t, afterEvent);
-    const at = this.begin(8);
-    const a = this.staged;
-    a[at] = APPLIED;
-    a[at + 1] = intCode(t);
-    a[at + 2] = intCode(afterEvent);
-    a[at + 3] = this.idCode(node);
-    a[at + 4] = intCode(index);
-    a[at + 5] = intCode(term);
-    a[at + 6] = this.refCode(command);
-    a[at + 7] = this.refCode(result);
-    this.end(at + 8);
+    if (!allSmall(index, term, t, afterEvent, 0, 0)) return this.push(appliedBody(node, index, term, command, result), t, afterEvent);
+    let p = this.begin(40, t, afterEvent);
+    const o = this.bytes;
+    p = put(o, p, APPLIED);
+    p = put(o, p, intCode(t - this.bases[FROM_TIME]));
+    p = put(o, p, intCode(afterEvent - this.bases[FROM_EVENT]));
+    p = put(o, p, this.idCode(node));
+    p = put(o, p, intCode(index - this.indexBase(index)));
+    p = put(o, p, intCode(term));
+    p = put(o, p, this.refCode(command));
+    p = put(o, p, this.refCode(result));
+    this.finish(p);
   }
 
-  /** Where the next detail's codes go (room for `size` of them); the staged block is packed first when full. */
-  private begin(size: number): number {
-    if (this.stagedCount === DETAIL_BLOCK) this.packStaged();
-    const at = this.stagedEnd;
-    if (at + size > this.staged.length) this.grow(size);
+  // The newest block's first log index: the first a detail of the block names.
+
+  private indexBase(index: number): number {
+    const bases = this.bases;
+    if (bases[FROM_INDEX] === UNSET) bases[FROM_INDEX] = index;
+    return bases[FROM_INDEX];
+  }
+
+  private relativeTo(kind: number, v: number): number {
+    const bases = this.bases;
+    if (bases[kind] === UNSET) bases[kind] = v;
+    return bases[kind];
+  }
+
+  /**
+   * Where the next detail's bytes go (room for `size` of them); a full newest block is closed first,
+   * and a block's first detail sets its time and event-position bases.
+   */
+  private begin(size: number, t: number, afterEvent: number): number {
+    if (this.newest === DETAIL_BLOCK) this.close();
+    if (this.newest === 0) {
+      // A base is a small whole number, so every difference from it fits a code.
+      this.bases[FROM_TIME] = small(t) ? t : 0;
+      this.bases[FROM_EVENT] = small(afterEvent) ? afterEvent : 0;
+    }
+    const at = this.end;
+    if (at + size > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * this.bytes.length, at + size));
+      grown.set(this.bytes.subarray(0, at));
+      this.bytes = grown;
+    }
     return at;
   }
 
-  /** The detail begun at the staged end is coded up to `end`. */
-  private end(end: number): void {
-    this.starts[this.stagedCount++] = this.stagedEnd;
-    this.stagedEnd = end;
-    if (this.count - this.base > 2 * this.limit) this.trim();
-  }
-
-  private grow(atLeast: number): void {
-    const grown = new Int32Array(Math.max(2 * this.staged.length, this.stagedEnd + atLeast));
-    grown.set(this.staged.subarray(0, this.stagedEnd));
-    this.staged = grown;
-  }
-
-  /** Any detail: its shape found by reading its keys, each slot coded by what it holds. */
-  private writeGeneric(body: DetailBody, t: number, afterEvent: number, at: number): number {
-    const shape = shapeOf(body, t, afterEvent);
-    const width = shape.width;
-    if (at + 1 + width > this.staged.length) this.grow(1 + width);
-    for (const subject of body.subjects) this.idCode(subject);
-    const a = this.staged;
-    a[at] = shape.id;
-    for (let i = 0; i < width; i++) {
-      const v = slots[i];
-      a[at + 1 + i] = isSmallWhole(v) ? intCode(v) : typeof v === 'string' ? this.stringCode(v) : this.refCode(v);
-    }
-    return at + 1 + width;
+  /** The detail begun at the end of the newest block ends at `end`. */
+  private finish(end: number): void {
+    this.starts[this.newest++] = this.end;
+    this.end = end;
+    if (this.count > this.trimAfter) this.trim();
   }
 
   /** An id's code, adding it to the dictionary the first time. */
   private idCode(id: unknown): number {
-    const i = this.dictionaryIndex.get(id);
-    if (i !== undefined) return 4 * i + 9;
-    const n = this.dictionary.length;
-    this.dictionary = Object.freeze([...this.dictionary, id]);
-    this.dictionaryIndex.set(id, n);
-    return 4 * n + 9;
+    // The last two ids coded come first: a follower's append, commit and applies name it and its leader.
+    if (id === this.recentId) return this.recentIdCode;
+    let code: number;
+    if (id === this.otherId) code = this.otherIdCode;
+    else {
+      const i = this.dictionaryIndex.get(id);
+      if (i !== undefined) code = 4 * i + 9;
+      else {
+        code = 4 * this.dictionary.length + 9;
+        this.dictionaryIndex.set(id, this.dictionary.length);
+        this.dictionary = Object.freeze([...this.dictionary, id]);
+      }
+    }
+    this.otherId = this.recentId;
+    this.otherIdCode = this.recentIdCode;
+    this.recentId = id;
+    this.recentIdCode = code;
+    return code;
   }
 
   /** A string's code: its dictionary entry when it is an id, else an object of the block. */
@@ -535,45 +573,62 @@ export class DetailLog {
     if (v === undefined) return UNDEFINED_CODE;
     if (v === false) return FALSE_CODE;
     if (v === true) return TRUE_CODE;
-    return 4 * (this.stagedRefs.push(v) - 1) + 11;
+    return 4 * (this.refs.push(v) - 1) + 11;
   }
 
-  /** The staged block is full: pack it (or, when every detail in it was trimmed, let it go). */
-  private packStaged(): void {
-    if (this.blocks.length === 0 && this.packedFrom + DETAIL_BLOCK <= this.base) this.packedFrom += DETAIL_BLOCK;
-    else this.blocks.push(pack(this.staged, DETAIL_BLOCK, this.stagedRefs, this.dictionary));
-    this.stagedEnd = 0;
-    this.stagedCount = 0;
-    this.stagedRefs = [];
+  /** The newest block is full: it becomes a full block (or, when every detail in it was trimmed, goes). */
+  private close(): void {
+    if (this.blocks.length === 0 && this.fullFrom + DETAIL_BLOCK <= this.base) this.fullFrom += DETAIL_BLOCK;
+    else {
+      const block: Block = Object.freeze({
+        bytes: this.bytes.slice(0, this.end),
+        refs: Object.freeze(this.refs),
+        dictionary: this.dictionary,
+        bases: Object.freeze(this.bases),
+      });
+      this.blocks.push(block);
+      const read = this.read;
+      if (read.length > 0) {
+        // Someone reads this run as it goes (the page, an experiment): the rest of the block will be
+        // read soon, so it is decoded now and the block is never unpacked.
+        for (let r = 0; r < DETAIL_BLOCK; r++) if (read[r] === undefined) read[r] = this.newestRecord(r);
+        cachedBlock = block;
+        cachedRecords = read;
+      }
+    }
+    this.read = [];
+    this.end = 0;
+    this.newest = 0;
+    this.refs = [];
+    this.bases = [0, UNSET, UNSET, UNSET];
   }
 
   /** Trimming to the limit each time the kept details reach twice it keeps the cost per detail constant. */
   private trim(): void {
-    const base = this.count - this.limit;
+    const base = this.count - this.keep;
     this.base = base;
+    this.trimAfter = base + 2 * this.keep;
     let drop = 0;
-    while (drop < this.blocks.length && this.packedFrom + (drop + 1) * DETAIL_BLOCK <= base) drop++;
+    while (drop < this.blocks.length && this.fullFrom + (drop + 1) * DETAIL_BLOCK <= base) drop++;
     if (drop > 0) {
       this.blocks.splice(0, drop);
-      this.packedFrom += drop * DETAIL_BLOCK;
+      this.fullFrom += drop * DETAIL_BLOCK;
     }
   }
 
-  /** The staged detail `r` as a record. */
-  private stagedRecord(r: number): DetailEvent {
-    const a = this.staged;
-    const at = this.starts[r];
-    const shape = shapes[a[at]];
-    for (let i = 0; i < shape.width; i++) slots[i] = valueOf(a[at + 1 + i], this.dictionary, this.stagedRefs);
-    return recordOf(shape);
+  /** The newest block's detail `r` as a record. */
+  private newestRecord(r: number): DetailEvent {
+    const known = this.read[r];
+    if (known !== undefined) return known;
+    return (this.read[r] = decode(this.bytes, this.starts[r], this.bases, this.dictionary, this.refs));
   }
 
   /** The kept detail `i` (0 is the oldest kept). */
   at(i: number): DetailEvent {
     if (!(i >= 0 && i < this.length)) throw new RangeError(`There is no kept detail ${i}; ${this.length} are kept.`);
-    const r = this.base + i - this.packedFrom;
-    const packed = this.blocks.length * DETAIL_BLOCK;
-    if (r >= packed) return this.stagedRecord(r - packed);
+    const r = this.base + i - this.fullFrom;
+    const full = this.blocks.length * DETAIL_BLOCK;
+    if (r >= full) return this.newestRecord(r - full);
     const b = (r / DETAIL_BLOCK) | 0;
     return unpacked(this.blocks[b])[r - b * DETAIL_BLOCK];
   }
@@ -583,16 +638,16 @@ export class DetailLog {
     const start = Math.max(0, from);
     const end = Math.min(this.length, to);
     const result: DetailEvent[] = [];
-    const packed = this.blocks.length * DETAIL_BLOCK;
-    let r = this.base + start - this.packedFrom;
-    const rEnd = this.base + end - this.packedFrom;
-    while (r < rEnd && r < packed) {
+    const full = this.blocks.length * DETAIL_BLOCK;
+    let r = this.base + start - this.fullFrom;
+    const rEnd = this.base + end - this.fullFrom;
+    while (r < rEnd && r < full) {
       const b = (r / DETAIL_BLOCK) | 0;
       const records = unpacked(this.blocks[b]);
       const stop = Math.min(rEnd, (b + 1) * DETAIL_BLOCK);
       for (; r < stop; r++) result.push(records[r - b * DETAIL_BLOCK]);
     }
-    for (; r < rEnd; r++) result.push(this.stagedRecord(r - packed));
+    for (; r < rEnd; r++) result.push(this.newestRecord(r - full));
     return result;
   }
 
