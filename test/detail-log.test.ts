@@ -183,6 +183,34 @@ describe('the detail log', () => {
     expectSame(direct.toArray(), viaBodies.toArray());
   });
 
+  it('a reader that read part of a block before it filled sees the next block right (the page reads as the run goes)', () => {
+    fc.assert(
+      fc.property(run, run, fc.array(fc.nat(), { maxLength: 8 }), (first, then, reads) => {
+        const log = new DetailLog();
+        const wanted = record(log, first);
+        // Reads at some points, the way a snapshot reads what is new, then the run goes on.
+        for (const r of reads) log.since(r % (wanted.length + 1));
+        const last = wanted.length > 0 ? wanted[wanted.length - 1] : { t: 0, afterEvent: 0 };
+        const more = record(log, then, last.t, last.afterEvent);
+        expectSame(log.toArray(), [...wanted, ...more]);
+      }),
+      { numRuns: 80 },
+    );
+    // The case itself: a block filled, its start read, and the next detail (a generic one) begins a block.
+    const log = new DetailLog();
+    const body = (i: number) =>
+      ({ kind: 'dropped', subjects: ['n1', 'n2'], values: { src: 'n1', dst: 'n2', n: i }, lines: ['net.drop'] }) as unknown as DetailBody;
+    const wanted: DetailEvent[] = [];
+    for (let i = 0; i < DETAIL_BLOCK; i++) {
+      if (i === DETAIL_BLOCK - 5) log.since(0);
+      log.push(body(i), i, i);
+      wanted.push(expected(body(i), i, i));
+    }
+    log.push(body(-7), 999, 999);
+    wanted.push(expected(body(-7), 999, 999));
+    expectSame(log.toArray(), wanted);
+  });
+
   it('a limit keeps at least the newest `limit` and at most twice, and counts the trimmed', () => {
     fc.assert(
       fc.property(run, fc.integer({ min: 1, max: 2 * DETAIL_BLOCK }), (steps, limit) => {

@@ -85,15 +85,11 @@ const intCode = (v: number): number => ((v << 1) ^ (v >> 31)) << 1;
 const isSmallWhole = (v: unknown): v is number =>
   typeof v === 'number' && (v | 0) === v && v <= SMALL && v >= -SMALL && (v !== 0 || 1 / v > 0);
 
-/** Writes a code in 7-bit groups, low first; returns where the next one goes. */
-function put(o: Uint8Array, p: number, code: number): number {
-  while (code >= 0x80) {
-    o[p++] = (code & 0x7f) | 0x80;
-    code >>>= 7;
-  }
-  o[p] = code;
-  return p + 1;
-}
+/**
+ * The codes of the detail being recorded, in order (its shape's id, then one per slot), before
+ * `write` puts them into bytes: the writers stay small enough for the compiler to inline.
+ */
+let codes = new Int32Array(32);
 
 // -- shapes -------------------------------------------------------------------------------------
 // Shared by every run of the process: a shape is a fact about the code that records details (a
@@ -386,56 +382,56 @@ export class DetailLog {
 
   /** Records a detail at simulated time `t`, after the run's first `afterEvent` chapter events. */
   push(body: DetailBody, t: number, afterEvent: number): void {
+    // First, since closing a full block may decode its unread details through `slots`.
+    this.begin(t, afterEvent);
     const shape = shapeOf(body, t, afterEvent);
     const width = shape.width;
-    let p = this.begin(5 * (width + 1), t, afterEvent);
+    if (width >= codes.length) codes = new Int32Array(2 * width);
     for (const subject of body.subjects) this.idCode(subject);
-    const o = this.bytes;
-    p = put(o, p, shape.id);
+    const c = codes;
+    c[0] = shape.id;
     const slotBases = shape.bases;
     for (let i = 0; i < width; i++) {
       const v = slots[i];
-      let code: number;
-      if (isSmallWhole(v)) code = intCode(v - this.relativeTo(slotBases[i], v));
-      else code = typeof v === 'string' ? this.stringCode(v) : this.refCode(v);
-      p = put(o, p, code);
+      if (isSmallWhole(v)) c[i + 1] = intCode(v - this.relativeTo(slotBases[i], v));
+      else c[i + 1] = typeof v === 'string' ? this.stringCode(v) : this.refCode(v);
     }
-    this.finish(p);
+    this.write(width + 1);
   }
 
   // The hot kinds without a body (hotDetails.ts): the same codes as their bodies give.
 
   leaderAppended(node: string, term: number, index: number, command: Command, noop: boolean, t: number, afterEvent: number): void {
     if (!allSmall(term, index, t, afterEvent, 0, 0)) return this.push(leaderAppendBody(node, term, index, command, noop), t, afterEvent);
-    let p = this.begin(35, t, afterEvent);
-    const o = this.bytes;
-    p = put(o, p, noop ? LEADER_NOOP : LEADER_APPEND);
-    p = put(o, p, intCode(t - this.bases[FROM_TIME]));
-    p = put(o, p, intCode(afterEvent - this.bases[FROM_EVENT]));
-    p = put(o, p, this.idCode(node));
-    p = put(o, p, intCode(term));
-    p = put(o, p, intCode(index - this.indexBase(index)));
-    p = put(o, p, this.refCode(command));
-    this.finish(p);
+    this.begin(t, afterEvent);
+    const c = codes;
+    c[0] = noop ? LEADER_NOOP : LEADER_APPEND;
+    c[1] = intCode(t - this.bases[FROM_TIME]);
+    c[2] = intCode(afterEvent - this.bases[FROM_EVENT]);
+    c[3] = this.idCode(node);
+    c[4] = intCode(term);
+    c[5] = intCode(index - this.indexBase(index));
+    c[6] = this.refCode(command);
+    this.write(7);
   }
 
   appendAccepted(node: string, leader: string, term: number, from: number, to: number, added: number, t: number, afterEvent: number): void {
     if (!allSmall(term, from, to, added, t, afterEvent)) {
       return this.push(appendAcceptedBody(node, leader, term, from, to, added), t, afterEvent);
     }
-    let p = this.begin(45, t, afterEvent);
-    const o = this.bytes;
+    this.begin(t, afterEvent);
+    const c = codes;
     const base = this.indexBase(from);
-    p = put(o, p, APPEND_ACCEPTED);
-    p = put(o, p, intCode(t - this.bases[FROM_TIME]));
-    p = put(o, p, intCode(afterEvent - this.bases[FROM_EVENT]));
-    p = put(o, p, this.idCode(node));
-    p = put(o, p, this.idCode(leader));
-    p = put(o, p, intCode(term));
-    p = put(o, p, intCode(from - base));
-    p = put(o, p, intCode(to - base));
-    p = put(o, p, intCode(added));
-    this.finish(p);
+    c[0] = APPEND_ACCEPTED;
+    c[1] = intCode(t - this.bases[FROM_TIME]);
+    c[2] = intCode(afterEvent - this.bases[FROM_EVENT]);
+    c[3] = this.idCode(node);
+    c[4] = this.idCode(leader);
+    c[5] = intCode(term);
+    c[6] = intCode(from - base);
+    c[7] = intCode(to - base);
+    c[8] = intCode(added);
+    this.write(9);
   }
 
   commitAdvanced(
@@ -466,37 +462,37 @@ export class DetailLog {
         afterEvent,
       );
     }
-    let p = this.begin(60, t, afterEvent);
-    const o = this.bytes;
+    this.begin(t, afterEvent);
+    const c = codes;
     const base = this.indexBase(from);
-    p = put(o, p, follower ? COMMIT_BY_FOLLOWER : COMMIT_BY_LEADER[(rule === 'majority' ? 0 : 2) + (memberCount ? 1 : 0)]);
-    p = put(o, p, intCode(t - this.bases[FROM_TIME]));
-    p = put(o, p, intCode(afterEvent - this.bases[FROM_EVENT]));
-    p = put(o, p, this.idCode(node));
-    p = put(o, p, intCode(from - base));
-    p = put(o, p, intCode(to - base));
-    p = put(o, p, intCode(term));
-    p = put(o, p, ruleCode(rule));
-    p = put(o, p, replicas === null ? NULL_CODE : intCode(replicas));
-    p = put(o, p, majority === null ? NULL_CODE : intCode(majority));
-    p = put(o, p, leader === null ? NULL_CODE : this.idCode(leader));
-    p = put(o, p, leaderCommit === null ? NULL_CODE : intCode(leaderCommit - base));
-    this.finish(p);
+    c[0] = follower ? COMMIT_BY_FOLLOWER : COMMIT_BY_LEADER[(rule === 'majority' ? 0 : 2) + (memberCount ? 1 : 0)];
+    c[1] = intCode(t - this.bases[FROM_TIME]);
+    c[2] = intCode(afterEvent - this.bases[FROM_EVENT]);
+    c[3] = this.idCode(node);
+    c[4] = intCode(from - base);
+    c[5] = intCode(to - base);
+    c[6] = intCode(term);
+    c[7] = ruleCode(rule);
+    c[8] = replicas === null ? NULL_CODE : intCode(replicas);
+    c[9] = majority === null ? NULL_CODE : intCode(majority);
+    c[10] = leader === null ? NULL_CODE : this.idCode(leader);
+    c[11] = leaderCommit === null ? NULL_CODE : intCode(leaderCommit - base);
+    this.write(12);
   }
 
   applied(node: string, index: number, term: number, command: Command, result: ApplyResult | null, t: number, afterEvent: number): void {
     if (!allSmall(index, term, t, afterEvent, 0, 0)) return this.push(appliedBody(node, index, term, command, result), t, afterEvent);
-    let p = this.begin(40, t, afterEvent);
-    const o = this.bytes;
-    p = put(o, p, APPLIED);
-    p = put(o, p, intCode(t - this.bases[FROM_TIME]));
-    p = put(o, p, intCode(afterEvent - this.bases[FROM_EVENT]));
-    p = put(o, p, this.idCode(node));
-    p = put(o, p, intCode(index - this.indexBase(index)));
-    p = put(o, p, intCode(term));
-    p = put(o, p, this.refCode(command));
-    p = put(o, p, this.refCode(result));
-    this.finish(p);
+    this.begin(t, afterEvent);
+    const c = codes;
+    c[0] = APPLIED;
+    c[1] = intCode(t - this.bases[FROM_TIME]);
+    c[2] = intCode(afterEvent - this.bases[FROM_EVENT]);
+    c[3] = this.idCode(node);
+    c[4] = intCode(index - this.indexBase(index));
+    c[5] = intCode(term);
+    c[6] = this.refCode(command);
+    c[7] = this.refCode(result);
+    this.write(8);
   }
 
   // The newest block's first log index: the first a detail of the block names.
@@ -513,30 +509,37 @@ export class DetailLog {
     return bases[kind];
   }
 
-  /**
-   * Where the next detail's bytes go (room for `size` of them); a full newest block is closed first,
-   * and a block's first detail sets its time and event-position bases.
-   */
-  private begin(size: number, t: number, afterEvent: number): number {
+  /** Before a detail's codes: a full newest block is closed, and a block's first detail sets its time and event-position bases. */
+  private begin(t: number, afterEvent: number): void {
     if (this.newest === DETAIL_BLOCK) this.close();
     if (this.newest === 0) {
       // A base is a small whole number, so every difference from it fits a code.
       this.bases[FROM_TIME] = small(t) ? t : 0;
       this.bases[FROM_EVENT] = small(afterEvent) ? afterEvent : 0;
     }
-    const at = this.end;
-    if (at + size > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(2 * this.bytes.length, at + size));
-      grown.set(this.bytes.subarray(0, at));
-      this.bytes = grown;
-    }
-    return at;
   }
 
-  /** The detail begun at the end of the newest block ends at `end`. */
-  private finish(end: number): void {
-    this.starts[this.newest++] = this.end;
-    this.end = end;
+  /** Appends the detail whose `n` codes are in `codes` to the newest block, each in 7-bit groups, low first. */
+  private write(n: number): void {
+    const start = this.end;
+    if (start + 5 * n > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * this.bytes.length, start + 5 * n));
+      grown.set(this.bytes.subarray(0, start));
+      this.bytes = grown;
+    }
+    const o = this.bytes;
+    const c = codes;
+    let p = start;
+    for (let i = 0; i < n; i++) {
+      let code = c[i];
+      while (code >= 0x80) {
+        o[p++] = (code & 0x7f) | 0x80;
+        code >>>= 7;
+      }
+      o[p++] = code;
+    }
+    this.starts[this.newest++] = start;
+    this.end = p;
     if (this.count > this.trimAfter) this.trim();
   }
 
