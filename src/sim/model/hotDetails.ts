@@ -35,24 +35,49 @@ export interface DetailHost {
 }
 
 // -- the bodies ---------------------------------------------------------------------------------
+// Their values are built by the functions below, the one place that fixes each kind's key order:
+// a DetailLog reading these kinds back builds them with the same functions.
+
+export const leaderAppendValues = (node: string, term: number, index: number, command: Command) => ({ node, term, index, command });
 
 export function leaderAppendBody(node: string, term: number, index: number, command: Command, noop: boolean): DetailBody {
   return {
     kind: 'leader-append',
     subjects: [node],
-    values: { node, term, index, command },
+    values: leaderAppendValues(node, term, index, command),
     lines: [noop ? 'leader.noop' : 'leader.append'],
   };
 }
+
+export const appendAcceptedValues = (node: string, leader: string, term: number, from: number, to: number, added: number) => ({
+  node,
+  leader,
+  term,
+  from,
+  to,
+  added,
+});
 
 export function appendAcceptedBody(node: string, leader: string, term: number, from: number, to: number, added: number): DetailBody {
   return {
     kind: 'append-accepted',
     subjects: [node, leader],
-    values: { node, leader, term, from, to, added },
+    values: appendAcceptedValues(node, leader, term, from, to, added),
     lines: ['ae.append-new'],
   };
 }
+
+export const commitAdvancedValues = (
+  node: string,
+  from: number,
+  to: number,
+  term: number,
+  rule: CommitRule,
+  replicas: number | null,
+  majority: number | null,
+  leader: string | null,
+  leaderCommit: number | null,
+) => ({ node, from, to, term, rule, replicas, majority, leader, leaderCommit });
 
 /**
  * A commit-index step. The leader's rules (majority, and an earlier term's entry counted under the
@@ -71,7 +96,7 @@ export function commitAdvancedBody(
   leaderCommit: number | null,
   memberCount: boolean,
 ): DetailBody {
-  const values = { node, from, to, term, rule, replicas, majority, leader, leaderCommit };
+  const values = commitAdvancedValues(node, from, to, term, rule, replicas, majority, leader, leaderCommit);
   if (rule === 'leader-commit') {
     return { kind: 'commit-advanced', subjects: [node, leader as string], values, lines: ['ae.commit.leader-commit'] };
   }
@@ -79,8 +104,16 @@ export function commitAdvancedBody(
   return { kind: 'commit-advanced', subjects: [node], values, lines: memberCount ? [line, 'member.count'] : [line] };
 }
 
+export const appliedValues = (node: string, index: number, term: number, command: Command, result: ApplyResult | null) => ({
+  node,
+  index,
+  term,
+  command,
+  result,
+});
+
 export function appliedBody(node: string, index: number, term: number, command: Command, result: ApplyResult | null): DetailBody {
-  return { kind: 'applied', subjects: [node], values: { node, index, term, command, result }, lines: ['apply'] };
+  return { kind: 'applied', subjects: [node], values: appliedValues(node, index, term, command, result), lines: ['apply'] };
 }
 
 // -- what the engine calls ----------------------------------------------------------------------
