@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { DEFAULT_CONFIG } from '../sim/model/config';
 import { Simulation } from '../sim/run/simulation';
 import { UsageError, parseFlags, wholeNumber } from './args';
+import { benchDetails } from './benchDetails';
 import { benchFuzz } from './benchFuzz';
 import { benchHistory } from './benchHistory';
 import { benchSeek } from './benchSeek';
@@ -205,6 +206,8 @@ export function runBench(argv: readonly string[], out: (line: string) => void, e
     if (result.met === false) missed++;
     out(formatRate(result));
   }
+  // What detail events cost the engine (issue 24, item 7): on against off, under 2x in time and heap.
+  if (!benchDetails(out)) missed++;
   if (!benchFuzz(out).met) missed++;
   if (benchSeek(out).maxMs >= 50) missed++;
   if (!benchHistory(out).met) missed++;
