@@ -2,6 +2,7 @@
  * Drives a guided tour over the worker: each beat is a run (its line's configuration and
  * schedule) played from where the previous beat ended and paused where this one ends; Back lands
  * on the previous beat's end, which is exact because a run is a pure function of its inputs.
+ * Loaded on demand, with the tours' text: the page reaches it through tour.ts.
  */
 import { resolvedTour, type ResolvedBeat, type ResolvedTour } from '../sim/teach/tours/runner';
 import { findTour } from '../sim/teach/tours/tours';
@@ -58,10 +59,6 @@ export function tourPrev(bridge: HostBridge): boolean {
   const place = bridge.store.getState().tour;
   if (place === null || place.beat <= 1) return false;
   return openTourBeat(bridge, { name: place.name, beat: place.beat - 1 }, 'land');
-}
-
-export function closeTour(bridge: HostBridge): void {
-  bridge.store.getState().setTour(null);
 }
 
 const configKey = (c: SimConfig) => JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
