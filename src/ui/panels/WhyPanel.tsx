@@ -48,7 +48,12 @@ export const WhyPanel = memo(function WhyPanel() {
   const store = useLabStore();
   if (!asked) return null;
   return (
-    <OnDemand what="the answer" retry={answer.retry} className="why-panel why-pending" close={() => store.getState().closeWhy()}>
+    <OnDemand
+      what="the Why panel’s answer"
+      retry={answer.retry}
+      className="why-panel why-pending"
+      close={() => store.getState().closeWhy()}
+    >
       <answer.View />
     </OnDemand>
   );
