@@ -1,5 +1,5 @@
 /** The page: controls on top, the diagram on the left, panels and the event log on the right (on a phone: diagram first, panels as a sheet below). */
-import { memo, useEffect, useState, useSyncExternalStore, type ComponentType, type KeyboardEvent } from 'react';
+import { memo, useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { EventLogPanel } from './panels/EventLogPanel';
 import { LogsPanel } from './panels/LogsPanel';
 import { WhyNoLeaderButton, WhyPanel } from './panels/WhyPanel';
@@ -27,33 +27,8 @@ import { DiagramTextContext } from './present/diagramText';
 import { usePresenterKeys } from './present/presenterKeys';
 // The Experiments view (src/ui/experiments): its button here, the view on demand.
 import { ExperimentsButton, useExperimentsOpen } from './experiments/open';
-import { lazyView, OnDemand, type LazyView } from './lazyView';
-
-// Views people open later come in chunks of their own the first time they are shown (lazyView.tsx),
-// so the first paint of the ring waits only for the ring.
-const spaceTime = lazyView(() => import('./spacetime/ConnectedSpaceTime').then((m) => m.ConnectedSpaceTime));
-// The side tabs but Logs, in one chunk (panels/laterPanels.ts).
-type LaterPanels = typeof import('./panels/laterPanels');
-const laterPanel = (pick: (m: LaterPanels) => ComponentType) => lazyView(() => import('./panels/laterPanels').then(pick));
-const LATER_TABS: Partial<Record<SideTab, LazyView<object>>> = {
-  clients: laterPanel((m) => m.ClientsPanel),
-  stores: laterPanel((m) => m.StoresPanel),
-  history: laterPanel((m) => m.HistoryPanel),
-  locks: laterPanel((m) => m.LockTablePanel),
-  node: laterPanel((m) => m.NodeContextPanel),
-  code: laterPanel((m) => m.PseudocodePanel),
-  invariants: laterPanel((m) => m.InvariantsPanel),
-  schedule: laterPanel((m) => m.ScheduleEditor),
-  settings: laterPanel((m) => m.RunSettings),
-};
-const preloadLaterTabs = () => void LATER_TABS.clients?.preload();
-const presenterView = lazyView(() => import('./present/PresenterView').then((m) => m.PresenterView));
-const experimentsView = lazyView(() =>
-  Promise.all([import('./experiments/ExperimentsView'), import('./experiments/bootExperiments')]).then(([view, boot]) => {
-    boot.bootExperiments();
-    return view.ExperimentsView;
-  }),
-);
+import { OnDemand } from './lazyView';
+import { experimentsView, LATER_TABS, preloadLaterTabs, presenterView, spaceTime } from './lazyViews';
 
 const TAB_TITLES: Record<SideTab, string> = {
   clients: 'Clients',

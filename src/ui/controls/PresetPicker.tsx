@@ -5,7 +5,10 @@ import { ALL_PRESETS, presetRun } from '../runs';
 import { selectFork, selectLabel, selectSpeed } from '../store/selectors';
 import { forkedLabel } from './ForkNotice';
 import { TOUR_CATALOG, catalogTour } from '../../sim/teach/tours/catalog';
-import { openTourBeat, useTours } from '../tour';
+import { loadTours, openTourBeat, useTours } from '../tour';
+
+// The pointer on the picker: fetch the tours now, as most scenarios open as one (tour.ts).
+const preloadTours = () => void loadTours().catch(() => undefined);
 
 /** Tours that are not a preset's: listed after the presets. */
 const OTHER_TOURS = TOUR_CATALOG.filter((t) => !ALL_PRESETS.some((p) => p.name === t.name));
@@ -25,6 +28,8 @@ export const PresetPicker = memo(function PresetPicker() {
       <label>
         Scenario
         <select
+          onPointerEnter={preloadTours}
+          onFocus={preloadTours}
           value={value}
           onChange={(e) => {
             const chosen = e.target.value;

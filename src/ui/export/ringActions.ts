@@ -15,6 +15,11 @@ const loadWriter = () =>
     throw new Error('the page could not fetch the ring writer (is it offline?); try again when it is back online');
   });
 
+/** Fetches the writer ahead (the pointer is on the Export button), so the first export does not wait for it. */
+export function preloadRingWriter(): void {
+  void import('./ringExport').catch(() => undefined);
+}
+
 function liveDiagram(): SVGSVGElement | null {
   return document.querySelector<SVGSVGElement>('svg.diagram');
 }

@@ -23,6 +23,8 @@ export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject;
       // a bare "?" is named by its question.
       aria-label={text === '?' ? label : undefined}
       title={label}
+      onPointerEnter={() => void answer.preload()}
+      onFocus={() => void answer.preload()}
       onClick={(e) => {
         e.stopPropagation();
         store.getState().askWhy(subject);
