@@ -21,6 +21,7 @@ import { benchFuzz } from './benchFuzz';
 import { benchHistory } from './benchHistory';
 import { benchSeek } from './benchSeek';
 import { benchExperimentCli, benchExperimentPage } from './benchExperiment';
+import { benchBundle } from './benchBundle';
 
 export interface Timing {
   /** Wall-clock ms of each measured repetition, in the order run. */
@@ -224,6 +225,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   );
   // The page's experiment targets need the built site in Chromium: measured last, when the sections ran.
   if (process.exitCode !== 2 && !process.argv.includes('--help')) {
+    // The page's initial JavaScript and the first paint of the ring (issue 24, item 7), from a fresh build.
+    const bundle = await benchBundle((line) => process.stdout.write(line + '\n'));
+    if (!bundle.met && process.argv.includes('--strict')) process.exitCode = 1;
     const page = await benchExperimentPage((line) => process.stdout.write(line + '\n'));
     if (page !== null && !page.met && process.argv.includes('--strict')) process.exitCode = 1;
   }

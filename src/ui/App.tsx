@@ -1,27 +1,18 @@
 /** The page: controls on top, the diagram on the left, panels and the event log on the right (on a phone: diagram first, panels as a sheet below). */
 import { memo, useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
-import { ClientsPanel } from './panels/ClientsPanel';
 import { EventLogPanel } from './panels/EventLogPanel';
-import { LockTablePanel } from './panels/LockTablePanel';
 import { LogsPanel } from './panels/LogsPanel';
-import { NodeContextPanel } from './panels/NodeContextPanel';
-import { StoresPanel } from './panels/StoresPanel';
-import { HistoryPanel } from './panels/HistoryPanel';
 import { WhyNoLeaderButton, WhyPanel } from './panels/WhyPanel';
-import { BugsMenu, InvariantBadge, InvariantsPanel } from './panels/InvariantsPanel';
-import { PseudocodePanel } from './panels/PseudocodePanel';
-import { ScheduleEditor } from './controls/ScheduleEditor';
+import { BugsMenu, InvariantBadge } from './panels/RunChecks';
 import { Scrubber } from './controls/Scrubber';
 import { ShareControls } from './controls/ShareControls';
 import { ExportMenu } from './controls/ExportMenu';
 import { NetworkControls, SelectionNote } from './controls/NetworkControls';
 import { PlaybackControls } from './controls/PlaybackControls';
 import { PresetBlurb, PresetPicker } from './controls/PresetPicker';
-import { RunSettings } from './controls/RunSettings';
 import { TourBar } from './controls/TourBar';
 import { Status } from './controls/Status';
 import { ViewSwitch } from './controls/ViewSwitch';
-import { ConnectedSpaceTime } from './spacetime/ConnectedSpaceTime';
 import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
@@ -31,11 +22,13 @@ import { featuresOf } from '../sim/model/config';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
 // Presenter mode and the embed frame (src/ui/present).
 import { EmbedView } from './present/EmbedView';
-import { PresenterButton, PresenterView } from './present/PresenterView';
+import { PresenterButton } from './present/PresenterButton';
 import { DiagramTextContext } from './present/diagramText';
 import { usePresenterKeys } from './present/presenterKeys';
-// The Experiments view (src/ui/experiments).
-import { ExperimentsButton, ExperimentsView, useExperimentsOpen } from './experiments/ExperimentsView';
+// The Experiments view (src/ui/experiments): its button here, the view on demand.
+import { ExperimentsButton, useExperimentsOpen } from './experiments/open';
+import { OnDemand } from './lazyView';
+import { experimentsView, LATER_TABS, preloadLaterTabs, presenterView, spaceTime } from './lazyViews';
 
 const TAB_TITLES: Record<SideTab, string> = {
   clients: 'Clients',
@@ -77,7 +70,7 @@ const RunBar = memo(function RunBar() {
         <PresetPicker />
         <div className="view-row">
           <ViewSwitch />
-          <ExperimentsButton />
+          <ExperimentsButton onPointerEnter={experimentsView.preload} />
         </div>
       </div>
       {!touring && <PresetBlurb />}
@@ -96,6 +89,7 @@ const RunBar = memo(function RunBar() {
 const SideTabs = memo(function SideTabs() {
   const tab = useLab(selectSideTab);
   const store = useLabStore();
+  const later = LATER_TABS[tab];
   const onKeyDown = (e: KeyboardEvent) => {
     const i = SIDE_TABS.indexOf(tab);
     const next =
@@ -111,7 +105,14 @@ const SideTabs = memo(function SideTabs() {
   };
   return (
     <div className="side-tabs">
-      <div role="tablist" aria-label="Panels" className="tablist" onKeyDown={onKeyDown}>
+      <div
+        role="tablist"
+        aria-label="Panels"
+        className="tablist"
+        onKeyDown={onKeyDown}
+        onPointerEnter={preloadLaterTabs}
+        onFocus={preloadLaterTabs}
+      >
         {SIDE_TABS.map((t) => (
           <button
             key={t}
@@ -129,16 +130,12 @@ const SideTabs = memo(function SideTabs() {
       </div>
       {/* Keyed by tab: each tab opens at its top, not where the last one was scrolled to. */}
       <div key={tab} role="tabpanel" tabIndex={0} id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
-        {tab === 'clients' && <ClientsPanel />}
-        {tab === 'stores' && <StoresPanel />}
-        {tab === 'history' && <HistoryPanel />}
         {tab === 'logs' && <LogsPanel />}
-        {tab === 'locks' && <LockTablePanel />}
-        {tab === 'node' && <NodeContextPanel />}
-        {tab === 'code' && <PseudocodePanel />}
-        {tab === 'invariants' && <InvariantsPanel />}
-        {tab === 'schedule' && <ScheduleEditor />}
-        {tab === 'settings' && <RunSettings />}
+        {later && (
+          <OnDemand what={`the ${TAB_TITLES[tab]} tab`} retry={later.retry}>
+            <later.View />
+          </OnDemand>
+        )}
       </div>
     </div>
   );
@@ -191,7 +188,11 @@ const DiagramPane = memo(function DiagramPane() {
             {view === 'ring' && <Legend features={features} />}
           </div>
         )}
-        {view !== 'ring' && <ConnectedSpaceTime />}
+        {view !== 'ring' && (
+          <OnDemand what="the space-time view" retry={spaceTime.retry} className="spacetime-pending">
+            <spaceTime.View />
+          </OnDemand>
+        )}
       </div>
       <WhyPanel />
     </section>
@@ -241,20 +242,29 @@ export function App() {
   if (pageMode === 'embed') return <EmbedView />;
   if (presenting) {
     return (
-      <PresenterView
-        panels={
-          <aside className="side" aria-label="Panels">
-            <SideTabs />
-            <EventLogPanel />
-          </aside>
-        }
-      />
+      <OnDemand
+        what="presenter mode"
+        retry={presenterView.retry}
+        className="presenter-pending"
+        close={() => bridge.store.getState().setPresent({ presenting: false })}
+      >
+        <presenterView.View
+          panels={
+            <aside className="side" aria-label="Panels">
+              <SideTabs />
+              <EventLogPanel />
+            </aside>
+          }
+        />
+      </OnDemand>
     );
   }
   if (experiments) {
     return (
       <div className="app app-experiments">
-        <ExperimentsView />
+        <OnDemand what="the Experiments view" retry={experimentsView.retry} className="experiments-pending">
+          <experimentsView.View />
+        </OnDemand>
       </div>
     );
   }

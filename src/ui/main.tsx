@@ -12,11 +12,11 @@ import { startUrlSync } from './urlSync';
 import { openTourBeat } from './tour';
 import { startViewSync } from './viewSync';
 import { registerRunExports } from './export/runActions';
-import { PresenterConsole } from './present/PresenterConsole';
+import { lazyView, OnDemand } from './lazyView';
 import { openPresentLink } from './present/channel';
 import { startPlaybackAssist } from './present/playbackAssist';
 import { startProjector } from './present/projector';
-import { bootExperiments } from './experiments/bootExperiments';
+import { openExperimentsFromHash } from './experiments/open';
 import './styles.css';
 
 const fromLink = runFromQuery(location.search);
@@ -26,9 +26,13 @@ else bootLab();
 
 function bootConsole(): void {
   document.title = 'Lockstep presenter console';
+  // A page of its own, with nothing of the lab's: its code loads on demand too.
+  const presenterConsole = lazyView(() => import('./present/PresenterConsole').then((m) => m.PresenterConsole));
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
-      <PresenterConsole />
+      <OnDemand what="the presenter console" retry={presenterConsole.retry}>
+        <presenterConsole.View />
+      </OnDemand>
     </StrictMode>,
   );
 }
@@ -39,9 +43,16 @@ function bootLab(): void {
   const bridge = new HostBridge(worker as unknown as HostEndpoint, store);
   const run = fromLink === null || typeof fromLink === 'string' ? defaultRun() : fromLink;
   bridge.setSpeed(run.speed);
-  // A link to a tour's beat opens that beat's own run, paused at its end.
-  if (!(run.tour && openTourBeat(bridge, run.tour, 'land'))) {
+  const loadRun = () =>
     bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: run.playing, label: run.label });
+  // A link to a tour's beat opens that beat's own run, paused at its end, once the tours are
+  // fetched (tour.ts); if they cannot be, the link's run opens instead and the banner says why.
+  if (run.tour) {
+    void openTourBeat(bridge, run.tour, 'land').then((opened) => {
+      if (!opened) loadRun();
+    });
+  } else {
+    loadRun();
   }
   startViewSync(store, bridge, run.view);
   // The trace, event-log and ShiViz exports replay the run in the worker.
@@ -63,8 +74,8 @@ function bootLab(): void {
   const presentLink = openPresentLink();
   if (presentLink !== null && !run.embed) startProjector(bridge, presentLink);
   startPlaybackAssist(bridge);
-  // The Experiments view's pool of workers (src/ui/experiments).
-  bootExperiments();
+  // `#experiments` opens the Experiments view (loaded on demand, with its pool of workers: App.tsx).
+  openExperimentsFromHash(location.hash);
 
   // Test and benchmark hooks: read-only access to the store.
   (window as unknown as { lockstep: unknown }).lockstep = { store, bridge };

@@ -229,6 +229,8 @@ describe.skipIf(!haveChromium)('the page at projector sizes', () => {
       // Clients: every button of both clients in view, with the fencing tour's narration open.
       const fencing = await open(presetRun('fencing', 2500, { tour: { name: 'fencing', beat: 2 } }), viewport, false);
       await fencing.getByRole('tab', { name: 'Clients' }).click();
+      // The Clients tab loads on demand (the first time a tab other than Logs opens).
+      await fencing.locator('.client-card button').first().waitFor();
       const hidden = await fencing.evaluate(() => {
         const panel = document.querySelector('[role="tabpanel"]')!.getBoundingClientRect();
         return [...document.querySelectorAll('.client-card button')]

@@ -2,8 +2,8 @@
 // Presenter mode and the embed frame as a person meets them: P and the Present button enter it,
 // panels fold away and come back, A−/A+ change the diagram's text, the remote's keys move beats
 // or landmarks and blank the screen; pause-at-landmarks and slow-around-events act on playback.
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../../src/ui/App';
 import { openTourBeat } from '../../src/ui/tour';
 import { currentLink } from '../../src/ui/urlSync';
@@ -12,8 +12,11 @@ import { PresenterConsole } from '../../src/ui/present/PresenterConsole';
 import { openPresentLink, type PresentMessage } from '../../src/ui/present/channel';
 import { renderLab } from './labHarness';
 import { render } from '@testing-library/react';
+import { preloadLazyViews } from '../../src/ui/lazyView';
 
 afterEach(cleanup);
+// Presenter mode loads on demand in the page (test/browser/lazy-views.test.ts checks that); here it is fetched first.
+beforeAll(preloadLazyViews);
 
 describe('presenter mode', () => {
   it('P and the Present button enter it; panels fold away and come back; P leaves', () => {
@@ -51,7 +54,7 @@ describe('presenter mode', () => {
     expect(role()).toBe(22);
   });
 
-  it('remote keys: PageDown/→ next landmark without a tour, next beat with one; B blanks, Esc lifts it', () => {
+  it('remote keys: PageDown/→ next landmark without a tour, next beat with one; B blanks, Esc lifts it', async () => {
     const { store, sent, bridge } = renderLab(<App />, { untilMs: 1500 });
     act(() => store.getState().setPresent({ presenting: true }));
     const marks = store.getState().landmarks;
@@ -65,7 +68,7 @@ describe('presenter mode', () => {
     fireEvent.keyDown(document.body, { key: 'B' });
     expect(screen.queryByTestId('blank')).toBeNull();
 
-    act(() => void openTourBeat(bridge, { name: 'chapter', beat: 1 }, 'land'));
+    await act(async () => void (await openTourBeat(bridge, { name: 'chapter', beat: 1 }, 'land')));
     expect(screen.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('1');
     fireEvent.keyDown(document.body, { key: 'PageDown' });
     expect(screen.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('2');
@@ -182,8 +185,9 @@ describe('the presenter console', () => {
       await new Promise((r) => setTimeout(r, 20));
     });
     expect(screen.getByTestId('console-now').textContent).toContain('t = 1234 ms');
+    // The console fetches the tours when the projector opens one.
+    await waitFor(() => expect(screen.getByTestId('console-next').textContent).toMatch(/^Beat 2: /), { timeout: 10_000 });
     expect(screen.getByTestId('console-notes').textContent!.length).toBeGreaterThan(20);
-    expect(screen.getByTestId('console-next').textContent).toMatch(/^Beat 2: /);
     fireEvent.click(screen.getByTestId('console-next-button'));
     await act(async () => {
       await new Promise((r) => setTimeout(r, 20));

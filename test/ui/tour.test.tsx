@@ -17,10 +17,10 @@ afterEach(cleanup);
 const fencing = resolvedTour(findTour('fencing') as Tour);
 
 describe('the tour bar', () => {
-  it('opens a beat, plays the next one to its end, and goes back to the exact end of the one before', () => {
+  it('opens a beat, plays the next one to its end, and goes back to the exact end of the one before', async () => {
     const { sent, bridge, store } = renderLab(<App />);
     expect(screen.queryByTestId('tour-narration')).toBeNull();
-    act(() => void openTourBeat(bridge, { name: 'fencing', beat: 2 }, 'land'));
+    await act(async () => void (await openTourBeat(bridge, { name: 'fencing', beat: 2 }, 'land')));
     const narration = screen.getByTestId('tour-narration');
     expect(narration.getAttribute('data-tour')).toBe('fencing');
     expect(narration.getAttribute('data-beat')).toBe('2');
@@ -47,11 +47,11 @@ describe('the tour bar', () => {
     expect(screen.getByTestId('tour-narration').getAttribute('data-beat')).toBe('2');
   });
 
-  it('moves beats with → / ← and PageDown / PageUp while open; the arrows step time otherwise', () => {
+  it('moves beats with → / ← and PageDown / PageUp while open; the arrows step time otherwise', async () => {
     const { sent, bridge } = renderLab(<App />);
     fireEvent.keyDown(document.body, { key: 'ArrowRight' });
     expect(sent.at(-1)).toEqual({ type: 'step', by: 'ms', ms: 1 });
-    act(() => void openTourBeat(bridge, { name: 'chapter', beat: 1 }, 'land'));
+    await act(async () => void (await openTourBeat(bridge, { name: 'chapter', beat: 1 }, 'land')));
     fireEvent.keyDown(document.body, { key: 'ArrowRight' });
     expect(screen.getByTestId('tour-narration').getAttribute('data-beat')).toBe('2');
     fireEvent.keyDown(document.body, { key: 'PageDown' });
@@ -66,9 +66,9 @@ describe('the tour bar', () => {
     expect(sent.at(-1)).toEqual({ type: 'step', by: 'ms', ms: 1 });
   });
 
-  it('outlines a node named in the narration while the pointer is over its name', () => {
+  it('outlines a node named in the narration while the pointer is over its name', async () => {
     const { bridge, container } = renderLab(<App />);
-    act(() => void openTourBeat(bridge, { name: 'first-election', beat: 3 }, 'land'));
+    await act(async () => void (await openTourBeat(bridge, { name: 'first-election', beat: 3 }, 'land')));
     // The beat points at n2; its narration names n1, n2 and n5.
     expect(container.querySelector('[data-node-id="n2"]')?.classList.contains('tour-highlight')).toBe(true);
     const name = container.querySelector('.tour-actor[data-actor="n2"]') as Element;
@@ -81,18 +81,18 @@ describe('the tour bar', () => {
     expect(container.querySelector('[data-node-id="n2"]')?.classList.contains('tour-highlight')).toBe(true);
   });
 
-  it('picking a preset opens its tour at beat 1, playing', () => {
+  it('picking a preset opens its tour at beat 1, playing (once the tours have loaded)', async () => {
     const { sent } = renderLab(<App />);
     fireEvent.change(screen.getByLabelText('Scenario'), { target: { value: 'fencing' } });
-    expect(screen.getByTestId('tour-narration').getAttribute('data-beat')).toBe('1');
+    expect((await screen.findByTestId('tour-narration')).getAttribute('data-beat')).toBe('1');
     expect(sent.at(-1)).toMatchObject({ type: 'load', startAtMs: 0, stopAtMs: fencing.beats[0].endMs, playing: true, label: 'fencing' });
     fireEvent.change(screen.getByLabelText('Scenario'), { target: { value: 'default' } });
     expect(screen.queryByTestId('tour-narration')).toBeNull();
   });
 
-  it('puts the tour and beat in the link while the run is the beat’s', () => {
+  it('puts the tour and beat in the link while the run is the beat’s', async () => {
     const { bridge, store } = renderLab(<App />);
-    act(() => void openTourBeat(bridge, { name: 'fencing', beat: 3 }, 'land'));
+    await act(async () => void (await openTourBeat(bridge, { name: 'fencing', beat: 3 }, 'land')));
     const beat = fencing.beats[2];
     // What the worker's snapshot would say about the loaded run.
     act(() => store.setState((s) => ({ frame: { ...s.frame, config: beat.config, schedule: beat.lineSchedule } })));

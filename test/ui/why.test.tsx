@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/sim/model/config';
 import { findPreset } from '../../src/sim/run/presets';
 import { Diagram } from '../../src/ui/diagram/Diagram';
@@ -14,6 +14,10 @@ import type { MessageView } from '../../src/sim/view/runView';
 import { diagramLayout, messageLane } from '../../src/paint/layout';
 import { messageAt } from '../../src/paint/messageCanvas';
 import { renderLab } from './labHarness';
+import { preloadLazyViews } from '../../src/ui/lazyView';
+
+// The Why panel's answers load on demand in the page (test/browser/lazy-views.test.ts checks that); here they are fetched first.
+beforeAll(preloadLazyViews);
 
 afterEach(cleanup);
 

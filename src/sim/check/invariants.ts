@@ -15,7 +15,7 @@ import { livenessBound } from './liveness';
 import { featuresOf, type SimConfig } from '../model/config';
 import { FeatureInvariants } from './featureInvariants';
 import { MessageInvariants } from './messageInvariants';
-import { HISTORY_CHECK_IDS, INVARIANT_FEATURE, INVARIANT_IDS, type HistoryCheckId, type InvariantId } from '../model/features';
+import { HISTORY_CHECK_IDS, INVARIANT_IDS, type HistoryCheckId, type InvariantId } from '../model/features';
 import { commandText, history as sayHistory, invariant as say } from '../model/describe';
 import { checkHistory, violatedVerdicts, type CheckOptions, type LinearizabilityReport } from './linearizability/check';
 import type { LockService } from '../service/lockService';
@@ -27,14 +27,8 @@ import { isLockCommand, type ApplyResult, type Command, type LogEntry, type Snap
 /** Every invariant's id, in the panel's order: from the manifests (src/sim/model/features/), as is the feature each needs. */
 export { INVARIANT_IDS, type InvariantId };
 
-/** The invariants a run with this configuration checks: every one, less those of features it has off. */
-export function invariantsFor(config: SimConfig): InvariantId[] {
-  const features = featuresOf(config);
-  return INVARIANT_IDS.filter((id) => {
-    const needs = INVARIANT_FEATURE[id];
-    return needs === undefined || features.includes(needs);
-  });
-}
+/** The invariants a run with this configuration checks (in ids.ts, which the page's run bar reads without the checkers). */
+export { invariantsFor } from './ids';
 
 /**
  * Checked once, on the clients' whole history, not after every millisecond: a run that never

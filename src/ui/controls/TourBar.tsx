@@ -7,7 +7,7 @@ import { memo, type ReactNode } from 'react';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import { selectTour } from '../store/selectors';
 import { Status } from './Status';
-import { closeTour, tourNamed, tourNext, tourPrev } from '../tour';
+import { closeTour, tourNext, tourPrev, useTourNamed, useTours } from '../tour';
 
 const ACTOR = /(\{[A-Za-z][A-Za-z0-9]{0,7}\}|`[^`]+`)/;
 
@@ -42,8 +42,19 @@ export const TourBar = memo(function TourBar() {
   const playing = useLab((s) => s.frame.playing);
   const bridge = useBridge();
   const store = useLabStore();
-  const tour = place ? tourNamed(place.name) : null;
-  if (!place || !tour) return null;
+  const tour = useTourNamed(place?.name ?? null);
+  const { loading } = useTours();
+  if (!place || !tour) {
+    // The tours come in a chunk of their own the first time one opens (tour.ts): a quiet line meanwhile.
+    if (loading === null) return null;
+    return (
+      <section className="tour-bar tour-loading" aria-label="Guided tour" aria-busy="true" data-testid="tour-loading">
+        <p className="lazy-note" role="status">
+          Loading the tour…
+        </p>
+      </section>
+    );
+  }
   const beat = tour.beats[place.beat - 1];
   const count = tour.beats.length;
   const onActor = (id: string | null) => store.getState().setTourHover(id);

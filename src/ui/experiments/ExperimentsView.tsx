@@ -22,10 +22,10 @@ import {
   experimentsStore,
   poolSize,
   runExperimentFromForm,
-  setExperimentsOpen,
   setPlot,
   type ExperimentsState,
 } from './experimentsStore';
+import { setExperimentsOpen } from './open';
 import { formatNumber } from './plotKit';
 import { ScatterPlot } from './ScatterPlot';
 import { SweepPlot } from './SweepPlot';
@@ -333,22 +333,4 @@ export function ExperimentsView() {
       <Plots onOpen={onOpen} />
     </main>
   );
-}
-
-/** Beside the view switch: opens the Experiments view (its own Back button returns). */
-export const ExperimentsButton = memo(function ExperimentsButton() {
-  return (
-    <button
-      type="button"
-      className="experiments-toggle"
-      onClick={() => setExperimentsOpen(true)}
-      title="Sweep a parameter over many seeds and plot the results"
-    >
-      Experiments
-    </button>
-  );
-});
-
-export function useExperimentsOpen(): boolean {
-  return useExperiments((s) => s.open);
 }

@@ -27,7 +27,6 @@ export interface ExperimentForm {
 export type RunStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
 export interface ExperimentsState {
-  readonly open: boolean;
   readonly form: ExperimentForm;
   readonly status: RunStatus;
   /** One sentence: what is wrong with the form, or why the experiment stopped. */
@@ -67,7 +66,6 @@ function plotDefaults(template: TemplateId, measure?: MeasureId) {
 }
 
 const initial: ExperimentsState = {
-  open: false,
   form: formOf(FIRST.name),
   status: 'idle',
   error: null,
@@ -101,10 +99,6 @@ export function poolSize(): number {
 }
 
 const set = (patch: Partial<ExperimentsState>) => experimentsStore.setState(patch);
-
-export function setExperimentsOpen(open: boolean): void {
-  set({ open });
-}
 
 export function editForm(patch: Partial<ExperimentForm>): void {
   const old = experimentsStore.getState().form;

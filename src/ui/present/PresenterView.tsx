@@ -7,7 +7,7 @@ import { memo, type ReactNode } from 'react';
 import { useBridge, useLab, useLabPanel, useLabStore } from '../labContext';
 import { Diagram } from '../diagram/Diagram';
 import { selectNow, selectPlaying, selectTour } from '../store/selectors';
-import { tourNamed } from '../tour';
+import { useTourNamed } from '../tour';
 import { linkQuery } from '../runs';
 import { linkStateOf, pageUrl } from '../urlSync';
 import { presentNext, presentPrev, toggleBlank } from './actions';
@@ -22,7 +22,7 @@ export function consoleUrl(query: string): string {
 
 const CaptionBar = memo(function CaptionBar() {
   const place = useLab(selectTour);
-  const tour = place ? tourNamed(place.name) : null;
+  const tour = useTourNamed(place?.name ?? null);
   if (!place || !tour) return null;
   const beat = tour.beats[place.beat - 1];
   return (
@@ -165,19 +165,3 @@ export function PresenterView({ panels }: { panels: ReactNode }) {
     </div>
   );
 }
-
-/** The button that enters presenter mode from the normal page. */
-export const PresenterButton = memo(function PresenterButton() {
-  const store = useLabStore();
-  return (
-    <button
-      type="button"
-      className="presenter-enter"
-      onClick={() => store.getState().setPresent({ presenting: true })}
-      aria-keyshortcuts="P"
-      title="Presenter mode: the diagram fills the window at projector sizes (P)"
-    >
-      Present
-    </button>
-  );
-});
