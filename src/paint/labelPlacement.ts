@@ -185,17 +185,22 @@ export interface GroupLabel {
 /**
  * Each partition group's label, where it covers nothing: above or below its nodes, or inside
  * the ring towards its middle, where only messages pass; later groups keep clear of earlier
- * groups' labels.
+ * groups' labels. `font` is the labels' size (presenter mode draws them bigger).
  */
-export function placeGroupLabels(layout: DiagramLayout, groups: readonly (readonly string[])[], nodeIds: readonly string[]): GroupLabel[] {
+export function placeGroupLabels(
+  layout: DiagramLayout,
+  groups: readonly (readonly string[])[],
+  nodeIds: readonly string[],
+  font: number = GROUP_FONT,
+): GroupLabel[] {
   const { boxes, glyphs, glyphReach } = layout.keepClear;
-  const line = GROUP_FONT * 1.2;
+  const line = font * 1.2;
   const pad = layout.nodeRadius * 1.1 + 14;
   const centre = { x: VIEW_W / 2, y: VIEW_H / 2 };
   const blocks = groups.map((g) => {
     const members = g.filter((id) => nodeIds.includes(id)).length;
     const lines = groupLabelLines(members, nodeIds.length);
-    const w = Math.max(...lines.map(boldTextEm)) * GROUP_FONT + 6;
+    const w = Math.max(...lines.map(boldTextEm)) * font + 6;
     const h = lines.length * line + 6;
     const points = g.map((id) => layout.nodes[id] ?? layout.clients[id]).filter((p): p is Point => p !== undefined);
     const mid =

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/ui/App';
 import { openTourBeat } from '../../src/ui/tour';
 import { currentLink } from '../../src/ui/urlSync';
-import { assistedSpeed, landmarkCrossed, nearLandmark, SLOW_FACTOR, startPlaybackAssist } from '../../src/ui/present/playbackAssist';
+import { landmarkCrossed, startPlaybackAssist } from '../../src/ui/present/playbackAssist';
 import { PresenterConsole } from '../../src/ui/present/PresenterConsole';
 import { openPresentLink, type PresentMessage } from '../../src/ui/present/channel';
 import { renderLab } from './labHarness';
@@ -90,21 +90,16 @@ describe('presenter mode', () => {
   });
 });
 
-describe('pause at landmarks and slow around events', () => {
+describe('pause at landmarks', () => {
   const marks = [
     { t: 150, kind: 'election', text: 'a' },
     { t: 900, kind: 'crash', text: 'b' },
   ] as never[];
 
-  it('finds the first landmark crossed and whether now is near one', () => {
+  it('finds the first landmark crossed', () => {
     expect(landmarkCrossed(marks, 100, 1000)).toBe(150);
     expect(landmarkCrossed(marks, 150, 1000)).toBe(900);
     expect(landmarkCrossed(marks, 150, 899)).toBeNull();
-    expect(nearLandmark(marks, 1000)).toBe(true);
-    expect(nearLandmark(marks, 1100)).toBe(false);
-    expect(assistedSpeed(1, true)).toBe(SLOW_FACTOR);
-    expect(assistedSpeed(0.01, true)).toBe(0.01);
-    expect(assistedSpeed(1, false)).toBe(1);
   });
 
   it('playing past a landmark pauses there; off, it plays on', () => {
@@ -124,34 +119,6 @@ describe('pause at landmarks and slow around events', () => {
     act(() => store.getState().setPresent({ pauseAtLandmarks: false }));
     now(950);
     expect(store.getState().frame.playing).toBe(true);
-    stop();
-  });
-
-  it('slows playback near a landmark and restores the chosen speed after', () => {
-    const { store, bridge, sent } = renderLab(<App />, { untilMs: 100 });
-    const stop = startPlaybackAssist(bridge);
-    const now = (t: number) => act(() => store.setState((s) => ({ frame: { ...s.frame, snapshot: { ...s.frame.snapshot!, now: t } } })));
-    act(() => store.setState({ landmarks: marks }));
-    act(() => bridge.setSpeed(1));
-    act(() => store.getState().setPresent({ slowAroundEvents: true }));
-    act(() => bridge.play());
-    now(400);
-    expect(store.getState().frame.speed).toBe(1);
-    now(800);
-    expect(store.getState().frame.speed).toBe(SLOW_FACTOR);
-    expect(sent.at(-1)).toEqual({ type: 'speed', speed: SLOW_FACTOR });
-    // The link keeps the chosen speed while playback is slowed (it is not the run's speed to share).
-    expect(currentLink(store.getState())).toContain('speed=1');
-    expect(currentLink(store.getState())).not.toContain(`speed=${SLOW_FACTOR}`);
-    now(1000);
-    expect(store.getState().frame.speed).toBe(SLOW_FACTOR);
-    now(1100);
-    expect(store.getState().frame.speed).toBe(1);
-    // A speed chosen while slowed is the new choice.
-    now(880);
-    act(() => bridge.setSpeed(2));
-    now(1200);
-    expect(store.getState().frame.speed).toBe(2);
     stop();
   });
 });

@@ -25,7 +25,7 @@ describe('the Why panel', () => {
     const { container, store } = renderLab(
       <>
         <LogsPanel />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
       </>,
       { config: DEFAULT_CONFIG, schedule: chapter.schedule, untilMs: 1800 },
     );
@@ -49,7 +49,7 @@ describe('the Why panel', () => {
     const { container, sent } = renderLab(
       <>
         <Diagram />
-        <WhyPanel />
+        <WhyPanel place="side" />
       </>,
     );
     const n2 = container.querySelector('[data-node-id="n2"]') as SVGGElement;
@@ -69,7 +69,7 @@ describe('the Why panel', () => {
     const { container, sent } = renderLab(
       <>
         <Diagram />
-        <WhyPanel />
+        <WhyPanel place="side" />
       </>,
     );
     fireEvent.click(container.querySelector('[data-node-id="n2"] .votes')!);
@@ -103,7 +103,8 @@ describe('the Why panel', () => {
     const { container, store } = renderLab(
       <>
         <LogsPanel />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
+        <WhyPanel place="side" />
       </>,
       { config: DEFAULT_CONFIG, schedule: chapter.schedule, untilMs: 1800 },
     );
@@ -124,7 +125,8 @@ describe('the Why panel', () => {
     renderLab(
       <>
         <WhyNoLeaderButton />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
+        <WhyPanel place="side" />
       </>,
       { untilMs: 100 },
     );
@@ -142,7 +144,8 @@ describe('the Why panel', () => {
         <LockTablePanel />
         <StoresPanel />
         <ClientsPanel />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
+        <WhyPanel place="side" />
       </>,
       { config: fencing.config, schedule: fencing.schedule, untilMs: fencing.untilMs },
     );

@@ -11,7 +11,7 @@ import { invariant as say } from '../../sim/model/describe';
 import { invariantsFor } from '../../sim/check/invariants';
 import { Popover } from '../controls/Popover';
 import { useReplayWith } from '../controls/replayWith';
-import { useBridge, useLabPanel, useLabStore } from '../labContext';
+import { useBridge, useLab, useLabPanel, useLabStore } from '../labContext';
 import {
   selectCheck,
   selectConfig,
@@ -38,8 +38,11 @@ export const InvariantBadge = memo(function InvariantBadge() {
   const checked = invariantsFor(useLabPanel(selectConfig));
   const check = useLabPanel(selectCheck);
   const store = useLabStore();
+  // Beside a tour's narration the run bar keeps one row: the invariant's name is in the tab.
+  const touring = useLab((s) => s.tour !== null);
   if (!check) return null;
   const v = check.violation;
+  const full = v ? `✗ ${v.title} violated at t=${v.t} ms` : `✓ ${checked.length} invariants hold`;
   return (
     <button
       type="button"
@@ -47,9 +50,9 @@ export const InvariantBadge = memo(function InvariantBadge() {
       data-testid="invariant-badge"
       data-state={v ? 'violated' : 'holding'}
       onClick={() => store.getState().setSideTab('invariants')}
-      title="Open the invariants panel"
+      title={v && touring ? `${full.slice(2)}: open the invariants panel` : 'Open the invariants panel'}
     >
-      {v ? `✗ ${v.title} violated at t=${v.t} ms` : `✓ ${checked.length} invariants hold`}
+      {v && touring ? `✗ an invariant fails at t=${v.t} ms` : full}
     </button>
   );
 });

@@ -4,11 +4,29 @@
  * rule it follows. The subject lives in the store; the answer is recomputed from the current
  * snapshot, so it follows the run while it plays. Esc or the close button closes it and gives
  * focus back to where the question was asked.
+ *
+ * It never hides what it explains: a question about something on the ring (a node, a message, a
+ * vote, "no leader") is answered over the side panels, one about something in a side panel (a log
+ * entry, a lock, a store write, a client) over the diagram. On a phone the first kind is a sheet at
+ * the bottom of the screen, under the ring.
  */
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { explain, type WhySubject } from '../../sim/teach/why';
 import { useLabPanel, useLabStore } from '../labContext';
-import { selectEvents, selectLeader, selectRunView, selectWhySubject } from '../store/selectors';
+import { selectDetails, selectEvents, selectLeader, selectRunView, selectWhySubject } from '../store/selectors';
+
+/** Where the panel goes for a subject: over the side panels for what the ring shows, else over the diagram. */
+export function whyPlace(subject: WhySubject): 'side' | 'diagram' {
+  switch (subject.kind) {
+    case 'node':
+    case 'message':
+    case 'vote':
+    case 'no-leader':
+      return 'side';
+    default:
+      return 'diagram';
+  }
+}
 
 /** A small "?" that opens the Why panel on `subject`; `label` is the question, for screen readers and the tooltip. */
 export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject; label: string; text?: string }) {
@@ -39,14 +57,19 @@ export const WhyNoLeaderButton = memo(function WhyNoLeaderButton() {
   return <WhyButton subject={{ kind: 'no-leader' }} label="Why is there no leader?" text="Why no leader?" />;
 });
 
-export const WhyPanel = memo(function WhyPanel() {
-  const subject = useLabPanel(selectWhySubject);
+export const WhyPanel = memo(function WhyPanel({ place }: { place: 'side' | 'diagram' }) {
+  const asked = useLabPanel(selectWhySubject);
+  const subject = asked !== null && whyPlace(asked) === place ? asked : null;
   const snapshot = useLabPanel(selectRunView);
   const events = useLabPanel(selectEvents);
+  const details = useLabPanel(selectDetails);
   const store = useLabStore();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const opener = useRef<Element | null>(null);
-  const why = useMemo(() => (subject && snapshot ? explain(subject, snapshot, events) : null), [subject, snapshot, events]);
+  const why = useMemo(
+    () => (subject && snapshot ? explain(subject, snapshot, events, details) : null),
+    [subject, snapshot, events, details],
+  );
   const open = why !== null;
 
   const close = useCallback(() => {
@@ -72,7 +95,14 @@ export const WhyPanel = memo(function WhyPanel() {
 
   if (!why) return null;
   return (
-    <section className="why-panel" role="dialog" aria-modal="false" aria-labelledby="why-title" data-testid="why-panel">
+    <section
+      className={`why-panel at-${place}`}
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="why-title"
+      data-testid="why-panel"
+      data-place={place}
+    >
       <header className="why-head">
         <h2 id="why-title" ref={headingRef} tabIndex={-1}>
           {why.title}

@@ -14,6 +14,9 @@ import { presentNext, presentPrev, toggleBlank } from './actions';
 import { DiagramTextContext } from './diagramText';
 import { narrationNodes } from './Narration';
 import { PRESENT_TEXT_SCALES } from './presentSlice';
+import { PresenterFacts } from './PresenterFacts';
+import { SPEED_CHOICES } from '../../sim/model/limits';
+import { speedLabel } from '../../worker/protocol';
 
 /** The console's address: this run's link with `console=1` (it shows the projector's state, not its own run). */
 export function consoleUrl(query: string): string {
@@ -44,6 +47,30 @@ const PresenterClock = memo(function PresenterClock() {
     <output className="presenter-clock" aria-label="Simulated time" data-testid="presenter-clock">
       t = {now} ms
     </output>
+  );
+});
+
+/**
+ * Speed in presenter mode (also − and + on the keyboard): the speed playing at now, which a tour's
+ * slow motion lowers at its key moments; choosing one makes it the speed from then on.
+ */
+export const PresenterSpeed = memo(function PresenterSpeed() {
+  const bridge = useBridge();
+  const speed = useLab((s) => s.frame.speed);
+  const choices: number[] = SPEED_CHOICES.includes(speed as (typeof SPEED_CHOICES)[number])
+    ? [...SPEED_CHOICES]
+    : [...SPEED_CHOICES, speed].sort((a, b) => a - b);
+  return (
+    <label className="presenter-speed" title="Playback speed (− slower, + faster)">
+      <span>Speed</span>
+      <select value={speed} aria-keyshortcuts="- +" onChange={(e) => bridge.setSpeed(Number(e.target.value))} data-testid="presenter-speed">
+        {choices.map((c) => (
+          <option key={c} value={c}>
+            {speedLabel(c)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 });
 
@@ -90,6 +117,7 @@ const PresenterBar = memo(function PresenterBar() {
           Next {what} ▶
         </button>
         <PresenterClock />
+        <PresenterSpeed />
       </div>
       <div className="presenter-group" role="group" aria-label="Text size">
         <button type="button" onClick={() => set({ presentText: text - 1 })} disabled={text <= 0} aria-label="A− smaller text">
@@ -109,7 +137,14 @@ const PresenterBar = memo(function PresenterBar() {
         Pause at landmarks
       </label>
       <label className="presenter-check">
-        <input type="checkbox" checked={slow} onChange={(e) => set({ slowAroundEvents: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={slow}
+          onChange={(e) => {
+            set({ slowAroundEvents: e.target.checked });
+            bridge.setSlowAround(e.target.checked);
+          }}
+        />
         Slow around events
       </label>
       <button type="button" aria-pressed={panels} onClick={() => set({ presentPanels: !panels })} title="Show or fold away the side panels">
@@ -151,6 +186,7 @@ export function PresenterView({ panels }: { panels: ReactNode }) {
               <Diagram />
             </DiagramTextContext.Provider>
           </section>
+          {!showPanels && <PresenterFacts />}
           {showPanels && panels}
         </div>
         <CaptionBar />
