@@ -75,13 +75,24 @@ describe('presenter mode', () => {
     expect(screen.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('2');
   });
 
-  it('the embed frame shows only the diagram, play/pause and the scrubber', () => {
-    const { store } = renderLab(<App />);
+  it('the embed frame shows the diagram, play/pause, the clock, the scrubber and a link to the full lab; an embedded tour is the tour', () => {
+    const { store, bridge } = renderLab(<App />);
     act(() => store.getState().setPresent({ pageMode: 'embed' }));
     expect(screen.getByTestId('embed')).toBeTruthy();
     expect(document.querySelector('svg.diagram')).not.toBeNull();
     expect(screen.getByTestId('scrubber')).toBeTruthy();
     expect(screen.getByRole('button', { name: '▶ Play' })).toBeTruthy();
+    expect(screen.getByTestId('clock').textContent).toMatch(/^t = \d+ ms$/);
+    const open = screen.getByRole('link', { name: 'Open in Lockstep ↗' });
+    fireEvent.focus(open);
+    expect(open.getAttribute('href')).not.toContain('embed=1');
+    expect(screen.queryByTestId('tour-narration')).toBeNull();
+    act(() => void openTourBeat(bridge, { name: 'fencing', beat: 2 }, 'land'));
+    expect(screen.getByTestId('tour-narration').textContent).toContain('is told busy');
+    fireEvent.click(screen.getByTestId('tour-next'));
+    expect(screen.getByTestId('tour-narration').getAttribute('data-beat')).toBe('3');
+    fireEvent.click(screen.getByTestId('tour-prev'));
+    expect(screen.getByTestId('tour-narration').getAttribute('data-beat')).toBe('2');
     expect(document.querySelector('.topbar, .side, [role="tablist"]')).toBeNull();
     expect(currentLink(store.getState())).toContain('embed=1');
     // P does nothing in a frame.
