@@ -369,8 +369,7 @@ export class InvariantChecker {
 
   /** The engine threw while running: that is a counterexample too, replayable like any other. */
   recordCrash(error: unknown): void {
-    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    this.violate('engine-crash', [], say.engineThrew(text));
+    this.violate('engine-crash', [], say.engineThrew(say.thrown(error)));
   }
 
   /** Restarts (which legitimately rewind commit and applied state) and elections, from the event list. */

@@ -226,6 +226,10 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       return `${v.node}'s timer fires, but it is not in its configuration {${v.voters.join(', ')}}, which is committed: it does not campaign (§4.2.2)`;
     }
+    case 'timeout-now-ignored': {
+      const v = d.values;
+      return `${v.node} gets TimeoutNow from ${v.leader}, but it is not in its configuration {${v.voters.join(', ')}}: it does not campaign (§4.2.2)`;
+    }
   }
 }
 
@@ -361,6 +365,8 @@ export const featureInvariant = {
     `${node} won term ${term} with votes from {${votes.join(', ')}}, which are not a majority of its configuration {${voters.join(', ')}}.`,
   committedByMinority: (node: string, term: number, index: number, holders: readonly string[], voters: readonly string[]) =>
     `${node} (term ${term}) committed index ${index} held by {${holders.join(', ')}}, which are not a majority of its configuration {${voters.join(', ')}}.`,
+  leadsWithout: (node: string, term: number, voters: readonly string[], index: number, commitIndex: number) =>
+    `${node} leads term ${term} though its configuration {${voters.join(', ')}} (index ${index}, committed: its commit index is ${commitIndex}) does not include it; a server removed steps down once its removal commits and never campaigns (§4.2.2).`,
   noopNotFirst: (node: string, term: number, index: number, text: string) =>
     `${node} leads term ${term}, but its first entry of that term (index ${index}) is ${text}, not its no-op.`,
 } as const;
@@ -438,6 +444,8 @@ export const invariant = {
     `the fenced store refused ${key} from ${client} with token ${token}, though ${highest === undefined ? 'it had accepted no token for it' : `the highest it accepted is ${highest}`}.`,
   notLive: (afterMs: number, stall: string) => `${afterMs} ms after the faults stopped, ${stall}.`,
   engineThrew: (error: string) => `the simulation threw ${error}.`,
+  /** What an exception the engine threw says, as `engineThrew` names it. */
+  thrown: (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
   /** `t= 1234 ms VIOLATION Election Safety: ...`, in the event-line format. */
   line: (t: number, title: string, sentence: string) => eventLine(t, `VIOLATION ${title}: ${sentence}`),
 };

@@ -58,8 +58,11 @@ export interface DroppedMessage {
  * observer it leaves the quiet-millisecond skipping on.
  */
 export interface ClusterTracer {
-  /** Message `id` (the envelope's seq) was queued; duplicates are separate messages. */
-  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message): void;
+  /**
+   * Message `id` (the envelope's seq) was queued. A network duplicate is a message of its own,
+   * queued right after its original, whose id is `copyOf` (-1 for every message a sender sent).
+   */
+  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message, copyOf?: number): void;
   /** Message `id` is handed to its receiver now; what is sent until `deliveriesDone` answers it. */
   delivering(id: number): void;
   /** The network dropped message `id` now. */
@@ -243,7 +246,7 @@ export class Cluster implements NodeHost {
       const copyAt = this.nowMs + this.rng.randint(this.latencyRange[0], this.latencyRange[1]) + extra;
       const copySeq = this.seq++;
       this.inflight.enqueue(copyAt, copySeq, this.nowMs, src, dst, msg, false);
-      if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg);
+      if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg, seq);
     }
   }
 
@@ -691,6 +694,10 @@ export class Cluster implements NodeHost {
   }
 }
 
+/**
+ * The messages a node handles: every RaftMessage. TimeoutNow was missing, so with a lock service
+ * on top it went to the service, which dropped it, and every transfer ran out.
+ */
 function isRaftMessage(msg: Message): msg is RaftMessage {
   const type = msg.type;
   return (
@@ -699,6 +706,7 @@ function isRaftMessage(msg: Message): msg is RaftMessage {
     type === 'RequestVote' ||
     type === 'VoteReply' ||
     type === 'InstallSnapshot' ||
-    type === 'InstallSnapshotReply'
+    type === 'InstallSnapshotReply' ||
+    type === 'TimeoutNow'
   );
 }

@@ -1047,9 +1047,26 @@ export class RaftNode {
     this.timeoutNowSent = false;
   }
 
-  /** The target of a transfer: campaign at once, skipping pre-vote and marked as a transfer (§3.10). */
+  /**
+   * The target of a transfer: campaign at once, skipping pre-vote and marked as a transfer (§3.10).
+   * A server outside its own configuration does not campaign (§4.2.2), TimeoutNow or not: it would
+   * lead a configuration it is not in.
+   */
   private handleTimeoutNow(msg: TimeoutNow): void {
     if (msg.term !== this.term || this.role === 'leader') return;
+    if (this.membership !== null && !this.membership.isVoter(this.id)) {
+      // Ignored, timer and all: no liveness needs it (the leader that sent it is alive), unlike a
+      // timeout before the removal commits (sitOut), so the transfer just runs out.
+      if (this.host.recordDetails) {
+        this.host.detail({
+          kind: 'timeout-now-ignored',
+          subjects: [this.id, msg.leader],
+          values: { node: this.id, leader: msg.leader, term: this.term, voters: this.membership.voters },
+          lines: ['member.no-campaign'],
+        });
+      }
+      return;
+    }
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'timeout-now-received',
@@ -1252,14 +1269,22 @@ export class RaftNode {
    */
   changeBlocked(): string | null {
     const m = this.membership as Membership;
-    if (this.host.bugs.configChangesAtOnce) return null; // the bug: a second change goes ahead
-    if (m.learners.length > 0) return `${this.id} is still catching up ${m.learners[0]} as a learner (one change at a time, §4.1)`;
-    if (m.changePending(this.commitIndex))
-      return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
-    // The fix to single-server changes (Ongaro, raft-dev 2015): a new leader first commits an entry
-    // of its own term, so a change an earlier leader left uncommitted cannot overlap a new one.
-    if (this.commitIndex === 0 || this.termAt(this.commitIndex) !== this.term)
-      return `${this.id} has not yet committed an entry of its term ${this.term} (a new leader commits one before a change; leader-noop does it at once)`;
+    // The bug config-changes-at-once: a second change goes ahead.
+    if (!this.host.bugs.configChangesAtOnce) {
+      if (m.learners.length > 0) return `${this.id} is still catching up ${m.learners[0]} as a learner (one change at a time, §4.1)`;
+      if (m.changePending(this.commitIndex))
+        return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
+      // The fix to single-server changes (Ongaro, raft-dev 2015): a new leader first commits an entry
+      // of its own term, so a change an earlier leader left uncommitted cannot overlap a new one.
+      if (this.commitIndex === 0 || this.termAt(this.commitIndex) !== this.term)
+        return `${this.id} has not yet committed an entry of its term ${this.term} (a new leader commits one before a change; leader-noop does it at once)`;
+    }
+    // A leader handing over takes no request (§3.10), and a change is one: etcd's leader drops every
+    // proposal while a transfer is under way. Accepted, "remove n2" during a transfer to n2 let n2
+    // take over a configuration it is not in. (Last, so a change refused for another reason too is
+    // refused with the sentence it always had.)
+    if (this.transferTo !== null)
+      return `${this.id} is handing leadership to ${this.transferTo} (a change waits until the transfer ends, §3.10)`;
     return null;
   }
 
