@@ -226,10 +226,15 @@ describe.skipIf(!haveChromium)('tours in a real browser', () => {
     }
     expect(await narration(page).getAttribute('data-beat')).toBe(String(tour.beats.length));
     expect(await page.getByTestId('tour-next').isDisabled()).toBe(true);
-    // The last beat is the second "what if": fencing on, A's stale write came first and was taken, then B's.
+    // The last beat is the second "what if": fencing on, A's stale write came first and was taken,
+    // then B's. Its narration names the History view, which it opens; the stores are a tab away.
+    expect(await page.getByRole('tab', { name: 'History' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tab', { name: 'Stores' }).click();
     await expect.poll(rejected).toContain('0 rejected');
     expect(await page.getByTestId('store-fenced').locator('[data-store-key="result"]').textContent()).toBe('resultB-first2');
-    // Back (←) twice restores beat 5 exactly: the fenced store refused the write.
+    // Back (←) twice restores beat 5 exactly: the fenced store refused the write. (The Stores tab
+    // has the focus, where ← moves between tabs.)
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.locator('body').press('ArrowLeft');
     await expect.poll(() => narration(page).getAttribute('data-beat')).toBe('6');
     await page.locator('body').press('ArrowLeft');

@@ -494,7 +494,7 @@ export const TOURS: readonly Tour[] = [
       },
       {
         narration:
-          '**What if** {B} writes a second later? Rewind to B’s grant, with fencing back on: {A} wakes and its token-1 write reaches the fenced store **before any token-2 write**, so the store **accepts it** — 1 is still the highest token it has seen. The History view: **strict mutual exclusion fails at both stores**, yet the fenced store keeps **fencing order**. Fencing gives order, not exclusivity.',
+          '**What if** {B} writes a second later? Rewind to B’s grant, fencing on: {A} wakes and its token-1 write reaches the fenced store **first**, so the store **accepts it** (no higher token yet). The History view: **strict mutual exclusion fails at both stores**, yet the fenced store keeps **fencing order**: fencing gives order, not exclusivity.',
         branch: {
           fromBeat: 4,
           change: {
