@@ -93,6 +93,25 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
     // PageDown (a remote) plays the next beat.
     await page.keyboard.press('PageDown');
     await expect.poll(() => page.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('3');
+    // A+ to its top step grows the caption with the ring's labels, and the words inside each node
+    // stay inside its shape.
+    const captionPx = () => page.getByTestId('presenter-caption').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    const before = await captionPx();
+    await page.getByRole('button', { name: 'A+ larger text' }).click();
+    await page.getByRole('button', { name: 'A+ larger text' }).click();
+    await expect.poll(() => page.getByTestId('presenter').getAttribute('data-text-scale')).toBe('1.3');
+    expect(await captionPx()).toBeCloseTo(before * 1.3, 1);
+    const spills = await page.evaluate(() =>
+      [...document.querySelectorAll('svg.diagram [data-node-id]')].flatMap((node) => {
+        const shape = node.querySelector('.node-shape')!.getBoundingClientRect();
+        return [...node.querySelectorAll('.node-id, .node-role, .node-term')]
+          .map((t) => ({ t, r: t.getBoundingClientRect() }))
+          .filter(({ r }) => r.left < shape.left || r.right > shape.right || r.top < shape.top || r.bottom > shape.bottom)
+          .map(({ t }) => `${node.getAttribute('data-node-id')}: "${t.textContent}"`);
+      }),
+    );
+    expect(spills).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'present-1280x720-largest-text.png') });
     await page.close();
   });
 

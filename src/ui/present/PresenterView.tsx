@@ -3,7 +3,7 @@
  * top, the tour's narration as a caption at the bottom, the side panels folded away (a toggle
  * brings them back), and a black screen on B. The root carries data-testid="presenter".
  */
-import { memo, type ReactNode } from 'react';
+import { memo, type CSSProperties, type ReactNode } from 'react';
 import { useBridge, useLab, useLabPanel, useLabStore } from '../labContext';
 import { Diagram } from '../diagram/Diagram';
 import { selectNow, selectPlaying, selectTour } from '../store/selectors';
@@ -62,7 +62,8 @@ export const PresenterSpeed = memo(function PresenterSpeed() {
     : [...SPEED_CHOICES, speed].sort((a, b) => a - b);
   return (
     <label className="presenter-speed" title="Playback speed (− slower, + faster)">
-      <span>Speed</span>
+      {/* The box reads "0.1×" on its own; the word would push the bar to two rows at 1280×720. */}
+      <span className="visually-hidden">Speed</span>
       <select value={speed} aria-keyshortcuts="- +" onChange={(e) => bridge.setSpeed(Number(e.target.value))} data-testid="presenter-speed">
         {choices.map((c) => (
           <option key={c} value={c}>
@@ -103,7 +104,8 @@ const PresenterBar = memo(function PresenterBar() {
           aria-keyshortcuts="PageUp ArrowLeft"
           title={`Previous ${what} (PageUp or ←)`}
         >
-          ◀ Previous {what}
+          {/* Short words, so the bar stays one row at 1280×720 playing or paused; the name says the rest. */}◀ Back
+          <span className="visually-hidden"> to the previous {what}</span>
         </button>
         <button type="button" className="primary" onClick={() => bridge.togglePlay()}>
           {playing ? '❚❚ Pause' : '▶ Play'}
@@ -114,7 +116,7 @@ const PresenterBar = memo(function PresenterBar() {
           aria-keyshortcuts="PageDown ArrowRight"
           title={`Next ${what} (PageDown or →)`}
         >
-          Next {what} ▶
+          Next<span className="visually-hidden"> {what}</span> ▶
         </button>
         <PresenterClock />
         <PresenterSpeed />
@@ -176,6 +178,7 @@ export function PresenterView({ panels }: { panels: ReactNode }) {
       className={`presenter${showPanels ? ' with-panels' : ''}${blank ? ' is-blank' : ''}`}
       data-testid="presenter"
       data-text-scale={scale}
+      style={{ '--present-scale': scale } as CSSProperties}
     >
       <PresenterBar />
       <main className="presenter-main">
