@@ -170,14 +170,17 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
 
   it('keeps the top bar to two rows mid-run in the chapter (clock "/ 2253", To end), playing or paused', async () => {
     const chapter = findPreset('chapter')!;
-    const page = await openPhone(1800, encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1800 }));
+    const page = await openPhone(
+      1800,
+      `${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1800 })}&view=split`,
+    );
     await page.getByRole('button', { name: 'To end' }).waitFor();
     expect(await topBarRows(page)).toBe(2);
     await page.getByRole('button', { name: /Play/ }).tap();
     await page.getByRole('button', { name: /Pause/ }).waitFor();
     expect(await topBarRows(page)).toBe(2);
     await page.getByRole('button', { name: /Pause/ }).tap();
-    // The chapter opens in Ring + time: on a phone the lanes sit under the ring, each full width.
+    // Ring + time: on a phone the lanes sit under the ring, each full width.
     const ring = await box(page, '.diagram-frame');
     const lanes = await box(page, '[data-testid="spacetime"]');
     expect(lanes.y).toBeGreaterThanOrEqual(ring.y + ring.height);
