@@ -12,7 +12,8 @@ import { haveChromium, useBrowserSite } from './site';
 import { findPreset } from '../../src/sim/run/presets';
 import { parseSchedule } from '../../src/sim/model/schedule';
 import { encodeLink } from '../../src/share/link';
-import { TOURS } from '../../src/sim/teach/tours/tours';
+import { findTour, TOURS } from '../../src/sim/teach/tours/tours';
+import { resolvedTour } from '../../src/sim/teach/tours/runner';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'browser');
 const site = useBrowserSite();
@@ -96,6 +97,14 @@ describe.skipIf(!haveChromium)('the class, a second pass', () => {
     await page.goto(`${site.url}?${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1800 })}`);
     await page.waitForSelector('[data-node-id]');
     await expect.poll(async () => (await frame(page)).now).toBe(1800);
+    // Selecting a node (shift-click) leaves the layout where it was: the ring does not jump.
+    const ringBox = async () => (await page.locator('svg.diagram').boundingBox())!;
+    const before = await ringBox();
+    await page.locator('svg.diagram [data-node-id="n1"]').click({ modifiers: ['Shift'] });
+    await expect.poll(() => page.locator('svg.diagram [data-node-id="n1"].selected').count()).toBe(1);
+    expect(await ringBox()).toEqual(before);
+    await page.locator('svg.diagram [data-node-id="n1"]').click({ modifiers: ['Shift'] });
+    await expect.poll(() => page.locator('svg.diagram [data-node-id="n1"].selected').count()).toBe(0);
     // A question about a node on the ring: answered over the side panels, the ring in full view.
     const n3 = page.locator('svg.diagram [data-node-id="n3"] .node-shape');
     await page.locator('svg.diagram [data-node-id="n3"]').click({ modifiers: ['Alt'] });
@@ -125,6 +134,25 @@ describe.skipIf(!haveChromium)('the class, a second pass', () => {
     expect(text).toMatch(/refused n1 at t=\d+ ms: it had already voted for (n\d) in term 1 — one vote per term/);
     expect(text).not.toContain('already voted for another candidate in that term, its term is higher');
     await page.screenshot({ path: join(SHOTS, 'class-why-refused-vote.png') });
+
+    // The space-time view frames the beat on screen (chapter beat 5, 1475–1733 ms; it had shown
+    // 1110–1400 ms), with the beat's last moment above the bottom edge, not on it.
+    const beat = resolvedTour(findTour('chapter')!).beats[4];
+    await page.goto(`${site.url}?v=1&seed=42&tour=chapter&beat=5`);
+    await page.waitForSelector('[data-node-id]');
+    await expect.poll(async () => (await frame(page)).now, { timeout: 20_000 }).toBe(beat.endMs);
+    await page.getByRole('radio', { name: 'Ring + time' }).click();
+    const shown = page.locator('.spacetime-window');
+    await shown.waitFor();
+    const [from, to] = ((await shown.textContent()) ?? '').split(' – ').map((t) => parseFloat(t.replace(/,/g, '')));
+    expect(from).toBeLessThanOrEqual(beat.startMs);
+    expect(from).toBeGreaterThanOrEqual(beat.startMs - 0.2 * (beat.endMs - beat.startMs));
+    expect(to).toBeGreaterThanOrEqual(beat.endMs + 0.05 * (beat.endMs - beat.startMs));
+    // …and the cursor (the beat's end) is drawn inside the plot, clear of its bottom edge.
+    const plot = (await page.getByTestId('spacetime-plot').boundingBox())!;
+    const cursor = (await page.locator('.spacetime-cursor').first().boundingBox())!;
+    expect(cursor.y).toBeLessThan(plot.y + plot.height - 10);
+    await page.screenshot({ path: join(SHOTS, 'class-spacetime-beat.png') });
     await page.close();
     expect(pageErrors).toEqual([]);
   });
