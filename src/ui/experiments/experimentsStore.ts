@@ -104,6 +104,10 @@ const set = (patch: Partial<ExperimentsState>) => experimentsStore.setState(patc
 
 export function setExperimentsOpen(open: boolean): void {
   set({ open });
+  // Leaving the view (Back, or a run opened from a plot) leaves its address too: a reload or a
+  // copied address must not open the Experiments view over the run.
+  if (!open && typeof location !== 'undefined' && location.hash === '#experiments')
+    history.replaceState(history.state, '', `${location.pathname}${location.search}`);
 }
 
 export function editForm(patch: Partial<ExperimentForm>): void {
