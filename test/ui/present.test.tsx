@@ -11,6 +11,8 @@ import { landmarkCrossed, startPlaybackAssist } from '../../src/ui/present/playb
 import { PresenterConsole } from '../../src/ui/present/PresenterConsole';
 import { openPresentLink, type PresentMessage } from '../../src/ui/present/channel';
 import { renderLab } from './labHarness';
+import { findPreset } from '../../src/sim/run/presets';
+import { STRIP_COLUMNS, STRIP_WIDE_COLUMNS, stripWindow } from '../../src/ui/present/PresenterFacts';
 import { render } from '@testing-library/react';
 
 afterEach(cleanup);
@@ -52,6 +54,29 @@ describe('presenter mode', () => {
     expect(role()).toBe(22);
     fireEvent.click(screen.getByRole('button', { name: 'A− smaller text' }));
     expect(scale()).toBe('1');
+  });
+
+  it('at the fencing story’s key moment the stores’ values and the log strip’s lock entries read in full', () => {
+    const fencing = findPreset('fencing')!;
+    const { store } = renderLab(<App />, { config: fencing.config, schedule: fencing.schedule, untilMs: 13513 });
+    act(() => store.getState().setPresent({ presenting: true }));
+    // "result=B-first" is cut at projector size ("result=B-f…"): one key shows its value alone.
+    expect(document.querySelector('.store-fenced .store-value')!.textContent).toBe('B-first');
+    expect(document.querySelector('.store-unfenced .store-value')!.textContent).toBe('A-second');
+    // Lock entries are words: three wide columns, not six that cut "grant A" to "rant".
+    const strip = screen.getByTestId('presenter-logs');
+    expect(strip.getAttribute('data-columns')).toBe(String(STRIP_WIDE_COLUMNS));
+    const labels = [...strip.querySelectorAll('[data-strip-node="n2"] .strip-cell')].map((c) => c.textContent);
+    expect(labels).toHaveLength(STRIP_WIDE_COLUMNS);
+    expect(labels.some((l) => /^grant [AB]$/.test(l ?? ''))).toBe(true);
+  });
+
+  it('the log strip shows six columns while every label is short', () => {
+    const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ index: i + 1, text: `x=${i}`, kind: 'put' }));
+    expect(stripWindow([{ logLength: 8, log: entries(8) }])).toEqual({ from: 3, to: 8, columns: STRIP_COLUMNS });
+    expect(stripWindow([{ logLength: 2, log: [{ index: 1, text: 'expire job:42', kind: 'expire' }, ...entries(1)] }]).columns).toBe(
+      STRIP_WIDE_COLUMNS,
+    );
   });
 
   it('remote keys: PageDown/→ next landmark without a tour, next beat with one; B blanks, Esc lifts it', () => {

@@ -110,11 +110,29 @@ function StripRow({ node, from, to }: { node: NodeView; from: number; to: number
   );
 }
 
+/** Columns when an entry's label is a word ("grant A", "expire"): half as many, each wide enough to read. */
+export const STRIP_WIDE_COLUMNS = 3;
+
+/**
+ * The strip's window: the newest entries, six of them while every label is short ("x=1", "∅"),
+ * three when one in view is a word, which six columns cut to "rant" and "xpir".
+ */
+export function stripWindow(
+  nodes: readonly {
+    readonly logLength: number;
+    readonly log: readonly { readonly index: number; readonly text: string; readonly kind: string }[];
+  }[],
+): { from: number; to: number; columns: number } {
+  const to = Math.max(1, ...nodes.map((n) => n.logLength));
+  const from6 = Math.max(1, to - STRIP_COLUMNS + 1);
+  const wide = nodes.some((n) => n.log.some((e) => e.index >= from6 && stripLabel(e).length > 4));
+  const columns = wide ? STRIP_WIDE_COLUMNS : STRIP_COLUMNS;
+  return { from: Math.max(1, to - columns + 1), to, columns };
+}
+
 function LogStrip() {
   const nodes = useLabPanel(selectNodes);
-  const last = Math.max(0, ...nodes.map((n) => n.logLength));
-  const to = Math.max(last, 1);
-  const from = Math.max(1, to - STRIP_COLUMNS + 1);
+  const { from, to, columns } = stripWindow(nodes);
   const heads = [];
   for (let i = from; i <= to; i++)
     heads.push(
@@ -123,7 +141,13 @@ function LogStrip() {
       </span>,
     );
   return (
-    <section className="facts-logs" aria-label="Logs" data-testid="presenter-logs">
+    <section
+      className="facts-logs"
+      aria-label="Logs"
+      data-testid="presenter-logs"
+      data-columns={columns}
+      style={{ ['--strip-columns' as string]: columns }}
+    >
       <h2>
         Logs <span className="strip-key">solid: committed · dashed: not yet</span>
       </h2>
