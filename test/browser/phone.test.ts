@@ -282,6 +282,34 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
     expect(await page.locator('.partition-group').count()).toBe(0);
   });
 
+  it('at fencing beat 5 every control is a 32 px tap target and the stores read in full, on the ring and in their tab', async () => {
+    const page = await openPhone(13513, 'v=1&seed=42&tour=fencing&beat=5');
+    // Every button, field and timeline mark outside the diagram (a checkbox's target is its label).
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll('button, select, input, [role="tab"]')]
+        .filter((e) => e.getClientRects().length > 0 && !e.closest('svg'))
+        .map((e) => ({ e, r: (e.matches('input[type="checkbox"]') ? (e.closest('label') ?? e) : e).getBoundingClientRect() }))
+        .filter(({ r }) => r.width < 32 || r.height < 32)
+        .map(
+          ({ e, r }) =>
+            `${e.tagName} "${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`,
+        ),
+    );
+    expect(small).toEqual([]);
+    // The stores on the ring show their values whole ("B-first", not "result=B-f…").
+    expect(await page.locator('svg.diagram .store-fenced .store-value').textContent()).toBe('B-first');
+    expect(await page.locator('svg.diagram .store-unfenced .store-value').textContent()).toBe('A-second');
+    // In the Stores tab each store's table fits its card: nothing cut off at the right.
+    await page.getByRole('tab', { name: 'Stores' }).tap();
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll('.store-card')]
+        .filter((c) => c.scrollWidth > c.clientWidth + 1)
+        .map((c) => c.getAttribute('data-testid')),
+    );
+    expect(cut).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'phone-390x844-fencing-stores.png'), fullPage: true });
+  });
+
   it('More shows the sharing, export and presenter buttons; axe finds nothing, folded or open, light or dark in a tour', async () => {
     const page = await openPhone();
     expect(await axeViolations(page)).toEqual([]);
