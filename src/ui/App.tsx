@@ -11,6 +11,7 @@ import { NetworkControls, SelectionNote } from './controls/NetworkControls';
 import { PlaybackControls } from './controls/PlaybackControls';
 import { PresetBlurb, PresetPicker } from './controls/PresetPicker';
 import { TourBar } from './controls/TourBar';
+import { ToursMenu } from './controls/ToursMenu';
 import { Status } from './controls/Status';
 import { ViewSwitch } from './controls/ViewSwitch';
 import { Diagram } from './diagram/Diagram';
@@ -19,6 +20,7 @@ import { useBridge, useLab, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
 import { selectConfig, selectError, selectMainView, selectNodeIds, selectSideTab, selectTour } from './store/selectors';
 import { featuresOf } from '../sim/model/config';
+import { runFromQuery } from './runs';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
 // Presenter mode and the embed frame (src/ui/present).
 import { EmbedView } from './present/EmbedView';
@@ -58,6 +60,48 @@ const ErrorBanner = memo(function ErrorBanner() {
 });
 
 /**
+ * A link that could not be opened stays on screen with its text and what was wrong, above the
+ * default run (paused), so a student can see the mistake, mend the text and open it again.
+ */
+const BadLinkBanner = memo(function BadLinkBanner() {
+  const bad = useLab((s) => s.badLink);
+  const store = useLabStore();
+  const [text, setText] = useState(bad?.query ?? '');
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => setText(bad?.query ?? ''), [bad?.query]);
+  if (!bad) return null;
+  const open = () => {
+    const query = text.trim().replace(/^.*?\?/, '');
+    const decoded = runFromQuery(query);
+    if (typeof decoded === 'string') {
+      setProblem(decoded);
+      return;
+    }
+    location.assign(`${location.pathname}?${query}`);
+  };
+  return (
+    <section className="bad-link" role="alert" aria-label="The link could not be opened" data-testid="bad-link">
+      <p>
+        <strong>This link could not be opened.</strong> <span data-testid="bad-link-error">{problem ?? bad.error}</span> Below is the
+        default run, paused.
+      </p>
+      <div className="bad-link-edit">
+        <label>
+          <span>The link’s text</span>
+          <input type="text" spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} data-testid="bad-link-text" />
+        </label>
+        <button type="button" className="primary" onClick={open}>
+          Open this link
+        </button>
+        <button type="button" onClick={() => store.getState().setBadLink(null)}>
+          Dismiss
+        </button>
+      </div>
+    </section>
+  );
+});
+
+/**
  * The run bar: what runs and how it is drawn on the left, its health (and the bugs planted in it)
  * on the right, the preset's blurb between. While a tour is open its narration (the bar below)
  * is the story, so the blurb gives way and the bar folds to one row: the ring keeps the height.
@@ -75,7 +119,8 @@ const RunBar = memo(function RunBar() {
       </div>
       {!touring && <PresetBlurb />}
       <div className="subbar-right">
-        {/* While touring, the status line sits in the tour's title line instead. */}
+        {/* While touring the narration says what the run is doing and the ring shows it: the run bar
+            keeps one row, so the ring keeps its height (the status comes back with Exit tour). */}
         {!touring && <Status />}
         <div className="subbar-checks">
           <BugsMenu />
@@ -194,7 +239,7 @@ const DiagramPane = memo(function DiagramPane() {
           </OnDemand>
         )}
       </div>
-      <WhyPanel />
+      <WhyPanel place="diagram" />
     </section>
   );
 });
@@ -208,6 +253,8 @@ function TopBar() {
   return (
     <header className={more ? 'topbar more-open' : 'topbar'}>
       <h1 className="brand">Lockstep</h1>
+      {/* Every tour one click away, on a phone too (the run bar is below the ring there). */}
+      <ToursMenu />
       <PlaybackControls />
       <button type="button" className="more-toggle" aria-expanded={more} aria-controls="topbar-more" onClick={() => setMore(!more)}>
         More <span aria-hidden="true">{more ? '▴' : '▾'}</span>
@@ -226,6 +273,7 @@ export function App() {
   const pageMode = useLab((s) => s.pageMode);
   const presenting = useLab((s) => s.presenting);
   const experiments = useExperimentsOpen();
+  const touring = useLab((s) => selectTour(s) !== null);
   // With the Experiments view over the run, Space and the arrows belong to its form, not the hidden run.
   const runKeys = presenting || !experiments;
   useKeyboardShortcuts(bridge, runKeys);
@@ -269,18 +317,23 @@ export function App() {
     );
   }
   return (
-    <div className="app">
+    <div className={touring ? 'app touring' : 'app'}>
       <TopBar />
       {/* A landmark of its own, so the scenario picker, its blurb and the status are not loose on the page. */}
       <RunBar />
-      <ErrorBanner />
-      <TourBar />
+      {/* One row of the page's grid for whatever speaks to the person: an error, a bad link, the tour. */}
+      <div className="notices">
+        <ErrorBanner />
+        <BadLinkBanner />
+        <TourBar />
+      </div>
       <Scrubber />
       <main className="stage">
         <DiagramPane />
         <aside className="side">
           <SideTabs />
           <EventLogPanel />
+          <WhyPanel place="side" />
         </aside>
       </main>
     </div>

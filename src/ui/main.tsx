@@ -5,7 +5,7 @@ import type { HostEndpoint } from '../worker/protocol';
 import { App } from './App';
 import { HostBridge } from './bridge/hostBridge';
 import { LabProvider } from './labContext';
-import { defaultRun, runFromQuery } from './runs';
+import { defaultRun, nearestSpeedChoice, runFromQuery, VISITED_KEY } from './runs';
 import { createLabStore } from './store/labStore';
 import { tabForPreset } from './tabs';
 import { startUrlSync } from './urlSync';
@@ -37,35 +37,54 @@ function bootConsole(): void {
   );
 }
 
+/** True the first time this browser opens the lab (and remembers it); false where storage is off. */
+function firstVisit(): boolean {
+  try {
+    if (localStorage.getItem(VISITED_KEY) !== null) return false;
+    localStorage.setItem(VISITED_KEY, '1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function bootLab(): void {
   const store = createLabStore();
   const worker = new Worker(new URL('../worker/sim.worker.ts', import.meta.url), { type: 'module' });
   const bridge = new HostBridge(worker as unknown as HostEndpoint, store);
-  const run = fromLink === null || typeof fromLink === 'string' ? defaultRun() : fromLink;
-  bridge.setSpeed(run.speed);
+  // A bad link keeps the default run paused under its sentence, so the student can read and fix it.
+  const run = fromLink === null ? defaultRun() : typeof fromLink === 'string' ? { ...defaultRun(), playing: false } : fromLink;
+  // The speed box offers round values: a link's odd speed (an old tour's 1.072×) becomes the nearest.
+  bridge.setSpeed(nearestSpeedChoice(run.speed));
+  // A first visit opens on "Start here": the first election, paused at its first beat.
+  const startHere = fromLink === null && firstVisit();
+  const tour = startHere ? { name: 'first-election', beat: 1 } : run.tour;
   const loadRun = () =>
     bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: run.playing, label: run.label });
   // A link to a tour's beat opens that beat's own run, paused at its end, once the tours are
   // fetched (tour.ts); if they cannot be, the link's run opens instead and the banner says why.
-  if (run.tour) {
-    void openTourBeat(bridge, run.tour, 'land').then((opened) => {
+  if (tour) {
+    void openTourBeat(bridge, tour, 'land').then((opened) => {
       if (!opened) loadRun();
     });
   } else {
     loadRun();
   }
+  if (startHere) store.setState({ tourStartHere: true });
   startViewSync(store, bridge, run.view);
   // The trace, event-log and ShiViz exports replay the run in the worker.
   registerRunExports(bridge);
-  if (typeof fromLink === 'string') store.setState({ error: `${fromLink} Opening the default run instead.` });
+  if (typeof fromLink === 'string') store.getState().setBadLink({ query: location.search.replace(/^\?/, ''), error: fromLink });
   startUrlSync(store, {
     replace: (query) => history.replaceState(history.state, '', `${location.pathname}?${query}${location.hash}`),
     now: () => performance.now(),
   });
-  if (!run.tour) store.getState().setSideTab(tabForPreset(run.label) ?? 'logs');
-  // A preset (or a found counterexample) switches the side panel to what it is about.
+  if (!tour) store.getState().setSideTab(tabForPreset(run.label) ?? 'logs');
+  // A preset (or a found counterexample) switches the side panel to what it is about; a tour's
+  // beats choose their own (what their narration names, tour.ts).
   store.subscribe((s, prev) => {
-    const tab = s.frame.runId !== prev.frame.runId && s.frame.label !== prev.frame.label ? tabForPreset(s.frame.label) : null;
+    const tab =
+      s.tour === null && s.frame.runId !== prev.frame.runId && s.frame.label !== prev.frame.label ? tabForPreset(s.frame.label) : null;
     if (tab !== null) s.setSideTab(tab);
   });
 

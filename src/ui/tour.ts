@@ -9,7 +9,7 @@
  */
 import { useEffect, useSyncExternalStore } from 'react';
 import type { TourPlace } from '../share/link';
-import type { ResolvedTour } from '../sim/teach/tours/runner';
+import type { ResolvedBeat, ResolvedTour } from '../sim/teach/tours/runner';
 import type { HostBridge } from './bridge/hostBridge';
 import type { LabState } from './store/labStore';
 
@@ -96,6 +96,11 @@ export function tourNamed(name: string): ResolvedTour | null {
   return state.runs?.tourNamed(name) ?? null;
 }
 
+/** A beat of a loaded tour (null until the tours are here, or for no such beat). */
+export function beatOf(place: TourPlace): ResolvedBeat | null {
+  return state.runs?.beatOf(place) ?? null;
+}
+
 export function tourNext(bridge: HostBridge): boolean {
   return state.runs?.tourNext(bridge) ?? false;
 }
@@ -104,8 +109,11 @@ export function tourPrev(bridge: HostBridge): boolean {
   return state.runs?.tourPrev(bridge) ?? false;
 }
 
+/** Closes the tour; a beat still playing goes on at the person's own speed. */
 export function closeTour(bridge: HostBridge): void {
-  bridge.store.getState().setTour(null);
+  const s = bridge.store.getState();
+  s.setTour(null);
+  if (s.frame.speed !== s.frame.chosenSpeed) bridge.setSpeed(s.frame.chosenSpeed);
 }
 
 /** The open tour's place, if the run on screen is still its beat's (a person's action forks it). */

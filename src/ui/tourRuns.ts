@@ -9,12 +9,48 @@ import { findTour } from '../sim/teach/tours/tours';
 import { formatSchedule } from '../sim/model/schedule';
 import type { SimConfig } from '../sim/model/config';
 import type { HostBridge } from './bridge/hostBridge';
-import { MAX_SPEED } from '../sim/model/limits';
-import type { LabState } from './store/labStore';
+import { pacePlan } from '../sim/teach/tours/pace';
+import type { ShownPanel } from '../sim/teach/tours/types';
+import type { LabState, LabStore, SideTab } from './store/labStore';
 import type { TourPlace } from '../share/link';
+import { ALL_PRESETS } from './runs';
+import { tabForPreset } from './tabs';
 
-/** A beat plays in about this many real ms at most: long beats speed playback up to fit. */
-export const BEAT_REAL_MS = 8000;
+/** The side tab for each panel a beat can name. */
+const TAB_OF: Record<ShownPanel, SideTab> = {
+  logs: 'logs',
+  clients: 'clients',
+  stores: 'stores',
+  locks: 'locks',
+  invariants: 'invariants',
+  history: 'history',
+};
+
+/** Margin (a share of the beat's span) the space-time view keeps around a beat. */
+const BEAT_FRAME_MARGIN = 0.08;
+/** The shortest window the space-time view frames a beat in (simulated ms). */
+const BEAT_FRAME_MIN_MS = 60;
+
+/**
+ * Frames the space-time view on a beat: its stretch of time with a margin either side (the
+ * moment it ends is not on the bottom edge), on the chapter figure's lanes when the beat falls in
+ * the figure's window (A, the lease service, B and the fenced store for the fencing story).
+ */
+export function frameBeat(store: LabStore, label: string, beat: ResolvedBeat): void {
+  const span = Math.max(BEAT_FRAME_MIN_MS, beat.endMs - beat.startMs);
+  const margin = Math.round(span * BEAT_FRAME_MARGIN);
+  const fromMs = Math.max(0, beat.startMs - margin);
+  const toMs = beat.startMs + span + margin;
+  const figure = ALL_PRESETS.find((p) => p.name === label)?.figure;
+  const onFigure = figure !== undefined && figure.fromMs < toMs && figure.toMs > fromMs;
+  store.getState().focusSpacetime({
+    fromMs,
+    toMs,
+    lanes: onFigure ? figure.lanes : null,
+    ...(onFigure && figure.heartbeats ? { heartbeats: figure.heartbeats } : {}),
+    ...(onFigure && figure.compress ? { compress: true } : {}),
+  });
+}
 
 export function tourNamed(name: string): ResolvedTour | null {
   const tour = findTour(name);
@@ -34,13 +70,19 @@ export function openTourBeat(bridge: HostBridge, place: TourPlace, how: 'play' |
   if (beat === null) return false;
   const store = bridge.store;
   const h = beat.beat.highlight;
+  const entering = store.getState().tour?.name !== place.name;
   store.getState().setTour({ name: place.name, beat: beat.number }, h && 'node' in h ? h.node : h && 'client' in h ? h.client : null);
-  if (h && 'panel' in h) store.getState().setSideTab(h.panel);
+  // What the narration names is on screen: the panel it speaks of (the History tab, the logs…).
+  // Else, entering the tour, the panel its story is about (the stores for the fencing story).
+  const tab = beat.panel !== null ? TAB_OF[beat.panel] : entering ? tabForPreset(place.name) : null;
+  if (tab !== null) store.getState().setSideTab(tab);
+  frameBeat(store, place.name, beat);
   if (how === 'play') {
-    const speed = store.getState().frame.speed;
-    const fit = Math.min(MAX_SPEED, (beat.endMs - beat.startMs) / BEAT_REAL_MS);
-    if (fit > speed) bridge.setSpeed(fit);
-    bridge.load(beat.config, beat.lineSchedule, { startAtMs: beat.startMs, stopAtMs: beat.endMs, playing: true, label: place.name });
+    // Fast through the wait, slow through the key moment (known before it comes), and back to the
+    // person's own speed at the beat's end; a speed they pick meanwhile wins (pace.ts).
+    const s = store.getState();
+    const pace = pacePlan(beat.startMs, beat.endMs, s.tourSlowMotion ? beat.pace : null, s.frame.chosenSpeed);
+    bridge.load(beat.config, beat.lineSchedule, { startAtMs: beat.startMs, stopAtMs: beat.endMs, playing: true, label: place.name, pace });
   } else {
     bridge.load(beat.config, beat.lineSchedule, { startAtMs: beat.endMs, stopAtMs: null, playing: false, label: place.name });
   }

@@ -65,6 +65,8 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
     await mark.click();
     await page.getByTestId('experiments').waitFor({ state: 'detached' });
     await expect.poll(() => page.evaluate(() => location.search)).toBe(`?${link}`);
+    // The address is the run's, no longer the Experiments view's.
+    expect(await page.evaluate(() => location.hash)).toBe('');
     const decoded = decodeLink(link);
     if (!decoded.ok) throw new Error(decoded.error);
     const sim = new Simulation(decoded.spec.config, decoded.spec.schedule);

@@ -39,12 +39,38 @@ describe('the tour bar', () => {
     const b3 = fencing.beats[2];
     expect(sent.at(-1)).toMatchObject({ type: 'load', startAtMs: b2.endMs, stopAtMs: b3.endMs, playing: true });
     expect(screen.getByTestId('tour-narration').getAttribute('data-beat')).toBe('3');
-    // 8.5 s of simulated time would take 85 s at the default speed: the beat speeds up to fit.
-    expect(store.getState().frame.speed).toBeCloseTo((b3.endMs - b3.startMs) / 8000);
+    // 8.5 s of simulated time would take 85 s at the default speed: the wait plays at a round speed
+    // that fits it, and the lease's expiry (its key moment) at a speed each message can be read at.
+    const load = sent.at(-1) as unknown as { pace: { fromMs: number; speed: number }[] };
+    expect(load.pace).toEqual([
+      { fromMs: b3.startMs, speed: 2 },
+      { fromMs: b3.pace!.slowFromMs, speed: b3.pace!.slowSpeed },
+    ]);
+    expect(store.getState().frame.speed).toBe(2);
+    // The link keeps the person's own speed; Exit tour hands it back at once.
+    expect(store.getState().frame.chosenSpeed).toBe(0.1);
 
     fireEvent.click(screen.getByTestId('tour-prev'));
     expect(sent.at(-1)).toMatchObject({ type: 'load', startAtMs: b2.endMs, playing: false });
     expect(screen.getByTestId('tour-narration').getAttribute('data-beat')).toBe('2');
+
+    // Slow motion off: the beat plays at one fitted speed.
+    fireEvent.click(screen.getByLabelText('slow motion'));
+    fireEvent.click(screen.getByTestId('tour-next'));
+    expect((sent.at(-1) as unknown as { pace: unknown }).pace).toEqual([{ fromMs: b3.startMs, speed: 2 }]);
+    fireEvent.click(screen.getByRole('button', { name: 'Exit tour' }));
+    expect(sent.at(-1)).toEqual({ type: 'speed', speed: 0.1 });
+    expect(store.getState().frame.speed).toBe(0.1);
+  });
+
+  it('opens the panel a beat names: the History tab for fencing beat 7, though it highlights the stores', async () => {
+    const { bridge } = renderLab(<App />);
+    await act(async () => void (await openTourBeat(bridge, { name: 'fencing', beat: 5 }, 'land')));
+    expect(screen.getByRole('tab', { name: 'Stores' }).getAttribute('aria-selected')).toBe('true');
+    await act(async () => void (await openTourBeat(bridge, { name: 'fencing', beat: 7 }, 'land')));
+    expect(screen.getByRole('tab', { name: 'History' }).getAttribute('aria-selected')).toBe('true');
+    await act(async () => void (await openTourBeat(bridge, { name: 'figure8', beat: 8 }, 'land')));
+    expect(screen.getByRole('tab', { name: 'Invariants' }).getAttribute('aria-selected')).toBe('true');
   });
 
   it('moves beats with → / ← and PageDown / PageUp while open; the arrows step time otherwise', async () => {

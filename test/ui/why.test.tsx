@@ -29,7 +29,7 @@ describe('the Why panel', () => {
     const { container, store } = renderLab(
       <>
         <LogsPanel />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
       </>,
       { config: DEFAULT_CONFIG, schedule: chapter.schedule, untilMs: 1800 },
     );
@@ -53,7 +53,7 @@ describe('the Why panel', () => {
     const { container, sent } = renderLab(
       <>
         <Diagram />
-        <WhyPanel />
+        <WhyPanel place="side" />
       </>,
     );
     const n2 = container.querySelector('[data-node-id="n2"]') as SVGGElement;
@@ -73,7 +73,7 @@ describe('the Why panel', () => {
     const { container, sent } = renderLab(
       <>
         <Diagram />
-        <WhyPanel />
+        <WhyPanel place="side" />
       </>,
     );
     fireEvent.click(container.querySelector('[data-node-id="n2"] .votes')!);
@@ -107,7 +107,8 @@ describe('the Why panel', () => {
     const { container, store } = renderLab(
       <>
         <LogsPanel />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
+        <WhyPanel place="side" />
       </>,
       { config: DEFAULT_CONFIG, schedule: chapter.schedule, untilMs: 1800 },
     );
@@ -128,7 +129,8 @@ describe('the Why panel', () => {
     renderLab(
       <>
         <WhyNoLeaderButton />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
+        <WhyPanel place="side" />
       </>,
       { untilMs: 100 },
     );
@@ -146,7 +148,8 @@ describe('the Why panel', () => {
         <LockTablePanel />
         <StoresPanel />
         <ClientsPanel />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
+        <WhyPanel place="side" />
       </>,
       { config: fencing.config, schedule: fencing.schedule, untilMs: fencing.untilMs },
     );

@@ -9,6 +9,7 @@ import type { FeatureName } from '../../sim/model/features';
 import type { DetailEvent, SimEvent } from '../../sim/model/events';
 import type { Action, ActionBody } from '../../sim/model/schedule';
 import { applyTraceDelta, type TraceDelta } from '../../sim/view/traceColumns';
+import type { PaceStep } from '../../sim/teach/tours/pace';
 import {
   clampSpeed,
   type ExportFormat,
@@ -34,6 +35,8 @@ export interface LoadOptions {
   readonly stopAtMs?: number | null;
   readonly playing?: boolean;
   readonly label?: string;
+  /** A tour beat's speeds by simulated time, until its stop (src/sim/teach/tours/pace.ts). */
+  readonly pace?: readonly PaceStep[];
 }
 
 const defaultScheduleFlush = (flush: () => void) => {
@@ -85,6 +88,8 @@ export class HostBridge {
   // -- commands -----------------------------------------------------------------------------
 
   load(config: SimConfig, schedule: readonly Action[], options: LoadOptions = {}): void {
+    // The first step of a pace plan is what the speed box shows until the worker answers.
+    if (options.pace && options.pace.length > 0) this.setFrame({ speed: options.pace[0].speed });
     this.send({ type: 'load', config, schedule, ...options });
   }
 
@@ -200,10 +205,16 @@ export class HostBridge {
     this.send({ type: 'fuzz-cancel' });
   }
 
+  /** The person's speed (a tour beat's pace gives way to it). */
   setSpeed(speed: number): void {
     const s = clampSpeed(speed);
-    this.setFrame({ speed: s });
+    this.setFrame({ speed: s, chosenSpeed: s });
     this.send({ type: 'speed', speed: s });
+  }
+
+  /** "Slow around events": the worker slows down before each landmark it sees coming. */
+  setSlowAround(on: boolean): void {
+    this.endpoint.postMessage({ type: 'assist', slowAround: on });
   }
 
   act(body: ActionBody): void {

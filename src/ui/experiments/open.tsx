@@ -13,6 +13,10 @@ export function setExperimentsOpen(next: boolean): void {
   if (next === open) return;
   open = next;
   for (const listener of listeners) listener();
+  // Leaving the view (Back, or a run opened from a plot) leaves its address too: a reload or a
+  // copied address must not open the Experiments view over the run.
+  if (!next && typeof location !== 'undefined' && location.hash === '#experiments')
+    history.replaceState(history.state, '', `${location.pathname}${location.search}`);
 }
 
 export function experimentsOpen(): boolean {

@@ -9,7 +9,7 @@ import { BUG_BLURBS, canonicalFeatures } from '../../sim/model/features';
 import { invariantsFor } from '../../sim/check/ids';
 import { Popover } from '../controls/Popover';
 import { useReplayWith } from '../controls/replayWith';
-import { useLabPanel, useLabStore } from '../labContext';
+import { useLab, useLabPanel, useLabStore } from '../labContext';
 import { selectCheck, selectConfig } from '../store/selectors';
 
 /** The fuzz seed for a run: its own seed, folded to 32 bits. */
@@ -27,8 +27,11 @@ export const InvariantBadge = memo(function InvariantBadge() {
   const checked = invariantsFor(useLabPanel(selectConfig));
   const check = useLabPanel(selectCheck);
   const store = useLabStore();
+  // Beside a tour's narration the run bar keeps one row: the invariant's name is in the tab.
+  const touring = useLab((s) => s.tour !== null);
   if (!check) return null;
   const v = check.violation;
+  const full = v ? `✗ ${v.title} violated at t=${v.t} ms` : `✓ ${checked.length} invariants hold`;
   return (
     <button
       type="button"
@@ -36,9 +39,9 @@ export const InvariantBadge = memo(function InvariantBadge() {
       data-testid="invariant-badge"
       data-state={v ? 'violated' : 'holding'}
       onClick={() => store.getState().setSideTab('invariants')}
-      title="Open the invariants panel"
+      title={v && touring ? `${full.slice(2)}: open the invariants panel` : 'Open the invariants panel'}
     >
-      {v ? `✗ ${v.title} violated at t=${v.t} ms` : `✓ ${checked.length} invariants hold`}
+      {v && touring ? `✗ an invariant fails at t=${v.t} ms` : full}
     </button>
   );
 });

@@ -6,16 +6,22 @@
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { explain } from '../../sim/teach/why';
 import { useLabPanel, useLabStore } from '../labContext';
-import { selectEvents, selectRunView, selectWhySubject } from '../store/selectors';
+import { selectDetails, selectEvents, selectRunView, selectWhySubject } from '../store/selectors';
+import { whyPlace } from './whyPlace';
 
-export const WhyAnswer = memo(function WhyAnswer() {
-  const subject = useLabPanel(selectWhySubject);
+export const WhyAnswer = memo(function WhyAnswer({ place }: { place: 'side' | 'diagram' }) {
+  const asked = useLabPanel(selectWhySubject);
+  const subject = asked !== null && whyPlace(asked) === place ? asked : null;
   const snapshot = useLabPanel(selectRunView);
   const events = useLabPanel(selectEvents);
+  const details = useLabPanel(selectDetails);
   const store = useLabStore();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const opener = useRef<Element | null>(null);
-  const why = useMemo(() => (subject && snapshot ? explain(subject, snapshot, events) : null), [subject, snapshot, events]);
+  const why = useMemo(
+    () => (subject && snapshot ? explain(subject, snapshot, events, details) : null),
+    [subject, snapshot, events, details],
+  );
   const open = why !== null;
 
   const close = useCallback(() => {
@@ -41,7 +47,14 @@ export const WhyAnswer = memo(function WhyAnswer() {
 
   if (!why) return null;
   return (
-    <section className="why-panel" role="dialog" aria-modal="false" aria-labelledby="why-title" data-testid="why-panel">
+    <section
+      className={`why-panel at-${place}`}
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="why-title"
+      data-testid="why-panel"
+      data-place={place}
+    >
       <header className="why-head">
         <h2 id="why-title" ref={headingRef} tabIndex={-1}>
           {why.title}

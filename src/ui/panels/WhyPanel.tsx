@@ -4,13 +4,17 @@
  * rule it follows. The subject lives in the store; the answer is recomputed from the current
  * snapshot, so it follows the run while it plays. Esc or the close button closes it and gives
  * focus back to where the question was asked. The answers (WhyAnswer.tsx, with every explanation
- * the page can give) load on demand, the first time a question is asked.
+ * the page can give) load on demand, the first time a question is asked. It never hides what it
+ * explains (whyPlace.ts): the page has two places for it, over the side panels and over the diagram.
  */
 import { memo } from 'react';
 import type { WhySubject } from '../../sim/teach/why';
 import { useLabPanel, useLabStore } from '../labContext';
 import { lazyView, OnDemand } from '../lazyView';
 import { selectLeader, selectWhySubject } from '../store/selectors';
+import { whyPlace } from './whyPlace';
+
+export { whyPlace } from './whyPlace';
 
 /** A small "?" that opens the Why panel on `subject`; `label` is the question, for screen readers and the tooltip. */
 export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject; label: string; text?: string }) {
@@ -45,18 +49,21 @@ export const WhyNoLeaderButton = memo(function WhyNoLeaderButton() {
 
 const answer = lazyView(() => import('./WhyAnswer').then((m) => m.WhyAnswer));
 
-export const WhyPanel = memo(function WhyPanel() {
-  const asked = useLabPanel((s) => selectWhySubject(s) !== null);
+export const WhyPanel = memo(function WhyPanel({ place }: { place: 'side' | 'diagram' }) {
+  const asked = useLabPanel((s) => {
+    const subject = selectWhySubject(s);
+    return subject !== null && whyPlace(subject) === place;
+  });
   const store = useLabStore();
   if (!asked) return null;
   return (
     <OnDemand
       what="the Why panel’s answer"
       retry={answer.retry}
-      className="why-panel why-pending"
+      className={`why-panel why-pending at-${place}`}
       close={() => store.getState().closeWhy()}
     >
-      <answer.View />
+      <answer.View place={place} />
     </OnDemand>
   );
 });
