@@ -28,6 +28,8 @@ export const LATER_TABS: Partial<Record<SideTab, LazyView<object>>> = {
 };
 /** The later tabs share one chunk; each tab's view is readied, so none of them waits when first shown. */
 export const preloadLaterTabs = () => Object.values(LATER_TABS).forEach((tab) => void tab.preload());
+// The tours list (what each teaches, its beats and running time) comes with the tours' text.
+export const toursList = lazyView(() => import('./controls/ToursList').then((m) => m.ToursList));
 export const presenterView = lazyView(() => import('./present/PresenterView').then((m) => m.PresenterView));
 export const experimentsView = lazyView(() =>
   Promise.all([import('./experiments/ExperimentsView'), import('./experiments/bootExperiments')]).then(([view, boot]) => {

@@ -66,11 +66,12 @@ function bootLab(): void {
   if (tour) {
     void openTourBeat(bridge, tour, 'land').then((opened) => {
       if (!opened) loadRun();
+      // Marked once the tour is open: opening a tour clears the mark (labStore's setTour).
+      else if (startHere) store.setState({ tourStartHere: true });
     });
   } else {
     loadRun();
   }
-  if (startHere) store.setState({ tourStartHere: true });
   startViewSync(store, bridge, run.view);
   // The trace, event-log and ShiViz exports replay the run in the worker.
   registerRunExports(bridge);

@@ -55,8 +55,9 @@ describe.skipIf(!haveChromium)('the class, a second pass', () => {
     expect((await frame(page)).playing).toBe(false);
     // Tours, in the top bar: every tour with its beats, and its running time once worked out.
     await page.getByTestId('tours-button').click();
+    // The list comes with the tours' text (a chunk of its own, fetched on hover; here already loaded by the tour).
     const choices = page.locator('.tour-choice');
-    expect(await choices.count()).toBe(TOURS.length);
+    await expect.poll(() => choices.count()).toBe(TOURS.length);
     for (const t of TOURS)
       expect(await page.getByTestId(`tour-meta-${t.name}`).textContent()).toMatch(new RegExp(`^${t.beats.length} beats · `));
     await expect.poll(() => page.getByTestId('tour-meta-first-election').textContent(), { timeout: 30_000 }).toMatch(/about \d+ (s|min)$/);
