@@ -98,6 +98,38 @@ describe('the grid plot', () => {
     expect(cells[0].getAttribute('aria-pressed')).toBe('false');
   });
 
+  it('column values too wide for their cells alternate between two lines, and stay inside the plot', () => {
+    const wide: ExperimentSpec = {
+      ...spec,
+      template: 'crash-leader',
+      sweep: sweep('nodes=3,5'),
+      sweep2: sweep('timeout=100-200,150-300,300-600,1000-2000'),
+    };
+    const widePoints = planExperiment(wide) as PlannedPoint[];
+    const { container } = render(
+      <GridPlot
+        spec={wide}
+        runs={[]}
+        points={widePoints}
+        measure="m"
+        measureLabel="m"
+        selected={0}
+        fileName="g"
+        onSelect={() => {}}
+        onOpen={() => {}}
+      />,
+    );
+    const labels = [...container.querySelectorAll('.grid-column-label')];
+    expect(labels.map((l) => l.textContent)).toEqual(['100-200', '150-300', '300-600', '1000-2000']);
+    const ys = labels.map((l) => Number(l.getAttribute('y')));
+    expect(ys[1]).toBeGreaterThan(ys[0]);
+    expect(ys[2]).toBe(ys[0]);
+    const width = Number(container.querySelector('svg')!.getAttribute('width'));
+    expect(Number(labels[3].getAttribute('x'))).toBeLessThanOrEqual(width - 2 - (9 * 15 * 0.6) / 2);
+    // No run yet: every cell says so rather than showing a number.
+    expect([...container.querySelectorAll('.grid-cell text')].every((t) => t.textContent === '…')).toBe(true);
+  });
+
   it('the form takes an optional second parameter; a bad one gets one sentence, and seeds count every cell', () => {
     const form = {
       preset: '',

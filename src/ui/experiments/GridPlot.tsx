@@ -29,6 +29,9 @@ export interface GridPlotProps {
 const M = { top: 44, right: 12, bottom: 50, left: 92 };
 
 /** Dark cells take white text, light ones ink: viridis is dark below about 0.55. */
+/** Half a label's width at TICK_PX, so the first and last column values stay inside the plot. */
+const halfOf = (label: string | undefined) => ((label ?? '').length * TICK_PX * 0.6) / 2;
+
 const textOn = (t: number) => (t < 0.55 ? '#ffffff' : INK);
 
 export const GridPlot = memo(function GridPlot({
@@ -50,7 +53,11 @@ export const GridPlot = memo(function GridPlot({
   const rows = spec.sweep.values.length;
   const cols = second.values.length;
   const cellW = (width - M.left - M.right) / cols;
-  const cellH = (height - M.top - M.bottom) / rows;
+  // Column values wider than their cell (ranges over many columns) alternate between two lines.
+  const widest = Math.max(...points.slice(0, cols).map((p) => (p.label2 ?? '').length));
+  const stagger = widest * TICK_PX * 0.6 > cellW - 4;
+  const bottom = M.bottom + (stagger ? TICK_PX + 2 : 0);
+  const cellH = (height - M.top - bottom) / rows;
   const summaries = points.map((p) => summarize(runs.filter((r) => r.point === p.index).map((r) => r.values[measure] ?? null)));
   const medians = summaries.filter((s) => s.n > 0).map((s) => s.p50);
   const lo = medians.length > 0 ? Math.min(...medians) : 0;
@@ -123,6 +130,18 @@ export const GridPlot = memo(function GridPlot({
                 stroke={p.index === selected ? INK : 'none'}
                 strokeWidth={p.index === selected ? 3 : 0}
               />
+              {p.index === selected && (
+                // A white ring inside the ink one: the choice shows on dark and light cells alike.
+                <rect
+                  x={x + 4}
+                  y={y + 4}
+                  width={Math.max(1, cellW - 8)}
+                  height={Math.max(1, cellH - 8)}
+                  fill="none"
+                  stroke="#ffffff"
+                  strokeWidth={1.5}
+                />
+              )}
               <text
                 x={x + cellW / 2}
                 y={y + cellH / 2 + fontPx * 0.35}
@@ -144,8 +163,9 @@ export const GridPlot = memo(function GridPlot({
         {second.values.map((_, j) => (
           <text
             key={j}
-            x={M.left + (j + 0.5) * cellW}
-            y={height - M.bottom + TICK_PX + 4}
+            className="grid-column-label"
+            x={Math.max(halfOf(points[j].label2), Math.min(width - 2 - halfOf(points[j].label2), M.left + (j + 0.5) * cellW))}
+            y={height - bottom + TICK_PX + 4 + (stagger && j % 2 === 1 ? TICK_PX + 2 : 0)}
             textAnchor="middle"
             fontSize={TICK_PX}
             fill={INK}
@@ -157,7 +177,7 @@ export const GridPlot = memo(function GridPlot({
           {`${other.label} (${other.unit}) →`}
         </text>
         <text
-          transform={`translate(${18}, ${M.top + (height - M.top - M.bottom) / 2}) rotate(-90)`}
+          transform={`translate(${18}, ${M.top + (height - M.top - bottom) / 2}) rotate(-90)`}
           textAnchor="middle"
           fontSize={LABEL_PX}
           fill={INK}
