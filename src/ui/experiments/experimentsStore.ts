@@ -19,6 +19,8 @@ export interface ExperimentForm {
   readonly preset: string;
   readonly template: TemplateId;
   readonly sweep: string;
+  /** A second parameter to sweep against the first (a grid), or '' for none. */
+  readonly sweep2: string;
   readonly fixed: string;
   readonly seeds: string;
   readonly firstSeed: string;
@@ -53,6 +55,7 @@ function formOf(name: string): ExperimentForm {
     preset: p.name,
     template: p.spec.template,
     sweep: formatSweep(p.spec.sweep),
+    sweep2: p.spec.sweep2 ? formatSweep(p.spec.sweep2) : '',
     fixed: formatFixed(p.spec.base ?? {}),
     seeds: String(p.spec.seeds),
     firstSeed: String(p.spec.firstSeed),
@@ -123,13 +126,15 @@ export function specFromForm(form: ExperimentForm): { spec: ExperimentSpec; poin
   if (!isTemplateId(form.template)) return `Unknown scenario "${form.template}".`;
   const sweep = parseSweep(form.sweep);
   if (typeof sweep === 'string') return sweep;
+  const sweep2 = form.sweep2.trim() === '' ? undefined : parseSweep(form.sweep2);
+  if (typeof sweep2 === 'string') return `Second parameter: ${sweep2}`;
   const base = parseFixed(form.fixed, BASE_PARAMS);
   if (typeof base === 'string') return base;
-  const seeds = parseSeedCount(form.seeds, sweep.values.length);
+  const seeds = parseSeedCount(form.seeds, sweep.values.length * (sweep2?.values.length ?? 1));
   if (typeof seeds === 'string') return seeds;
   const first = form.firstSeed.trim();
   if (!/^\d{1,9}$/.test(first)) return `The first seed must be a whole number from 0 to 999999999, not "${form.firstSeed.slice(0, 40)}".`;
-  const spec: ExperimentSpec = { template: form.template, sweep, seeds, firstSeed: Number(first), base };
+  const spec: ExperimentSpec = { template: form.template, sweep, ...(sweep2 ? { sweep2 } : {}), seeds, firstSeed: Number(first), base };
   const points = planExperiment(spec);
   if (typeof points === 'string') return points;
   return { spec, points };
@@ -160,7 +165,8 @@ export function runExperimentFromForm(): void {
   const preset = findExperimentPreset(s.form.preset);
   const keepMeasure = spec.template === s.spec?.template || spec.template === preset?.spec.template;
   const measure = preset && preset.spec.template === spec.template ? preset.measure : keepMeasure ? s.measure : undefined;
-  const mark = preset?.mark && points.some((p) => p.label === preset.mark?.point) ? preset.mark : null;
+  // A chapter mark names one point of a one-parameter sweep.
+  const mark = spec.sweep2 === undefined && preset?.mark && points.some((p) => p.label === preset.mark?.point) ? preset.mark : null;
   pending = [];
   set({
     status: 'running',
