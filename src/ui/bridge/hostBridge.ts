@@ -46,6 +46,12 @@ const defaultScheduleFlush = (flush: () => void) => {
 
 export class HostBridge {
   private pendingSnapshot: SnapshotMessage | null = null;
+  /**
+   * The speed the person last asked for, until a frame from the worker carries it: frames the
+   * worker sent before it heard still carry the old speed, and must not put it back (two quick
+   * presses of − would step once).
+   */
+  private askedSpeed: number | null = null;
   private pendingEvents: SimEvent[] = [];
   private pendingDetails: DetailEvent[] = [];
   /** The run's index of pendingEvents[0] when they start the log afresh. */
@@ -208,6 +214,7 @@ export class HostBridge {
   /** The person's speed (a tour beat's pace gives way to it). */
   setSpeed(speed: number): void {
     const s = clampSpeed(speed);
+    this.askedSpeed = s;
     this.setFrame({ speed: s, chosenSpeed: s });
     this.send({ type: 'speed', speed: s });
   }
@@ -396,8 +403,11 @@ export class HostBridge {
           ...fields
         } = snap;
         const sameRun = snap.runId === s.frame.runId;
+        if (this.askedSpeed !== null && fields.chosenSpeed === this.askedSpeed) this.askedSpeed = null;
+        const asked = this.askedSpeed;
         next.frame = {
           ...fields,
+          ...(asked !== null ? { speed: asked, chosenSpeed: asked } : {}),
           // A run's configuration never changes and its schedule comes only when it changed:
           // both keep their identity between snapshots, so what depends on them is not redone.
           config: sameRun ? s.frame.config : snap.config,
