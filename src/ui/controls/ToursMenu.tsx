@@ -3,12 +3,12 @@
  * itself (ToursList.tsx: what each teaches, its beats and running time) comes with the tours' text
  * in a chunk of its own, fetched when the pointer reaches the button.
  */
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { useBridge, useLab } from '../labContext';
 import { OnDemand } from '../lazyView';
 import { toursList } from '../lazyViews';
 import { openTourBeat } from '../tour';
-import { FloatingPanel } from './Popover';
+import { FloatingPanel, useDismiss } from './Popover';
 
 export const ToursMenu = memo(function ToursMenu({ className }: { className?: string }) {
   const bridge = useBridge();
@@ -16,22 +16,7 @@ export const ToursMenu = memo(function ToursMenu({ className }: { className?: st
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: PointerEvent) => {
-      const target = e.target as Node;
-      if (!root.current?.contains(target) && !panel.current?.contains(target)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('pointerdown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, setOpen, root, panel);
   const choose = (name: string) => {
     setOpen(false);
     void openTourBeat(bridge, { name, beat: 1 }, 'play');
