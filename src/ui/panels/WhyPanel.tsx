@@ -14,8 +14,6 @@ import { lazyView, OnDemand } from '../lazyView';
 import { selectLeader, selectWhySubject } from '../store/selectors';
 import { whyPlace } from './whyPlace';
 
-export { whyPlace } from './whyPlace';
-
 /** A small "?" that opens the Why panel on `subject`; `label` is the question, for screen readers and the tooltip. */
 export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject; label: string; text?: string }) {
   const store = useLabStore();
