@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SECTIONS, formatRate, measureRate, median, parseBenchArgs, runBench, timeSection, type RateSection } from '../src/cli/bench';
+import { detailTargetMet, formatDetailCost, type DetailCost } from '../src/cli/benchDetails';
 import { SIM_USAGE, header, runSimCli } from '../src/cli/simCli';
 import { encodeLink } from '../src/share/link';
 import { DEFAULT_CONFIG } from '../src/sim/model/config';
@@ -232,6 +233,46 @@ describe('npm run bench helpers', () => {
       ),
     ).toBe(2);
     expect(errors).toEqual(['--reps must be a whole number from 1 to 1000, not "0".']);
+  });
+});
+
+describe("the bench's detail-cost section (issue 24, item 7)", () => {
+  const heap = (totalMb: number, runMb: number) => ({ totalBytes: totalMb * 1048576, runBytes: runMb * 1048576 });
+  const cost = (timeRatio: number, heapOn: ReturnType<typeof heap> | string): DetailCost => ({
+    name: 'cli',
+    details: 1000,
+    reps: 5,
+    warmups: 2,
+    offMs: 100,
+    onMs: 100 * timeRatio,
+    timeRatio,
+    heapOff: heap(10, 3),
+    heapOn,
+    heapRatio: typeof heapOn === 'string' ? null : heapOn.totalBytes / (10 * 1048576),
+  });
+
+  it('prints time and heap off, on and their ratio, each against the 2x target', () => {
+    const lines = formatDetailCost(cost(1.5, heap(15, 8)));
+    expect(lines[1]).toBe(
+      '    CPU time: 100 ms off, 150 ms on, 1.50x (median of 5 interleaved off/on runs after 2 of each); target < 2x: ok',
+    );
+    expect(lines[2]).toMatch(
+      /^ {4}heap: 10\.0 MB off, 15\.0 MB on, 1\.50x \(the run's own 3\.0 MB -> 8\.0 MB, 5242\.9 bytes a detail\); target < 2x: ok$/,
+    );
+    expect(detailTargetMet(cost(1.5, heap(15, 8)))).toBe(true);
+  });
+
+  it('a ratio of 2x or more, in either, is below target', () => {
+    expect(formatDetailCost(cost(2, heap(15, 8)))[1]).toMatch(/2\.00x .*; target < 2x: BELOW TARGET$/);
+    expect(formatDetailCost(cost(1.2, heap(25, 18)))[2]).toMatch(/2\.50x .*: BELOW TARGET$/);
+    expect(detailTargetMet(cost(2, heap(15, 8)))).toBe(false);
+    expect(detailTargetMet(cost(1.2, heap(25, 18)))).toBe(false);
+  });
+
+  it('a heap that could not be measured says why and counts as below target', () => {
+    const c = cost(1.2, 'the measuring process failed: out of memory');
+    expect(formatDetailCost(c)[2]).toBe('    heap: not measured (the measuring process failed: out of memory); target < 2x: BELOW TARGET');
+    expect(detailTargetMet(c)).toBe(false);
   });
 });
 

@@ -10,14 +10,13 @@
  * restart legitimately rewinds the applied index and re-applies the log from the start.
  */
 import { ClientViewChecker, type LeaseDriftFinding } from './clientInvariants';
-import { LockServiceChecker, lockServiceInvariantIds } from './lockServiceInvariants';
+import { LockServiceChecker } from './lockServiceInvariants';
 import type { Cluster } from '../net/cluster';
 import { livenessBound } from './liveness';
-import { consistentRun, featuresOf, hasTokens, lockOf, reentrantLocks, runsRaft, type SimConfig } from '../model/config';
-import { INVARIANT_LOCK_SERVICE, LOCK_COMMON_INVARIANTS } from '../model/lockServices';
+import { consistentRun, featuresOf, hasTokens, lockOf, reentrantLocks, type SimConfig } from '../model/config';
 import { FeatureInvariants } from './featureInvariants';
 import { MessageInvariants } from './messageInvariants';
-import { HISTORY_CHECK_IDS, INVARIANT_FEATURE, INVARIANT_IDS, type HistoryCheckId, type InvariantId } from '../model/features';
+import { HISTORY_CHECK_IDS, INVARIANT_IDS, type HistoryCheckId, type InvariantId } from '../model/features';
 import { commandText, history as sayHistory, invariant as say } from '../model/describe';
 import { checkHistory, violatedVerdicts, type CheckOptions, type LinearizabilityReport } from './linearizability/check';
 import type { LockService } from '../service/lockService';
@@ -29,39 +28,8 @@ import { isLockCommand, type ApplyResult, type Command, type LogEntry, type Snap
 /** Every invariant's id, in the panel's order: from the manifests (src/sim/model/features/), as is the feature each needs. */
 export { INVARIANT_IDS, type InvariantId };
 
-/** The lock services' own and shared invariants: checked only in their runs. */
-const LOCK_IDS: ReadonlySet<string> = new Set([...Object.keys(INVARIANT_LOCK_SERVICE), ...LOCK_COMMON_INVARIANTS.map((i) => i.id)]);
-/** The chapter's lock service's invariants (the other services have their own). */
-const RAFT_LOCK_IDS: ReadonlySet<string> = new Set([
-  'one-holder',
-  'tokens',
-  'expire-token',
-  'release-owner',
-  'client-reply',
-  'client-token',
-  'client-token-unique',
-  'client-lease',
-  'client-lease-honoured',
-]);
-/** What every run with clients checks, whatever its service: the fenced store's rule, and an engine that never throws. */
-const ANY_SERVICE_IDS: ReadonlySet<string> = new Set(['fencing', 'fenced-store-exact', 'engine-crash']);
-
-/**
- * The invariants a run with this configuration checks: every one, less those of features it has
- * off; with another lock service (issue 26), Raft's only if it runs Raft, and that service's own.
- */
-export function invariantsFor(config: SimConfig): InvariantId[] {
-  const features = featuresOf(config);
-  const withFeatures = INVARIANT_IDS.filter((id) => {
-    const needs = INVARIANT_FEATURE[id];
-    return needs === undefined || features.includes(needs);
-  });
-  const lock = lockOf(config);
-  if (lock === 'raft') return withFeatures.filter((id) => !LOCK_IDS.has(id));
-  const own = new Set<string>(lockServiceInvariantIds(lock, consistentRun(config), hasTokens(config)));
-  const raft = runsRaft(config);
-  return withFeatures.filter((id) => own.has(id) || ANY_SERVICE_IDS.has(id) || (raft && !LOCK_IDS.has(id) && !RAFT_LOCK_IDS.has(id)));
-}
+/** The invariants a run with this configuration checks (in ids.ts, which the page's run bar reads without the checkers). */
+export { invariantsFor } from './ids';
 
 /**
  * Checked once, on the clients' whole history, not after every millisecond: a run that never

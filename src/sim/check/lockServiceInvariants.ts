@@ -22,21 +22,8 @@ import { EtcdBackend, lockPrefix, type EtcdStore } from '../locks/etcd/backend';
 
 type Violate = (id: InvariantId, who: readonly string[], sentence: string) => void;
 
-/** The invariants a run of another lock service checks (besides Raft's, for those on it). */
-export function lockServiceInvariantIds(service: string, consistent: boolean, tokens: boolean): InvariantId[] {
-  const own: Record<string, InvariantId[]> = {
-    zookeeper: ['zk-ephemeral-session', 'zk-holder-lowest'],
-    etcd: ['etcd-lease-keys', 'etcd-revision', 'etcd-holder-lowest'],
-    advisory: ['advisory-unlock-owner', 'advisory-session-locks'],
-    redis: ['redis-compare-delete'],
-    redlock: ['redlock-validity'],
-    gossip: ['gossip-heartbeats'],
-  };
-  const shared: InvariantId[] = [];
-  if (consistent) shared.push('lock-exclusive');
-  if (tokens) shared.push('lock-tokens');
-  return [...shared, ...(own[service] ?? [])];
-}
+/** Which of them a service checks lives in ids.ts, which the page reads without the checkers. */
+export { lockServiceInvariantIds } from './ids';
 
 export class LockServiceChecker {
   private readonly consistent: boolean;

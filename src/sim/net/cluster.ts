@@ -10,6 +10,8 @@ import { featuresOf, snapshotEveryOf, MAX_NODES, validateConfig, type BugName, t
 import { nodeBugs, nodeFeatures, type NodeFeatures } from '../model/features';
 import { describe, eventLine, sortedIds } from '../model/describe';
 import type { DetailBody, DetailEvent, EventKind, SimEvent } from '../model/events';
+import { DetailLog } from '../model/detailLog';
+import type { CommitRule } from '../model/hotDetails';
 import { MessageQueue } from './messageQueue';
 import { RaftNode, type NodeBugs, type NodeHost } from '../raft/node';
 import { CPythonRandom, randintParams, type RandintParams } from '../model/prng';
@@ -116,19 +118,11 @@ export class Cluster implements NodeHost {
   /**
    * Detail events (the second stream), recorded only while `recordDetails` is on: the CLI with
    * --verbose or --json and the page's viewed run turn it on; the fuzzer, the checker's copy and
-   * the bench leave it off. Either way no draw, message or state changes.
+   * the bench leave it off. Either way no draw, message or state changes. Kept compactly
+   * (detailLog.ts): a reader that comes back for new ones reads `detailLog`.
    */
-  readonly details: DetailEvent[] = [];
+  readonly detailLog = new DetailLog();
   recordDetails = false;
-  /**
-   * Keep only about this many of the newest details (at least this many, at most twice): the
-   * page's viewed run shows only the newest, and every checkpoint copies this array, so an
-   * unbounded one would make each seek and checkpoint cost more the longer the run. The CLI
-   * keeps all (Infinity).
-   */
-  detailLimit = Infinity;
-  /** Details trimmed from the front: the run's index of `details[0]`. */
-  detailsBase = 0;
   readonly sent: Record<string, number> = { RequestVote: 0, VoteReply: 0, AppendEntries: 0, AppendReply: 0 };
   dropped = 0;
   readonly leadersByTerm = new Map<number, string[]>();
@@ -281,26 +275,70 @@ export class Cluster implements NodeHost {
     this.events.push(Object.freeze({ t: this.nowMs, kind, subjects, text, line: eventLine(this.nowMs, text) }));
   }
 
+  /** Every kept detail event as records, oldest first (unpacked afresh on each call: for readers that read once). */
+  get details(): readonly DetailEvent[] {
+    return this.detailLog.toArray();
+  }
+
+  /**
+   * Keep only about this many of the newest details (at least this many, at most twice): the
+   * page's viewed run shows only the newest, and every checkpoint copies what is kept, so an
+   * unbounded log would make each seek and checkpoint cost more the longer the run. The CLI
+   * keeps all (Infinity).
+   */
+  get detailLimit(): number {
+    return this.detailLog.limit;
+  }
+
+  set detailLimit(limit: number) {
+    this.detailLog.limit = limit;
+  }
+
+  /** Details trimmed from the front: the run's index of `details[0]`. */
+  get detailsBase(): number {
+    return this.detailLog.base;
+  }
+
   detail(body: DetailBody): void {
-    const details = this.details;
-    // Frozen like events, so checkpoints share them. Built field by field: an object spread that
-    // adds fields takes V8's slow path, and was most of what recording details cost.
-    details.push(
-      Object.freeze({
-        kind: body.kind,
-        subjects: body.subjects,
-        values: body.values,
-        lines: body.lines,
-        t: this.nowMs,
-        afterEvent: this.events.length,
-      }) as DetailEvent,
+    this.detailLog.push(body, this.nowMs, this.events.length);
+  }
+
+  // The hot kinds, coded without a body (hotDetails.ts).
+
+  leaderAppended(node: string, term: number, index: number, command: Command, noop: boolean): void {
+    this.detailLog.leaderAppended(node, term, index, command, noop, this.nowMs, this.events.length);
+  }
+
+  appendAccepted(node: string, leader: string, term: number, from: number, to: number, added: number): void {
+    this.detailLog.appendAccepted(node, leader, term, from, to, added, this.nowMs, this.events.length);
+  }
+
+  commitAdvanced(
+    node: string,
+    from: number,
+    to: number,
+    term: number,
+    rule: CommitRule,
+    replicas: number | null,
+    majority: number | null,
+    leader: string | null,
+    leaderCommit: number | null,
+    memberCount: boolean,
+  ): void {
+    this.detailLog.commitAdvanced(
+      node,
+      from,
+      to,
+      term,
+      rule,
+      replicas,
+      majority,
+      leader,
+      leaderCommit,
+      memberCount,
+      this.nowMs,
+      this.events.length,
     );
-    if (details.length > 2 * this.detailLimit) {
-      // Trimming in halves keeps the cost per detail constant.
-      const cut = details.length - this.detailLimit;
-      details.splice(0, cut);
-      this.detailsBase += cut;
-    }
   }
 
   recordLeader(term: number, id: string, voters: readonly string[]): void {
@@ -313,14 +351,7 @@ export class Cluster implements NodeHost {
   onCommitted(node: RaftNode, index: number, entry: LogEntry): void {
     const extension = this.extension;
     const result = extension !== null ? extension.apply(node, index, entry) : null;
-    if (this.recordDetails) {
-      this.detail({
-        kind: 'applied',
-        subjects: [node.id],
-        values: { node: node.id, index, term: entry.term, command: entry.command, result },
-        lines: ['apply'],
-      });
-    }
+    if (this.recordDetails) this.detailLog.applied(node.id, index, entry.term, entry.command, result, this.nowMs, this.events.length);
     const observers = this.applyObservers;
     for (let i = 0; i < observers.length; i++) observers[i](node, index, entry, result);
     if (extension !== null) extension.onApplied(node, index, entry, result as ApplyResult);

@@ -9,7 +9,7 @@
 import { describe } from '../model/describe';
 import { backUp, conflictHint } from './fastBackup';
 import type { DetailBody, EventKind } from '../model/events';
-import type { PseudocodeId } from '../model/pseudocodeIds';
+import { recordAppendAccepted, recordCommitAdvanced, recordLeaderAppend, type DetailHost } from '../model/hotDetails';
 import type { NodeBugs, NodeFeatures } from '../model/features';
 import { compactIfDue, installSnapshotFor } from './compaction';
 import { RaftLog } from './log';
@@ -34,7 +34,7 @@ import {
 } from '../model/types';
 
 /** What a node needs from the cluster: time, randomness, the network and the event log. */
-export interface NodeHost {
+export interface NodeHost extends DetailHost {
   readonly nowMs: number;
   readonly heartbeatMs: number;
   /** The shortest election timeout: how long a leader counts as heard from (§6.2, §9.6). */
@@ -54,7 +54,9 @@ export interface NodeHost {
   readonly features: NodeFeatures;
   /**
    * Whether detail events are recorded. Callers test it before building one, so a run that does
-   * not record them pays one boolean read per site and nothing else.
+   * not record them pays one boolean read per site and nothing else. The kinds every entry makes
+   * go through hotDetails.ts's record functions, which reach `detail` only when the host has no
+   * body-free path for them.
    */
   readonly recordDetails: boolean;
   detail(body: DetailBody): void;
@@ -451,14 +453,7 @@ export class RaftNode {
    */
   private appendNoop(): void {
     this.raftLog.append(Object.freeze({ term: this.term, command: NOOP_COMMAND }));
-    if (this.host.recordDetails) {
-      this.host.detail({
-        kind: 'leader-append',
-        subjects: [this.id],
-        values: { node: this.id, term: this.term, index: this.lastLogIndex, command: NOOP_COMMAND },
-        lines: ['leader.noop'],
-      });
-    }
+    if (this.host.recordDetails) recordLeaderAppend(this.host, this.id, this.term, this.lastLogIndex, NOOP_COMMAND, true);
     if (this.host.bugs.noopCommitsAtOnce) {
       // The bug: the no-op (and so everything before it) counts as committed before anyone has it.
       this.commitIndex = this.lastLogIndex;
@@ -754,14 +749,7 @@ export class RaftNode {
     if (this.role !== 'leader') throw new Error(`${this.id} is not the leader`);
     // Frozen: entries never change, so checkpoints (deep copies) share them instead of copying.
     this.raftLog.append(Object.freeze({ term: this.term, command }));
-    if (this.host.recordDetails) {
-      this.host.detail({
-        kind: 'leader-append',
-        subjects: [this.id],
-        values: { node: this.id, term: this.term, index: this.lastLogIndex, command },
-        lines: ['leader.append'],
-      });
-    }
+    if (this.host.recordDetails) recordLeaderAppend(this.host, this.id, this.term, this.lastLogIndex, command, false);
     this.broadcastAppend();
     // Membership: a leader that alone makes its configuration's majority commits at once.
     if (this.membership !== null) this.advanceCommitIndex();
@@ -810,40 +798,25 @@ export class RaftNode {
     const lastNew = prev + entries.length;
     if (this.membership !== null && entries.length > 0) this.refreshConfig(msg.leader);
     if (record && entries.length > 0) {
-      this.host.detail({
-        kind: 'append-accepted',
-        subjects: [this.id, msg.leader],
-        values: {
-          node: this.id,
-          leader: msg.leader,
-          term: this.term,
-          from: prev + 1,
-          to: lastNew,
-          added: lastNew > kept ? lastNew - kept : 0,
-        },
-        lines: ['ae.append-new'],
-      });
+      recordAppendAccepted(this.host, this.id, msg.leader, this.term, prev + 1, lastNew, lastNew > kept ? lastNew - kept : 0);
     }
     if (msg.leaderCommit > this.commitIndex) {
       const from = this.commitIndex;
       this.commitIndex = Math.max(this.commitIndex, Math.min(msg.leaderCommit, lastNew));
       if (record && this.commitIndex > from) {
-        this.host.detail({
-          kind: 'commit-advanced',
-          subjects: [this.id, msg.leader],
-          values: {
-            node: this.id,
-            from,
-            to: this.commitIndex,
-            term: this.term,
-            rule: 'leader-commit',
-            replicas: null,
-            majority: null,
-            leader: msg.leader,
-            leaderCommit: msg.leaderCommit,
-          },
-          lines: ['ae.commit.leader-commit'],
-        });
+        recordCommitAdvanced(
+          this.host,
+          this.id,
+          from,
+          this.commitIndex,
+          this.term,
+          'leader-commit',
+          null,
+          null,
+          msg.leader,
+          msg.leaderCommit,
+          false,
+        );
       }
       this.applyCommitted();
     }
@@ -1145,24 +1118,20 @@ export class RaftNode {
     const earlier = log.termAt(index) !== this.term;
     if (earlier && !this.host.bugs.figure8) return;
     if (this.host.recordDetails) {
-      const lines: PseudocodeId[] = [earlier ? 'commit.earlier-term-by-counting' : 'commit.majority'];
-      if (m !== null) lines.push('member.count');
-      this.host.detail({
-        kind: 'commit-advanced',
-        subjects: [this.id],
-        values: {
-          node: this.id,
-          from: this.commitIndex,
-          to: index,
-          term: this.term,
-          rule: earlier ? 'earlier-term-by-counting' : 'majority',
-          replicas: this.replicasOf(index),
-          majority: this.majority,
-          leader: null,
-          leaderCommit: null,
-        },
-        lines,
-      });
+      const rule = earlier ? 'earlier-term-by-counting' : 'majority';
+      recordCommitAdvanced(
+        this.host,
+        this.id,
+        this.commitIndex,
+        index,
+        this.term,
+        rule,
+        this.replicasOf(index),
+        this.majority,
+        null,
+        null,
+        m !== null,
+      );
     }
     const pendingBefore = m !== null && m.changePending(this.commitIndex);
     this.commitIndex = index;

@@ -13,6 +13,7 @@ import { FieldError } from './FieldError';
 import { ProtocolSettings } from './ProtocolSettings';
 import { LockServiceSettings } from './LockServiceSettings';
 import { keepValidActions } from './keepValidActions';
+import { configWarning } from '../../sim/run/scheduleWarnings';
 
 export { keepValidActions };
 
@@ -41,6 +42,9 @@ function SettingsForm({
     value: f[name],
     onChange: (e: { target: { value: string } }) => setF({ ...f, [name]: e.target.value }),
   });
+  // Legal but hopeless settings (no leader can ever be elected) get a sentence as they are typed.
+  const typed = configFromFields(config, f);
+  const warning = typeof typed === 'string' ? null : configWarning(typed);
   const apply = () => {
     const next = configFromFields(config, f);
     if (typeof next === 'string') {
@@ -88,6 +92,12 @@ function SettingsForm({
         </button>
       </div>
       <FieldError problem={problem} testId="settings-error" />
+      {warning !== null && (
+        <p className="field-warning" data-testid="settings-warning" role="status">
+          <span aria-hidden="true">⚠ </span>
+          {warning}
+        </p>
+      )}
     </form>
   );
 }
