@@ -1123,22 +1123,49 @@ export const TOURS: readonly Tour[] = [
     name: 'redlock-debate',
     title: 'The Redlock debate',
     intro:
-      'Redlock takes one key on a majority of five independent Redis instances, each expiring it by its own wall clock. Kleppmann: its safety rests on clocks. Antirez: it is safe under its stated model. Watch both.',
+      'Redlock takes one key on a majority of five independent Redis instances, each expiring it by its own wall clock. Kleppmann: its safety rests on timing — pauses and clocks. Antirez: it is safe under its stated model. Watch both.',
     config: { ...DEFAULT_CONFIG, nodeIds: ['r1', 'r2', 'r3', 'r4', 'r5'], clientIds: ['A', 'B'], lock: 'redlock' },
     beats: [
       {
         narration:
-          'The network is split: {A} reaches {r1}, {r2} and {r3}; {B} reaches {r4} and {r5}. {A} sets **job** on its three instances with a 10-second TTL: **a majority**, so {A} holds the lock. No instance gives a fencing token.',
-        actions: '@400 partition A,r1,r2,r3 | B,r4,r5; @500 client A acquire job 10000',
+          'Kleppmann’s first story, **a pause**. {A} sets **job** on all five instances with a 2-second TTL: a majority answered in time, so {A} holds the lock. No instance gives a fencing token.',
+        actions: '@500 client A acquire job 2000',
         until: { when: { p: 'clientHolds', client: 'A', key: 'job' } },
         highlight: { client: 'A' },
         expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
       },
       {
         narration:
+          '{A} is about to write its report when it **pauses** for 4 seconds (a stop-the-world GC). Every instance expires **job** by its own clock, and {B} sets it on a majority: {B} holds the lock and writes report=B. No clock misbehaved.',
+        actions: '@700 client A pause 4000; @700 client A write report=A; @3500 client B acquire job 1500; @4000 client B write report=B',
+        until: { when: { p: 'storeValue', store: 'unfenced', key: 'report', value: 'B' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'B', key: 'job' },
+          { p: 'happened', kind: 'key-expired' },
+        ],
+      },
+      {
+        narration:
+          '{A} wakes and sends the write it was about to make, not knowing it slept: the unfenced store takes report=A **over B’s**. Redlock’s check and the write are not one step, so no TTL can close the gap — a fencing token could, and Redlock has none.',
+        until: { when: { p: 'storeValue', store: 'unfenced', key: 'report', value: 'A' }, capMs: 6000 },
+        highlight: { panel: 'stores' },
+        expect: [{ p: 'storeValue', store: 'unfenced', key: 'report', value: 'A' }],
+      },
+      {
+        narration:
+          'Both release **job**. Kleppmann’s second story, **a clock jump**. The network is split: {A} reaches {r1}, {r2} and {r3}; {B} reaches {r4} and {r5}. {A} sets **job** on its three instances with a 10-second TTL: **a majority**, so {A} holds the lock again.',
+        actions:
+          '@6000 client A release job; @6000 client B release job; @6400 partition A,r1,r2,r3 | B,r4,r5; @6500 client A acquire job 10000',
+        until: { when: { p: 'happened', kind: 'client-acquired', subject: 'A', count: 2 } },
+        highlight: { client: 'A' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
           'The split moves: now {r3} is on {B}’s side. Then {r3}’s **wall clock jumps forward** 20 seconds (an NTP step, an operator). By its own clock A’s key is long past its TTL, so {r3} **forgets it** — while {A} still counts 10 seconds.',
-        actions: '@1000 heal; @1000 partition A,r1,r2 | B,r3,r4,r5; @1500 clockjump r3 +20000',
-        until: { when: { p: 'happened', kind: 'key-expired', subject: 'r3' } },
+        actions: '@7000 heal; @7000 partition A,r1,r2 | B,r3,r4,r5; @7500 clockjump r3 +20000',
+        until: { when: { p: 'happened', kind: 'key-expired', subject: 'r3', count: 3 } },
         highlight: { node: 'r3' },
         expect: [
           { p: 'happened', kind: 'clock-jump', subject: 'r3' },
@@ -1148,7 +1175,7 @@ export const TOURS: readonly Tour[] = [
       {
         narration:
           '{B} asks for **job**: {r3}, {r4} and {r5} say yes — **a majority of its own**. Now **two clients hold the lock at once**, each by Redlock’s rules. This is Kleppmann’s point: the safety rests on clocks.',
-        actions: '@2000 client B acquire job 10000',
+        actions: '@8000 client B acquire job 10000',
         until: { when: { p: 'clientHolds', client: 'B', key: 'job' } },
         highlight: { client: 'B' },
         expect: [
@@ -1160,9 +1187,9 @@ export const TOURS: readonly Tour[] = [
         narration:
           '**What if** clocks only **drift**, within the allowance Redlock subtracts from the validity time, and never jump? Rewind: {r3} runs 1% fast instead. It still holds A’s key when {B} asks, so {B} gets only two of five and is told **busy**. One holder: safe, as Antirez says, under that model.',
         branch: {
-          fromBeat: 2,
+          fromBeat: 5,
           change: {
-            actions: '@1000 heal; @1000 partition A,r1,r2 | B,r3,r4,r5; @1500 drift r3 1; @2000 client B acquire job 10000',
+            actions: '@7000 heal; @7000 partition A,r1,r2 | B,r3,r4,r5; @7500 drift r3 1; @8000 client B acquire job 10000',
           },
         },
         until: { when: { p: 'happened', kind: 'client-busy', subject: 'B' } },
@@ -1175,10 +1202,13 @@ export const TOURS: readonly Tour[] = [
       {
         narration:
           'And fencing? {A} writes result=A with **no token**: Redlock has none to give. The **fenced store refuses** it — it has nothing to compare — and the unfenced store takes it. A lock without a fencing token is not mutual exclusion, whatever its TTL says.',
-        actions: '@2600 client A write result=A',
-        until: { atMs: 3000 },
+        actions: '@8600 client A write result=A',
+        until: { atMs: 9000 },
         highlight: { panel: 'stores' },
-        expect: [{ p: 'fencedRefused' }, { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A' }],
+        expect: [
+          { p: 'fencedRefused', count: 3 },
+          { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A' },
+        ],
       },
     ],
   },
