@@ -121,6 +121,29 @@ describe('lock measures in --json (issue 26 item 3)', () => {
     expect(herd).toBeGreaterThanOrEqual(4);
   });
 
+  it('a ZooKeeper watch event that overtakes the reply that set the watch still wakes its waiter (the session is one ordered stream)', () => {
+    // Each message has its own latency here, so a watch can fire while the read that set it is
+    // still on its way back; before the fix such a waiter slept through the release. Over many
+    // seeds, with the herd switch, the release must wake every one of the four waiters.
+    const waiters = ['B', 'C', 'D', 'E'].map((c) => `@800 client ${c} acquire job 20000`).join('; ');
+    const schedule = parseSchedule(`@500 client A acquire job 20000; ${waiters}; @1500 client A release job`);
+    for (let seed = 1; seed <= 40; seed++) {
+      const config = makeConfig({
+        seed,
+        nodeIds: ['n1', 'n2', 'n3'],
+        clientIds: ['A', 'B', 'C', 'D', 'E'],
+        lock: 'zookeeper',
+        lockOptions: ['herd'],
+      });
+      const sim = new Simulation(config, schedule);
+      sim.advanceTo(4000);
+      const released = sim.cluster.events.find((e) => e.kind === 'service-released');
+      expect(released, `seed ${seed}`).toBeDefined();
+      const woken = sim.cluster.events.filter((e) => e.kind === 'watch-fired' && e.t === released!.t);
+      expect({ seed, woken: woken.length }).toEqual({ seed, woken: 4 });
+    }
+  });
+
   it('a run without clients has no lock measures', () => {
     const r = JSON.parse(runSimCli(['--until', '500', '--json']).stdout) as Record<string, unknown>;
     expect(r.overlaps).toBeUndefined();

@@ -396,6 +396,14 @@ export class ZooKeeperDriver implements LockClientDriver {
   /** Its child under each lock node: path and zxid. */
   private readonly mine = new Map<string, { readonly path: string; readonly zxid: number }>();
   private deferred: 'granted' | 'not-found' | null = null;
+  /**
+   * Watch events that arrived before the reply that set the watch. ZooKeeper's session is one TCP
+   * stream, so a client always reads the reply first and then the event (ZooKeeper Programmer's
+   * Guide, "ZooKeeper Watches": a client sees a watch event before the new data, and in order); here
+   * each message has its own latency, so the event can overtake the reply. Remembered, it wakes the
+   * waiter as soon as it starts to wait on that path, instead of being lost.
+   */
+  private readonly early = new Set<string>();
 
   constructor(
     private readonly seat: LockSeat,
@@ -405,6 +413,7 @@ export class ZooKeeperDriver implements LockClientDriver {
 
   start(op: 'acquire' | 'release', key: string, leaseMs: number): void {
     const now = this.cluster.nowMs;
+    this.early.clear();
     this.op = {
       kind: op,
       key,
@@ -498,7 +507,7 @@ export class ZooKeeperDriver implements LockClientDriver {
           o.watching = lockNode(o.key);
           o.retryAt = Infinity;
           this.seat.status = `waits for any change under ${lockNode(o.key)}`;
-          return;
+          return this.wokenEarly();
         }
         o.watching = children[at - 1].path;
         return this.request('exists', rpc({ op: 'exists', id: 0, session: this.session?.id ?? 0, path: o.watching }));
@@ -514,7 +523,7 @@ export class ZooKeeperDriver implements LockClientDriver {
         o.phase = 'wait';
         o.retryAt = Infinity;
         this.seat.status = `waits for ${o.watching ?? '?'} to go`;
-        return;
+        return this.wokenEarly();
       case 'delete':
         this.mine.delete(o.key);
         return this.done(msg.ok ? 'released' : 'not-found');
@@ -526,9 +535,22 @@ export class ZooKeeperDriver implements LockClientDriver {
   /** A watch fired: look at the children again (the recipe's step 2). */
   private onEvent(path: string): void {
     const o = this.op;
-    if (o === null || o.phase !== 'wait' || o.watching !== path) return;
+    if (o === null) return;
+    if (o.phase !== 'wait') {
+      this.early.add(path);
+      return;
+    }
+    if (o.watching !== path) return;
     o.watching = null;
     this.request('children', rpc({ op: 'children', id: 0, session: this.session?.id ?? 0, parent: lockNode(o.key), watch: this.herd }));
+  }
+
+  /** The waiter starts to wait: if the event it waits for already came, it reads again now. */
+  private wokenEarly(): void {
+    const o = this.op;
+    if (o === null || o.watching === null || !this.early.has(o.watching)) return;
+    this.early.clear();
+    this.onEvent(o.watching);
   }
 
   private granted(zxid: number): void {

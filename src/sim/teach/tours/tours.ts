@@ -1245,11 +1245,14 @@ export const TOURS: readonly Tour[] = [
       },
       {
         narration:
-          '**What if** every waiter watches the lock node’s children instead (the **herd** switch)? Rewind: every new child already wakes them all, and the release wakes several at once, all to find only one can win. The chapter’s advice: watch only your predecessor.',
+          '**What if** every waiter watches the lock node’s children instead (the **herd** switch)? Rewind: every new child already wakes whoever was watching, and the release wakes **all four waiters at once** — four notifications, four reads — to find that only one can win. The chapter’s advice: watch only your predecessor.',
         branch: { fromBeat: 1, change: { lockOptions: ['herd'] } },
         until: { atMs: 1600 },
         highlight: { panel: 'locks' },
-        expect: [{ p: 'happened', kind: 'watch-fired', count: 5 }],
+        expect: [
+          { p: 'happened', kind: 'watch-fired', count: 7 },
+          { p: 'not', of: { p: 'happened', kind: 'watch-fired', count: 8 } },
+        ],
       },
     ],
   },
