@@ -71,3 +71,42 @@ describe('Why for the other lock services’ events (issue 26)', () => {
     expect(whyServiceEvent({ t: 1, kind: 'crash', subjects: ['n1'], text: 'n1 crashes', line: '' })).toBeNull();
   });
 });
+
+describe('a server of a service without Raft is drawn and explained as what it is, not as a Raft follower in term 0', () => {
+  it('a Redis primary: its part and the key it holds, in the run view and its Why', () => {
+    const sim = run('seed=3&nodes=1&clients=AB&lock=redis', '@500 client A acquire job 5000', 1000);
+    const view = takeRunView(sim);
+    expect(view.nodes[0].server).toEqual({
+      role: 'primary',
+      holds: 'job: A-1',
+      line: expect.stringContaining('r1: primary (epoch 0), job=A-1'),
+    });
+    const why = explain({ kind: 'node', id: 'r1' }, view, sim.cluster.events);
+    expect(why.title).toBe('What is r1?');
+    expect(why.answer.join(' ')).toContain('It is the Redis primary');
+    expect(why.answer.join(' ')).not.toContain('term 0');
+    expect(why.rule).toContain('Distributed Locks with Redis');
+    expect(why.facts).toContainEqual(['holds', 'job: A-1']);
+  });
+
+  it('Redlock instances, a database primary and replica, gossip members: each its own part; a replica is told apart', () => {
+    const redlock = takeRunView(run('seed=3&clients=AB&lock=redlock', '@500 client A acquire job 5000', 1000));
+    expect(redlock.nodes.map((n) => n.server?.role)).toEqual(['instance', 'instance', 'instance', 'instance', 'instance']);
+    expect(redlock.nodes.filter((n) => n.server?.holds === 'job: A-1').length).toBeGreaterThanOrEqual(3);
+    const pg = takeRunView(run('seed=3&nodes=2&clients=AB&lock=advisory', '@500 client A acquire job 5000', 1000));
+    expect(pg.nodes.map((n) => [n.server?.role, n.server?.holds])).toEqual([
+      ['primary', 'job: A'],
+      ['replica', 'no locks'],
+    ]);
+    const gossip = takeRunView(run('seed=3&nodes=3&clients=AB&lock=gossip', '@500 client A acquire job 5000', 1500));
+    expect(gossip.nodes.map((n) => n.server?.role)).toEqual(['member', 'member', 'member']);
+    expect(gossip.nodes[0].server?.holds).toBe('5/5 alive');
+  });
+
+  it('services on the Raft engine, and the chapter, keep Raft roles: no server facts', () => {
+    for (const flags of ['seed=3&clients=AB', 'seed=3&clients=AB&lock=zookeeper', 'seed=3&clients=AB&lock=etcd']) {
+      const view = takeRunView(run(flags, '@500 client A acquire job 5000', 1000));
+      expect(view.nodes.every((n) => n.server === undefined)).toBe(true);
+    }
+  });
+});

@@ -20,6 +20,13 @@ describe.skipIf(!haveChromium)('the Lock service picker', () => {
       await page.waitForFunction(() => location.search.includes('lock=redis'));
       await page.waitForSelector('[data-node-id="r1"]');
       expect(await page.locator('[data-node-id="n1"]').count()).toBe(0);
+      // A Redis server is drawn as what it is, not as a Raft follower in term 0: no leader to ask
+      // about, no command box for a Raft log, none of Raft's messages in the legend, its keys in Logs.
+      await page.waitForSelector('g.node[data-node-id="r1"][data-server-role="primary"]');
+      expect(await page.locator('g.node[data-node-id="r1"] .node-term').textContent()).toMatch(/^(no keys|job: A-1)$/);
+      expect(await page.getByRole('button', { name: 'Why no leader?' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Submit', exact: true }).count()).toBe(0);
+      expect(await page.getByLabel('Legend').textContent()).not.toContain('RequestVote');
       // The live check copies the run with its trace recorder: every message type of the service has a trace code.
       await page.waitForTimeout(1500);
       expect(await page.getByTestId('invariant-badge').getAttribute('data-state')).toBe('holding');
@@ -29,6 +36,8 @@ describe.skipIf(!haveChromium)('the Lock service picker', () => {
       // Item 3 on the page: the run's measures beside the stores.
       await page.getByRole('tab', { name: /^Stores/ }).click();
       expect(await page.getByTestId('lock-measures').textContent()).toContain('this service has none, so the fenced store cannot help');
+      await page.getByRole('tab', { name: /^Logs/ }).click();
+      expect(await page.getByTestId('server-lines').textContent()).toContain('r1: primary (epoch 0)');
       // Item 2: a clock jump from the page, as the schedule's verb: r1's wall clock steps 20 s forward.
       await page.locator('[data-node-id="r1"]').first().focus();
       await page.getByRole('tab', { name: /^Node/ }).click();

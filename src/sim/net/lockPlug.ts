@@ -69,6 +69,23 @@ export interface LockHost {
 }
 
 /** A lock service's servers (for a service on the Raft engine, the Raft hooks too). */
+/** One server of a service without Raft, as the page draws it. */
+export interface ServerFacts {
+  /** Its part, in its system's word: "primary", "replica", "instance", "member". */
+  readonly role: string;
+  /** What it holds, in a few characters for inside its glyph: "job: A-1", "3 keys", "no keys". */
+  readonly holds: string;
+  /** The same at length, as the CLI's closing line says it (for the node's Why and the servers' panel). */
+  readonly line: string;
+}
+
+/** A few characters for what a server holds: the one key and whose it is, or how many. */
+export function holdsText(entries: readonly (readonly [key: string, value: string])[], none: string): string {
+  if (entries.length === 0) return none;
+  if (entries.length === 1) return `${entries[0][0]}: ${entries[0][1]}`;
+  return `${entries.length} keys`;
+}
+
 export interface LockBackend {
   readonly service: LockServiceName;
   driverFor(seat: LockSeat): LockClientDriver;
@@ -85,6 +102,11 @@ export interface LockBackend {
   onApplied?(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void;
   /** The closing lines of a run: what each server holds (the CLI prints them instead of Raft's for a service without Raft). */
   summaryLines(): string[];
+  /**
+   * A service without Raft: what server `index` is and holds, for the diagram, which would
+   * otherwise draw it as a Raft follower in term 0 (services on the Raft engine leave it out).
+   */
+  serverFacts?(index: number): ServerFacts;
   /** Whether `client`'s write (with its token, or its grant when the service has none) still holds `lockKey` by the service's state. */
   stillHolds(client: string, lockKey: string | null, token: number | null, grant: number | null): boolean;
 }

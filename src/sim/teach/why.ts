@@ -263,9 +263,65 @@ function withServiceEvent(base: Explanation, client: string, events: readonly Si
 
 // -- nodes ----------------------------------------------------------------------------------
 
+/** What each part of a service without Raft does, in its system's terms (issue 26). */
+const SERVER_PARTS: Readonly<Record<string, { readonly text: string; readonly doc?: keyof typeof SERVICE_DOCS }>> = {
+  'redis primary': {
+    text: 'It is the Redis primary: it alone answers SET NX PX and the compare-and-delete of a release, and it expires each key by its own wall clock. With persistence off, a restart forgets every key.',
+    doc: 'redis',
+  },
+  'redis replica': {
+    text: 'It is a replica: it copies the primary’s writes asynchronously, after the primary has already answered. If it hears nothing from the primary for a while it promotes itself, with only what had been copied — a lock granted just before may be missing.',
+    doc: 'redis',
+  },
+  'redlock instance': {
+    text: 'It is one of Redlock’s independent Redis instances: they never talk to each other. A client holds a Redlock when a majority of them said OK within the validity time; each instance expires its keys by its own clock.',
+    doc: 'redlock',
+  },
+  'advisory primary': {
+    text: 'It is the database primary: it holds session-scoped advisory locks in memory, tied to each client’s connection. They are not written to the WAL, so no replica ever has them; the row versions the clients read as tokens are.',
+    doc: 'advisory',
+  },
+  'advisory replica': {
+    text: 'It is a replica: it replays the primary’s WAL (rows, with their versions; never advisory locks). If the WAL stops it promotes itself, and on the new primary every lock is free.',
+    doc: 'advisory',
+  },
+  'gossip member': {
+    text: 'It relays membership gossip: each round it tells a few random members its table of heartbeat counters, and takes a member it has not heard of for a while for dead. There is no lock: a key’s leader is whoever is lowest among those a member believes alive, so two members’ views can name two leaders.',
+  },
+};
+
+/** A server of a service without Raft: what it is and holds, with its system's rule. */
+function whyServer(snap: RunView, n: RunView['nodes'][number], events: readonly SimEvent[]): Explanation {
+  const server = n.server!;
+  const service = snap.lockMeasures?.service ?? 'redis';
+  const part = SERVER_PARTS[`${service} ${server.role}`];
+  const facts: [string, string][] = [
+    ['part', n.alive ? server.role : `down (was ${server.role})`],
+    ['holds', server.holds],
+  ];
+  if (n.driftPct !== 0) facts.push(['clock drift', `${n.driftPct > 0 ? '+' : ''}${n.driftPct}%`]);
+  const answer: string[] = [];
+  if (!n.alive) {
+    const crash = lastEvent(events, 'crash', n.id);
+    answer.push(`${n.id} is down${crash ? ` (it crashed at t=${crash.t} ms)` : ''}: it answers nothing, and messages to it are dropped.`);
+  }
+  answer.push(
+    `${server.line}.`,
+    part?.text ?? 'It is one of the service’s servers.',
+    'This service does not run Raft, so it has no terms, votes or log.',
+  );
+  return {
+    title: `What is ${n.id}?`,
+    answer,
+    rule: part?.doc !== undefined ? SERVICE_DOCS[part.doc] : 'Van Renesse et al., "A Gossip-Style Failure Detection Service" (1998)',
+    facts,
+  };
+}
+
 function whyNode(snap: RunView, id: string, events: readonly SimEvent[]): Explanation {
   const n = nodeOf(snap, id);
   if (!n) return unknown(`Why is ${id} like this?`, `Node ${id}`);
+  if (n.server !== undefined) return whyServer(snap, n, events);
   const size = snap.nodes.length;
   const maj = majorityOf(size);
   const facts: [string, string][] = [

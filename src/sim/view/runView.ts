@@ -2,6 +2,7 @@
  * What the view needs of a run at one instant, as plain structured-clone-able data. The worker
  * posts one of these per animation frame; the UI never reaches into the simulation itself.
  */
+import type { ServerFacts } from '../net/lockPlug';
 import { featuresOf } from '../model/config';
 import { lockMeasures } from './lockMeasures';
 import { commandText } from '../model/describe';
@@ -45,6 +46,12 @@ export interface LockView {
 
 export interface NodeView {
   readonly id: string;
+  /**
+   * A server of a lock service without Raft (Redis, Redlock, the database, gossip: issue 26):
+   * what it is and holds in its system's words. Its Raft fields are then an idle follower's and
+   * mean nothing; absent in every run on Raft.
+   */
+  readonly server?: ServerFacts;
   readonly alive: boolean;
   readonly role: Role;
   readonly term: number;
@@ -253,6 +260,8 @@ export function takeRunView(sim: Simulation): RunView {
   const now = cluster.nowMs;
   const ls = sim.lockService;
   const lead = cluster.features.membership ? cluster.leader() : null;
+  const backend = ls?.backend ?? null;
+  const serverFacts = backend?.serverFacts?.bind(backend);
   const nodes: NodeView[] = cluster.nodes.map((node) => {
     const from = Math.max(0, node.log.length - VIEW_LOG_TAIL);
     const log: LogEntryView[] = [];
@@ -303,6 +312,7 @@ export function takeRunView(sim: Simulation): RunView {
         : {}),
       ...(node.snapshot !== null ? { snapshot: { index: node.snapshot.index, term: node.snapshot.term } } : {}),
       ...(node.membership !== null ? { membership: membershipView(node, lead) } : {}),
+      ...(serverFacts !== undefined ? { server: serverFacts(node.index) } : {}),
     };
   });
   const messages: MessageView[] = cluster.inflight.items.map((env) => ({

@@ -15,7 +15,7 @@
  * primary is not fenced off: cut off but alive, it keeps serving its clients (split brain).
  */
 import type { Cluster } from '../../net/cluster';
-import type { LockBackend, LockClientDriver, LockHost, LockSeat } from '../../net/lockPlug';
+import { holdsText, type LockBackend, type LockClientDriver, type LockHost, type LockSeat, type ServerFacts } from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockServices as say } from '../../model/describe';
 import type { RaftNode } from '../../raft/node';
@@ -246,12 +246,18 @@ export class AdvisoryBackend implements LockBackend {
   }
 
   summaryLines(): string[] {
-    return this.servers.map((s, i) => {
-      const locks = [...s.locks].map(
-        ([key, session]) => `${key} by ${s.sessions.get(session)?.client ?? '?'} (version ${s.tokens.get(key) ?? '?'})`,
-      );
-      return `${s.id}: ${this.cluster.nodes[i].alive ? '' : 'down, '}${s.role} (timeline ${s.timeline}), ${s.sessions.size} session(s), ${locks.length > 0 ? `locks ${locks.join(', ')}` : 'no advisory lock'}`;
-    });
+    return this.servers.map((_, i) => this.serverFacts(i).line);
+  }
+
+  serverFacts(i: number): ServerFacts {
+    const s = this.servers[i];
+    const held = [...s.locks].map(([key, session]) => [key, s.sessions.get(session)?.client ?? '?'] as const);
+    const locks = held.map(([key, client]) => `${key} by ${client} (version ${s.tokens.get(key) ?? '?'})`);
+    return {
+      role: s.role,
+      holds: holdsText(held, 'no locks'),
+      line: `${s.id}: ${this.cluster.nodes[i].alive ? '' : 'down, '}${s.role} (timeline ${s.timeline}), ${s.sessions.size} session(s), ${locks.length > 0 ? `locks ${locks.join(', ')}` : 'no advisory lock'}`,
+    };
   }
 
   stillHolds(client: string, lockKey: string | null, token: number | null): boolean {

@@ -12,7 +12,7 @@
  * PRNG stream (one randbelow per pick).
  */
 import type { Cluster } from '../../net/cluster';
-import type { LockBackend, LockClientDriver, LockHost, LockSeat } from '../../net/lockPlug';
+import type { LockBackend, LockClientDriver, LockHost, LockSeat, ServerFacts } from '../../net/lockPlug';
 import { lockServices as say } from '../../model/describe';
 import type { RaftNode } from '../../raft/node';
 import type { Message, ServiceRpc } from '../../model/types';
@@ -194,6 +194,18 @@ export class GossipBackend implements LockBackend {
       const leads = keys.map((k) => `${k}: ${m.leaderOf(k, now) ?? 'nobody'}`);
       return `${id} believes alive ${alive.join(', ')}${leads.length > 0 ? `; leader of ${leads.join(', ')}` : ''}`;
     });
+  }
+
+  /** A node relays the gossip; what it holds is how many members it believes alive. */
+  serverFacts(i: number): ServerFacts {
+    const m = this.relays[i];
+    const now = this.cluster.localNowMs(this.cluster.nodes[i]);
+    const alive = this.members.filter((x) => m.alive(x, now));
+    return {
+      role: 'member',
+      holds: `${alive.length}/${this.members.length} alive`,
+      line: `${m.id} (a relay) believes alive ${alive.join(', ')}`,
+    };
   }
 
   stillHolds(client: string, lockKey: string | null): boolean {

@@ -10,7 +10,7 @@
  * persistence off).
  */
 import type { Cluster } from '../../net/cluster';
-import type { LockBackend, LockClientDriver, LockHost, LockSeat } from '../../net/lockPlug';
+import { holdsText, type LockBackend, type LockClientDriver, type LockHost, type LockSeat, type ServerFacts } from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockOptionsOf } from '../../model/config';
 import { lockServices as say } from '../../model/describe';
@@ -232,10 +232,21 @@ export class RedisBackend implements LockBackend {
   }
 
   summaryLines(): string[] {
-    return this.instances.map((r, i) => {
-      const keys = r.liveKeys(this.wall(i)).map((k) => `${k.key}=${k.value} until ${Math.round(k.expiresAtMs)}`);
-      return `${r.id}: ${this.node(i).alive ? '' : 'down, '}${r.role} (epoch ${r.epoch}), ${keys.length > 0 ? keys.join(', ') : 'no keys'}`;
-    });
+    return this.instances.map((_, i) => this.serverFacts(i).line);
+  }
+
+  serverFacts(i: number): ServerFacts {
+    const r = this.instances[i];
+    const live = r.liveKeys(this.wall(i));
+    const keys = live.map((k) => `${k.key}=${k.value} until ${Math.round(k.expiresAtMs)}`);
+    return {
+      role: r.role,
+      holds: holdsText(
+        live.map((k) => [k.key, k.value]),
+        'no keys',
+      ),
+      line: `${r.id}: ${this.node(i).alive ? '' : 'down, '}${r.role} (epoch ${r.epoch}), ${keys.length > 0 ? keys.join(', ') : 'no keys'}`,
+    };
   }
 
   stillHolds(client: string, lockKey: string | null, _token: number | null, grant: number | null): boolean {

@@ -9,7 +9,7 @@
  * early (Kleppmann's objection); without persistence a restarted instance forgets every key.
  */
 import type { Cluster } from '../../net/cluster';
-import type { LockBackend, LockClientDriver, LockHost, LockSeat } from '../../net/lockPlug';
+import { holdsText, type LockBackend, type LockClientDriver, type LockHost, type LockSeat, type ServerFacts } from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockOptionsOf } from '../../model/config';
 import { lockServices as say } from '../../model/describe';
@@ -162,15 +162,26 @@ export class RedlockBackend implements LockBackend {
   }
 
   summaryLines(): string[] {
-    return this.instances.map((r, i) => {
-      const keys = r.liveKeys(this.wall(i)).map((k) => `${k.key}=${k.value} until ${Math.round(k.expiresAtMs)}`);
-      const c = this.cluster;
-      const clock =
-        c.driftPct[i] !== 0 || c.clockJumpMs[i] !== 0
-          ? ` (clock ${c.clockJumpMs[i] >= 0 ? '+' : ''}${c.clockJumpMs[i]} ms, drift ${c.driftPct[i]}%)`
-          : '';
-      return `${r.id}: ${c.nodes[i].alive ? '' : 'down, '}${keys.length > 0 ? keys.join(', ') : 'no keys'}${clock}`;
-    });
+    return this.instances.map((_, i) => this.serverFacts(i).line);
+  }
+
+  serverFacts(i: number): ServerFacts {
+    const r = this.instances[i];
+    const live = r.liveKeys(this.wall(i));
+    const keys = live.map((k) => `${k.key}=${k.value} until ${Math.round(k.expiresAtMs)}`);
+    const c = this.cluster;
+    const clock =
+      c.driftPct[i] !== 0 || c.clockJumpMs[i] !== 0
+        ? ` (clock ${c.clockJumpMs[i] >= 0 ? '+' : ''}${c.clockJumpMs[i]} ms, drift ${c.driftPct[i]}%)`
+        : '';
+    return {
+      role: 'instance',
+      holds: holdsText(
+        live.map((k) => [k.key, k.value]),
+        'no keys',
+      ),
+      line: `${r.id}: ${c.nodes[i].alive ? '' : 'down, '}${keys.length > 0 ? keys.join(', ') : 'no keys'}${clock}`,
+    };
   }
 
   stillHolds(_client: string, lockKey: string | null, _token: number | null, grant: number | null): boolean {
