@@ -1,5 +1,5 @@
 /** The search: swarm runs one after another until one fails, then its schedule shrunk. */
-import { featuresOf, type BugName, type LockServiceName, type SimConfig } from '../../model/config';
+import { featuresOf, runsRaft, type BugName, type LockServiceName, type SimConfig } from '../../model/config';
 import type { FeatureName, SometimesId } from '../../model/features';
 import type { Violation } from '../invariants';
 import type { Seed } from '../../model/prng';
@@ -59,6 +59,8 @@ export interface FuzzResult {
   readonly busiestSecond: number;
   /** Runs in which two clients believed they held one lock at once (findings; issue 26). */
   readonly overlapRuns: number;
+  /** Runs whose servers ran Raft (every situation the reachability report names is Raft's). */
+  readonly raftRuns: number;
 }
 
 /**
@@ -74,7 +76,8 @@ export function* fuzz(options: FuzzOptions): Generator<FuzzProgress, FuzzResult,
   const featureRuns = new Map<FeatureName, number>();
   let busiestSecond = 0;
   let overlapRuns = 0;
-  const tally = () => ({ reached, featureRuns, busiestSecond, overlapRuns });
+  let raftRuns = 0;
+  const tally = () => ({ reached, featureRuns, busiestSecond, overlapRuns, raftRuns });
   const onRunProgress = options.onRunProgress;
   for (let run = 0; run < options.runs; run++) {
     const outcome = fuzzRun(options.seed, run, bugs, duration, options.features ?? 'swarm', [], {
@@ -87,6 +90,7 @@ export function* fuzz(options: FuzzOptions): Generator<FuzzProgress, FuzzResult,
     for (const f of featuresOf(outcome.config)) featureRuns.set(f, (featureRuns.get(f) ?? 0) + 1);
     if (outcome.busiestSecond > busiestSecond) busiestSecond = outcome.busiestSecond;
     if (outcome.overlaps > 0) overlapRuns++;
+    if (runsRaft(outcome.config)) raftRuns++;
     yield { phase: 'search', runsDone: run + 1, runs: options.runs, findings, last: outcome };
     const violation = outcome.violation;
     if (violation === null) continue;
