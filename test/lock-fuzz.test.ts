@@ -136,6 +136,16 @@ describe('slips the fuzzer found in the services, kept fixed', () => {
     expect(replay(config, parseSchedule(text), 11_001)).toBeNull();
   });
 
+  it('the database’s row versions count per key: a write with version 1 of k1 is checked against the grant of k1, not of k2', () => {
+    // C took k2 with version 1 and B took k1 with version 1; the fencing-order check took B's
+    // write for one with C's token, as if tokens were global as the chapter's counter is.
+    const { config, text } = sim(
+      'seed=2529547152&nodes=1&timeout=226-412&heartbeat=33&latency=5-24&clients=ABCD&lock=advisory',
+      '@7286 client C acquire k2 32; @7883 client B acquire k1 33; @7883 client B write k1=B18',
+    );
+    expect(replay(config, parseSchedule(text), 11_001)).toBeNull();
+  });
+
   it('a client that has asked to release a lock no longer believes it holds it, while the answer is on its way', () => {
     // B released k1 at 7695 ms; the delete committed and A was granted at 8607 ms while B's answer
     // was still lost: counting B as a holder until then reported two holders within their leases.
