@@ -18,6 +18,7 @@ import { Simulation } from '../sim/run/simulation';
 import { UsageError, parseFlags, wholeNumber } from './args';
 import { benchFuzz } from './benchFuzz';
 import { benchHistory } from './benchHistory';
+import { benchImport } from './benchImport';
 import { benchSeek } from './benchSeek';
 import { benchExperimentCli, benchExperimentPage } from './benchExperiment';
 
@@ -208,6 +209,7 @@ export function runBench(argv: readonly string[], out: (line: string) => void, e
   if (!benchFuzz(out).met) missed++;
   if (benchSeek(out).maxMs >= 50) missed++;
   if (!benchHistory(out).met) missed++;
+  if (!benchImport(out).met) missed++;
   // Experiments (issue 16): the CLI's sweep here; the page's in Chromium after (async, see below).
   if (!benchExperimentCli(out).met) missed++;
   return strict && missed > 0 ? 1 : 0;
