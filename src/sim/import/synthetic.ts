@@ -208,3 +208,103 @@ export function syntheticEdn(options: SyntheticOptions): string {
   );
   return '[' + lines.join('\n ') + ']\n';
 }
+
+export interface SyntheticTraceOptions {
+  readonly seed: number;
+  /** Node ids ("1", "2", "3"). */
+  readonly nodes?: number;
+  /** Rounds of replication after the first election. */
+  readonly rounds?: number;
+  /** Plant a second leader in the first term (a violation of §5.2's Election Safety). */
+  readonly twoLeaders?: boolean;
+}
+
+/**
+ * An etcd raft state trace (NDJSON, formats.md §4) of a small cluster: node 1 wins term 1, then
+ * replicates one entry per round to every follower (heartbeats between), committing each once a
+ * majority acknowledged; some messages are lost (sent, never received). `twoLeaders` makes the
+ * last node also become leader of term 1 halfway, which the trace's invariants must catch.
+ */
+export function syntheticRaftTrace(options: SyntheticTraceOptions): string {
+  const rng = new CPythonRandom(options.seed);
+  const n = options.nodes ?? 3;
+  const rounds = options.rounds ?? 12;
+  const ids = Array.from({ length: n }, (_, i) => String(i + 1));
+  const conf = [ids, []];
+  const state = new Map(ids.map((id) => [id, { term: 0, vote: '0', commit: 0, role: 'StateFollower', log: 0 }]));
+  const lines: string[] = [];
+  let ts = 1000;
+  const emit = (name: string, nid: string, msg?: Record<string, unknown>, prop?: Record<string, unknown>) => {
+    const s = state.get(nid) as { term: number; vote: string; commit: number; role: string; log: number };
+    ts += rng.randint(1, 4) / 1000;
+    const event = {
+      name,
+      nid,
+      state: { term: s.term, vote: s.vote, commit: s.commit },
+      role: s.role,
+      log: s.log,
+      conf,
+      ...(msg ? { msg: { entries: 0, logTerm: 0, index: 0, commit: 0, vote: '0', reject: false, rejectHint: 0, ...msg } } : {}),
+      ...(prop ? { prop } : {}),
+    };
+    lines.push(JSON.stringify({ level: 'debug', ts: Number(ts.toFixed(6)), msg: 'trace', event }));
+  };
+  const set = (nid: string, fields: Partial<{ term: number; vote: string; commit: number; role: string; log: number }>) =>
+    Object.assign(state.get(nid) as object, fields);
+  for (const id of ids) emit('InitState', id);
+  // The election of term 1.
+  set('1', { term: 1, vote: '1', role: 'StateCandidate' });
+  emit('BecomeCandidate', '1');
+  for (const to of ids.slice(1)) {
+    const m = { type: 'MsgVote', term: 1, from: '1', to };
+    emit('SendRequestVoteRequest', '1', m);
+    set(to, { term: 1, vote: '1' });
+    emit('ReceiveRequestVoteRequest', to, m);
+    const r = { type: 'MsgVoteResp', term: 1, from: to, to: '1' };
+    emit('SendRequestVoteResponse', to, r);
+    emit('ReceiveRequestVoteResponse', '1', r);
+  }
+  set('1', { role: 'StateLeader', log: 1 });
+  emit('BecomeLeader', '1');
+  const other = ids[n - 1];
+  for (let round = 1; round <= rounds; round++) {
+    if (options.twoLeaders && round === Math.ceil(rounds / 2)) {
+      set(other, { role: 'StateLeader', vote: other });
+      emit('BecomeLeader', other);
+      set(other, { role: 'StateFollower', vote: '1' });
+      emit('BecomeFollower', other);
+    }
+    const leader = state.get('1') as { log: number; commit: number };
+    const index = leader.log;
+    set('1', { log: index + 1 });
+    emit('Replicate', '1');
+    let acks = 1;
+    for (const to of ids.slice(1)) {
+      const app = { type: 'MsgApp', term: 1, from: '1', to, entries: 1, logTerm: 1, index, commit: leader.commit };
+      emit('SendAppendEntriesRequest', '1', app, { match: index, next: index + 1 });
+      // One message in eight is lost: sent, never received.
+      if (rng.random() < 0.125) continue;
+      set(to, { log: index + 1, commit: leader.commit });
+      emit('ReceiveAppendEntriesRequest', to, app);
+      const resp = { type: 'MsgAppResp', term: 1, from: to, to: '1', index: index + 1 };
+      emit('SendAppendEntriesResponse', to, resp);
+      if (rng.random() < 0.1) continue;
+      emit('ReceiveAppendEntriesResponse', '1', resp);
+      acks++;
+    }
+    if (acks * 2 > n) {
+      set('1', { commit: index + 1 });
+      emit('Commit', '1');
+    }
+    for (const to of ids.slice(1)) {
+      const hb = { type: 'MsgHeartbeat', term: 1, from: '1', to, commit: (state.get('1') as { commit: number }).commit };
+      emit('SendAppendEntriesRequest', '1', hb);
+      set(to, { commit: Math.min((state.get(to) as { log: number }).log, hb.commit) });
+      emit('ReceiveAppendEntriesRequest', to, hb);
+      const hr = { type: 'MsgHeartbeatResp', term: 1, from: to, to: '1' };
+      emit('SendAppendEntriesResponse', to, hr);
+      emit('ReceiveAppendEntriesResponse', '1', hr);
+    }
+  }
+  return lines.join('\n') + '\n';
+}

@@ -542,7 +542,9 @@ export const imported = {
         ? `the only write of ${value} (line ${writers[0].line}) began after it returned`
         : `every write of ${value} began after it returned`;
     }
-    return `no write of ${value} (${writers.map((w) => `line ${w.line}`).join(', ')}) can be ordered just before it without breaking another operation`;
+    const at = writers.map((w) => w.line);
+    const where = at.length === 1 ? `line ${at[0]}` : `lines ${at.slice(0, -1).join(', ')} and ${at[at.length - 1]}`;
+    return `no write of ${value} (${where}) can be ordered just before it without breaking another operation`;
   },
   readCulprit: (value: string, when: string, held: readonly string[], source: string) =>
     held.length === 0
