@@ -1,5 +1,5 @@
 /** The page: controls on top, the diagram on the left, panels and the event log on the right (on a phone: diagram first, panels as a sheet below). */
-import { memo, useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { lazy, memo, Suspense, useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { ClientsPanel } from './panels/ClientsPanel';
 import { EventLogPanel } from './panels/EventLogPanel';
 import { LockTablePanel } from './panels/LockTablePanel';
@@ -36,6 +36,10 @@ import { DiagramTextContext } from './present/diagramText';
 import { usePresenterKeys } from './present/presenterKeys';
 // The Experiments view (src/ui/experiments).
 import { ExperimentsButton, ExperimentsView, useExperimentsOpen } from './experiments/ExperimentsView';
+// Other tools' files (src/ui/importer): the screen, its readers and checker load only when one is opened.
+import { useImportedFile } from './importer/importStore';
+import { listenForDroppedFiles } from './importer/openFile';
+const ImportScreen = lazy(() => import('./importer/ImportView'));
 
 const TAB_TITLES: Record<SideTab, string> = {
   clients: 'Clients',
@@ -225,19 +229,22 @@ export function App() {
   const pageMode = useLab((s) => s.pageMode);
   const presenting = useLab((s) => s.presenting);
   const experiments = useExperimentsOpen();
-  // With the Experiments view over the run, Space and the arrows belong to its form, not the hidden run.
-  const runKeys = presenting || !experiments;
+  const imported = useImportedFile() !== null;
+  // With the Experiments view (or an imported file) over the run, Space and the arrows belong to it, not the hidden run.
+  const runKeys = presenting || (!experiments && !imported);
   useKeyboardShortcuts(bridge, runKeys);
   usePresenterKeys(bridge, runKeys);
-  // Nor does the hidden run play on, taking a core from the experiment's workers.
+  // A file dropped anywhere on the page opens: a run file replays, another tool's file is imported.
+  useEffect(() => (pageMode === 'embed' ? undefined : listenForDroppedFiles(bridge)), [bridge, pageMode]);
+  // Nor does the hidden run play on, taking a core from the experiment's (or the import's) workers.
   useEffect(() => {
-    if (!experiments || presenting) return;
+    if ((!experiments && !imported) || presenting) return;
     const stop = () => {
       if (bridge.store.getState().frame.playing) bridge.pause();
     };
     stop();
     return bridge.store.subscribe(stop);
-  }, [experiments, presenting, bridge]);
+  }, [experiments, imported, presenting, bridge]);
   if (pageMode === 'embed') return <EmbedView />;
   if (presenting) {
     return (
@@ -249,6 +256,15 @@ export function App() {
           </aside>
         }
       />
+    );
+  }
+  if (imported) {
+    return (
+      <div className="app app-import">
+        <Suspense fallback={<p role="status">Opening the file…</p>}>
+          <ImportScreen />
+        </Suspense>
+      </div>
     );
   }
   if (experiments) {
