@@ -248,6 +248,7 @@ export type DetailBody =
     >
   | DetailOf<'removed-leader-steps-down', { node: string; term: number; index: number; voters: readonly string[] }>
   | DetailOf<'not-campaigning', { node: string; term: number; voters: readonly string[] }>
+  | DetailOf<'timeout-now-ignored', { node: string; leader: string; term: number; voters: readonly string[] }>
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
   | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
   | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>
