@@ -219,4 +219,11 @@ describe("etcd raft's state trace", () => {
       'leader 1',
     ]);
   });
+
+  it('reads a trace longer than a call takes arguments (no Math.min(...lines)): 150,000 lines', () => {
+    const one = (i: number) => line({ ts: i / 1000, name: 'Ready', nid: '1', term: 1, vote: '1' });
+    const f = readEtcdTrace(Array.from({ length: 150_000 }, (_, i) => one(i)).join('\n'));
+    expect(f.events.length).toBe(150_000);
+    expect(f.endMs).toBeCloseTo(149_999, 3);
+  });
 });

@@ -155,8 +155,8 @@ export function readPorcupine(text: string): PorcupineReport {
 
   // Times are Porcupine's units (often nanoseconds): shown in ms from the first call.
   const all = parts.flatMap((p) => p.History);
-  const t0 = all.length === 0 ? 0 : Math.min(...all.map((o) => o.Start));
-  const t1 = all.length === 0 ? 0 : Math.max(...all.map((o) => o.End));
+  const t0 = all.length === 0 ? 0 : all.reduce((m, o) => Math.min(m, o.Start), Infinity);
+  const t1 = all.length === 0 ? 0 : all.reduce((m, o) => Math.max(m, o.End), -Infinity);
   const scale = t1 - t0 > 1e9 ? 1e-6 : 1;
   // Events in time order; at equal times a call comes first (Porcupine counts them concurrent).
   type Ev = { t: number; call: boolean; p: number; j: number };
