@@ -227,7 +227,7 @@ function traceResult(file: string, t: EtcdTrace): { json: FileResult; line: stri
   ];
   const detail = ok
     ? notes.join(' ')
-    : `${t.violations.length} violation${t.violations.length === 1 ? '' : 's'}: ${t.violations[0].sentence}${t.violations.length > 1 ? ` (and ${t.violations.length - 1} more)` : ''} ${notes.join(' ')}`.trim();
+    : `${t.violations.length} violation${t.violations.length === 1 ? '' : 's'}: ${t.violations[0].sentence.replace(/\.$/, '')}${t.violations.length > 1 ? ` (and ${t.violations.length - 1} more)` : ''}. ${notes.join(' ')}`.trim();
   const json: FileResult = {
     file,
     format: FORMAT_NAMES['etcd-trace'],
