@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { checkImported } from '../src/sim/import/checkImported';
 import { readJepsenEdn } from '../src/sim/import/jepsenEdn';
 import { readJepsenLog } from '../src/sim/import/jepsenLog';
-import { syntheticCorpus } from '../src/sim/import/synthetic';
+import { syntheticCorpus, syntheticEdn } from '../src/sim/import/synthetic';
 import {
   casRegisterModel,
   multiRegisterModel,
@@ -182,6 +182,36 @@ describe('CAS register (read, write, cas [expected new])', () => {
     // The minimal subset keeps the write of 1 (a read alone, with nobody writing its value, would
     // fail too, but would not say why it was stale), the write that overwrote it and the read.
     expect(v.subset).toEqual([0, 1, 2]);
+    expect(v.minimal).toBe(true);
+  });
+
+  it('the subset is shrunk within the failing prefix: a write of the value after it does not keep the whole prefix "minimal"', () => {
+    // The read of 2 returns (line 8) before the only write of 2 begins (line 9): the failing prefix
+    // holds no writer of 2, so the read alone is the subset, not everything before it.
+    const v = check([
+      [0, 'invoke', 'write', '1'],
+      [0, 'ok', 'write', '1'],
+      [1, 'invoke', 'cas', '[0 3]'],
+      [1, 'fail', 'cas', '[0 3]'],
+      [2, 'invoke', 'write', '4'],
+      [2, 'ok', 'write', '4'],
+      [3, 'invoke', 'read', 'nil'],
+      [3, 'ok', 'read', '2'],
+      [0, 'invoke', 'write', '2'],
+      [0, 'ok', 'write', '2'],
+    ]);
+    expect(v.sentence).toBe('read of 2 at line 8: the register held 4 then; the only write of 2 (line 9) began after it returned');
+    expect(v.subset).toEqual([3]);
+    expect(v.minimal).toBe(true);
+  });
+
+  it("the subset keeps the sentence's operation, not another failure the prefix also holds", () => {
+    // A generated history whose failing prefix holds two failures: the read of 3 the search is
+    // stuck on (every write of 3 began after it returned), and a read of 4 whose only source is an
+    // indeterminate cas from 3. The subset is about the sentence's read, not the other one.
+    const v = checkImported(readJepsenEdn(syntheticEdn({ seed: 6, ops: 40, threads: 5, corrupt: true })));
+    expect(v.sentence).toMatch(/^read of 3 at [\d.]+ ms: .*every write of 3 began after it returned$/);
+    expect(v.subset).toEqual([v.culprit]);
     expect(v.minimal).toBe(true);
   });
 

@@ -174,11 +174,14 @@ interface Part<S, I> {
   /** The culprit sentence for an operation never placed, given the states it was tried in. */
   readonly culprit: (op: ImportedOp, held: readonly S[]) => string;
   /**
-   * Whether a subset still explains itself: every value a kept read (or cas) saw still has a
-   * kept writer when the history had one. Without it the smallest failing subset of a stale read
-   * would be the read alone ("nobody wrote 1"), which says nothing about why it was stale.
+   * Whether a subset of `from` (the operations the shrink starts with) still explains itself:
+   * every value a kept read (or cas) saw still has a kept writer when `from` had one. Without it
+   * the smallest failing subset of a stale read would be the read alone ("nobody wrote 1"), which
+   * says nothing about why it was stale. Judged against `from`, not the whole history: the shrink
+   * starts from the failing prefix, and a writer after it (a read of 2 returned before the only
+   * write of 2 began) would otherwise forbid every removal and leave the whole prefix "minimal".
    */
-  readonly readable?: (ops: readonly CheckOp<I>[]) => boolean;
+  readonly readable?: (from: readonly CheckOp<I>[]) => (ops: readonly CheckOp<I>[]) => boolean;
 }
 
 interface Built {
@@ -244,19 +247,21 @@ function registerPart(
     ops.filter(
       (o) => o.type !== 'fail' && ((o.f === 'write' && values.id(valueOf(o.invokeValue)) === v) || (o.f === 'cas' && casPair(o)[1] === v)),
     );
-  const produced = new Set<number>();
-  for (const c of out) if (c.input.kind === 'write') produced.add(c.input.value);
-  for (const c of out) if (c.input.kind === 'cas' && c.input.ok !== false) produced.add(c.input.to);
-  const readable = (sub: readonly CheckOp<RegisterOp>[]) => {
-    const have = new Set<number>([initialId]);
-    for (const c of sub) {
-      if (c.input.kind === 'write') have.add(c.input.value);
-      else if (c.input.kind === 'cas' && c.input.ok !== false) have.add(c.input.to);
-    }
-    return sub.every((c) => {
-      const seen = c.input.kind === 'read' ? c.input.value : c.input.kind === 'cas' && c.input.ok === true ? c.input.from : null;
-      return seen === null || !produced.has(seen) || have.has(seen);
-    });
+  const readable = (from: readonly CheckOp<RegisterOp>[]) => {
+    const produced = new Set<number>();
+    for (const c of from) if (c.input.kind === 'write') produced.add(c.input.value);
+    for (const c of from) if (c.input.kind === 'cas' && c.input.ok !== false) produced.add(c.input.to);
+    return (sub: readonly CheckOp<RegisterOp>[]) => {
+      const have = new Set<number>([initialId]);
+      for (const c of sub) {
+        if (c.input.kind === 'write') have.add(c.input.value);
+        else if (c.input.kind === 'cas' && c.input.ok !== false) have.add(c.input.to);
+      }
+      return sub.every((c) => {
+        const seen = c.input.kind === 'read' ? c.input.value : c.input.kind === 'cas' && c.input.ok === true ? c.input.from : null;
+        return seen === null || !produced.has(seen) || have.has(seen);
+      });
+    };
   };
   return {
     key,
@@ -293,10 +298,14 @@ function mutexPart(ops: readonly ImportedOp[], owned: boolean): Part<number, Mut
   }
   const text = (s: number) => (s === 0 ? 'free' : owned ? `held by ${s - 1}` : 'held');
   // A kept release keeps an acquire (by its owner, for the mutex with owners) when the history had one.
-  const acquirers = new Set(out.filter((c) => c.input.kind === 'acquire').map((c) => (owned ? c.input.owner : 0)));
-  const readable = (sub: readonly CheckOp<MutexOp>[]) => {
-    const have = new Set(sub.filter((c) => c.input.kind === 'acquire').map((c) => (owned ? c.input.owner : 0)));
-    return sub.every((c) => c.input.kind !== 'release' || !acquirers.has(owned ? c.input.owner : 0) || have.has(owned ? c.input.owner : 0));
+  const readable = (from: readonly CheckOp<MutexOp>[]) => {
+    const acquirers = new Set(from.filter((c) => c.input.kind === 'acquire').map((c) => (owned ? c.input.owner : 0)));
+    return (sub: readonly CheckOp<MutexOp>[]) => {
+      const have = new Set(sub.filter((c) => c.input.kind === 'acquire').map((c) => (owned ? c.input.owner : 0)));
+      return sub.every(
+        (c) => c.input.kind !== 'release' || !acquirers.has(owned ? c.input.owner : 0) || have.has(owned ? c.input.owner : 0),
+      );
+    };
   };
   return {
     key: null,
@@ -511,7 +520,11 @@ function explain<S, I>(part: Part<S, I>, h: ImportedHistory, budget: Budget): Ex
   const prefix = { events: before.length, of: positions.length, line, sentence: say.prefix(line, culpritOp.retLine, part.key) };
   // The minimal subset, from the failing prefix (the history through the stuck return).
   const failing = prefixOf(part.ops, positions, before.length + 1);
-  const shrunk = shrinkByChunks(part.model, failing, budget, search, part.readable);
+  // The subset keeps the culprit, so it shows why the sentence's operation can never be placed
+  // (not another failure the prefix also holds).
+  const readable = part.readable?.(failing);
+  const keeps = (sub: readonly CheckOp<I>[]) => sub.some((o) => o.id === stuckOp.id) && (readable === undefined || readable(sub));
+  const shrunk = shrinkByChunks(part.model, failing, budget, search, keeps);
   return {
     sentence,
     culprit: culpritOp.id,

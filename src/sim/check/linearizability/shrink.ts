@@ -87,8 +87,10 @@ export function shrinkByChunks<S, I>(
       const r = linearize(model, trial, budget, options);
       if (r.result === 'unknown') return { ids: current.map((o) => o.id), minimal: false };
       if (r.result === 'fail') {
-        // Operations are in call order: what the search never reached is a suffix.
-        current = trial.filter((o) => o.call <= r.reach);
+        // Operations are in call order: what the search never reached is a suffix (dropped
+        // unless that would leave a subset the caller cannot read, say one without its culprit).
+        const reached = trial.filter((o) => o.call <= r.reach);
+        current = reached.length < trial.length && readable(reached) ? reached : trial;
         removed = true;
         end = Math.min(start, current.length);
       } else end = start;
