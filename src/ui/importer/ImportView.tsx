@@ -21,6 +21,7 @@ import { pngFromSvg, svgSize } from '../spacetime/pngFromSvg';
 import type { TimeWindow } from '../spacetime/geometry';
 import { downloadBlob, downloadText } from '../export/download';
 import { MARK_NAMES } from '../spacetime/marks';
+import { Legend } from '../diagram/Legend';
 import { closeImportedFile, useImportedFile, type ImportFile } from './importStore';
 import './importer.css';
 
@@ -483,10 +484,11 @@ const ImportHistory = memo(function ImportHistory({
         {op ? `${op.text} — ${stateLine(op)}` : 'Hover over an operation for the state before and after it in the linearization found.'}
       </p>
       <div className="import-history-scroll">
+        {/* As wide as the panel (the viewBox scales), so a wide screen gets larger bars and labels, not a margin. */}
         <svg
           viewBox={`0 0 ${LEFT + WIDTH + 12} ${height}`}
-          width={LEFT + WIDTH + 12}
-          height={height}
+          width="100%"
+          style={{ maxWidth: `${Math.round((LEFT + WIDTH + 12) * 1.6)}px` }}
           role="group"
           aria-label={`Operations of ${rows.length} processes`}
         >
@@ -599,7 +601,10 @@ function Violations({ view, onShow }: { view: ImportedView; onShow: (ms: number)
           </li>
         ))}
         <li>a cross at an arrow's end: sent and never received in the trace (dropped)</li>
+        <li>a lane's band: the node's role (its term written where it changes)</li>
+        <li>short ticks beside a lane: heartbeats, folded (Heartbeats: shown draws each as an arrow)</li>
       </ul>
+      <Legend />
     </div>
   );
 }

@@ -201,7 +201,9 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
     ctx.translate(-m.x, -m.y);
   }
   ctx.textAlign = 'left';
-  for (const m of scene.marks) {
+  // A violation's label is placed first: where a commit's label would cover it, the commit's gives way.
+  const byWeight = [...scene.marks.filter((m) => m.kind === 'violation'), ...scene.marks.filter((m) => m.kind !== 'violation')];
+  for (const m of byWeight) {
     const text = markLabel(m.kind, m.text);
     const x = m.kind === 'nemesis' ? AXIS_GUTTER + 4 : m.x + 10;
     const y = m.kind === 'nemesis' ? m.y - 8 : m.y;
