@@ -37,6 +37,15 @@ const HISTORY = `; a register that reads a value nobody wrote
  {:process 2, :type :info,   :f :cas,   :value [1 2], :time 12000000}]
 `;
 
+// Process 1 releases a lock process 0 holds, then acquires it: fine for Knossos's ownerless mutex, not with owners.
+const MUTEX = `{:process 0, :type :invoke, :f :acquire, :value nil}
+{:process 0, :type :ok, :f :acquire, :value nil}
+{:process 1, :type :invoke, :f :release, :value nil}
+{:process 1, :type :ok, :f :release, :value nil}
+{:process 1, :type :invoke, :f :acquire, :value nil}
+{:process 1, :type :ok, :f :acquire, :value nil}
+`;
+
 describe.skipIf(!haveChromium)("importing other tools' files", () => {
   it('a Jepsen history dropped on the page: the verdict, the sentence, the subset outlined, :info drawn as its own kind, hover shows the states', async () => {
     await withPage(site, async (page, errors) => {
@@ -72,15 +81,31 @@ describe.skipIf(!haveChromium)("importing other tools' files", () => {
       // Back to the lab: the simulated run is still there.
       await page.getByRole('button', { name: '← Back to the lab' }).click();
       await page.waitForSelector('[data-testid="clock"]');
+      // A file that does not say which model (acquire/release fit two mutexes): a picker, then the verdict names the one used.
+      await dropFile(page, 'mutex.edn', MUTEX);
+      await page.getByTestId('import-error').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('import-error').textContent()).toContain('fit two mutexes');
+      await page.getByLabel("Lockstep's mutex with owners").check();
+      await page.getByRole('button', { name: 'Check again' }).click();
+      await page.getByTestId('import-verdict').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('import-verdict').getAttribute('data-result')).toBe('bad');
+      expect(await page.getByTestId('import-verdict').textContent()).toContain("Lockstep's mutex with owners");
       expect(errors).toEqual([]);
     });
   });
 
-  it('an etcd raft trace: node lanes and messages, dropped sends, commits and the violation as a landmark with its Why', async () => {
+  it('an etcd raft trace opened with Import…: node lanes and messages, dropped sends, commits and the violation as a landmark with its Why', async () => {
     await withPage(site, async (page, errors) => {
       await page.goto(site.url);
       await page.waitForSelector('[data-testid="clock"]');
-      await dropFile(page, 'raft.ndjson', syntheticRaftTrace({ seed: 3, twoLeaders: true }));
+      // This time with Import… (the file picker) rather than a drop.
+      await page
+        .getByTestId('import-file')
+        .setInputFiles({
+          name: 'raft.ndjson',
+          mimeType: 'application/x-ndjson',
+          buffer: Buffer.from(syntheticRaftTrace({ seed: 3, twoLeaders: true })),
+        });
       const verdict = page.getByTestId('import-verdict');
       await verdict.waitFor({ timeout: 30_000 });
       expect(await verdict.getAttribute('data-result')).toBe('bad');
