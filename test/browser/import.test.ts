@@ -5,6 +5,7 @@
  * the minimal failing subset outlined, the state before and after on hover; the trace's lanes,
  * dropped messages and the violation's landmark with its Why.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { haveChromium, useBrowserSite, withPage } from './site';
@@ -99,13 +100,11 @@ describe.skipIf(!haveChromium)("importing other tools' files", () => {
       await page.goto(site.url);
       await page.waitForSelector('[data-testid="clock"]');
       // This time with Import… (the file picker) rather than a drop.
-      await page
-        .getByTestId('import-file')
-        .setInputFiles({
-          name: 'raft.ndjson',
-          mimeType: 'application/x-ndjson',
-          buffer: Buffer.from(syntheticRaftTrace({ seed: 3, twoLeaders: true })),
-        });
+      await page.getByTestId('import-file').setInputFiles({
+        name: 'raft.ndjson',
+        mimeType: 'application/x-ndjson',
+        buffer: Buffer.from(syntheticRaftTrace({ seed: 3, twoLeaders: true })),
+      });
       const verdict = page.getByTestId('import-verdict');
       await verdict.waitFor({ timeout: 30_000 });
       expect(await verdict.getAttribute('data-result')).toBe('bad');
@@ -130,6 +129,14 @@ describe.skipIf(!haveChromium)("importing other tools' files", () => {
         .first()
         .click();
       await page.waitForFunction((b) => document.querySelector('.spacetime-window')?.textContent !== b, before);
+      // The view as SVG (what a share link cannot carry): the file's title, the landmark and its key.
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'View as SVG' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe('raft-spacetime.svg');
+      const svg = readFileSync((await file.path()) as string, 'utf8');
+      expect(svg).toContain('<title>Lockstep: raft.ndjson (etcd raft&apos;s state trace (NDJSON))</title>');
+      expect(svg).toContain('data-mark-kind="violation"');
       expect(errors).toEqual([]);
     });
   });
