@@ -91,6 +91,11 @@ describe.skipIf(!haveChromium)("importing other tools' files", () => {
       await page.getByTestId('import-verdict').waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('import-verdict').getAttribute('data-result')).toBe('bad');
       expect(await page.getByTestId('import-verdict').textContent()).toContain("Lockstep's mutex with owners");
+      // A file that is none of the formats, dropped over the import screen: one sentence naming the line, nothing loaded.
+      await dropFile(page, 'notes.txt', 'hello\nworld\n');
+      await page.getByTestId('import-error').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('import-error').textContent()).toMatch(/^line 1 \("hello"\) is none of the formats Lockstep reads/);
+      expect(await page.getByTestId('import-name').textContent()).toBe('notes.txt');
       expect(errors).toEqual([]);
     });
   });
