@@ -11,7 +11,7 @@ import { buildScene } from '../src/ui/spacetime/scene';
 import { traceToSvg } from '../src/ui/spacetime/svgExport';
 import { LIGHT_THEME } from '../src/ui/spacetime/theme';
 import type { SceneHistory } from '../src/ui/spacetime/historyBars';
-import { historyTraceView, etcdTraceView, etcdMarks, historyMarks } from '../src/sim/import/etcdView';
+import { historyTraceView, etcdTraceView, etcdMarks, historyMarks, processLanes } from '../src/sim/import/etcdView';
 import { readJepsenEdn } from '../src/sim/import/jepsenEdn';
 import { readEtcdTrace } from '../src/sim/import/etcdTrace';
 import { syntheticRaftTrace } from '../src/sim/import/synthetic';
@@ -71,6 +71,39 @@ describe('an imported history on the space-time view', () => {
     expect(svg).toMatch(/data-op-id="1"[^>]*>|stroke-dasharray="3 2"/);
     expect(svg).toContain('indeterminate (:info): may or may not have taken effect');
     expect(svg).toContain('nemesis event');
+  });
+});
+
+describe('many processes share lanes as threads', () => {
+  // Process 1 reads the whole time; beside it, processes 0, 2, 3, … 13 each write once and crash
+  // (:info), the next taking over — as Jepsen replaces a crashed process with a new number.
+  const rows = ['{:process 1, :type :invoke, :f :read, :value nil}'];
+  const crashed = [0, ...Array.from({ length: 12 }, (_, i) => i + 2)];
+  for (const p of crashed)
+    rows.push(`{:process ${p}, :type :invoke, :f :write, :value ${p}}`, `{:process ${p}, :type :info, :f :write, :value ${p}}`);
+  rows.push('{:process 1, :type :ok, :f :read, :value nil}');
+  const many = readJepsenEdn(rows.join('\n'));
+
+  it('up to 12 processes keep a lane each; beyond, a process takes the lane of one that has finished', () => {
+    expect(processLanes(h)).toEqual(
+      new Map([
+        ['0', 'p0'],
+        ['1', 'p1'],
+      ]),
+    );
+    const lanes = processLanes(many);
+    expect(lanes.get('1')).toBe('t0');
+    expect(new Set(crashed.map((p) => lanes.get(String(p))))).toEqual(new Set(['t1']));
+    expect(historyTraceView(many).actors.clients).toEqual(['t0', 't1']);
+  });
+
+  it("the page's view says so, and each operation keeps its own process", () => {
+    const v = importedView('many.edn', rows.join('\n'));
+    expect(v.processes).toEqual(['t0', 't1']);
+    expect(v.ops.find((o) => o.process === '13')?.lane).toBe('t1');
+    expect(v.verdict.notes).toContain(
+      "14 processes on 2 lanes (t0–t1): a process that replaced a crashed one takes a lane whose process has finished, as Jepsen's worker threads do; each operation names its process.",
+    );
   });
 });
 

@@ -151,10 +151,44 @@ export function historyEnd(h: ImportedHistory): number {
   return end;
 }
 
-/** A client history as lanes: one per process (no messages); the operations are drawn as bars. */
-export function historyTraceView(h: ImportedHistory, traceId = 1): TraceView {
+/** Up to this many processes, each has its own lane; beyond it, processes share lanes as threads. */
+export const OWN_LANES_MAX = 12;
+
+/**
+ * The lane of each process. A few processes: one lane each (`p3`). Many — Jepsen replaces a
+ * process that crashed (its operation ended :info) with a new number on the same worker thread,
+ * so a long run has hundreds — and processes share lanes as those threads do: a process takes
+ * the first lane (`t0`, `t1`, …) whose last process has done its last event, so the lanes are
+ * as many as ran at once, in file order.
+ */
+export function processLanes(h: ImportedHistory): Map<string, string> {
   const processes = [...new Set(h.ops.map((o) => o.process))].sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : 1));
-  const clients = processes.map(laneOfProcess);
+  if (processes.length <= OWN_LANES_MAX) return new Map(processes.map((p) => [p, laneOfProcess(p)]));
+  const span = new Map<string, { first: number; last: number }>();
+  for (const o of h.ops) {
+    const s = span.get(o.process);
+    const last = o.ret ?? o.call;
+    if (s === undefined) span.set(o.process, { first: o.call, last });
+    else {
+      s.first = Math.min(s.first, o.call);
+      s.last = Math.max(s.last, last);
+    }
+  }
+  const order = [...span.entries()].sort((a, b) => a[1].first - b[1].first);
+  const freeAfter: number[] = [];
+  const lanes = new Map<string, string>();
+  for (const [p, { first, last }] of order) {
+    let lane = freeAfter.findIndex((end) => end < first);
+    if (lane < 0) lane = freeAfter.push(last) - 1;
+    else freeAfter[lane] = last;
+    lanes.set(p, `t${lane}`);
+  }
+  return lanes;
+}
+
+/** A client history as lanes: one per process, or per thread when there are many (no messages); the operations are drawn as bars. */
+export function historyTraceView(h: ImportedHistory, traceId = 1, lanes: Map<string, string> = processLanes(h)): TraceView {
+  const clients = [...new Set(lanes.values())].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)) || (a < b ? -1 : 1));
   return {
     traceId,
     untilMs: Math.max(1, historyEnd(h)),

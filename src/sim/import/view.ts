@@ -15,7 +15,7 @@ import {
 } from './checkImported';
 import { ednToJson, printEdn, readOneEdn, type Edn } from './edn';
 import { RAFT_INVARIANT_TITLES, RAFT_INVARIANTS, type EtcdTrace, type TraceViolation } from './etcdTrace';
-import { etcdMarks, etcdTraceView, historyMarks, historyTraceView, laneOfProcess, opTimes, type LaneMark } from './etcdView';
+import { etcdMarks, etcdTraceView, historyMarks, historyTraceView, OWN_LANES_MAX, opTimes, processLanes, type LaneMark } from './etcdView';
 import { FORMAT_NAMES, ImportError, readImported, skippedSentence, type ImportFormat, type ImportedFile } from './index';
 import type { ImportedHistory, OpType } from './history';
 import { porcupineDescription, toPorcupine, type PorcupineReport } from './porcupine';
@@ -138,7 +138,7 @@ function historyJson(h: ImportedHistory): string {
   );
 }
 
-function viewOps(h: ImportedHistory, steps: readonly LinearizedStep[]): ViewOp[] {
+function viewOps(h: ImportedHistory, steps: readonly LinearizedStep[], lanes: Map<string, string>): ViewOp[] {
   const at = new Map(steps.map((s) => [s.op, s]));
   return h.ops.map((o) => {
     const t = opTimes(h, o);
@@ -147,7 +147,7 @@ function viewOps(h: ImportedHistory, steps: readonly LinearizedStep[]): ViewOp[]
     return {
       id: o.id,
       process: o.process,
-      lane: laneOfProcess(o.process),
+      lane: lanes.get(o.process) as string,
       f: o.f,
       type: o.type,
       from: t.from,
@@ -163,10 +163,16 @@ function viewOps(h: ImportedHistory, steps: readonly LinearizedStep[]): ViewOp[]
   });
 }
 
-function historyNotes(h: ImportedHistory): string[] {
+function historyNotes(h: ImportedHistory, lanes: Map<string, string>): string[] {
   const skipped = skippedSentence(h.skipped);
+  const laneCount = new Set(lanes.values()).size;
   return [
     ...(skipped === null ? [] : [skipped]),
+    ...(lanes.size > OWN_LANES_MAX
+      ? [
+          `${lanes.size.toLocaleString('en-US')} processes on ${laneCount} lanes (t0–t${laneCount - 1}): a process that replaced a crashed one takes a lane whose process has finished, as Jepsen's worker threads do; each operation names its process.`,
+        ]
+      : []),
     ...(h.annotations.length > 0
       ? [`${h.annotations.length} nemesis event${h.annotations.length === 1 ? '' : 's'} drawn as dashed rules across the lanes.`]
       : []),
@@ -201,14 +207,15 @@ function checkedHistory(name: string, f: Extract<ImportedFile, { history: Import
     }
     throw error;
   }
-  const trace = historyTraceView(h);
+  const lanes = processLanes(h);
+  const trace = historyTraceView(h, 1, lanes);
   return {
     name,
     format: f.format,
     formatName: FORMAT_NAMES[f.format],
     kind: 'history',
     timed: h.timed,
-    ops: viewOps(h, v.linearization),
+    ops: viewOps(h, v.linearization, lanes),
     processes: trace.actors.clients,
     verdict: {
       linearizable: v.linearizable,
@@ -221,7 +228,7 @@ function checkedHistory(name: string, f: Extract<ImportedFile, { history: Import
       subset: v.subset ?? [],
       minimal: v.minimal ?? false,
       prefix: v.prefix?.sentence ?? null,
-      notes: [...historyNotes(h), ...v.notes],
+      notes: [...historyNotes(h, lanes), ...v.notes],
     },
     trace,
     marks: historyMarks(h, trace.actors.clients[0] ?? null),
@@ -247,14 +254,15 @@ function porcupineView(name: string, report: PorcupineReport): ImportedView {
   const placed = new Set(steps.map((s) => s.op));
   const unplaced = bad.flatMap((i) => report.opIds[i].filter((id) => !placed.has(id)));
   const first = unplaced.length > 0 ? h.ops[unplaced[0]] : null;
-  const trace = historyTraceView(h);
+  const lanes = processLanes(h);
+  const trace = historyTraceView(h, 1, lanes);
   return {
     name,
     format: 'porcupine',
     formatName: FORMAT_NAMES.porcupine,
     kind: 'history',
     timed: true,
-    ops: viewOps(h, steps).map((o) => ({ ...o, text: `client ${o.process}: ${String(h.ops[o.id].invokeValue)}` })),
+    ops: viewOps(h, steps, lanes).map((o) => ({ ...o, text: `client ${o.process}: ${String(h.ops[o.id].invokeValue)}` })),
     processes: trace.actors.clients,
     verdict: {
       linearizable: bad.length === 0,

@@ -173,7 +173,9 @@ function Progress({
     <div className="import-progress" role="status" data-testid="import-progress">
       <label>
         Checking in the background: {(elapsed / 1000).toFixed(1)} s of at most {PAGE_TIME_LIMIT_MS / 1000} s
-        {status.total > 0 ? ` · the search has placed ${status.placed} of ${status.total} completed operations` : ''}
+        {status.total > 0
+          ? ` · the search has placed ${status.placed.toLocaleString('en-US')} of ${status.total.toLocaleString('en-US')} completed operations`
+          : ''}
         <progress max={100} value={pct} aria-label="Time used of the check's limit" />
       </label>
       <button type="button" onClick={onCancel}>
@@ -293,12 +295,12 @@ function Result({
         ? 'every Raft invariant holds'
         : v.linearizable === false
           ? 'a Raft invariant is violated'
-          : 'unknown'
+          : 'unknown: no verdict (not a wrong one)'
       : v.linearizable === true
         ? 'linearizable'
         : v.linearizable === false
           ? 'not linearizable'
-          : 'unknown within the time limit';
+          : 'unknown: no verdict (not a wrong one)';
   const showAround = (ms: number) => {
     const span = Math.max(5, view.trace.untilMs / 20);
     setFocus((f) => ({ window: [Math.max(0, ms - span), ms + span], key: (f?.key ?? 0) + 1 }));
@@ -468,6 +470,7 @@ const ImportHistory = memo(function ImportHistory({
   const end = Math.max(1, view.trace.untilMs);
   const x = (t: number) => LEFT + (Math.min(Math.max(t, 0), end) / end) * WIDTH;
   const rows = view.processes;
+  const processCount = useMemo(() => new Set(view.ops.map((o) => o.process)).size, [view.ops]);
   const rowOf = new Map(rows.map((r, i) => [r, i]));
   const height = rows.length * ROW_H + 24;
   const op = hovered === null ? null : view.ops.find((o) => o.id === hovered);
@@ -477,7 +480,9 @@ const ImportHistory = memo(function ImportHistory({
       <h2>
         History{' '}
         <span className="muted">
-          ({view.ops.length} operations, {rows.length} processes{view.timed ? '' : ', in file order'})
+          ({view.ops.length.toLocaleString('en-US')} operations, {processCount.toLocaleString('en-US')} processes
+          {processCount > rows.length ? ` on ${rows.length} lanes` : ''}
+          {view.timed ? '' : ', in file order'})
         </span>
       </h2>
       <p className="import-hover" aria-live="polite" data-testid="import-hover">
