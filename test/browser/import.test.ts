@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { haveChromium, useBrowserSite, withPage } from './site';
+import { axeViolations, haveChromium, useBrowserSite, withPage } from './site';
 import { syntheticRaftTrace } from '../../src/sim/import/synthetic';
 
 const site = useBrowserSite();
@@ -74,6 +74,7 @@ describe.skipIf(!haveChromium)("importing other tools' files", () => {
       // Hover: the state before and after in the linearization found.
       await page.locator('.import-history rect[data-op-id="0"]').hover();
       expect(await page.getByTestId('import-hover').textContent()).toContain('in the linearization found: before nil, after 1');
+      expect(await axeViolations(page)).toEqual([]);
       // A link cannot carry the file: the page says so and offers the exports.
       expect(await page.getByTestId('import-share').textContent()).toContain('A share link cannot carry this file');
       const download = page.waitForEvent('download');
@@ -127,6 +128,7 @@ describe.skipIf(!haveChromium)("importing other tools' files", () => {
       const landmark = page.locator('.spacetime-marks [data-mark-kind="violation"]');
       expect(await landmark.count()).toBeGreaterThan(0);
       expect(await landmark.first().getAttribute('aria-label')).toMatch(/both lead term 1|votes at most once/);
+      expect(await axeViolations(page)).toEqual([]);
       // "Show" zooms the diagram to the violation.
       const before = await page.locator('.spacetime-window').textContent();
       await why

@@ -124,7 +124,7 @@ export default function ImportScreen() {
   };
 
   return (
-    <div className="import-screen" data-testid="import-screen">
+    <main className="import-screen" data-testid="import-screen" aria-label={`Imported file ${file.name}`}>
       <header className="import-head">
         <button type="button" onClick={closeImportedFile} title="Close this file and go back to the simulated run (it is kept as it was)">
           ← Back to the lab
@@ -154,7 +154,7 @@ export default function ImportScreen() {
         </div>
       )}
       {status.kind === 'done' && <Result view={status.view} elapsedMs={status.elapsedMs} options={options} onCheck={recheck} />}
-    </div>
+    </main>
   );
 }
 
