@@ -39,6 +39,10 @@ describe('tours', () => {
       'stale-term-backup',
       'hand-over',
       'grow-and-remove',
+      'redlock-debate',
+      'zookeeper-herd',
+      'advisory-failover',
+      'two-at-once',
     ]);
   });
 

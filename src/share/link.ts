@@ -5,7 +5,7 @@
  * deflated (fflate) and base64url-encoded in `z`. Every bad link gets one sentence.
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
-import { DEFAULT_CONFIG, configFromFields, featuresOf, type SimConfig } from '../sim/model/config';
+import { DEFAULT_CONFIG, configFromFields, featuresOf, lockOptionsOf, type SimConfig } from '../sim/model/config';
 import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/model/schedule';
 import { TOUR_CATALOG, catalogTour } from '../sim/teach/tours/catalog';
 // The page's own limits: a link that decodes can always be replayed.
@@ -63,6 +63,9 @@ export function encodeLink(spec: RunSpec): string {
   if (featuresOf(c).length > 0) p.set('features', featuresOf(c).join(','));
   if (c.snapshotEvery !== undefined) p.set('snapshot', String(c.snapshotEvery));
   if (c.readMode !== undefined) p.set('read', c.readMode);
+  // Issue 26: absent is the chapter's service, so every link made before says what it said.
+  if (c.lock !== undefined) p.set('lock', c.lock);
+  if (lockOptionsOf(c).length > 0) p.set('lockopts', lockOptionsOf(c).join(','));
   const text = formatSchedule(spec.schedule);
   if (text.length > COMPRESS_OVER_CHARS) p.set('z', toBase64Url(deflateSync(strToU8(text), { level: 9 })));
   else if (text.length > 0) p.set('s', text);
@@ -92,6 +95,8 @@ const KNOWN = new Set([
   'bugs',
   'features',
   'read',
+  'lock',
+  'lockopts',
   's',
   'z',
   't',
@@ -159,6 +164,8 @@ function decode(input: string, pageCap: boolean): Decoded {
     features: field('features'),
     snapshotEvery: field('snapshot'),
     readMode: field('read'),
+    lock: field('lock'),
+    lockOptions: field('lockopts'),
   };
   const config = configFromFields(DEFAULT_CONFIG, fields);
   if (typeof config === 'string') return fail(`This link's configuration is invalid: ${config}`);
@@ -303,6 +310,8 @@ export function runToJson(spec: RunSpec): string {
     ...(featuresOf(c).length > 0 ? { features: featuresOf(c).join(',') } : {}),
     ...(c.snapshotEvery !== undefined ? { snapshot: c.snapshotEvery } : {}),
     ...(c.readMode !== undefined ? { readMode: c.readMode } : {}),
+    ...(c.lock !== undefined ? { lock: c.lock } : {}),
+    ...(lockOptionsOf(c).length > 0 ? { lockOptions: lockOptionsOf(c).join(',') } : {}),
     schedule: formatSchedule(spec.schedule)
       .split('; ')
       .filter((a) => a !== ''),
@@ -339,6 +348,8 @@ export function runFromJson(text: string): Decoded {
     ['features', 'features'],
     ['snapshot', 'snapshot'],
     ['readMode', 'read'],
+    ['lock', 'lock'],
+    ['lockOptions', 'lockopts'],
     ['t', 't'],
     ['speed', 'speed'],
   ];

@@ -13,6 +13,7 @@
  * Attach it to a fresh run that moves forward: a checkpoint (`Simulation.clone`) is made
  * without it, so replays from checkpoints never feed it.
  */
+import { rpcLabel } from '../model/lockWire';
 import { MAX_NODES } from '../model/config';
 import type { ClientActor } from '../service/clientActor';
 import type { Cluster, ClusterTracer } from '../net/cluster';
@@ -42,7 +43,7 @@ const DROP_REASONS: readonly (DropReason | null)[] = [null, null, 'loss', 'down'
 const INITIAL_ROWS = 1024;
 
 interface ClientLease {
-  readonly token: number;
+  readonly token: number | null;
   /** The open span, or null once it ran out (the holding may linger past its deadline). */
   span: Mutable<LeaseSpan> | null;
 }
@@ -601,6 +602,8 @@ export function messageLabel(msg: Message): string {
       return `InstallSnapshot term ${msg.term}, snapshot ≤ ${msg.snapshot.index} (term ${msg.snapshot.term})`;
     case 'InstallSnapshotReply':
       return `InstallSnapshotReply term ${msg.term}, match ${msg.matchIndex}`;
+    case 'ServiceRpc':
+      return rpcLabel(msg);
   }
 }
 

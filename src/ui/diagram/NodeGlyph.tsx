@@ -28,8 +28,16 @@ export function roleShapePath(role: string, r: number): string {
   return `M${r},0A${r},${r} 0 1 1 ${-r},0A${r},${r} 0 1 1 ${r},0Z`;
 }
 
-export function nodeLabel(id: string, f: Pick<GlyphFields, 'alive' | 'role' | 'term' | 'votedFor' | 'selected' | 'driftPct'>): string {
+export function nodeLabel(
+  id: string,
+  f: Pick<GlyphFields, 'alive' | 'role' | 'term' | 'votedFor' | 'selected' | 'driftPct'> &
+    Partial<Pick<GlyphFields, 'serverRole' | 'serverHolds'>>,
+): string {
   // The words follow the glyph's visible text in order, so speech and sight agree.
+  if (f.serverRole) {
+    const part = f.alive ? f.serverRole : `crashed (was ${f.serverRole})`;
+    return `${id}, ${part}, ${f.serverHolds ?? ''}${f.driftPct !== 0 ? `, clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : ''}${f.selected ? ', selected' : ''}`;
+  }
   const state = f.alive ? f.role : `crashed (was ${f.role})`;
   const vote = f.alive && f.role === 'follower' && f.votedFor ? `, voted ${f.votedFor}` : '';
   const drift = f.driftPct !== 0 ? `, clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : '';
@@ -110,7 +118,13 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
         line: RING_GEOMETRY.sideLine,
       };
   const role =
-    f.member === 'removed' && f.role !== 'leader' ? 'removed' : f.member === 'learner' ? 'learner' : f.alive ? f.role : 'crashed';
+    f.member === 'removed' && f.role !== 'leader'
+      ? 'removed'
+      : f.member === 'learner'
+        ? 'learner'
+        : !f.alive
+          ? 'crashed'
+          : (f.serverRole ?? f.role);
   const majority = majorityOf(f.clusterSize);
   const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;
   const dot = 6 * k;
@@ -140,6 +154,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       transform={`translate(${at.x.toFixed(1)},${at.y.toFixed(1)})`}
       data-node-id={id}
       data-role={f.role}
+      data-server-role={f.serverRole ?? undefined}
       data-term={f.term}
       data-alive={String(f.alive)}
       data-commit-index={f.commitIndex}
@@ -147,7 +162,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       role="button"
       tabIndex={0}
       aria-label={nodeLabel(id, f)}
-      aria-description={`Click or press Enter to ${f.alive ? 'crash' : 'restart'} ${id}; shift-click or press S to select it for isolating; Alt-click or press ? to ask why it is ${f.alive ? f.role : 'down'}${f.member !== null ? `; press X to remove it from the configuration` : ''}.`}
+      aria-description={`Click or press Enter to ${f.alive ? 'crash' : 'restart'} ${id}; shift-click or press S to select it for isolating; Alt-click or press ? to ask why it is ${f.alive ? (f.serverRole ?? f.role) : 'down'}${f.member !== null ? `; press X to remove it from the configuration` : ''}.`}
       onClick={onClick}
       onKeyDown={onKeyDown}
       onFocus={() => store.getState().focusNode(id)}
@@ -178,7 +193,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
         {role}
       </text>{' '}
       <text className="node-term" y={size.termY} fontSize={size.term}>
-        term {f.term}
+        {f.serverHolds ?? `term ${f.term}`}
       </text>{' '}
       {showVotes && (
         // Vote marks hug the node on its outer side, one per server, filled for each vote won.

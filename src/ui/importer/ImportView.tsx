@@ -609,7 +609,7 @@ function Violations({ view, onShow }: { view: ImportedView; onShow: (ms: number)
         <li>a lane's band: the node's role (its term written where it changes)</li>
         <li>short ticks beside a lane: heartbeats, folded (Heartbeats: shown draws each as an arrow)</li>
       </ul>
-      <Legend />
+      <Legend serviceRun={false} />
     </div>
   );
 }

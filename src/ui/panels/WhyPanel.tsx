@@ -11,7 +11,7 @@ import { memo } from 'react';
 import type { WhySubject } from '../../sim/teach/why';
 import { useLabPanel, useLabStore } from '../labContext';
 import { lazyView, OnDemand } from '../lazyView';
-import { selectLeader, selectWhySubject } from '../store/selectors';
+import { selectLeader, selectRunsRaft, selectWhySubject } from '../store/selectors';
 import { whyPlace } from './whyPlace';
 
 /** A small "?" that opens the Why panel on `subject`; `label` is the question, for screen readers and the tooltip. */
@@ -41,7 +41,9 @@ export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject;
 export const WhyNoLeaderButton = memo(function WhyNoLeaderButton() {
   const leader = useLabPanel(selectLeader);
   const hasSnapshot = useLabPanel((s) => s.frame.snapshot !== null);
-  if (leader !== null || !hasSnapshot) return null;
+  // A service without Raft has no leader to miss.
+  const raft = useLabPanel(selectRunsRaft);
+  if (leader !== null || !hasSnapshot || !raft) return null;
   return <WhyButton subject={{ kind: 'no-leader' }} label="Why is there no leader?" text="Why no leader?" />;
 });
 

@@ -34,6 +34,10 @@ export const TOUR_CATALOG: readonly TourEntry[] = [
   { name: 'stale-term-backup', title: 'Fast back-up: skipping a stale term in one round trip', beats: 5 },
   { name: 'hand-over', title: 'Leadership transfer: handing over without an election timeout', beats: 3 },
   { name: 'grow-and-remove', title: 'Membership changes: grow to five, remove the leader', beats: 5 },
+  { name: 'redlock-debate', title: 'The Redlock debate', beats: 8 },
+  { name: 'zookeeper-herd', title: 'ZooKeeper’s herd effect', beats: 3 },
+  { name: 'advisory-failover', title: 'An advisory lock meets a failover', beats: 4 },
+  { name: 'two-at-once', title: 'What breaks if two nodes act at once', beats: 3 },
 ];
 
 export function catalogTour(name: string): TourEntry | null {

@@ -81,6 +81,7 @@ export function resolveTour(tour: Tour): ResolvedTour {
         ...(change.bugs !== undefined ? { bugs: change.bugs } : {}),
         ...(change.features !== undefined ? { features: change.features } : {}),
         ...(change.electionTimeoutMs !== undefined ? { electionTimeoutMs: change.electionTimeoutMs } : {}),
+        ...(change.lockOptions !== undefined ? { lockOptions: change.lockOptions } : {}),
       };
       // The actions the rewound beats added are replaced by the change's (or kept when none);
       // one list per beat, so a later branch rewinds by beat number too.

@@ -3,7 +3,7 @@
  * until a named predicate on the state holds, pauses, and says what happened. Its assertions are
  * checked by the unit tests, so narration never claims what the run does not show.
  */
-import type { BugName } from '../../model/config';
+import type { BugName, LockOptionName } from '../../model/config';
 import type { FeatureName } from '../../model/features';
 import type { PredicateCall } from './predicates';
 
@@ -25,6 +25,8 @@ export interface BranchChange {
   /** Protocol features switched on (the fix a feature's tour shows after the problem). */
   readonly features?: readonly FeatureName[];
   readonly electionTimeoutMs?: readonly [number, number];
+  /** The lock service's switches (issue 26), e.g. ZooKeeper's `herd`. */
+  readonly lockOptions?: readonly LockOptionName[];
   /** Replaces the actions of the beats from `fromBeat` on (schedule text, absolute times). */
   readonly actions?: string;
 }
