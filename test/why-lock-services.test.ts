@@ -110,3 +110,45 @@ describe('a server of a service without Raft is drawn and explained as what it i
     }
   });
 });
+
+describe("the Locks panel's table for another service is that service's own state, in its terms", () => {
+  const queue = '@500 client A acquire job 20000; @800 client B acquire job 20000; @800 client C acquire job 20000';
+  it('ZooKeeper: the lowest child holds with its zxid, each other waits watching the child before its own (or, with herd, the parent)', () => {
+    const rows = takeRunView(run('seed=3&clients=ABC&lock=zookeeper', queue, 1400)).lockRows ?? [];
+    expect(rows.map((r) => r.state)).toEqual(['holds', 'waits', 'waits']);
+    expect(rows[0]).toMatchObject({ key: 'job', client: 'A', server: null, token: expect.stringMatching(/^zxid \d+$/) });
+    expect(rows[1].note).toMatch(/^lock-0000000001, watches lock-0000000000$/);
+    expect(rows[2].note).toMatch(/^lock-0000000002, watches lock-0000000001$/);
+    const herd = takeRunView(run('seed=3&clients=ABC&lock=zookeeper&lockopts=herd', queue, 1400)).lockRows ?? [];
+    expect(herd.slice(1).map((r) => r.note.replace(/^lock-\d+, /, ''))).toEqual(['watches /locks/job', 'watches /locks/job']);
+  });
+
+  it('etcd: the lowest create revision holds, each other watches the key before its own', () => {
+    const rows = takeRunView(run('seed=3&clients=ABC&lock=etcd', queue, 1400)).lockRows ?? [];
+    expect(rows.map((r) => [r.client, r.state])).toEqual([
+      ['A', 'holds'],
+      [rows[1].client, 'waits'],
+      [rows[2].client, 'waits'],
+    ]);
+    expect(rows[2].note).toContain(`watches /lock/job/`);
+  });
+
+  it('Redis: the key on its instance, whose value it holds and when its own clock expires it; gone once it has', () => {
+    const held = takeRunView(run('seed=3&nodes=1&clients=AB&lock=redis', '@500 client A acquire job 2000', 1000)).lockRows ?? [];
+    expect(held).toEqual([
+      {
+        key: 'job',
+        server: 'r1',
+        client: 'A',
+        state: 'holds',
+        token: 'none',
+        note: expect.stringMatching(/^value A-1, expires in 1\d{3} ms by r1's clock$/),
+      },
+    ]);
+    expect(takeRunView(run('seed=3&nodes=1&clients=AB&lock=redis', '@500 client A acquire job 2000', 3000)).lockRows).toEqual([]);
+  });
+
+  it("the chapter's service has no such table: its Locks panel is Raft's lock state machine, node by node", () => {
+    expect(takeRunView(run('seed=3&clients=AB', '@500 client A acquire job 2000', 1000)).lockRows).toBeUndefined();
+  });
+});

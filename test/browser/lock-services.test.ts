@@ -38,6 +38,10 @@ describe.skipIf(!haveChromium)('the Lock service picker', () => {
       expect(await page.getByTestId('lock-measures').textContent()).toContain('this service has none, so the fenced store cannot help');
       await page.getByRole('tab', { name: /^Logs/ }).click();
       expect(await page.getByTestId('server-lines').textContent()).toContain('r1: primary (epoch 0)');
+      // The Locks tab shows Redis's keys instance by instance, not Raft's lock state machine.
+      await page.getByRole('tab', { name: /^Locks/ }).click();
+      expect(await page.getByTestId('lock-table').getAttribute('data-service')).toBe('redis');
+      expect(await page.locator('#locks-title').textContent()).toBe('Keys, instance by instance');
       // Item 2: a clock jump from the page, as the schedule's verb: r1's wall clock steps 20 s forward.
       await page.locator('[data-node-id="r1"]').first().focus();
       await page.getByRole('tab', { name: /^Node/ }).click();

@@ -69,6 +69,24 @@ export interface LockHost {
 }
 
 /** A lock service's servers (for a service on the Raft engine, the Raft hooks too). */
+/**
+ * One row of a service's lock table as the Locks panel shows it (issue 26): who holds or waits
+ * for which key, where, with what token, in the system's own terms.
+ */
+export interface LockRow {
+  readonly key: string;
+  /** The server whose copy this is (Redis instances, database servers, gossip members), or null for a replicated tree. */
+  readonly server: string | null;
+  /** The client, or "nobody". */
+  readonly client: string;
+  /** "holds", "waits", "leads" (gossip's view), or "—" when the copy says nothing of it. */
+  readonly state: 'holds' | 'waits' | 'leads';
+  /** The token as the system names it ("zxid 7", "revision 3", "version 2"), or "none". */
+  readonly token: string;
+  /** The rest, short: "lock-0000000001, watches lock-0000000000", "expires in 812 ms by its clock". */
+  readonly note: string;
+}
+
 /** One server of a service without Raft, as the page draws it. */
 export interface ServerFacts {
   /** Its part, in its system's word: "primary", "replica", "instance", "member". */
@@ -107,6 +125,8 @@ export interface LockBackend {
    * otherwise draw it as a Raft follower in term 0 (services on the Raft engine leave it out).
    */
   serverFacts?(index: number): ServerFacts;
+  /** What the service holds now, per key, for the Locks panel (the chapter's service has its own table). */
+  lockRows(): LockRow[];
   /** Whether `client`'s write (with its token, or its grant when the service has none) still holds `lockKey` by the service's state. */
   stillHolds(client: string, lockKey: string | null, token: number | null, grant: number | null): boolean;
 }

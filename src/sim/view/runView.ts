@@ -2,7 +2,7 @@
  * What the view needs of a run at one instant, as plain structured-clone-able data. The worker
  * posts one of these per animation frame; the UI never reaches into the simulation itself.
  */
-import type { ServerFacts } from '../net/lockPlug';
+import type { LockRow, ServerFacts } from '../net/lockPlug';
 import { featuresOf } from '../model/config';
 import { lockMeasures } from './lockMeasures';
 import { commandText } from '../model/describe';
@@ -163,6 +163,8 @@ export interface LockMeasuresView {
 export interface RunView {
   readonly now: number;
   readonly lockMeasures?: LockMeasuresView;
+  /** Another lock service's table (its own state, in its own terms), for the Locks panel; absent for the chapter's. */
+  readonly lockRows?: readonly LockRow[];
   /** The run's protocol features; absent when none is on. */
   readonly features?: readonly FeatureName[];
   readonly nodes: readonly NodeView[];
@@ -376,6 +378,7 @@ export function takeRunView(sim: Simulation): RunView {
           },
         }
       : {}),
+    ...(backend !== null ? { lockRows: backend.lockRows() } : {}),
     ...(features.length > 0 ? { features } : {}),
     nodes,
     leader: cluster.leader()?.id ?? null,

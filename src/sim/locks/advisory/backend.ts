@@ -15,7 +15,15 @@
  * primary is not fenced off: cut off but alive, it keeps serving its clients (split brain).
  */
 import type { Cluster } from '../../net/cluster';
-import { holdsText, type LockBackend, type LockClientDriver, type LockHost, type LockSeat, type ServerFacts } from '../../net/lockPlug';
+import {
+  holdsText,
+  type LockBackend,
+  type LockClientDriver,
+  type LockHost,
+  type LockRow,
+  type LockSeat,
+  type ServerFacts,
+} from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockServices as say } from '../../model/describe';
 import type { RaftNode } from '../../raft/node';
@@ -247,6 +255,20 @@ export class AdvisoryBackend implements LockBackend {
 
   summaryLines(): string[] {
     return this.servers.map((_, i) => this.serverFacts(i).line);
+  }
+
+  /** Each server's advisory locks: held by a session, for as long as its connection lives. */
+  lockRows(): LockRow[] {
+    return this.servers.flatMap((s) =>
+      [...s.locks].map(([key, session]): LockRow => ({
+        key,
+        server: s.id,
+        client: s.sessions.get(session)?.client ?? '?',
+        state: 'holds',
+        token: `version ${s.tokens.get(key) ?? '?'}`,
+        note: `session ${session} on the ${s.role}`,
+      })),
+    );
   }
 
   serverFacts(i: number): ServerFacts {

@@ -15,7 +15,7 @@
  * proxy, and learners.
  */
 import type { Cluster } from '../../net/cluster';
-import type { LockBackend, LockClientDriver, LockHost, LockSeat } from '../../net/lockPlug';
+import type { LockBackend, LockClientDriver, LockHost, LockRow, LockSeat } from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockServices as say } from '../../model/describe';
 import type { RaftNode } from '../../raft/node';
@@ -278,6 +278,22 @@ export class EtcdBackend extends RaftService<EtcdStore> implements LockBackend {
   onRestart(node: RaftNode): void {
     this.restartMachine(node);
     this.leaders[node.index] = emptyLeader();
+  }
+
+  /** The leader's key space (else the copy that applied most): each lock's keys by create revision. */
+  lockRows(): LockRow[] {
+    const store = this.machineOf(this.cluster.leader() ?? this.mostApplied());
+    const prefixes = [...new Set([...store.keys.values()].map((k) => k.prefix))].sort();
+    return prefixes.flatMap((prefix) =>
+      store.under(prefix).map((k, i, all): LockRow => ({
+        key: prefix.replace(/^\/lock\//, '').replace(/\/$/, ''),
+        server: null,
+        client: k.client,
+        state: i === 0 ? 'holds' : 'waits',
+        token: `revision ${k.createRevision}`,
+        note: i === 0 ? `${k.key}, lease ${k.lease}, the lowest create revision` : `${k.key}, lease ${k.lease}, watches ${all[i - 1].key}`,
+      })),
+    );
   }
 
   summaryLines(): string[] {

@@ -12,7 +12,7 @@
  * PRNG stream (one randbelow per pick).
  */
 import type { Cluster } from '../../net/cluster';
-import type { LockBackend, LockClientDriver, LockHost, LockSeat, ServerFacts } from '../../net/lockPlug';
+import type { LockBackend, LockClientDriver, LockHost, LockRow, LockSeat, ServerFacts } from '../../net/lockPlug';
 import { lockServices as say } from '../../model/describe';
 import type { RaftNode } from '../../raft/node';
 import type { Message, ServiceRpc } from '../../model/types';
@@ -194,6 +194,21 @@ export class GossipBackend implements LockBackend {
       const leads = keys.map((k) => `${k}: ${m.leaderOf(k, now) ?? 'nobody'}`);
       return `${id} believes alive ${alive.join(', ')}${leads.length > 0 ? `; leader of ${leads.join(', ')}` : ''}`;
     });
+  }
+
+  /** Each client's view: whom it takes for the leader of each key it contends for (views may disagree). */
+  lockRows(): LockRow[] {
+    const now = this.cluster.nowMs;
+    return [...this.agents].flatMap(([id, m]) =>
+      [...new Set([...m.table.values()].flatMap((e) => e.contends))].sort().map((key): LockRow => ({
+        key,
+        server: id,
+        client: m.leaderOf(key, now) ?? 'nobody',
+        state: 'leads',
+        token: 'none',
+        note: `in ${id}'s view: the lowest contender it believes alive`,
+      })),
+    );
   }
 
   /** A node relays the gossip; what it holds is how many members it believes alive. */

@@ -10,7 +10,15 @@
  * persistence off).
  */
 import type { Cluster } from '../../net/cluster';
-import { holdsText, type LockBackend, type LockClientDriver, type LockHost, type LockSeat, type ServerFacts } from '../../net/lockPlug';
+import {
+  holdsText,
+  type LockBackend,
+  type LockClientDriver,
+  type LockHost,
+  type LockRow,
+  type LockSeat,
+  type ServerFacts,
+} from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockOptionsOf } from '../../model/config';
 import { lockServices as say } from '../../model/describe';
@@ -26,6 +34,9 @@ export const PING_MS = 200;
 export const FAILOVER_MS = 1500;
 
 const rpc = (body: RpcBody<RedisRpc>): RedisRpc => ({ type: 'ServiceRpc', service: 'redis', ...body }) as RedisRpc;
+
+/** The client in a Redis value ("A-1": client A's first grant). */
+const clientOfValue = (value: string): string => value.slice(0, Math.max(0, value.lastIndexOf('-'))) || value;
 
 export class RedisBackend implements LockBackend {
   readonly service = 'redis' as const;
@@ -233,6 +244,20 @@ export class RedisBackend implements LockBackend {
 
   summaryLines(): string[] {
     return this.instances.map((_, i) => this.serverFacts(i).line);
+  }
+
+  /** Each instance's live keys, as it counts them by its own wall clock. */
+  lockRows(): LockRow[] {
+    return this.instances.flatMap((r, i) =>
+      r.liveKeys(this.wall(i)).map((k): LockRow => ({
+        key: k.key,
+        server: r.id,
+        client: clientOfValue(k.value),
+        state: 'holds',
+        token: 'none',
+        note: `value ${k.value}, expires in ${Math.round(k.expiresAtMs - this.wall(i))} ms by ${r.id}'s clock`,
+      })),
+    );
   }
 
   serverFacts(i: number): ServerFacts {

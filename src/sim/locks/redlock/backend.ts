@@ -9,7 +9,15 @@
  * early (Kleppmann's objection); without persistence a restarted instance forgets every key.
  */
 import type { Cluster } from '../../net/cluster';
-import { holdsText, type LockBackend, type LockClientDriver, type LockHost, type LockSeat, type ServerFacts } from '../../net/lockPlug';
+import {
+  holdsText,
+  type LockBackend,
+  type LockClientDriver,
+  type LockHost,
+  type LockRow,
+  type LockSeat,
+  type ServerFacts,
+} from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockOptionsOf } from '../../model/config';
 import { lockServices as say } from '../../model/describe';
@@ -46,6 +54,9 @@ export interface RedlockGrant {
   /** Every live one's clock is exact (no drift, never jumped): the deadline must then hold on a majority. */
   readonly exactClocks: boolean;
 }
+
+/** The client in a Redis value ("A-1": client A's first grant). */
+const clientOfValue = (value: string): string => value.slice(0, Math.max(0, value.lastIndexOf('-'))) || value;
 
 export class RedlockBackend implements LockBackend {
   readonly service = 'redlock' as const;
@@ -163,6 +174,20 @@ export class RedlockBackend implements LockBackend {
 
   summaryLines(): string[] {
     return this.instances.map((_, i) => this.serverFacts(i).line);
+  }
+
+  /** Each instance's live keys, as it counts them by its own wall clock. */
+  lockRows(): LockRow[] {
+    return this.instances.flatMap((r, i) =>
+      r.liveKeys(this.wall(i)).map((k): LockRow => ({
+        key: k.key,
+        server: r.id,
+        client: clientOfValue(k.value),
+        state: 'holds',
+        token: 'none',
+        note: `value ${k.value}, expires in ${Math.round(k.expiresAtMs - this.wall(i))} ms by ${r.id}'s clock`,
+      })),
+    );
   }
 
   serverFacts(i: number): ServerFacts {

@@ -19,7 +19,7 @@
  * phases), clients connecting to any server, local reads at followers, and sync().
  */
 import type { Cluster } from '../../net/cluster';
-import type { LockBackend, LockClientDriver, LockHost, LockSeat } from '../../net/lockPlug';
+import type { LockBackend, LockClientDriver, LockHost, LockRow, LockSeat } from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockOptionsOf } from '../../model/config';
 import { lockServices as say } from '../../model/describe';
@@ -354,6 +354,27 @@ export class ZooKeeperBackend extends RaftService<ZkTree> implements LockBackend
     if (lockKey === null || token === null) return false;
     const lowest = this.machineOf(this.mostApplied()).children(lockNode(lockKey))[0];
     return lowest !== undefined && lowest.zxid === token && lowest.client === client;
+  }
+
+  /** The leader's tree (else the copy that applied most): each lock node's children, lowest first. */
+  lockRows(): LockRow[] {
+    const node = this.cluster.leader() ?? this.mostApplied();
+    const tree = this.machineOf(node);
+    const parents = [...new Set([...tree.znodes.values()].map((z) => z.parent))].sort();
+    return parents.flatMap((parent) =>
+      tree.children(parent).map((z, i, all): LockRow => {
+        const name = z.path.slice(parent.length + 1);
+        const watching = this.herd ? `watches ${parent}` : `watches ${all[i - 1]?.path.slice(parent.length + 1)}`;
+        return {
+          key: parent.replace(/^\/locks\//, ''),
+          server: null,
+          client: z.client,
+          state: i === 0 ? 'holds' : 'waits',
+          token: `zxid ${z.zxid}`,
+          note: i === 0 ? `${name}, the lowest child` : `${name}, ${watching}`,
+        };
+      }),
+    );
   }
 
   summaryLines(): string[] {
