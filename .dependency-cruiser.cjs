@@ -7,7 +7,7 @@
 // The simulation core's wings, in levels from the bottom: a wing imports itself and the wings of
 // lower levels, never a wing beside it or above it. Protocol families beside raft (Paxos) and lock
 // services beside the Raft-based one take a level's second place.
-const LEVELS = [['model'], ['raft'], ['net'], ['service', 'locks'], ['run'], ['check'], ['view'], ['teach'], ['experiments']];
+const LEVELS = [['model'], ['raft'], ['net'], ['service', 'locks'], ['run'], ['check'], ['view'], ['teach', 'import'], ['experiments']];
 
 const wingRules = LEVELS.flatMap((level, i) =>
   level.map((wing) => {
@@ -74,7 +74,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/ui/' },
       to: {
-        path: '^src/ui/(tourRuns|controls/ToursList|spacetime/ConnectedSpaceTime|experiments/(ExperimentsView|bootExperiments)|panels/(WhyAnswer|laterPanels)|present/(PresenterView|PresenterConsole)|export/ringExport)\\.tsx?$',
+        path: '^src/ui/(tourRuns|controls/ToursList|spacetime/ConnectedSpaceTime|experiments/(ExperimentsView|bootExperiments)|panels/(WhyAnswer|laterPanels)|present/(PresenterView|PresenterConsole)|export/ringExport|importer/ImportView)\\.tsx?$',
         dynamic: false,
         dependencyTypesNot: ['type-only', 'type-import'],
       },
