@@ -7,7 +7,18 @@
 // The simulation core's wings, in levels from the bottom: a wing imports itself and the wings of
 // lower levels, never a wing beside it or above it. Protocol families beside raft (Paxos) and lock
 // services beside the Raft-based one take a level's second place.
-const LEVELS = [['model'], ['raft'], ['net'], ['service'], ['run'], ['check'], ['view'], ['teach'], ['experiments']];
+const LEVELS = [
+  ['model'],
+  ['raft'],
+  ['detect'],
+  ['net'],
+  ['service', 'locks'],
+  ['run'],
+  ['check'],
+  ['view'],
+  ['teach', 'import'],
+  ['experiments'],
+];
 
 const wingRules = LEVELS.flatMap((level, i) =>
   level.map((wing) => {
@@ -66,6 +77,18 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/worker/' },
       to: { path: '^src/(ui|cli)/' },
+    },
+    {
+      name: 'later-views-load-on-demand',
+      comment:
+        'The views people open later load on demand (src/ui/lazyView.tsx, issue 24 item 7): the page reaches them only through import(), or their code joins the first paint. Types are free.',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: {
+        path: '^src/ui/(tourRuns|controls/ToursList|spacetime/ConnectedSpaceTime|experiments/(ExperimentsView|bootExperiments)|panels/(WhyAnswer|laterPanels)|present/(PresenterView|PresenterConsole)|export/ringExport|importer/ImportView)\\.tsx?$',
+        dynamic: false,
+        dependencyTypesNot: ['type-only', 'type-import'],
+      },
     },
     {
       name: 'page-not-cli',

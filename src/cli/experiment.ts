@@ -4,8 +4,24 @@ import { resultsCsv, resultsJson } from '../share/experimentFiles';
 import { UsageError } from './args';
 import { EXPERIMENT_USAGE, experimentReport, resolveExperiment } from './experimentCli';
 import { runInThreads } from './experimentThreads';
+import { isCompareLocks, runCompareLocksCli } from './compareLocksCli';
 
 async function main(): Promise<number> {
+  // The chapter's table of lock services is a template of its own (no sweep: every service is a row).
+  if (isCompareLocks(process.argv.slice(2))) {
+    const r = runCompareLocksCli(process.argv.slice(2));
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+    if (r.file === undefined) return r.code;
+    try {
+      writeFileSync(r.file.path, r.file.text);
+      process.stdout.write(`Wrote ${r.file.path}\n`);
+    } catch (error) {
+      process.stderr.write(`Could not write ${r.file.path}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
+    return r.code;
+  }
   let resolved;
   try {
     resolved = resolveExperiment(process.argv.slice(2));

@@ -8,6 +8,7 @@ import {
   DEFAULT_SNAPSHOT_EVERY,
   READ_MODES,
   featuresOf,
+  lockOptionsOf,
   MAX_CLIENTS,
   MAX_MS,
   MAX_NODES,
@@ -17,20 +18,24 @@ import {
   type ConfigFields,
   type FieldNames,
   type SimConfig,
+  reentrantLocks,
 } from '../sim/model/config';
 import { decodeLink } from '../share/link';
 import { RTT_PRESETS, describeNetwork } from '../sim/model/network';
 import { DEFAULT_FANOUT, DEFAULT_PHI, DEFAULT_PHI_WINDOW, DETECTORS, describeDetector } from '../sim/model/detector';
 import { FEATURE_NAMES } from '../sim/model/features';
+import { LOCK_OPTION_NAMES, LOCK_SERVICE_NAMES } from '../sim/model/lockServices';
 import { PRESETS, findPreset } from '../sim/run/presets';
 import { historyJson } from '../sim/model/history';
-import { history as sayHistory } from '../sim/model/describe';
+import { history as sayHistory, invariant as sayInvariant } from '../sim/model/describe';
 import { checkHistory, violatedVerdicts } from '../sim/check/linearizability/check';
 import { detailJson, interleavedLines, lockSummaryLines, runReport, summaryLines } from '../sim/view/report';
 import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/model/schedule';
 import { attachInvariants } from '../sim/check/invariants';
 import { Simulation } from '../sim/run/simulation';
 import { runTraceJson } from '../sim/view/traceJson';
+import { MessageTally, lockMeasureLines, lockMeasures } from '../sim/view/lockMeasures';
+import type { RunStop } from '../sim/view/traceTypes';
 import { UsageError, parseFlags, wholeNumber } from './args';
 
 export interface CliResult {
@@ -56,6 +61,8 @@ const FLAGS = [
   { name: 'features', value: true },
   { name: 'snapshot-every', value: true },
   { name: 'read-mode', value: true },
+  { name: 'lock', value: true },
+  { name: 'lock-options', value: true },
   // Issue 28: regions and their round trips, and the failure detector with its settings.
   { name: 'regions', value: true },
   { name: 'rtt', value: true },
@@ -97,6 +104,8 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --features a,b      switch on protocol features (off: the chapter's Raft): ${FEATURE_NAMES.join(', ')}
   --snapshot-every N  with the snapshots feature: compact after N applied entries (default ${DEFAULT_SNAPSHOT_EVERY})
   --read-mode MODE    with reads: how a get that names no mode is answered: ${READ_MODES.join(', ')} (default log)
+  --lock NAME         the lock service: ${LOCK_SERVICE_NAMES.join(', ')} (default raft, the chapter's)
+  --lock-options L    the lock service's switches: ${LOCK_OPTION_NAMES.join(', ')} (see --lock's docs)
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
   --link URL          replay a share link (its run, until its time unless --until is given)
   --trace FILE        also write the run's trace (versioned JSON: messages and state spans) to FILE
@@ -118,6 +127,8 @@ const FLAG_NAMES: FieldNames = {
   features: '--features',
   snapshotEvery: '--snapshot-every',
   readMode: '--read-mode',
+  lock: '--lock',
+  lockOptions: '--lock-options',
   regions: '--regions',
   rtt: '--rtt',
   detector: '--detector',
@@ -153,6 +164,8 @@ const RUN_FLAGS = [
   'bugs',
   'features',
   'read-mode',
+  'lock',
+  'lock-options',
   'schedule',
   'snapshot-every',
   'regions',
@@ -198,6 +211,8 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
     features: str('features'),
     snapshotEvery: str('snapshot-every'),
     readMode: str('read-mode'),
+    lock: str('lock'),
+    lockOptions: str('lock-options'),
     regions: str('regions'),
     rtt: str('rtt'),
     detector: str('detector'),
@@ -257,7 +272,14 @@ export function header(config: SimConfig): string {
   const bugs = config.bugs.length > 0 ? `, bugs ${config.bugs.join(', ')}` : '';
   // Named only when some are on: a run of the chapter's Raft prints the chapter's header.
   const features = featuresOf(config).length > 0 ? `, features ${featuresOf(config).join(', ')}` : '';
-  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, ${describeNetwork(config)}, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}${config.detector !== undefined ? `, detector ${describeDetector(config.detector, config)}` : ''}`;
+  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, ${describeNetwork(config)}, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}${config.detector !== undefined ? `, detector ${describeDetector(config.detector, config)}` : ''}${lockHeader(config)}`;
+}
+
+/** Named only when it is not the chapter's: a raft run prints the chapter's header. */
+function lockHeader(config: SimConfig): string {
+  if (config.lock === undefined) return '';
+  const options = lockOptionsOf(config);
+  return `, lock service ${config.lock}${options.length > 0 ? ` (${options.join(', ')})` : ''}`;
 }
 
 export function runSimCli(argv: readonly string[], clock: () => number = () => 0): CliResult {
@@ -275,7 +297,10 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   const sim = new Simulation(run.config, [], { submitEveryMs: run.submitEveryMs, recordDetails: run.json || run.verbose });
   // Every invariant is checked after every simulated millisecond, here as in tests and the page.
   const checker = run.check ? attachInvariants(sim) : null;
+  // Counts what operations cost on the wire (it only observes; the trace file, if any, is made by a run of its own).
+  const tally = sim.lockService !== null ? (sim.cluster.tracer = new MessageTally()) : null;
   const started = clock();
+  let stop: RunStop | null = null;
   try {
     sim.replaceFutureActions(run.schedule);
     sim.applyDue();
@@ -284,13 +309,15 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     // An exception inside the engine is a finding like any violation: report it, do not crash.
     if (checker === null) throw error;
     checker.recordCrash(error);
+    // The report ends here; so does the trace, which says so (it replays without the checker).
+    stop = { atMs: sim.nowMs, reason: sayInvariant.engineThrew(sayInvariant.thrown(error)) };
   }
   const wallMs = clock() - started;
   const simMsPerSec = wallMs > 0 ? Math.round((run.untilMs / wallMs) * 1000) : null;
   // The clients' history, checked once at the end; with the checker on, a failed lock-service or
   // fenced-order verdict is one of its violations (as in the fuzzer), so text and JSON agree.
   const historyOps = sim.lockService?.history.ops ?? null;
-  const historyOptions = { clock, timeLimitMs: CHECK_TIME_LIMIT_MS };
+  const historyOptions = { clock, timeLimitMs: CHECK_TIME_LIMIT_MS, reentrant: reentrantLocks(run.config) };
   const verdicts =
     historyOps === null ? null : checker !== null ? checker.checkHistory(historyOptions) : checkHistory(historyOps, historyOptions);
   const broken = violated(checker) || (checker === null && verdicts !== null && violatedVerdicts(verdicts).length > 0);
@@ -317,20 +344,29 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     const { now, events, ...rest } = runReport(sim.cluster, sim.lockService);
     const details = sim.cluster.details.map(detailJson);
     const checked = historyOps !== null && verdicts !== null ? { history: historyJson(historyOps), linearizable: verdicts } : null;
+    // Issue 26's measures, for every run with clients: overlaps from the clients' own view, and the rest.
+    const measures = lockMeasures(sim, tally);
     const report = {
       now,
       events,
       details,
       ...rest,
       ...checked,
+      ...(measures !== null ? { overlaps: measures.overlaps, lockMeasures: measures } : {}),
       invariants,
       stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec },
     };
-    return { code: broken ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run) };
+    return { code: broken ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run, stop) };
   }
   const eventLines = run.verbose ? interleavedLines(sim.cluster.events, sim.cluster.details) : sim.cluster.events.map((e) => e.line);
-  const lines = [header(run.config), ...eventLines, ...summaryLines(sim.cluster)];
+  const backend = sim.lockService?.backend ?? null;
+  const raftLines = sim.cluster.raftActive ? summaryLines(sim.cluster) : [];
+  const lines = [header(run.config), ...eventLines, ...raftLines, ...(backend !== null ? backend.summaryLines() : [])];
   if (sim.lockService) lines.push(...lockSummaryLines(sim.lockService));
+  // The lock measures are printed for another service, or when --lock was given (the chapter's runs print the chapter's lines).
+  const named = argv.some((a) => a === '--lock' || a.startsWith('--lock='));
+  const measures = run.config.lock !== undefined || named ? lockMeasures(sim, tally) : null;
+  if (measures !== null) lines.push(...lockMeasureLines(measures));
   if (verdicts !== null) lines.push(sayHistory.verdictLine(verdicts));
   if (checker) {
     if (checker.violations.length === 0) lines.push('invariants: every invariant held at every millisecond');
@@ -350,7 +386,7 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
       );
     }
   }
-  return { code: broken ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run) };
+  return { code: broken ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run, stop) };
 }
 
 function twoHolders(findings: readonly { readonly why?: 'takeover' }[]): { twoHolders?: number } {
@@ -362,9 +398,9 @@ function twoHolders(findings: readonly { readonly why?: 'takeover' }[]): { twoHo
 export const CHECK_TIME_LIMIT_MS = 2000;
 
 /** `--trace FILE`: the run's trace, made by the same function the page's Export uses. */
-function traceFiles(run: ResolvedRun): Pick<CliResult, 'files'> {
+function traceFiles(run: ResolvedRun, stop: RunStop | null): Pick<CliResult, 'files'> {
   if (run.tracePath === null) return {};
-  return { files: [{ path: run.tracePath, text: runTraceJson(run.config, run.schedule, run.untilMs, run.submitEveryMs) }] };
+  return { files: [{ path: run.tracePath, text: runTraceJson(run.config, run.schedule, run.untilMs, run.submitEveryMs, stop) }] };
 }
 
 /** A run that shows a violation exits 1, so a replayed counterexample fails where it is run. */

@@ -29,6 +29,7 @@ export type MessageKind =
   | 'store-write'
   | 'snapshot'
   | 'snapshot-reply'
+  | 'service-peer'
   // Issue 28: the failure detectors' messages.
   | 'gossip'
   | 'keep-alive';
@@ -54,6 +55,9 @@ export const MESSAGE_LOOKS: Readonly<Record<MessageKind, Look>> = {
   'store-write': { shape: symbolCross, size: 300, name: 'store write' },
   snapshot: { shape: symbolSquare, size: 420, name: 'InstallSnapshot (snapshots, §5)' },
   'snapshot-reply': { shape: symbolTriangle, size: 260, name: 'InstallSnapshot reply', hollow: true },
+  // The other lock services (issue 26): pings, keep-alives, probes, replication and gossip; as small as a
+  // heartbeat and no smaller, so the smallest symbol on screen stays the 12 px the projector test asks.
+  'service-peer': { shape: symbolCircle, size: 170, name: 'ping, keep-alive, replication or gossip', hollow: true },
   gossip: { shape: symbolDiamond, size: 200, name: 'gossip (a view of who is alive)', hollow: true },
   'keep-alive': { shape: symbolWye, size: 200, name: 'keep-alive (a lock holder is alive)', hollow: true },
 };
@@ -95,6 +99,9 @@ export function messageKind(m: Pick<MessageView, 'type' | 'ok' | 'heartbeat'>): 
       return 'snapshot';
     case 'InstallSnapshotReply':
       return 'snapshot-reply';
+    case 'ServiceRpc':
+      // Another lock service's message: a background one (heartbeat), an answer (ok) or a request.
+      return m.heartbeat ? 'service-peer' : m.ok === true ? 'client-reply' : 'client-request';
     case 'Gossip':
       return 'gossip';
     case 'KeepAlive':
@@ -121,6 +128,7 @@ export const KIND_VARS: Readonly<Record<MessageKind, string>> = {
   'store-write': '--msg-store',
   snapshot: '--msg-snapshot',
   'snapshot-reply': '--msg-snapshot',
+  'service-peer': '--msg-append',
   gossip: '--msg-gossip',
   'keep-alive': '--msg-client',
 };

@@ -5,11 +5,11 @@
  * deflated (fflate) and base64url-encoded in `z`. Every bad link gets one sentence.
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
-import { DEFAULT_CONFIG, MAX_NODES, configFromFields, featuresOf, type SimConfig } from '../sim/model/config';
+import { DEFAULT_CONFIG, MAX_NODES, configFromFields, featuresOf, lockOptionsOf, type SimConfig } from '../sim/model/config';
 import { formatLognormal, formatMs, formatRegions, formatRtt } from '../sim/model/network';
 import { detectorToFields, type DetectorFields } from '../sim/model/detector';
 import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/model/schedule';
-import { TOURS, findTour } from '../sim/teach/tours/tours';
+import { TOUR_CATALOG, catalogTour } from '../sim/teach/tours/catalog';
 // The page's own limits: a link that decodes can always be replayed.
 import { MAX_SEEK_MS, MAX_SPEED, MIN_SPEED, scheduleCapProblem } from '../sim/model/limits';
 
@@ -66,6 +66,9 @@ export function encodeLink(spec: RunSpec): string {
   if (featuresOf(c).length > 0) p.set('features', featuresOf(c).join(','));
   if (c.snapshotEvery !== undefined) p.set('snapshot', String(c.snapshotEvery));
   if (c.readMode !== undefined) p.set('read', c.readMode);
+  // Issue 26: absent is the chapter's service, so every link made before says what it said.
+  if (c.lock !== undefined) p.set('lock', c.lock);
+  if (lockOptionsOf(c).length > 0) p.set('lockopts', lockOptionsOf(c).join(','));
   // Issue 28: regions, their round trips and the failure detector, only when set.
   for (const [key, value] of Object.entries(issue28Fields(c))) p.set(key, value);
   const text = formatSchedule(spec.schedule);
@@ -127,6 +130,8 @@ const KNOWN = new Set([
   'bugs',
   'features',
   'read',
+  'lock',
+  'lockopts',
   's',
   'z',
   't',
@@ -197,6 +202,8 @@ function decode(input: string, pageCap: boolean): Decoded {
     features: field('features'),
     snapshotEvery: field('snapshot'),
     readMode: field('read'),
+    lock: field('lock'),
+    lockOptions: field('lockopts'),
     regions: field('regions'),
     rtt: field('rtt'),
     detector: field('detector'),
@@ -273,10 +280,11 @@ function decode(input: string, pageCap: boolean): Decoded {
 /** The link's tour and beat (beat 1 when only the tour is given), or one sentence. */
 function tourPlace(name: string | null, beatText: string | null): TourPlace | null | string {
   if (name === null) return beatText === null ? null : `This link has a beat but no tour; write it like "&tour=fencing&beat=3".`;
-  const tour = findTour(name);
-  if (tour === null) return `This link's tour "${name.slice(0, 30)}" is not one of the tours: ${TOURS.map((t) => t.name).join(', ')}.`;
+  const tour = catalogTour(name);
+  if (tour === null)
+    return `This link's tour "${name.slice(0, 30)}" is not one of the tours: ${TOUR_CATALOG.map((t) => t.name).join(', ')}.`;
   if (beatText === null) return { name, beat: 1 };
-  const count = tour.beats.length;
+  const count = tour.beats;
   if (!/^\d{1,3}$/.test(beatText) || Number(beatText) < 1 || Number(beatText) > count) {
     return `This link's beat "${beatText.slice(0, 14)}" must be a whole number from 1 to ${count} (the tour "${name}" has ${count} beats).`;
   }
@@ -356,6 +364,8 @@ export function runToJson(spec: RunSpec): string {
     ...(featuresOf(c).length > 0 ? { features: featuresOf(c).join(',') } : {}),
     ...(c.snapshotEvery !== undefined ? { snapshot: c.snapshotEvery } : {}),
     ...(c.readMode !== undefined ? { readMode: c.readMode } : {}),
+    ...(c.lock !== undefined ? { lock: c.lock } : {}),
+    ...(lockOptionsOf(c).length > 0 ? { lockOptions: lockOptionsOf(c).join(',') } : {}),
     ...issue28Fields(c),
     schedule: formatSchedule(spec.schedule)
       .split('; ')
@@ -393,6 +403,8 @@ export function runFromJson(text: string): Decoded {
     ['features', 'features'],
     ['snapshot', 'snapshot'],
     ['readMode', 'read'],
+    ['lock', 'lock'],
+    ['lockOptions', 'lockopts'],
     ['regions', 'regions'],
     ['rtt', 'rtt'],
     ...Object.values(DETECTOR_KEYS).map((k) => [k, k] as [string, string]),

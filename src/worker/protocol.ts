@@ -14,7 +14,9 @@ import type { LinearizabilityReport } from '../sim/check/linearizability/check';
 import type { Action, ActionBody } from '../sim/model/schedule';
 import type { PaintDrop, PaintMessage, PaintNode, PaintView, RunView } from '../sim/view/runView';
 import type { TraceDelta } from '../sim/view/traceColumns';
+import type { PaceStep } from '../sim/teach/tours/pace';
 import type { PaintLook } from '../paint/messagePainter';
+import type { ImportedView, ModelName } from '../sim/import/view';
 
 /**
  * The run's end, which "Next event" and the scrubber never pass: the furthest of the preset's end
@@ -43,6 +45,11 @@ export type HostToWorker =
       readonly playing?: boolean;
       /** Echoed back so the host knows which load a snapshot belongs to. */
       readonly label?: string;
+      /**
+       * A tour beat's speeds by simulated time (src/sim/teach/tours/pace.ts), followed while this
+       * load plays to its stop; a 'speed' message (the person's choice) drops it.
+       */
+      readonly pace?: readonly PaceStep[];
     }
   | { readonly type: 'play' }
   | { readonly type: 'pause' }
@@ -56,7 +63,10 @@ export type HostToWorker =
   | { readonly type: 'seek'; readonly toMs: number }
   /** Go to `fromMs` and play until `toMs`, then pause there. */
   | { readonly type: 'play-window'; readonly fromMs: number; readonly toMs: number }
+  /** The person's speed: played at from now on (a tour beat's pace plan is dropped). */
   | { readonly type: 'speed'; readonly speed: number }
+  /** "Slow around events": slow down before each landmark coming up, and a little after it. */
+  | { readonly type: 'assist'; readonly slowAround: boolean }
   /**
    * A person's action, applied and recorded at the current simulated time. In the past it forks
    * the run: the actions after now are set aside (undo brings them back).
@@ -185,7 +195,10 @@ export interface SnapshotMessage {
   /** Simulated clock with the fraction of the next ms already elapsed, for smooth motion. */
   readonly clockMs: number;
   readonly playing: boolean;
+  /** The speed playing at now: the chosen one, or a tour beat's pace, or slowed around an event. */
   readonly speed: number;
+  /** The speed the person chose (what a link keeps, and what playback returns to). */
+  readonly chosenSpeed: number;
   readonly stopAtMs: number | null;
   readonly config: SimConfig;
   /** The run's schedule with every recorded action; null when unchanged since the last snapshot of this run. */
@@ -321,3 +334,35 @@ export type HostToExperimentWorker = ExperimentBatchMessage;
 export type ExperimentWorkerToHost =
   | { readonly type: 'experiment-results'; readonly batch: number; readonly results: readonly RunResult[] }
   | { readonly type: 'experiment-failed'; readonly batch: number; readonly error: string };
+
+// -- importProtocol --------------------------------------------------------------------------
+// The page and the import worker (import.worker.ts, issue 27): one file from another tool read
+// and checked off the main thread, with progress while the search runs and a time limit, after
+// which the verdict is "unknown" (never a wrong one). The page cancels by ending the worker.
+
+export interface ImportFileMessage {
+  readonly type: 'import-file';
+  /** Matches the answer to its request; the page ignores answers to one it has replaced. */
+  readonly request: number;
+  readonly name: string;
+  readonly text: string;
+  readonly model?: ModelName;
+  /** The registers' initial value as EDN text (nil when absent). */
+  readonly initial?: string;
+  readonly timeLimitMs: number;
+}
+
+export type HostToImportWorker = ImportFileMessage;
+
+export type ImportWorkerToHost =
+  /** How far the search got: the most completed operations placed so far, of all. */
+  | {
+      readonly type: 'import-progress';
+      readonly request: number;
+      readonly placed: number;
+      readonly total: number;
+      readonly elapsedMs: number;
+    }
+  | { readonly type: 'import-done'; readonly request: number; readonly view: ImportedView; readonly elapsedMs: number }
+  /** One sentence; `choices` when the file does not say which model (the page shows a picker). */
+  | { readonly type: 'import-failed'; readonly request: number; readonly error: string; readonly choices?: readonly ModelName[] };

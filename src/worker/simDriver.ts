@@ -10,6 +10,7 @@ import { CounterexampleSearch } from './counterexampleSearch';
 import { makeExport } from './exports';
 import { historyJson } from '../sim/model/history';
 import { checkHistory } from '../sim/check/linearizability/check';
+import { reentrantLocks } from '../sim/model/config';
 import { LiveCheck } from './liveCheck';
 import { TraceFeed } from './traceFeed';
 import { transferablesOf } from '../sim/view/traceColumns';
@@ -62,6 +63,8 @@ export class SimDriver {
   private search: CounterexampleSearch | null = null;
   private runId = 0;
   private speed = DEFAULT_SPEED;
+  /** "Slow around events" (presenter mode), kept across loads. */
+  private slowAround = false;
   /** The page needs a snapshot; `urgent`: now (a command), not at the playing page's pace. */
   private dirty = false;
   private urgent = false;
@@ -135,7 +138,7 @@ export class SimDriver {
     // A seek waits for the frame (so a dragged scrubber costs one replay per frame), but every
     // other command happens after it, at the time it was sent.
     if (msg.type === 'load') this.loaded?.playback.cancelSeek();
-    else if (msg.type !== 'seek' && msg.type !== 'speed' && msg.type !== 'fuzz-cancel') this.flushSeek();
+    else if (msg.type !== 'seek' && msg.type !== 'speed' && msg.type !== 'assist' && msg.type !== 'fuzz-cancel') this.flushSeek();
     if (msg.type === 'fuzz-cancel') {
       if (this.search) this.finishSearch(null, true);
       return;
@@ -174,10 +177,17 @@ export class SimDriver {
         stopAtMs: msg.stopAtMs ?? null,
         playing: msg.playing ?? this.loaded?.playback.playing ?? false,
         label: msg.label ?? null,
+        pace: msg.pace ?? null,
       });
       if (!loaded) return;
-    } else if (msg.type === 'speed') this.speed = clampSpeed(msg.speed);
-    else if (msg.type === 'fuzz') this.startSearch(msg);
+    } else if (msg.type === 'speed') {
+      this.speed = clampSpeed(msg.speed);
+      // The person's choice: a tour beat's pace gives way to it.
+      this.loaded?.playback.pacing.setPlan(null, null);
+    } else if (msg.type === 'assist') {
+      this.slowAround = msg.slowAround;
+      if (this.loaded) this.loaded.playback.pacing.slowAround = msg.slowAround;
+    } else if (msg.type === 'fuzz') this.startSearch(msg);
     else if (!this.command(msg)) return;
     this.touch();
     this.wake();
@@ -187,7 +197,10 @@ export class SimDriver {
   private command(
     msg: Exclude<
       HostToWorker,
-      { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'history' | 'shown' | 'painter' | 'painter-detach' }
+      {
+        type:
+          'load' | 'speed' | 'assist' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'history' | 'shown' | 'painter' | 'painter-detach';
+      }
     >,
   ): boolean {
     if (!this.loaded) return false;
@@ -245,7 +258,13 @@ export class SimDriver {
     const run = this.loaded?.playback;
     const service = run?.timeline.current.lockService ?? null;
     const ops = service ? historyJson(service.history.ops) : [];
-    const verdicts = service ? checkHistory(service.history.ops, { clock: this.clock, timeLimitMs: HISTORY_CHECK_LIMIT_MS }) : null;
+    const verdicts = service
+      ? checkHistory(service.history.ops, {
+          clock: this.clock,
+          timeLimitMs: HISTORY_CHECK_LIMIT_MS,
+          reentrant: run !== undefined && reentrantLocks(run.timeline.current.cluster.config),
+        })
+      : null;
     this.post({ type: 'history', requestId, runId: this.runId, atMs: run?.timeline.nowMs ?? 0, ops, verdicts });
   }
 
@@ -260,6 +279,7 @@ export class SimDriver {
     const playback = Playback.load(request, this.runId + 1);
     if (typeof playback === 'string') return this.reported(playback);
     this.runId = playback.runId;
+    playback.pacing.slowAround = this.slowAround;
     this.loaded = { playback, check: new LiveCheck(playback.config, playback.schedule) };
     return true;
   }

@@ -4,7 +4,7 @@
  * assumptions (paper §5.6: broadcastTime << electionTimeout << MTBF); these are the ones this
  * engine needs.
  */
-import { featuresOf, type SimConfig } from '../model/config';
+import { featuresOf, lockOf, runsRaft, type SimConfig } from '../model/config';
 import { latencyBoundsMs } from '../model/network';
 
 /** Election rounds allowed: split votes, plus one disruption per node that rejoins with a higher term. */
@@ -17,6 +17,8 @@ export function livenessBound(config: SimConfig, maxLogLength: number): number |
   // The network's bounds (issue 28): the uniform range, or a lognormal's cut, or regions' round trips.
   const [lMin, lMax] = latencyBoundsMs(config);
   const hb = config.heartbeatMs;
+  if (!runsRaft(config))
+    return `the lock service ${lockOf(config)} runs no Raft, so there is no leader to elect and liveness is not checked`;
   if (config.detector !== undefined && config.detector.kind !== 'fixed') {
     return `with the ${config.detector.kind} detector a follower's deadline is not the election timeout (docs/semantics.md), so this bound does not apply and liveness is not checked`;
   }

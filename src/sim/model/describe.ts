@@ -5,7 +5,8 @@
 import type { DetailEvent } from './events';
 import { INVARIANT_TITLES } from './features';
 import type { ClientIntent } from './schedule';
-import type { ApplyResult, Command, ConfigCommand, LockCommand, StoreWriteRecord } from './types';
+import type { ApplyResult, Command, ConfigCommand, CoordCommand, LockCommand, StoreWriteRecord } from './types';
+import { isCoordType } from './lockWire';
 
 /** `t=  156 ms n2 election timeout, ...`: `t=` then the time right-aligned to 5 characters. */
 export function eventLine(nowMs: number, text: string): string {
@@ -31,6 +32,7 @@ export const describe = {
   submitRejected: (command: string, target: string | null, reason: string) =>
     `submit ${command}${target ? ` to ${target}` : ''} rejected: ${reason}`,
   drift: (id: string, pct: number) => `${id} clock drift set to ${pct > 0 ? '+' : ''}${pct}%`,
+  clockJump: (id: string, ms: number) => `${id}'s wall clock jumps ${ms > 0 ? 'forward' : 'back'} ${Math.abs(ms)} ms`,
   loss: (pct: number) => `message loss set to ${pct}%`,
   delay: (target: string | null, ms: number) =>
     ms === 0
@@ -235,6 +237,10 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       return `${v.node}'s timer fires, but it is not in its configuration {${v.voters.join(', ')}}, which is committed: it does not campaign (§4.2.2)`;
     }
+    case 'timeout-now-ignored': {
+      const v = d.values;
+      return `${v.node} gets TimeoutNow from ${v.leader}, but it is not in its configuration {${v.voters.join(', ')}}: it does not campaign (§4.2.2)`;
+    }
   }
 }
 
@@ -267,7 +273,32 @@ export function commandText(command: Command): string {
   if (command.type === 'put') return `put ${command.key}=${command.value} by ${command.client}`;
   if (command.type === 'get') return `get ${command.key} by ${command.client}`;
   if (command.type === 'config') return configCommandText(command);
-  return lockCommandText(command);
+  if (isCoordType(command.type)) return coordCommandText(command as CoordCommand);
+  return lockCommandText(command as LockCommand);
+}
+
+/** ZooKeeper's and etcd's log entries (issue 26): `zk create /locks/job:42/lock- (session 1)`. */
+export function coordCommandText(command: CoordCommand): string {
+  switch (command.type) {
+    case 'zk-open':
+      return `zk open session for ${command.client} (${command.timeoutMs} ms)`;
+    case 'zk-close':
+      return `zk close session ${command.session} (${command.reason})`;
+    case 'zk-create':
+      return `zk create ${command.parent}/lock- by ${command.client} (session ${command.session})`;
+    case 'zk-delete':
+      return `zk delete ${command.path} by ${command.client}`;
+    case 'etcd-grant':
+      return `etcd lease grant for ${command.client} (ttl ${command.ttlMs} ms)`;
+    case 'etcd-revoke':
+      return `etcd lease revoke ${command.lease} (${command.reason})`;
+    case 'etcd-txn':
+      return `etcd txn put ${command.key} if absent (lease ${command.lease})`;
+    case 'etcd-delete':
+      return `etcd delete ${command.key} by ${command.client}`;
+    case 'etcd-range':
+      return `etcd range ${command.prefix} below ${command.below} for ${command.client}`;
+  }
 }
 
 /** `config +n4 {n1, n2, n3, n4}`: the server added or removed, then the new voters. */
@@ -356,6 +387,20 @@ export const lockService = {
   notHolder: (node: string, key: string, client: string, holder: string) =>
     `${node} refuses to release ${key} for ${client}: ${holder} holds it`,
   clientPauses: (client: string, ms: number) => `${client} pauses for ${ms} ms (a pause it cannot see)`,
+  clientAcquiredLock: (client: string, key: string, token: number | null, deadline: number) =>
+    `${client} acquires ${key} -> ${token === null ? 'no token' : `token ${token}`}, its lease ends by t=${deadline} ms`,
+  clientLost: (client: string, key: string, why: string) =>
+    `${client} learns it no longer holds ${key}: ${
+      why === 'session-expired'
+        ? 'its session expired'
+        : why === 'lease-gone'
+          ? 'its lease is gone'
+          : why === 'connection-lost'
+            ? 'its connection died'
+            : why === 'lease-ran-out'
+              ? 'its own count of the lease ran out'
+              : 'a lower contender is alive'
+    }`,
   clientWakes: (client: string, slept: number, key: string | null, remaining: number | null) =>
     `${client} wakes up after ${slept} ms${key !== null && remaining !== null ? `, lease on ${key} remaining ${remaining} ms` : ''}`,
   clientCrashes: (client: string) => `${client} crashes`,
@@ -382,8 +427,34 @@ export const featureInvariant = {
     `${node} won term ${term} with votes from {${votes.join(', ')}}, which are not a majority of its configuration {${voters.join(', ')}}.`,
   committedByMinority: (node: string, term: number, index: number, holders: readonly string[], voters: readonly string[]) =>
     `${node} (term ${term}) committed index ${index} held by {${holders.join(', ')}}, which are not a majority of its configuration {${voters.join(', ')}}.`,
+  leadsWithout: (node: string, term: number, voters: readonly string[], index: number, commitIndex: number) =>
+    `${node} leads term ${term} though its configuration {${voters.join(', ')}} (index ${index}, committed: its commit index is ${commitIndex}) does not include it; a server removed steps down once its removal commits and never campaigns (§4.2.2).`,
   noopNotFirst: (node: string, term: number, index: number, text: string) =>
     `${node} leads term ${term}, but its first entry of that term (index ${index}) is ${text}, not its no-op.`,
+} as const;
+
+/** What nodes say, judged as they say it (messageInvariants.ts). */
+export const messageInvariant = {
+  preVoteWhileHearing: (voter: string, candidate: string, leader: string | null, heardAgoMs: number, tMinMs: number) =>
+    `${voter} said yes to ${candidate}'s pre-vote while ${leader === null ? 'it led' : `it heard leader ${leader} ${heardAgoMs} ms before, within the shortest election timeout (${tMinMs} ms)`}; §9.6: a node that hears a leader says no.`,
+  campaignWithoutMajority: (node: string, term: number, yes: readonly string[], majority: number, roundTerm: number | null) =>
+    `${node} started its campaign for term ${term} with ${yes.length === 0 ? 'no yes' : `yeses from {${yes.join(', ')}}`} ${roundTerm === term ? 'to its pre-vote round for it' : roundTerm === null ? 'and no pre-vote round' : `(its latest pre-vote round asked for term ${roundTerm})`}: with its own, fewer than the ${majority} a majority needs; a yes from an earlier round does not count.`,
+  backupOffRule: (leader: string, peer: string, conflictTerm: number, conflictIndex: number, from: number, got: number, expected: number) =>
+    `${leader} moved ${peer}'s next index from ${from} to ${got} on a rejection naming ${conflictTerm === 0 ? `a log that ends at ${conflictIndex - 1}` : `term ${conflictTerm} from index ${conflictIndex}`}; the rule gives ${expected} (past its own last entry of that term if it holds one, else the follower's first index of it, never forward).`,
+  timeoutNowTooEarly: (leader: string, target: string, index: number, term: number, targetLast: number) =>
+    `${leader} sent TimeoutNow to ${target}, which does not hold its last entry (index ${index}, term ${term}; ${target}'s log ends at ${targetLast}); §3.10: only once the target is up to date.`,
+  leaseOverrun: (
+    leader: string,
+    client: string,
+    key: string,
+    round: number,
+    sentAt: number | null,
+    now: number,
+    tMinMs: number,
+    driftPct: number,
+    marginPct: number,
+  ) =>
+    `${leader} answered ${client}'s lease read of ${key} at t=${now} ms, ${sentAt === null ? 'with no heartbeat round answered by a majority' : `${now - sentAt} ms after sending round ${round}, the newest a majority answered`}; with its clock at ${driftPct >= 0 ? '+' : ''}${driftPct}% (within the ${marginPct}% margin) the lease must end within the shortest election timeout (${tMinMs} ms), before another leader can be elected (§6.4.1).`,
 } as const;
 
 /** The snapshots feature's invariants (snapshotInvariants.ts). */
@@ -458,7 +529,15 @@ export const invariant = {
   fencedRefusedCurrent: (client: string, key: string, token: number, highest: number | undefined) =>
     `the fenced store refused ${key} from ${client} with token ${token}, though ${highest === undefined ? 'it had accepted no token for it' : `the highest it accepted is ${highest}`}.`,
   notLive: (afterMs: number, stall: string) => `${afterMs} ms after the faults stopped, ${stall}.`,
+  overrun: (count: number, fromMs: number, inflight: number, bound: number) =>
+    `${count.toLocaleString('en-US')} messages were sent in the simulated second from t=${fromMs} ms (${inflight.toLocaleString('en-US')} in flight), above the run's bound of ${bound.toLocaleString('en-US')}: messages multiply without end.`,
+  matchNotHeld: (leader: string, term: number, peer: string, match: number, mine: number | null, theirs: number | null, peerLast: number) =>
+    `${leader} (term ${term}) counts ${peer}'s match index as ${match}, but ${peer} ${theirs === null ? `holds no entry there (its log ends at ${peerLast})` : `holds an entry of term ${theirs} there, not ${mine}`}; matchIndex must be what the peer holds.`,
+  entriesDropped: (node: string, from: number, to: number, base: number) =>
+    `${node} dropped entries ${from}..${to} of its log with no conflicting entry replacing them${base > 0 ? ` (its snapshot ends at ${base})` : ''}; an entry goes only when it conflicts with the leader's (Figure 2), and an installed snapshot keeps the entries after it that the log holds (§5.1).`,
   engineThrew: (error: string) => `the simulation threw ${error}.`,
+  /** What an exception the engine threw says, as `engineThrew` names it. */
+  thrown: (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
   /** `t= 1234 ms VIOLATION Election Safety: ...`, in the event-line format. */
   line: (t: number, title: string, sentence: string) => eventLine(t, `VIOLATION ${title}: ${sentence}`),
 };
@@ -532,4 +611,170 @@ export const history = {
     unfencedOrder: 'fencing-order model (unfenced store)',
     register: 'register model',
   } as Readonly<Record<string, string>>,
+};
+
+/** The other lock services' lines (issue 26): their servers' and clients' own words, never the chapter's. */
+export const lockServices = {
+  // Redis and Redlock's instances.
+  redisSet: (server: string, key: string, value: string, pxMs: number, client: string) =>
+    `${server} SET ${key} ${value} NX PX ${pxMs} -> OK (${client})`,
+  redisBusy: (server: string, key: string, client: string, held: string) =>
+    `${server} SET ${key} NX for ${client} -> nil: it holds ${held}`,
+  redisReleased: (server: string, key: string, value: string, client: string, plain: boolean) =>
+    plain
+      ? `${server} DEL ${key} for ${client}: deletes ${value}, whoever set it`
+      : `${server} deletes ${key} for ${client}: it held ${value}`,
+  redisKept: (server: string, key: string, held: string | null, client: string) =>
+    held === null
+      ? `${server} has no ${key} to delete for ${client}`
+      : `${server} keeps ${key} for ${client}: it holds ${held}, not ${client}'s value`,
+  redisExpired: (server: string, key: string, value: string, wallMs: number, expiresAtMs: number) =>
+    `${server} expires ${key} (${value}) by its wall clock: ${Math.round(wallMs)} >= ${Math.round(expiresAtMs)} ms`,
+  redisForgot: (server: string, keys: readonly string[]) =>
+    `${server} restarts without persistence and forgets ${keys.length === 1 ? keys[0] : `${keys.length} keys (${keys.join(', ')})`}`,
+  redisFailover: (server: string, old: string, epoch: number, silentMs: number) =>
+    `${server} takes over as primary (epoch ${epoch}): it heard nothing from ${old} for ${silentMs} ms`,
+  redisDemoted: (server: string, primary: string, epoch: number) =>
+    `${server} learns ${primary} is primary of epoch ${epoch}: it becomes a replica and copies ${primary} afresh`,
+  redisResynced: (server: string, primary: string, lost: readonly string[]) =>
+    `${server} copies ${primary}'s dataset and loses ${lost.join(', ')}`,
+  // The database.
+  pgLocked: (server: string, key: string, client: string, session: number, version: number) =>
+    `${server} pg_try_advisory_lock(${key}) for ${client} (session ${session}) -> t, row version ${version}`,
+  pgBusy: (server: string, key: string, client: string, holder: string) =>
+    `${server} pg_try_advisory_lock(${key}) for ${client} -> f: ${holder}'s session holds it`,
+  pgUnlocked: (server: string, key: string, client: string) => `${server} pg_advisory_unlock(${key}) for ${client} -> t`,
+  pgNotHeld: (server: string, key: string, client: string) =>
+    `${server} pg_advisory_unlock(${key}) for ${client} -> f: its session does not hold it`,
+  pgSessionEnded: (
+    server: string,
+    client: string,
+    session: number,
+    why: 'closed' | 'timed-out',
+    freed: readonly string[],
+    timeoutMs: number,
+  ) =>
+    `${server} ends ${client}'s session ${session}: ${why === 'closed' ? 'its connection closed' : `no keep-alive answer for ${timeoutMs} ms`}${freed.length > 0 ? `; frees ${freed.join(', ')}` : ''}`,
+  pgRestarted: (server: string, sessions: number, freed: readonly string[]) =>
+    `${server} restarts: its ${sessions} session${sessions === 1 ? '' : 's'} and ${freed.length === 0 ? 'no advisory lock' : `the advisory lock${freed.length === 1 ? '' : 's'} on ${freed.join(', ')}`} are gone`,
+  pgFailover: (server: string, old: string, timeline: number, silentMs: number, freed: readonly string[]) =>
+    `${server} promotes itself to primary (timeline ${timeline}) after ${silentMs} ms without WAL from ${old}${freed.length > 0 ? `; advisory locks are not replicated, so ${freed.join(', ')} ${freed.length === 1 ? 'is' : 'are'} free here` : ''}`,
+  pgDemoted: (server: string, primary: string, timeline: number) =>
+    `${server} learns ${primary} is primary on timeline ${timeline}: it becomes a replica and closes its sessions`,
+  // ZooKeeper.
+  zkCreated: (node: string, path: string, client: string, zxid: number) => `${node} creates ${path} for ${client} (zxid ${zxid})`,
+  zkDeleted: (node: string, path: string, client: string) => `${node} deletes ${path} for ${client}`,
+  zkExpiring: (node: string, client: string, session: number, timeoutMs: number) =>
+    `${node} hears no ping from ${client}'s session ${session} for ${timeoutMs} ms: it proposes to close it`,
+  zkClosed: (node: string, session: number, reason: string, client: string, removed: readonly string[]) =>
+    `${node} closes ${client}'s session ${session} (${reason})${removed.length > 0 ? ` and deletes its ephemeral ${removed.join(', ')}` : ''}`,
+  zkWatchFired: (node: string, client: string, path: string, event: 'deleted' | 'children') =>
+    `${node} fires ${client}'s watch: ${event === 'deleted' ? `${path} was deleted` : `the children of ${path} changed`}`,
+  // etcd.
+  etcdPut: (node: string, key: string, client: string, revision: number) =>
+    `${node} puts ${key} for ${client} (create revision ${revision})`,
+  etcdDeleted: (node: string, key: string, client: string) => `${node} deletes ${key} for ${client}`,
+  etcdExpiring: (node: string, client: string, lease: number, ttlMs: number) =>
+    `${node} hears no keep-alive for ${client}'s lease ${lease} in ${ttlMs} ms: it proposes to revoke it`,
+  etcdRevoked: (node: string, lease: number, removed: readonly string[]) =>
+    `${node} revokes lease ${lease}${removed.length > 0 ? ` and deletes ${removed.join(', ')}` : ''}`,
+  etcdWatchFired: (node: string, client: string, key: string, revision: number) =>
+    `${node} tells ${client}'s watch: ${key} deleted at revision ${revision}`,
+  // Gossip.
+  gossipSuspects: (member: string, other: string, failMs: number) =>
+    `${member} takes ${other} for dead: its heartbeat has not grown for ${failMs} ms`,
+  gossipRevives: (member: string, other: string) => `${member} hears ${other}'s heartbeat grow again: alive`,
+  gossipLeads: (client: string, key: string) => `${client} is the lowest contender for ${key} it believes alive: it leads`,
+  validityRanOut: (client: string, key: string, oks: number, elapsedMs: number, driftMs: number, ttlMs: number) =>
+    `${client} got ${key} on ${oks} instances, but its validity ran out: ${ttlMs} - ${elapsedMs} elapsed - ${driftMs} drift allowance <= 0 ms; it unlocks all`,
+};
+
+/** The other lock services' invariant sentences (check/lockServiceInvariants.ts). */
+export const lockServiceInvariant = {
+  twoHolders: (key: string, a: string, aEnds: number, b: string, bEnds: number) =>
+    `${a} (its lease runs to t=${aEnds} ms) and ${b} (to t=${bEnds} ms) both hold ${key}, and neither was paused past its lease nor did any clock drift.`,
+  tokenBack: (key: string, first: string, firstToken: number, next: string, nextToken: number) =>
+    `${next} holds ${key} with token ${nextToken} after ${first} held it with token ${firstToken}; tokens must increase from holder to holder.`,
+  deletedOthers: (server: string, key: string, by: string, value: string) =>
+    `${server} deleted ${key} for ${by}, but the key held ${value}, another client's value.`,
+  redlockOutlives: (client: string, key: string, deadline: number, validOn: number, quorum: number) =>
+    `${client} counts its Redlock on ${key} to t=${deadline} ms, but only ${validOn} instance${validOn === 1 ? '' : 's'} (of the ${quorum} it needs) keep the key that long, with every clock exact.`,
+  unlockedOthers: (server: string, key: string, session: number, holder: number) =>
+    `${server} let session ${session} unlock ${key}, which session ${holder} held.`,
+  ephemeralOutlives: (node: string, path: string, session: number, client: string) =>
+    `${node} still has ${client}'s ephemeral ${path}, but its session ${session} is closed.`,
+  holderNotLowest: (client: string, key: string, mine: string, lowest: string) =>
+    `${client} was told it holds ${key} with ${mine}, but ${lowest} is lower and still there.`,
+  revisionBack: (node: string, from: number, to: number) => `${node}'s revision went back from ${from} to ${to} without a restart.`,
+  keyOutlivesLease: (node: string, key: string, lease: number) =>
+    `${node} still has ${key}, but the lease ${lease} it was attached to is revoked.`,
+  heartbeatBack: (member: string, other: string, from: number, to: number) =>
+    `${member}'s view of ${other}'s heartbeat went back from ${from} to ${to}; counters only grow.`,
+  lockWithoutSession: (server: string, key: string, session: number) =>
+    `${server} still holds the advisory lock on ${key} for session ${session}, which has ended.`,
+};
+
+/** `1,204 ms`, or `line 34` when the file has no times. */
+function importedWhen(ms: number | null, line: number | null): string {
+  if (ms !== null) return `at ${ms >= 100 ? Math.round(ms).toLocaleString('en-US') : Number(ms.toPrecision(3)).toString()} ms`;
+  return line !== null ? `at line ${line}` : 'at the end of the file';
+}
+
+/** `0`, `0 or 4`, `0, 2 or 4`. */
+function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/**
+ * Sentences about histories imported from other tools (issue 27): why one cannot be linearized,
+ * naming the operation that can never be placed, in the words people asked Porcupine and
+ * Knossos for ("read of 3 at 1,204 ms: the register held 0 or 4 then; nobody wrote 3").
+ */
+export const imported = {
+  when: importedWhen,
+  orList,
+  /** Why nobody could have given a read (or a cas) the value it saw. */
+  sourceOf: (value: string, writers: readonly { readonly line: number; readonly after: boolean }[], initial: string | null): string => {
+    if (writers.length === 0)
+      return initial === value ? `only the initial value was ${value}, and it was overwritten first` : `nobody wrote ${value}`;
+    if (writers.every((w) => w.after)) {
+      return writers.length === 1
+        ? `the only write of ${value} (line ${writers[0].line}) began after it returned`
+        : `every write of ${value} began after it returned`;
+    }
+    const at = writers.map((w) => w.line);
+    const where = at.length === 1 ? `line ${at[0]}` : `lines ${at.slice(0, -1).join(', ')} and ${at[at.length - 1]}`;
+    return `no write of ${value} (${where}) can be ordered just before it without breaking another operation`;
+  },
+  readCulprit: (value: string, when: string, held: readonly string[], source: string) =>
+    held.length === 0
+      ? `read of ${value} ${when}: no order of the operations before it reaches it; ${source}`
+      : `read of ${value} ${when}: the register held ${orList(held)} then; ${source}`,
+  casCulprit: (from: string, to: string, when: string, held: readonly string[], source: string) =>
+    `cas from ${from} to ${to} ${when}: the register held ${held.length === 0 ? 'nothing it could run on' : orList(held)} then, never ${from}; ${source}`,
+  failedCasCulprit: (from: string, to: string, when: string) =>
+    `failed cas from ${from} to ${to} ${when}: the register held ${from} whenever the cas could have run, so the compare should have matched`,
+  acquireCulprit: (process: string, when: string, holders: readonly string[]) =>
+    `acquire by process ${process} ${when}: the lock was held${holders.length > 0 ? ` by ${orList(holders.map((h) => `process ${h}`))}` : ''} then, and no release could come first`,
+  releaseCulprit: (process: string, when: string, owned: boolean, held: readonly string[]) =>
+    owned && held.length > 0
+      ? `release by process ${process} ${when}: the lock was ${orList(held)} then, never held by ${process}`
+      : `release by process ${process} ${when}: the lock was free then; nobody held it`,
+  txnCulprit: (txn: string, when: string, held: readonly string[]) =>
+    `transaction ${txn} ${when}: none of the states it could run in (${held.length === 0 ? 'none' : held.join('; ')}) gives what it read`,
+  otherCulprit: (what: string, when: string) => `${what} ${when}: no order of the operations around it lets it take effect`,
+  prefix: (line: number | null, next: number | null, key: string | null) =>
+    `${key === null ? 'The history' : `Key ${key}`} is linearizable ${line === null ? 'only before its first event' : `up to line ${line}`}; ${next === null ? 'the next completion' : `the completion on line ${next}`} cannot be placed.`,
+  unknownReason: (limitMs: number | null, memo: number) =>
+    limitMs !== null
+      ? `the search reached its time limit of ${limitMs.toLocaleString('en-US')} ms before a verdict (not a wrong answer: no answer)`
+      : `the search reached its limit of ${memo.toLocaleString('en-US')} remembered configurations before a verdict`,
+  fromZero: () => "From 0 it is linearizable: Knossos's suites start registers at 0 (give --initial 0).",
+  nilReads: (count: number, initial: string) =>
+    `${count} read${count === 1 ? '' : 's'} returned nil, which a register starting at ${initial} that nobody sets to nil never holds: read as observing nothing, as Knossos reads them.`,
+  droppedOps: (count: number, f: string, model: string) =>
+    `${count} :${f} operation${count === 1 ? '' : 's'} left out: the ${model} has no :${f}.`,
+  verdictLine: (file: string, linearizable: boolean | 'unknown', model: string, detail: string) =>
+    `${file}: ${linearizable === true ? 'linearizable' : linearizable === false ? 'NOT linearizable' : 'unknown'} (${model})${detail === '' ? '' : ` — ${detail}`}`,
 };

@@ -38,6 +38,7 @@ const CATEGORY_OF = {
   heal: 'heal',
   'submit-rejected': 'submit',
   drift: 'fault',
+  'clock-jump': 'fault',
   loss: 'fault',
   delay: 'fault',
   duplicate: 'fault',
@@ -86,6 +87,26 @@ const CATEGORY_OF = {
   // Stores.
   'store-accepted': 'store',
   'store-rejected': 'store',
+  // The other lock services (issue 26), on their servers.
+  'service-granted': 'lock',
+  'service-busy': 'lock',
+  'service-released': 'lock',
+  'service-release-refused': 'lock',
+  'key-expired': 'lock',
+  'key-lost': 'lock',
+  'session-opened': 'lock',
+  'session-expired': 'lock',
+  'lease-revoked': 'lock',
+  'watch-fired': 'lock',
+  'connection-lost': 'lock',
+  failover: 'leader',
+  demoted: 'leader',
+  'gossip-suspects': 'membership',
+  'gossip-revives': 'membership',
+  // ... and on their clients.
+  'client-lost-lock': 'client',
+  'validity-ran-out': 'client',
+  'client-leads': 'client',
 } as const satisfies Record<string, EventCategory>;
 
 export type EventKind = keyof typeof CATEGORY_OF;
@@ -252,6 +273,7 @@ export type DetailBody =
     >
   | DetailOf<'removed-leader-steps-down', { node: string; term: number; index: number; voters: readonly string[] }>
   | DetailOf<'not-campaigning', { node: string; term: number; voters: readonly string[] }>
+  | DetailOf<'timeout-now-ignored', { node: string; leader: string; term: number; voters: readonly string[] }>
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
   | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
   | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>

@@ -3,7 +3,7 @@
  * applied after the simulation has advanced to that time, in the order written. One text format
  * for the CLI, presets, share links and recorded UI actions.
  */
-import { MAX_MS, READ_MODES, featuresOf, isReadMode, type ReadMode, MAX_NODES, type SimConfig } from './config';
+import { MAX_MS, READ_MODES, featuresOf, isReadMode, lockOf, runsRaft, type ReadMode, MAX_NODES, type SimConfig } from './config';
 
 export type ClientIntent =
   | { readonly op: 'acquire'; readonly key: string; readonly leaseMs: number }
@@ -42,7 +42,13 @@ export type ActionBody =
   | { readonly verb: 'add'; readonly node: string }
   | { readonly verb: 'remove'; readonly node: string }
   /** Issue 28: every latency drawn is multiplied by `factor` (1 ends it), for `forMs` ms or until changed. */
-  | { readonly verb: 'slow'; readonly factor: number; readonly forMs: number | null };
+  | { readonly verb: 'slow'; readonly factor: number; readonly forMs: number | null }
+  /**
+   * A node's or instance's wall clock jumps by `ms` (forward or back; an NTP step, an operator's
+   * fix). Time measured by a monotonic clock (Raft's, ZooKeeper's and etcd's timers, the
+   * database's keep-alives) does not jump; Redis expires keys by the wall clock (docs/semantics.md).
+   */
+  | { readonly verb: 'clockjump'; readonly node: string; readonly ms: number };
 
 export type Action = ActionBody & { readonly at: number };
 
@@ -63,8 +69,11 @@ export const VERBS = [
   'transfer',
   'add',
   'remove',
+  'clockjump',
   'slow',
 ] as const;
+/** The largest clock jump, either way, in ms. */
+export const MAX_CLOCK_JUMP_MS = 3_600_000;
 /** The longest extra delay a `delay` action may add, in ms. */
 export const MAX_DELAY_MS = 60_000;
 export const CLIENT_OPS = ['acquire', 'write', 'release', 'pause', 'crash', 'restart', 'put', 'get'] as const;
@@ -200,6 +209,17 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
       return { verb };
     case 'client':
       return parseClient(args, where);
+    case 'clockjump': {
+      const usage = '@<ms> clockjump <node> +<ms> (or -<ms>)';
+      expectArgs(args, 2, usage, where);
+      const node = nodeArg(args[0], usage, where);
+      const m = /^([+-])(\d{1,7})$/.exec(args[1]);
+      if (m === null || Number(m[2]) < 1 || Number(m[2]) > MAX_CLOCK_JUMP_MS)
+        throw new ScheduleError(
+          `${where} has jump "${args[1]}"; a clock jump is + or - and a whole number of ms from 1 to ${MAX_CLOCK_JUMP_MS}, like +5000 or -2000.`,
+        );
+      return { verb, node, ms: (m[1] === '-' ? -1 : 1) * Number(m[2]) };
+    }
     case 'add':
     case 'remove': {
       expectArgs(args, 1, `@<ms> ${verb} <node>`, where);
@@ -310,7 +330,8 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
       nodes.has(id)
         ? null
         : `${where} names node "${id}", which is not in the cluster; the nodes are ${nodeList}${nodes.size > config.nodeIds.length ? ' and those added before it' : ''}.`;
-    let problem: string | null = null;
+    let problem: string | null = raftOnlyProblem(a, config, where);
+    if (problem) return problem;
     switch (a.verb) {
       case 'add':
       case 'remove':
@@ -326,6 +347,12 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
       case 'drift':
       case 'timeout':
         problem = needNode(a.node);
+        break;
+      case 'clockjump':
+        problem =
+          clients.has(a.node) && !nodes.has(a.node)
+            ? `${where} names client ${a.node}; clients count time by the true clock here, so only nodes and instances (${nodeList}) have clocks that drift or jump.`
+            : needNode(a.node);
         break;
       case 'transfer':
         problem =
@@ -365,6 +392,14 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
   return null;
 }
 
+/** Verbs of Raft itself: a lock service that runs no Raft (Redis, Redlock, the database, gossip) has no leader to ask. */
+const RAFT_VERBS: ReadonlySet<string> = new Set(['submit', 'timeout', 'transfer', 'add', 'remove']);
+
+function raftOnlyProblem(a: Action, config: SimConfig, where: string): string | null {
+  if (!RAFT_VERBS.has(a.verb) || runsRaft(config)) return null;
+  return `${where} is a Raft action, and the lock service ${lockOf(config)} runs no Raft; pick raft, zookeeper or etcd for it.`;
+}
+
 /** The canonical text of one action; `parseSchedule(formatSchedule(a))` gives `a` back. */
 export function formatAction(a: Action): string {
   return `@${a.at} ${formatBody(a)}`;
@@ -396,6 +431,8 @@ export function formatBody(a: ActionBody): string {
       return `${a.verb} ${a.pct}`;
     case 'calm':
       return 'calm';
+    case 'clockjump':
+      return `clockjump ${a.node} ${a.ms > 0 ? '+' : '-'}${Math.abs(a.ms)}`;
     case 'slow':
       return `slow ${a.factor}x${a.forMs !== null ? ` for ${a.forMs}` : ''}`;
     case 'client': {

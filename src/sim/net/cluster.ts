@@ -10,6 +10,8 @@ import { featuresOf, snapshotEveryOf, MAX_NODES, validateConfig, type BugName, t
 import { nodeBugs, nodeFeatures, type NodeFeatures } from '../model/features';
 import { describe, eventLine, sortedIds } from '../model/describe';
 import type { DetailBody, DetailEvent, EventKind, SimEvent } from '../model/events';
+import { DetailLog } from '../model/detailLog';
+import type { CommitRule } from '../model/hotDetails';
 import { MessageQueue } from './messageQueue';
 // Issue 28: a precise network (whole microseconds) and its latency models.
 import { isPreciseNetwork, latencyBoundsMs } from '../model/network';
@@ -69,8 +71,11 @@ export interface DroppedMessage {
  * observer it leaves the quiet-millisecond skipping on.
  */
 export interface ClusterTracer {
-  /** Message `id` (the envelope's seq) was queued; duplicates are separate messages. */
-  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message): void;
+  /**
+   * Message `id` (the envelope's seq) was queued. A network duplicate is a message of its own,
+   * queued right after its original, whose id is `copyOf` (-1 for every message a sender sent).
+   */
+  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message, copyOf?: number): void;
   /** Message `id` is handed to its receiver now; what is sent until `deliveriesDone` answers it. */
   delivering(id: number): void;
   /** The network dropped message `id` now. */
@@ -83,6 +88,16 @@ export interface ClusterTracer {
 
 /** Observers run after every step (invariant checkers live outside node code). */
 export type StepObserver = (cluster: Cluster) => void;
+
+/**
+ * Sees every message as it is sent and as it is handed to its receiver (before the receiver acts
+ * on it), so a checker can judge what nodes say as well as what they hold: a pre-vote granted, a
+ * hint answered, a TimeoutNow sent. It only observes; a duplicate is sent once and delivered twice.
+ */
+export interface MessageObserver {
+  sent(cluster: Cluster, src: string, dst: string, msg: Message): void;
+  delivering(cluster: Cluster, src: string, dst: string, msg: Message): void;
+}
 
 /**
  * Sees every entry a node applies, as it happens (invariant checkers), with the state machine's
@@ -140,19 +155,11 @@ export class Cluster implements NodeHost {
   /**
    * Detail events (the second stream), recorded only while `recordDetails` is on: the CLI with
    * --verbose or --json and the page's viewed run turn it on; the fuzzer, the checker's copy and
-   * the bench leave it off. Either way no draw, message or state changes.
+   * the bench leave it off. Either way no draw, message or state changes. Kept compactly
+   * (detailLog.ts): a reader that comes back for new ones reads `detailLog`.
    */
-  readonly details: DetailEvent[] = [];
+  readonly detailLog = new DetailLog();
   recordDetails = false;
-  /**
-   * Keep only about this many of the newest details (at least this many, at most twice): the
-   * page's viewed run shows only the newest, and every checkpoint copies this array, so an
-   * unbounded one would make each seek and checkpoint cost more the longer the run. The CLI
-   * keeps all (Infinity).
-   */
-  detailLimit = Infinity;
-  /** Details trimmed from the front: the run's index of `details[0]`. */
-  detailsBase = 0;
   readonly sent: Record<string, number> = { RequestVote: 0, VoteReply: 0, AppendEntries: 0, AppendReply: 0 };
   dropped = 0;
   readonly leadersByTerm = new Map<number, string[]>();
@@ -173,6 +180,18 @@ export class Cluster implements NodeHost {
   calmAtMs: number | null = null;
   private probedTerm = -1;
   readonly driftPct: number[];
+  /**
+   * Each node's wall clock minus its monotonic one (`clockjump`, issue 26): a jump moves only the
+   * wall clock, which Redis reads for key expiry; timers (Raft's, the lock services') read the
+   * monotonic clock, `localNowMs`, which drift alone moves.
+   */
+  readonly clockJumpMs: number[];
+  /**
+   * Whether nodes run Raft. A lock service that runs none (Redis, Redlock, the database, gossip)
+   * uses the nodes as its servers' seats — alive or crashed, partitioned, drifting — and they never
+   * tick, so no election timer fires and no Raft message is sent.
+   */
+  raftActive = true;
   private readonly driftBaseLocal: number[];
   private readonly driftBaseNow: number[];
   extension: ClusterExtension | null = null;
@@ -180,6 +199,7 @@ export class Cluster implements NodeHost {
   tracer: ClusterTracer | null = null;
   private readonly observers: StepObserver[] = [];
   private readonly applyObservers: ApplyObserver[] = [];
+  private readonly messageObservers: MessageObserver[] = [];
   private readonly timeoutRange: readonly [number, number];
   private readonly latencyRange: readonly [number, number];
   // The two fixed randint ranges, with their bit lengths worked out once (same draws as randint).
@@ -211,6 +231,7 @@ export class Cluster implements NodeHost {
     const ids = config.nodeIds;
     this.initialServers = ids;
     this.driftPct = ids.map(() => 0);
+    this.clockJumpMs = ids.map(() => 0);
     this.driftBaseLocal = ids.map(() => 0);
     this.driftBaseNow = ids.map(() => 0);
     // One election timeout per node at construction, in node order.
@@ -273,6 +294,8 @@ export class Cluster implements NodeHost {
   }
 
   send(src: string, dst: string, msg: Message): void {
+    const watchers = this.messageObservers;
+    if (watchers.length !== 0) for (let i = 0; i < watchers.length; i++) watchers[i].sent(this, src, dst, msg);
     const type: MessageType = msg.type;
     const sent = this.sent;
     // Constant keys for the four Raft types keep this store monomorphic on the hot path.
@@ -335,7 +358,7 @@ export class Cluster implements NodeHost {
       const copyAt = this.nowMs + (slow === 1 ? copyLatency : Math.round(copyLatency * slow)) + extra;
       const copySeq = this.seq++;
       this.inflight.enqueue(copyAt, copySeq, this.nowMs, src, dst, msg, false);
-      if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg);
+      if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg, seq);
     }
   }
 
@@ -398,26 +421,75 @@ export class Cluster implements NodeHost {
     this.events.push(Object.freeze({ t, kind, subjects, text, line: eventLine(t, text) }));
   }
 
+  /** Every kept detail event as records, oldest first (unpacked afresh on each call: for readers that read once). */
+  get details(): readonly DetailEvent[] {
+    return this.detailLog.toArray();
+  }
+
+  /**
+   * Keep only about this many of the newest details (at least this many, at most twice): the
+   * page's viewed run shows only the newest, and every checkpoint copies what is kept, so an
+   * unbounded log would make each seek and checkpoint cost more the longer the run. The CLI
+   * keeps all (Infinity).
+   */
+  get detailLimit(): number {
+    return this.detailLog.limit;
+  }
+
+  set detailLimit(limit: number) {
+    this.detailLog.limit = limit;
+  }
+
+  /** Details trimmed from the front: the run's index of `details[0]`. */
+  get detailsBase(): number {
+    return this.detailLog.base;
+  }
+
   detail(body: DetailBody): void {
-    const details = this.details;
-    // Frozen like events, so checkpoints share them. Built field by field: an object spread that
-    // adds fields takes V8's slow path, and was most of what recording details cost.
-    details.push(
-      Object.freeze({
-        kind: body.kind,
-        subjects: body.subjects,
-        values: body.values,
-        lines: body.lines,
-        t: this.atUs >= 0 ? this.atUs / 1000 : this.nowMs,
-        afterEvent: this.events.length,
-      }) as DetailEvent,
+    this.detailLog.push(body, this.detailMs, this.events.length);
+  }
+
+  /** A detail's time: now, to the microsecond while a precise network delivers (issue 28). */
+  private get detailMs(): number {
+    return this.atUs >= 0 ? this.atUs / 1000 : this.nowMs;
+  }
+
+  // The hot kinds, coded without a body (hotDetails.ts).
+
+  leaderAppended(node: string, term: number, index: number, command: Command, noop: boolean): void {
+    this.detailLog.leaderAppended(node, term, index, command, noop, this.detailMs, this.events.length);
+  }
+
+  appendAccepted(node: string, leader: string, term: number, from: number, to: number, added: number): void {
+    this.detailLog.appendAccepted(node, leader, term, from, to, added, this.detailMs, this.events.length);
+  }
+
+  commitAdvanced(
+    node: string,
+    from: number,
+    to: number,
+    term: number,
+    rule: CommitRule,
+    replicas: number | null,
+    majority: number | null,
+    leader: string | null,
+    leaderCommit: number | null,
+    memberCount: boolean,
+  ): void {
+    this.detailLog.commitAdvanced(
+      node,
+      from,
+      to,
+      term,
+      rule,
+      replicas,
+      majority,
+      leader,
+      leaderCommit,
+      memberCount,
+      this.detailMs,
+      this.events.length,
     );
-    if (details.length > 2 * this.detailLimit) {
-      // Trimming in halves keeps the cost per detail constant.
-      const cut = details.length - this.detailLimit;
-      details.splice(0, cut);
-      this.detailsBase += cut;
-    }
   }
 
   recordLeader(term: number, id: string, voters: readonly string[]): void {
@@ -430,14 +502,7 @@ export class Cluster implements NodeHost {
   onCommitted(node: RaftNode, index: number, entry: LogEntry): void {
     const extension = this.extension;
     const result = extension !== null ? extension.apply(node, index, entry) : null;
-    if (this.recordDetails) {
-      this.detail({
-        kind: 'applied',
-        subjects: [node.id],
-        values: { node: node.id, index, term: entry.term, command: entry.command, result },
-        lines: ['apply'],
-      });
-    }
+    if (this.recordDetails) this.detailLog.applied(node.id, index, entry.term, entry.command, result, this.detailMs, this.events.length);
     const observers = this.applyObservers;
     for (let i = 0; i < observers.length; i++) observers[i](node, index, entry, result);
     if (extension !== null) extension.onApplied(node, index, entry, result as ApplyResult);
@@ -458,6 +523,11 @@ export class Cluster implements NodeHost {
     const pct = this.driftPct[i];
     if (pct === 0) return this.driftBaseLocal[i] + (this.nowMs - this.driftBaseNow[i]);
     return this.driftBaseLocal[i] + ((this.nowMs - this.driftBaseNow[i]) * (100 + pct)) / 100;
+  }
+
+  /** This node's wall clock: its local clock plus every jump it took (issue 26). */
+  wallNowMs(node: RaftNode): number {
+    return this.localNowMs(node) + this.clockJumpMs[node.index];
   }
 
   // -- the simulation loop ----------------------------------------------------------------
@@ -520,6 +590,8 @@ export class Cluster implements NodeHost {
         queue.release(env);
         continue;
       }
+      const watchers = this.messageObservers;
+      if (watchers.length !== 0) for (let i = 0; i < watchers.length; i++) watchers[i].delivering(this, env.src, env.dst, payload);
       // Raft RPCs go to the node; everything else (client requests, replies, store writes) to the
       // service on top. Without one, every message is a Raft RPC between nodes.
       if (node !== undefined && (this.extension === null || isRaftMessage(payload))) node.onMessage(env.src, payload as RaftMessage);
@@ -529,7 +601,7 @@ export class Cluster implements NodeHost {
     this.atUs = -1;
     if (tracer !== null) tracer.deliveriesDone();
     const nodes = this.nodes;
-    for (let i = 0; i < nodes.length; i++) nodes[i].tick();
+    if (this.raftActive) for (let i = 0; i < nodes.length; i++) nodes[i].tick();
     if (this.gossip !== null) this.gossip.tick(now);
     if (this.extension) this.extension.tick();
     if (this.calmAtMs !== null) this.probe();
@@ -624,6 +696,10 @@ export class Cluster implements NodeHost {
 
   addApplyObserver(observer: ApplyObserver): void {
     this.applyObservers.push(observer);
+  }
+
+  addMessageObserver(observer: MessageObserver): void {
+    this.messageObservers.push(observer);
   }
 
   /** The live leader with the highest term; a stale one may linger in a minority partition. */
@@ -785,6 +861,7 @@ export class Cluster implements NodeHost {
     this.nodes.push(node);
     this.nodeById.set(id, node);
     this.driftPct.push(0);
+    this.clockJumpMs.push(0);
     this.driftBaseLocal.push(this.nowMs);
     this.driftBaseNow.push(this.nowMs);
     this.extension?.onNodeAdded?.(node);
@@ -798,6 +875,13 @@ export class Cluster implements NodeHost {
     this.driftBaseNow[i] = this.nowMs;
     this.driftPct[i] = pct;
     this.logEvent(describe.drift(id, pct), 'drift', [id]);
+  }
+
+  /** `clockjump`: `id`'s wall clock jumps by `ms` (its monotonic clock, and so its timers, do not). */
+  jumpClock(id: string, ms: number): void {
+    const node = this.node(id);
+    this.clockJumpMs[node.index] += ms;
+    this.logEvent(describe.clockJump(id, ms), 'clock-jump', [id]);
   }
 
   setLoss(pct: number): void {
@@ -888,6 +972,10 @@ export class Cluster implements NodeHost {
   }
 }
 
+/**
+ * The messages a node handles: every RaftMessage. TimeoutNow was missing, so with a lock service
+ * on top it went to the service, which dropped it, and every transfer ran out.
+ */
 function isRaftMessage(msg: Message): msg is RaftMessage {
   const type = msg.type;
   return (
@@ -896,6 +984,7 @@ function isRaftMessage(msg: Message): msg is RaftMessage {
     type === 'RequestVote' ||
     type === 'VoteReply' ||
     type === 'InstallSnapshot' ||
-    type === 'InstallSnapshotReply'
+    type === 'InstallSnapshotReply' ||
+    type === 'TimeoutNow'
   );
 }

@@ -15,6 +15,8 @@ import type { ClientIntent } from '../model/schedule';
 import { KvReads } from './reads';
 import { Store, type StoreId } from './stores';
 import { holderWatchFor, type HolderWatch } from './takeover';
+import { HoldTracker } from './holds';
+import type { LockBackend, LockBackendFactory } from '../net/lockPlug';
 import {
   isKvCommand,
   isLockCommand,
@@ -64,6 +66,7 @@ export class LockService implements ClusterExtension {
   /** Per node: tokens whose expiry this node has already proposed (it proposes each once). */
   private readonly expiryProposed = new Map<string, Set<number>>();
   private readonly followerExpiry: boolean;
+  private readonly replyIgnoresTerm: boolean;
   /** Reads (§6.4): the leaders' side of put and get; null without the feature. */
   private readonly reads: KvReads | null;
   /**
@@ -73,8 +76,15 @@ export class LockService implements ClusterExtension {
   private readonly holderWatch: HolderWatch | null;
   /** Tokens the holder watch took over (before their lease ended): the checker calls those two holders a finding. */
   readonly takenOver = new Set<number>();
+  /**
+   * Another lock service's servers (issue 26: ZooKeeper, etcd, a database, Redis, Redlock,
+   * gossip), or null: the chapter's, whose servers are the code of this class.
+   */
+  readonly backend: LockBackend | null;
+  /** When each client believed it held each lock (for the overlaps measure); observation only. */
+  readonly holds = new HoldTracker();
 
-  constructor(cluster: Cluster, clientIds: readonly string[]) {
+  constructor(cluster: Cluster, clientIds: readonly string[], backend: LockBackendFactory | null = null) {
     this.cluster = cluster;
     for (const id of clientIds) this.clients.set(id, new ClientActor(id, cluster, this, this.history));
     this.machines = cluster.nodes.map(() => new LockStateMachine());
@@ -83,8 +93,12 @@ export class LockService implements ClusterExtension {
     this.fenced = new Store('fenced', !cluster.bugSet.has('no-fencing'));
     this.unfenced = new Store('unfenced', false);
     this.followerExpiry = cluster.bugSet.has('follower-expiry');
+    this.replyIgnoresTerm = cluster.bugSet.has('reply-ignores-term');
     this.reads = cluster.features.reads ? new KvReads(cluster, this.machines) : null;
-    this.holderWatch = holderWatchFor(cluster.config, cluster.gossip);
+    this.backend = backend === null ? null : backend({ cluster, history: this.history, clientIds });
+    if (this.backend !== null) for (const c of this.clients.values()) c.driver = this.backend.driverFor(c);
+    // Issue 28: the failure detector watching holders is the chapter's service's (another service keeps its own rules).
+    this.holderWatch = this.backend === null ? holderWatchFor(cluster.config, cluster.gossip) : null;
     // Keep-alives feed the fixed threshold and phi-accrual; under gossip clients gossip instead.
     const keepAliveMs = this.holderWatch !== null && this.holderWatch.kind !== 'gossip' ? this.holderWatch.keepAliveMs : 0;
     for (const c of this.clients.values()) c.keepAliveMs = keepAliveMs;
@@ -105,16 +119,17 @@ export class LockService implements ClusterExtension {
     switch (intent.op) {
       case 'crash':
         c.crash();
-        return;
+        break;
       case 'restart':
         c.restart();
-        return;
+        break;
       case 'pause':
         c.pause(intent.ms);
-        return;
+        break;
       default:
         c.request(intent);
     }
+    this.holds.observe(this.clients.values(), this.cluster.nowMs);
   }
 
   addClientObserver(observer: ClientObserver): void {
@@ -144,6 +159,14 @@ export class LockService implements ClusterExtension {
   }
 
   onMessage(dst: string, src: string, msg: Message): void {
+    const backend = this.backend;
+    if (backend !== null) {
+      if (msg.type === 'StoreWrite') {
+        if (dst === 'fenced' || dst === 'unfenced') this.onStoreWrite(dst, src, msg);
+      } else if (msg.type === 'ServiceRpc' && this.clients.has(dst)) this.clients.get(dst)?.receive(src, msg);
+      else backend.onServerMessage(dst, src, msg);
+      return;
+    }
     if (msg.type === 'ClientRequest') {
       const node = this.cluster.nodeById.get(dst);
       if (node) this.onRequest(node, src, msg);
@@ -170,16 +193,24 @@ export class LockService implements ClusterExtension {
   tick(): void {
     const now = this.cluster.nowMs;
     for (const c of this.clients.values()) c.tick(now);
+    const backend = this.backend;
+    if (backend !== null) {
+      backend.tick();
+      this.holds.observe(this.clients.values(), now);
+      return;
+    }
     for (const node of this.cluster.nodes) {
       if (!node.alive) continue;
       if (node.role === 'leader') this.leaderExpiry(node);
       else if (this.followerExpiry) this.buggyFollowerExpiry(node);
     }
     if (this.reads !== null) this.reads.tick();
+    this.holds.observe(this.clients.values(), now);
   }
 
   calm(): void {
     for (const c of this.clients.values()) if (!c.alive) c.restart();
+    this.backend?.calm?.();
   }
 
   /** A server added by a membership change starts with an empty lock table, filled as it applies. */
@@ -188,13 +219,19 @@ export class LockService implements ClusterExtension {
     this.latestRequest[node.index] = new Map();
   }
 
-  apply(node: RaftNode, _index: number, entry: LogEntry): ApplyResult {
+  apply(node: RaftNode, index: number, entry: LogEntry): ApplyResult {
+    const backend = this.backend;
+    if (backend !== null) return backend.apply !== undefined ? backend.apply(node, index, entry) : NOOP_RESULT;
     return this.machines[node.index].apply(entry.command, this.cluster.localNowMs(node), this.applyOptions);
   }
 
   /** A restarted node lost its applied lock table and the replies it owed: both are volatile. */
   onRestart(node: RaftNode): void {
     this.holderWatch?.forget(node.index);
+    if (this.backend !== null) {
+      this.backend.onRestart(node);
+      return;
+    }
     this.machines[node.index].reset();
     this.pending.delete(node.id);
     this.latestRequest[node.index].clear();
@@ -210,6 +247,10 @@ export class LockService implements ClusterExtension {
   }
 
   onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
+    if (this.backend !== null) {
+      this.backend.onApplied?.(node, index, entry, result);
+      return;
+    }
     const command = entry.command;
     if (isKvCommand(command)) {
       this.reads?.onApplied(node, index, entry, result);
@@ -229,8 +270,9 @@ export class LockService implements ClusterExtension {
     const request = waiting?.get(index);
     if (!request || !waiting) return;
     waiting.delete(index);
-    // The index was reused by another leader's entry: this is not the entry the request waits for.
-    if (request.term !== entry.term) return;
+    // The index was reused by another leader's entry: this is not the entry the request waits for
+    // (the bug reply-ignores-term answers from it all the same).
+    if (request.term !== entry.term && !this.replyIgnoresTerm) return;
     if (!isLeader) return;
     const client = this.clients.get(request.client);
     if (request.op === 'acquire' && result.type === 'Granted') {
@@ -291,52 +333,64 @@ export class LockService implements ClusterExtension {
     const machine = this.machines[node.index];
     const held = machine.locks.get(msg.key);
     const request: Pending = { client: src, requestId: msg.id, op: msg.op, key: msg.key, term: node.term };
-    if (msg.op === 'acquire') {
-      const waiting = this.pendingFor(node);
-      for (const [index, p] of waiting) {
-        // A retry of the request whose Grant is in flight on this leader: answer it when it applies.
-        // Not applied here means not applied anywhere yet (the leader applies first), so the
-        // lease still starts after this request was sent.
-        if (p.client === src && p.requestId === msg.id && index > node.lastApplied) {
-          waiting.set(index, request);
-          return;
-        }
+    if (msg.op === 'release') {
+      this.onRelease(node, src, msg, request, held?.owner);
+      return;
+    }
+    const waiting = this.pendingFor(node);
+    for (const [index, p] of waiting) {
+      // A retry of the request whose Grant is in flight on this leader: answer it when it applies.
+      // Not applied here means not applied anywhere yet (the leader applies first), so the
+      // lease still starts after this request was sent. It waits for the same entry, of the term
+      // that entry was proposed in: this leader may have lost and won again since, and an answer
+      // waiting under its new term would be dropped when the old entry applies.
+      if (p.client === src && p.requestId === msg.id && index > node.lastApplied && node.termAt(index) === p.term) {
+        waiting.set(index, { ...request, term: p.term });
+        return;
       }
     }
     // The leader's log holds every committed entry (Leader Completeness) but its applied state
     // may lag it, e.g. just after a restart; an entry it has not applied yet for this key could
-    // change the answer, so it decides nothing about the key until that entry is applied. A
-    // release retried to a new leader waits for the client's own release if it is that entry.
-    const unapplied = this.lastUnappliedFor(node, msg.key);
-    if (unapplied !== 0) {
-      const entry = node.entryAt(unapplied) as LogEntry;
-      const c = entry.command as LockCommand;
-      if (msg.op === 'release' && c.type === 'release' && c.owner === src) {
-        this.pendingFor(node).set(unapplied, { ...request, term: entry.term });
-        return;
-      }
+    // change the answer, so it grants nothing for the key until that entry is applied.
+    if (this.lastUnappliedFor(node, msg.key) !== 0) {
       this.log(say.busy(node.id, msg.key, src, null), 'lock-busy', [node.id, src]);
       this.reply(node, request, 'busy', null, null);
       return;
     }
-    if (msg.op === 'acquire') {
-      // An acquire by the holder (a retry whose answer was lost, or asking again) is proposed as
-      // a Grant too: it renews the lease with a new token, so the lease the client counts from
-      // its request is the one the service runs.
-      if (held && held.owner !== src) {
-        this.log(say.busy(node.id, msg.key, src, held.owner), 'lock-busy', [node.id, src]);
-        this.reply(node, request, 'busy', null, null);
-        return;
-      }
-      this.propose(node, { type: 'grant', key: msg.key, leaseMs: msg.leaseMs, owner: src }, request);
-    } else {
-      if (held && held.owner !== src) {
-        this.log(say.notHolder(node.id, msg.key, src, held.owner), 'lock-release-refused', [node.id, src]);
-        this.reply(node, request, 'not-holder', null, null);
-        return;
-      }
-      this.propose(node, { type: 'release', key: msg.key, owner: src, token: msg.token }, request);
+    // An acquire by the holder (a retry whose answer was lost, or asking again) is proposed as
+    // a Grant too: it renews the lease with a new token, so the lease the client counts from
+    // its request is the one the service runs.
+    if (held && held.owner !== src) {
+      this.log(say.busy(node.id, msg.key, src, held.owner), 'lock-busy', [node.id, src]);
+      this.reply(node, request, 'busy', null, null);
+      return;
     }
+    this.propose(node, { type: 'grant', key: msg.key, leaseMs: msg.leaseMs, owner: src }, request);
+  }
+
+  /**
+   * A release is answered by applying a Release entry, never with "busy": a copy of it sent
+   * earlier may sit in another server's log, unapplied, and commit after any answer this leader
+   * gives, so "not released" is something no leader can promise, and a client told it would go on
+   * counting a lease its own release ends. So it waits for the client's own Release if one is
+   * among this leader's unapplied entries for the key (wherever it sits: an Expire may well have
+   * been proposed after it) and names the same token, so it is a copy of this request, not of a
+   * release of an earlier hold; and otherwise proposes one: applied after every entry before it, it
+   * finds the key as the log leaves it. Only with nothing unapplied for the key does the leader
+   * refuse a release of a key someone else holds without proposing it.
+   */
+  private onRelease(node: RaftNode, src: string, msg: ClientRequest, request: Pending, holder: string | undefined): void {
+    const own = this.lastUnappliedReleaseBy(node, msg.key, src, msg.token);
+    if (own !== 0) {
+      this.pendingFor(node).set(own, { ...request, term: (node.entryAt(own) as LogEntry).term });
+      return;
+    }
+    if (holder !== undefined && holder !== src && this.lastUnappliedFor(node, msg.key) === 0) {
+      this.log(say.notHolder(node.id, msg.key, src, holder), 'lock-release-refused', [node.id, src]);
+      this.reply(node, request, 'not-holder', null, null);
+      return;
+    }
+    this.propose(node, { type: 'release', key: msg.key, owner: src, token: msg.token }, request);
   }
 
   /** The index of the last entry this leader has not applied yet that touches `key`, or 0. */
@@ -344,6 +398,15 @@ export class LockService implements ClusterExtension {
     for (let i = node.lastLogIndex; i > node.lastApplied; i--) {
       const c = (node.entryAt(i) as LogEntry).command;
       if (isLockCommand(c) && c.key === key) return i;
+    }
+    return 0;
+  }
+
+  /** The index of the last unapplied Release of `key` by `client` naming `token` in this leader's log, or 0. */
+  private lastUnappliedReleaseBy(node: RaftNode, key: string, client: string, token: number | null): number {
+    for (let i = node.lastLogIndex; i > node.lastApplied; i--) {
+      const c = (node.entryAt(i) as LogEntry).command;
+      if (isLockCommand(c) && c.type === 'release' && c.key === key && c.owner === client && c.token === token) return i;
     }
     return 0;
   }
@@ -451,9 +514,15 @@ export class LockService implements ClusterExtension {
 
   private onStoreWrite(storeId: StoreId, src: string, msg: StoreWrite): void {
     const store = storeId === 'fenced' ? this.fenced : this.unfenced;
-    const leaseEnded = msg.token === null || !this.tokenStillHolds(msg.lockKey, msg.token);
+    const backend = this.backend;
+    const leaseEnded =
+      backend !== null
+        ? !backend.stillHolds(src, msg.lockKey, msg.token, msg.grant ?? null)
+        : msg.token === null || !this.tokenStillHolds(msg.lockKey, msg.token);
     const record = store.write(this.cluster.nowMs, src, msg.key, msg.value, msg.token, msg.lockKey, leaseEnded);
-    this.history.writeLanded(src, storeId, msg.key, msg.value, msg.token, msg.lockKey, record.accepted, this.cluster.exactNowMs);
+    // Without a token, the unfenced store's history names the write's grant (ClientActor.write).
+    const named = storeId === 'unfenced' && msg.token === null && msg.grant !== undefined ? msg.grant : msg.token;
+    this.history.writeLanded(src, storeId, msg.key, msg.value, named, msg.lockKey, record.accepted, this.cluster.exactNowMs);
     this.log(say.storeWrite(storeId, record), record.accepted ? 'store-accepted' : 'store-rejected', [src, storeId]);
     if (!record.accepted && this.cluster.recordDetails) {
       this.cluster.detail({
@@ -490,6 +559,8 @@ export class LockService implements ClusterExtension {
     return command.type === 'grant' ? [nodeId, command.owner] : [nodeId];
   }
 }
+
+const NOOP_RESULT: ApplyResult = Object.freeze({ type: 'Noop' });
 
 /** What applying a lock command on the leader did, as an event kind. */
 function appliedKind(command: LockCommand, result: ApplyResult): EventKind {

@@ -4,7 +4,7 @@
  * paper's Figure 2, its section, or the chapter's section for leases and fencing. Like describe.ts
  * for event lines, this is the one place those sentences live. Pure: no DOM, no clock.
  */
-import type { SimEvent } from '../model/events';
+import type { DetailEvent, SimEvent } from '../model/events';
 import type { FeatureName } from '../model/features';
 import type { ClientView, LogEntryView, MessageView, NodeView, RunView, StoreView } from '../view/runView';
 import { majorityOf } from '../raft/quorum';
@@ -135,20 +135,25 @@ const unknown = (title: string, what: string): Explanation => ({
   rule: '—',
 });
 
-export function explain(subject: WhySubject, snap: RunView, events: readonly SimEvent[] = []): Explanation {
+export function explain(
+  subject: WhySubject,
+  snap: RunView,
+  events: readonly SimEvent[] = [],
+  details: readonly DetailEvent[] = [],
+): Explanation {
   switch (subject.kind) {
     case 'node':
       return whyNode(snap, subject.id, events);
     case 'entry':
       return whyEntry(snap, subject.node, subject.index);
     case 'message':
-      return whyMessage(snap, subject.seq);
+      return whyMessage(snap, subject.seq, details);
     case 'vote':
-      return whyVote(snap, subject.node);
+      return whyVote(snap, subject.node, details);
     case 'no-leader':
       return whyNoLeader(snap, events);
     case 'client':
-      return whyClient(snap, subject.id);
+      return withServiceEvent(whyClient(snap, subject.id), subject.id, events);
     case 'lock':
       return whyLock(snap, subject.node, subject.key);
     case 'store-write':
@@ -156,11 +161,167 @@ export function explain(subject: WhySubject, snap: RunView, events: readonly Sim
   }
 }
 
+// -- the other lock services' events (issue 26) -----------------------------------------------
+
+/** The documents each service's answers cite. */
+export const SERVICE_DOCS = {
+  zookeeper: 'ZooKeeper Programmer’s Guide, "ZooKeeper Sessions" and "Ephemeral Nodes"; ZooKeeper Recipes, "Locks"',
+  etcd: 'etcd API, "Lease": a revoked or expired lease deletes every key attached to it; concurrency.Mutex',
+  redlock: 'redis.io, "Distributed Locks with Redis", the Redlock algorithm, steps 3 and 4 (validity time)',
+  redis: 'redis.io, "Distributed Locks with Redis", "Safety arguments" and persistence; "Replication", on a primary with persistence off',
+  advisory: 'PostgreSQL docs, "Advisory Locks": a session-level lock is held until released or the session ends',
+} as const;
+
+/** The event kinds another lock service logs that a Why answers. */
+export const SERVICE_WHY_KINDS = [
+  'session-expired',
+  'lease-revoked',
+  'validity-ran-out',
+  'key-lost',
+  'key-expired',
+  'connection-lost',
+] as const;
+
+/** Why one of another lock service's events happened, in plain words with its rule; null for other kinds. */
+export function whyServiceEvent(e: SimEvent): Explanation | null {
+  const at = `At t=${e.t} ms: ${e.text}`;
+  switch (e.kind) {
+    case 'session-expired':
+      return {
+        title: 'Why did the session expire?',
+        answer: [
+          at,
+          'A ZooKeeper client keeps its session alive by pinging; the leader heard nothing from this session within its timeout, so it closed the session through the log. Closing a session deletes every ephemeral znode it created — the lock’s child among them — and the next waiter’s watch fires.',
+          'The client learns this only when it hears from the ensemble again: a paused client still believes it holds the lock, which is why the znode’s zxid must travel with its writes as a fencing token.',
+        ],
+        rule: SERVICE_DOCS.zookeeper,
+      };
+    case 'lease-revoked':
+      return {
+        title: 'Why was the lease revoked?',
+        answer: [
+          at,
+          'An etcd client keeps its lease alive with keep-alives; none arrived within the lease’s TTL, so the leader revoked it through the log. Revoking a lease deletes every key attached to it, the lock key too, and the waiter watching that key is told.',
+          'A client that was paused or cut off still counts its own TTL and may believe it holds the lock; the key’s create revision, sent with its writes, lets the store refuse it.',
+        ],
+        rule: SERVICE_DOCS.etcd,
+      };
+    case 'validity-ran-out':
+      return {
+        title: 'Why did the Redlock attempt give up?',
+        answer: [
+          at,
+          'A Redlock holds only if a majority of instances said OK and time is left: the validity is the TTL minus the time the attempt took minus a drift allowance. Fewer than a majority, or no time left, and the client must unlock every instance and try again later.',
+          'The validity is counted from when the client asked, by its own clock; nothing tells it that an instance’s clock jumped, so the instances may expire the key earlier than it thinks.',
+        ],
+        rule: SERVICE_DOCS.redlock,
+      };
+    case 'key-lost':
+      return {
+        title: 'Why was the key lost?',
+        answer: [
+          at,
+          'Redis keeps keys in memory: with persistence off, a restarted instance comes back empty, and a replica that resynchronises from an empty primary drops its copies too. A database restart ends every session, and a session’s advisory locks with it.',
+          'The holder is not told: it still counts its lease, so another client can be granted the same lock while it believes it holds it.',
+        ],
+        rule: `${SERVICE_DOCS.redis}; ${SERVICE_DOCS.advisory}`,
+      };
+    case 'key-expired':
+      return {
+        title: 'Why did the key expire?',
+        answer: [
+          at,
+          'The instance expires a key by its own wall clock, PX milliseconds after the SET as that clock counts. A clock that jumps forward (an NTP step, an operator) ends it early, while the holder still counts its TTL by its own clock: Kleppmann’s objection to Redlock.',
+        ],
+        rule: SERVICE_DOCS.redlock,
+      };
+    case 'connection-lost':
+      return {
+        title: 'Why did the connection die?',
+        answer: [
+          at,
+          'A session advisory lock lives as long as the connection. The server’s TCP keep-alive probes found it dead (or the client’s kernel closed it when the process died), so the session ended and freed its locks. A merely paused process keeps its lock: its kernel still answers the probes.',
+        ],
+        rule: SERVICE_DOCS.advisory,
+      };
+    default:
+      return null;
+  }
+}
+
+/** A client's answer with, at its end, why the last of its service's events about it happened. */
+function withServiceEvent(base: Explanation, client: string, events: readonly SimEvent[]): Explanation {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (!e.subjects.includes(client) || !(SERVICE_WHY_KINDS as readonly string[]).includes(e.kind)) continue;
+    const why = whyServiceEvent(e);
+    if (why === null) break;
+    return { ...base, answer: [...base.answer, ...why.answer], rule: `${base.rule}; ${why.rule}` };
+  }
+  return base;
+}
+
 // -- nodes ----------------------------------------------------------------------------------
+
+/** What each part of a service without Raft does, in its system's terms (issue 26). */
+const SERVER_PARTS: Readonly<Record<string, { readonly text: string; readonly doc?: keyof typeof SERVICE_DOCS }>> = {
+  'redis primary': {
+    text: 'It is the Redis primary: it alone answers SET NX PX and the compare-and-delete of a release, and it expires each key by its own wall clock. With persistence off, a restart forgets every key.',
+    doc: 'redis',
+  },
+  'redis replica': {
+    text: 'It is a replica: it copies the primary’s writes asynchronously, after the primary has already answered. If it hears nothing from the primary for a while it promotes itself, with only what had been copied — a lock granted just before may be missing.',
+    doc: 'redis',
+  },
+  'redlock instance': {
+    text: 'It is one of Redlock’s independent Redis instances: they never talk to each other. A client holds a Redlock when a majority of them said OK within the validity time; each instance expires its keys by its own clock.',
+    doc: 'redlock',
+  },
+  'advisory primary': {
+    text: 'It is the database primary: it holds session-scoped advisory locks in memory, tied to each client’s connection. They are not written to the WAL, so no replica ever has them; the row versions the clients read as tokens are.',
+    doc: 'advisory',
+  },
+  'advisory replica': {
+    text: 'It is a replica: it replays the primary’s WAL (rows, with their versions; never advisory locks). If the WAL stops it promotes itself, and on the new primary every lock is free.',
+    doc: 'advisory',
+  },
+  'gossip member': {
+    text: 'It relays membership gossip: each round it tells a few random members its table of heartbeat counters, and takes a member it has not heard of for a while for dead. There is no lock: a key’s leader is whoever is lowest among those a member believes alive, so two members’ views can name two leaders.',
+  },
+};
+
+/** A server of a service without Raft: what it is and holds, with its system's rule. */
+function whyServer(snap: RunView, n: RunView['nodes'][number], events: readonly SimEvent[]): Explanation {
+  const server = n.server!;
+  const service = snap.lockMeasures?.service ?? 'redis';
+  const part = SERVER_PARTS[`${service} ${server.role}`];
+  const facts: [string, string][] = [
+    ['part', n.alive ? server.role : `down (was ${server.role})`],
+    ['holds', server.holds],
+  ];
+  if (n.driftPct !== 0) facts.push(['clock drift', `${n.driftPct > 0 ? '+' : ''}${n.driftPct}%`]);
+  const answer: string[] = [];
+  if (!n.alive) {
+    const crash = lastEvent(events, 'crash', n.id);
+    answer.push(`${n.id} is down${crash ? ` (it crashed at t=${crash.t} ms)` : ''}: it answers nothing, and messages to it are dropped.`);
+  }
+  answer.push(
+    `${server.line}.`,
+    part?.text ?? 'It is one of the service’s servers.',
+    'This service does not run Raft, so it has no terms, votes or log.',
+  );
+  return {
+    title: `What is ${n.id}?`,
+    answer,
+    rule: part?.doc !== undefined ? SERVICE_DOCS[part.doc] : 'Van Renesse et al., "A Gossip-Style Failure Detection Service" (1998)',
+    facts,
+  };
+}
 
 function whyNode(snap: RunView, id: string, events: readonly SimEvent[]): Explanation {
   const n = nodeOf(snap, id);
   if (!n) return unknown(`Why is ${id} like this?`, `Node ${id}`);
+  if (n.server !== undefined) return whyServer(snap, n, events);
   const size = snap.nodes.length;
   const maj = majorityOf(size);
   const facts: [string, string][] = [
@@ -426,7 +587,7 @@ function whyCompacted(n: NodeView, index: number, snapshot: { readonly index: nu
   };
 }
 
-function whyMessage(snap: RunView, seq: number): Explanation {
+function whyMessage(snap: RunView, seq: number, details: readonly DetailEvent[]): Explanation {
   const m: MessageView | undefined = snap.messages.find((x) => x.seq === seq) ?? snap.drops.find((x) => x.seq === seq);
   if (!m) return unknown(`Message #${seq}`, `Message #${seq}`);
   const f = m.fields;
@@ -553,7 +714,7 @@ function whyMessage(snap: RunView, seq: number): Explanation {
         answer.push(
           f.granted
             ? `${m.src} would vote for ${m.dst} in term ${f.term}. It promised nothing and changed nothing; with yeses from a majority ${m.dst} starts the real election.`
-            : `${m.src} would not vote for ${m.dst} (its term is ${f.term}): it hears from a leader, its term is already as new, or ${m.dst}'s log is behind its own. ${m.dst} stays where it is.`,
+            : `${refusalText(refusalOf(details, m.src, m.dst, m.sentAt)) ?? `${m.src} would not vote for ${m.dst} (its term is ${f.term}).`} ${m.dst} stays where it is.`,
         );
         rule = DISSERTATION.preVote;
         break;
@@ -562,7 +723,7 @@ function whyMessage(snap: RunView, seq: number): Explanation {
       answer.push(
         f.granted
           ? `${m.src} gives ${m.dst} its vote for term ${f.term}. It cannot vote for anyone else in term ${f.term}.`
-          : `${m.src} refuses ${m.dst} in term ${f.term}: it already voted for another candidate in that term, its term is higher, or ${m.dst}'s log is behind its own.`,
+          : (refusalText(refusalOf(details, m.src, m.dst, m.sentAt)) ?? `${m.src} refuses ${m.dst} in term ${f.term}.`),
       );
       rule = `Raft paper §5.2, §5.4.1; ${FIGURE2.voteReceiver2}`;
       break;
@@ -641,7 +802,7 @@ function predictVote(to: NodeView, candidate: string, term: number, last: { inde
 
 // -- votes ----------------------------------------------------------------------------------
 
-function whyVote(snap: RunView, nodeId: string): Explanation {
+function whyVote(snap: RunView, nodeId: string, details: readonly DetailEvent[]): Explanation {
   const n = nodeOf(snap, nodeId);
   if (!n) return unknown(`Why did ${nodeId} vote this way?`, `Node ${nodeId}`);
   const size = snap.nodes.length;
@@ -659,7 +820,7 @@ function whyVote(snap: RunView, nodeId: string): Explanation {
     );
     for (const o of snap.nodes) {
       if (o.id === nodeId || n.votes.includes(o.id)) continue;
-      answer.push(whyNoVoteFrom(snap, o, n));
+      answer.push(whyNoVoteFrom(snap, o, n, details));
     }
     return { title: `Why does ${nodeId} have ${plural(n.votes.length, 'vote')}?`, answer, rule, facts };
   }
@@ -688,15 +849,66 @@ function whyVote(snap: RunView, nodeId: string): Explanation {
     answer.push(
       `No candidate is asking right now${currentLeader(snap) ? ` — ${currentLeader(snap)!.id} leads term ${currentLeader(snap)!.term}` : ''}. A node votes only when a RequestVote reaches it.`,
     );
-  for (const c of candidates) answer.push(whyNoVoteFrom(snap, n, c));
+  for (const c of candidates) answer.push(whyNoVoteFrom(snap, n, c, details));
   if (!n.alive) answer.push(`${nodeId} is down: it answers nothing.`);
   return { title: `Why has ${nodeId} not voted?`, answer, rule, facts };
 }
 
-/** Why `voter` has not given its vote to `candidate` (yet). */
-function whyNoVoteFrom(snap: RunView, voter: NodeView, candidate: NodeView): string {
+/**
+ * The refusal a voter recorded when it answered (or ignored) a candidate: the engine logs the one
+ * reason that applied (detail kinds vote-refused, pre-vote-refused, vote-ignored). At `atMs` (a
+ * refusing reply's send time) exactly; else the newest of this candidacy's term.
+ */
+export function refusalOf(
+  details: readonly DetailEvent[],
+  voter: string,
+  candidate: string,
+  atMs?: number,
+  term?: number,
+): RefusalDetail | null {
+  for (let i = details.length - 1; i >= 0; i--) {
+    const d = details[i];
+    if (d.kind !== 'vote-refused' && d.kind !== 'pre-vote-refused' && d.kind !== 'vote-ignored') continue;
+    if (d.values.node !== voter || d.values.candidate !== candidate) continue;
+    if (atMs !== undefined && d.t !== atMs) continue;
+    const asked = d.kind === 'pre-vote-refused' ? d.values.preVoteTerm : d.values.candidateTerm;
+    if (term !== undefined && asked !== term) continue;
+    return d as RefusalDetail;
+  }
+  return null;
+}
+
+type RefusalDetail = Extract<DetailEvent, { kind: 'vote-refused' | 'pre-vote-refused' | 'vote-ignored' }>;
+
+/** The one reason a refusal had, in the run's own values (Figure 2, RequestVote receiver rules; §9.6; §6.2). */
+export function refusalText(d: RefusalDetail | null): string | null {
+  if (d === null) return null;
+  const at = `at t=${d.t} ms`;
+  if (d.kind === 'vote-ignored') {
+    const v = d.values;
+    return `${v.node} ignored ${v.candidate}'s request for term ${v.candidateTerm} ${at}: it had heard from leader ${v.leader ?? 'its leader'} ${v.heardAgoMs} ms before, within the shortest election timeout, so it keeps following it (${v.disruption ? '§4.2.3' : 'CheckQuorum, §6.2'}).`;
+  }
+  if (d.kind === 'pre-vote-refused') {
+    const v = d.values;
+    if (v.reason === 'hears-leader')
+      return `${v.node} said it would not vote for ${v.candidate} ${at}: it hears from leader ${v.leader ?? 'a leader'}, so no election is needed (§9.6).`;
+    if (v.reason === 'stale-term') return `${v.node} said no ${at}: term ${v.preVoteTerm} is not newer than its own term ${v.term} (§9.6).`;
+    return `${v.node} said no ${at}: its log, ending at index ${v.lastLogIndex}, term ${v.lastLogTerm}, is more up to date than ${v.candidate}'s (index ${v.candidateLastLogIndex}, term ${v.candidateLastLogTerm}) (§5.4.1).`;
+  }
+  const v = d.values;
+  if (v.reason === 'stale-term')
+    return `${v.node} refused ${v.candidate} ${at}: the request was for term ${v.candidateTerm}, older than ${v.node}'s term ${v.term} (Figure 2, RequestVote rule 1).`;
+  if (v.reason === 'already-voted')
+    return `${v.node} refused ${v.candidate} ${at}: it had already voted for ${v.votedFor ?? 'another candidate'} in term ${v.term} — one vote per term (Figure 2, RequestVote rule 2).`;
+  return `${v.node} refused ${v.candidate} ${at}: its own log ends at index ${v.lastLogIndex}, term ${v.lastLogTerm}, more up to date than ${v.candidate}'s (index ${v.candidateLastLogIndex}, term ${v.candidateLastLogTerm}), so ${v.candidate} could be missing committed entries (§5.4.1).`;
+}
+
+/** Why `voter` has not given its vote to `candidate` (yet): the refusal it recorded, if it answered. */
+function whyNoVoteFrom(snap: RunView, voter: NodeView, candidate: NodeView, details: readonly DetailEvent[] = []): string {
   const v = voter.id;
   const c = candidate.id;
+  const recorded = refusalText(refusalOf(details, v, c, undefined, candidate.term));
+  if (recorded !== null) return recorded;
   if (!voter.alive) return `${v} is down, so it cannot vote for ${c}.`;
   if (!reaches(snap, v, c)) return `${v} cannot hear ${c}: the network is split ${partitionText(snap)}.`;
   if (voter.term > candidate.term)

@@ -38,6 +38,11 @@ export interface TraceMessage {
   readonly cause: number | null;
   /** An AppendEntries with no entries, or the reply to one: folded into a tick row when heartbeats are hidden. */
   readonly heartbeat: boolean;
+  /**
+   * Present only on a network duplicate (the `duplicate` fault): the id of the message it copies.
+   * The sender sent the original once; `--json`'s `sent` counts the messages without this field.
+   */
+  readonly copyOf?: number;
 }
 
 /** What a node was during [from, to): its role and term, or down. `to` null: still so at the trace's end. */
@@ -79,7 +84,8 @@ export interface LeaseSpan {
   /** The client holding the lock (the same as `holder` on the client side). */
   readonly owner: string;
   readonly key: string;
-  readonly token: number;
+  /** Null with a lock service that has no fencing token (issue 26). */
+  readonly token: number | null;
   readonly from: number;
   readonly to: number | null;
   /** Why it ended: 'ran-out' (its count reached the end), 'released', 'expired' (removed from the table), 'crashed', 'deposed' (the leader stopped leading), 'renewed'; null while open. */
@@ -132,6 +138,18 @@ export interface TraceRunSpec {
   readonly schedule: string;
   readonly untilMs: number;
   readonly submitEveryMs: number | null;
+  /**
+   * Present only when the run stopped before `untilMs` because the engine or a checker threw:
+   * the trace ends there (spans still open at `atMs` are open at its end), and `reason` says why.
+   * Replaying `untilMs` stops at the same moment.
+   */
+  readonly stopped?: RunStop;
+}
+
+/** Where and why a run stopped early (an exception: the engine never throws, so it is a finding). */
+export interface RunStop {
+  readonly atMs: number;
+  readonly reason: string;
 }
 
 /** The exported trace (JSON). Keys are written in this order; numbers as integers. */

@@ -2,7 +2,7 @@
 import { memo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';
-import { selectLossPct, selectNodeIds, selectPartitions, selectSelectedNodes } from '../store/selectors';
+import { selectLossPct, selectNodeIds, selectPartitions, selectRunsRaft, selectSelectedNodes } from '../store/selectors';
 import { FieldError } from './FieldError';
 
 /** How to cut the network, shown in the diagram's corner (the Isolate button is described by it). */
@@ -18,6 +18,8 @@ export const NetworkControls = memo(function NetworkControls() {
   const partitions = useLabPanel(selectPartitions);
   const nodeIds = useLabPanel(useShallow(selectNodeIds));
   const lossPct = useLabPanel(selectLossPct);
+  // Commands go to a Raft leader's log: a service without Raft has none to take them.
+  const raft = useLabPanel(selectRunsRaft);
   const [loss, setLoss] = useState('10');
   const [command, setCommand] = useState('x=1');
   const [target, setTarget] = useState('leader');
@@ -57,9 +59,12 @@ export const NetworkControls = memo(function NetworkControls() {
           type="button"
           onClick={isolate}
           aria-describedby="selection-note"
+          aria-label={selected.length > 0 ? `Isolate selected (${selected.join(', ')})` : undefined}
           title="Shift-click nodes (or focus one and press S) to select them, then cut them off from the rest"
         >
-          Isolate selected{selected.length > 0 ? ` (${selected.join(', ')})` : ''}
+          {/* The words keep their width (the ring shows the selection): a longer button wrapped the
+              row at 1280×720 and the diagram jumped when a node was selected. */}
+          Isolate selected
         </button>
         <button
           type="button"
@@ -70,24 +75,33 @@ export const NetworkControls = memo(function NetworkControls() {
         >
           Heal
         </button>
-        <label>
-          command{' '}
-          <input value={command} onChange={(e) => setCommand(e.target.value)} size={6} onKeyDown={(e) => e.key === 'Enter' && submit()} />
-        </label>
-        <label>
-          to
-          <select value={target} onChange={(e) => setTarget(e.target.value)} aria-label="Submit to">
-            <option value="leader">leader</option>
-            {nodeIds.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" onClick={submit}>
-          Submit
-        </button>
+        {raft && (
+          <>
+            <label>
+              command{' '}
+              <input
+                value={command}
+                onChange={(e) => setCommand(e.target.value)}
+                size={6}
+                onKeyDown={(e) => e.key === 'Enter' && submit()}
+              />
+            </label>
+            <label>
+              to
+              <select value={target} onChange={(e) => setTarget(e.target.value)} aria-label="Submit to">
+                <option value="leader">leader</option>
+                {nodeIds.map((id) => (
+                  <option key={id} value={id}>
+                    {id}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" onClick={submit}>
+              Submit
+            </button>
+          </>
+        )}
         <label>
           loss %
           <input

@@ -160,11 +160,13 @@ function legendGroup(doc: Document, textColor: string, messages: readonly Messag
   }
   // The snapshots feature's messages are named only when one is drawn (the page's legend names them in runs with the feature).
   const snapshots = messages.some((m) => m.type === 'InstallSnapshot' || m.type === 'InstallSnapshotReply');
-  // Issue 28: so are the failure detectors' (gossip, keep-alives).
+  // Another lock service's peer traffic likewise (issue 26), and the failure detectors' (issue 28).
+  const service = messages.some((m) => m.type === 'ServiceRpc');
   const drawn = new Set(messages.map((m) => m.type));
   for (const k of MESSAGE_KINDS)
     if (
       (snapshots || (k !== 'snapshot' && k !== 'snapshot-reply')) &&
+      (service || k !== 'service-peer') &&
       (k !== 'gossip' || drawn.has('Gossip')) &&
       (k !== 'keep-alive' || drawn.has('KeepAlive'))
     )

@@ -5,13 +5,9 @@
  * search that fuzzes in the worker and loads what it finds.
  */
 import { memo, useEffect, useRef, useState } from 'react';
-import { BUG_FEATURE, BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../../sim/model/config';
-import { BUG_BLURBS, canonicalFeatures } from '../../sim/model/features';
 import { invariant as say } from '../../sim/model/describe';
 import { invariantsFor } from '../../sim/check/invariants';
-import { Popover } from '../controls/Popover';
-import { useReplayWith } from '../controls/replayWith';
-import { useBridge, useLabPanel, useLabStore } from '../labContext';
+import { useBridge, useLabPanel } from '../labContext';
 import {
   selectCheck,
   selectConfig,
@@ -22,74 +18,10 @@ import {
   selectPlaying,
 } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
+import { fuzzSeedOf } from './RunChecks';
 
-/** The fuzz seed for a run: its own seed, folded to 32 bits. */
-export function fuzzSeedOf(config: SimConfig): number {
-  try {
-    return Number(BigInt(config.seed) % 2n ** 32n);
-  } catch {
-    return 1;
-  }
-}
-
-/** One line for the header: green while every invariant holds, red at the first violation. */
-export const InvariantBadge = memo(function InvariantBadge() {
-  // A protocol feature's invariants count only in runs that switch it on.
-  const checked = invariantsFor(useLabPanel(selectConfig));
-  const check = useLabPanel(selectCheck);
-  const store = useLabStore();
-  if (!check) return null;
-  const v = check.violation;
-  return (
-    <button
-      type="button"
-      className={`invariant-badge ${v ? 'bad' : 'ok'}`}
-      data-testid="invariant-badge"
-      data-state={v ? 'violated' : 'holding'}
-      onClick={() => store.getState().setSideTab('invariants')}
-      title="Open the invariants panel"
-    >
-      {v ? `✗ ${v.title} violated at t=${v.t} ms` : `✓ ${checked.length} invariants hold`}
-    </button>
-  );
-});
-
-export const BugsMenu = memo(function BugsMenu() {
-  const replayWith = useReplayWith();
-  const config = useLabPanel(selectConfig);
-  // The box shows what was asked for until the new run arrives from the worker.
-  const [asked, setAsked] = useState<{ from: SimConfig; bugs: readonly BugName[] } | null>(null);
-  const shown = asked && asked.from === config ? asked.bugs : config.bugs;
-  const toggle = (bug: BugName, on: boolean) => {
-    const bugs = BUG_NAMES.filter((b) => (b === bug ? on : shown.includes(b)));
-    setAsked({ from: config, bugs });
-    // A feature's bug needs its feature: switching the bug on switches the feature on too.
-    const needs = on ? BUG_FEATURE[bug] : undefined;
-    const features =
-      needs !== undefined && !featuresOf(config).includes(needs) ? canonicalFeatures([...featuresOf(config), needs]) : config.features;
-    // A new run with the same schedule, replayed to now: the bug changes what the run does.
-    replayWith({ ...config, bugs, ...(features !== undefined ? { features } : {}) });
-  };
-  return (
-    <Popover
-      align="right"
-      className={`bugs-menu ${config.bugs.length > 0 ? 'bugs-on' : ''}`}
-      testId="bugs-summary"
-      panelLabel="Bugs to switch on"
-      label={config.bugs.length > 0 ? `Bugs on: ${config.bugs.join(', ')}` : 'Bugs: none'}
-    >
-      <fieldset>
-        <legend>Switch a bug on (a new run, replayed to now; carried in the link)</legend>
-        {BUG_NAMES.map((b) => (
-          <label key={b} className="bug-option">
-            <input type="checkbox" checked={shown.includes(b)} onChange={(e) => toggle(b, e.target.checked)} />
-            <code>{b}</code> <span className="muted">{BUG_BLURBS[b]}</span>
-          </label>
-        ))}
-      </fieldset>
-    </Popover>
-  );
-});
+// The run bar's badge and bugs menu live in RunChecks.tsx (loaded with the page); this tab loads on demand.
+export { BugsMenu, InvariantBadge, fuzzSeedOf } from './RunChecks';
 
 function FuzzControls() {
   const bridge = useBridge();

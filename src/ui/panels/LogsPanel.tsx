@@ -105,6 +105,7 @@ export const LogsPanel = memo(function LogsPanel() {
   const nodes = useLabPanel(selectNodes);
   const leaderId = useLabPanel(selectLeader);
   const leader = nodes.find((n) => n.id === leaderId) ?? null;
+  if (nodes[0]?.server !== undefined) return <ServersPanel nodes={nodes} />;
   return (
     <section className="panel logs-panel" aria-labelledby="logs-title">
       {/* The tab says "Logs" already; the heading stays for screen readers, the room goes to the rows. */}
@@ -125,3 +126,22 @@ export const LogsPanel = memo(function LogsPanel() {
     </section>
   );
 });
+
+/** A service without Raft has no log to show: what each of its servers holds instead. */
+function ServersPanel({ nodes }: { nodes: readonly NodeView[] }) {
+  return (
+    <section className="panel logs-panel" aria-labelledby="logs-title">
+      <h2 id="logs-title" className="visually-hidden">
+        Servers
+      </h2>
+      <p className="hint">This lock service does not run Raft: its servers keep no log and no term. What each holds now:</p>
+      <ul className="server-lines" data-testid="server-lines">
+        {nodes.map((n) => (
+          <li key={n.id} className={n.alive ? undefined : 'down'}>
+            {n.server?.line}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

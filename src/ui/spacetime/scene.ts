@@ -34,6 +34,23 @@ export interface SceneOptions {
   readonly filter?: MessageFilter;
   /** The clients' operations to draw beside their lanes (the History view's data); absent: none. */
   readonly history?: SceneHistory;
+  /** Marks at a time on a lane (an imported trace's commits, configuration changes, violations, nemesis events). */
+  readonly marks?: readonly SceneMark[];
+}
+
+export type MarkKind = 'commit' | 'conf' | 'violation' | 'nemesis';
+
+export interface SceneMark {
+  readonly lane: string;
+  readonly ms: number;
+  readonly kind: MarkKind;
+  readonly text: string;
+}
+
+/** A mark as drawn: a commit a diamond, a configuration change a square, a violation a landmark triangle, a nemesis event a rule across the lanes. */
+export interface MarkView extends SceneMark {
+  readonly x: number;
+  readonly y: number;
 }
 
 export interface MessageFilter {
@@ -111,7 +128,8 @@ export interface LeaseBar {
   readonly y1: number;
   readonly y2: number;
   readonly owner: string;
-  readonly token: number;
+  /** Null with a lock service that has no token (issue 26). */
+  readonly token: number | null;
   /** "A's lease, token 1" / "service: A holds, token 1". */
   readonly label: string;
   /** Where the label sits (the bar's start, or the window's top when the bar began earlier). */
@@ -128,7 +146,7 @@ export interface LeaseOverrun {
   readonly y1: number;
   readonly y2: number;
   readonly client: string;
-  readonly token: number;
+  readonly token: number | null;
 }
 
 export interface StoreMarkView {
@@ -165,6 +183,7 @@ export interface Scene {
   readonly storeMarks: readonly StoreMarkView[];
   /** The clients' operations, right of their lanes. */
   readonly ops: readonly OpBar[];
+  readonly marks: readonly MarkView[];
   readonly axis: readonly AxisTick[];
   readonly axisUnit: 's' | 'ms';
   /** The cursor's y, or null when `nowMs` is outside the window. */
@@ -376,6 +395,7 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
     ...leaseBars(trace, layout, index, t0, t1, y),
     storeMarks: storeMarks(trace, layout, t0, t1, y),
     ops: opBars(opts.history, layout, trace.actorIds, t0, t1, y),
+    marks: markViews(opts.marks, layout, t0, t1, y),
     ...(folds.length > 0 ? foldedAxisTicks(scale, folds) : axisTicks(scale)),
     cursorY: opts.nowMs != null && opts.nowMs >= t0 && opts.nowMs <= t1 ? y(opts.nowMs) : null,
     scale,
@@ -412,6 +432,21 @@ export function activityFolds(trace: TraceView, t0: number, t1: number): Fold[] 
 }
 
 type Y = (t: number) => number;
+
+/** Offsets right of a lane's centre (px) where its marks sit. */
+export const MARK_GEOMETRY = { dx: 11, size: 6 } as const;
+
+function markViews(marks: readonly SceneMark[] | undefined, layout: LaneLayout, t0: number, t1: number, y: Y): MarkView[] {
+  if (!marks) return [];
+  const out: MarkView[] = [];
+  for (const m of marks) {
+    if (m.ms < t0 || m.ms > t1) continue;
+    const lane = layout.byId.get(m.lane);
+    if (!lane) continue;
+    out.push({ ...m, x: lane.x + (m.kind === 'nemesis' ? 0 : MARK_GEOMETRY.dx), y: y(m.ms) });
+  }
+  return out;
+}
 
 function clip(from: number, to: number | null, untilMs: number, t0: number, t1: number): [number, number] | null {
   const end = to ?? untilMs;
@@ -534,7 +569,7 @@ function leaseBars(
         y2: y(c[1]),
         owner: l.owner,
         token: l.token,
-        label: client ? `${l.owner}'s lease, token ${l.token}` : `service: ${l.owner} holds, token ${l.token}`,
+        label: client ? `${l.owner}'s lease, ${tokenWords(l.token)}` : `service: ${l.owner} holds, ${tokenWords(l.token)}`,
         labelY: y(c[0]),
         ended: l.ended,
         open: (l.to ?? Infinity) > t1,
@@ -552,9 +587,14 @@ function leaseBars(
 
 interface OverrunSpan {
   readonly client: string;
-  readonly token: number;
+  readonly token: number | null;
   readonly from: number;
   readonly to: number;
+}
+
+/** `token 3`, or `no token` with a lock service that has none. */
+function tokenWords(token: number | null): string {
+  return token === null ? 'no token' : `token ${token}`;
 }
 
 const overrunCache = new WeakMap<TraceView, readonly OverrunSpan[]>();

@@ -8,6 +8,7 @@ import type { HistoryOpJson } from '../../model/history';
 import {
   exclusiveModel,
   lockModel,
+  reentrantLockModel,
   orderModel,
   registerModel,
   type ExclusiveInput,
@@ -76,6 +77,8 @@ export interface CheckOptions {
    * for them): a finding then names every operation the search looked at, `minimal: false`.
    */
   readonly shrinkFindingsToo?: boolean;
+  /** The service's lock recipe is re-entrant (ZooKeeper, etcd): the holder's acquire is granted with its own token. */
+  readonly reentrant?: boolean;
 }
 
 interface Part<I> {
@@ -122,53 +125,80 @@ function partOf<I>(parts: Map<string, Part<I>>, key: string): Part<I> {
   return p;
 }
 
-/** Token → the acquire that was told it was granted that token. */
-function grantsByToken(ops: readonly CheckedOp[]): Map<number, CheckedOp> {
-  const out = new Map<number, CheckedOp>();
-  for (const o of ops) if (o.op === 'acquire' && o.result === 'granted' && o.token !== null) out.set(o.token, o);
+/**
+ * (Lock key, token) → the acquire that was told it was granted that token for that key. By key,
+ * because a token need only be unique per lock: the chapter's counter and ZooKeeper's zxid are
+ * global, but the database's row version counts per key (issue 26), so two keys' grants can carry
+ * the same number.
+ */
+type Grants = Map<string, CheckedOp>;
+const grantSlot = (lockKey: string | null, token: number): string => `${lockKey ?? ''}\u0000${token}`;
+function grantOf(grants: Grants, lockKey: string | null, token: number | null): CheckedOp | undefined {
+  return token === null ? undefined : grants.get(grantSlot(lockKey, token));
+}
+
+function grantsByToken(ops: readonly CheckedOp[]): Grants {
+  const out: Grants = new Map();
+  // The first acquire told it: a re-entrant acquire (ZooKeeper, etcd) is told its own token again, later.
+  for (const o of ops) {
+    if (o.op !== 'acquire' || o.result !== 'granted' || o.token === null) continue;
+    const slot = grantSlot(o.key, o.token);
+    if (!out.has(slot)) out.set(slot, o);
+  }
   return out;
 }
 
 /** The lock operations of one key, shared by the lock model and the strict-exclusion models. */
-function addLockOp<I>(p: Part<I>, o: CheckedOp, grants: Map<number, CheckedOp>, input: I): void {
+function addLockOp<I>(p: Part<I>, o: CheckedOp, grants: Grants, input: I): void {
   p.ops.push({ id: o.id, input, call: callOf(o), ret: retOf(o) });
-  if (o.op === 'release' && o.result !== 'released' && o.result !== null) {
+  if (o.op === 'release' && (o.result === 'not-found' || o.result === 'not-holder')) {
     // A retried release is several requests: one copy may have freed the key before the copy
     // that was answered found it free or taken. That copy's effect is optional, as a pending op's.
+    // Not so for busy ("not released"): the leader never answers a release busy (lockService.ts),
+    // so a busy release that freed the key all the same is a broken promise, not an earlier copy.
     const copy: LockInput = { kind: 'release', client: o.client, result: null, token: o.token };
     p.ops.push({ id: o.id, input: copy as I, call: callOf(o), ret: null });
   }
   if (o.op === 'expire' || o.op === 'ghost-release') {
     p.fixed.add(o.id);
-    const g = o.token !== null ? grants.get(o.token) : undefined;
+    const g = grantOf(grants, o.key, o.token);
     if (g !== undefined) p.grantOf.set(o.id, g.id);
   } else if (o.op === 'release' && o.result === 'released' && o.token !== null) {
-    const g = grants.get(o.token);
+    const g = grantOf(grants, o.key, o.token);
     if (g !== undefined) p.needs.set(o.id, [g.id]);
   }
 }
 
-function lockParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>): Part<LockInput>[] {
+/**
+ * The operations of the lock table: acquires, releases and the service's own frees. The engine
+ * keeps the key-value map beside the lock table, not in it (`lockStateMachine.ts`), so a put or
+ * get of a key that is also a lock's name is another object's operation and never a release.
+ */
+function isLockOp(o: CheckedOp): boolean {
+  return o.op === 'acquire' || o.op === 'release' || o.op === 'expire' || o.op === 'ghost-release';
+}
+
+function lockParts(ops: readonly CheckedOp[], grants: Grants): Part<LockInput>[] {
   const parts = new Map<string, Part<LockInput>>();
-  for (const o of ops) if (o.store === null && o.op !== 'write') addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
+  for (const o of ops) if (isLockOp(o)) addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
   return [...parts.values()];
 }
 
-function exclusiveParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>, store: 'fenced' | 'unfenced'): Part<ExclusiveInput>[] {
+function exclusiveParts(ops: readonly CheckedOp[], grants: Grants, store: 'fenced' | 'unfenced'): Part<ExclusiveInput>[] {
   const parts = new Map<string, Part<ExclusiveInput>>();
-  for (const o of ops) if (o.store === null && o.op !== 'write') addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
+  for (const o of ops) if (isLockOp(o)) addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
   for (const o of ops) {
     // Only writes the store took have an effect; a refused or lost write constrains nothing.
     if (o.op !== 'write' || o.store !== store || o.result !== 'accepted') continue;
     const p = partOf(parts, o.lockKey ?? '(no lock)');
     p.ops.push({ id: o.id, input: { kind: 'write', client: o.client, token: o.token }, call: callOf(o), ret: retOf(o) });
-    const g = o.token !== null ? grants.get(o.token) : undefined;
+    const g = grantOf(grants, o.lockKey, o.token);
     if (g !== undefined) p.needs.set(o.id, [g.id]);
   }
   return [...parts.values()].filter((p) => p.ops.some((op) => op.input.kind === 'write'));
 }
 
-function orderParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>, store: 'fenced' | 'unfenced'): Part<OrderInput>[] {
+function orderParts(ops: readonly CheckedOp[], grants: Grants, store: 'fenced' | 'unfenced'): Part<OrderInput>[] {
   const parts = new Map<string, Part<OrderInput>>();
   for (const o of ops) {
     if (o.op !== 'write' || o.store !== store || o.completeMs === null) continue;
@@ -179,7 +209,7 @@ function orderParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>, s
       call: callOf(o),
       ret: retOf(o),
     });
-    const g = o.token !== null ? grants.get(o.token) : undefined;
+    const g = grantOf(grants, o.lockKey, o.token);
     if (g === undefined) continue;
     p.needs.set(o.id, [g.id]);
     // The grant is a fact this object reads (its own copy): was the token granted to the writer yet?
@@ -281,7 +311,7 @@ export function checkHistory(ops: readonly CheckedOp[], options: CheckOptions = 
   const grants = grantsByToken(ops);
   const findings = options.shrinkFindingsToo ?? true;
   return {
-    locks: checkParts(lockModel, lockParts(ops, grants), options),
+    locks: checkParts(options.reentrant === true ? reentrantLockModel : lockModel, lockParts(ops, grants), options),
     fenced: checkParts(exclusiveModel, exclusiveParts(ops, grants, 'fenced'), options, findings),
     unfenced: checkParts(exclusiveModel, exclusiveParts(ops, grants, 'unfenced'), options, findings),
     fencedOrder: checkParts(orderModel, orderParts(ops, grants, 'fenced'), options),

@@ -18,6 +18,7 @@ import { reads } from './reads';
 import { snapshots } from './snapshots';
 import { transfer } from './transfer';
 import type { FeatureSlot, SectionText } from './types';
+import { LOCK_BUGS, LOCK_INVARIANTS, type LockBug } from '../lockServices';
 
 export { core } from './core';
 export type { PseudocodeLine } from './types';
@@ -86,10 +87,13 @@ const _slotsNameFeatures: [Misplaced] extends [never] ? true : Misplaced = true;
 
 type CoreBug = (typeof core.bugs)[number];
 type FeatureBug = Feature['bugs'][number];
-type Bug = CoreBug | FeatureBug;
+type Bug = CoreBug | FeatureBug | LockBug;
 
-/** Switchable bugs, each its manifest: negative controls the invariant checker must catch (the chapter's, then each feature's). */
-export const BUGS: readonly Bug[] = laidOut<Bug>(core.bugs, (f) => f.bugs);
+/**
+ * Switchable bugs, each its manifest: negative controls the invariant checker must catch (the
+ * chapter's, then each feature's, then each lock service's: src/sim/model/lockServices/).
+ */
+export const BUGS: readonly Bug[] = [...laidOut<Bug>(core.bugs, (f) => f.bugs), ...LOCK_BUGS];
 
 export type BugName = Bug['name'];
 
@@ -99,6 +103,13 @@ export const BUG_NAMES: readonly BugName[] = BUGS.map((b) => b.name);
 export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = Object.fromEntries(
   FEATURES.flatMap((f) => f.bugs.map((b) => [b.name, f.name])),
 );
+
+/** The runs a bug's calibration allows (`npm run fuzz -- --self-check`, test/fuzz.test.ts). */
+export const FIND_WITHIN_RUNS = 200;
+
+export function findWithinRuns(bug: Bug): number {
+  return 'findWithin' in bug && typeof bug.findWithin === 'number' ? bug.findWithin : FIND_WITHIN_RUNS;
+}
 
 /** Each bug in a few words, for the bugs menu. */
 export const BUG_BLURBS: Readonly<Record<BugName, string>> = Object.fromEntries(BUGS.map((b) => [b.name, b.blurb])) as Record<
@@ -130,9 +141,10 @@ export function nodeBugs(bugs: ReadonlySet<BugName>): NodeBugs {
 
 // -- invariants -------------------------------------------------------------------------------
 
-type Invariant = Exclude<(typeof core.invariants)[number], FeatureSlot> | Feature['invariants'][number];
+type Invariant = Exclude<(typeof core.invariants)[number], FeatureSlot> | Feature['invariants'][number] | (typeof LOCK_INVARIANTS)[number];
 
-const INVARIANTS: readonly Invariant[] = laidOut<Invariant>(core.invariants, (f) => f.invariants);
+/** The chapter's and the features' invariants, then the lock services' (checked only in their runs). */
+const INVARIANTS: readonly Invariant[] = [...laidOut<Invariant>(core.invariants, (f) => f.invariants), ...LOCK_INVARIANTS];
 
 export type InvariantId = Invariant['id'];
 
@@ -151,6 +163,22 @@ export const HISTORY_CHECK_IDS: readonly HistoryCheckId[] = core.historyChecks.m
 export const INVARIANT_TITLES: Readonly<Record<InvariantId | HistoryCheckId, string>> = Object.fromEntries(
   [...INVARIANTS, ...core.historyChecks].map((i) => [i.id, i.title]),
 ) as Record<InvariantId | HistoryCheckId, string>;
+
+// -- sometimes --------------------------------------------------------------------------------
+
+type Sometimes = (typeof core.sometimes)[number] | Feature['sometimes'][number];
+
+/** Reachability properties (check/sometimes.ts): the core's, then each feature's, in FEATURES order. */
+export const SOMETIMES: readonly Sometimes[] = [...core.sometimes, ...FEATURES.flatMap((f): readonly Sometimes[] => f.sometimes)];
+
+export type SometimesId = Sometimes['id'];
+
+export const SOMETIMES_IDS: readonly SometimesId[] = SOMETIMES.map((s) => s.id);
+
+/** The feature a run needs for a property to be reachable at all (the core's need none). */
+export const SOMETIMES_FEATURE: Readonly<Partial<Record<SometimesId, FeatureName>>> = Object.fromEntries(
+  FEATURES.flatMap((f) => f.sometimes.map((s: Sometimes) => [s.id, f.name])),
+);
 
 // -- pseudocode and details -------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import type { EventKind } from '../../model/events';
 import type { Simulation } from '../../run/simulation';
 import type { StoreId } from '../../service/stores';
 import { checkHistory, type VerdictName } from '../../check/linearizability/check';
+import { reentrantLocks } from '../../model/config';
 
 export type PredicateCall =
   | { readonly p: 'leaderOfTerm'; readonly term: number }
@@ -127,7 +128,7 @@ export function evaluate(call: PredicateCall, sim: Simulation): Verdict {
       return c.electionSafetyHolds() ? true : 'two leaders were elected in one term';
     case 'linearizable': {
       if (sim.lockService === null) return 'this run has no clients, so no history';
-      const got = checkHistory(sim.lockService.history.ops)[call.verdict]?.linearizable;
+      const got = checkHistory(sim.lockService.history.ops, { reentrant: reentrantLocks(c.config) })[call.verdict]?.linearizable;
       return got === call.holds ? true : `the ${call.verdict} verdict is ${String(got)}`;
     }
     case 'not': {

@@ -49,7 +49,7 @@ export const TOURS: readonly Tour[] = [
       },
       {
         narration:
-          "Now we **force {n4}'s timer to fire** (the schedule's `timeout n4`). {n4} starts **term 2** and asks for votes; {n2} sees the higher term and **steps down**. {n4} wins: any follower can start an election when it stops hearing a leader.",
+          "Now we **force {n4}'s timer to fire** (the action `timeout n4`). {n4} starts **term 2** and asks for votes; {n2} sees the higher term and **steps down**. {n4} wins: any follower can start an election when it stops hearing a leader.",
         actions: '@400 timeout n4',
         until: { when: { p: 'leaderOfTerm', term: 2 } },
         highlight: { node: 'n4' },
@@ -150,6 +150,7 @@ export const TOURS: readonly Tour[] = [
           '{n2} **restarts** as a follower. It still remembers term 1, but the first message from the new leader carries term 2, so {n2} **catches up to term 2** and follows.',
         actions: '@1500 restart n2',
         until: { atMs: 1600 },
+        moment: { when: { p: 'termIs', node: 'n2', term: 2 } },
         highlight: { node: 'n2' },
         expect: [
           { p: 'role', node: 'n2', role: 'follower' },
@@ -169,6 +170,7 @@ export const TOURS: readonly Tour[] = [
         narration:
           'At 200 ms **every** node times out at once. Each becomes a candidate in term 1 and **votes for itself**, so nobody can collect a majority.',
         until: { atMs: 201 },
+        moment: { atMs: 200 },
         expect: [{ p: 'noLeader' }, { p: 'termIs', term: 1 }, { p: 'role', node: 'n1', role: 'candidate' }],
       },
       {
@@ -285,6 +287,7 @@ export const TOURS: readonly Tour[] = [
           'Cut off with {n1}, {n2} takes **f1** and copies it to {n1} only, then **crashes**. f1 is on 2 of 5 nodes: not committed.',
         actions: '@500 partition n1,n2; @500 submit f1 to n2; @520 crash n2',
         until: { atMs: 600 },
+        moment: { when: { p: 'logIs', node: 'n1', entries: ['f1'] } },
         expect: [
           { p: 'logIs', node: 'n1', entries: ['f1'] },
           { p: 'nodeDown', node: 'n2' },
@@ -302,6 +305,7 @@ export const TOURS: readonly Tour[] = [
           '{n5} takes **f2** at index 1 and crashes before sending it. The network heals, {n2} comes back, and {n1} wins **term 4**. {n1} copies its old **f1** to a **majority** — but f1 is from term 1, so {n1} **does not count it as committed**.',
         actions: '@750 partition n5; @750 submit f2 to n5; @760 crash n5; @770 heal; @780 restart n2',
         until: { atMs: 1400 },
+        moment: { when: { p: 'logIs', node: 'n3', entries: ['f1'] } },
         highlight: { node: 'n1' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 4 },
@@ -330,6 +334,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** {n1} counted replicas of old entries (the **figure8** bug)? Rewind to term 4: {n1} sees f1 on a majority and **commits it**. A client could now be told f1 happened.',
         branch: { fromBeat: 4, change: { bugs: ['figure8'] } },
         until: { atMs: 1400 },
+        moment: { when: { p: 'commitIndexIs', node: 'n1', index: 1 } },
         highlight: { node: 'n1' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 4 },
@@ -414,6 +419,7 @@ export const TOURS: readonly Tour[] = [
           'The partition **heals**. {n3} sees term 3 and steps down; **x=3 is erased** and every log ends x=1, x=2, y=1, committed everywhere.',
         actions: chapterActions[7],
         until: { atMs: 2253 },
+        moment: { when: { p: 'logIs', node: 'n3', entries: ['x=1', 'x=2', 'y=1'] } },
         highlight: { panel: 'logs' },
         expect: [{ p: 'logEqualsOnAll' }, { p: 'logIs', node: 'n3', entries: ['x=1', 'x=2', 'y=1'] }, { p: 'committedOnAll', index: 3 }],
       },
@@ -479,6 +485,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** the fenced store did not check tokens (the **no-fencing** bug)? Rewind to B’s write and replay: now **both stores take A’s stale write**, and B’s result is gone from both.',
         branch: { fromBeat: 5, change: { bugs: ['no-fencing'] } },
         until: { atMs: 14000 },
+        moment: { when: { p: 'storeValue', store: 'fenced', key: 'result', value: 'A-second' } },
         highlight: { panel: 'stores' },
         expect: [
           { p: 'storeValue', store: 'fenced', key: 'result', value: 'A-second' },
@@ -487,7 +494,7 @@ export const TOURS: readonly Tour[] = [
       },
       {
         narration:
-          '**What if** {B} writes a second later? Rewind to B’s grant, with fencing back on: {A} wakes and its token-1 write reaches the fenced store **before any token-2 write**, so the store **accepts it** — 1 is still the highest token it has seen. The History view: **strict mutual exclusion fails at both stores**, yet the fenced store keeps **fencing order**. Fencing gives order, not exclusivity.',
+          '**What if** {B} writes a second later? Rewind to B’s grant, fencing on: {A} wakes and its token-1 write reaches the fenced store **first**, so the store **accepts it** (no higher token yet). The History view: **strict mutual exclusion fails at both stores**, yet the fenced store keeps **fencing order**: fencing gives order, not exclusivity.',
         branch: {
           fromBeat: 4,
           change: {
@@ -497,6 +504,7 @@ export const TOURS: readonly Tour[] = [
         },
         until: { atMs: 14500 },
         highlight: { panel: 'stores' },
+        moment: { when: { p: 'storeValue', store: 'fenced', key: 'result', value: 'A-second' } },
         expect: [
           { p: 'not', of: { p: 'fencedRefused' } },
           { p: 'storeValue', store: 'fenced', key: 'result', value: 'B-first' },
@@ -656,6 +664,7 @@ export const TOURS: readonly Tour[] = [
           'A partition cuts {n4} off. It hears no heartbeats, so its timer fires again and again: each time it starts a **new term** and asks for votes nobody receives. By now it is in **term 7**; the others are still happily in term 1.',
         actions: '@500 partition n4',
         until: { atMs: 1990 },
+        steady: true,
         highlight: { node: 'n4' },
         expect: [
           { p: 'termIs', node: 'n4', term: 7 },
@@ -668,6 +677,7 @@ export const TOURS: readonly Tour[] = [
         actions: '@2000 heal',
         until: { atMs: 3000 },
         highlight: { node: 'n2' },
+        moment: { when: { p: 'happened', kind: 'step-down', subject: 'n2' } },
         expect: [
           { p: 'happened', kind: 'step-down', subject: 'n2' },
           { p: 'leaderIs', node: 'n2', term: 8 },
@@ -678,6 +688,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** nodes used **pre-vote**? Rewind to the start with pre-vote on: a node whose timer fires first asks “would you vote for me in the next term?” **without raising its term**. Cut off, {n4} asks and asks, hears nothing, and **stays in term 1**.',
         branch: { fromBeat: 1, change: { features: ['pre-vote'] } },
         until: { atMs: 1990 },
+        steady: true,
         highlight: { node: 'n4' },
         expect: [
           { p: 'termIs', node: 'n4', term: 1 },
@@ -688,6 +699,7 @@ export const TOURS: readonly Tour[] = [
         narration:
           'The partition heals and {n4} simply follows {n2} again. Even if it asked, the others would say no: they **hear from a leader**, and its log is no newer. **No step-down, no new term.**',
         until: { atMs: 3000 },
+        steady: true,
         highlight: { node: 'n2' },
         expect: [
           { p: 'leaderIs', node: 'n2', term: 1 },
@@ -738,6 +750,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** leaders used **CheckQuorum**? Rewind with it on: every shortest election timeout (150 ms) a leader counts who answered it. Alone, {n2} heard from **1 of the 3** it needs, so it **steps down**.',
         branch: { fromBeat: 2, change: { features: ['check-quorum'] } },
         until: { atMs: 800 },
+        moment: { when: { p: 'role', node: 'n2', role: 'follower' } },
         highlight: { node: 'n2' },
         expect: [
           { p: 'role', node: 'n2', role: 'follower' },
@@ -786,6 +799,7 @@ export const TOURS: readonly Tour[] = [
           '…but {n2} **crashes** first. {n1} wins **term 3**. x=1 is on every live node, but it is from **term 1**, and a leader may commit an earlier term’s entry only through one of its own (Figure 8). No client writes, so **x=1 stays uncommitted** on every live node.',
         actions: '@1022 crash n2',
         until: { atMs: 3000 },
+        moment: { when: { p: 'leaderIs', node: 'n1', term: 3 } },
         highlight: { panel: 'logs' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 3 },
@@ -798,6 +812,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** each new leader appended a **no-op**? Rewind with leader-noop on: {n1} wins term 3 and at once appends an empty entry of **term 3**. Once a majority holds it, it commits — and **x=1 before it** commits too.',
         branch: { fromBeat: 1, change: { features: ['leader-noop'] } },
         until: { atMs: 3000 },
+        moment: { when: { p: 'commitIndexIs', node: 'n1', index: 3 } },
         highlight: { panel: 'logs' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 3 },
@@ -837,6 +852,7 @@ export const TOURS: readonly Tour[] = [
           'The leader {n2} crashes too, and {n1} wins **term 2**. When {n5} comes back with an empty log, {n1} starts from its own end and **backs up one entry per round trip**, twenty refusals, before it sends all 20 entries.',
         actions: '@1400 crash n2; @2000 restart n5',
         until: { atMs: 3000 },
+        moment: { when: { p: 'commitIndexIs', node: 'n5', index: 20 } },
         highlight: { node: 'n5' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 2 },
@@ -849,6 +865,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** every node compacted its log? Rewind with snapshots on: each node turns every **8 applied entries** into a snapshot of its state. {n1} backs up only to its snapshot, sends {n5} one **InstallSnapshot (≤ 16)**, and then just **x17..x20**.',
         branch: { fromBeat: 1, change: { features: ['snapshots'] } },
         until: { atMs: 3000 },
+        moment: { when: { p: 'snapshotIs', node: 'n5', index: 16 } },
         highlight: { panel: 'logs' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 2 },
@@ -889,7 +906,7 @@ export const TOURS: readonly Tour[] = [
           '{A} asks {n2} for x with a **lease read**. By its slow clock the lease it counted from its last answered heartbeat has not run out, so it answers **x=1**, after x=2 was acknowledged. The History tab’s **register** verdict fails and names this get: a finding, since a lease relies on bounded clock drift.',
         actions: '@1600 client A get x',
         until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
-        highlight: { panel: 'clients' },
+        highlight: { client: 'A' },
         expect: [{ p: 'linearizable', verdict: 'register', holds: false }],
       },
       {
@@ -897,7 +914,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** that read used **ReadIndex** (§6.4)? Rewind: {n2} records its commit index and sends a heartbeat round, which no majority answers, so it never answers. {A} times out, finds {n1} and reads **x=2**. The register verdict holds.',
         branch: { fromBeat: 3, change: { actions: '@1600 client A get x read-index' } },
         until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
-        highlight: { panel: 'clients' },
+        highlight: { client: 'A' },
         expect: [{ p: 'linearizable', verdict: 'register', holds: true }],
       },
     ],
@@ -922,7 +939,7 @@ export const TOURS: readonly Tour[] = [
           '{A} asks {n2} for x. {n2} records **readIndex** and sends a heartbeat round; nobody it can reach answers, so it never answers. {A} times out after 300 ms, is redirected to {n1} and reads **x=2**: the register verdict holds.',
         actions: '@1600 client A get x',
         until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
-        highlight: { panel: 'clients' },
+        highlight: { client: 'A' },
         expect: [
           { p: 'happened', kind: 'client-times-out', subject: 'A' },
           { p: 'linearizable', verdict: 'register', holds: true },
@@ -1022,6 +1039,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** {n2} handed over instead? Rewind with transfer on and the action transfer n3: {n2} stops taking requests (x=2 is refused while it hands over), sees {n3} holds its whole log and sends **TimeoutNow**. {n3} campaigns at once and leads **term 2** within 30 ms; x=3 is taken and commits.',
         branch: { fromBeat: 2, change: { features: ['transfer'], actions: '@1000 transfer n3; @1005 submit x=2; @1300 submit x=3' } },
         until: { atMs: 1400 },
+        moment: { when: { p: 'leaderIs', node: 'n3', term: 2 } },
         highlight: { node: 'n3' },
         expect: [
           { p: 'leaderIs', node: 'n3', term: 2 },
@@ -1077,6 +1095,7 @@ export const TOURS: readonly Tour[] = [
           '**remove n2**, the leader itself. {n2} appends **{n1, n3, n4, n5}** and goes on leading without counting its own vote; once the entry commits it **steps down**. It is out of its configuration, so it never campaigns again, and **n5** wins **term 2**.',
         actions: '@1600 remove n2',
         until: { atMs: 3000 },
+        moment: { when: { p: 'happened', kind: 'step-down', subject: 'n2' } },
         highlight: { node: 'n2' },
         expect: [
           { p: 'role', node: 'n2', role: 'follower' },
@@ -1094,6 +1113,233 @@ export const TOURS: readonly Tour[] = [
         expect: [
           { p: 'happened', kind: 'member-change', count: 2 },
           { p: 'not', of: { p: 'happened', kind: 'member-change-refused' } },
+        ],
+      },
+    ],
+  },
+  {
+    // Issue 26: the Redlock debate (redis.io's "Distributed Locks with Redis"; Kleppmann, "How to
+    // do distributed locking", 2016; Antirez, "Is Redlock safe?", 2016), on five instances.
+    name: 'redlock-debate',
+    title: 'The Redlock debate',
+    intro:
+      'Redlock takes one key on a majority of five independent Redis instances, each expiring it by its own wall clock. Kleppmann: its safety rests on timing — pauses and clocks. Antirez: it is safe under its stated model. Watch both.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['r1', 'r2', 'r3', 'r4', 'r5'], clientIds: ['A', 'B'], lock: 'redlock' },
+    beats: [
+      {
+        narration:
+          'Kleppmann’s first story, **a pause**. {A} sets **job** on all five instances with a 2-second TTL: a majority answered in time, so {A} holds the lock. No instance gives a fencing token.',
+        actions: '@500 client A acquire job 2000',
+        until: { when: { p: 'clientHolds', client: 'A', key: 'job' } },
+        highlight: { client: 'A' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          '{A} is about to write its report when it **pauses** for 4 seconds (a stop-the-world GC). Every instance expires **job** by its own clock, and {B} sets it on a majority: {B} holds the lock and writes report=B. No clock misbehaved.',
+        actions: '@700 client A pause 4000; @700 client A write report=A; @3500 client B acquire job 1500; @4000 client B write report=B',
+        until: { when: { p: 'storeValue', store: 'unfenced', key: 'report', value: 'B' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'B', key: 'job' },
+          { p: 'happened', kind: 'key-expired' },
+        ],
+      },
+      {
+        narration:
+          '{A} wakes and sends the write it was about to make, not knowing it slept: the unfenced store takes report=A **over B’s**. Redlock’s check and the write are not one step, so no TTL can close the gap — a fencing token could, and Redlock has none.',
+        until: { when: { p: 'storeValue', store: 'unfenced', key: 'report', value: 'A' }, capMs: 6000 },
+        highlight: { panel: 'stores' },
+        expect: [{ p: 'storeValue', store: 'unfenced', key: 'report', value: 'A' }],
+      },
+      {
+        narration:
+          'Both release **job**. Kleppmann’s second story, **a clock jump**. The network is split: {A} reaches {r1}, {r2} and {r3}; {B} reaches {r4} and {r5}. {A} sets **job** on its three instances with a 10-second TTL: **a majority**, so {A} holds the lock again.',
+        actions:
+          '@6000 client A release job; @6000 client B release job; @6400 partition A,r1,r2,r3 | B,r4,r5; @6500 client A acquire job 10000',
+        until: { when: { p: 'happened', kind: 'client-acquired', subject: 'A', count: 2 } },
+        highlight: { client: 'A' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          'The split moves: now {r3} is on {B}’s side. Then {r3}’s **wall clock jumps forward** 20 seconds (an NTP step, an operator). By its own clock A’s key is long past its TTL, so {r3} **forgets it** — while {A} still counts 10 seconds.',
+        actions: '@7000 heal; @7000 partition A,r1,r2 | B,r3,r4,r5; @7500 clockjump r3 +20000',
+        until: { when: { p: 'happened', kind: 'key-expired', subject: 'r3', count: 3 } },
+        highlight: { node: 'r3' },
+        expect: [
+          { p: 'happened', kind: 'clock-jump', subject: 'r3' },
+          { p: 'clientHolds', client: 'A', key: 'job' },
+        ],
+      },
+      {
+        narration:
+          '{B} asks for **job**: {r3}, {r4} and {r5} say yes — **a majority of its own**. Now **two clients hold the lock at once**, each by Redlock’s rules. This is Kleppmann’s point: the safety rests on clocks.',
+        actions: '@8000 client B acquire job 10000',
+        until: { when: { p: 'clientHolds', client: 'B', key: 'job' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job' },
+          { p: 'clientHolds', client: 'B', key: 'job' },
+        ],
+      },
+      {
+        narration:
+          '**What if** clocks only **drift**, within the allowance Redlock subtracts from the validity time, and never jump? Rewind: {r3} runs 1% fast instead. It still holds A’s key when {B} asks, so {B} gets only two of five and is told **busy**. One holder: safe, as Antirez says, under that model.',
+        branch: {
+          fromBeat: 5,
+          change: {
+            actions: '@7000 heal; @7000 partition A,r1,r2 | B,r3,r4,r5; @7500 drift r3 1; @8000 client B acquire job 10000',
+          },
+        },
+        until: { when: { p: 'happened', kind: 'client-busy', subject: 'B' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job' },
+          { p: 'not', of: { p: 'clientHolds', client: 'B', key: 'job' } },
+        ],
+      },
+      {
+        narration:
+          'And fencing? {A} writes result=A with **no token**: Redlock has none to give. The **fenced store refuses** it — it has nothing to compare — and the unfenced store takes it. A lock without a fencing token is not mutual exclusion, whatever its TTL says.',
+        actions: '@8600 client A write result=A',
+        until: { atMs: 9000 },
+        highlight: { panel: 'stores' },
+        expect: [
+          { p: 'fencedRefused', count: 3 },
+          { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A' },
+        ],
+      },
+    ],
+  },
+  {
+    // Issue 26: ZooKeeper's lock recipe and its warning (ZooKeeper Recipes, "Locks": "the herd effect").
+    name: 'zookeeper-herd',
+    title: 'ZooKeeper’s herd effect',
+    intro:
+      'Each waiter for a ZooKeeper lock watches only the child just before its own, so a release wakes one client. Watch the parent instead and every change wakes every waiter.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['n1', 'n2', 'n3'], clientIds: ['A', 'B', 'C', 'D', 'E'], lock: 'zookeeper' },
+    beats: [
+      {
+        narration:
+          '{A} creates the first ephemeral sequential child of /locks/job: **the lowest holds**. {B}, {C}, {D} and {E} create theirs; each sets a watch on **the child just before its own** and waits.',
+        actions:
+          '@500 client A acquire job 20000; @800 client B acquire job 20000; @800 client C acquire job 20000; @800 client D acquire job 20000; @800 client E acquire job 20000',
+        until: { atMs: 1400 },
+        highlight: { client: 'A' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job' },
+          { p: 'not', of: { p: 'happened', kind: 'watch-fired' } },
+        ],
+      },
+      {
+        narration:
+          '{A} releases: its child is deleted. **One watch fires** — that of the waiter just after it — and that waiter now holds the lock. The others sleep on: nothing they watch changed.',
+        actions: '@1500 client A release job',
+        until: { when: { p: 'happened', kind: 'watch-fired' } },
+        highlight: { panel: 'locks' },
+        expect: [
+          { p: 'happened', kind: 'watch-fired', count: 1 },
+          { p: 'not', of: { p: 'happened', kind: 'watch-fired', count: 2 } },
+        ],
+      },
+      {
+        narration:
+          '**What if** every waiter watches the lock node’s children instead (the **herd** switch)? Rewind: every new child already wakes whoever was watching, and the release wakes **all four waiters at once** — four notifications, four reads — to find that only one can win. The chapter’s advice: watch only your predecessor.',
+        branch: { fromBeat: 1, change: { lockOptions: ['herd'] } },
+        until: { atMs: 1600 },
+        highlight: { panel: 'locks' },
+        expect: [
+          { p: 'happened', kind: 'watch-fired', count: 7 },
+          { p: 'not', of: { p: 'happened', kind: 'watch-fired', count: 8 } },
+        ],
+      },
+    ],
+  },
+  {
+    // Issue 26: PostgreSQL advisory locks are not replicated (postgresql.org, "Advisory Locks").
+    name: 'advisory-failover',
+    title: 'An advisory lock meets a failover',
+    intro:
+      'A database advisory lock lives as long as its connection, on the primary. The replica does not have it: a failover frees every lock, and an old primary that is merely cut off still serves its clients.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['db1', 'db2'], clientIds: ['A', 'B'], lock: 'advisory' },
+    beats: [
+      {
+        narration:
+          '{A} takes the advisory lock on **job** on the primary {db1} and reads row version 1 in the same transaction: that version is its token, and it is replicated to {db2}. The lock itself is not.',
+        actions: '@500 client A acquire job 10000',
+        until: { when: { p: 'clientHolds', client: 'A', key: 'job' } },
+        highlight: { node: 'db1' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job', token: 1 }],
+      },
+      {
+        narration:
+          'The network splits {A} and {db1} from {B} and {db2}. {db2} hears no WAL for 1.5 s and **promotes itself**: on the new primary **job is free**. {db1} is not fenced off and keeps {A}’s session.',
+        actions: '@1000 partition A,db1 | B,db2',
+        until: { when: { p: 'happened', kind: 'failover', subject: 'db2' } },
+        highlight: { node: 'db2' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          '{B} asks {db2} and **gets the lock**, with row version 2. **Two clients hold job at once**, each on a primary that believes it is the only one.',
+        actions: '@3000 client B acquire job 10000',
+        until: { when: { p: 'clientHolds', client: 'B', key: 'job' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job', token: 1 },
+          { p: 'clientHolds', client: 'B', key: 'job', token: 2 },
+        ],
+      },
+      {
+        narration:
+          '{B} writes with version 2, then {A} with version 1. The **fenced store refuses** A’s write: 1 is below 2. The unfenced store takes it and B’s work is lost. The row version fences what the lock alone cannot.',
+        actions: '@3600 client B write result=B; @3700 client A write result=A',
+        until: { atMs: 4000 },
+        highlight: { panel: 'stores' },
+        expect: [
+          { p: 'fencedRefused' },
+          { p: 'storeValue', store: 'fenced', key: 'result', value: 'B' },
+          { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A' },
+        ],
+      },
+    ],
+  },
+  {
+    // Issue 26: the chapter's decision after its table: "Start by asking what breaks if two nodes act at once."
+    name: 'two-at-once',
+    title: 'What breaks if two nodes act at once',
+    intro:
+      'The chapter’s question before picking a lock: if two workers act at once, do you only waste work, or corrupt data? One Redis key with NX and a TTL answers the first; the second needs a token the resource checks.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['r1'], clientIds: ['A', 'B'], lock: 'redis' },
+    beats: [
+      {
+        narration:
+          'Worker {A} takes **job** with SET NX PX 2000 on the one Redis instance {r1}: a key with a 2-second TTL. There is no fencing token.',
+        actions: '@500 client A acquire job 2000',
+        until: { when: { p: 'clientHolds', client: 'A', key: 'job' } },
+        highlight: { client: 'A' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          '{A} **pauses** for 4 seconds (a GC pause it cannot see). {r1} expires the key by its clock, and worker {B} takes **job** and writes charge=B.',
+        actions: '@700 client A pause 4000; @700 client A write charge=A; @3000 client B acquire job 5000; @3500 client B write charge=B',
+        until: { when: { p: 'storeValue', store: 'unfenced', key: 'charge', value: 'B' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'B', key: 'job' },
+          { p: 'happened', kind: 'key-expired', subject: 'r1' },
+        ],
+      },
+      {
+        narration:
+          '{A} wakes and writes charge=A: **both acted**. If the job is idempotent or only costs a little extra, that is fine — one Redis key is enough. If it **double-charges a customer**, you need a lease from a consistent store and a **fencing token the resource checks**: here the fenced store can only refuse every write, for there is no token to check.',
+        until: { atMs: 5000 },
+        highlight: { panel: 'stores' },
+        expect: [
+          { p: 'storeValue', store: 'unfenced', key: 'charge', value: 'A' },
+          { p: 'fencedRefused', count: 2 },
         ],
       },
     ],

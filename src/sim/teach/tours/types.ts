@@ -3,16 +3,21 @@
  * until a named predicate on the state holds, pauses, and says what happened. Its assertions are
  * checked by the unit tests, so narration never claims what the run does not show.
  */
-import type { BugName } from '../../model/config';
+import type { BugName, LockOptionName } from '../../model/config';
 import type { FeatureName } from '../../model/features';
 import type { PredicateCall } from './predicates';
 
 /** Where a beat stops: at a time, or at the first millisecond a predicate holds. */
 export type Until = { readonly atMs: number } | { readonly when: PredicateCall; readonly capMs?: number };
 
+/** The page's places a narration can name: a side panel, or marks the ring always draws. */
+export type Shown = 'logs' | 'clients' | 'stores' | 'locks' | 'invariants' | 'history' | 'timers';
+
+/** The side panels among them (the page opens one; presenter mode shows its compact form). */
+export type ShownPanel = Exclude<Shown, 'timers'>;
+
 /** What a beat points at; the UI may outline it. */
-export type Highlight =
-  { readonly node: string } | { readonly client: string } | { readonly panel: 'logs' | 'clients' | 'stores' | 'locks' | 'invariants' };
+export type Highlight = { readonly node: string } | { readonly client: string } | { readonly panel: ShownPanel };
 
 /** One thing a "what if" changes: bugs or protocol features switched on, the election timeout, or the rest of the schedule. */
 export interface BranchChange {
@@ -20,6 +25,8 @@ export interface BranchChange {
   /** Protocol features switched on (the fix a feature's tour shows after the problem). */
   readonly features?: readonly FeatureName[];
   readonly electionTimeoutMs?: readonly [number, number];
+  /** The lock service's switches (issue 26), e.g. ZooKeeper's `herd`. */
+  readonly lockOptions?: readonly LockOptionName[];
   /** Replaces the actions of the beats from `fromBeat` on (schedule text, absolute times). */
   readonly actions?: string;
 }
@@ -41,6 +48,16 @@ export interface Beat {
   readonly expect?: readonly PredicateCall[];
   /** A "what if": rewind to an earlier beat and change one thing; later beats continue this line. */
   readonly branch?: Branch;
+  /**
+   * Where the beat's point happens, when it is not the default (the beat's end for a beat that
+   * waits on a condition; else its last own action, else its last landmark): the page slows down
+   * before it so each message of it can be read (pace.ts).
+   */
+  readonly moment?: { readonly atMs: number } | { readonly when: PredicateCall };
+  /** Play the whole beat at one pace, with no slow stretch (a beat about a rhythm, not a moment). */
+  readonly steady?: boolean;
+  /** What the beat shows besides what its narration names (mentions.ts finds those). */
+  readonly shows?: readonly Shown[];
 }
 
 export interface Tour {
