@@ -121,3 +121,23 @@ describe('gossip: suspicion spreads from view to view', () => {
     expect(p.stderr).toMatch(/phi-accrual/);
   });
 });
+
+describe('the TTL rule: a takeover threshold must exceed the TTL', () => {
+  const run = (takeoverMs: number) =>
+    runSimCli(['--preset', 'takeover-ttl', '--detector', 'fixed', '--takeover', String(takeoverMs), '--json']).stdout;
+
+  it('below the TTL a paused holder wakes to find its lock taken over: two holders, in text and JSON', () => {
+    const text = runSimCli(['--preset', 'takeover-ttl']).stdout;
+    expect(text).toMatch(/n2 suspects A \(fixed: silent 3\d\d\d ms\) and takes job:42 \(token 1\) over \d+ ms before its lease ends/);
+    expect(text).toContain('findings: two holders');
+    const json = JSON.parse(run(3000)) as { invariants: { twoHolders?: number } };
+    expect(json.invariants.twoHolders).toBe(1);
+  });
+
+  it('above the TTL nobody takes the lock over: no two holders', () => {
+    const json = JSON.parse(run(12000)) as { invariants: { twoHolders?: number }; events: string[] };
+    expect(json.invariants.twoHolders).toBeUndefined();
+    expect(json.events.some((l) => l.includes('takes job:42'))).toBe(false);
+    expect(json.events.some((l) => l.includes('refuses job:42 to B: busy (held by A)'))).toBe(true);
+  });
+});

@@ -16,7 +16,7 @@ import { decodeLink, encodeLink } from '../src/share/link';
 const ACTOR = /\{([A-Za-z][A-Za-z0-9]{0,7})\}/g;
 
 describe('tours', () => {
-  it('has the twelve tours of the teaching issue and one per protocol feature, with distinct names', () => {
+  it('has the twelve tours of the teaching issue, one per protocol feature and the TTL rule’s, with distinct names', () => {
     expect(TOURS.map((t) => t.name)).toEqual([
       'first-election',
       'replication',
@@ -38,6 +38,7 @@ describe('tours', () => {
       'stale-read-index',
       'stale-term-backup',
       'hand-over',
+      'takeover-ttl',
       'grow-and-remove',
       'redlock-debate',
       'zookeeper-herd',

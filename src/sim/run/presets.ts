@@ -38,6 +38,11 @@ const withClients = (clientIds: string[], extra: Partial<SimConfig> = {}): SimCo
   ...extra,
 });
 
+/** Issue 28's TTL rule: A holds a 10 s lease and pauses 5 s; B asks at 6 s; A writes when it wakes. */
+export const TAKEOVER_TTL_SCHEDULE =
+  '@1000 client A acquire job:42 10000; @1000 client A write result=A-first; @2000 client A pause 5000; ' +
+  '@6000 client B acquire job:42 10000; @6100 client B write result=B-first; @7000 client A write result=A-second';
+
 export const PRESETS: readonly Preset[] = [
   {
     name: 'chapter',
@@ -190,6 +195,16 @@ export const PRESETS: readonly Preset[] = [
     config: { ...DEFAULT_CONFIG, nodeIds: ['n1', 'n2', 'n3'], features: ['membership'] },
     schedule: '@400 submit x=1; @600 add n4; @1000 add n5; @1600 remove n2',
     untilMs: 3000,
+  },
+  // Issue 28: "the takeover threshold must exceed the TTL, or two nodes hold the same resource".
+  {
+    name: 'takeover-ttl',
+    title: 'A takeover threshold below the TTL: two holders',
+    blurb:
+      'The lock service hands a lock over once its holder has been silent for 3 s (no keep-alive), but A’s lease is 10 s. A pauses for 5 s: at about 5 s the leader takes job:42 over with 6 s of A’s lease left, B gets it with token 2, and A wakes believing it still holds it. Two holders; only the fenced store refuses A’s write. Raise the threshold past the TTL (12 s) and B is told busy.',
+    config: { ...withClients(['A', 'B']), detector: { kind: 'fixed', takeoverMs: 3000 } },
+    schedule: TAKEOVER_TTL_SCHEDULE,
+    untilMs: 12000,
   },
   // The chapter's other lock services (issue 26, src/sim/locks/): each preset is its tour's main line.
   {

@@ -82,6 +82,7 @@ export function resolveTour(tour: Tour): ResolvedTour {
         ...(change.features !== undefined ? { features: change.features } : {}),
         ...(change.electionTimeoutMs !== undefined ? { electionTimeoutMs: change.electionTimeoutMs } : {}),
         ...(change.lockOptions !== undefined ? { lockOptions: change.lockOptions } : {}),
+        ...(change.detector !== undefined ? { detector: change.detector } : {}),
       };
       // The actions the rewound beats added are replaced by the change's (or kept when none);
       // one list per beat, so a later branch rewinds by beat number too.

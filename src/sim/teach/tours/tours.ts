@@ -1051,6 +1051,64 @@ export const TOURS: readonly Tour[] = [
     ],
   },
   {
+    name: 'takeover-ttl',
+    title: 'The TTL rule: a takeover threshold must exceed the lease',
+    intro:
+      'You never detect failure, only unresponsiveness. A lock service that hands a lock over once its holder goes quiet is betting the holder is dead; if it hands over before the holder’s own lease (its TTL) runs out, a holder that was only paused still believes it holds the lock.',
+    config: presetConfig('takeover-ttl'),
+    beats: [
+      {
+        narration:
+          '{A} takes **job:42** with a **10 s** lease and writes. While it holds the lock it sends the leader {n2} a keep-alive every heartbeat. The service takes a lock over after **3 s** without one.',
+        actions: '@1000 client A acquire job:42 10000; @1000 client A write result=A-first',
+        until: { atMs: 1900 },
+        highlight: { node: 'A' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job:42', token: 1 }],
+      },
+      {
+        narration:
+          '{A} **pauses** for 5 s (a GC pause it cannot see). After 3 s of silence {n2} suspects it and **takes job:42 over** with 6 s of A’s lease still to run. {B} asks, gets it with **token 2** and writes.',
+        actions: '@2000 client A pause 5000; @6000 client B acquire job:42 10000; @6100 client B write result=B-first',
+        until: { atMs: 6500 },
+        highlight: { node: 'B' },
+        moment: { when: { p: 'happened', kind: 'lock-takeover' } },
+        expect: [
+          { p: 'happened', kind: 'lock-takeover', count: 1 },
+          { p: 'clientHolds', client: 'B', key: 'job:42', token: 2 },
+        ],
+      },
+      {
+        narration:
+          '{A} wakes with 4 s of its lease left and writes: **two holders** of one lock. Only the fenced store refuses token 1; the unfenced store takes the stale write.',
+        actions: '@7000 client A write result=A-second',
+        until: { atMs: 7500 },
+        highlight: { panel: 'invariants' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job:42', token: 1 },
+          { p: 'fencedRefused', count: 1 },
+          { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A-second' },
+        ],
+      },
+      {
+        narration:
+          '**What if** the threshold exceeded the TTL? Rewind with a **12 s** threshold: {n2} never suspects {A} before its lease runs out, so {B} is told **busy** (and does not write), {A}’s write is the lock holder’s, and only the lease’s end at 11 s frees job:42. No two holders.',
+        branch: {
+          fromBeat: 2,
+          change: {
+            detector: { kind: 'fixed', takeoverMs: 12000 },
+            actions: '@2000 client A pause 5000; @6000 client B acquire job:42 10000; @7000 client A write result=A-second',
+          },
+        },
+        until: { atMs: 11500 },
+        expect: [
+          { p: 'not', of: { p: 'happened', kind: 'lock-takeover' } },
+          { p: 'fencedRefused', count: 0 },
+          { p: 'lockHeldBy', key: 'job:42', owner: null },
+        ],
+      },
+    ],
+  },
+  {
     name: 'grow-and-remove',
     title: 'Membership changes: grow to five, remove the leader',
     intro:

@@ -3,6 +3,7 @@
  * until a named predicate on the state holds, pauses, and says what happened. Its assertions are
  * checked by the unit tests, so narration never claims what the run does not show.
  */
+import type { DetectorConfig } from '../../model/detector';
 import type { BugName, LockOptionName } from '../../model/config';
 import type { FeatureName } from '../../model/features';
 import type { PredicateCall } from './predicates';
@@ -27,6 +28,8 @@ export interface BranchChange {
   readonly electionTimeoutMs?: readonly [number, number];
   /** The lock service's switches (issue 26), e.g. ZooKeeper's `herd`. */
   readonly lockOptions?: readonly LockOptionName[];
+  /** Issue 28: the failure detector (the TTL rule's tour raises the takeover threshold past the TTL). */
+  readonly detector?: DetectorConfig;
   /** Replaces the actions of the beats from `fromBeat` on (schedule text, absolute times). */
   readonly actions?: string;
 }
