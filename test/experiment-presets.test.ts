@@ -83,3 +83,31 @@ describe("the chapter's experiments", () => {
     }
   });
 });
+
+describe("Raft's Figure 16 (the experiment preset figure-16)", () => {
+  it('identical timeouts elect nobody; a spread elects within a few hundred ms; the crash lands in the heartbeat interval and the link replays it', () => {
+    const { points, results, at } = run('figure-16', 12);
+    expect(points.map((p) => p.label)).toEqual(['150-150', '150-151', '150-155', '150-175', '150-200', '150-300', '12-24']);
+    // Heartbeats are half the shortest timeout (the paper's set-up).
+    const r = results.find((x) => points[x.point].label === '150-200') as (typeof results)[number];
+    expect(r.run.config.heartbeatMs).toBe(75);
+    const crash = r.run.schedule.find((a) => a.verb === 'crash');
+    // faultAtMs: the chapter's 1168 ms, plus a uniformly random millisecond of one heartbeat interval.
+    expect(crash?.at).toBeGreaterThanOrEqual(1168);
+    expect(crash?.at).toBeLessThan(1168 + 75);
+    // No randomness: votes split for the whole 15 s in every trial (the paper: more than 10 s).
+    expect(at('150-150', 'failover')).toEqual([]);
+    const wide = at('150-300', 'failover');
+    expect(wide).toHaveLength(12);
+    expect(Math.max(...wide)).toBeLessThan(400);
+    expect(Math.min(...wide)).toBeGreaterThanOrEqual(150 - 75);
+    expect(quantile(at('12-24', 'failover'), 0.5)).toBeLessThan(quantile(wide, 0.5));
+    // The link replays the run: the same crash, and a new leader as long after it as the experiment measured.
+    const decoded = decodeLink(encodeLink(r.run));
+    if (!decoded.ok) throw new Error(decoded.error);
+    const sim = new Simulation(decoded.spec.config, decoded.spec.schedule);
+    sim.advanceTo(decoded.spec.atMs);
+    const won = sim.cluster.events.find((e) => e.t > (crash?.at ?? 0) && e.line.includes(' wins term '));
+    expect((won?.t ?? 0) - (crash?.at ?? 0)).toBe(r.values.failover);
+  });
+});

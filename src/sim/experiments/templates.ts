@@ -5,6 +5,7 @@
  * the run's schedule and the run's link replays it exactly.
  */
 import { checkConfig, nodeIdsFor, type SimConfig } from '../model/config';
+import { CPythonRandom } from '../model/prng';
 import { checkSchedule, freezeAction, type Action, type ActionBody } from '../model/schedule';
 import type { MeasureId } from './measures';
 import type { RunRecorder } from './recorder';
@@ -34,7 +35,7 @@ export const BASE_PARAMS: ExperimentParams = {
   leaseMs: 2000,
 };
 
-export const TEMPLATE_IDS = ['crash-leader', 'partition-heal', 'steady-load', 'lease-pause'] as const;
+export const TEMPLATE_IDS = ['crash-leader', 'partition-heal', 'steady-load', 'lease-pause', 'figure-16'] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 
 export interface Template {
@@ -48,7 +49,15 @@ export interface Template {
   schedule(params: ExperimentParams): Action[];
   /** Runs the run to its end. */
   drive(run: RunRecorder, params: ExperimentParams): void;
+  /** Parameters the scenario ties to others (Figure 16: the heartbeat is half the shortest timeout); absent: as given. */
+  adjust?(params: ExperimentParams): ExperimentParams;
 }
+
+/**
+ * Figure 16 (Raft paper §9.3): how long after the leader's crash until the cluster knows no leader
+ * is a bet the scenario runs 15 s past; a run without a new leader by then counts as none.
+ */
+const FIGURE_16_CAP_MS = 15_000;
 
 /** When the fault comes: the chapter's crash at 1168 ms, or later when timeouts are long enough that the first leader may not be settled by then. */
 export function faultAtMs(params: ExperimentParams): number {
@@ -153,9 +162,38 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
       run.advanceTo(1100 + Math.max(params.pauseMs, params.leaseMs) + 1500 + 20 * params.latencyMs[1]);
     },
   },
+  'figure-16': {
+    id: 'figure-16',
+    title: "Raft's Figure 16: a leader crashed at a random point of its heartbeat interval",
+    blurb:
+      "Ongaro and Ousterhout's §9.3 set-up: five servers, a broadcast (a round trip to everyone) of about 15 ms, heartbeats every half of the shortest election timeout. Once a leader has been in office for three longest timeouts it is crashed at a uniformly random millisecond of one heartbeat interval, and the run goes on until a new leader is elected (or 15 s pass).",
+    measures: ['failover', 'elections', 'split-votes'],
+    clients: [],
+    schedule: faultActions,
+    adjust: (params) => ({ ...params, heartbeatMs: Math.max(1, Math.floor(params.timeoutMs[0] / 2)) }),
+    drive(run, given) {
+      const params = { ...given, heartbeatMs: Math.max(1, Math.floor(given.timeoutMs[0] / 2)) };
+      // The crash's phase is the scenario's own draw, from random.Random(2**64 + seed) (the run's own
+      // stream is the engine's); it lands in the schedule as a crash at that time, so a link replays it.
+      const phase = new CPythonRandom((1n << 64n) + BigInt(run.sim.cluster.config.seed)).randbelow(params.heartbeatMs);
+      const crashAt = faultAtMs(params) + phase;
+      run.advanceTo(crashAt);
+      const leader = run.sim.cluster.leader();
+      if (leader === null) return;
+      run.act({ verb: 'crash', node: leader.id });
+      // Until someone else leads (a millisecond at a time near the crash, then in 50 ms strides).
+      const end = crashAt + FIGURE_16_CAP_MS;
+      for (let t = crashAt + 1; t <= end; t += t - crashAt < 2000 ? 1 : 50) {
+        run.advanceTo(t);
+        const now = run.sim.cluster.leader();
+        if (now !== null && now.id !== leader.id) break;
+      }
+    },
+  },
 };
 
-export function configFor(template: Template, params: ExperimentParams, seed: number): SimConfig {
+export function configFor(template: Template, given: ExperimentParams, seed: number): SimConfig {
+  const params = template.adjust?.(given) ?? given;
   return {
     seed,
     nodeIds: nodeIdsFor(params.nodes),
@@ -170,7 +208,7 @@ export function configFor(template: Template, params: ExperimentParams, seed: nu
 /** One sentence when these parameters make no valid run of the template, else null. */
 export function paramsProblem(template: Template, params: ExperimentParams): string | null {
   const config = configFor(template, params, 1);
-  return checkConfig(config) ?? checkSchedule(template.schedule(params), config);
+  return checkConfig(config) ?? checkSchedule(template.schedule(template.adjust?.(params) ?? params), config);
 }
 
 export function isTemplateId(text: string): text is TemplateId {
