@@ -12,6 +12,7 @@ import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store
 import { FieldError } from './FieldError';
 import { ProtocolSettings } from './ProtocolSettings';
 import { LockServiceSettings } from './LockServiceSettings';
+import { DetectorSettings } from './DetectorSettings';
 import { keepValidActions } from './keepValidActions';
 import { configWarning } from '../../sim/run/scheduleWarnings';
 
@@ -118,6 +119,7 @@ export const RunSettings = memo(function RunSettings() {
       />
       <LockServiceSettings />
       {lockServiceManifest(lockOf(config)).raft && <ProtocolSettings />}
+      {lockOf(config) === 'raft' && <DetectorSettings />}
     </>
   );
 });

@@ -1,0 +1,53 @@
+// @vitest-environment jsdom
+// Settings ▸ Failure detector and regions (issue 28): the choice and its parameters start a new run, replayed to now; bad input is one sentence.
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RunSettings } from '../../src/ui/controls/RunSettings';
+import { DEFAULT_CONFIG } from '../../src/sim/model/config';
+import { formatSchedule } from '../../src/sim/model/schedule';
+import { renderLab } from './labHarness';
+
+afterEach(cleanup);
+
+const set = (name: string, value: string) => {
+  const el = screen.getByTestId('detector-settings').querySelector(`[data-field="${name}"]`) as HTMLInputElement;
+  fireEvent.change(el, { target: { value } });
+};
+
+describe('the Failure detector section of Run settings', () => {
+  it('starts on fixed, the chapter’s; picking phi-accrual with Φ 4 loads that run with the same schedule', () => {
+    const { sent } = renderLab(<RunSettings />, { schedule: '@100 crash n2' });
+    const select = screen.getByTestId('detector') as HTMLSelectElement;
+    expect(select.value).toBe('fixed');
+    fireEvent.change(select, { target: { value: 'phi-accrual' } });
+    expect(screen.getByTestId('detector-explanation').textContent).toMatch(/inter-arrival/);
+    set('phi', '4');
+    fireEvent.click(screen.getByRole('button', { name: 'Apply detector and regions' }));
+    const load = sent.at(-1);
+    expect(load?.type).toBe('load');
+    if (load?.type === 'load') {
+      expect(load.config.detector).toEqual({ kind: 'phi-accrual', threshold: 4 });
+      expect(formatSchedule(load.schedule)).toBe('@100 crash n2');
+    }
+  });
+
+  it('places nodes and clients in regions with a round-trip preset', () => {
+    const { sent } = renderLab(<RunSettings />, { config: { ...DEFAULT_CONFIG, clientIds: ['A', 'B'] } });
+    set('regions', 'us-east=n1,n2,A; us-west=n3,n4; eu-west=n5,B');
+    set('rtt', 'world');
+    fireEvent.click(screen.getByRole('button', { name: 'Apply detector and regions' }));
+    const load = sent.at(-1);
+    expect(load?.type === 'load' && load.config.regions?.places.map((p) => p.region)).toEqual(['us-east', 'us-west', 'eu-west']);
+    expect(load?.type === 'load' && load.config.regions?.rtt).toBe('world');
+  });
+
+  it('a bad value is one sentence and loads nothing', () => {
+    const { sent } = renderLab(<RunSettings />);
+    fireEvent.change(screen.getByTestId('detector'), { target: { value: 'gossip' } });
+    set('fanout', 'many');
+    const before = sent.length;
+    fireEvent.click(screen.getByRole('button', { name: 'Apply detector and regions' }));
+    expect(sent.length).toBe(before);
+    expect(screen.getByTestId('detector-error').textContent).toMatch(/^The gossip fanout must be .*"many"\.$/);
+  });
+});
