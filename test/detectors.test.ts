@@ -11,6 +11,8 @@ import { DEFAULT_CONFIG, configFromFields, type ConfigFields } from '../src/sim/
 import { parseSchedule } from '../src/sim/model/schedule';
 import { ArrivalWindow, crossingY, normalTail, phiOf } from '../src/sim/detect/phi';
 import { runSimCli } from '../src/cli/simCli';
+import { takeRunView } from '../src/sim/view/runView';
+import { explain } from '../src/sim/teach/why';
 
 const config = (fields: ConfigFields) => {
   const c = configFromFields(DEFAULT_CONFIG, fields);
@@ -139,5 +141,33 @@ describe('the TTL rule: a takeover threshold must exceed the TTL', () => {
     expect(json.invariants.twoHolders).toBeUndefined();
     expect(json.events.some((l) => l.includes('takes job:42'))).toBe(false);
     expect(json.events.some((l) => l.includes('refuses job:42 to B: busy (held by A)'))).toBe(true);
+  });
+});
+
+describe('Why? for the detectors’ messages', () => {
+  const firstOf = (fields: ConfigFields, text: string, type: string, untilMs: number) => {
+    const sim = new Simulation(config(fields), schedule(text));
+    for (let t = 1; t <= untilMs; t++) {
+      sim.advanceTo(t);
+      const snap = takeRunView(sim);
+      const m = snap.messages.find((x) => x.type === type);
+      if (m !== undefined) return explain({ kind: 'message', seq: m.seq }, snap);
+    }
+    throw new Error(`no ${type} in flight by ${untilMs} ms`);
+  };
+
+  it('a Gossip message says what the view carries and how suspicion spreads, citing van Renesse et al.', () => {
+    const e = firstOf({ detector: 'gossip' }, '', 'Gossip', 200);
+    expect(e.title).toMatch(/^Gossip n\d → n\d$/);
+    expect(e.answer.join(' ')).toMatch(/highest heartbeat counter it has heard of for \d+ members?/);
+    expect(e.answer.join(' ')).toMatch(/logarithmic number of rounds/);
+    expect(e.rule).toMatch(/van Renesse/);
+  });
+
+  it('a keep-alive names the keys and the TTL rule', () => {
+    const e = firstOf({ clients: 'A,B', detector: 'fixed', takeover: '3000' }, '@1000 client A acquire job:42 10000', 'KeepAlive', 1500);
+    expect(e.title).toMatch(/^Keep-alive A → n\d$/);
+    expect(e.answer.join(' ')).toContain('believes it holds job:42');
+    expect(e.rule).toContain('the takeover threshold must exceed the TTL');
   });
 });

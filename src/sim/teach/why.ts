@@ -766,6 +766,34 @@ function whyMessage(snap: RunView, seq: number, details: readonly DetailEvent[])
       rule = `${CHAPTER.fencing}: the resource rejects any token below the highest it has accepted`;
       break;
     }
+    // Issue 28: the failure detectors' messages.
+    case 'Gossip': {
+      let known = 0;
+      let suspects = 0;
+      for (let i = 0; i < f.counts.length; i++) {
+        if (f.counts[i] > 0) known++;
+        if (f.suspects[i] !== 0) suspects++;
+      }
+      facts.push(['counters', String(known)], ['suspects', String(suspects)]);
+      title = `Gossip ${m.src} → ${m.dst}`;
+      answer.push(
+        `${m.src} tells ${m.dst} its view: the highest heartbeat counter it has heard of for ${plural(known, 'member')}${suspects > 0 ? `, and that it suspects ${plural(suspects, 'member')}` : ''}. ${m.dst} takes every counter higher than its own as news that the member is alive (ending any suspicion of it), and the suspicions of members it has no newer news of.`,
+        `Each round every node tells a few random peers, so news and suspicion reach everyone in a logarithmic number of rounds; a member whose counter has not grown for the suspicion time is suspected.`,
+      );
+      rule =
+        'van Renesse, Minsky and Hayden, "A Gossip-Style Failure Detection Service" (1998), with SWIM\'s spreading of suspicion (Das et al. 2002)';
+      break;
+    }
+    case 'KeepAlive': {
+      facts.push(['keys', f.keys.join(', ')]);
+      title = `Keep-alive ${m.src} → ${m.dst}`;
+      answer.push(
+        `${m.src} believes it holds ${f.keys.join(', ')} and tells ${m.dst}, the node it believes leads, that it is alive. The lock service's failure detector hands a lock over once the leader has not heard from its holder for the takeover threshold (or φ of these keep-alives passes Φ), even before the lease ends.`,
+        'If that threshold is shorter than the lease (the TTL), a holder that is only paused wakes up still believing it holds a lock someone else now has: two holders.',
+      );
+      rule = 'the chapter, "Failure detection": the takeover threshold must exceed the TTL, or two nodes hold the same resource';
+      break;
+    }
   }
   if (m.lost) answer.push('This copy will be lost on the way (message loss is on): it never arrives.');
   else if (!reaches(snap, m.src, m.dst))
