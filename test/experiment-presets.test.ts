@@ -111,3 +111,26 @@ describe("Raft's Figure 16 (the experiment preset figure-16)", () => {
     expect((won?.t ?? 0) - (crash?.at ?? 0)).toBe(r.values.failover);
   });
 });
+
+describe('false elections against detection time (the experiment preset false-elections)', () => {
+  it('a lower Φ detects a crash sooner and, under slow phases, suspects a healthy leader more; the fixed timeout never does here', () => {
+    const preset = findExperimentPreset('false-elections');
+    if (preset === null) throw new Error('no preset false-elections');
+    const spec: ExperimentSpec = { ...preset.spec, seeds: 6 };
+    const points = planExperiment(spec);
+    if (typeof points === 'string') throw new Error(points);
+    const results = runExperiment(spec, points);
+    const at = (phi: string, slow: string, m: string) =>
+      results
+        .filter((r) => points[r.point].label === phi && points[r.point].label2 === slow)
+        .map((r) => r.values[m])
+        .filter((v): v is number => typeof v === 'number');
+    // Φ 0 is the chapter's fixed timeout: no detector in the run's configuration.
+    expect(results.find((r) => points[r.point].label === '0')?.run.config.detector).toBeUndefined();
+    expect(results.find((r) => points[r.point].label === '1')?.run.config.detector).toEqual({ kind: 'phi-accrual', threshold: 1 });
+    expect(at('0', '5', 'false-elections').every((v) => v === 0)).toBe(true);
+    expect(quantile(at('1', '5', 'false-elections'), 0.5)).toBeGreaterThan(quantile(at('8', '5', 'false-elections'), 0.5));
+    expect(quantile(at('8', '1', 'false-elections'), 0.5)).toBe(0);
+    expect(quantile(at('1', '1', 'failover'), 0.5)).toBeLessThan(quantile(at('0', '1', 'failover'), 0.5));
+  });
+});

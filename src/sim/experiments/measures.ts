@@ -252,6 +252,23 @@ export function staleWritesAccepted(record: RunRecord, store: 'fenced' | 'unfenc
 }
 
 /** Writes the fenced store refused (an older token than it had seen, or none). */
+/**
+ * Issue 28: elections per hour while the first leader still led and nothing had failed — from its
+ * election to the first fault that took it (or the run's end): each is a false suspicion.
+ */
+export function falseElectionsPerHour(record: RunRecord): number | null {
+  const obs = record.observations;
+  const first = obs.findIndex((o) => o.kind === 'leader');
+  if (first < 0) return null;
+  const loss = firstLeaderLoss(record);
+  const end = loss === null ? record.endMs : loss.t;
+  const from = obs[first].t;
+  if (end <= from) return null;
+  let n = 0;
+  for (let i = first + 1; i < obs.length && obs[i].t < end; i++) if (obs[i].kind === 'election') n++;
+  return (n * 3_600_000) / (end - from);
+}
+
 export function fencedRejections(record: RunRecord): number {
   let n = 0;
   for (const o of record.observations) if (o.kind === 'store-write' && o.store === 'fenced' && !o.accepted) n++;
@@ -270,6 +287,7 @@ export const MEASURE_IDS = [
   'stale-unfenced',
   'stale-fenced',
   'fenced-rejections',
+  'false-elections',
 ] as const;
 export type MeasureId = (typeof MEASURE_IDS)[number];
 
@@ -359,6 +377,14 @@ export const MEASURES: Readonly<Record<MeasureId, MeasureDef>> = {
     unit: 'writes',
     integer: true,
     compute: fencedRejections,
+  },
+  'false-elections': {
+    id: 'false-elections',
+    label: 'False elections per hour (a healthy leader suspected)',
+    short: 'False elections',
+    unit: 'per hour',
+    integer: false,
+    compute: falseElectionsPerHour,
   },
 };
 

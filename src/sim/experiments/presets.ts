@@ -106,6 +106,14 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     },
     measure: 'failover',
   },
+  {
+    name: 'false-elections',
+    title: 'Detection time against false elections: fixed timeout and phi-accrual',
+    claim:
+      "You never detect failure, only unresponsiveness: a lower threshold notices a crash sooner and suspects a healthy leader more often. Φ 0 is the chapter's fixed 150-300 ms timeout; Φ 1-12 is phi-accrual. For 60 s the leader is healthy while the network is slowed by the factor for 4 s in every 10 (a false election is one in that time, per hour); then it crashes and failover is the detection time. Phi-accrual adapts to a slower but steady network, and a jittery one (the slow phases' edges) costs it false elections at low Φ.",
+    spec: { template: 'false-suspicion', sweep: sweep('phi=0,1,2,4,8,12'), sweep2: sweep('slow=1,3,5'), seeds: 20, firstSeed: 1 },
+    measure: 'false-elections',
+  },
 ];
 
 export function findExperimentPreset(name: string): ExperimentPreset | null {

@@ -5,7 +5,19 @@
 import { MAX_NODES, MIN_NODES } from '../model/config';
 import type { ExperimentParams } from './templates';
 
-export const SWEEP_PARAMS = ['timeout', 'spread', 'heartbeat', 'latency', 'nodes', 'loss', 'drift', 'pause', 'lease'] as const;
+export const SWEEP_PARAMS = [
+  'timeout',
+  'spread',
+  'heartbeat',
+  'latency',
+  'nodes',
+  'loss',
+  'drift',
+  'pause',
+  'lease',
+  'phi',
+  'slow',
+] as const;
 export type SweepParam = (typeof SWEEP_PARAMS)[number];
 
 export type SweepValue = number | readonly [number, number];
@@ -105,6 +117,25 @@ export const SWEEP_DEFS: Readonly<Record<SweepParam, ParamDef>> = {
     max: 500_000,
     example: '1000,2000,4000',
     apply: (p, v) => ({ ...p, leaseMs: num(v) }),
+  },
+  // Issue 28: the failure detector's threshold, and the network's slow phases.
+  phi: {
+    label: 'Phi-accrual threshold Φ (0: the fixed timeout)',
+    unit: 'Φ',
+    range: false,
+    min: 0,
+    max: 30,
+    example: '0,1,2,4,8',
+    apply: (p, v) => ({ ...p, phi: num(v) }),
+  },
+  slow: {
+    label: 'Latency factor in slow phases',
+    unit: '×',
+    range: false,
+    min: 1,
+    max: 100,
+    example: '1,2,3,5',
+    apply: (p, v) => ({ ...p, slowFactor: num(v) }),
   },
 };
 
@@ -206,6 +237,8 @@ const FIELD_OF: Readonly<Record<Exclude<SweepParam, 'spread'>, keyof ExperimentP
   drift: 'driftPct',
   pause: 'pauseMs',
   lease: 'leaseMs',
+  phi: 'phi',
+  slow: 'slowFactor',
 };
 
 /** Settings every point shares, as text: `timeout=1000-2000 heartbeat=100`. */

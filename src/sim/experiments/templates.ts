@@ -22,6 +22,10 @@ export interface ExperimentParams {
   /** lease-pause: how long client A's process stops, and the lease it holds. */
   readonly pauseMs: number;
   readonly leaseMs: number;
+  /** Issue 28: phi-accrual's threshold Φ for elections; 0 is the chapter's fixed timeout. */
+  readonly phi: number;
+  /** Issue 28, false-suspicion: every latency times this during the run's slow phases; 1 is none. */
+  readonly slowFactor: number;
 }
 
 export const BASE_PARAMS: ExperimentParams = {
@@ -33,9 +37,11 @@ export const BASE_PARAMS: ExperimentParams = {
   driftPct: 0,
   pauseMs: 3000,
   leaseMs: 2000,
+  phi: 0,
+  slowFactor: 1,
 };
 
-export const TEMPLATE_IDS = ['crash-leader', 'partition-heal', 'steady-load', 'lease-pause', 'figure-16'] as const;
+export const TEMPLATE_IDS = ['crash-leader', 'partition-heal', 'steady-load', 'lease-pause', 'figure-16', 'false-suspicion'] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 
 export interface Template {
@@ -162,6 +168,27 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
       run.advanceTo(1100 + Math.max(params.pauseMs, params.leaseMs) + 1500 + 20 * params.latencyMs[1]);
     },
   },
+  'false-suspicion': {
+    id: 'false-suspicion',
+    title: 'False suspicion against detection time',
+    blurb:
+      'A healthy leader for 60 s under a network whose latency varies (every 10 s, 4 s at the slow factor times the usual latency); every election in that time is a false one. Then the leader crashes and the run measures how long the others take to elect a new one: the trade-off of a detection threshold.',
+    measures: ['false-elections', 'failover', 'elections'],
+    clients: [],
+    schedule(params) {
+      const out = faultActions(params);
+      if (params.slowFactor !== 1)
+        for (let t = 2000; t + SLOW_FOR_MS <= SUSPICION_HEALTHY_MS; t += SLOW_EVERY_MS)
+          out.push(at(t, { verb: 'slow', factor: params.slowFactor, forMs: SLOW_FOR_MS }));
+      return out;
+    },
+    drive(run, params) {
+      run.advanceTo(SUSPICION_HEALTHY_MS);
+      const leader = run.sim.cluster.leader();
+      if (leader !== null) run.act({ verb: 'crash', node: leader.id });
+      run.advanceTo(SUSPICION_HEALTHY_MS + settleMs(params));
+    },
+  },
   'figure-16': {
     id: 'figure-16',
     title: "Raft's Figure 16: a leader crashed at a random point of its heartbeat interval",
@@ -202,8 +229,16 @@ export function configFor(template: Template, given: ExperimentParams, seed: num
     latencyMs: params.latencyMs,
     clientIds: template.clients,
     bugs: [],
+    // Issue 28: only when swept, so every other experiment's runs (and links) are what they were.
+    ...(params.phi > 0 ? { detector: { kind: 'phi-accrual' as const, threshold: params.phi } } : {}),
   };
 }
+
+/** false-suspicion: the leader is healthy this long; then it crashes and the detection time is measured. */
+export const SUSPICION_HEALTHY_MS = 60_000;
+/** Slow phases: every 10 s, 4 s of slower latency (a congested link, a GC-heavy switch). */
+const SLOW_EVERY_MS = 10_000;
+const SLOW_FOR_MS = 4_000;
 
 /** One sentence when these parameters make no valid run of the template, else null. */
 export function paramsProblem(template: Template, params: ExperimentParams): string | null {
