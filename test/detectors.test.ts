@@ -13,6 +13,7 @@ import { ArrivalWindow, crossingY, normalTail, phiOf } from '../src/sim/detect/p
 import { runSimCli } from '../src/cli/simCli';
 import { takeRunView } from '../src/sim/view/runView';
 import { explain } from '../src/sim/teach/why';
+import { gossipConvergence } from '../src/sim/experiments/gossipScale';
 
 const config = (fields: ConfigFields) => {
   const c = configFromFields(DEFAULT_CONFIG, fields);
@@ -169,5 +170,16 @@ describe('Why? for the detectors’ messages', () => {
     expect(e.title).toMatch(/^Keep-alive A → n\d$/);
     expect(e.answer.join(' ')).toContain('believes it holds job:42');
     expect(e.rule).toContain('the takeover threshold must exceed the TTL');
+  });
+});
+
+describe('gossip at scale: suspicion spreads in about log N rounds', () => {
+  it('at 16 and 128 nodes every live node suspects a crashed follower, most told by gossip, the spread within log2 N rounds', () => {
+    for (const n of [16, 128]) {
+      const r = gossipConvergence(n, 3);
+      expect(r.rounds, `${n} nodes`).not.toBeNull();
+      expect(r.spreadRounds as number).toBeLessThanOrEqual(Math.log2(n));
+      expect(r.toldByGossip).toBeGreaterThan((n - 1) / 2);
+    }
   });
 });

@@ -20,6 +20,7 @@ import { benchDetails } from './benchDetails';
 import { benchFuzz } from './benchFuzz';
 import { benchHistory } from './benchHistory';
 import { benchImport } from './benchImport';
+import { benchGossip } from './benchGossip';
 import { benchSeek } from './benchSeek';
 import { benchExperimentCli, benchExperimentPage } from './benchExperiment';
 import { benchBundle } from './benchBundle';
@@ -212,6 +213,8 @@ export function runBench(argv: readonly string[], out: (line: string) => void, e
   if (benchSeek(out).maxMs >= 50) missed++;
   if (!benchHistory(out).met) missed++;
   if (!benchImport(out).met) missed++;
+  // Gossip past the page's 9 nodes (issue 28, item 5).
+  if (!benchGossip(out).met) missed++;
   // Experiments (issue 16): the CLI's sweep here; the page's in Chromium after (async, see below).
   if (!benchExperimentCli(out).met) missed++;
   // What detail events cost the engine (issue 24, item 7): on against off, under 2x in time and heap.
