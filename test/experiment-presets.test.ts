@@ -134,3 +134,16 @@ describe('false elections against detection time (the experiment preset false-el
     expect(quantile(at('1', '1', 'failover'), 0.5)).toBeLessThan(quantile(at('0', '1', 'failover'), 0.5));
   });
 });
+
+describe('commit latency against majority placement (the experiment preset majority-placement)', () => {
+  it('a majority in one region commits in 0.5 ms when the leader is there; split majorities always pay an inter-region round trip', () => {
+    const { results, at } = run('majority-placement', 12);
+    expect(results[0].run.config.regions?.rtt).toBe('us');
+    const together = at('0', 'commit-p50');
+    const split = at('1', 'commit-p50');
+    expect(Math.min(...together)).toBeLessThan(1);
+    // us-east ↔ us-central is the shortest inter-region round trip (30 ms, ±10% per one-way half).
+    expect(Math.min(...split)).toBeGreaterThanOrEqual(27);
+    expect(quantile(split, 0.5)).toBeGreaterThan(quantile(together, 0.5));
+  });
+});

@@ -114,6 +114,20 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     spec: { template: 'false-suspicion', sweep: sweep('phi=0,1,2,4,8,12'), sweep2: sweep('slow=1,3,5'), seeds: 20, firstSeed: 1 },
     measure: 'false-elections',
   },
+  {
+    name: 'majority-placement',
+    title: 'Commit latency against where the majority is placed (us regions)',
+    claim:
+      "A commit costs a round trip to a majority: 500 µs inside a datacenter, 30-70 ms across US regions. Five nodes over us-east, us-central and us-west (placement 0: a majority in us-east; 1: two, two and one; 2: one in the east, the majority west). With a majority in one region, a leader there commits in 0.5 ms; elsewhere, or with the majority split, every commit pays an inter-region round trip. Put the majority where the writes are. The leader is whoever wins, so each placement's spread shows where it landed.",
+    spec: {
+      template: 'steady-load',
+      sweep: sweep('placement=0,1,2'),
+      seeds: 50,
+      firstSeed: 1,
+      base: { timeoutMs: [1000, 2000], heartbeatMs: 100 },
+    },
+    measure: 'commit-p50',
+  },
 ];
 
 export function findExperimentPreset(name: string): ExperimentPreset | null {

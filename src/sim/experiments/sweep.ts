@@ -17,6 +17,7 @@ export const SWEEP_PARAMS = [
   'lease',
   'phi',
   'slow',
+  'placement',
 ] as const;
 export type SweepParam = (typeof SWEEP_PARAMS)[number];
 
@@ -137,6 +138,15 @@ export const SWEEP_DEFS: Readonly<Record<SweepParam, ParamDef>> = {
     example: '1,2,3,5',
     apply: (p, v) => ({ ...p, slowFactor: num(v) }),
   },
+  placement: {
+    label: 'Placement of five nodes in us regions (0: majority in us-east, 1: 2-2-1, 2: majority west)',
+    unit: '',
+    range: false,
+    min: 0,
+    max: 2,
+    example: '0,1,2',
+    apply: (p, v) => ({ ...p, placement: num(v) }),
+  },
 };
 
 export const MAX_SWEEP_VALUES = 12;
@@ -239,6 +249,7 @@ const FIELD_OF: Readonly<Record<Exclude<SweepParam, 'spread'>, keyof ExperimentP
   lease: 'leaseMs',
   phi: 'phi',
   slow: 'slowFactor',
+  placement: 'placement',
 };
 
 /** Settings every point shares, as text: `timeout=1000-2000 heartbeat=100`. */

@@ -6,6 +6,7 @@
  */
 import { checkConfig, nodeIdsFor, type SimConfig } from '../model/config';
 import { CPythonRandom } from '../model/prng';
+import { parseRegionsText, type RegionsConfig } from '../model/network';
 import { checkSchedule, freezeAction, type Action, type ActionBody } from '../model/schedule';
 import type { MeasureId } from './measures';
 import type { RunRecorder } from './recorder';
@@ -26,6 +27,8 @@ export interface ExperimentParams {
   readonly phi: number;
   /** Issue 28, false-suspicion: every latency times this during the run's slow phases; 1 is none. */
   readonly slowFactor: number;
+  /** Issue 28: where five nodes stand in the `us` round-trip matrix (PLACEMENTS); -1 is no regions, the chapter's network. */
+  readonly placement: number;
 }
 
 export const BASE_PARAMS: ExperimentParams = {
@@ -39,7 +42,27 @@ export const BASE_PARAMS: ExperimentParams = {
   leaseMs: 2000,
   phi: 0,
   slowFactor: 1,
+  placement: -1,
 };
+
+/**
+ * Issue 28: five nodes over the `us` matrix (us-east, us-central, us-west: 30, 40 and 70 ms round
+ * trips, 0.5 ms inside one): 0 puts a majority in us-east, 1 spreads them 2-2-1, 2 puts one node
+ * in us-east and a majority in the west half (central and west). "Put the majority where the writes are."
+ */
+export const PLACEMENTS: readonly string[] = [
+  'us-east=n1,n2,n3; us-central=n4; us-west=n5',
+  'us-east=n1,n2; us-central=n3,n4; us-west=n5',
+  'us-east=n1; us-central=n2,n3; us-west=n4,n5',
+];
+
+function regionsOf(placement: number): RegionsConfig | null {
+  const text = PLACEMENTS[placement];
+  if (text === undefined) return null;
+  const places = parseRegionsText(text, 'the placement');
+  if (typeof places === 'string') throw new RangeError(places);
+  return { rtt: 'us', places };
+}
 
 export const TEMPLATE_IDS = ['crash-leader', 'partition-heal', 'steady-load', 'lease-pause', 'figure-16', 'false-suspicion'] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
@@ -231,6 +254,7 @@ export function configFor(template: Template, given: ExperimentParams, seed: num
     bugs: [],
     // Issue 28: only when swept, so every other experiment's runs (and links) are what they were.
     ...(params.phi > 0 ? { detector: { kind: 'phi-accrual' as const, threshold: params.phi } } : {}),
+    ...(params.placement >= 0 && regionsOf(params.placement) !== null ? { regions: regionsOf(params.placement) as RegionsConfig } : {}),
   };
 }
 
