@@ -1,0 +1,49 @@
+/**
+ * Issue 28 in real Chromium, lean: Settings ▸ Failure detector and regions places nodes and
+ * clients in regions and picks phi-accrual, and the link carries both; the Experiments view runs
+ * the majority-placement sweep and draws one commit-latency mark per run.
+ */
+import { describe, expect, it } from 'vitest';
+import { clockAt, haveChromium, useBrowserSite, withPage } from './site';
+
+const site = useBrowserSite();
+
+describe.skipIf(!haveChromium)('failure detectors and regions on the page', () => {
+  it('places nodes in regions with a detector, and reads the commit-latency plot of a placement sweep', async () => {
+    await withPage(site, async (page, errors) => {
+      await page.goto(site.url + '?v=1&seed=42&clients=AB&t=500');
+      await clockAt(page, 500);
+      await page.getByRole('tab', { name: /Settings/ }).click();
+      await page.getByTestId('detector').selectOption('phi-accrual');
+      const form = page.getByTestId('detector-settings');
+      await form.locator('[data-field="phi"]').fill('6');
+      await form.locator('[data-field="regions"]').fill('us-east=n1,n2,A; us-west=n3,n4; eu-west=n5,B');
+      await form.locator('[data-field="rtt"]').fill('world');
+      await page.getByRole('button', { name: 'Apply detector and regions' }).click();
+      await page.waitForFunction(() => location.search.includes('regions=') && location.search.includes('detector=phi-accrual'));
+      const search = decodeURIComponent(await page.evaluate(() => location.search));
+      expect(search).toContain('rtt=world');
+      expect(search).toContain('phi=6');
+      // A bad value is one sentence, and the run keeps going.
+      await form.locator('[data-field="rtt"]').fill('mars');
+      await page.getByRole('button', { name: 'Apply detector and regions' }).click();
+      expect(await page.getByTestId('detector-error').textContent()).toMatch(/mars/);
+
+      await page.goto(`${site.url}#experiments`);
+      await page.getByTestId('experiments').waitFor();
+      await page.getByLabel('Scenario').selectOption('steady-load');
+      await page.getByLabel('Sweep (parameter=values)', { exact: true }).fill('placement=0,1');
+      await page.getByLabel('Shared settings', { exact: true }).fill('timeout=1000-2000 heartbeat=100');
+      await page.getByLabel('Seeds per point', { exact: true }).fill('3');
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      await page.locator('[data-testid="experiment-progress"][data-status="done"]').waitFor({ timeout: 60_000 });
+      expect(await page.locator('[data-plot="sweep"] [data-run-link]').count()).toBe(6);
+      const links = await page
+        .locator('[data-plot="sweep"] [data-run-link]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-run-link') ?? ''));
+      expect(links.every((l) => decodeURIComponent(l).includes('rtt=us'))).toBe(true);
+      expect(await page.getByTestId('experiments').textContent()).toMatch(/Commit latency/);
+      expect(errors).toEqual([]);
+    });
+  });
+});
