@@ -122,7 +122,9 @@ function DetectorForm({ config }: { config: SimConfig }) {
           ))}
         </div>
         <div className="settings-grid">
-          <label>Regions {input('regions', { size: 30, placeholder: 'us-east=n1,n2,A; us-west=n3,n4; eu-west=n5,B' })}</label>
+          <label className="settings-wide">
+            Regions {input('regions', { size: 30, placeholder: 'us-east=n1,n2,A; us-west=n3,n4; eu-west=n5,B' })}
+          </label>
           <label>Round trips {input('rtt', { size: 10, placeholder: 'datacenter, us or world' })}</label>
         </div>
         <div className="button-row">
