@@ -269,6 +269,25 @@ export function falseElectionsPerHour(record: RunRecord): number | null {
   return (n * 3_600_000) / (end - from);
 }
 
+/** The chapter's "ten failovers a day": the rate the downtime-per-year measure scales by. */
+export const FAILOVERS_PER_DAY = 10;
+
+/**
+ * Issue 28: minutes a year without a committing leader at ten failovers a day, from the runs: the
+ * time without one from the first fault to the run's end (availability's measure), divided by the
+ * leader crashes in that time, times 10 a day, times 365. The chapter's arithmetic (0.2 s each is
+ * 12 minutes a year, against the 52.6 that 99.99% allows) with the 0.2 s measured.
+ */
+export function downtimeMinutesPerYear(record: RunRecord): number | null {
+  const a = availability(record);
+  const loss = firstLeaderLoss(record);
+  if (a === null || loss === null) return null;
+  const crashes = record.observations.filter((o) => o.kind === 'crash' && o.t >= loss.t).length;
+  if (crashes === 0) return null;
+  const downMs = (1 - a) * (record.endMs - loss.t);
+  return ((downMs / crashes) * FAILOVERS_PER_DAY * 365) / 60_000;
+}
+
 export function fencedRejections(record: RunRecord): number {
   let n = 0;
   for (const o of record.observations) if (o.kind === 'store-write' && o.store === 'fenced' && !o.accepted) n++;
@@ -288,6 +307,7 @@ export const MEASURE_IDS = [
   'stale-fenced',
   'fenced-rejections',
   'false-elections',
+  'downtime-year',
 ] as const;
 export type MeasureId = (typeof MEASURE_IDS)[number];
 
@@ -385,6 +405,14 @@ export const MEASURES: Readonly<Record<MeasureId, MeasureDef>> = {
     unit: 'per hour',
     integer: false,
     compute: falseElectionsPerHour,
+  },
+  'downtime-year': {
+    id: 'downtime-year',
+    label: 'Minutes a year without a leader at ten failovers a day',
+    short: 'Downtime a year',
+    unit: 'min',
+    integer: false,
+    compute: downtimeMinutesPerYear,
   },
 };
 
