@@ -3,6 +3,7 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunSettings } from '../../src/ui/controls/RunSettings';
+import { PseudocodePanel } from '../../src/ui/panels/PseudocodePanel';
 import { DEFAULT_CONFIG } from '../../src/sim/model/config';
 import { formatSchedule } from '../../src/sim/model/schedule';
 import { renderLab } from './labHarness';
@@ -49,5 +50,21 @@ describe('the Failure detector section of Run settings', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Apply detector and regions' }));
     expect(sent.length).toBe(before);
     expect(screen.getByTestId('detector-error').textContent).toMatch(/^The gossip fanout must be .*"many"\.$/);
+  });
+});
+
+describe('the pseudocode panel with a failure detector', () => {
+  const titles = () => [...document.querySelectorAll('.pseudocode-panel h3')].map((h) => h.textContent ?? '');
+
+  it('shows phi-accrual’s and the takeover rules right after the election timer only in a phi-accrual run; the chapter’s run shows neither', () => {
+    renderLab(<PseudocodePanel />, { config: { ...DEFAULT_CONFIG, detector: { kind: 'phi-accrual' } }, untilMs: 300 });
+    const phi = titles();
+    const at = phi.findIndex((t) => t.includes('Election timeout'));
+    expect(phi[at + 1]).toContain('Phi-accrual failure detector');
+    expect(phi[at + 2]).toContain('Lock takeover');
+    expect(phi.some((t) => t.includes('Gossip membership'))).toBe(false);
+    cleanup();
+    renderLab(<PseudocodePanel />, { config: DEFAULT_CONFIG, untilMs: 300 });
+    expect(titles().some((t) => t.includes('Phi-accrual') || t.includes('Lock takeover'))).toBe(false);
   });
 });

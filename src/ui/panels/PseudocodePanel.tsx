@@ -11,6 +11,7 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { featuresOf } from '../../sim/model/config';
 import { PSEUDOCODE, lineOfEventKind } from '../../sim/teach/pseudocode';
+import { detectorPseudocode } from '../../sim/teach/detectorPseudocode';
 import { useLab, useLabPanel, useLabStore } from '../labContext';
 import {
   selectNodeIds,
@@ -61,7 +62,13 @@ export const PseudocodePanel = memo(function PseudocodePanel() {
   // A leader's heartbeat round logs nothing: it ran when its next one was set (heartbeatDue).
   const heartbeatAt = view !== null && view.alive && view.role === 'leader' ? view.heartbeatDue - config.heartbeatMs : null;
   // A protocol feature's rules appear only in runs that switch it on.
-  const sections = useMemo(() => PSEUDOCODE.filter((s) => s.feature === undefined || featuresOf(config).includes(s.feature)), [config]);
+  // A failure detector's (issue 28) come after the chapter's election timer, which they replace.
+  const sections = useMemo(() => {
+    const shown = PSEUDOCODE.filter((s) => s.feature === undefined || featuresOf(config).includes(s.feature));
+    const extra = detectorPseudocode(config.detector);
+    const at = shown.findIndex((s) => s.id === 'timer') + 1;
+    return extra.length === 0 ? shown : [...shown.slice(0, at), ...extra, ...shown.slice(at)];
+  }, [config]);
 
   const lit = useMemo(() => {
     const out = new Map<string, number>();
