@@ -38,6 +38,7 @@ describe('tours', () => {
       'stale-read-index',
       'stale-term-backup',
       'hand-over',
+      'phi-accrual',
       'takeover-ttl',
       'grow-and-remove',
       'redlock-debate',

@@ -1051,6 +1051,48 @@ export const TOURS: readonly Tour[] = [
     ],
   },
   {
+    name: 'phi-accrual',
+    title: 'Phi-accrual: suspicion that learns the network',
+    intro:
+      'A fixed timeout is a bet both ways: too short and a slow network looks like a dead leader, too long and a dead one goes unnoticed. Phi-accrual keeps the recent gaps between heartbeats and suspects the leader only when the silence is improbable for them, so a slower network raises the timeout with it.',
+    config: { ...DEFAULT_CONFIG, detector: { kind: 'phi-accrual' } },
+    beats: [
+      {
+        narration:
+          '{n2} leads **term 1** and x=1 commits. Every follower keeps the last 100 gaps between {n2}’s heartbeats (about 50 ms each) and suspects {n2} once φ, the improbability of the silence, reaches **Φ = 8**.',
+        actions: '@600 submit x=1',
+        until: { atMs: 990 },
+        highlight: { node: 'n2' },
+        expect: [
+          { p: 'leaderIs', node: 'n2', term: 1 },
+          { p: 'committedOnAll', index: 1 },
+        ],
+      },
+      {
+        narration:
+          'For 3 s every message takes **3 times** as long. Heartbeats arrive later and more unevenly; the windows learn it, the timeout grows with their mean and spread, and nobody campaigns: a slower network raised latency, not suspicion.',
+        actions: '@1000 slow 3x for 3000',
+        until: { atMs: 4500 },
+        expect: [
+          { p: 'leaderIs', node: 'n2', term: 1 },
+          { p: 'not', of: { p: 'termAtLeast', term: 2 } },
+        ],
+      },
+      {
+        narration:
+          '{n2} **crashes**. The silence soon becomes improbable for a 50 ms rhythm: {n3} campaigns about 130 ms later and leads **term 2**.',
+        actions: '@5000 crash n2',
+        until: { atMs: 5300 },
+        moment: { when: { p: 'leaderOfTerm', term: 2 } },
+        highlight: { node: 'n3' },
+        expect: [
+          { p: 'nodeDown', node: 'n2' },
+          { p: 'leaderIs', node: 'n3', term: 2 },
+        ],
+      },
+    ],
+  },
+  {
     name: 'takeover-ttl',
     title: 'The TTL rule: a takeover threshold must exceed the lease',
     intro:
