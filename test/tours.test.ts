@@ -39,6 +39,7 @@ describe('tours', () => {
       'stale-term-backup',
       'hand-over',
       'phi-accrual',
+      'gossip',
       'takeover-ttl',
       'grow-and-remove',
       'redlock-debate',

@@ -55,7 +55,7 @@ describe('the page’s links', () => {
     expect(query).toBe('v=1&seed=42&t=10&tour=chapter&beat=2');
     expect(runFromQuery(query)).toMatchObject({ tour: { name: 'chapter', beat: 2 } });
     expect(runFromQuery('?v=1&seed=42&tour=nope&beat=1')).toBe(
-      'This link\'s tour "nope" is not one of the tours: first-election, replication, failover, split-vote, partition, log-repair, figure8, chapter, fencing, ghost-lock, clock-drift, failover-lease, rejoin-disrupts, isolated-leader, noop-commit, snapshot-catch-up, stale-read, stale-read-index, stale-term-backup, hand-over, phi-accrual, takeover-ttl, grow-and-remove, redlock-debate, zookeeper-herd, advisory-failover, two-at-once.',
+      'This link\'s tour "nope" is not one of the tours: first-election, replication, failover, split-vote, partition, log-repair, figure8, chapter, fencing, ghost-lock, clock-drift, failover-lease, rejoin-disrupts, isolated-leader, noop-commit, snapshot-catch-up, stale-read, stale-read-index, stale-term-backup, hand-over, phi-accrual, gossip, takeover-ttl, grow-and-remove, redlock-debate, zookeeper-herd, advisory-failover, two-at-once.',
     );
     expect(runFromQuery('?v=1&seed=42&tour=fencing&beat=9')).toBe(
       'This link\'s beat "9" must be a whole number from 1 to 7 (the tour "fencing" has 7 beats).',

@@ -34,6 +34,7 @@ export const TOUR_CATALOG: readonly TourEntry[] = [
   { name: 'stale-term-backup', title: 'Fast back-up: skipping a stale term in one round trip', beats: 5 },
   { name: 'hand-over', title: 'Leadership transfer: handing over without an election timeout', beats: 3 },
   { name: 'phi-accrual', title: 'Phi-accrual: suspicion that learns the network', beats: 3 },
+  { name: 'gossip', title: 'Gossip: suspicion spreads from view to view', beats: 2 },
   { name: 'takeover-ttl', title: 'The TTL rule: a takeover threshold must exceed the lease', beats: 4 },
   { name: 'grow-and-remove', title: 'Membership changes: grow to five, remove the leader', beats: 5 },
   { name: 'redlock-debate', title: 'The Redlock debate', beats: 8 },

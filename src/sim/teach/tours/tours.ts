@@ -1093,6 +1093,38 @@ export const TOURS: readonly Tour[] = [
     ],
   },
   {
+    name: 'gossip',
+    title: 'Gossip: suspicion spreads from view to view',
+    intro:
+      'Nobody probes everyone. Each round every node raises its own heartbeat counter and tells three random peers its view of everyone’s counters; a member whose counter stops growing is suspected, and the suspicion travels with the views, reaching everyone in a logarithmic number of rounds.',
+    config: { ...DEFAULT_CONFIG, detector: { kind: 'gossip' } },
+    beats: [
+      {
+        narration:
+          '{n2} leads **term 1** and x=1 commits. The small hollow diamonds are gossip: every 50 ms each node tells three peers the counters it knows. {n2}’s AppendEntries reset nothing: only the views decide.',
+        actions: '@600 submit x=1',
+        until: { atMs: 990 },
+        highlight: { node: 'n2' },
+        expect: [
+          { p: 'leaderIs', node: 'n2', term: 1 },
+          { p: 'committedOnAll', index: 1 },
+        ],
+      },
+      {
+        narration:
+          '{n2} **crashes**: its counter stops. After 150 ms without news the first views suspect it, the suspicion rides the next gossip, and {n4} campaigns and leads **term 2**.',
+        actions: '@1000 crash n2',
+        until: { atMs: 1300 },
+        moment: { when: { p: 'leaderOfTerm', term: 2 } },
+        highlight: { node: 'n4' },
+        expect: [
+          { p: 'nodeDown', node: 'n2' },
+          { p: 'leaderIs', node: 'n4', term: 2 },
+        ],
+      },
+    ],
+  },
+  {
     name: 'takeover-ttl',
     title: 'The TTL rule: a takeover threshold must exceed the lease',
     intro:
