@@ -136,6 +136,20 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     spec: { template: 'failover-year', sweep: sweep('timeout=100-200,150-300,300-600'), seeds: 20, firstSeed: 1 },
     measure: 'downtime-year',
   },
+  {
+    name: 'takeover-ttl',
+    title: 'The TTL rule: a takeover threshold against a 10 s lease',
+    claim:
+      'The chapter: "the takeover threshold must exceed the TTL, or two nodes hold the same resource". A holds a 10 s lease and pauses 5 s; B asks 4 s into the pause. A threshold below those 4 s of silence hands the lock to B while A still counts its lease: two holders, and the unfenced store takes A\u2019s stale write over B\u2019s (the fenced store refuses it). A threshold above the silence, and certainly one above the TTL, leaves B told busy: no two holders. 0 is the chapter\u2019s service, which never takes a lock over.',
+    spec: {
+      template: 'takeover-pause',
+      sweep: sweep('takeover=0,1000,2000,3000,3900,4500,8000,12000'),
+      seeds: 20,
+      firstSeed: 1,
+      base: { leaseMs: 10000, pauseMs: 5000 },
+    },
+    measure: 'stale-unfenced',
+  },
 ];
 
 export function findExperimentPreset(name: string): ExperimentPreset | null {

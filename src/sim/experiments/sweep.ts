@@ -18,6 +18,7 @@ export const SWEEP_PARAMS = [
   'phi',
   'slow',
   'placement',
+  'takeover',
 ] as const;
 export type SweepParam = (typeof SWEEP_PARAMS)[number];
 
@@ -147,6 +148,15 @@ export const SWEEP_DEFS: Readonly<Record<SweepParam, ParamDef>> = {
     example: '0,1,2',
     apply: (p, v) => ({ ...p, placement: num(v) }),
   },
+  takeover: {
+    label: 'Takeover threshold (0: none, only the lease frees a lock)',
+    unit: 'ms',
+    range: false,
+    min: 0,
+    max: 10_000_000,
+    example: '2000,4000,8000,12000',
+    apply: (p, v) => ({ ...p, takeoverMs: num(v) }),
+  },
 };
 
 export const MAX_SWEEP_VALUES = 12;
@@ -250,6 +260,7 @@ const FIELD_OF: Readonly<Record<Exclude<SweepParam, 'spread'>, keyof ExperimentP
   phi: 'phi',
   slow: 'slowFactor',
   placement: 'placement',
+  takeover: 'takeoverMs',
 };
 
 /** Settings every point shares, as text: `timeout=1000-2000 heartbeat=100`. */

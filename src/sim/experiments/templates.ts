@@ -29,6 +29,8 @@ export interface ExperimentParams {
   readonly slowFactor: number;
   /** Issue 28: where five nodes stand in the `us` round-trip matrix (PLACEMENTS); -1 is no regions, the chapter's network. */
   readonly placement: number;
+  /** Issue 28: the lock service's takeover threshold (fixed detector); 0 is none, the chapter's. */
+  readonly takeoverMs: number;
 }
 
 export const BASE_PARAMS: ExperimentParams = {
@@ -43,6 +45,7 @@ export const BASE_PARAMS: ExperimentParams = {
   phi: 0,
   slowFactor: 1,
   placement: -1,
+  takeoverMs: 0,
 };
 
 /**
@@ -72,6 +75,7 @@ export const TEMPLATE_IDS = [
   'figure-16',
   'false-suspicion',
   'failover-year',
+  'takeover-pause',
 ] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 
@@ -220,6 +224,32 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
       run.advanceTo(SUSPICION_HEALTHY_MS + settleMs(params));
     },
   },
+  'takeover-pause': {
+    id: 'takeover-pause',
+    title: 'The TTL rule: takeover threshold against the lease',
+    blurb:
+      "The takeover-ttl preset's story: A takes job:42 at 1000 ms with the lease and writes; at 2000 ms it pauses; B asks for the lock 1000 ms before A wakes and, 100 ms later, writes if it holds it; A writes when it wakes. The lock service hands a lock over once its holder has sent no keep-alive for the takeover threshold.",
+    measures: ['stale-unfenced', 'stale-fenced', 'fenced-rejections'],
+    clients: ['A', 'B'],
+    schedule(params) {
+      const p = params.pauseMs;
+      return [
+        ...faultActions(params),
+        at(1000, client('A', { op: 'acquire', key: 'job:42', leaseMs: params.leaseMs })),
+        at(1000, client('A', { op: 'write', key: 'result', value: 'A-first' })),
+        at(2000, client('A', { op: 'pause', ms: p })),
+        at(1000 + p, client('B', { op: 'acquire', key: 'job:42', leaseMs: params.leaseMs })),
+        at(2000 + p, client('A', { op: 'write', key: 'result', value: 'A-second' })),
+      ];
+    },
+    drive(run, params) {
+      // B writes only if it was given the lock (a write without one would be stale by itself).
+      run.advanceTo(1100 + params.pauseMs);
+      if (run.sim.lockService?.clients.get('B')?.holdings.has('job:42') === true)
+        run.act({ verb: 'client', client: 'B', intent: { op: 'write', key: 'result', value: 'B-first' } });
+      run.advanceTo(2000 + Math.max(params.pauseMs, params.leaseMs) + 1500 + 20 * params.latencyMs[1]);
+    },
+  },
   'failover-year': {
     id: 'failover-year',
     title: 'Ten failovers: availability a year',
@@ -284,6 +314,7 @@ export function configFor(template: Template, given: ExperimentParams, seed: num
     bugs: [],
     // Issue 28: only when swept, so every other experiment's runs (and links) are what they were.
     ...(params.phi > 0 ? { detector: { kind: 'phi-accrual' as const, threshold: params.phi } } : {}),
+    ...(params.phi === 0 && params.takeoverMs > 0 ? { detector: { kind: 'fixed' as const, takeoverMs: params.takeoverMs } } : {}),
     ...(params.placement >= 0 && regionsOf(params.placement) !== null ? { regions: regionsOf(params.placement) as RegionsConfig } : {}),
   };
 }
