@@ -1,5 +1,4 @@
 /** The page: controls on top, the diagram on the left, panels and the event log on the right (on a phone: diagram first, panels as a sheet below). */
-import type { MessageKind } from '../paint/messageShapes';
 import { memo, useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { EventLogPanel } from './panels/EventLogPanel';
 import { LogsPanel } from './panels/LogsPanel';
@@ -220,15 +219,6 @@ const DiagramPane = memo(function DiagramPane() {
   const features = featuresOf(runConfig);
   // Another lock service's peer traffic (pings, keep-alives, replication, gossip) is named only in its runs.
   const serviceRun = runConfig.lock !== undefined;
-  // Issue 28: the failure detectors' messages, named in the legend only in runs that send them.
-  const detectorKinds: MessageKind[] =
-    runConfig.detector === undefined
-      ? []
-      : runConfig.detector.kind === 'gossip'
-        ? ['gossip']
-        : runConfig.clientIds.length > 0 && (runConfig.detector.kind === 'phi-accrual' || runConfig.detector.kind === 'fixed')
-          ? ['keep-alive']
-          : [];
   // A service without Raft (Redis, Redlock, the database, gossip) sends no Raft RPC and has no leader.
   const raftRun = useLab(selectRunsRaft);
   const phone = useSyncExternalStore(subscribePhone, isPhone, () => false);
@@ -249,7 +239,7 @@ const DiagramPane = memo(function DiagramPane() {
             </p>
             <NetworkControls />
             {/* Beside the space-time view (which has its own key) the ring keeps its height. */}
-            {view === 'ring' && <Legend features={features} serviceRun={serviceRun} raft={raftRun} detectorKinds={detectorKinds} />}
+            {view === 'ring' && <Legend features={features} serviceRun={serviceRun} raft={raftRun} />}
           </div>
         )}
         {view !== 'ring' && (

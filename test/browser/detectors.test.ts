@@ -24,8 +24,6 @@ describe.skipIf(!haveChromium)('failure detectors and regions on the page', () =
       const search = decodeURIComponent(await page.evaluate(() => location.search));
       expect(search).toContain('rtt=world');
       expect(search).toContain('phi=6');
-      // The legend names the keep-alives a phi-accrual run's lock holders send.
-      await expect.poll(() => page.getByLabel('Legend').textContent()).toContain('keep-alive');
       // A bad value is one sentence, and the run keeps going.
       await form.locator('[data-field="rtt"]').fill('mars');
       await page.getByRole('button', { name: 'Apply detector and regions' }).click();
