@@ -58,6 +58,8 @@ export interface ImportCheckOptions {
   readonly steps?: number;
   /** Explain a failure (prefix, culprit, sentence, minimal subset); default true. */
   readonly explain?: boolean;
+  /** What a failed cas tells (default: by the file's tool, failedCasOf). */
+  readonly failedCas?: FailedCas;
   readonly progress?: (placed: number, total: number) => void;
 }
 
@@ -73,6 +75,9 @@ export interface ImportVerdict {
   readonly model: ModelName;
   /** Which model, in words (the mutexes name whether they track owners). */
   readonly modelText: string;
+  /** Registers: the reading of a failed cas used, and it in words ("a failed cas did not happen, as Knossos reads it"). */
+  readonly failedCas?: FailedCas;
+  readonly failedCasText?: string;
   /** The registers' initial value as EDN (null for the mutexes). */
   readonly initial: string | null;
   readonly reason?: string;
@@ -131,6 +136,25 @@ function isIndependent(ops: readonly ImportedOp[]): boolean {
     return !(untag(t[1]) instanceof EdnSeq);
   });
 }
+
+/**
+ * What a `:fail` cas tells, as the field's two references read it. Porcupine's Jepsen etcd model
+ * takes it as a cas that returned false: the register held another value ("mismatch"). Knossos
+ * drops every failed operation before it checks (`history/without-failures`: a :fail did not take
+ * place), so the cas constrains nothing ("no-effect"). A verdict names the reading it used.
+ */
+export const FAILED_CAS = ['mismatch', 'no-effect'] as const;
+export type FailedCas = (typeof FAILED_CAS)[number];
+
+/** The reading of the tool that writes the file's format: Knossos's for EDN histories, Porcupine's for its logs and reports. */
+export function failedCasOf(h: ImportedHistory): FailedCas {
+  return h.format === 'jepsen-edn' ? 'no-effect' : 'mismatch';
+}
+
+const FAILED_CAS_TEXT: Readonly<Record<FailedCas, string>> = {
+  mismatch: 'a failed cas found another value, as Porcupine reads it',
+  'no-effect': 'a failed cas did not happen, as Knossos reads it',
+};
 
 /** The model a history needs, or a sentence saying why the file does not say. */
 export function chooseModel(h: ImportedHistory, requested?: ModelName): ModelName {
@@ -201,6 +225,7 @@ function registerPart(
   initial: Edn,
   valueOf: (v: Edn) => Edn,
   notes: string[],
+  failedCas: FailedCas,
 ): Part<number, RegisterOp> {
   const initialId = values.id(initial);
   const casPair = (o: ImportedOp): [number, number] => {
@@ -236,6 +261,7 @@ function registerPart(
       input = { kind: 'write', value: values.id(valueOf(o.invokeValue)) };
     } else if (o.f === 'cas') {
       const [from, to] = casPair(o);
+      if (o.type === 'fail' && failedCas === 'no-effect') continue;
       input = { kind: 'cas', from, to, ok: o.type === 'ok' ? true : o.type === 'fail' ? false : null };
     } else continue;
     if (o.type === 'info' || o.type === 'pending') ret = null;
@@ -399,7 +425,7 @@ function multiParts(ops: readonly ImportedOp[], values: Values, initial: Edn): P
   return names.map((name, r) => build(name, [r], (m) => (m.length > 0 && m[0].register === r ? m : null)));
 }
 
-function buildParts(h: ImportedHistory, model: ModelName, initial: Edn): Built {
+function buildParts(h: ImportedHistory, model: ModelName, initial: Edn, failedCas: FailedCas): Built {
   const notes: string[] = [];
   const values = new Values();
   const known = new Set(MODEL_FS[model]);
@@ -411,7 +437,7 @@ function buildParts(h: ImportedHistory, model: ModelName, initial: Edn): Built {
   const initialText = model === 'mutex' || model === 'owned-mutex' ? null : printEdn(initial);
   const done = (parts: Part<unknown, unknown>[], init: string | null): Built => ({ parts, notes, initial: init, objectKeys });
   if (model === 'cas-register')
-    return done([registerPart(null, ops, values, initial, (v) => v, notes) as Part<unknown, unknown>], initialText);
+    return done([registerPart(null, ops, values, initial, (v) => v, notes, failedCas) as Part<unknown, unknown>], initialText);
   if (model === 'mutex' || model === 'owned-mutex') return done([mutexPart(ops, model === 'owned-mutex') as Part<unknown, unknown>], null);
   if (model === 'multi-register') {
     const parts = multiParts(ops, values, initial);
@@ -447,6 +473,7 @@ function buildParts(h: ImportedHistory, model: ModelName, initial: Edn): Built {
             return t === null ? v : t[1];
           },
           notes,
+          failedCas,
         ) as Part<unknown, unknown>,
     );
   return done(parts, initialText);
@@ -539,11 +566,15 @@ function explain<S, I>(part: Part<S, I>, h: ImportedHistory, budget: Budget): Ex
 export function checkImported(h: ImportedHistory, options: ImportCheckOptions = {}): ImportVerdict {
   const model = chooseModel(h, options.model);
   const initial = options.initial ?? null;
-  const built = buildParts(h, model, initial);
+  const failedCas = options.failedCas ?? failedCasOf(h);
+  const built = buildParts(h, model, initial, failedCas);
   const budget = budgetOf(options);
+  // The reading is named only where it mattered: a register history with a failed cas.
+  const registers = (model === 'cas-register' || model === 'kv') && h.ops.some((o) => o.f === 'cas' && o.type === 'fail');
   const base = {
     model,
     modelText: MODEL_TEXT[model],
+    ...(registers ? { failedCas, failedCasText: FAILED_CAS_TEXT[failedCas] } : {}),
     initial: built.initial,
     notes: built.notes,
     objects: built.parts.length,
