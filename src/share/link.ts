@@ -63,6 +63,9 @@ export function encodeLink(spec: RunSpec): string {
   if (featuresOf(c).length > 0) p.set('features', featuresOf(c).join(','));
   if (c.snapshotEvery !== undefined) p.set('snapshot', String(c.snapshotEvery));
   if (c.readMode !== undefined) p.set('read', c.readMode);
+  // Paxos runs only: a Raft link never names its protocol, so every Raft link keeps its bytes.
+  if (c.protocol !== undefined) p.set('protocol', c.protocol);
+  if (c.backoffMs !== undefined) p.set('backoff', c.backoffMs.join('-'));
   const text = formatSchedule(spec.schedule);
   if (text.length > COMPRESS_OVER_CHARS) p.set('z', toBase64Url(deflateSync(strToU8(text), { level: 9 })));
   else if (text.length > 0) p.set('s', text);
@@ -101,6 +104,8 @@ const KNOWN = new Set([
   'view',
   ...MODE_FLAGS,
   'snapshot',
+  'protocol',
+  'backoff',
 ]);
 
 export interface DecodeOptions {
@@ -159,6 +164,8 @@ function decode(input: string, pageCap: boolean): Decoded {
     features: field('features'),
     snapshotEvery: field('snapshot'),
     readMode: field('read'),
+    protocol: field('protocol'),
+    backoff: field('backoff'),
   };
   const config = configFromFields(DEFAULT_CONFIG, fields);
   if (typeof config === 'string') return fail(`This link's configuration is invalid: ${config}`);
@@ -302,6 +309,8 @@ export function runToJson(spec: RunSpec): string {
     ...(featuresOf(c).length > 0 ? { features: featuresOf(c).join(',') } : {}),
     ...(c.snapshotEvery !== undefined ? { snapshot: c.snapshotEvery } : {}),
     ...(c.readMode !== undefined ? { readMode: c.readMode } : {}),
+    ...(c.protocol !== undefined ? { protocol: c.protocol } : {}),
+    ...(c.backoffMs !== undefined ? { backoff: c.backoffMs.join('-') } : {}),
     schedule: formatSchedule(spec.schedule)
       .split('; ')
       .filter((a) => a !== ''),
@@ -338,6 +347,8 @@ export function runFromJson(text: string): Decoded {
     ['features', 'features'],
     ['snapshot', 'snapshot'],
     ['readMode', 'read'],
+    ['protocol', 'protocol'],
+    ['backoff', 'backoff'],
     ['t', 't'],
     ['speed', 'speed'],
   ];

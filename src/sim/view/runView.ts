@@ -3,7 +3,7 @@
  * posts one of these per animation frame; the UI never reaches into the simulation itself.
  */
 import { featuresOf } from '../model/config';
-import { commandText } from '../model/describe';
+import { commandText, paxosMessageLabel } from '../model/describe';
 import type { FeatureName } from '../model/features';
 import type { DetailEvent, SimEvent } from '../model/events';
 import type { ClientIntent } from '../model/schedule';
@@ -173,10 +173,16 @@ function queuedText(i: ClientIntent): string {
 function messageFacts(payload: Message): Pick<MessageView, 'label' | 'ok' | 'heartbeat' | 'fields'> {
   return {
     label: messageLabel(payload),
-    ok: payload.type === 'VoteReply' ? payload.granted : payload.type === 'AppendReply' ? payload.success : null,
-    heartbeat: payload.type === 'AppendEntries' && payload.entries.length === 0,
+    ok: payload.type === 'VoteReply' ? payload.granted : payload.type === 'AppendReply' ? payload.success : paxosOk(payload),
+    heartbeat: (payload.type === 'AppendEntries' || payload.type === 'Accept') && payload.entries.length === 0,
     fields: messageFields(payload),
   };
+}
+
+/** Paxos replies' verdicts: a promise and an acceptance say yes, a Nack no; null for the rest. */
+function paxosOk(payload: Message): boolean | null {
+  const type = payload.type;
+  return type === 'Promise' || type === 'Accepted' ? true : type === 'Nack' ? false : null;
 }
 
 export function messageFields(payload: Message): MessageFields {
@@ -211,6 +217,8 @@ export function messageLabel(payload: Message): string {
       return `InstallSnapshot term ${payload.term}: snapshot ≤ ${payload.snapshot.index}, term ${payload.snapshot.term}`;
     case 'InstallSnapshotReply':
       return `snapshot installed, match ${payload.matchIndex} (term ${payload.term})`;
+    default:
+      return paxosMessageLabel(payload);
   }
 }
 
@@ -387,8 +395,8 @@ function paintMessage(env: {
     sentAt: env.sentAt,
     deliverAt: env.deliverAt,
     lost: env.lost,
-    ok: p.type === 'VoteReply' ? p.granted : p.type === 'AppendReply' ? p.success : null,
-    heartbeat: p.type === 'AppendEntries' && p.entries.length === 0,
+    ok: p.type === 'VoteReply' ? p.granted : p.type === 'AppendReply' ? p.success : paxosOk(p),
+    heartbeat: (p.type === 'AppendEntries' || p.type === 'Accept') && p.entries.length === 0,
   };
 }
 

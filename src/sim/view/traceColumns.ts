@@ -21,6 +21,12 @@ export const MESSAGE_TYPES: readonly MessageType[] = [
   'InstallSnapshot',
   'InstallSnapshotReply',
   'TimeoutNow',
+  // Paxos (src/sim/paxos/): after the Raft types, so their codes stay what they were.
+  'Prepare',
+  'Promise',
+  'Accept',
+  'Accepted',
+  'Nack',
 ];
 const TYPE_CODE = new Map<MessageType, number>(MESSAGE_TYPES.map((t, i) => [t, i]));
 

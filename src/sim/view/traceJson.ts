@@ -7,7 +7,7 @@
 import { featuresOf, type SimConfig } from '../model/config';
 import { detailJson } from './report';
 import { formatSchedule, type Action } from '../model/schedule';
-import { Simulation } from '../run/simulation';
+import { newRun } from '../run/run';
 import { MESSAGE_TYPES } from './traceColumns';
 import { TraceRecorder } from './traceRecorder';
 import { TRACE_VERSION, type RunTrace } from './traceTypes';
@@ -24,7 +24,7 @@ export function buildRunTrace(
   untilMs: number,
   submitEveryMs: number | null = null,
 ): RunTrace {
-  const sim = new Simulation(config, [], { submitEveryMs, recordDetails: true });
+  const sim = newRun(config, [], { submitEveryMs, recordDetails: true });
   const recorder = TraceRecorder.attach(sim);
   sim.replaceFutureActions(schedule);
   sim.applyDue();
@@ -46,6 +46,9 @@ export function buildRunTrace(
         // Only when some are on, so a trace of the chapter's Raft is the bytes it always was.
         ...(featuresOf(config).length > 0 ? { features: [...featuresOf(config)] } : {}),
         ...(config.snapshotEvery !== undefined ? { snapshotEvery: config.snapshotEvery } : {}),
+        // Paxos runs only (a Raft trace keeps its bytes).
+        ...(config.protocol !== undefined ? { protocol: config.protocol } : {}),
+        ...(config.backoffMs !== undefined ? { backoffMs: [config.backoffMs[0], config.backoffMs[1]] as const } : {}),
       },
       schedule: formatSchedule(schedule),
       untilMs,
@@ -80,6 +83,8 @@ export function traceToJson(trace: RunTrace): string {
         bugs: c.bugs,
         ...(c.features !== undefined && c.features.length > 0 ? { features: c.features } : {}),
         ...(c.snapshotEvery !== undefined ? { snapshotEvery: c.snapshotEvery } : {}),
+        ...(c.protocol !== undefined ? { protocol: c.protocol } : {}),
+        ...(c.backoffMs !== undefined ? { backoffMs: c.backoffMs } : {}),
       },
       schedule: r.schedule,
       untilMs: r.untilMs,

@@ -5,7 +5,7 @@
  * off turns its bugs off too, since they mean nothing without it.
  */
 import { memo, useState } from 'react';
-import { BUG_FEATURE, READ_MODES, featuresOf, readModeOf, type ReadMode, type SimConfig } from '../../sim/model/config';
+import { BUG_FEATURE, READ_MODES, featuresOf, readModeOf, type BugName, type ReadMode, type SimConfig } from '../../sim/model/config';
 import { FEATURES, canonicalFeatures, type FeatureName } from '../../sim/model/features';
 import { useLab, useLabPanel } from '../labContext';
 import { selectConfig, selectNow } from '../store/selectors';
@@ -24,7 +24,7 @@ export const ProtocolSettings = memo(function ProtocolSettings() {
     const features = canonicalFeatures(checked ? [...on, name] : on.filter((f) => f !== name));
     setAsked({ from: config, features });
     const bugs = config.bugs.filter((b) => {
-      const needs = BUG_FEATURE[b];
+      const needs = BUG_FEATURE[b as BugName];
       return needs === undefined || features.includes(needs);
     });
     // A read mode means nothing without reads (the config check refuses it), so it goes with it.

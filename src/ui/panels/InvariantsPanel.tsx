@@ -107,7 +107,7 @@ function FuzzControls() {
     }
     setProblem(null);
     // The run's protocol: every run of the search has the features this run has (a bug still forces its own).
-    bridge.findCounterexample({ seed, runs: Number(runs), bugs: config.bugs, features: config.features ?? [] });
+    bridge.findCounterexample({ seed, runs: Number(runs), bugs: config.bugs as readonly BugName[], features: config.features ?? [] });
   };
   return (
     <div className="fuzz" data-testid="fuzz">
