@@ -6,8 +6,7 @@
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { featuresOf } from '../../sim/model/config';
-import { PSEUDOCODE, lineOfEventKind } from '../../sim/teach/pseudocode';
+import { lineOfEventKind, pseudocodeFor } from '../../sim/teach/pseudocode';
 import { useLabPanel, useLabStore } from '../labContext';
 import {
   selectConfig,
@@ -36,7 +35,8 @@ export const PseudocodePanel = memo(function PseudocodePanel() {
   const node = focused ?? leader;
   const config = useLabPanel(selectConfig);
   // A protocol feature's rules appear only in runs that switch it on.
-  const sections = useMemo(() => PSEUDOCODE.filter((s) => s.feature === undefined || featuresOf(config).includes(s.feature)), [config]);
+  // A Paxos run shows the paper's rules for its protocol instead.
+  const sections = useMemo(() => pseudocodeFor(config), [config]);
 
   const lit = useMemo(() => {
     const out = new Map<string, number>();
