@@ -170,6 +170,7 @@ const DiagramPane = memo(function DiagramPane() {
   const view = useLab(selectMainView);
   // The ring's legend names a protocol feature's messages only in runs with it (snapshots' InstallSnapshot).
   const features = featuresOf(useLab(selectConfig));
+  const protocol = useLab(selectConfig).protocol;
   const phone = useSyncExternalStore(subscribePhone, isPhone, () => false);
   const crowded = useLab((s) => selectNodeIds(s).length > 5);
   return (
@@ -188,7 +189,7 @@ const DiagramPane = memo(function DiagramPane() {
             </p>
             <NetworkControls />
             {/* Beside the space-time view (which has its own key) the ring keeps its height. */}
-            {view === 'ring' && <Legend features={features} />}
+            {view === 'ring' && <Legend features={features} protocol={protocol} />}
           </div>
         )}
         {view !== 'ring' && <ConnectedSpaceTime />}

@@ -28,9 +28,15 @@ export function roleShapePath(role: string, r: number): string {
   return `M${r},0A${r},${r} 0 1 1 ${-r},0A${r},${r} 0 1 1 ${r},0Z`;
 }
 
-export function nodeLabel(id: string, f: Pick<GlyphFields, 'alive' | 'role' | 'term' | 'votedFor' | 'selected' | 'driftPct'>): string {
+export function nodeLabel(
+  id: string,
+  f: Pick<GlyphFields, 'alive' | 'role' | 'term' | 'votedFor' | 'selected' | 'driftPct'> &
+    Partial<Pick<GlyphFields, 'termText' | 'paxosWord'>>,
+): string {
   // The words follow the glyph's visible text in order, so speech and sight agree.
-  const state = f.alive ? f.role : `crashed (was ${f.role})`;
+  const word = f.paxosWord ?? f.role;
+  const state = f.alive ? word : `crashed (was ${word})`;
+  if (f.paxosWord !== undefined && f.paxosWord !== null) return `${id}, ${state}, ${f.termText ?? ''}${f.selected ? ', selected' : ''}`;
   const vote = f.alive && f.role === 'follower' && f.votedFor ? `, voted ${f.votedFor}` : '';
   const drift = f.driftPct !== 0 ? `, clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : '';
   return `${id}, ${state}, term ${f.term}${vote}${drift}${f.selected ? ', selected' : ''}`;
@@ -107,7 +113,13 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
         line: RING_GEOMETRY.sideLine,
       };
   const role =
-    f.member === 'removed' && f.role !== 'leader' ? 'removed' : f.member === 'learner' ? 'learner' : f.alive ? f.role : 'crashed';
+    f.member === 'removed' && f.role !== 'leader'
+      ? 'removed'
+      : f.member === 'learner'
+        ? 'learner'
+        : !f.alive
+          ? 'crashed'
+          : (f.paxosWord ?? f.role);
   const majority = majorityOf(f.clusterSize);
   const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;
   const dot = 6 * k;
@@ -154,7 +166,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
         {role}
       </text>{' '}
       <text className="node-term" y={size.termY} fontSize={size.term}>
-        term {f.term}
+        {f.termText}
       </text>{' '}
       {showVotes && (
         // Vote marks hug the node on its outer side, one per server, filled for each vote won.

@@ -6,7 +6,14 @@
  */
 import { memo, useEffect, useRef, useState } from 'react';
 import { BUG_FEATURE, BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../../sim/model/config';
-import { BUG_BLURBS, canonicalFeatures } from '../../sim/model/features';
+import {
+  BUG_BLURBS,
+  PAXOS_BUGS,
+  PAXOS_INVARIANT_IDS,
+  PAXOS_INVARIANT_TITLES,
+  canonicalFeatures,
+  paxosBugsOf,
+} from '../../sim/model/features';
 import { invariant as say } from '../../sim/model/describe';
 import { invariantsFor } from '../../sim/check/invariants';
 import { Popover } from '../controls/Popover';
@@ -23,6 +30,13 @@ import {
 } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
 
+/** The invariants checked in this run: Raft's (and its features'), or the Paxos family's. */
+function checkedFor(config: SimConfig): readonly string[] {
+  return config.protocol !== undefined ? PAXOS_INVARIANT_IDS : invariantsFor(config);
+}
+
+const TITLES: Readonly<Record<string, string>> = { ...say.titles, ...PAXOS_INVARIANT_TITLES };
+
 /** The fuzz seed for a run: its own seed, folded to 32 bits. */
 export function fuzzSeedOf(config: SimConfig): number {
   try {
@@ -35,7 +49,7 @@ export function fuzzSeedOf(config: SimConfig): number {
 /** One line for the header: green while every invariant holds, red at the first violation. */
 export const InvariantBadge = memo(function InvariantBadge() {
   // A protocol feature's invariants count only in runs that switch it on.
-  const checked = invariantsFor(useLabPanel(selectConfig));
+  const checked = checkedFor(useLabPanel(selectConfig));
   const check = useLabPanel(selectCheck);
   const store = useLabStore();
   if (!check) return null;
@@ -60,11 +74,14 @@ export const BugsMenu = memo(function BugsMenu() {
   // The box shows what was asked for until the new run arrives from the worker.
   const [asked, setAsked] = useState<{ from: SimConfig; bugs: readonly BugName[] } | null>(null);
   const shown = asked && asked.from === config ? asked.bugs : config.bugs;
-  const toggle = (bug: BugName, on: boolean) => {
-    const bugs = BUG_NAMES.filter((b) => (b === bug ? on : shown.includes(b)));
+  // A Paxos run lists the Paxos family's bugs for its protocol (features/paxos.ts).
+  const names: readonly string[] = config.protocol !== undefined ? paxosBugsOf(config.protocol) : BUG_NAMES;
+  const blurb = (b: string) => (BUG_BLURBS as Record<string, string>)[b] ?? PAXOS_BUGS.find((x) => x.name === b)?.blurb ?? '';
+  const toggle = (bug: string, on: boolean) => {
+    const bugs = names.filter((b) => (b === bug ? on : (shown as readonly string[]).includes(b))) as BugName[];
     setAsked({ from: config, bugs });
     // A feature's bug needs its feature: switching the bug on switches the feature on too.
-    const needs = on ? BUG_FEATURE[bug] : undefined;
+    const needs = on ? BUG_FEATURE[bug as BugName] : undefined;
     const features =
       needs !== undefined && !featuresOf(config).includes(needs) ? canonicalFeatures([...featuresOf(config), needs]) : config.features;
     // A new run with the same schedule, replayed to now: the bug changes what the run does.
@@ -80,10 +97,10 @@ export const BugsMenu = memo(function BugsMenu() {
     >
       <fieldset>
         <legend>Switch a bug on (a new run, replayed to now; carried in the link)</legend>
-        {BUG_NAMES.map((b) => (
+        {names.map((b) => (
           <label key={b} className="bug-option">
-            <input type="checkbox" checked={shown.includes(b)} onChange={(e) => toggle(b, e.target.checked)} />
-            <code>{b}</code> <span className="muted">{BUG_BLURBS[b]}</span>
+            <input type="checkbox" checked={(shown as readonly string[]).includes(b)} onChange={(e) => toggle(b, e.target.checked)} />
+            <code>{b}</code> <span className="muted">{blurb(b)}</span>
           </label>
         ))}
       </fieldset>
@@ -198,12 +215,12 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
         </div>
       ) : (
         <p className="verdict ok" role="status" data-testid="invariant-verdict" data-state="holding">
-          <strong>✓ All {invariantsFor(config).length} invariants hold</strong> for every millisecond up to t={check.checkedToMs} ms
+          <strong>✓ All {checkedFor(config).length} invariants hold</strong> for every millisecond up to t={check.checkedToMs} ms
           {behind ? ` (checking… ${horizon - check.checkedToMs} ms to go)` : ''}.
         </p>
       )}
       {/* Findings sit right under the verdict: at a projector's size the list below scrolls. */}
-      {check && (
+      {check && config.protocol === undefined && (
         <p className="findings" data-testid="stale-writes">
           Stale writes accepted by the unfenced store: <strong>{check.staleWrites}</strong>
           <span className="hint">
@@ -229,14 +246,21 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
         </p>
       )}
       {config.bugs.length > 0 && <p className="bugs-note">Bugs on in this run: {config.bugs.join(', ')}.</p>}
-      <FuzzControls />
+      {config.protocol === undefined ? (
+        <FuzzControls />
+      ) : (
+        <p className="hint">
+          The Paxos swarm runs in the terminal: <code>npm run fuzz -- --protocol {config.protocol} --bug NAME</code> prints a replay and a
+          link.
+        </p>
+      )}
       <h3 className="checked-title">Checked after every simulated millisecond</h3>
       <ul className="invariant-list" aria-label="Invariants checked after every millisecond">
-        {invariantsFor(config).map((id) => {
+        {checkedFor(config).map((id) => {
           const failed = v?.invariant === id;
           return (
             <li key={id} className={failed ? 'bad' : 'ok'} data-invariant={id}>
-              <span aria-hidden="true">{failed ? '✗' : '✓'}</span> {say.titles[id]}
+              <span aria-hidden="true">{failed ? '✗' : '✓'}</span> {TITLES[id]}
               {failed ? ' — violated' : ''}
             </li>
           );

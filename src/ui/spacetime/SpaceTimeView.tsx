@@ -45,6 +45,8 @@ import { LIGHT_THEME, readTheme, type SpaceTimeTheme } from './theme';
 import { Legend } from '../diagram/Legend';
 
 export interface SpaceTimeViewProps {
+  /** A Paxos run: the lanes' bands carry ballots ("ballot 2.5"), not terms. */
+  readonly ballots?: boolean;
   readonly trace: TraceView | null;
   /** The scrubber's time: the cursor. */
   readonly nowMs: number;
@@ -327,9 +329,10 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             compress,
             ...(filter ? { filter } : {}),
             ...(history ? { history } : {}),
+            ...(props.ballots === true ? { ballots: true } : {}),
           })
         : null,
-    [trace, layout, live, top, plotH, heartbeats, compress, filter, history],
+    [trace, layout, live, top, plotH, heartbeats, compress, filter, history, props.ballots],
   );
   const settledScene = useMemo(
     () =>
@@ -344,9 +347,10 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
               compress,
               ...(filter ? { filter } : {}),
               ...(history ? { history } : {}),
+              ...(props.ballots === true ? { ballots: true } : {}),
             })
           : null,
-    [dom, layout, top, plotH, heartbeats, compress, filter, history],
+    [dom, layout, top, plotH, heartbeats, compress, filter, history, props.ballots],
   );
   const onViewChange = props.onViewChange;
   useEffect(() => {

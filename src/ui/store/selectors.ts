@@ -71,7 +71,9 @@ export const selectStatus = (s: LabState): string => {
   const snap = s.frame.snapshot;
   if (!snap) return 'starting…';
   const leader = snap.nodes.find((n) => n.id === snap.leader);
-  const parts = [leader ? `leader ${leader.id} (term ${leader.term})` : 'no leader'];
+  const parts = [
+    leader ? `leader ${leader.id} (${leader.paxos !== undefined ? `ballot ${leader.paxos.ballot}` : `term ${leader.term}`})` : 'no leader',
+  ];
   parts.push(`${snap.messages.length} message${snap.messages.length === 1 ? '' : 's'} in flight`);
   if (snap.partitions.length > 0) parts.push('partitioned');
   if (snap.lossPct > 0) parts.push(`${snap.lossPct}% loss`);
@@ -108,6 +110,33 @@ export interface GlyphFields {
   readonly tourHighlight: boolean;
   /** Membership runs only: a voter, a learner catching up, or a removed server (null without the feature). */
   readonly member: 'voter' | 'learner' | 'removed' | null;
+  /** The words under the role: `term 2`, or in a Paxos run the ballot (`ballot 2.5`, `promised 1.1`). */
+  readonly termText: string;
+  /** Paxos runs: the node's part in Lamport's words (`acceptor`, `proposing`, `leader`); null in a Raft run. */
+  readonly paxosWord: string | null;
+}
+
+/** A Paxos node's part in Lamport's words, for the ring and the panels. */
+export function paxosWord(phase: string): string {
+  switch (phase) {
+    case 'preparing':
+      return 'preparing';
+    case 'accepting':
+      return 'proposing';
+    case 'leading':
+      return 'leader';
+    case 'backoff':
+      return 'backing off';
+    case 'done':
+      return 'learned';
+    default:
+      return 'acceptor';
+  }
+}
+
+/** A Paxos node's ballot line: its own ballot while it proposes, else the ballot it promised. */
+export function paxosBallotText(p: { readonly phase: string; readonly ballot: string; readonly promised: string }): string {
+  return p.phase === 'idle' || p.phase === 'done' ? `promised ${p.promised}` : `ballot ${p.ballot}`;
 }
 
 export function glyphFields(s: LabState, id: string): GlyphFields {
@@ -129,6 +158,8 @@ export function glyphFields(s: LabState, id: string): GlyphFields {
     group: parts.findIndex((g) => g.includes(id)),
     tourHighlight: (s.tourHover ?? s.tourFocus) === id,
     member: n?.membership?.status ?? null,
+    termText: n?.paxos !== undefined ? paxosBallotText(n.paxos) : `term ${n?.term ?? 0}`,
+    paxosWord: n?.paxos !== undefined ? paxosWord(n.paxos.phase) : null,
   };
 }
 
