@@ -70,6 +70,18 @@ module.exports = {
       to: { path: '^src/(ui|cli)/' },
     },
     {
+      name: 'later-views-load-on-demand',
+      comment:
+        'The views people open later load on demand (src/ui/lazyView.tsx, issue 24 item 7): the page reaches them only through import(), or their code joins the first paint. Types are free.',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: {
+        path: '^src/ui/(tourRuns|controls/ToursList|spacetime/ConnectedSpaceTime|experiments/(ExperimentsView|bootExperiments)|panels/(WhyAnswer|laterPanels)|present/(PresenterView|PresenterConsole)|export/ringExport)\\.tsx?$',
+        dynamic: false,
+        dependencyTypesNot: ['type-only', 'type-import'],
+      },
+    },
+    {
       name: 'page-not-cli',
       comment: 'The page never imports the command line.',
       severity: 'error',

@@ -7,7 +7,18 @@ export default defineConfig({
   base: './',
   plugins: [react()],
   worker: { format: 'es' },
-  build: { outDir: 'dist', target: 'es2022' },
+  build: {
+    outDir: 'dist',
+    target: 'es2022',
+    rolldownOptions: {
+      output: {
+        // Views opened later load on demand (src/ui/lazyView.tsx). What the first paint needs goes
+        // in one chunk beside the entry rather than in a dozen small ones shared with those views:
+        // each is gzipped alone, so many small chunks cost bytes and requests before the ring.
+        codeSplitting: { groups: [{ name: 'page', tags: ['$initial'] }] },
+      },
+    },
+  },
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',

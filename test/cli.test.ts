@@ -4,14 +4,17 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SECTIONS, formatRate, measureRate, median, parseBenchArgs, runBench, timeSection, type RateSection } from '../src/cli/bench';
+import { detailTargetMet, formatDetailCost, type DetailCost } from '../src/cli/benchDetails';
 import { SIM_USAGE, header, runSimCli } from '../src/cli/simCli';
 import { encodeLink } from '../src/share/link';
 import { DEFAULT_CONFIG } from '../src/sim/model/config';
 import { findPreset, presetActions } from '../src/sim/run/presets';
 import { parseSchedule } from '../src/sim/model/schedule';
-import { runTraceJson } from '../src/sim/view/traceJson';
+import { runTraceJson, traceFromJson } from '../src/sim/view/traceJson';
+import { FeatureInvariants } from '../src/sim/check/featureInvariants';
+import { RaftNode } from '../src/sim/raft/node';
 
 interface JsonNode {
   readonly alive: boolean;
@@ -233,6 +236,46 @@ describe('npm run bench helpers', () => {
   });
 });
 
+describe("the bench's detail-cost section (issue 24, item 7)", () => {
+  const heap = (totalMb: number, runMb: number) => ({ totalBytes: totalMb * 1048576, runBytes: runMb * 1048576 });
+  const cost = (timeRatio: number, heapOn: ReturnType<typeof heap> | string): DetailCost => ({
+    name: 'cli',
+    details: 1000,
+    reps: 5,
+    warmups: 2,
+    offMs: 100,
+    onMs: 100 * timeRatio,
+    timeRatio,
+    heapOff: heap(10, 3),
+    heapOn,
+    heapRatio: typeof heapOn === 'string' ? null : heapOn.totalBytes / (10 * 1048576),
+  });
+
+  it('prints time and heap off, on and their ratio, each against the 2x target', () => {
+    const lines = formatDetailCost(cost(1.5, heap(15, 8)));
+    expect(lines[1]).toBe(
+      '    CPU time: 100 ms off, 150 ms on, 1.50x (median of 5 interleaved off/on runs after 2 of each); target < 2x: ok',
+    );
+    expect(lines[2]).toMatch(
+      /^ {4}heap: 10\.0 MB off, 15\.0 MB on, 1\.50x \(the run's own 3\.0 MB -> 8\.0 MB, 5242\.9 bytes a detail\); target < 2x: ok$/,
+    );
+    expect(detailTargetMet(cost(1.5, heap(15, 8)))).toBe(true);
+  });
+
+  it('a ratio of 2x or more, in either, is below target', () => {
+    expect(formatDetailCost(cost(2, heap(15, 8)))[1]).toMatch(/2\.00x .*; target < 2x: BELOW TARGET$/);
+    expect(formatDetailCost(cost(1.2, heap(25, 18)))[2]).toMatch(/2\.50x .*: BELOW TARGET$/);
+    expect(detailTargetMet(cost(2, heap(15, 8)))).toBe(false);
+    expect(detailTargetMet(cost(1.2, heap(25, 18)))).toBe(false);
+  });
+
+  it('a heap that could not be measured says why and counts as below target', () => {
+    const c = cost(1.2, 'the measuring process failed: out of memory');
+    expect(formatDetailCost(c)[2]).toBe('    heap: not measured (the measuring process failed: out of memory); target < 2x: BELOW TARGET');
+    expect(detailTargetMet(c)).toBe(false);
+  });
+});
+
 describe('invariants in the sim CLI (issue 6: checked in the CLI, tests and the UI)', () => {
   const figure8 = [
     '--seed',
@@ -272,6 +315,175 @@ describe('invariants in the sim CLI (issue 6: checked in the CLI, tests and the 
     );
     const json = JSON.parse(runSimCli(['--preset', 'fencing', '--json', '--no-check']).stdout);
     expect(json.invariants).toEqual({ checked: false });
+  });
+});
+
+describe("replays of the audit's findings (issue 24)", () => {
+  it('a map key that is also a lock key: the history checker keeps the map and the lock table apart, as the engine does', () => {
+    const argv = [
+      '--seed',
+      '7',
+      '--clients',
+      'A',
+      '--features',
+      'reads',
+      '--schedule',
+      '@500 client A acquire x 10000; @700 client A put x=1; @900 client A write r=1',
+    ];
+    const out = runSimCli([...argv, '--json']);
+    expect(out.code).toBe(0);
+    const report = JSON.parse(out.stdout) as { linearizable: Record<string, unknown> };
+    for (const name of ['locks', 'fenced', 'unfenced', 'fencedOrder', 'unfencedOrder', 'register'])
+      expect(report.linearizable[name]).toEqual({ linearizable: true });
+    expect(runSimCli(argv).stdout).toContain(
+      'linearizable: locks yes, fenced yes, unfenced yes, fencedOrder yes, unfencedOrder yes, register yes',
+    );
+  });
+  it('pre-vote with a partition that names a client: the invariant reads only the servers of a group, and the run exits 0', () => {
+    const out = runSimCli([
+      '--seed',
+      '1',
+      '--clients',
+      'A,B',
+      '--features',
+      'pre-vote',
+      '--schedule',
+      '@500 partition B',
+      '--until',
+      '1500',
+    ]);
+    expect(out.stdout).toContain('t=  500 ms partition {B} | {n1, n2, n3, n4, n5}');
+    expect(out.stdout).toContain('invariants: every invariant held at every millisecond');
+    expect(out.code).toBe(0);
+  });
+
+  describe('a run that throws: --json and --trace end at the same moment, and the trace says so', () => {
+    afterEach(() => vi.restoreAllMocks());
+    const argv = ['--seed', '1', '--clients', 'A,B', '--features', 'pre-vote', '--until', '1500', '--json', '--trace', 't.json'];
+    const both = (extra: string[]) => {
+      const out = runSimCli([...argv, ...extra]);
+      const report = JSON.parse(out.stdout) as {
+        now: number;
+        events: string[];
+        invariants: { violations: { invariant: string; t: number }[] };
+      };
+      const trace = traceFromJson(out.files?.[0].text ?? '');
+      if (typeof trace === 'string') throw new Error(trace);
+      return { out, report, trace };
+    };
+
+    it('a checker that throws: the trace, which replays without the checker, stops there too', () => {
+      // What the pre-vote invariant did with `partition B` (a client), by hand.
+      const check = FeatureInvariants.prototype.check;
+      vi.spyOn(FeatureInvariants.prototype, 'check').mockImplementation(function (this: FeatureInvariants) {
+        if ((this as unknown as { cluster: { nowMs: number } }).cluster.nowMs >= 501) throw new Error('There is no node "B"');
+        check.call(this);
+      });
+      const { out, report, trace } = both(['--schedule', '@500 partition B']);
+      expect(out.code).toBe(1);
+      expect(report.now).toBe(501);
+      expect(report.invariants.violations.map((v) => `${v.invariant} ${v.t}`)).toEqual(['engine-crash 501']);
+      expect(trace.run.untilMs).toBe(1500);
+      expect(trace.run.stopped).toEqual({ atMs: 501, reason: 'the simulation threw Error: There is no node "B".' });
+      expect(trace.events.map((e) => e.line)).toEqual(report.events);
+      expect(Math.max(...trace.messages.map((m) => m.sentAt))).toBeLessThanOrEqual(501);
+      expect(Math.max(...trace.nodeSpans.map((s) => s.from))).toBeLessThanOrEqual(501);
+    });
+
+    it('the engine that throws: both runs throw at the same step', () => {
+      const tick = RaftNode.prototype.tick;
+      vi.spyOn(RaftNode.prototype, 'tick').mockImplementation(function (this: RaftNode) {
+        if (this.id === 'n3' && (this as unknown as { host: { nowMs: number } }).host.nowMs === 700) throw new RangeError('a slip');
+        tick.call(this);
+      });
+      const { report, trace } = both(['--schedule', '@500 partition B']);
+      expect(report.now).toBe(700);
+      expect(trace.run.stopped).toEqual({ atMs: 700, reason: 'the simulation threw RangeError: a slip.' });
+      expect(trace.events.map((e) => e.line)).toEqual(report.events);
+    });
+
+    it('a run that did not stop has no "stopped" in its trace', () => {
+      const { trace } = both(['--schedule', '@500 partition B']);
+      expect('stopped' in trace.run).toBe(false);
+      expect(trace.events.at(-1)?.t).toBeLessThanOrEqual(1500);
+    });
+  });
+
+  it('--json counts every message type that was sent, and the trace holds exactly those messages besides its marked copies', () => {
+    const catchUp = findPreset('snapshot-catch-up');
+    if (catchUp === null) throw new Error('no snapshot-catch-up preset');
+    const argv = [
+      '--features',
+      'snapshots,transfer',
+      '--clients',
+      'A',
+      '--until',
+      '3500',
+      '--schedule',
+      `${catchUp.schedule}; @2100 duplicate 20; @2400 duplicate 0; @2600 client A acquire k 500; @3000 transfer n3`,
+      '--json',
+      '--trace',
+      't.json',
+    ];
+    const out = runSimCli(argv);
+    const sent = (JSON.parse(out.stdout) as { sent: Record<string, number> }).sent;
+    expect(Object.keys(sent)).toEqual([
+      'RequestVote',
+      'VoteReply',
+      'AppendEntries',
+      'AppendReply',
+      'ClientRequest',
+      'ClientReply',
+      'InstallSnapshot',
+      'InstallSnapshotReply',
+      'TimeoutNow',
+    ]);
+    const trace = traceFromJson(out.files?.[0].text ?? '');
+    if (typeof trace === 'string') throw new Error(trace);
+    const counted: Record<string, number> = {};
+    for (const m of trace.messages) if (m.copyOf === undefined) counted[m.type] = (counted[m.type] ?? 0) + 1;
+    expect(counted).toEqual(sent);
+    expect(trace.messages.filter((m) => m.copyOf !== undefined).length).toBeGreaterThan(0);
+    // A run of the chapter's Raft keeps its four counts, zeros included, and nothing else.
+    const chapter = JSON.parse(runSimCli(['--preset', 'split-vote', '--json']).stdout) as { sent: Record<string, number> };
+    expect(Object.keys(chapter.sent)).toEqual(['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply']);
+  });
+
+  it("client-lease-honoured with no bug on: a retried release waits for the client's own Release wherever it sits among the unapplied entries", () => {
+    const argv = [
+      '--seed',
+      '521350205',
+      '--nodes',
+      '2',
+      '--timeout',
+      '134-306',
+      '--heartbeat',
+      '39',
+      '--latency',
+      '1-28',
+      '--clients',
+      'A,B,C',
+      '--features',
+      'pre-vote,leader-noop,snapshots,reads,fast-backup,transfer',
+      '--snapshot-every',
+      '4',
+      '--read-mode',
+      'read-index',
+      '--until',
+      '4587',
+      '--schedule',
+      '@408 client B get x; @447 duplicate 12; @623 client C put x=C1; @1182 reorder 10; @1230 client A get x; @1561 client B put x=B2; ' +
+        '@1838 client A put x=A3; @2040 client A put x=A4; @2685 duplicate 28; @2788 client B put x=B5; @2909 client C acquire k1 139; ' +
+        '@3049 client C acquire k1 2272; @3393 partition n1; @3393 client C release k1; @3904 restart n2; @4363 heal',
+    ];
+    // C's retry reached n2 with its first Release unapplied and an Expire after it: it was answered
+    // "busy, not released" and six ms later that Release committed while C counted its lease.
+    const out = runSimCli(argv);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('invariants: every invariant held at every millisecond');
+    expect(out.stdout).not.toContain('C release k1 -> busy');
+    const later = runSimCli(argv.map((a) => (a === '4587' ? '4700' : a)));
+    expect(later.stdout).toContain('t= 4598 ms C released k1');
   });
 });
 

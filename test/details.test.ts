@@ -19,7 +19,7 @@ class DetailHost implements NodeHost {
   nowMs = 0;
   heartbeatMs = 50;
   electionTimeoutMinMs = 150;
-  bugs: NodeBugs = { figure8: false, noLogCheck: false };
+  bugs: NodeBugs = { figure8: false, noLogCheck: false, staleAppendReply: false };
   features: NodeFeatures = NO_FEATURES;
   recordDetails = true;
   details: DetailBody[] = [];
@@ -219,7 +219,7 @@ describe('Figure 2, AppendEntries receiver (§5.3)', () => {
 describe('leader rules: append, commit by majority (Figure 8)', () => {
   function leader(logTerms: number[], term: number, figure8 = false) {
     const made = makeNode(term - 1, logTerms, ['n2', 'n3']);
-    made.host.bugs = { figure8, noLogCheck: false };
+    made.host.bugs = { figure8, noLogCheck: false, staleAppendReply: false };
     made.node.becomeCandidate();
     made.node.onMessage('n2', { type: 'VoteReply', term, granted: true });
     expect(made.node.role).toBe('leader');

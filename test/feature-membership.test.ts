@@ -126,6 +126,66 @@ describe('§4.2.2 removing servers', () => {
   });
 });
 
+describe('§4.2.2 and §3.10: a removed server never leads, transfer or not (issue 24)', () => {
+  // The audit's run: n1 hands over to n2 and, in the same millisecond, is asked to remove n2.
+  const handOver = makeConfig({
+    seed: 3973785159,
+    nodeIds: ['n1', 'n2'],
+    electionTimeoutMs: [126, 363],
+    heartbeatMs: 34,
+    latencyMs: [2, 25],
+    features: ['pre-vote', 'check-quorum', 'leader-noop', 'snapshots', 'reads', 'fast-backup', 'transfer', 'membership'],
+    snapshotEvery: 5,
+  });
+
+  it('a leader handing over refuses a change until the transfer ends (it takes no requests, §3.10)', () => {
+    const sim = new Simulation(handOver, parseSchedule('@1900 transfer n2; @1900 remove n2'), { recordDetails: true });
+    const checker = attachInvariants(sim);
+    sim.advanceTo(4000);
+    // Accepted, the removal committed at once on n1 alone, and n2's TimeoutNow made it lead {n1}.
+    expect(lines(sim, 'member-change-refused')).toEqual([
+      'remove n2 refused: n1 is handing leadership to n2 (a change waits until the transfer ends, §3.10)',
+    ]);
+    const n2 = sim.cluster.node('n2');
+    expect(n2.role).toBe('leader');
+    expect(n2.membership?.voters).toEqual(['n1', 'n2']);
+    expect(checker.violations).toEqual([]);
+  });
+
+  /** n2 leads {n1, n2, n3} and removes n3, which hears that the removal committed. */
+  function n3Removed(features: SimConfig['features'] = ['membership', 'transfer']) {
+    const sim = new Simulation(three([], features), parseSchedule('@400 submit a=1; @600 remove n3'), { recordDetails: true });
+    const checker = attachInvariants(sim);
+    sim.advanceTo(1000);
+    const n3 = sim.cluster.node('n3');
+    expect(n3.membership?.voters).toEqual(['n1', 'n2']);
+    expect(n3.commitIndex).toBeGreaterThanOrEqual(n3.membership?.configIndex ?? Infinity);
+    return { sim, checker, n3 };
+  }
+
+  it('a server outside its configuration ignores TimeoutNow: it does not campaign', () => {
+    const { sim, checker, n3 } = n3Removed();
+    const term = n3.term;
+    n3.onMessage('n2', { type: 'TimeoutNow', term, leader: 'n2' });
+    expect(n3.role).toBe('follower');
+    expect(n3.term).toBe(term);
+    expect(details(sim, 'timeout-now-ignored').map((d) => d.values)).toEqual([{ node: 'n3', leader: 'n2', term, voters: ['n1', 'n2'] }]);
+    sim.advanceTo(3000);
+    expect(sim.cluster.leader()?.id).toBe('n2');
+    expect(checker.violations).toEqual([]);
+  });
+
+  it('the invariant removed-not-leading catches a server that leads a committed configuration it is not in', () => {
+    const { sim, checker, n3 } = n3Removed();
+    // What TimeoutNow did before: a campaign marked as a transfer, past the removed-server check.
+    n3.becomeCandidate(true);
+    sim.advanceTo(1200);
+    expect(n3.role).toBe('leader');
+    expect(checker.violations.map((v) => `${v.invariant} ${v.nodes.join(',')}`)).toEqual(['removed-not-leading n3']);
+    expect(checker.violations[0].sentence).toMatch(/^n3 leads term 2 though its configuration \{n1, n2\} \(index 2, committed/);
+  });
+});
+
 describe('the add and remove verbs', () => {
   it('need the feature: one sentence naming it and how to switch it on', () => {
     expect(() => new Simulation(three([], []), parseSchedule('@100 add n6'))).toThrow(

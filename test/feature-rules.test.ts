@@ -35,7 +35,7 @@ class Host implements NodeHost {
   recordDetails = true;
   constructor(
     readonly features: NodeFeatures,
-    readonly bugs: NodeBugs = { figure8: false, noLogCheck: false },
+    readonly bugs: NodeBugs = { figure8: false, noLogCheck: false, staleAppendReply: false },
   ) {}
   randomElectionTimeout(): number {
     this.draws++;
@@ -67,7 +67,7 @@ const CHECK_QUORUM: NodeFeatures = { ...NO_FEATURES, checkQuorum: true };
 const NOOP: NodeFeatures = { ...NO_FEATURES, leaderNoop: true };
 
 function makeNode(features: NodeFeatures, options: { term?: number; logTerms?: number[]; bugs?: Partial<NodeBugs> } = {}) {
-  const host = new Host(features, { figure8: false, noLogCheck: false, ...options.bugs });
+  const host = new Host(features, { figure8: false, noLogCheck: false, staleAppendReply: false, ...options.bugs });
   const node = new RaftNode('n1', 0, PEERS, host);
   node.term = options.term ?? 0;
   node.log = (options.logTerms ?? []).map((term, i) => ({ term, command: `c${i + 1}` }));

@@ -35,7 +35,7 @@ class Host implements NodeHost {
   recordDetails = true;
   constructor(
     readonly features: NodeFeatures,
-    readonly bugs: NodeBugs = { figure8: false, noLogCheck: false },
+    readonly bugs: NodeBugs = { figure8: false, noLogCheck: false, staleAppendReply: false },
   ) {}
   randomElectionTimeout(): number {
     return 200;
@@ -68,7 +68,7 @@ const PEERS = ['n2', 'n3', 'n4', 'n5'];
 const SNAPSHOTS: NodeFeatures = { ...NO_FEATURES, snapshots: true };
 
 function makeNode(features: NodeFeatures, logTerms: number[] = [], bugs: Partial<NodeBugs> = {}) {
-  const host = new Host(features, { figure8: false, noLogCheck: false, ...bugs });
+  const host = new Host(features, { figure8: false, noLogCheck: false, staleAppendReply: false, ...bugs });
   const node = new RaftNode('n1', 0, PEERS, host);
   node.log = logTerms.map((term, i) => ({ term, command: `c${i + 1}` }));
   node.term = logTerms.length > 0 ? logTerms[logTerms.length - 1] : 0;

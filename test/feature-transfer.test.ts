@@ -69,6 +69,24 @@ describe('§3.10 the leader hands over', () => {
     expect(checker.violations).toEqual([]);
   });
 
+  it('with clients (a lock service on top) TimeoutNow still reaches the target, which leads (issue 24: it went to the service and was lost)', () => {
+    const { sim, sent } = run(['transfer'], '@800 client A acquire k 5000; @1000 transfer n3', 1100, { clientIds: ['A'] });
+    expect(sent.filter((s) => s.msg.type === 'TimeoutNow').map((s) => s.dst)).toEqual(['n3']);
+    expect(kinds(sim)).toContain('timeout-now-received');
+    expect(sim.cluster.leader()?.id).toBe('n3');
+  });
+
+  it('with a lock service on top, TimeoutNow still reaches the node (it went to the service, which dropped it)', () => {
+    const { sim, checker } = run(['transfer'], '@300 client A acquire k 1000; @500 transfer n3; @900 client A release k', 1200, {
+      clientIds: ['A'],
+    });
+    expect(kinds(sim)).toContain('timeout-now-received');
+    expect(kinds(sim)).not.toContain('transfer-aborted');
+    expect(sim.cluster.leader()?.id).toBe('n3');
+    expect(sim.cluster.events.map((e) => e.line)).toContain('t=  956 ms n3 releases k');
+    expect(checker.violations).toEqual([]);
+  });
+
   it('a lagging target is brought up to date first: TimeoutNow goes only after it holds the whole log', () => {
     const { sim, sent } = run(['transfer'], '@800 partition n3; @850 submit x=1; @850 submit x=2; @1000 heal; @1000 transfer n3', 1300);
     const at = sent.find((s) => s.msg.type === 'TimeoutNow')?.t ?? -1;

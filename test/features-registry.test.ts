@@ -20,7 +20,7 @@ import {
   type BugName,
 } from '../src/sim/model/features';
 import { invariant } from '../src/sim/model/describe';
-import { FAULT_KINDS } from '../src/sim/check/fuzz';
+import { FAULT_KINDS, TARGETED_KINDS } from '../src/sim/check/fuzz';
 import { invariantsFor } from '../src/sim/check/invariants';
 
 const manifests = [{ name: 'core', ...core }, ...FEATURES];
@@ -41,8 +41,9 @@ describe('the manifests', () => {
     names(DETAIL_KINDS);
   });
 
-  it('name only fault kinds the swarm has', () => {
-    for (const bug of BUGS) for (const kind of bug.faults) expect(FAULT_KINDS, bug.name).toContain(kind);
+  it('name only fault kinds and targeted stories the swarm has', () => {
+    const kinds: readonly string[] = [...FAULT_KINDS, ...TARGETED_KINDS];
+    for (const bug of BUGS) for (const kind of bug.faults) expect(kinds, bug.name).toContain(kind);
   });
 
   it("cite only their own sections' lines", () => {

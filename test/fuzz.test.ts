@@ -5,8 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { decodeLink } from '../src/share/link';
 import { runFuzzCli, type FuzzCliIo } from '../src/cli/fuzzCli';
 import { BUG_NAMES, type BugName } from '../src/sim/model/config';
-import { BUG_FAULTS, FAULT_KINDS, drawFeatures, fuzz, fuzzRun, replay, runFuzz, type FuzzProgress } from '../src/sim/check/fuzz';
-import { BUGS, FEATURE_NAMES } from '../src/sim/model/features';
+import {
+  BUG_FAULTS,
+  FAULT_KINDS,
+  TARGETED_KINDS,
+  drawFeatures,
+  fuzz,
+  fuzzRun,
+  replay,
+  runFuzz,
+  type FuzzProgress,
+} from '../src/sim/check/fuzz';
+import { BUGS, FEATURE_NAMES, HISTORY_CHECK_IDS, INVARIANT_IDS, findWithinRuns } from '../src/sim/model/features';
 import { formatSchedule, parseSchedule } from '../src/sim/model/schedule';
 
 const SEED = 1;
@@ -17,13 +27,15 @@ function cliIo(): FuzzCliIo & { lines: string[]; progressLines: string[] } {
   return { out: (l) => lines.push(l), progress: (t) => progressLines.push(t), tty: false, clock: () => 0, lines, progressLines };
 }
 
-describe('each switchable bug is found within 200 runs, and its schedule reproduces', () => {
-  it.each(BUG_NAMES.map((b) => [b]))('%s', (bug) => {
-    const result = runFuzz({ seed: SEED, runs: 200, bugs: [bug as BugName], maxShrinkRuns: 150 });
+describe('each switchable bug is found within its stated runs by its own check, and its schedule reproduces', () => {
+  it.each(BUGS.map((b) => [b.name, b]))('%s', (name, bug) => {
+    const runs = findWithinRuns(bug);
+    const result = runFuzz({ seed: SEED, runs, bugs: [name as BugName], maxShrinkRuns: 150 });
     const cx = result.counterexample;
-    expect(cx, `no violation in 200 runs with ${bug}`).not.toBeNull();
+    expect(cx, `no violation in ${runs} runs with ${name}`).not.toBeNull();
     if (cx === null) return;
-    expect(cx.run).toBeLessThan(200);
+    expect(cx.run).toBeLessThan(runs);
+    expect(bug.caughtBy as readonly string[]).toContain(cx.violation.invariant);
     expect(cx.schedule.length).toBeLessThanOrEqual(cx.original.schedule.length);
     // The printed text, parsed back, is the schedule.
     const schedule = parseSchedule(cx.scheduleText);
@@ -36,9 +48,17 @@ describe('each switchable bug is found within 200 runs, and its schedule reprodu
     expect(without).toBeNull();
   });
 
+  it('each bug names the checks that catch it, and they exist', () => {
+    const checks: readonly string[] = [...INVARIANT_IDS, ...HISTORY_CHECK_IDS];
+    for (const bug of BUGS) {
+      expect(bug.caughtBy.length, bug.name).toBeGreaterThan(0);
+      for (const id of bug.caughtBy) expect(checks, bug.name).toContain(id);
+    }
+  });
+
   it("the fault kinds each bug's manifest names exist in the swarm, and the swarm weighs them", () => {
     for (const bug of BUGS) {
-      for (const k of bug.faults) expect(FAULT_KINDS, bug.name).toContain(k);
+      for (const k of bug.faults) expect([...FAULT_KINDS, ...TARGETED_KINDS], bug.name).toContain(k);
       expect(BUG_FAULTS[bug.name]).toEqual(bug.faults);
     }
   });
@@ -159,7 +179,7 @@ describe('npm run fuzz', () => {
       `Unknown feature "fast" in --features; write swarm, none, all, or a list of ${FEATURE_NAMES.join(', ')}.`,
     ],
     [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
-    [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --help.'],
+    [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --self-check, --help.'],
   ])('bad flags %j exit 2 with one sentence', (argv, message) => {
     const io = cliIo();
     expect(runFuzzCli(argv, io)).toBe(2);

@@ -4,6 +4,7 @@
  * normal ring and at projector sizes; partition labels clear of all of that too; widths never
  * under what the font draws; and the same places every time.
  */
+import { polygonContains, polygonHull } from 'd3';
 import { describe, expect, it } from 'vitest';
 import { nodeIdsFor } from '../src/sim/model/config';
 import { diagramLayout, HINT_CORNER, RING_GEOMETRY, type Box, type DiagramLayout } from '../src/paint/layout';
@@ -114,6 +115,49 @@ describe('partition labels', () => {
       );
     });
   }
+
+  it("each sit outside every other group's shaded region (a minority label inside the majority's hull reads as the majority's)", () => {
+    const region = (layout: DiagramLayout, g: readonly string[]) => {
+      const pts: [number, number][] = [];
+      for (const id of g) {
+        const c = layout.nodes[id] ?? layout.clients[id];
+        for (let i = 0; i < 16; i++) {
+          const a = (Math.PI * 2 * i) / 16;
+          pts.push([c.x + (layout.nodeRadius + 30) * Math.cos(a), c.y + (layout.nodeRadius + 30) * Math.sin(a)]);
+        }
+      }
+      return polygonHull(pts)!;
+    };
+    for (const [name, groups] of [
+      ...cases,
+      [
+        '5 nodes and clients, 2 + A | 3 + B',
+        [
+          ['n1', 'n2', 'A'],
+          ['n3', 'n4', 'n5', 'B'],
+        ],
+      ] as [string, string[][]],
+    ]) {
+      const ids = groups.flat().filter((id) => id.startsWith('n'));
+      ids.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+      const layout = diagramLayout(ids, ['A', 'B'], true);
+      const labels = placeGroupLabels(layout, groups, ids);
+      for (const [i, l] of labels.entries())
+        for (const [j, g] of groups.entries()) {
+          if (j === i) continue;
+          const hull = region(layout, g);
+          const { x0, x1, y0, y1 } = l.box;
+          for (const p of [
+            [x0, y0],
+            [x1, y0],
+            [x0, y1],
+            [x1, y1],
+            [(x0 + x1) / 2, (y0 + y1) / 2],
+          ] as [number, number][])
+            expect(polygonContains(hull, p), `${name}: group ${i + 1}'s label inside group ${j + 1}'s region`).toBe(false);
+        }
+    }
+  });
 
   it('reserve at least the width the bold font draws (measured in Chromium on DejaVu Sans Bold)', () => {
     // Measured widths in em: "minority (4 of 9):" 9.63, "cannot commit" 8.39, "majority (5 of 9)" 9.18.

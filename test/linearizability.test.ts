@@ -11,9 +11,11 @@ import {
   lockModel,
   orderModel,
   registerModel,
+  UNKNOWN_TOKEN,
   type LockInput,
   type RegisterInput,
 } from '../src/sim/check/linearizability/models';
+import { LockStateMachine } from '../src/sim/service/lockStateMachine';
 import { linearize, type CheckOp, type Model } from '../src/sim/check/linearizability/search';
 import { findPreset, presetActions } from '../src/sim/run/presets';
 import { parseSchedule } from '../src/sim/model/schedule';
@@ -65,6 +67,21 @@ describe('sequential models', () => {
       token: 6,
       last: 6,
     });
+  });
+
+  it("lock service: a release frees a hold only naming the holder's token or none, as the lock table does; a token nobody was told matches none", () => {
+    // A's renewal never completed: A holds with a token it was never told.
+    const renewing = [acquire('A', 1), acquire('A', null, null)];
+    expect(run(lockModel, [...renewing, release('A', 1, 'released')])[2]).toBeNull();
+    expect(run(lockModel, [...renewing, release('A', 1, null)])[2]).toEqual({ holder: 'A', token: UNKNOWN_TOKEN, last: 1 });
+    expect(run(lockModel, [...renewing, release('A', null, 'released')])[2]).toEqual({ holder: null, token: 0, last: 1 });
+    expect(run(lockModel, [...renewing, { kind: 'expire', token: 2 }])[2]).toEqual({ holder: null, token: 0, last: 1 });
+    // The lock table: after a renewal (token 2) a release naming token 1 removes nothing.
+    const table = new LockStateMachine();
+    table.apply({ type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }, 0);
+    table.apply({ type: 'grant', key: 'k', leaseMs: 10, owner: 'A' }, 0);
+    expect(table.apply({ type: 'release', key: 'k', owner: 'A', token: 1 }, 0)).toEqual({ type: 'NotHolder', holder: 'A', token: 2 });
+    expect(table.apply({ type: 'release', key: 'k', owner: 'A', token: null }, 0)).toEqual({ type: 'Released' });
   });
 
   it('strict mutual exclusion: a write takes effect only while its writer holds its token', () => {
@@ -281,6 +298,75 @@ describe('checkHistory', () => {
     expect(new Set(v.subset).size).toBe(v.subset.length);
     expect(v.subset).toEqual([0, 2]);
     expect(checkHistory(h.slice(0, 3)).locks).toEqual({ linearizable: true });
+  });
+
+  it('keeps the key-value map apart from the lock table: a put or get of a lock key is no release (issue 24)', () => {
+    // The engine's map sits beside the lock table (lockStateMachine.ts), so A's put x=1 leaves A
+    // holding x: its write with token 1 is fine under strict exclusion at both stores.
+    const h = [
+      op(0, 'A', 'acquire', { key: 'x', invokeMs: 500, completeMs: 560, result: 'granted', token: 1 }),
+      op(1, 'A', 'put', { key: 'x', value: '1', invokeMs: 700, completeMs: 744, result: 'ok' }),
+      op(2, 'A', 'get', { key: 'x', value: '1', invokeMs: 750, completeMs: 790, result: 'ok' }),
+      op(3, 'A', 'write', {
+        key: 'r',
+        value: '1',
+        token: 1,
+        store: 'fenced',
+        lockKey: 'x',
+        invokeMs: 900,
+        completeMs: 909,
+        result: 'accepted',
+      }),
+      op(4, 'A', 'write', {
+        key: 'r',
+        value: '1',
+        token: 1,
+        store: 'unfenced',
+        lockKey: 'x',
+        invokeMs: 900,
+        completeMs: 906,
+        result: 'accepted',
+      }),
+    ];
+    const v = checkHistory(h);
+    expect(v.locks).toEqual({ linearizable: true });
+    expect(v.fenced).toEqual({ linearizable: true });
+    expect(v.unfenced).toEqual({ linearizable: true });
+    expect(v.register).toEqual({ linearizable: true });
+    // Nor may a put hide a double grant: a put never answered once counted as a release that may
+    // have freed x, so B's grant while A holds x passed.
+    const double = [
+      op(0, 'A', 'acquire', { key: 'x', invokeMs: 0, completeMs: 10, result: 'granted', token: 1 }),
+      op(1, 'A', 'put', { key: 'x', value: '1', invokeMs: 20 }),
+      op(2, 'B', 'acquire', { key: 'x', invokeMs: 30, completeMs: 40, result: 'granted', token: 2 }),
+    ];
+    expect(checkHistory(double).locks).toEqual({ linearizable: false, subset: [0, 2], key: 'x', minimal: true });
+  });
+
+  it('a release answered busy freed nothing: no earlier copy excuses it, as the leader never answers a release busy', () => {
+    const h = [
+      op(0, 'C', 'acquire', { invokeMs: 0, completeMs: 10, result: 'granted', token: 1 }),
+      op(1, 'C', 'release', { invokeMs: 20, completeMs: 90, result: 'busy', token: 1 }),
+      op(2, 'B', 'acquire', { invokeMs: 100, completeMs: 110, result: 'granted', token: 2 }),
+    ];
+    expect(checkHistory(h).locks).toEqual({ linearizable: false, subset: [0, 2], key: 'job', minimal: true });
+    // Answered not-holder instead, an earlier copy may have freed the key (the test above).
+    const notHolder = h.map((o) => (o.id === 1 ? { ...o, result: 'not-holder' as const } : o));
+    expect(checkHistory(notHolder).locks).toEqual({ linearizable: true });
+  });
+
+  it("a pending renewal's unknown token does not let a release naming another token through", () => {
+    // A names token 7, which is not the token it holds: the lock table answers not-holder, so
+    // "released" is a broken promise whether or not A's pending renewal took effect.
+    const h = [
+      op(0, 'A', 'acquire', { invokeMs: 0, completeMs: 10, result: 'granted', token: 1 }),
+      op(1, 'A', 'acquire', { invokeMs: 20 }),
+      op(2, 'A', 'release', { invokeMs: 30, completeMs: 40, result: 'released', token: 7 }),
+      op(3, 'B', 'acquire', { invokeMs: 50, completeMs: 60, result: 'granted', token: 2 }),
+    ];
+    expect(checkHistory(h).locks).toMatchObject({ linearizable: false, key: 'job' });
+    const named = h.map((o) => (o.id === 2 ? { ...o, token: 1 } : o));
+    expect(checkHistory(named).locks).toEqual({ linearizable: true });
   });
 
   it('keeps each key its own object', () => {

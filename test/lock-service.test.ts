@@ -6,6 +6,7 @@ import { findPreset } from '../src/sim/run/presets';
 import { lockReport } from '../src/sim/view/report';
 import { ScheduleError, parseSchedule, checkSchedule } from '../src/sim/model/schedule';
 import { Simulation } from '../src/sim/run/simulation';
+import { attachInvariants } from '../src/sim/check/invariants';
 
 const withClients = makeConfig({ clientIds: ['A', 'B'] });
 
@@ -205,6 +206,65 @@ describe('lock service on the cluster', () => {
         byApplied.set(node.lastApplied, table);
       }
     }
+  });
+});
+
+describe('answers that keep their promise across leaders (issue 24)', () => {
+  // C's release reaches n2, which leads a minority: its Release sits unapplied in n1's and n2's logs
+  // while n5 (restarted, with the Grant unapplied) leads the rest. Then n5 crashes and n2 wins again,
+  // so the first copy of C's release commits whatever n5 answered.
+  const copyCommitsLater =
+    '@300 client C acquire k 20000; @600 partition n1,n2 | n3,n4,n5; @600 client C release k; @700 crash n1; @700 crash n2; ' +
+    '@710 crash n3; @710 crash n4; @710 crash n5; @720 restart n3; @720 restart n4; @720 restart n5; @1000 crash n5; @1000 heal; ' +
+    '@1010 restart n1; @1010 restart n2; @1600 client B acquire x 1000; @2000 client B acquire k 1000';
+
+  it('a release is never answered busy: a leader with entries for the key unapplied proposes the Release and answers from its apply', () => {
+    const sim = new Simulation(makeConfig({ clientIds: ['B', 'C'] }), parseSchedule(copyCommitsLater));
+    const checker = attachInvariants(sim);
+    sim.advanceTo(3000);
+    const text = lines(sim);
+    // n5 answered "busy, not released" here, and 639 ms later C's first Release committed while C
+    // still counted its lease (client-lease-honoured); the history then failed the lock model too.
+    expect(text.filter((l) => l.includes('release k -> busy'))).toEqual([]);
+    expect(text).toContain('t=  971 ms n5 releases k');
+    expect(text).toContain('t=  982 ms C released k');
+    expect(checker.violations).toEqual([]);
+    expect(checker.checkHistory({})?.locks).toEqual({ linearizable: true });
+  });
+
+  it("a release waits only for a Release of the same hold: an unapplied Release of the client's earlier hold is not its copy", () => {
+    // After every server restarts, the new leader n2 has all of C's entries unapplied: grant (token 1),
+    // release token 1, grant (token 2). C's release of token 2 must not be answered by the first
+    // release, or C hears "released" while the log then gives it k again with token 2.
+    const schedule =
+      '@300 client C acquire k 20000; @600 client C release k; @900 client C acquire k 20000; ' +
+      '@1200 crash n1; @1200 crash n2; @1200 crash n3; @1210 restart n1; @1210 restart n2; @1210 restart n3; @1700 client C release k';
+    const sim = new Simulation(makeConfig({ nodeIds: ['n1', 'n2', 'n3'], clientIds: ['C'] }), parseSchedule(schedule));
+    const checker = attachInvariants(sim);
+    sim.advanceTo(3000);
+    expect(lines(sim).slice(-2)).toEqual(['t= 1722 ms n2 releases k', 't= 1737 ms C released k']);
+    for (const node of sim.cluster.nodes) expect(sim.lockService?.machineOf(node).locks.size).toBe(0);
+    expect(checker.violations).toEqual([]);
+  });
+
+  it("a retried acquire that waits for its Grant waits under that Grant's term, though the leader won a later term since", () => {
+    // n2 proposes A's Grant in term 1 cut off with A, loses, and wins term 3 with the Grant still
+    // unapplied; A's retry reaches it there. B's acquire in term 3 commits both. (Features-off fuzz
+    // seed 7, run 18 has the same re-registration: at t=3659 ms n3, leading term 7, took C's retry
+    // for its term-3 Grant at index 1; there n3 crashed before that Grant applied.)
+    const schedule =
+      '@400 partition n2,A | n1,n3; @400 client A acquire k 5000; @800 crash n1; @800 crash n3; @810 heal; @820 restart n3; ' +
+      '@1500 client B acquire j 5000';
+    const sim = new Simulation(makeConfig({ nodeIds: ['n1', 'n2', 'n3'], clientIds: ['A', 'B'] }), parseSchedule(schedule));
+    const checker = attachInvariants(sim);
+    sim.advanceTo(3000);
+    const text = lines(sim);
+    // The retry had been re-registered under term 3, so the answer was dropped when the term-1 Grant
+    // applied, and A's next retry renewed with token 3: token 1 was granted to A and told to nobody.
+    expect(text).toContain('t= 1833 ms A acquires k -> token 1, its lease ends by t=5400 ms');
+    const grants = sim.cluster.node('n2').log.filter((e) => typeof e.command !== 'string' && e.command.type === 'grant');
+    expect(grants).toHaveLength(2);
+    expect(checker.violations).toEqual([]);
   });
 });
 

@@ -25,7 +25,7 @@ class FakeHost implements NodeHost {
   leaders: { term: number; id: string; voters: readonly string[] }[] = [];
   applied: { node: string; index: number; entry: LogEntry }[] = [];
   electionTimeoutMinMs = 150;
-  bugs: NodeBugs = { figure8: false, noLogCheck: false };
+  bugs: NodeBugs = { figure8: false, noLogCheck: false, staleAppendReply: false };
   features: NodeFeatures = NO_FEATURES;
   recordDetails = false;
   details: DetailBody[] = [];

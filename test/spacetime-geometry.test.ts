@@ -33,7 +33,10 @@ describe('space-time geometry', () => {
     expect(panWindow([900, 1000], 0.5, 1000)).toEqual([900, 1000]);
     expect(clampWindow([-50, 50], 1000)).toEqual([0, 100]);
     expect(followWindow([0, 100], 50, 1000)).toEqual([0, 100]);
-    expect(followWindow([0, 100], 500, 1000)).toEqual([420, 520]);
+    expect(followWindow([0, 100], 500, 1000)).toEqual([425, 525]);
+    // Near the bottom edge the window moves on, so the cursor keeps a margin below it.
+    expect(followWindow([0, 100], 95, 1000)).toEqual([20, 120]);
+    expect(followWindow([0, 100], 85, 1000)).toEqual([0, 100]);
   });
 
   it("places an arrow's endpoints by the window: zooming in stretches it, lanes stay put", () => {

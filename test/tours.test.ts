@@ -8,6 +8,7 @@ import { attachInvariants } from '../src/sim/check/invariants';
 import { resolveTour, TourError } from '../src/sim/teach/tours/runner';
 import { evaluate } from '../src/sim/teach/tours/predicates';
 import { TOURS, findTour } from '../src/sim/teach/tours/tours';
+import { TOUR_CATALOG } from '../src/sim/teach/tours/catalog';
 import type { Tour } from '../src/sim/teach/tours/types';
 import { DEFAULT_CONFIG } from '../src/sim/model/config';
 import { decodeLink, encodeLink } from '../src/share/link';
@@ -39,6 +40,10 @@ describe('tours', () => {
       'hand-over',
       'grow-and-remove',
     ]);
+  });
+
+  it('the catalog a link and the scenario picker read before the tours load names every tour, with its title and number of beats', () => {
+    expect(TOUR_CATALOG).toEqual(TOURS.map((t) => ({ name: t.name, title: t.title, beats: t.beats.length })));
   });
 
   for (const tour of TOURS) {

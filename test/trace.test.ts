@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type SimConfig } from '../src/sim/model/config';
 import { CPythonRandom } from '../src/sim/model/prng';
 import { findPreset, presetActions } from '../src/sim/run/presets';
-import { runReport } from '../src/sim/view/report';
+import { runReport, sentCounts } from '../src/sim/view/report';
 import { parseSchedule, type Action } from '../src/sim/model/schedule';
 import { Simulation } from '../src/sim/run/simulation';
 import { FATE, MESSAGE_TYPES, fateCode } from '../src/sim/view/traceColumns';
@@ -124,9 +124,29 @@ describe('a recorder changes nothing', () => {
 /** Every message once, with a fate that matches the cluster's own counts. */
 function checkAccounting(sim: Simulation, rec: TraceRecord, duplicates: boolean): void {
   const c = sim.cluster;
-  const sent = Object.values(c.sent).reduce((a, b) => a + b, 0);
-  if (duplicates) expect(rec.messages.length).toBeGreaterThanOrEqual(sent);
-  else expect(rec.messages.length).toBe(sent);
+  // A network duplicate is marked with the message it copies; the rest are what senders sent, the
+  // counts `--json` reports per type (issue 24: it left some types out, and nothing marked copies).
+  const originals = rec.messages.filter((m) => m.copyOf === undefined);
+  const copies = rec.messages.filter((m) => m.copyOf !== undefined);
+  const perType: Record<string, number> = {};
+  for (const m of originals) perType[m.type] = (perType[m.type] ?? 0) + 1;
+  const reported = sentCounts(c.sent);
+  expect(Object.fromEntries(Object.entries(reported).filter(([, n]) => n > 0))).toEqual(perType);
+  if (!duplicates) expect(copies).toEqual([]);
+  for (const copy of copies) {
+    // Queued right after its original, with the same ends, payload and send time (its own latency).
+    const original = rec.messages[copy.copyOf as number];
+    expect(copy.copyOf).toBe(copy.id - 1);
+    expect(original.copyOf).toBeUndefined();
+    expect([copy.type, copy.from, copy.to, copy.sentAt, copy.cause]).toEqual([
+      original.type,
+      original.from,
+      original.to,
+      original.sentAt,
+      original.cause,
+    ]);
+    expect(copy.fields).toBe(original.fields);
+  }
   rec.messages.forEach((m, i) => expect(m.id).toBe(i));
   const delivered = rec.messages.filter((m) => m.deliveredAt !== null);
   const dropped = rec.messages.filter((m) => m.droppedAt !== null);
@@ -165,6 +185,26 @@ describe('every message is recorded once, with its fate', () => {
       expect(record.messages.some((m) => m.dropReason !== null) || sim.cluster.dropped === 0).toBe(true);
     });
   }
+
+  it('a network duplicate is marked as the copy of its original, in the JSON and in the space-time label; other traces have no copyOf', () => {
+    const run = { ...preset('chapter'), schedule: parseSchedule('@100 duplicate 30; @700 duplicate 0'), untilMs: 900 };
+    const { sim, recorder } = play(run, true);
+    const rec = (recorder as TraceRecorder).record();
+    checkAccounting(sim, rec, true);
+    const copies = rec.messages.filter((m) => m.copyOf !== undefined);
+    expect(copies.length).toBeGreaterThan(5);
+    expect(copies.every((m) => m.sentAt >= 100 && m.sentAt < 700)).toBe(true);
+    const json = traceToJson(buildRunTrace(run.config, run.schedule, run.untilMs));
+    const line = json.split('\n').find((l) => l.includes(`"id":${copies[0].id},`)) ?? '';
+    expect(line).toMatch(new RegExp(`"heartbeat":(true|false),"copyOf":${copies[0].copyOf}}`));
+    const back = traceFromJson(json);
+    if (typeof back === 'string') throw new Error(back);
+    expect(back.messages.filter((m) => m.copyOf !== undefined).map((m) => m.id)).toEqual(copies.map((m) => m.id));
+    const { columns } = (recorder as TraceRecorder).columnsFrom(0);
+    expect(columns.label[copies[0].id]).toMatch(new RegExp(` \\(a network copy of #${copies[0].copyOf}\\)$`));
+    expect(columns.label[copies[0].copyOf as number]).not.toMatch(/copy/);
+    expect(traceToJson(buildRunTrace(run.config, [], run.untilMs))).not.toMatch(/copyOf/);
+  });
 
   it('mid-run, messages still in flight have null fates and columns match the objects', () => {
     const run = { ...preset('fencing'), untilMs: 1070 };
@@ -397,6 +437,16 @@ describe('trace JSON', () => {
       'a damaged message',
       JSON.stringify({ ...good, messages: [(good.messages as object[])[0], { ...(good.messages as object[])[1], sentAt: 'soon' }] }),
       /^This trace is damaged: in message 2, "sentAt" is missing or not a number\.$/,
+    ],
+    [
+      'a damaged stop',
+      JSON.stringify({ ...good, run: { ...(good.run as object), stopped: { atMs: 'early' } } }),
+      /^This trace is damaged: in its run's "stopped", "atMs" is missing or not a number\.$/,
+    ],
+    [
+      'a damaged copy mark',
+      JSON.stringify({ ...good, messages: [{ ...(good.messages as object[])[0], copyOf: 'the first' }] }),
+      /^This trace is damaged: in message 1, "copyOf" is not a number\.$/,
     ],
     [
       'an unknown message type',

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '../src/sim/model/events';
 import type { ClientView, LogEntryView, MessageView, NodeView, RunView, StoreView } from '../src/sim/view/runView';
 import type { StoreWriteRecord } from '../src/sim/model/types';
-import { explain, type Explanation } from '../src/sim/teach/why';
+import { explain, refusalText, type Explanation } from '../src/sim/teach/why';
+import { findPreset } from '../src/sim/run/presets';
+import { parseSchedule } from '../src/sim/model/schedule';
+import { Simulation } from '../src/sim/run/simulation';
+import { detailsSince, takeRunView } from '../src/sim/view/runView';
 
 // -- a small builder ----------------------------------------------------------------------
 
@@ -515,4 +519,62 @@ describe('why was this write refused (or accepted)', () => {
 it('a subject that is gone says so instead of throwing', () => {
   expect(explain({ kind: 'entry', node: 'n9', index: 1 }, strandedSnap).answer[0]).toContain('not in this moment');
   expect(explain({ kind: 'message', seq: 999 }, strandedSnap).answer[0]).toContain('not in this moment');
+});
+
+describe('Why a vote was refused: the one reason the engine recorded, not a list of possible ones', () => {
+  // Split votes (identical 200 ms timeouts): at 200 ms every node is a candidate and has voted
+  // for itself, so every RequestVote is refused with "already voted".
+  const run = (until: number) => {
+    const preset = findPreset('split-vote')!;
+    const sim = new Simulation(preset.config, parseSchedule(preset.schedule), { recordDetails: true });
+    sim.advanceTo(until);
+    return { snap: takeRunView(sim), details: detailsSince(sim, 0) };
+  };
+
+  it('names the refusing reply’s reason and time: already voted for itself in term 1', () => {
+    for (let t = 201; t <= 230; t++) {
+      const { snap, details } = run(t);
+      const reply = snap.messages.find((m) => m.type === 'VoteReply' && m.ok === false);
+      if (!reply) continue;
+      const why = explain({ kind: 'message', seq: reply.seq }, snap, [], details);
+      const text = why.answer.join(' ');
+      expect(text).toContain(`${reply.src} refused ${reply.dst} at t=${reply.sentAt} ms: it had already voted for ${reply.src} in term 1`);
+      expect(text).not.toMatch(/ or /);
+      return;
+    }
+    throw new Error('no refused vote reply in flight between 201 and 230 ms');
+  });
+
+  it('a candidate’s missing votes say why each voter refused it', () => {
+    const { snap, details } = run(215);
+    const why = explain({ kind: 'vote', node: 'n1' }, snap, [], details);
+    const refused = why.answer.filter((p) => p.includes('refused n1 at t='));
+    expect(refused.length).toBeGreaterThan(0);
+    for (const p of refused) expect(p).toMatch(/it had already voted for (n\d) in term 1 — one vote per term/);
+  });
+
+  it('a stale-term refusal names both terms', () => {
+    const text = refusalText({
+      t: 900,
+      kind: 'vote-refused',
+      subjects: ['n3', 'n1'],
+      lines: [],
+      afterEvent: 0,
+      values: {
+        node: 'n3',
+        candidate: 'n1',
+        reason: 'stale-term',
+        term: 4,
+        candidateTerm: 3,
+        votedFor: 'n5',
+        lastLogTerm: 2,
+        lastLogIndex: 3,
+        candidateLastLogTerm: 2,
+        candidateLastLogIndex: 3,
+      },
+    } as never);
+    expect(text).toBe(
+      'n3 refused n1 at t=900 ms: the request was for term 3, older than n3’s term 4 (Figure 2, RequestVote rule 1).'.replace('’', "'"),
+    );
+  });
 });

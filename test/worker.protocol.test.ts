@@ -11,7 +11,14 @@ import { formatSchedule, parseSchedule } from '../src/sim/model/schedule';
 import { Simulation } from '../src/sim/run/simulation';
 import { MAX_SEEK_MS, SimDriver, type DriverOptions } from '../src/worker/simDriver';
 import { MAX_DETAILS_ON_RESET } from '../src/worker/playback';
-import { PAGE_FRAME_MS, type HostEndpoint, type PaintFrame, type WorkerEndpoint, type WorkerToHost } from '../src/worker/protocol';
+import {
+  PAGE_FRAME_MS,
+  type HostEndpoint,
+  type PaintFrame,
+  type SnapshotMessage,
+  type WorkerEndpoint,
+  type WorkerToHost,
+} from '../src/worker/protocol';
 import { HostBridge } from '../src/ui/bridge/hostBridge';
 import { scheduleProblem } from '../src/ui/controls/ScheduleEditor';
 import { createLabStore } from '../src/ui/store/labStore';
@@ -49,7 +56,9 @@ function setup(options: DriverOptions = {}) {
     channel.port1.close();
     channel.port2.close();
   };
-  return { driver, bridge, store, frame, received, close, frames };
+  // The bridge's own handler, to hand it a message again as if it arrived late.
+  const deliver = (message: WorkerToHost) => channel.port2.dispatchEvent(new MessageEvent('message', { data: message }));
+  return { driver, bridge, store, frame, received, close, frames, deliver };
 }
 
 let current: ReturnType<typeof setup> | null = null;
@@ -722,3 +731,88 @@ describe("playback at the run's end and the page's cap (the classroom frictions)
 });
 
 const formatChapter = () => CHAPTER_SCHEDULE;
+
+describe('the speed playback runs at: a tour beat’s pace and “slow around events” (pacing.ts)', () => {
+  it('follows a pace plan by simulated time, back to the chosen speed at the stop; a speed picked meanwhile drops it', async () => {
+    const t = (current = setup());
+    t.bridge.setSpeed(0.1);
+    const pace = [
+      { fromMs: 0, speed: 1 },
+      { fromMs: 150, speed: 0.005 },
+    ];
+    t.bridge.load(DEFAULT_CONFIG, [], { playing: true, stopAtMs: 400, pace });
+    // The box shows the plan's first speed at once; the link keeps the person's.
+    expect(t.store.getState().frame.speed).toBe(1);
+    await t.frame();
+    await t.frame(100);
+    expect(t.store.getState().frame.snapshot?.now).toBe(100);
+    // 50 real ms at 1× reach 150 exactly, where it slows: the next 50 add a quarter of a ms.
+    await t.frame(100);
+    expect(t.store.getState().frame.snapshot?.now).toBe(150);
+    expect(t.store.getState().frame.speed).toBe(0.005);
+    expect(t.store.getState().frame.chosenSpeed).toBe(0.1);
+    // The person picks 2×: the plan gives way.
+    t.bridge.setSpeed(2);
+    await t.frame(100);
+    expect(t.store.getState().frame.snapshot?.now).toBe(350);
+    expect(t.store.getState().frame.speed).toBe(2);
+
+    // A plan that runs to its stop hands back the chosen speed there.
+    t.bridge.load(DEFAULT_CONFIG, [], { playing: true, stopAtMs: 120, pace: [{ fromMs: 0, speed: 2 }] });
+    await t.frame();
+    await t.frame(100);
+    expect(t.store.getState().frame.playing).toBe(false);
+    expect(t.store.getState().frame.snapshot?.now).toBe(120);
+    expect(t.store.getState().frame.speed).toBe(2);
+    expect(t.store.getState().frame.chosenSpeed).toBe(2);
+  });
+
+  it('slow around events sees a landmark coming and slows down before it, not after', async () => {
+    const t = (current = setup());
+    t.bridge.setSpeed(1);
+    t.bridge.setSlowAround(true);
+    // The chapter's crash of n2 at 1168 ms is the next landmark after 1000 ms.
+    t.bridge.load(DEFAULT_CONFIG, parseSchedule(CHAPTER_SCHEDULE), { startAtMs: 1000, playing: true });
+    await t.frame();
+    await t.frame(50);
+    expect(t.store.getState().frame.snapshot?.now).toBe(1050);
+    expect(t.store.getState().frame.speed).toBe(1);
+    // 18 real ms reach 1068 (100 ms before the crash), then a quarter speed: 1068 + 8.
+    await t.frame(50);
+    expect(t.store.getState().frame.snapshot?.now).toBe(1076);
+    expect(t.store.getState().frame.speed).toBe(0.25);
+    expect(t.store.getState().frame.chosenSpeed).toBe(1);
+    // Off again: the chosen speed.
+    t.bridge.setSlowAround(false);
+    await t.frame(50);
+    expect(t.store.getState().frame.speed).toBe(1);
+  });
+});
+
+// The speed a person asks for is not put back by a frame the worker sent before it heard: two quick
+// presses of − step twice (found by the presenter's speed-keys test on a loaded machine).
+describe('the speed a person asks for', () => {
+  it('stays while frames sent before the worker heard arrive, then follows the worker again', async () => {
+    const t = (current = setup());
+    t.bridge.setSpeed(0.1);
+    t.bridge.load(DEFAULT_CONFIG, [], { playing: true });
+    for (let i = 0; i < 5; i++) await t.frame(100);
+    const stale = t.received.filter((m): m is SnapshotMessage => m.type === 'snapshot').at(-1);
+    expect(stale?.chosenSpeed).toBe(0.1);
+    if (stale === undefined) return;
+
+    t.bridge.setSpeed(0.25);
+    t.deliver(stale);
+    t.bridge.flush();
+    expect(t.store.getState().frame.speed).toBe(0.25);
+    expect(t.store.getState().frame.chosenSpeed).toBe(0.25);
+
+    // Once a frame carries the asked speed, the worker's word counts again (a tour's pace may slow it).
+    t.deliver({ ...stale, speed: 0.25, chosenSpeed: 0.25 });
+    t.bridge.flush();
+    t.deliver({ ...stale, speed: 0.05, chosenSpeed: 0.25 });
+    t.bridge.flush();
+    expect(t.store.getState().frame.speed).toBe(0.05);
+    expect(t.store.getState().frame.chosenSpeed).toBe(0.25);
+  });
+});

@@ -3,17 +3,27 @@
  * parsing and the report are plain functions (tests call them); running is in experiment.ts.
  */
 import { MEASURES } from '../sim/experiments/measures';
-import { planExperiment, summarizePoints, type ExperimentSpec, type PlannedPoint, type RunResult } from '../sim/experiments/experiment';
+import {
+  planExperiment,
+  summarizePoints,
+  type ExperimentSpec,
+  type PlannedPoint,
+  type PointSummary,
+  type RunResult,
+} from '../sim/experiments/experiment';
 import { EXPERIMENT_PRESETS, findExperimentPreset, type ChapterMark } from '../sim/experiments/presets';
 import { percentileRank } from '../sim/experiments/stats';
 import {
+  MAX_GRID_CELLS,
   MAX_RUNS,
   MAX_SEEDS,
   SWEEP_DEFS,
   SWEEP_PARAMS,
   formatSweep,
+  gridProblem,
   parseSeedCount,
   parseSweep,
+  type Sweep,
   type SweepParam,
 } from '../sim/experiments/sweep';
 import { BASE_PARAMS, TEMPLATES, TEMPLATE_IDS, isTemplateId, type ExperimentParams } from '../sim/experiments/templates';
@@ -26,6 +36,7 @@ const FLAGS = [
   { name: 'template', value: true },
   { name: 'preset', value: true },
   { name: 'sweep', value: true },
+  { name: 'sweep2', value: true },
   { name: 'seeds', value: true },
   { name: 'first-seed', value: true },
   { name: 'threads', value: true },
@@ -39,6 +50,9 @@ export const EXPERIMENT_USAGE = `Usage: npm run experiment -- [flags]
   --template NAME     ${TEMPLATE_IDS.join(', ')}
   --sweep P=V,V,...   the parameter to sweep and its values; P is one of ${SWEEP_PARAMS.join(', ')}
                       (ranges for timeout and latency: --sweep timeout=100-200,150-300,300-600)
+  --sweep2 P=V,V,...  a second parameter: every pair of values runs (a grid, rows the first
+                      parameter, columns the second; at most ${MAX_GRID_CELLS} cells), e.g.
+                      --sweep lease=1000,2000,4000 --sweep2 pause=1000,1900,2100,3000
   --seeds N           seeds per point, 1-${MAX_SEEDS} (default 100; at most ${MAX_RUNS} runs in all)
   --first-seed N      seeds run from N (default 1)
   --preset NAME       one of the chapter's experiments: ${EXPERIMENT_PRESETS.map((p) => p.name).join(', ')}
@@ -91,6 +105,17 @@ export function resolveExperiment(argv: readonly string[]): ResolvedExperiment |
     throw new UsageError(
       `Give --sweep, like --sweep ${'timeout=' + SWEEP_DEFS.timeout.example}; the parameters are ${SWEEP_PARAMS.join(', ')}.`,
     );
+  const sweep2Text = str('sweep2');
+  let sweep2 = preset?.spec.sweep2;
+  if (sweep2Text !== undefined) {
+    const parsed = parseSweep(sweep2Text);
+    if (typeof parsed === 'string') throw new UsageError(`--sweep2: ${parsed}`);
+    sweep2 = parsed;
+  }
+  if (sweep2 !== undefined) {
+    const problem = gridProblem(sweep, sweep2);
+    if (problem !== null) throw new UsageError(`--sweep2: ${problem}`);
+  }
   let base: Partial<ExperimentParams> = { ...preset?.spec.base };
   for (const name of FIXED_PARAMS) {
     const text = str(name);
@@ -102,7 +127,8 @@ export function resolveExperiment(argv: readonly string[]): ResolvedExperiment |
     base = SWEEP_DEFS[name as SweepParam].apply({ ...BASE_PARAMS, ...base }, one.values[0]);
   }
   const seedsText = str('seeds');
-  const seeds = parseSeedCount(seedsText ?? String(preset?.spec.seeds ?? 100), sweep.values.length, '--seeds');
+  const cells = sweep.values.length * (sweep2?.values.length ?? 1);
+  const seeds = parseSeedCount(seedsText ?? String(preset?.spec.seeds ?? 100), cells, '--seeds');
   if (typeof seeds === 'string') throw new UsageError(seeds);
   const firstSeedText = str('first-seed');
   const firstSeed =
@@ -112,11 +138,14 @@ export function resolveExperiment(argv: readonly string[]): ResolvedExperiment |
   const csvPath = str('csv') ?? null;
   const jsonPath = str('json') ?? null;
   if (csvPath === '' || jsonPath === '') throw new UsageError(`--${csvPath === '' ? 'csv' : 'json'} needs a file name.`);
-  const spec: ExperimentSpec = { template: templateName, sweep, seeds, firstSeed, base };
+  const spec: ExperimentSpec = { template: templateName, sweep, ...(sweep2 ? { sweep2 } : {}), seeds, firstSeed, base };
   const points = planExperiment(spec);
   if (typeof points === 'string') throw new UsageError(points);
+  // A chapter mark belongs to one point of a one-parameter sweep; in a grid it would name a whole row.
   const mark =
-    preset?.mark && preset.spec.template === templateName && points.some((p) => p.label === preset.mark?.point) ? preset.mark : null;
+    sweep2 === undefined && preset?.mark && preset.spec.template === templateName && points.some((p) => p.label === preset.mark?.point)
+      ? preset.mark
+      : null;
   return { spec, points, threads, csvPath, jsonPath, mark };
 }
 
@@ -128,10 +157,12 @@ export function experimentReport(resolved: ResolvedExperiment, results: readonly
   const template = TEMPLATES[spec.template];
   const lines: string[] = [];
   const timing = wallMs === null ? '' : ` in ${(wallMs / 1000).toFixed(2)} s`;
+  const swept = spec.sweep2 ? `${formatSweep(spec.sweep)} × ${formatSweep(spec.sweep2)}` : formatSweep(spec.sweep);
   lines.push(
-    `${template.title} (${spec.template}), ${formatSweep(spec.sweep)}, ${spec.seeds} seeds per point from seed ${spec.firstSeed}: ${results.length} runs${timing}`,
+    `${template.title} (${spec.template}), ${swept}, ${spec.seeds} seeds per point from seed ${spec.firstSeed}: ${results.length} runs${timing}`,
   );
   const summaries = summarizePoints(spec, points, results);
+  if (spec.sweep2) return lines.concat(gridReport(spec, spec.sweep2, summaries)).join('\n') + '\n';
   for (const m of template.measures) {
     const def = MEASURES[m];
     lines.push(`${def.label} (${def.unit}):`);
@@ -156,6 +187,35 @@ export function experimentReport(resolved: ResolvedExperiment, results: readonly
     }
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * A grid's report: per measure, its median in every cell, rows the first parameter and columns the
+ * second, right-aligned so a column reads down; the headline measure (the template's first) first.
+ */
+function gridReport(spec: ExperimentSpec, second: Sweep, summaries: readonly PointSummary[]): string[] {
+  const cols = second.values.length;
+  const lines: string[] = [];
+  for (const m of TEMPLATES[spec.template].measures) {
+    const def = MEASURES[m];
+    const corner = `${spec.sweep.param} \\ ${second.param}`;
+    const rows = spec.sweep.values.map((_, i) => summaries.slice(i * cols, (i + 1) * cols));
+    const cells = rows.map((row) =>
+      row.map((s) => {
+        const v = s.measures[m];
+        return v.n === 0 ? '-' : v.missing > 0 ? `${fmt(v.p50)}*` : fmt(v.p50);
+      }),
+    );
+    const head = [corner, ...summaries.slice(0, cols).map((s) => s.label2 ?? '')];
+    const first = Math.max(corner.length, ...rows.map((r) => r[0].label.length));
+    const width = Math.max(...head.slice(1).map((h) => h.length), ...cells.flat().map((c) => c.length));
+    const line = (label: string, row: readonly string[]) => `  ${label.padEnd(first)}  ${row.map((t) => t.padStart(width)).join('  ')}`;
+    lines.push(`${def.label} (${def.unit}), median per cell:`);
+    lines.push(line(corner, head.slice(1)));
+    rows.forEach((row, i) => lines.push(line(row[0].label, cells[i])));
+    if (cells.flat().some((c) => c.endsWith('*'))) lines.push('  (* some runs in that cell have no value)');
+  }
+  return lines;
 }
 
 const capital = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);

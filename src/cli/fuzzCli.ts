@@ -1,26 +1,40 @@
 /**
- * `npm run fuzz -- --runs N --seed S [--bug NAME]`: swarm fuzzing with every invariant on.
- * Kept as a function from argv to an exit code, writing through two sinks, so tests call it
- * directly: 0 when every run holds, 1 with a shrunk counterexample, 2 for a bad flag.
+ * `npm run fuzz -- --runs N --seed S [--bug NAME]`: swarm fuzzing with every invariant on, and
+ * `npm run fuzz -- --self-check`: every switchable bug's calibration. Kept as a function from argv
+ * to an exit code, writing through two sinks, so tests call it directly: 0 when every run holds
+ * (or every bug is found), 1 with a shrunk counterexample (or a bug not found), 2 for a bad flag.
  */
 import { encodeLink } from '../share/link';
 import { BUG_NAMES, PAXOS_BUG_NAMES, PROTOCOL_NAMES, featuresOf, type BugName, type SimConfig } from '../sim/model/config';
 import { paxosBugsOf, type PaxosBugName } from '../sim/model/features';
 import { PAXOS_FUZZ_MS, paxosFuzz } from '../sim/check/fuzz/paxos';
-import { FEATURE_NAMES, canonicalFeatures, isFeatureName, type FeatureName } from '../sim/model/features';
-import { FUZZ_DURATION_MS, fuzz, type Counterexample, type FeatureChoice, type FuzzResult } from '../sim/check/fuzz';
+import {
+  BUGS,
+  FEATURE_NAMES,
+  SOMETIMES,
+  SOMETIMES_FEATURE,
+  canonicalFeatures,
+  findWithinRuns,
+  isFeatureName,
+  type FeatureName,
+} from '../sim/model/features';
+import { FUZZ_DURATION_MS, fuzz, replay, type Counterexample, type FeatureChoice, type FuzzResult } from '../sim/check/fuzz';
+import { MESSAGES_PER_SECOND_BOUND } from '../sim/check/invariants';
 import { seedFromText, type Seed } from '../sim/model/prng';
 import { formatSchedule, type Action } from '../sim/model/schedule';
 import { UsageError, parseFlags, wholeNumber } from './args';
 import { header } from './simCli';
 
 export const FUZZ_USAGE = `Usage: npm run fuzz -- --runs N --seed S [--bug NAME] [--features LIST]
+       npm run fuzz -- --self-check [--seed S]
   --runs N       how many runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (1-1000000, default 200)
   --seed S       fuzz seed, any non-negative integer (default 1); run i draws from (S << 32) + i
   --bug NAME     switch on one bug: ${BUG_NAMES.join(', ')}
   --features L   protocol features in every run: swarm (each drawn on or off per run, the default),
                  none, all, or a list of ${FEATURE_NAMES.join(', ')}
   --no-shrink    print the counterexample as found, without shrinking it
+  --self-check   fuzz with each switchable bug in turn: each must be found, with a schedule that
+                 replays it, within the runs its manifest states (a weakened checker shows here)
   --protocol P   ${PROTOCOL_NAMES.join(', ')} (default raft); a Paxos run lasts ${PAXOS_FUZZ_MS.paxos / 1000} s (multi-paxos ${PAXOS_FUZZ_MS['multi-paxos'] / 1000} s)
                  and --bug names a Paxos bug: ${PAXOS_BUG_NAMES.join(', ')}`;
 
@@ -30,6 +44,7 @@ const FLAGS = [
   { name: 'bug', value: true },
   { name: 'features', value: true },
   { name: 'no-shrink', value: false },
+  { name: 'self-check', value: false },
   { name: 'protocol', value: true },
   { name: 'help', value: false },
 ] as const;
@@ -51,6 +66,7 @@ export interface FuzzArgs {
   readonly bugs: readonly BugName[];
   readonly features: FeatureChoice;
   readonly shrink: boolean;
+  readonly selfCheck: boolean;
 }
 
 /** `--protocol paxos|multi-paxos`: the Paxos swarm's arguments (fuzz/paxos.ts). */
@@ -64,6 +80,10 @@ interface PaxosFuzzArgs {
 
 function parsePaxosFuzzArgs(flags: Map<string, string | true>, protocol: 'paxos' | 'multi-paxos'): PaxosFuzzArgs {
   if (flags.has('features')) throw new UsageError(`--features are Raft's; a ${protocol} run has none.`);
+  if (flags.has('self-check'))
+    throw new UsageError(
+      `--self-check calibrates Raft's bugs; for ${protocol} run --protocol ${protocol} --bug NAME with each of its bugs.`,
+    );
   const runsText = flags.get('runs');
   const runs = typeof runsText === 'string' ? wholeNumber(runsText, 'runs', 1, 1_000_000) : 200;
   const seedText = flags.get('seed');
@@ -123,6 +143,11 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
   const flags = parseFlags(argv, FLAGS);
   if (flags.has('help')) return 'help';
   if (flags.has('protocol')) throw new UsageError('--protocol is read by runFuzzCli.');
+  const clash = (['runs', 'bug', 'features', 'no-shrink'] as const).find((f) => flags.has(f));
+  if (flags.has('self-check') && clash !== undefined)
+    throw new UsageError(
+      `--self-check runs every bug with the runs and features its calibration states; it takes no --${clash} (only --seed).`,
+    );
   const runsText = flags.get('runs');
   const runs = typeof runsText === 'string' ? wholeNumber(runsText, 'runs', 1, 1_000_000) : 200;
   const seedText = flags.get('seed');
@@ -147,6 +172,7 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
     bugs,
     features: typeof featuresText === 'string' ? featureChoice(featuresText) : 'swarm',
     shrink: !flags.has('no-shrink'),
+    selfCheck: flags.has('self-check'),
   };
 }
 
@@ -235,8 +261,17 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
     io.out(FUZZ_USAGE);
     return 0;
   }
+  if (args.selfCheck) return selfCheck(args.seed, io);
   const started = io.clock();
-  const gen = fuzz({ seed: args.seed, runs: args.runs, bugs: args.bugs, features: args.features, shrink: args.shrink });
+  const long = longRunProgress(args.runs, io);
+  const gen = fuzz({
+    seed: args.seed,
+    runs: args.runs,
+    bugs: args.bugs,
+    features: args.features,
+    shrink: args.shrink,
+    onRunProgress: long,
+  });
   const tenth = Math.max(1, Math.floor(args.runs / 10));
   let result: FuzzResult;
   let lastShown = -1;
@@ -268,6 +303,7 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
   const cx = result.counterexample;
   if (cx !== null) {
     for (const line of counterexampleLines(cx, args)) io.out(line);
+    for (const line of sometimesLines(result)) io.out(line);
     return 1;
   }
   io.out(
@@ -284,5 +320,102 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
       `findings (not failures): in ${result.historyFindings} runs a store's history was not linearizable under strict mutual exclusion (or the unfenced store's under fencing order, or a lease read's under the register model)`,
     );
   }
+  io.out(
+    `bound: the busiest simulated second of any run sent ${result.busiestSecond.toLocaleString('en-US')} messages (a run is stopped as a counterexample above ${MESSAGES_PER_SECOND_BOUND.toLocaleString('en-US')})`,
+  );
+  for (const line of sometimesLines(result)) io.out(line);
   return 0;
+}
+
+/**
+ * The long-run progress line: a run that has taken over 2 s of wall time says where it is (its
+ * simulated time and the messages in flight), in place on a terminal, else every 5 s.
+ */
+function longRunProgress(runs: number, io: FuzzCliIo): (run: number, nowMs: number, inflight: number) => void {
+  let current = -1;
+  let startedAt = 0;
+  let shownAt = 0;
+  return (run, nowMs, inflight) => {
+    const now = io.clock();
+    if (run !== current) {
+      current = run;
+      startedAt = now;
+      shownAt = now;
+      return;
+    }
+    if (now - startedAt < 2000 || now - shownAt < (io.tty ? 500 : 5000)) return;
+    shownAt = now;
+    io.progress(
+      `fuzz: run ${run + 1}/${runs} is long: ${Math.round((now - startedAt) / 1000)} s so far, at ${nowMs} simulated ms, ${inflight.toLocaleString('en-US')} messages in flight`,
+      io.tty,
+    );
+  };
+}
+
+/** The reachability report: how many runs reached each situation, and those no run reached. */
+export function sometimesLines(result: FuzzResult): string[] {
+  const width = String(result.runsDone).length;
+  const lines = [`sometimes: of ${result.runsDone} runs, how many reached each situation:`];
+  const never: string[] = [];
+  const outOfReach: string[] = [];
+  for (const s of SOMETIMES) {
+    const n = result.reached.get(s.id) ?? 0;
+    const feature = SOMETIMES_FEATURE[s.id];
+    const featureRuns = feature === undefined ? result.runsDone : (result.featureRuns.get(feature) ?? 0);
+    lines.push(`  ${String(n).padStart(width)}  ${s.title}${feature !== undefined ? ` (${feature}, on in ${featureRuns} runs)` : ''}`);
+    if (n > 0) continue;
+    if (featureRuns === 0) outOfReach.push(`${s.title} (${feature} was on in no run)`);
+    else never.push(s.title);
+  }
+  if (never.length === 0 && outOfReach.length === 0) lines.push('every situation was reached in at least one run');
+  if (never.length > 0) lines.push(`NEVER REACHED (${never.length}): ${never.join('; ')}`);
+  if (outOfReach.length > 0) lines.push(`out of reach in these runs: ${outOfReach.join('; ')}`);
+  return lines;
+}
+
+/**
+ * Every switchable bug's calibration (`--self-check`): fuzz with the bug alone (its feature on,
+ * the rest drawn) until a violation, which must be one of the checks its manifest names
+ * (`caughtBy`) and replay from its schedule to the same invariant, within the runs the manifest
+ * states. One line per bug; 1 if any is not found so.
+ */
+function selfCheck(seed: FuzzArgs['seed'], io: FuzzCliIo): number {
+  const started = io.clock();
+  io.out(
+    `self-check: each switchable bug must be found, with a schedule that replays it, within its stated runs (fuzz seed ${String(seed)})`,
+  );
+  let missed = 0;
+  const width = Math.max(...BUGS.map((b) => b.name.length));
+  for (const bug of BUGS) {
+    const runs = findWithinRuns(bug);
+    const result = fuzz({ seed, runs, bugs: [bug.name], shrink: false });
+    let step = result.next();
+    while (!step.done) step = result.next();
+    const cx = step.value.counterexample;
+    const name = bug.name.padEnd(width);
+    if (cx === null) {
+      missed++;
+      io.out(`  ${name}  NOT FOUND within ${runs} runs`);
+      continue;
+    }
+    if (!(bug.caughtBy as readonly string[]).includes(cx.violation.invariant)) {
+      missed++;
+      io.out(`  ${name}  found at run ${cx.run}, but by ${cx.violation.title}, NOT BY ITS OWN CHECK (${bug.caughtBy.join(' or ')})`);
+      continue;
+    }
+    const again = replay(cx.config, cx.schedule, cx.untilMs);
+    if (again === null || again.invariant !== cx.violation.invariant) {
+      missed++;
+      io.out(`  ${name}  found at run ${cx.run} (${cx.violation.title}), but its schedule does NOT REPLAY it`);
+      continue;
+    }
+    io.out(`  ${name}  found at run ${cx.run} of ${runs} (${cx.violation.title}), replayed`);
+  }
+  const seconds = ((io.clock() - started) / 1000).toFixed(1);
+  io.out(
+    missed === 0
+      ? `self-check: all ${BUGS.length} bugs found and replayed in ${seconds} s`
+      : `self-check: ${missed} of ${BUGS.length} bugs NOT FOUND or not replayed (${seconds} s): a checker, a story or a draw has weakened`,
+  );
+  return missed === 0 ? 0 : 1;
 }

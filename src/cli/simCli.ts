@@ -26,13 +26,14 @@ import { decodeLink } from '../share/link';
 import { FEATURE_NAMES } from '../sim/model/features';
 import { PRESETS, findPreset } from '../sim/run/presets';
 import { historyJson } from '../sim/model/history';
-import { history as sayHistory } from '../sim/model/describe';
+import { history as sayHistory, invariant as sayInvariant } from '../sim/model/describe';
 import { checkHistory, violatedVerdicts } from '../sim/check/linearizability/check';
 import { detailJson, interleavedLines, lockSummaryLines, runReport, summaryLines } from '../sim/view/report';
 import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim/model/schedule';
 import { attachInvariants } from '../sim/check/invariants';
 import { Simulation } from '../sim/run/simulation';
 import { runTraceJson } from '../sim/view/traceJson';
+import type { RunStop } from '../sim/view/traceTypes';
 import { UsageError, parseFlags, wholeNumber } from './args';
 
 export interface CliResult {
@@ -245,6 +246,7 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   // Every invariant is checked after every simulated millisecond, here as in tests and the page.
   const checker = run.check ? attachInvariants(sim) : null;
   const started = clock();
+  let stop: RunStop | null = null;
   try {
     sim.replaceFutureActions(run.schedule);
     sim.applyDue();
@@ -253,6 +255,8 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     // An exception inside the engine is a finding like any violation: report it, do not crash.
     if (checker === null) throw error;
     checker.recordCrash(error);
+    // The report ends here; so does the trace, which says so (it replays without the checker).
+    stop = { atMs: sim.nowMs, reason: sayInvariant.engineThrew(sayInvariant.thrown(error)) };
   }
   const wallMs = clock() - started;
   const simMsPerSec = wallMs > 0 ? Math.round((run.untilMs / wallMs) * 1000) : null;
@@ -292,7 +296,7 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
       invariants,
       stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec },
     };
-    return { code: broken ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run) };
+    return { code: broken ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run, stop) };
   }
   const eventLines = run.verbose ? interleavedLines(sim.cluster.events, sim.cluster.details) : sim.cluster.events.map((e) => e.line);
   const lines = [header(run.config), ...eventLines, ...summaryLines(sim.cluster)];
@@ -310,16 +314,16 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
       );
     }
   }
-  return { code: broken ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run) };
+  return { code: broken ? 1 : 0, stdout: lines.join('\n') + '\n', stderr: '', ...traceFiles(run, stop) };
 }
 
 /** Per model, the search may take this long before it answers "unknown". */
 export const CHECK_TIME_LIMIT_MS = 2000;
 
 /** `--trace FILE`: the run's trace, made by the same function the page's Export uses. */
-function traceFiles(run: ResolvedRun): Pick<CliResult, 'files'> {
+function traceFiles(run: ResolvedRun, stop: RunStop | null): Pick<CliResult, 'files'> {
   if (run.tracePath === null) return {};
-  return { files: [{ path: run.tracePath, text: runTraceJson(run.config, run.schedule, run.untilMs, run.submitEveryMs) }] };
+  return { files: [{ path: run.tracePath, text: runTraceJson(run.config, run.schedule, run.untilMs, run.submitEveryMs, stop) }] };
 }
 
 /** A run that shows a violation exits 1, so a replayed counterexample fails where it is run. */

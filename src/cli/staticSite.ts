@@ -33,10 +33,10 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Runs `vite build` into `outDir`; throws with vite's output when it fails. */
-export function buildSite(outDir: string): void {
+/** Runs `vite build` into `outDir` (with `extraArgs`, e.g. `--manifest`); throws with vite's output when it fails. */
+export function buildSite(outDir: string, extraArgs: readonly string[] = []): void {
   const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+  const result = spawnSync(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn', ...extraArgs], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, NODE_ENV: 'production' },

@@ -4,6 +4,7 @@
  * nothing, or else the one that overlaps least. Pure and deterministic (view units), so places
  * never jump about while a run plays.
  */
+import { polygonContains, polygonHull } from 'd3';
 import { majorityOf } from '../sim/raft/quorum';
 import { VIEW_H, VIEW_W, type Box, type DiagramLayout, type NodeLabelPlace, type Point } from './geometry';
 
@@ -134,6 +135,8 @@ export function placeBlock(
   glyphs: readonly Point[],
   reach: number,
   labels: readonly Box[] = [],
+  /** More cost for a box (a group's label inside another group's region). */
+  extra: (b: Box) => number = () => 0,
 ): { at: Point; box: Box; cost: number } {
   const frame = frameBox();
   const boxAt = (p: Point): Box => ({ x0: p.x - w / 2, x1: p.x + w / 2, y0: p.y - h / 2, y1: p.y + h / 2 });
@@ -142,7 +145,8 @@ export function placeBlock(
     glyphs.filter((g) => touchesCircle(b, g, reach)).length * 4 * h * h +
     boxes.reduce((sum, o) => sum + overlapArea(b, o), 0) +
     20 * labels.reduce((sum, o) => sum + overlapArea(b, o), 0) +
-    4 * outsideArea(b, frame);
+    4 * outsideArea(b, frame) +
+    extra(b);
   let best = { at: centres[0], box: boxAt(centres[0]), cost: Infinity };
   for (const at of centres) {
     const box = boxAt(at);
@@ -185,17 +189,22 @@ export interface GroupLabel {
 /**
  * Each partition group's label, where it covers nothing: above or below its nodes, or inside
  * the ring towards its middle, where only messages pass; later groups keep clear of earlier
- * groups' labels.
+ * groups' labels. `font` is the labels' size (presenter mode draws them bigger).
  */
-export function placeGroupLabels(layout: DiagramLayout, groups: readonly (readonly string[])[], nodeIds: readonly string[]): GroupLabel[] {
+export function placeGroupLabels(
+  layout: DiagramLayout,
+  groups: readonly (readonly string[])[],
+  nodeIds: readonly string[],
+  font: number = GROUP_FONT,
+): GroupLabel[] {
   const { boxes, glyphs, glyphReach } = layout.keepClear;
-  const line = GROUP_FONT * 1.2;
+  const line = font * 1.2;
   const pad = layout.nodeRadius * 1.1 + 14;
   const centre = { x: VIEW_W / 2, y: VIEW_H / 2 };
   const blocks = groups.map((g) => {
     const members = g.filter((id) => nodeIds.includes(id)).length;
     const lines = groupLabelLines(members, nodeIds.length);
-    const w = Math.max(...lines.map(boldTextEm)) * GROUP_FONT + 6;
+    const w = Math.max(...lines.map(boldTextEm)) * font + 6;
     const h = lines.length * line + 6;
     const points = g.map((id) => layout.nodes[id] ?? layout.clients[id]).filter((p): p is Point => p !== undefined);
     const mid =
@@ -221,9 +230,41 @@ export function placeGroupLabels(layout: DiagramLayout, groups: readonly (readon
       toward(0.85),
       ...between,
       ...stack,
+      // Then anywhere clear, nearest the group first: a label outside its group's region but
+      // clear of the others' reads as its own, one inside another region never does.
+      ...grid().sort((a, b) => nearest(points, a) - nearest(points, b)),
     ];
     return { lines, w, h, candidates };
   });
+  // A group's label belongs to its own region: a point of its box inside another group's hull
+  // (the shaded region drawn around that group's glyphs) reads as that group's.
+  const hulls = groups.map((g) => {
+    const pts: [number, number][] = [];
+    for (const id of g) {
+      const c = layout.nodes[id] ?? layout.clients[id];
+      if (!c) continue;
+      for (let i = 0; i < 16; i++) {
+        const a = (Math.PI * 2 * i) / 16;
+        pts.push([c.x + (layout.nodeRadius + 30) * Math.cos(a), c.y + (layout.nodeRadius + 30) * Math.sin(a)]);
+      }
+    }
+    return pts.length >= 3 ? polygonHull(pts) : null;
+  });
+  const foreign = (i: number, h: number) => (b: Box) => {
+    const probes: [number, number][] = [
+      [b.x0, b.y0],
+      [b.x1, b.y0],
+      [b.x0, b.y1],
+      [b.x1, b.y1],
+      [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2],
+    ];
+    let inside = 0;
+    hulls.forEach((hull, j) => {
+      if (j === i || hull === null) return;
+      for (const p of probes) if (polygonContains(hull, p)) inside++;
+    });
+    return inside * 4 * h * h;
+  };
   // Greedy in every order of the groups (there are at most a few), keeping the order that
   // covers least; the written order wins ties, so the result never depends on anything else.
   let best: { labels: GroupLabel[]; cost: number } | null = null;
@@ -233,7 +274,7 @@ export function placeGroupLabels(layout: DiagramLayout, groups: readonly (readon
     let cost = 0;
     for (const i of order) {
       const b = blocks[i];
-      const spot = placeBlock(b.candidates, b.w, b.h, boxes, glyphs, glyphReach, placed);
+      const spot = placeBlock(b.candidates, b.w, b.h, boxes, glyphs, glyphReach, placed, foreign(i, b.h));
       placed.push(spot.box);
       cost += spot.cost;
       labels[i] = { lines: b.lines, at: spot.at, box: spot.box, line };
@@ -242,6 +283,20 @@ export function placeGroupLabels(layout: DiagramLayout, groups: readonly (readon
     if (cost === 0) break;
   }
   return best?.labels ?? [];
+}
+
+/** Centres every 20 view units across the diagram (the fallback spots for a block of text). */
+function grid(): Point[] {
+  const out: Point[] = [];
+  for (let y = 20; y < VIEW_H; y += 20) for (let x = 20; x < VIEW_W; x += 20) out.push({ x, y });
+  return out;
+}
+
+/** The squared distance from `p` to the nearest of `points` (0 when there are none). */
+function nearest(points: readonly Point[], p: Point): number {
+  let d = Infinity;
+  for (const q of points) d = Math.min(d, (q.x - p.x) ** 2 + (q.y - p.y) ** 2);
+  return points.length === 0 ? 0 : d;
 }
 
 /** Every order of 0..n-1, the identity first (only the first 24 for more than four groups). */

@@ -3,12 +3,27 @@
  * clients in a column on the left, the two stores on the right, so client↔node and
  * client↔store messages have paths of their own.
  */
-import { scalePoint } from 'd3';
 import { VIEW_W, type Box, type DiagramLayout, type Point } from './geometry';
 import { placeSideLabels } from './labelPlacement';
 
 export { VIEW_H, VIEW_W } from './geometry';
 export type { Box, DiagramLayout, KeepClear, NodeLabelPlace, Point } from './geometry';
+
+/**
+ * d3's scalePoint().domain(ids).range([from, to]).padding(0.5), with the same arithmetic in the
+ * same order (so the same positions to the last bit). Written out because d3-scale comes as one
+ * module: importing it here put its linear scales, and with them d3's colour interpolation, into
+ * the page's first chunk, though only the space-time view and the plots (loaded later) use them.
+ */
+function pointScale(ids: readonly string[], from: number, to: number): (id: string) => number | undefined {
+  const n = ids.length;
+  const step = (to - from) / Math.max(1, n - 1 + 0.5 * 2);
+  const start = from + (to - from - step * (n - 1)) * 0.5;
+  return (id) => {
+    const i = ids.indexOf(id);
+    return i < 0 ? undefined : start + step * i;
+  };
+}
 
 export const RING = { cx: 470, cy: 292, r: 204 } as const;
 export const CLIENT_X = 66;
@@ -79,7 +94,7 @@ export function diagramLayout(
     const angle = n === 1 ? Math.PI / 2 : -Math.PI / 2 + (2 * Math.PI * i) / n;
     nodes[id] = n === 1 ? { x: ring.cx, y: ring.cy } : { x: ring.cx + ring.r * Math.cos(angle), y: ring.cy + ring.r * Math.sin(angle) };
   });
-  const clientY = scalePoint<string>().domain(clientIds).range([130, 460]).padding(0.5);
+  const clientY = pointScale(clientIds, 130, 460);
   const clients: Record<string, Point> = {};
   for (const id of clientIds) clients[id] = { x: CLIENT_X, y: clientIds.length === 1 ? ring.cy : (clientY(id) as number) };
   const stores: Record<string, Point> = hasStores ? { fenced: { x: STORE_X, y: 200 }, unfenced: { x: STORE_X, y: 390 } } : {};

@@ -13,11 +13,15 @@ const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` 
 /** One row per run, sorted by point then seed; measures in the template's order; empty where a run has no value. */
 export function resultsCsv(spec: ExperimentSpec, points: readonly PlannedPoint[], results: readonly RunResult[]): string {
   const measures = TEMPLATES[spec.template].measures;
-  const header = ['template', 'parameter', 'value', 'seed', ...measures.map((m) => `${m} (${MEASURES[m].unit})`), 'link'];
+  // A grid adds the second parameter's two columns after the first's; a one-parameter file is unchanged.
+  const second = spec.sweep2;
+  const gridHeader = second ? ['parameter 2', 'value 2'] : [];
+  const header = ['template', 'parameter', 'value', ...gridHeader, 'seed', ...measures.map((m) => `${m} (${MEASURES[m].unit})`), 'link'];
   const rows = sortResults(results).map((r) => [
     spec.template,
     spec.sweep.param,
     points[r.point].label,
+    ...(second ? [second.param, points[r.point].label2 ?? ''] : []),
     String(r.seed),
     ...measures.map((m) => {
       const v = r.values[m];
@@ -37,6 +41,7 @@ export function resultsJson(spec: ExperimentSpec, points: readonly PlannedPoint[
         version: 1,
         template: spec.template,
         sweep: formatSweep(spec.sweep),
+        ...(spec.sweep2 ? { sweep2: formatSweep(spec.sweep2) } : {}),
         seeds: spec.seeds,
         firstSeed: spec.firstSeed,
         base: spec.base ?? {},

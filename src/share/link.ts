@@ -7,7 +7,7 @@
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { DEFAULT_CONFIG, configFromFields, featuresOf, type SimConfig } from '../sim/model/config';
 import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/model/schedule';
-import { TOURS, findTour } from '../sim/teach/tours/tours';
+import { TOUR_CATALOG, catalogTour } from '../sim/teach/tours/catalog';
 // The page's own limits: a link that decodes can always be replayed.
 import { MAX_SEEK_MS, MAX_SPEED, MIN_SPEED, scheduleCapProblem } from '../sim/model/limits';
 
@@ -227,10 +227,11 @@ function decode(input: string, pageCap: boolean): Decoded {
 /** The link's tour and beat (beat 1 when only the tour is given), or one sentence. */
 function tourPlace(name: string | null, beatText: string | null): TourPlace | null | string {
   if (name === null) return beatText === null ? null : `This link has a beat but no tour; write it like "&tour=fencing&beat=3".`;
-  const tour = findTour(name);
-  if (tour === null) return `This link's tour "${name.slice(0, 30)}" is not one of the tours: ${TOURS.map((t) => t.name).join(', ')}.`;
+  const tour = catalogTour(name);
+  if (tour === null)
+    return `This link's tour "${name.slice(0, 30)}" is not one of the tours: ${TOUR_CATALOG.map((t) => t.name).join(', ')}.`;
   if (beatText === null) return { name, beat: 1 };
-  const count = tour.beats.length;
+  const count = tour.beats;
   if (!/^\d{1,3}$/.test(beatText) || Number(beatText) < 1 || Number(beatText) > count) {
     return `This link's beat "${beatText.slice(0, 14)}" must be a whole number from 1 to ${count} (the tour "${name}" has ${count} beats).`;
   }

@@ -1,41 +1,36 @@
 /** The page: controls on top, the diagram on the left, panels and the event log on the right (on a phone: diagram first, panels as a sheet below). */
 import { memo, useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
-import { ClientsPanel } from './panels/ClientsPanel';
 import { EventLogPanel } from './panels/EventLogPanel';
-import { LockTablePanel } from './panels/LockTablePanel';
 import { LogsPanel } from './panels/LogsPanel';
-import { NodeContextPanel } from './panels/NodeContextPanel';
-import { StoresPanel } from './panels/StoresPanel';
-import { HistoryPanel } from './panels/HistoryPanel';
 import { WhyNoLeaderButton, WhyPanel } from './panels/WhyPanel';
-import { BugsMenu, InvariantBadge, InvariantsPanel } from './panels/InvariantsPanel';
-import { PseudocodePanel } from './panels/PseudocodePanel';
-import { ScheduleEditor } from './controls/ScheduleEditor';
+import { BugsMenu, InvariantBadge } from './panels/RunChecks';
 import { Scrubber } from './controls/Scrubber';
 import { ShareControls } from './controls/ShareControls';
 import { ExportMenu } from './controls/ExportMenu';
 import { NetworkControls, SelectionNote } from './controls/NetworkControls';
 import { PlaybackControls } from './controls/PlaybackControls';
 import { PresetBlurb, PresetPicker } from './controls/PresetPicker';
-import { RunSettings } from './controls/RunSettings';
 import { TourBar } from './controls/TourBar';
+import { ToursMenu } from './controls/ToursMenu';
 import { Status } from './controls/Status';
 import { ViewSwitch } from './controls/ViewSwitch';
-import { ConnectedSpaceTime } from './spacetime/ConnectedSpaceTime';
 import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
 import { selectConfig, selectError, selectMainView, selectNodeIds, selectSideTab, selectTour } from './store/selectors';
 import { featuresOf } from '../sim/model/config';
+import { runFromQuery } from './runs';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
 // Presenter mode and the embed frame (src/ui/present).
 import { EmbedView } from './present/EmbedView';
-import { PresenterButton, PresenterView } from './present/PresenterView';
+import { PresenterButton } from './present/PresenterButton';
 import { DiagramTextContext } from './present/diagramText';
 import { usePresenterKeys } from './present/presenterKeys';
-// The Experiments view (src/ui/experiments).
-import { ExperimentsButton, ExperimentsView, useExperimentsOpen } from './experiments/ExperimentsView';
+// The Experiments view (src/ui/experiments): its button here, the view on demand.
+import { ExperimentsButton, useExperimentsOpen } from './experiments/open';
+import { OnDemand } from './lazyView';
+import { experimentsView, LATER_TABS, preloadLaterTabs, presenterView, spaceTime } from './lazyViews';
 
 const TAB_TITLES: Record<SideTab, string> = {
   clients: 'Clients',
@@ -65,6 +60,48 @@ const ErrorBanner = memo(function ErrorBanner() {
 });
 
 /**
+ * A link that could not be opened stays on screen with its text and what was wrong, above the
+ * default run (paused), so a student can see the mistake, mend the text and open it again.
+ */
+const BadLinkBanner = memo(function BadLinkBanner() {
+  const bad = useLab((s) => s.badLink);
+  const store = useLabStore();
+  const [text, setText] = useState(bad?.query ?? '');
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => setText(bad?.query ?? ''), [bad?.query]);
+  if (!bad) return null;
+  const open = () => {
+    const query = text.trim().replace(/^.*?\?/, '');
+    const decoded = runFromQuery(query);
+    if (typeof decoded === 'string') {
+      setProblem(decoded);
+      return;
+    }
+    location.assign(`${location.pathname}?${query}`);
+  };
+  return (
+    <section className="bad-link" role="alert" aria-label="The link could not be opened" data-testid="bad-link">
+      <p>
+        <strong>This link could not be opened.</strong> <span data-testid="bad-link-error">{problem ?? bad.error}</span> Below is the
+        default run, paused.
+      </p>
+      <div className="bad-link-edit">
+        <label>
+          <span>The link’s text</span>
+          <input type="text" spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} data-testid="bad-link-text" />
+        </label>
+        <button type="button" className="primary" onClick={open}>
+          Open this link
+        </button>
+        <button type="button" onClick={() => store.getState().setBadLink(null)}>
+          Dismiss
+        </button>
+      </div>
+    </section>
+  );
+});
+
+/**
  * The run bar: what runs and how it is drawn on the left, its health (and the bugs planted in it)
  * on the right, the preset's blurb between. While a tour is open its narration (the bar below)
  * is the story, so the blurb gives way and the bar folds to one row: the ring keeps the height.
@@ -77,12 +114,13 @@ const RunBar = memo(function RunBar() {
         <PresetPicker />
         <div className="view-row">
           <ViewSwitch />
-          <ExperimentsButton />
+          <ExperimentsButton onPointerEnter={experimentsView.preload} />
         </div>
       </div>
       {!touring && <PresetBlurb />}
       <div className="subbar-right">
-        {/* While touring, the status line sits in the tour's title line instead. */}
+        {/* While touring the narration says what the run is doing and the ring shows it: the run bar
+            keeps one row, so the ring keeps its height (the status comes back with Exit tour). */}
         {!touring && <Status />}
         <div className="subbar-checks">
           <BugsMenu />
@@ -96,6 +134,7 @@ const RunBar = memo(function RunBar() {
 const SideTabs = memo(function SideTabs() {
   const tab = useLab(selectSideTab);
   const store = useLabStore();
+  const later = LATER_TABS[tab];
   const onKeyDown = (e: KeyboardEvent) => {
     const i = SIDE_TABS.indexOf(tab);
     const next =
@@ -111,7 +150,14 @@ const SideTabs = memo(function SideTabs() {
   };
   return (
     <div className="side-tabs">
-      <div role="tablist" aria-label="Panels" className="tablist" onKeyDown={onKeyDown}>
+      <div
+        role="tablist"
+        aria-label="Panels"
+        className="tablist"
+        onKeyDown={onKeyDown}
+        onPointerEnter={preloadLaterTabs}
+        onFocus={preloadLaterTabs}
+      >
         {SIDE_TABS.map((t) => (
           <button
             key={t}
@@ -129,16 +175,12 @@ const SideTabs = memo(function SideTabs() {
       </div>
       {/* Keyed by tab: each tab opens at its top, not where the last one was scrolled to. */}
       <div key={tab} role="tabpanel" tabIndex={0} id={`tabpanel-${tab}`} aria-labelledby={`tab-${tab}`} className="tabpanel">
-        {tab === 'clients' && <ClientsPanel />}
-        {tab === 'stores' && <StoresPanel />}
-        {tab === 'history' && <HistoryPanel />}
         {tab === 'logs' && <LogsPanel />}
-        {tab === 'locks' && <LockTablePanel />}
-        {tab === 'node' && <NodeContextPanel />}
-        {tab === 'code' && <PseudocodePanel />}
-        {tab === 'invariants' && <InvariantsPanel />}
-        {tab === 'schedule' && <ScheduleEditor />}
-        {tab === 'settings' && <RunSettings />}
+        {later && (
+          <OnDemand what={`the ${TAB_TITLES[tab]} tab`} retry={later.retry}>
+            <later.View />
+          </OnDemand>
+        )}
       </div>
     </div>
   );
@@ -192,9 +234,13 @@ const DiagramPane = memo(function DiagramPane() {
             {view === 'ring' && <Legend features={features} protocol={protocol} />}
           </div>
         )}
-        {view !== 'ring' && <ConnectedSpaceTime />}
+        {view !== 'ring' && (
+          <OnDemand what="the space-time view" retry={spaceTime.retry} className="spacetime-pending">
+            <spaceTime.View />
+          </OnDemand>
+        )}
       </div>
-      <WhyPanel />
+      <WhyPanel place="diagram" />
     </section>
   );
 });
@@ -208,6 +254,8 @@ function TopBar() {
   return (
     <header className={more ? 'topbar more-open' : 'topbar'}>
       <h1 className="brand">Lockstep</h1>
+      {/* Every tour one click away, on a phone too (the run bar is below the ring there). */}
+      <ToursMenu />
       <PlaybackControls />
       <button type="button" className="more-toggle" aria-expanded={more} aria-controls="topbar-more" onClick={() => setMore(!more)}>
         More <span aria-hidden="true">{more ? '▴' : '▾'}</span>
@@ -226,6 +274,7 @@ export function App() {
   const pageMode = useLab((s) => s.pageMode);
   const presenting = useLab((s) => s.presenting);
   const experiments = useExperimentsOpen();
+  const touring = useLab((s) => selectTour(s) !== null);
   // With the Experiments view over the run, Space and the arrows belong to its form, not the hidden run.
   const runKeys = presenting || !experiments;
   useKeyboardShortcuts(bridge, runKeys);
@@ -242,36 +291,50 @@ export function App() {
   if (pageMode === 'embed') return <EmbedView />;
   if (presenting) {
     return (
-      <PresenterView
-        panels={
-          <aside className="side" aria-label="Panels">
-            <SideTabs />
-            <EventLogPanel />
-          </aside>
-        }
-      />
+      <OnDemand
+        what="presenter mode"
+        retry={presenterView.retry}
+        className="presenter-pending"
+        close={() => bridge.store.getState().setPresent({ presenting: false })}
+      >
+        <presenterView.View
+          panels={
+            <aside className="side" aria-label="Panels">
+              <SideTabs />
+              <EventLogPanel />
+            </aside>
+          }
+        />
+      </OnDemand>
     );
   }
   if (experiments) {
     return (
       <div className="app app-experiments">
-        <ExperimentsView />
+        <OnDemand what="the Experiments view" retry={experimentsView.retry} className="experiments-pending">
+          <experimentsView.View />
+        </OnDemand>
       </div>
     );
   }
   return (
-    <div className="app">
+    <div className={touring ? 'app touring' : 'app'}>
       <TopBar />
       {/* A landmark of its own, so the scenario picker, its blurb and the status are not loose on the page. */}
       <RunBar />
-      <ErrorBanner />
-      <TourBar />
+      {/* One row of the page's grid for whatever speaks to the person: an error, a bad link, the tour. */}
+      <div className="notices">
+        <ErrorBanner />
+        <BadLinkBanner />
+        <TourBar />
+      </div>
       <Scrubber />
       <main className="stage">
         <DiagramPane />
         <aside className="side">
           <SideTabs />
           <EventLogPanel />
+          <WhyPanel place="side" />
         </aside>
       </main>
     </div>

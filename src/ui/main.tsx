@@ -5,18 +5,18 @@ import type { HostEndpoint } from '../worker/protocol';
 import { App } from './App';
 import { HostBridge } from './bridge/hostBridge';
 import { LabProvider } from './labContext';
-import { defaultRun, runFromQuery } from './runs';
+import { defaultRun, nearestSpeedChoice, runFromQuery, VISITED_KEY } from './runs';
 import { createLabStore } from './store/labStore';
 import { tabForPreset } from './tabs';
 import { startUrlSync } from './urlSync';
 import { openTourBeat } from './tour';
 import { startViewSync } from './viewSync';
 import { registerRunExports } from './export/runActions';
-import { PresenterConsole } from './present/PresenterConsole';
+import { lazyView, OnDemand } from './lazyView';
 import { openPresentLink } from './present/channel';
 import { startPlaybackAssist } from './present/playbackAssist';
 import { startProjector } from './present/projector';
-import { bootExperiments } from './experiments/bootExperiments';
+import { openExperimentsFromHash } from './experiments/open';
 import './styles.css';
 
 const fromLink = runFromQuery(location.search);
@@ -26,35 +26,66 @@ else bootLab();
 
 function bootConsole(): void {
   document.title = 'Lockstep presenter console';
+  // A page of its own, with nothing of the lab's: its code loads on demand too.
+  const presenterConsole = lazyView(() => import('./present/PresenterConsole').then((m) => m.PresenterConsole));
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
-      <PresenterConsole />
+      <OnDemand what="the presenter console" retry={presenterConsole.retry}>
+        <presenterConsole.View />
+      </OnDemand>
     </StrictMode>,
   );
+}
+
+/** True the first time this browser opens the lab (and remembers it); false where storage is off. */
+function firstVisit(): boolean {
+  try {
+    if (localStorage.getItem(VISITED_KEY) !== null) return false;
+    localStorage.setItem(VISITED_KEY, '1');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function bootLab(): void {
   const store = createLabStore();
   const worker = new Worker(new URL('../worker/sim.worker.ts', import.meta.url), { type: 'module' });
   const bridge = new HostBridge(worker as unknown as HostEndpoint, store);
-  const run = fromLink === null || typeof fromLink === 'string' ? defaultRun() : fromLink;
-  bridge.setSpeed(run.speed);
-  // A link to a tour's beat opens that beat's own run, paused at its end.
-  if (!(run.tour && openTourBeat(bridge, run.tour, 'land'))) {
+  // A bad link keeps the default run paused under its sentence, so the student can read and fix it.
+  const run = fromLink === null ? defaultRun() : typeof fromLink === 'string' ? { ...defaultRun(), playing: false } : fromLink;
+  // The speed box offers round values: a link's odd speed (an old tour's 1.072×) becomes the nearest.
+  bridge.setSpeed(nearestSpeedChoice(run.speed));
+  // A first visit opens on "Start here": the first election, paused at its first beat.
+  const startHere = fromLink === null && firstVisit();
+  const tour = startHere ? { name: 'first-election', beat: 1 } : run.tour;
+  const loadRun = () =>
     bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: run.playing, label: run.label });
+  // A link to a tour's beat opens that beat's own run, paused at its end, once the tours are
+  // fetched (tour.ts); if they cannot be, the link's run opens instead and the banner says why.
+  if (tour) {
+    void openTourBeat(bridge, tour, 'land').then((opened) => {
+      if (!opened) loadRun();
+      // Marked once the tour is open: opening a tour clears the mark (labStore's setTour).
+      else if (startHere) store.setState({ tourStartHere: true });
+    });
+  } else {
+    loadRun();
   }
   startViewSync(store, bridge, run.view);
   // The trace, event-log and ShiViz exports replay the run in the worker.
   registerRunExports(bridge);
-  if (typeof fromLink === 'string') store.setState({ error: `${fromLink} Opening the default run instead.` });
+  if (typeof fromLink === 'string') store.getState().setBadLink({ query: location.search.replace(/^\?/, ''), error: fromLink });
   startUrlSync(store, {
     replace: (query) => history.replaceState(history.state, '', `${location.pathname}?${query}${location.hash}`),
     now: () => performance.now(),
   });
-  if (!run.tour) store.getState().setSideTab(tabForPreset(run.label) ?? 'logs');
-  // A preset (or a found counterexample) switches the side panel to what it is about.
+  if (!tour) store.getState().setSideTab(tabForPreset(run.label) ?? 'logs');
+  // A preset (or a found counterexample) switches the side panel to what it is about; a tour's
+  // beats choose their own (what their narration names, tour.ts).
   store.subscribe((s, prev) => {
-    const tab = s.frame.runId !== prev.frame.runId && s.frame.label !== prev.frame.label ? tabForPreset(s.frame.label) : null;
+    const tab =
+      s.tour === null && s.frame.runId !== prev.frame.runId && s.frame.label !== prev.frame.label ? tabForPreset(s.frame.label) : null;
     if (tab !== null) s.setSideTab(tab);
   });
 
@@ -63,8 +94,8 @@ function bootLab(): void {
   const presentLink = openPresentLink();
   if (presentLink !== null && !run.embed) startProjector(bridge, presentLink);
   startPlaybackAssist(bridge);
-  // The Experiments view's pool of workers (src/ui/experiments).
-  bootExperiments();
+  // `#experiments` opens the Experiments view (loaded on demand, with its pool of workers: App.tsx).
+  openExperimentsFromHash(location.hash);
 
   // Test and benchmark hooks: read-only access to the store.
   (window as unknown as { lockstep: unknown }).lockstep = { store, bridge };

@@ -5,7 +5,7 @@
  * fall back to the default run.
  */
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/model/config';
-import { DEFAULT_SPEED } from '../sim/model/limits';
+import { DEFAULT_SPEED, SPEED_CHOICES } from '../sim/model/limits';
 import { PRESETS, presetActions, type Preset } from '../sim/run/presets';
 import type { Action } from '../sim/model/schedule';
 import { decodeLink, encodeLink, type LinkView, type RunSpec, type TourPlace } from '../share/link';
@@ -28,10 +28,13 @@ export interface RunRequest {
   readonly console?: boolean;
 }
 
-/** The view a run opens in: both the ring and the space-time view for a preset that reproduces a chapter figure. */
-export function defaultViewFor(label: string | null): LinkView {
-  const preset = ALL_PRESETS.find((p) => p.name === label);
-  return preset?.figure ? 'split' : 'ring';
+/**
+ * The view a run opens in: the ring. Beside the space-time view the ring's words drop below
+ * 12 px even at 1920×1080, so a preset that reproduces a chapter figure opens on the ring too,
+ * with the figure one click away (Ring + time opens on the figure's window and lanes).
+ */
+export function defaultViewFor(_label: string | null): LinkView {
+  return 'ring';
 }
 
 export const DEFAULT_PRESET: Preset = {
@@ -139,3 +142,13 @@ export function runSpecOf(s: LinkState): RunSpec {
 export function linkQuery(s: LinkState): string {
   return encodeLink(runSpecOf(s));
 }
+
+/** The speed choice nearest `speed` (by ratio: 1.072× is nearest 1×). */
+export function nearestSpeedChoice(speed: number): number {
+  let best: number = DEFAULT_SPEED;
+  for (const c of SPEED_CHOICES) if (Math.abs(Math.log(c / speed)) < Math.abs(Math.log(best / speed))) best = c;
+  return best;
+}
+
+/** The key a visit leaves in localStorage: a returning visit opens on Free play, a first one on "Start here". */
+export const VISITED_KEY = 'lockstep-visited';

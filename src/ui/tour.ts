@@ -1,78 +1,122 @@
 /**
- * Drives a guided tour over the worker: each beat is a run (its line's configuration and
- * schedule) played from where the previous beat ended and paused where this one ends; Back lands
- * on the previous beat's end, which is exact because a run is a pure function of its inputs.
+ * The guided tours, loaded on demand. The tours' narration and the runs that find where each
+ * beat ends (tourRuns.ts, and through it the whole engine) are a third of the page's JavaScript
+ * and only a person who opens a tour needs them, so they come in a chunk of their own the first
+ * time a tour opens (the scenario picker, a `&tour=` link). Until then the catalog (names, titles,
+ * beat counts) answers what a link and the picker ask. A tour is set in the store only once its
+ * chunk is here, so everything that acts on an open tour (Next, Back, the tour bar, the link)
+ * finds it loaded and stays synchronous.
  */
-import { resolvedTour, type ResolvedBeat, type ResolvedTour } from '../sim/teach/tours/runner';
-import { findTour } from '../sim/teach/tours/tours';
-import { formatSchedule } from '../sim/model/schedule';
-import type { SimConfig } from '../sim/model/config';
-import type { HostBridge } from './bridge/hostBridge';
-import { MAX_SPEED } from '../sim/model/limits';
-import type { LabState } from './store/labStore';
+import { useEffect, useSyncExternalStore } from 'react';
 import type { TourPlace } from '../share/link';
+import type { ResolvedBeat, ResolvedTour } from '../sim/teach/tours/runner';
+import type { HostBridge } from './bridge/hostBridge';
+import type { LabState } from './store/labStore';
 
-/** A beat plays in about this many real ms at most: long beats speed playback up to fit. */
-export const BEAT_REAL_MS = 8000;
+type TourRuns = typeof import('./tourRuns');
 
-export function tourNamed(name: string): ResolvedTour | null {
-  const tour = findTour(name);
-  return tour === null ? null : resolvedTour(tour);
+/** What the page says when the tours' chunk cannot be fetched (offline, or the site was updated under it). */
+export const TOURS_UNAVAILABLE =
+  'The guided tour could not be loaded: the page could not fetch its tours (is it offline?). The run on screen is unchanged; try again when the page is back online.';
+
+export interface ToursState {
+  /** The loaded module, or null until it is. */
+  readonly runs: TourRuns | null;
+  /** The tour being fetched, for the tour bar's placeholder; null when none is. */
+  readonly loading: string | null;
 }
 
-export function beatOf(place: TourPlace): ResolvedBeat | null {
-  return tourNamed(place.name)?.beats[place.beat - 1] ?? null;
+let state: ToursState = { runs: null, loading: null };
+let pending: Promise<TourRuns> | null = null;
+const listeners = new Set<() => void>();
+
+function set(next: Partial<ToursState>): void {
+  state = { ...state, ...next };
+  for (const listener of listeners) listener();
+}
+
+/** Fetches the tours' chunk once; a failed fetch may be tried again. */
+export function loadTours(): Promise<TourRuns> {
+  pending ??= import('./tourRuns').then(
+    (runs) => {
+      set({ runs });
+      return runs;
+    },
+    (error: unknown) => {
+      pending = null;
+      throw error;
+    },
+  );
+  return pending;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The tours' loading state, re-rendering when the chunk arrives. */
+export function useTours(): ToursState {
+  return useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => state,
+  );
+}
+
+/** The tour named `name` (null for none), fetching the tours if they are not here yet. */
+export function useTourNamed(name: string | null): ResolvedTour | null {
+  const { runs } = useTours();
+  useEffect(() => {
+    if (name !== null && runs === null) void loadTours().catch(() => undefined);
+  }, [name, runs]);
+  return name === null || runs === null ? null : runs.tourNamed(name);
 }
 
 /**
- * Shows beat `place.beat`: 'play' loads its run from the previous beat's end and plays to its own
- * end (Next, opening a tour); 'land' loads it paused at its end (Back, a link).
+ * Shows beat `place.beat` once the tours are here ('play': from the previous beat's end to its
+ * own, as Next and opening a tour do; 'land': paused at its end, as Back and a link do). Resolves
+ * false for a tour that does not exist, or when the tours could not be fetched (then the error
+ * banner says so and the run on screen stays).
  */
-export function openTourBeat(bridge: HostBridge, place: TourPlace, how: 'play' | 'land'): boolean {
-  const beat = beatOf(place);
-  if (beat === null) return false;
-  const store = bridge.store;
-  const h = beat.beat.highlight;
-  store.getState().setTour({ name: place.name, beat: beat.number }, h && 'node' in h ? h.node : h && 'client' in h ? h.client : null);
-  if (h && 'panel' in h) store.getState().setSideTab(h.panel);
-  if (how === 'play') {
-    const speed = store.getState().frame.speed;
-    const fit = Math.min(MAX_SPEED, (beat.endMs - beat.startMs) / BEAT_REAL_MS);
-    if (fit > speed) bridge.setSpeed(fit);
-    bridge.load(beat.config, beat.lineSchedule, { startAtMs: beat.startMs, stopAtMs: beat.endMs, playing: true, label: place.name });
-  } else {
-    bridge.load(beat.config, beat.lineSchedule, { startAtMs: beat.endMs, stopAtMs: null, playing: false, label: place.name });
+export async function openTourBeat(bridge: HostBridge, place: TourPlace, how: 'play' | 'land'): Promise<boolean> {
+  set({ loading: place.name });
+  try {
+    const runs = await loadTours();
+    return runs.openTourBeat(bridge, place, how);
+  } catch {
+    bridge.store.setState({ error: TOURS_UNAVAILABLE });
+    return false;
+  } finally {
+    if (state.loading === place.name) set({ loading: null });
   }
-  return true;
+}
+
+export function tourNamed(name: string): ResolvedTour | null {
+  return state.runs?.tourNamed(name) ?? null;
+}
+
+/** A beat of a loaded tour (null until the tours are here, or for no such beat). */
+export function beatOf(place: TourPlace): ResolvedBeat | null {
+  return state.runs?.beatOf(place) ?? null;
 }
 
 export function tourNext(bridge: HostBridge): boolean {
-  const place = bridge.store.getState().tour;
-  if (place === null) return false;
-  const tour = tourNamed(place.name);
-  if (tour === null || place.beat >= tour.beats.length) return false;
-  return openTourBeat(bridge, { name: place.name, beat: place.beat + 1 }, 'play');
+  return state.runs?.tourNext(bridge) ?? false;
 }
 
 export function tourPrev(bridge: HostBridge): boolean {
-  const place = bridge.store.getState().tour;
-  if (place === null || place.beat <= 1) return false;
-  return openTourBeat(bridge, { name: place.name, beat: place.beat - 1 }, 'land');
+  return state.runs?.tourPrev(bridge) ?? false;
 }
 
+/** Closes the tour; a beat still playing goes on at the person's own speed. */
 export function closeTour(bridge: HostBridge): void {
-  bridge.store.getState().setTour(null);
+  const s = bridge.store.getState();
+  s.setTour(null);
+  if (s.frame.speed !== s.frame.chosenSpeed) bridge.setSpeed(s.frame.chosenSpeed);
 }
-
-const configKey = (c: SimConfig) => JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
 
 /** The open tour's place, if the run on screen is still its beat's (a person's action forks it). */
 export function tourPlaceOfRun(s: LabState): TourPlace | undefined {
-  const place = s.tour;
-  if (place === null) return undefined;
-  const beat = beatOf(place);
-  if (beat === null) return undefined;
-  const f = s.frame;
-  const same = configKey(f.config) === configKey(beat.config) && formatSchedule(f.schedule) === formatSchedule(beat.lineSchedule);
-  return same ? place : undefined;
+  return s.tour === null ? undefined : state.runs?.tourPlaceOfRun(s);
 }

@@ -27,8 +27,8 @@ export function linkStateOf(s: LabState): LinkState | null {
     config: f.config,
     schedule: f.schedule,
     nowMs: f.snapshot.now,
-    // Slowed around an event, the link keeps the speed the person chose.
-    speed: s.slowedFrom ?? f.speed,
+    // Slowed by a tour's pace or around an event, the link keeps the speed the person chose.
+    speed: f.chosenSpeed,
     ...(tour !== undefined ? { tour } : {}),
     ...(view !== undefined ? { view } : {}),
     ...(s.presenting ? { present: true } : {}),

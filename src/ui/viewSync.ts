@@ -30,7 +30,8 @@ export function startViewSync(store: LabStore, bridge: HostBridge, linkView: Mai
       const view = pendingLinkView ?? defaultViewFor(s.frame.label);
       pendingLinkView = undefined;
       if (view !== s.mainView) s.setMainView(view);
-      focusFigure(store, s.frame.label);
+      // A tour frames its own beat (tour.ts); a preset opens on its figure.
+      if (s.tour === null) focusFigure(store, s.frame.label);
     }
     if (s.mainView !== prev.mainView) bridge.setTraceStreaming(s.mainView !== 'ring');
   };

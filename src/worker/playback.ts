@@ -17,6 +17,8 @@ import type { AnyRun } from '../sim/run/run';
 import { detailCount, detailsSince, eventsSince, paintView, takeRunView } from '../sim/view/runView';
 import { Timeline } from '../sim/run/timeline';
 import type { PaintFeed } from './paintFeed';
+import { LOOKAHEAD_MS, Pacing } from './pacing';
+import type { PaceStep } from '../sim/teach/tours/pace';
 import { runEndMs, type CheckStatus, type ClockMessage, type LandmarkView, type PaintFrame, type SnapshotMessage } from './protocol';
 
 /** Events sent with a fresh log (after load or seek back); older lines are summarised away. */
@@ -33,6 +35,8 @@ export interface LoadRequest {
   readonly stopAtMs: number | null;
   readonly playing: boolean;
   readonly label: string | null;
+  /** A tour beat's speeds by simulated time, until the stop (or the person picks a speed). */
+  readonly pace?: readonly PaceStep[] | null;
 }
 
 export interface FrameLimits {
@@ -69,6 +73,8 @@ export class Playback {
   private landmarksAt = -Infinity;
   /** A sentence for the host that came from playing on (playback stopped at the cap), posted once. */
   private notice: string | null = null;
+  /** A tour beat's pace and "slow around events": the speed moment by moment (pacing.ts). */
+  readonly pacing = new Pacing();
 
   private constructor(
     readonly timeline: Timeline,
@@ -96,7 +102,9 @@ export class Playback {
         detailLimit: MAX_DETAILS_ON_RESET,
       });
       timeline.advanceTo(startAt);
-      return new Playback(timeline, runId, request.label, request.stopAtMs, request.playing);
+      const run = new Playback(timeline, runId, request.label, request.stopAtMs, request.playing);
+      if (request.pace) run.pacing.setPlan(request.pace, request.stopAtMs);
+      return run;
     } catch (e) {
       return e instanceof Error ? e.message : String(e);
     }
@@ -261,7 +269,10 @@ export class Playback {
     const timeline = this.timeline;
     const gap = this.lastFrameAt === null ? 0 : Math.min(Math.max(0, now - this.lastFrameAt), limits.maxFrameGapMs);
     this.lastFrameAt = now;
-    let target = Math.max(this.clockMs, timeline.nowMs) + gap * speed;
+    const from = Math.max(this.clockMs, timeline.nowMs);
+    const pacing = this.pacing;
+    if (pacing.slowAround) pacing.lookAhead(timeline.current, timeline.schedule, from + gap * speed + 1 + LOOKAHEAD_MS);
+    let target = pacing.active ? pacing.advanceFrom(from, gap, speed) : from + gap * speed;
     if (this.stopAtMs !== null) target = Math.min(target, this.stopAtMs);
     target = Math.min(target, MAX_SEEK_MS);
     const whole = Math.floor(target);
@@ -278,6 +289,8 @@ export class Playback {
     this.clockMs = Math.max(target, timeline.nowMs);
     if ((this.stopAtMs !== null && timeline.nowMs >= this.stopAtMs) || timeline.nowMs >= MAX_SEEK_MS) {
       if (timeline.nowMs >= MAX_SEEK_MS) this.notice = AT_CAP_SENTENCE;
+      // The beat is over: from here on the person's own speed.
+      pacing.setPlan(null, null);
       this.playing = false;
       this.clockMs = timeline.nowMs;
       changed = true;
@@ -294,8 +307,16 @@ export class Playback {
     return { type: 'clock', runId: this.runId, clockMs: this.clockMs };
   }
 
+  /** The speed playing at now, for the speed the person chose (a tour's pace or a slow-down may differ). */
+  speedNow(chosen: number): number {
+    if (!this.pacing.active) return chosen;
+    if (this.pacing.slowAround && this.playing)
+      this.pacing.lookAhead(this.timeline.current, this.timeline.schedule, this.clockMs + LOOKAHEAD_MS);
+    return this.pacing.speedAt(this.clockMs, chosen);
+  }
+
   /** The run as the host sees it now: new events, and the schedule and landmarks only when they changed. */
-  snapshotMessage(now: number, speed: number, check: CheckStatus): SnapshotMessage {
+  snapshotMessage(now: number, chosenSpeed: number, check: CheckStatus): SnapshotMessage {
     const timeline = this.timeline;
     const sim = timeline.current;
     const allEvents = sim.cluster.events;
@@ -329,7 +350,8 @@ export class Playback {
       resetEvents: this.resetEvents,
       clockMs: this.clockMs,
       playing: this.playing,
-      speed,
+      speed: this.speedNow(chosenSpeed),
+      chosenSpeed,
       stopAtMs: this.stopAtMs,
       config: timeline.config,
       schedule,

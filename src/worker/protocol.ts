@@ -14,6 +14,7 @@ import type { LinearizabilityReport } from '../sim/check/linearizability/check';
 import type { Action, ActionBody } from '../sim/model/schedule';
 import type { PaintDrop, PaintMessage, PaintNode, PaintView, RunView } from '../sim/view/runView';
 import type { TraceDelta } from '../sim/view/traceColumns';
+import type { PaceStep } from '../sim/teach/tours/pace';
 import type { PaintLook } from '../paint/messagePainter';
 
 /**
@@ -43,6 +44,11 @@ export type HostToWorker =
       readonly playing?: boolean;
       /** Echoed back so the host knows which load a snapshot belongs to. */
       readonly label?: string;
+      /**
+       * A tour beat's speeds by simulated time (src/sim/teach/tours/pace.ts), followed while this
+       * load plays to its stop; a 'speed' message (the person's choice) drops it.
+       */
+      readonly pace?: readonly PaceStep[];
     }
   | { readonly type: 'play' }
   | { readonly type: 'pause' }
@@ -56,7 +62,10 @@ export type HostToWorker =
   | { readonly type: 'seek'; readonly toMs: number }
   /** Go to `fromMs` and play until `toMs`, then pause there. */
   | { readonly type: 'play-window'; readonly fromMs: number; readonly toMs: number }
+  /** The person's speed: played at from now on (a tour beat's pace plan is dropped). */
   | { readonly type: 'speed'; readonly speed: number }
+  /** "Slow around events": slow down before each landmark coming up, and a little after it. */
+  | { readonly type: 'assist'; readonly slowAround: boolean }
   /**
    * A person's action, applied and recorded at the current simulated time. In the past it forks
    * the run: the actions after now are set aside (undo brings them back).
@@ -185,7 +194,10 @@ export interface SnapshotMessage {
   /** Simulated clock with the fraction of the next ms already elapsed, for smooth motion. */
   readonly clockMs: number;
   readonly playing: boolean;
+  /** The speed playing at now: the chosen one, or a tour beat's pace, or slowed around an event. */
   readonly speed: number;
+  /** The speed the person chose (what a link keeps, and what playback returns to). */
+  readonly chosenSpeed: number;
   readonly stopAtMs: number | null;
   readonly config: SimConfig;
   /** The run's schedule with every recorded action; null when unchanged since the last snapshot of this run. */

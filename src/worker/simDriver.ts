@@ -62,6 +62,8 @@ export class SimDriver {
   private search: CounterexampleSearch | null = null;
   private runId = 0;
   private speed = DEFAULT_SPEED;
+  /** "Slow around events" (presenter mode), kept across loads. */
+  private slowAround = false;
   /** The page needs a snapshot; `urgent`: now (a command), not at the playing page's pace. */
   private dirty = false;
   private urgent = false;
@@ -135,7 +137,7 @@ export class SimDriver {
     // A seek waits for the frame (so a dragged scrubber costs one replay per frame), but every
     // other command happens after it, at the time it was sent.
     if (msg.type === 'load') this.loaded?.playback.cancelSeek();
-    else if (msg.type !== 'seek' && msg.type !== 'speed' && msg.type !== 'fuzz-cancel') this.flushSeek();
+    else if (msg.type !== 'seek' && msg.type !== 'speed' && msg.type !== 'assist' && msg.type !== 'fuzz-cancel') this.flushSeek();
     if (msg.type === 'fuzz-cancel') {
       if (this.search) this.finishSearch(null, true);
       return;
@@ -174,10 +176,17 @@ export class SimDriver {
         stopAtMs: msg.stopAtMs ?? null,
         playing: msg.playing ?? this.loaded?.playback.playing ?? false,
         label: msg.label ?? null,
+        pace: msg.pace ?? null,
       });
       if (!loaded) return;
-    } else if (msg.type === 'speed') this.speed = clampSpeed(msg.speed);
-    else if (msg.type === 'fuzz') this.startSearch(msg);
+    } else if (msg.type === 'speed') {
+      this.speed = clampSpeed(msg.speed);
+      // The person's choice: a tour beat's pace gives way to it.
+      this.loaded?.playback.pacing.setPlan(null, null);
+    } else if (msg.type === 'assist') {
+      this.slowAround = msg.slowAround;
+      if (this.loaded) this.loaded.playback.pacing.slowAround = msg.slowAround;
+    } else if (msg.type === 'fuzz') this.startSearch(msg);
     else if (!this.command(msg)) return;
     this.touch();
     this.wake();
@@ -187,7 +196,10 @@ export class SimDriver {
   private command(
     msg: Exclude<
       HostToWorker,
-      { type: 'load' | 'speed' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'history' | 'shown' | 'painter' | 'painter-detach' }
+      {
+        type:
+          'load' | 'speed' | 'assist' | 'fuzz' | 'fuzz-cancel' | 'trace' | 'export' | 'history' | 'shown' | 'painter' | 'painter-detach';
+      }
     >,
   ): boolean {
     if (!this.loaded) return false;
@@ -260,6 +272,7 @@ export class SimDriver {
     const playback = Playback.load(request, this.runId + 1);
     if (typeof playback === 'string') return this.reported(playback);
     this.runId = playback.runId;
+    playback.pacing.slowAround = this.slowAround;
     this.loaded = { playback, check: new LiveCheck(playback.config, playback.schedule) };
     return true;
   }

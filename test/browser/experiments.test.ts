@@ -65,6 +65,8 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
     await mark.click();
     await page.getByTestId('experiments').waitFor({ state: 'detached' });
     await expect.poll(() => page.evaluate(() => location.search)).toBe(`?${link}`);
+    // The address is the run's, no longer the Experiments view's.
+    expect(await page.evaluate(() => location.hash)).toBe('');
     const decoded = decodeLink(link);
     if (!decoded.ok) throw new Error(decoded.error);
     const sim = new Simulation(decoded.spec.config, decoded.spec.schedule);
@@ -97,6 +99,33 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
       terms: sim.cluster.nodes.map((n) => n.term),
     });
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a 2×2 grid of two parameters: a cell per pair with its median, and a clicked cell shows its runs', async () => {
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await openExperiments(page);
+    await page.getByLabel('Scenario').selectOption('lease-pause');
+    await fill(page, 'Sweep (parameter=values)', 'lease=1000,2000');
+    await fill(page, 'Second parameter (optional)', 'pause=1500,3000');
+    await fill(page, 'Shared settings', '');
+    await fill(page, 'Seeds per point', '2');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.locator('[data-testid="experiment-progress"][data-status="done"]').waitFor({ timeout: 30_000 });
+    const cells = page.locator('[data-plot="grid"] .grid-cell');
+    // Stale writes on the unfenced store: one where the pause outlasts the lease, none where it does not.
+    await expect
+      .poll(() => cells.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-cell')}: ${e.textContent?.slice(-1)}`)))
+      .toEqual(['lease=1000 pause=1500: 1', 'lease=1000 pause=3000: 1', 'lease=2000 pause=1500: 0', 'lease=2000 pause=3000: 1']);
+    const size = await cells
+      .first()
+      .locator('text')
+      .evaluate((t) => (t as SVGTextElement).getBoundingClientRect().height);
+    expect(size).toBeGreaterThanOrEqual(12);
+    await cells.nth(2).click();
+    await expect.poll(() => page.locator('[data-plot="distribution"] [data-run-link]').count()).toBe(2);
+    expect(await page.locator('[data-plot="distribution"] [data-run-link*="pause+1500"]').count()).toBe(2);
+    expect(await page.locator('[data-plot="distribution"] [data-run-link*="acquire+job%3A42+2000"]').count()).toBe(2);
     await page.close();
   });
 

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { haveChromium, useBrowserSite } from './site';
+import { asReturningVisit, haveChromium, useBrowserSite } from './site';
 import { findPreset } from '../../src/sim/run/presets';
 import { formatAction, parseSchedule } from '../../src/sim/model/schedule';
 import { encodeLink } from '../../src/share/link';
@@ -32,6 +32,8 @@ async function open(query = '', viewport = { width: 1280, height: 720 }, ready =
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(m.text());
   });
+  // A returning visit: the default page is Free play (a first visit's "Start here" is in class.test.ts).
+  await asReturningVisit(page);
   await page.goto(site.url + query);
   await page.waitForSelector(ready);
   return page;
@@ -417,7 +419,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
 
   it('switches a bug on and finds a counterexample, landing on the violation', async () => {
     const page = await open(`?${DEFAULT_LINK}`);
-    expect(await page.getByTestId('invariant-badge').textContent()).toBe('✓ 20 invariants hold');
+    expect(await page.getByTestId('invariant-badge').textContent()).toBe('✓ 23 invariants hold');
     await page.getByTestId('bugs-summary').click();
     await page.getByRole('checkbox', { name: /no-fencing/ }).check();
     await expect.poll(() => page.getByTestId('bugs-summary').textContent()).toMatch(/^Bugs on: no-fencing/);
@@ -549,7 +551,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('a bad or old-style link gets one sentence and the default run', async () => {
+  it('a bad or old-style link keeps its text and one sentence on screen over the default run, paused, and can be mended', async () => {
     for (const [query, sentence] of [
       [
         '?nodes=12&paused',
@@ -561,10 +563,26 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
       ],
     ]) {
       const bad = await open(query);
-      expect(await bad.getByTestId('error').textContent()).toBe(`${sentence} Opening the default run instead.Dismiss`);
+      expect(await bad.getByTestId('bad-link-error').textContent()).toBe(sentence);
+      expect(await bad.getByTestId('bad-link-text').inputValue()).toBe(query.slice(1));
       expect(await bad.locator('[data-node-id]').count()).toBe(5);
       expect(await bad.locator('.client').count()).toBe(2);
-      if (query.startsWith('?v=1&seed=42&s')) await bad.screenshot({ path: join(SHOTS, '11-bad-link.png') });
+      // Paused, so nothing moves under the sentence while it is read; it stays through a step.
+      await bad.waitForTimeout(400);
+      expect(await nowMs(bad)).toBe(0);
+      await bad.getByRole('button', { name: 'Step 1 ms' }).click();
+      await expect.poll(() => nowMs(bad)).toBe(1);
+      expect(await bad.getByTestId('bad-link').isVisible()).toBe(true);
+      if (query.startsWith('?v=1&seed=42&s')) {
+        await bad.screenshot({ path: join(SHOTS, '11-bad-link.png') });
+        // Mend the verb and open it: the link's own run, at its time.
+        await bad.getByTestId('bad-link-text').fill('v=1&seed=42&s=%40100+crash+n1&t=150');
+        await bad.getByRole('button', { name: 'Open this link' }).click();
+        await bad.waitForURL(/crash/);
+        await bad.waitForSelector('[data-node-id]');
+        await expect.poll(() => nowMs(bad)).toBe(150);
+        expect(await bad.getByTestId('bad-link').count()).toBe(0);
+      }
       await bad.close();
     }
     expect(pageErrors).toEqual([]);

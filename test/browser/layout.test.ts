@@ -194,7 +194,9 @@ describe.skipIf(!haveChromium)('the page at projector sizes', () => {
       ).toBe(true);
       expect(await rows('.topbar > *')).toBe(1);
       expect(await rows('.subbar > *')).toBe(1);
-      expect(await rows('.network-panel .button-row > *')).toBe(1);
+      // Touring at a projector's height the network controls fold away (the tour bar is the story;
+      // a click on a node still crashes it), so the ring keeps its size under the narration.
+      expect(await rows('.network-panel .button-row > *')).toBe(viewport.height <= 900 ? 0 : 1);
       expect(await rows('.ring-view > .legend li')).toBeLessThanOrEqual(2);
       expect(await rows('.tablist [role="tab"]')).toBe(1);
       // No button, label or heading of the bars and panels is cut short.
@@ -229,6 +231,8 @@ describe.skipIf(!haveChromium)('the page at projector sizes', () => {
       // Clients: every button of both clients in view, with the fencing tour's narration open.
       const fencing = await open(presetRun('fencing', 2500, { tour: { name: 'fencing', beat: 2 } }), viewport, false);
       await fencing.getByRole('tab', { name: 'Clients' }).click();
+      // The Clients tab loads on demand (the first time a tab other than Logs opens).
+      await fencing.locator('.client-card button').first().waitFor();
       const hidden = await fencing.evaluate(() => {
         const panel = document.querySelector('[role="tabpanel"]')!.getBoundingClientRect();
         return [...document.querySelectorAll('.client-card button')]

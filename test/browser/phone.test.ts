@@ -170,14 +170,17 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
 
   it('keeps the top bar to two rows mid-run in the chapter (clock "/ 2253", To end), playing or paused', async () => {
     const chapter = findPreset('chapter')!;
-    const page = await openPhone(1800, encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1800 }));
+    const page = await openPhone(
+      1800,
+      `${encodeLink({ config: chapter.config, schedule: parseSchedule(chapter.schedule), atMs: 1800 })}&view=split`,
+    );
     await page.getByRole('button', { name: 'To end' }).waitFor();
     expect(await topBarRows(page)).toBe(2);
     await page.getByRole('button', { name: /Play/ }).tap();
     await page.getByRole('button', { name: /Pause/ }).waitFor();
     expect(await topBarRows(page)).toBe(2);
     await page.getByRole('button', { name: /Pause/ }).tap();
-    // The chapter opens in Ring + time: on a phone the lanes sit under the ring, each full width.
+    // Ring + time: on a phone the lanes sit under the ring, each full width.
     const ring = await box(page, '.diagram-frame');
     const lanes = await box(page, '[data-testid="spacetime"]');
     expect(lanes.y).toBeGreaterThanOrEqual(ring.y + ring.height);
@@ -277,6 +280,34 @@ describe.skipIf(!haveChromium)('the phone layout at 390×844 with touch', () => 
     await touchDrag(page, { x: 200, y }, { x: 200, y: y - 300 }, 10);
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(50);
     expect(await page.locator('.partition-group').count()).toBe(0);
+  });
+
+  it('at fencing beat 5 every control is a 32 px tap target and the stores read in full, on the ring and in their tab', async () => {
+    const page = await openPhone(13513, 'v=1&seed=42&tour=fencing&beat=5');
+    // Every button, field and timeline mark outside the diagram (a checkbox's target is its label).
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll('button, select, input, [role="tab"]')]
+        .filter((e) => e.getClientRects().length > 0 && !e.closest('svg'))
+        .map((e) => ({ e, r: (e.matches('input[type="checkbox"]') ? (e.closest('label') ?? e) : e).getBoundingClientRect() }))
+        .filter(({ r }) => r.width < 32 || r.height < 32)
+        .map(
+          ({ e, r }) =>
+            `${e.tagName} "${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`,
+        ),
+    );
+    expect(small).toEqual([]);
+    // The stores on the ring show their values whole ("B-first", not "result=B-f…").
+    expect(await page.locator('svg.diagram .store-fenced .store-value').textContent()).toBe('B-first');
+    expect(await page.locator('svg.diagram .store-unfenced .store-value').textContent()).toBe('A-second');
+    // In the Stores tab each store's table fits its card: nothing cut off at the right.
+    await page.getByRole('tab', { name: 'Stores' }).tap();
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll('.store-card')]
+        .filter((c) => c.scrollWidth > c.clientWidth + 1)
+        .map((c) => c.getAttribute('data-testid')),
+    );
+    expect(cut).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'phone-390x844-fencing-stores.png'), fullPage: true });
   });
 
   it('More shows the sharing, export and presenter buttons; axe finds nothing, folded or open, light or dark in a tour', async () => {

@@ -93,6 +93,25 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
     // PageDown (a remote) plays the next beat.
     await page.keyboard.press('PageDown');
     await expect.poll(() => page.getByTestId('presenter-caption').getAttribute('data-beat')).toBe('3');
+    // A+ to its top step grows the caption with the ring's labels, and the words inside each node
+    // stay inside its shape.
+    const captionPx = () => page.getByTestId('presenter-caption').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    const before = await captionPx();
+    await page.getByRole('button', { name: 'A+ larger text' }).click();
+    await page.getByRole('button', { name: 'A+ larger text' }).click();
+    await expect.poll(() => page.getByTestId('presenter').getAttribute('data-text-scale')).toBe('1.3');
+    expect(await captionPx()).toBeCloseTo(before * 1.3, 1);
+    const spills = await page.evaluate(() =>
+      [...document.querySelectorAll('svg.diagram [data-node-id]')].flatMap((node) => {
+        const shape = node.querySelector('.node-shape')!.getBoundingClientRect();
+        return [...node.querySelectorAll('.node-id, .node-role, .node-term')]
+          .map((t) => ({ t, r: t.getBoundingClientRect() }))
+          .filter(({ r }) => r.left < shape.left || r.right > shape.right || r.top < shape.top || r.bottom > shape.bottom)
+          .map(({ t }) => `${node.getAttribute('data-node-id')}: "${t.textContent}"`);
+      }),
+    );
+    expect(spills).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'present-1280x720-largest-text.png') });
     await page.close();
   });
 
@@ -182,7 +201,7 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
     await context.close();
   });
 
-  it('embed=1 is a minimal frame that replays the link exactly, with no axe violations', async () => {
+  it('embed=1 is a minimal frame that replays the link exactly, with a clock and a way back to the lab; an embedded tour has its beats; no axe violations', async () => {
     const page = watch(await site.browser.newPage({ viewport: { width: 800, height: 560 } }));
     await page.goto(`${site.url}?${encodeLink(chapterSpec({ embed: true }))}`);
     await page.waitForSelector('[data-testid="embed"] [data-node-id]');
@@ -207,6 +226,23 @@ describe.skipIf(!haveChromium)('presenter mode, console and embed in a real brow
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: '▶ Play' }).click();
     await expect.poll(() => page.locator('button:visible:not(.mark)').allTextContents()).toEqual(['❚❚ Pause']);
+    // A clock, and the way back to the full lab: the same run, without the frame.
+    expect(await page.getByTestId('clock').textContent()).toMatch(/^t = \d+ ms$/);
+    await page.getByRole('link', { name: 'Open in Lockstep ↗' }).focus();
+    expect(await page.getByRole('link', { name: 'Open in Lockstep ↗' }).getAttribute('href')).not.toContain('embed=1');
+
+    // An embedded tour is the tour: its narration, the beat count, Back and Next, in the frame.
+    await page.goto(`${site.url}?v=1&seed=42&tour=fencing&beat=2&embed=1`);
+    await page.waitForSelector('[data-testid="embed"] [data-node-id]');
+    const narration = page.getByTestId('tour-narration');
+    expect(await narration.textContent()).toContain('Client B asks for job:42');
+    expect(await page.getByTestId('tour-prev').isEnabled()).toBe(true);
+    await page.getByTestId('tour-prev').click();
+    await expect.poll(() => narration.getAttribute('data-beat')).toBe('1');
+    const box = await narration.boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(560);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'embed-tour-800x560.png') });
     await page.close();
     expect(pageErrors).toEqual([]);
   });

@@ -90,3 +90,11 @@ export async function withPage(
 export async function clockAt(page: Page, ms: number): Promise<void> {
   await page.waitForFunction((t) => document.querySelector('[data-testid="clock"]')?.getAttribute('data-now') === String(t), ms);
 }
+
+/**
+ * Makes the page a returning visit (the lab opens on Free play; a first visit opens on "Start
+ * here", the first election tour). Call before `goto`.
+ */
+export async function asReturningVisit(page: Page): Promise<void> {
+  await page.addInitScript(() => localStorage.setItem('lockstep-visited', '1'));
+}

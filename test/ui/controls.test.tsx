@@ -142,3 +142,29 @@ describe('the whole page', () => {
     }
   });
 });
+
+describe('warnings for what will not happen as written (issue 25, item 8)', () => {
+  it('the schedule editor says each in one sentence and still applies the schedule', async () => {
+    const { ScheduleEditor } = await import('../../src/ui/controls/ScheduleEditor');
+    const { sent } = renderLab(<ScheduleEditor />, { untilMs: 100 });
+    fireEvent.change(screen.getByTestId('schedule-text'), { target: { value: '@900 crash n1\n@300 crash n3\n@950 crash n1\n@990 heal' } });
+    const items = [...screen.getByTestId('schedule-warnings').querySelectorAll('li')].map((li) => li.textContent);
+    expect(items).toEqual([
+      '⚠ Action 2 ("@300 crash n3") is written after Action 1 ("@900 crash n1"): actions run in the order written, so it runs at 900 ms, not at 300 ms.',
+      '⚠ Action 3 ("@950 crash n1") does nothing: n1 is already down at 950 ms.',
+      '⚠ Action 4 ("@990 heal") does nothing: there is no partition to heal at 990 ms.',
+    ]);
+    expect(screen.queryByTestId('schedule-error')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Apply schedule' }));
+    expect(sent.at(-1)).toMatchObject({ type: 'load' });
+  });
+
+  it('the settings say when no leader can ever be elected, and still apply', () => {
+    const { sent } = renderLab(<RunSettings />);
+    expect(screen.queryByTestId('settings-warning')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Latency ms'), { target: { value: '200-300' } });
+    expect(screen.getByTestId('settings-warning').textContent).toContain('no leader can be elected');
+    fireEvent.click(screen.getByRole('button', { name: 'Apply configuration' }));
+    expect(sent.at(-1)).toMatchObject({ type: 'load', config: { latencyMs: [200, 300] } });
+  });
+});

@@ -6,7 +6,7 @@
 // reader hears: every client's buttons say which client, the scrubber's landmark buttons say
 // "landmark", and a queued write reads key=value.
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../../src/ui/App';
 import { ClientsPanel } from '../../src/ui/panels/ClientsPanel';
 import { Scrubber } from '../../src/ui/controls/Scrubber';
@@ -16,6 +16,10 @@ import { SHORTCUTS, useKeyboardShortcuts } from '../../src/ui/useKeyboardShortcu
 import { openTourBeat } from '../../src/ui/tour';
 import { traceView } from '../helpers/traceFixture';
 import { renderLab } from './labHarness';
+import { preloadLazyViews } from '../../src/ui/lazyView';
+
+// The Why panel's answers load on demand in the page (test/browser/lazy-views.test.ts checks that); here they are fetched first.
+beforeAll(preloadLazyViews);
 
 afterEach(cleanup);
 
@@ -83,7 +87,7 @@ describe('keys whatever button has focus', () => {
     expect(sent.at(-1)).toEqual({ type: 'play' });
   });
 
-  it('the focused space-time frame keeps ↑/↓/PageUp/PageDown/+/−/0 (even with a tour open); Space still reaches the page', () => {
+  it('the focused space-time frame keeps ↑/↓/PageUp/PageDown/+/−/0 (even with a tour open); Space still reaches the page', async () => {
     const trace = traceView({ untilMs: 1000, messages: [{ type: 'RequestVote', from: 'n1', to: 'n2', sentAt: 100, endAt: 110 }] });
     const { sent, bridge } = renderLab(
       <>
@@ -99,7 +103,7 @@ describe('keys whatever button has focus', () => {
       </>,
     );
     const frame = document.querySelector('.spacetime-frame')!;
-    act(() => void openTourBeat(bridge, { name: 'fencing', beat: 2 }, 'land'));
+    await act(async () => void (await openTourBeat(bridge, { name: 'fencing', beat: 2 }, 'land')));
     const before = sent.length;
     for (const key of ['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', '+', '-', '0']) press(frame, key);
     expect(sent.length).toBe(before); // PageDown panned the view; it did not move the tour on

@@ -37,6 +37,31 @@ describe('diagram', () => {
     expect(sent).toEqual([]);
   });
 
+  it('the crash cross stops short of the node’s words, and the top node’s vote marks stay inside the diagram', () => {
+    const { container } = renderLab(<Diagram />, { schedule: '@50 timeout n1; @52 crash n3', untilMs: 56 });
+    // Four strokes from the corners, none reaching the middle where "n3 / crashed / term 0" sit.
+    const down = container.querySelector('[data-node-id="n3"]')!;
+    const r = Number(
+      down
+        .querySelector('.node-shape')!
+        .getAttribute('d')!
+        .match(/^M([\d.]+),0/)![1],
+    );
+    const ends = [...down.querySelectorAll('.down-cross line')].flatMap((l) => [
+      [Number(l.getAttribute('x1')), Number(l.getAttribute('y1'))],
+      [Number(l.getAttribute('x2')), Number(l.getAttribute('y2'))],
+    ]);
+    expect(ends.length).toBe(8);
+    for (const [x, y] of ends) expect(Math.min(Math.abs(x), Math.abs(y))).toBeGreaterThanOrEqual(0.55 * r);
+    // n1, a candidate at the top of the ring: its vote marks inside the 590-unit-high view, with room.
+    const n1 = container.querySelector('[data-node-id="n1"]')!;
+    expect(n1.getAttribute('data-role')).toBe('candidate');
+    const y0 = Number(n1.getAttribute('transform')!.match(/,([\d.]+)\)/)![1]);
+    const dots = [...n1.querySelectorAll('.votes circle')];
+    expect(dots.length).toBe(5);
+    for (const d of dots) expect(y0 + Number(d.getAttribute('cy')) - Number(d.getAttribute('r'))).toBeGreaterThanOrEqual(8);
+  });
+
   it('shows a crashed node as down, and partition groups as labelled regions', () => {
     const { container } = renderLab(<Diagram />, { schedule: '@300 crash n2; @320 partition n1,n2 | n3,n4,n5', untilMs: 330 });
     const down = container.querySelector('[data-node-id="n2"]')!;

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The pseudocode panel: every line a detail event can cite is on it, what the followed node just
 // did is lit, and a click on a line filters the event log to what that line produced.
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/sim/model/config';
 import { PSEUDOCODE_LINE_IDS } from '../../src/sim/teach/pseudocode';
@@ -38,5 +38,27 @@ describe('pseudocode panel', () => {
     for (const li of rows) expect(li.getAttribute('data-kind')).toBe('leader-append');
     fireEvent.click(screen.getByTestId('line-filter'));
     expect(store.getState().eventLine).toBeNull();
+  });
+
+  it('lights the leader’s heartbeat rule while it only sends heartbeats', () => {
+    renderLab(<PseudocodePanel />, { config: DEFAULT_CONFIG, schedule: '', untilMs: 1000 });
+    expect(document.querySelector('[data-line-id="leader.heartbeat"]')?.getAttribute('data-active')).toBe('true');
+    expect(screen.getByTestId('rules-hint').textContent).toContain('what n2 did');
+  });
+
+  it('follows the node chosen in its box (no click on the ring, which would crash it), else the tour’s node', () => {
+    const { store, sent } = renderLab(<PseudocodePanel />, { config: DEFAULT_CONFIG, schedule: '', untilMs: 1000 });
+    const box = screen.getByTestId('rules-follow') as HTMLSelectElement;
+    expect(box.options[0].textContent).toBe('the leader (n2)');
+    const before = sent.length;
+    fireEvent.change(box, { target: { value: 'n4' } });
+    expect(screen.getByTestId('rules-hint').textContent).toContain('what n4 did');
+    // A follower sends no heartbeats; and following sent nothing to the run.
+    expect(document.querySelector('[data-line-id="leader.heartbeat"]')?.getAttribute('data-active')).toBeNull();
+    expect(sent.slice(before).filter((m) => m.type === 'action')).toEqual([]);
+    fireEvent.change(box, { target: { value: '' } });
+    act(() => store.getState().setTour({ name: 'first-election', beat: 2 }, 'n3'));
+    expect(screen.getByTestId('rules-hint').textContent).toContain('what n3 did');
+    expect(box.options[0].textContent).toBe('the tour’s node (n3)');
   });
 });

@@ -213,7 +213,7 @@ describe('invariants panel, bugs menu and counterexample search', () => {
       </>,
       chapter,
     );
-    expect(screen.getByTestId('invariant-verdict').textContent).toBe('✓ All 20 invariants hold for every millisecond up to t=2253 ms.');
+    expect(screen.getByTestId('invariant-verdict').textContent).toBe('✓ All 23 invariants hold for every millisecond up to t=2253 ms.');
     expect([...container.querySelectorAll('.invariant-list li')].map((li) => li.textContent?.slice(2))).toEqual([
       'Election Safety',
       'Log Matching',
@@ -233,11 +233,14 @@ describe('invariants panel, bugs menu and counterexample search', () => {
       "A client's lease ends no later than the service's",
       'The service honours a running lease',
       'Fenced store accepts the current token',
+      "A leader's matchIndex is on its peer",
+      'Entries go only for a conflict',
       'Live again once faults stop',
+      'The network stays bounded',
       'The engine never throws',
     ]);
     expect(screen.getByTestId('stale-writes').textContent).toMatch(/^Stale writes accepted by the unfenced store: 0/);
-    expect(screen.getByTestId('invariant-badge').textContent).toBe('✓ 20 invariants hold');
+    expect(screen.getByTestId('invariant-badge').textContent).toBe('✓ 23 invariants hold');
     fireEvent.click(screen.getByTestId('invariant-badge'));
     expect(store.getState().sideTab).toBe('invariants');
   });

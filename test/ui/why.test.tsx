@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/sim/model/config';
 import { findPreset } from '../../src/sim/run/presets';
 import { Diagram } from '../../src/ui/diagram/Diagram';
@@ -14,6 +14,10 @@ import type { MessageView } from '../../src/sim/view/runView';
 import { diagramLayout, messageLane } from '../../src/paint/layout';
 import { messageAt } from '../../src/paint/messageCanvas';
 import { renderLab } from './labHarness';
+import { preloadLazyViews } from '../../src/ui/lazyView';
+
+// The Why panel's answers load on demand in the page (test/browser/lazy-views.test.ts checks that); here they are fetched first.
+beforeAll(preloadLazyViews);
 
 afterEach(cleanup);
 
@@ -25,7 +29,7 @@ describe('the Why panel', () => {
     const { container, store } = renderLab(
       <>
         <LogsPanel />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
       </>,
       { config: DEFAULT_CONFIG, schedule: chapter.schedule, untilMs: 1800 },
     );
@@ -49,7 +53,7 @@ describe('the Why panel', () => {
     const { container, sent } = renderLab(
       <>
         <Diagram />
-        <WhyPanel />
+        <WhyPanel place="side" />
       </>,
     );
     const n2 = container.querySelector('[data-node-id="n2"]') as SVGGElement;
@@ -69,7 +73,7 @@ describe('the Why panel', () => {
     const { container, sent } = renderLab(
       <>
         <Diagram />
-        <WhyPanel />
+        <WhyPanel place="side" />
       </>,
     );
     fireEvent.click(container.querySelector('[data-node-id="n2"] .votes')!);
@@ -103,7 +107,8 @@ describe('the Why panel', () => {
     const { container, store } = renderLab(
       <>
         <LogsPanel />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
+        <WhyPanel place="side" />
       </>,
       { config: DEFAULT_CONFIG, schedule: chapter.schedule, untilMs: 1800 },
     );
@@ -124,7 +129,8 @@ describe('the Why panel', () => {
     renderLab(
       <>
         <WhyNoLeaderButton />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
+        <WhyPanel place="side" />
       </>,
       { untilMs: 100 },
     );
@@ -142,7 +148,8 @@ describe('the Why panel', () => {
         <LockTablePanel />
         <StoresPanel />
         <ClientsPanel />
-        <WhyPanel />
+        <WhyPanel place="diagram" />
+        <WhyPanel place="side" />
       </>,
       { config: fencing.config, schedule: fencing.schedule, untilMs: fencing.untilMs },
     );

@@ -11,13 +11,18 @@
  *   still reach it has arrived (the longest latency, any extra delay, a reordering hold-back).
  *   "Cut off" counts from when even the union of the nodes it could reach since stopped being a
  *   majority: a partition that moves lets it hear a majority over one window.
- * - leader-noop (§8): the first entry of a leader's term in its log is its no-op.
+ * - leader-noop (§8): the first entry of a leader's term in its log is its no-op, checked once that
+ *   first entry appears (a leader may hold none of its term at first: the check waits for it).
  * - snapshots (§5): see snapshotInvariants.ts.
  * - membership (§4.1): no leader's log holds two configuration entries above the highest index
  *   any server has committed (a new leader's own commit index lags: it is volatile);
  *   a new leader's votes, and the servers holding what a leader commits, are a majority of the
  *   voters of that leader's configuration in force (its latest configuration entry, or the
- *   initial one). Both read the node's own state, so servers added during the run are covered.
+ *   initial one); and no server leads a configuration that lacks it once its own commit index
+ *   covers that configuration (§4.2.2: a removed leader steps down when its removal commits, a
+ *   removed server never campaigns; TimeoutNow once made one a leader). All read the node's own
+ *   state, so servers added during the run are covered. A leader removing itself leads until then,
+ *   and a stale leader cut off elsewhere cannot know the commit, so only its own commit index counts.
  */
 import type { Cluster } from '../net/cluster';
 import { featuresOf } from '../model/config';
@@ -61,6 +66,8 @@ export class FeatureInvariants {
   private readonly commitSeen = new Map<string, number>();
   /** The highest commit index any server has had: every entry up to it is committed. */
   private committedUpTo = 0;
+  /** membership: per node, the term it was last reported leading a configuration it is not in. */
+  private readonly removedLeaderSeen = new Map<string, number>();
 
   constructor(
     private readonly cluster: Cluster,
@@ -124,6 +131,14 @@ export class FeatureInvariants {
       const node = nodes[i];
       const m = node.membership;
       if (node.role !== 'leader' || m === null) continue;
+      if (!m.isVoter(node.id) && node.commitIndex >= m.configIndex && this.removedLeaderSeen.get(node.id) !== node.term) {
+        this.removedLeaderSeen.set(node.id, node.term); // once per term
+        this.violate(
+          'removed-not-leading',
+          [node.id],
+          featureInvariant.leadsWithout(node.id, node.term, m.voters, m.configIndex, node.commitIndex),
+        );
+      }
       let newest = 0;
       // Global indexes (snapshots): everything at or below the snapshot is committed, so never looked at.
       for (let index = node.lastLogIndex; index > this.committedUpTo && index > node.snapshotIndex; index--) {
@@ -159,8 +174,10 @@ export class FeatureInvariants {
       this.groupsSeen = c.groups;
       this.termCap.fill(-1);
       this.capGroup.fill(null);
-      for (const group of c.groups) {
-        if (group.length >= this.majority) continue;
+      for (const named of c.groups) {
+        // A group may name clients (and stores) too: only its servers vote, so only they count.
+        const group = named.filter((id) => c.nodeById.has(id));
+        if (group.length === 0 || group.length >= this.majority) continue;
         // A pre-vote round open when the partition began may still win with the yeses it already
         // has (from either side) plus its own side's: its term + 1 is within reach, nothing more.
         let cap = 0;
@@ -256,15 +273,20 @@ export class FeatureInvariants {
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i];
       if (node.role !== 'leader' || this.noopCheckedTerm[i] === node.term) continue;
-      this.noopCheckedTerm[i] = node.term;
       const log = node.log;
       let first = log.length;
       while (first > 0 && log[first - 1].term === node.term) first--;
       // Snapshots: a leader that commits at once (one voter) may compact its no-op in the ms it won;
       // the term's first entry is then in the snapshot, which keeps no entries to look at.
-      if (first === 0 && node.snapshotIndex > 0 && node.snapshotTerm === node.term) continue;
+      if (first === 0 && node.snapshotIndex > 0 && node.snapshotTerm === node.term) {
+        this.noopCheckedTerm[i] = node.term;
+        continue;
+      }
       const entry = log[first];
-      if (entry === undefined || (typeof entry.command !== 'string' && entry.command.type === 'noop')) continue;
+      // No entry of its term yet: look again next step, until the first one appears.
+      if (entry === undefined) continue;
+      this.noopCheckedTerm[i] = node.term;
+      if (typeof entry.command !== 'string' && entry.command.type === 'noop') continue;
       const text = typeof entry.command === 'string' ? entry.command : entry.command.type;
       this.violate('noop-first', [node.id], featureInvariant.noopNotFirst(node.id, node.term, first + 1 + node.snapshotIndex, text));
     }

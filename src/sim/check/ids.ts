@@ -3,7 +3,8 @@
  * checker reports a violation to the one that records it (invariants.ts). Checkers import this,
  * never each other's files, so a new one is a file and a line.
  */
-import type { InvariantId } from '../model/features';
+import { featuresOf, type SimConfig } from '../model/config';
+import { INVARIANT_FEATURE, INVARIANT_IDS, type InvariantId } from '../model/features';
 import type { LogEntry } from '../model/types';
 
 export type { HistoryCheckId, InvariantId } from '../model/features';
@@ -17,4 +18,13 @@ export interface CommittedLog {
   committedTerm(index: number): number | undefined;
   /** The entry first applied at `index` on any node, or undefined if none applied it yet. */
   appliedEntry(index: number): LogEntry | undefined;
+}
+
+/** The invariants a run with this configuration checks: every one, less those of features it has off. */
+export function invariantsFor(config: SimConfig): InvariantId[] {
+  const features = featuresOf(config);
+  return INVARIANT_IDS.filter((id) => {
+    const needs = INVARIANT_FEATURE[id];
+    return needs === undefined || features.includes(needs);
+  });
 }

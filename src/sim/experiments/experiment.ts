@@ -1,5 +1,5 @@
 /**
- * An experiment: a template, one swept parameter, seeds per point. Planning checks every point
+ * An experiment: a template, one swept parameter (or two, as a grid of every pair), seeds per point. Planning checks every point
  * before anything runs; a job is one (point, seed) run, a pure function of the spec, so the page's
  * workers, Node's worker threads and a plain loop all give the same results in any order.
  */
@@ -9,12 +9,14 @@ import { Simulation } from '../run/simulation';
 import { computeMeasures, type MeasureId } from './measures';
 import { RunRecorder } from './recorder';
 import { summarize, type Summary } from './stats';
-import { SWEEP_DEFS, formatValue, type Sweep, type SweepValue } from './sweep';
+import { SWEEP_DEFS, formatValue, gridProblem, type Sweep, type SweepValue } from './sweep';
 import { BASE_PARAMS, TEMPLATES, configFor, paramsProblem, type ExperimentParams, type TemplateId } from './templates';
 
 export interface ExperimentSpec {
   readonly template: TemplateId;
   readonly sweep: Sweep;
+  /** A second swept parameter: the points are then every (first, second) pair, first value by first value. */
+  readonly sweep2?: Sweep;
   readonly seeds: number;
   /** Seeds run from here: firstSeed, firstSeed + 1, ... (default 1). */
   readonly firstSeed: number;
@@ -27,7 +29,16 @@ export interface PlannedPoint {
   readonly value: SweepValue;
   /** `150-300`, as typed. */
   readonly label: string;
+  /** In a grid: the second parameter's value and label (absent in a one-parameter sweep). */
+  readonly value2?: SweepValue;
+  readonly label2?: string;
   readonly params: ExperimentParams;
+}
+
+/** A point as `lease=1000` or, in a grid, `lease=1000 drift=5`: how sentences and captions name it. */
+export function pointName(spec: ExperimentSpec, p: PlannedPoint): string {
+  const first = `${spec.sweep.param}=${p.label}`;
+  return spec.sweep2 && p.label2 !== undefined ? `${first} ${spec.sweep2.param}=${p.label2}` : first;
 }
 
 export interface RunJob {
@@ -58,12 +69,28 @@ export function planExperiment(spec: ExperimentSpec): PlannedPoint[] | string {
   const base: ExperimentParams = { ...BASE_PARAMS, ...spec.base };
   const def = SWEEP_DEFS[spec.sweep.param];
   const points: PlannedPoint[] = [];
+  const second = spec.sweep2;
+  if (second !== undefined) {
+    const problem = gridProblem(spec.sweep, second);
+    if (problem !== null) return problem;
+  }
   for (const value of spec.sweep.values) {
     const params = def.apply(base, value);
     const label = formatValue(value);
-    const problem = paramsProblem(template, params);
-    if (problem !== null) return `At ${spec.sweep.param}=${label} the run cannot be made: ${problem}`;
-    points.push({ index: points.length, value, label, params });
+    if (second === undefined) {
+      const problem = paramsProblem(template, params);
+      if (problem !== null) return `At ${spec.sweep.param}=${label} the run cannot be made: ${problem}`;
+      points.push({ index: points.length, value, label, params });
+      continue;
+    }
+    // Row by row: the first parameter's values are the rows, the second's the columns.
+    for (const value2 of second.values) {
+      const cell = SWEEP_DEFS[second.param].apply(params, value2);
+      const label2 = formatValue(value2);
+      const problem = paramsProblem(template, cell);
+      if (problem !== null) return `At ${spec.sweep.param}=${label} ${second.param}=${label2} the run cannot be made: ${problem}`;
+      points.push({ index: points.length, value, label, value2, label2, params: cell });
+    }
   }
   return points;
 }
@@ -103,6 +130,8 @@ export function sortResults(results: readonly RunResult[]): RunResult[] {
 export interface PointSummary {
   readonly label: string;
   readonly value: SweepValue;
+  readonly label2?: string;
+  readonly value2?: SweepValue;
   readonly measures: Readonly<Record<string, Summary>>;
 }
 
@@ -112,7 +141,9 @@ export function summarizePoints(spec: ExperimentSpec, points: readonly PlannedPo
     const mine = results.filter((r) => r.point === p.index);
     const out: Record<string, Summary> = {};
     for (const m of measures) out[m] = summarize(mine.map((r) => r.values[m] ?? null));
-    return { label: p.label, value: p.value, measures: out };
+    // A one-parameter sweep's summary keeps exactly its old keys (its JSON file is byte for byte the same).
+    const grid = p.label2 === undefined ? {} : { label2: p.label2, value2: p.value2 };
+    return { label: p.label, value: p.value, ...grid, measures: out };
   });
 }
 

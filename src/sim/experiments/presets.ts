@@ -78,6 +78,20 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     },
     measure: 'stale-unfenced',
   },
+  {
+    name: 'lease-margin',
+    title: "A lease design's margin: pause × lease",
+    claim:
+      'One grid shows where a lease design stops being safe: each row is a lease, each column a client pause. Cells where the pause outlasts the lease have a stale write on the unfenced store (and a refused one on the fenced store); the boundary is the margin a lease buys against GC pauses.',
+    spec: {
+      template: 'lease-pause',
+      sweep: sweep('lease=1000,2000,4000'),
+      sweep2: sweep('pause=500,1500,1900,2100,3000,4500'),
+      seeds: 10,
+      firstSeed: 1,
+    },
+    measure: 'stale-unfenced',
+  },
 ];
 
 export function findExperimentPreset(name: string): ExperimentPreset | null {

@@ -90,15 +90,16 @@ export class RunRecorder {
           break;
       }
     }
-    const details = cluster.details;
-    for (let i = Math.max(this.detailsSeen, cluster.detailsBase); i < cluster.detailsBase + details.length; i++) {
-      const d = details[i - cluster.detailsBase];
+    const details = cluster.detailLog;
+    const count = details.count;
+    for (let i = Math.max(this.detailsSeen, details.base); i < count; i++) {
+      const d = details.at(i - details.base);
       if (d.kind === 'leader-append') out.push({ t: d.t, kind: 'append', node: d.values.node, term: d.values.term, index: d.values.index });
       else if (d.kind === 'commit-advanced' && (d.values.rule === 'majority' || d.values.rule === 'earlier-term-by-counting')) {
         out.push({ t: d.t, kind: 'commit', node: d.values.node, term: d.values.term, index: d.values.to });
       }
     }
-    this.detailsSeen = cluster.detailsBase + details.length;
+    this.detailsSeen = count;
     const service = this.sim.lockService;
     if (service !== null) {
       for (const store of [service.fenced, service.unfenced]) {

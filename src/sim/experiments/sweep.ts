@@ -111,6 +111,11 @@ export const SWEEP_DEFS: Readonly<Record<SweepParam, ParamDef>> = {
 export const MAX_SWEEP_VALUES = 12;
 export const MAX_SEEDS = 5000;
 export const MAX_RUNS = 20_000;
+/**
+ * A grid of two swept parameters has at most this many cells (every pair of values): 48 keeps each
+ * cell's number at 12 px or more on the page at 1280×720 (8 columns by 6 rows, or 12 by 4).
+ */
+export const MAX_GRID_CELLS = 48;
 
 export interface Sweep {
   readonly param: SweepParam;
@@ -164,6 +169,21 @@ export function parseSweep(text: string): Sweep | string {
     }
   }
   return { param: param as SweepParam, values };
+}
+
+/** Which field each parameter sets: spread and timeout both set the election timeout. */
+const setsTimeout = (p: SweepParam) => p === 'timeout' || p === 'spread';
+
+/** Whether two sweeps make a grid: null, or one sentence naming what is wrong. */
+export function gridProblem(first: Sweep, second: Sweep): string | null {
+  if (first.param === second.param)
+    return `The second sweep parameter must differ from the first; both are ${first.param}, so put all its values in one sweep.`;
+  if (setsTimeout(first.param) && setsTimeout(second.param))
+    return 'timeout and spread both set the election timeout, so they cannot be swept against each other; sweep one of them.';
+  const cells = first.values.length * second.values.length;
+  if (cells > MAX_GRID_CELLS)
+    return `${first.param} × ${second.param} makes ${first.values.length} × ${second.values.length} = ${cells} cells; at most ${MAX_GRID_CELLS} are allowed (MAX_GRID_CELLS), so drop some values.`;
+  return null;
 }
 
 /** Seeds per point as text: the number, or one sentence. */

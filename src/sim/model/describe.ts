@@ -227,6 +227,10 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       return `${v.node}'s timer fires, but it is not in its configuration {${v.voters.join(', ')}}, which is committed: it does not campaign (§4.2.2)`;
     }
+    case 'timeout-now-ignored': {
+      const v = d.values;
+      return `${v.node} gets TimeoutNow from ${v.leader}, but it is not in its configuration {${v.voters.join(', ')}}: it does not campaign (§4.2.2)`;
+    }
     default:
       return describePaxosDetail(d);
   }
@@ -364,8 +368,34 @@ export const featureInvariant = {
     `${node} won term ${term} with votes from {${votes.join(', ')}}, which are not a majority of its configuration {${voters.join(', ')}}.`,
   committedByMinority: (node: string, term: number, index: number, holders: readonly string[], voters: readonly string[]) =>
     `${node} (term ${term}) committed index ${index} held by {${holders.join(', ')}}, which are not a majority of its configuration {${voters.join(', ')}}.`,
+  leadsWithout: (node: string, term: number, voters: readonly string[], index: number, commitIndex: number) =>
+    `${node} leads term ${term} though its configuration {${voters.join(', ')}} (index ${index}, committed: its commit index is ${commitIndex}) does not include it; a server removed steps down once its removal commits and never campaigns (§4.2.2).`,
   noopNotFirst: (node: string, term: number, index: number, text: string) =>
     `${node} leads term ${term}, but its first entry of that term (index ${index}) is ${text}, not its no-op.`,
+} as const;
+
+/** What nodes say, judged as they say it (messageInvariants.ts). */
+export const messageInvariant = {
+  preVoteWhileHearing: (voter: string, candidate: string, leader: string | null, heardAgoMs: number, tMinMs: number) =>
+    `${voter} said yes to ${candidate}'s pre-vote while ${leader === null ? 'it led' : `it heard leader ${leader} ${heardAgoMs} ms before, within the shortest election timeout (${tMinMs} ms)`}; §9.6: a node that hears a leader says no.`,
+  campaignWithoutMajority: (node: string, term: number, yes: readonly string[], majority: number, roundTerm: number | null) =>
+    `${node} started its campaign for term ${term} with ${yes.length === 0 ? 'no yes' : `yeses from {${yes.join(', ')}}`} ${roundTerm === term ? 'to its pre-vote round for it' : roundTerm === null ? 'and no pre-vote round' : `(its latest pre-vote round asked for term ${roundTerm})`}: with its own, fewer than the ${majority} a majority needs; a yes from an earlier round does not count.`,
+  backupOffRule: (leader: string, peer: string, conflictTerm: number, conflictIndex: number, from: number, got: number, expected: number) =>
+    `${leader} moved ${peer}'s next index from ${from} to ${got} on a rejection naming ${conflictTerm === 0 ? `a log that ends at ${conflictIndex - 1}` : `term ${conflictTerm} from index ${conflictIndex}`}; the rule gives ${expected} (past its own last entry of that term if it holds one, else the follower's first index of it, never forward).`,
+  timeoutNowTooEarly: (leader: string, target: string, index: number, term: number, targetLast: number) =>
+    `${leader} sent TimeoutNow to ${target}, which does not hold its last entry (index ${index}, term ${term}; ${target}'s log ends at ${targetLast}); §3.10: only once the target is up to date.`,
+  leaseOverrun: (
+    leader: string,
+    client: string,
+    key: string,
+    round: number,
+    sentAt: number | null,
+    now: number,
+    tMinMs: number,
+    driftPct: number,
+    marginPct: number,
+  ) =>
+    `${leader} answered ${client}'s lease read of ${key} at t=${now} ms, ${sentAt === null ? 'with no heartbeat round answered by a majority' : `${now - sentAt} ms after sending round ${round}, the newest a majority answered`}; with its clock at ${driftPct >= 0 ? '+' : ''}${driftPct}% (within the ${marginPct}% margin) the lease must end within the shortest election timeout (${tMinMs} ms), before another leader can be elected (§6.4.1).`,
 } as const;
 
 /** The snapshots feature's invariants (snapshotInvariants.ts). */
@@ -440,7 +470,15 @@ export const invariant = {
   fencedRefusedCurrent: (client: string, key: string, token: number, highest: number | undefined) =>
     `the fenced store refused ${key} from ${client} with token ${token}, though ${highest === undefined ? 'it had accepted no token for it' : `the highest it accepted is ${highest}`}.`,
   notLive: (afterMs: number, stall: string) => `${afterMs} ms after the faults stopped, ${stall}.`,
+  overrun: (count: number, fromMs: number, inflight: number, bound: number) =>
+    `${count.toLocaleString('en-US')} messages were sent in the simulated second from t=${fromMs} ms (${inflight.toLocaleString('en-US')} in flight), above the run's bound of ${bound.toLocaleString('en-US')}: messages multiply without end.`,
+  matchNotHeld: (leader: string, term: number, peer: string, match: number, mine: number | null, theirs: number | null, peerLast: number) =>
+    `${leader} (term ${term}) counts ${peer}'s match index as ${match}, but ${peer} ${theirs === null ? `holds no entry there (its log ends at ${peerLast})` : `holds an entry of term ${theirs} there, not ${mine}`}; matchIndex must be what the peer holds.`,
+  entriesDropped: (node: string, from: number, to: number, base: number) =>
+    `${node} dropped entries ${from}..${to} of its log with no conflicting entry replacing them${base > 0 ? ` (its snapshot ends at ${base})` : ''}; an entry goes only when it conflicts with the leader's (Figure 2), and an installed snapshot keeps the entries after it that the log holds (§5.1).`,
   engineThrew: (error: string) => `the simulation threw ${error}.`,
+  /** What an exception the engine threw says, as `engineThrew` names it. */
+  thrown: (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
   /** `t= 1234 ms VIOLATION Election Safety: ...`, in the event-line format. */
   line: (t: number, title: string, sentence: string) => eventLine(t, `VIOLATION ${title}: ${sentence}`),
 };

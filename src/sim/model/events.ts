@@ -254,6 +254,7 @@ export type DetailBody =
     >
   | DetailOf<'removed-leader-steps-down', { node: string; term: number; index: number; voters: readonly string[] }>
   | DetailOf<'not-campaigning', { node: string; term: number; voters: readonly string[] }>
+  | DetailOf<'timeout-now-ignored', { node: string; leader: string; term: number; voters: readonly string[] }>
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
   // Paxos runs (src/sim/paxos/, the manifest features/paxos.ts). Ballots are numbers (model/ballot.ts).
   | DetailOf<'paxos-promised', { node: string; proposer: string; ballot: number; previous: number; accepted: number }>

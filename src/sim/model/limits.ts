@@ -8,12 +8,13 @@ import { formatAction, type Action } from './schedule';
  * The page's limits, one source each: the worker, the controls and share links all use these, so
  * a link that decodes can always be replayed.
  *
- * Speeds are simulated ms per real ms. 0.1x: a 50 ms heartbeat takes half a second to see.
+ * Speeds are simulated ms per real ms. 0.1x: a 50 ms heartbeat takes half a second to see;
+ * 0.002x, a tour's slowest: a 5 ms message takes 2.5 s to cross the ring.
  */
-export const MIN_SPEED = 0.01;
+export const MIN_SPEED = 0.002;
 export const MAX_SPEED = 100;
 export const DEFAULT_SPEED = 0.1;
-export const SPEED_CHOICES = [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100] as const;
+export const SPEED_CHOICES = [0.002, 0.003, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100] as const;
 
 /**
  * The page's cap: the furthest a seek, a load's start time, playback or a scheduled action may

@@ -321,6 +321,25 @@ export type MessageType = Message['type'];
 
 export const RAFT_MESSAGE_TYPES = ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply'] as const;
 
+/**
+ * Every message type, in one fixed order: the trace's type column indexes it, and `--json`'s
+ * `sent` lists the types in it. A new message type is a line here.
+ */
+export const MESSAGE_TYPES: readonly MessageType[] = [
+  'RequestVote',
+  'VoteReply',
+  'AppendEntries',
+  'AppendReply',
+  'ClientRequest',
+  'ClientReply',
+  'StoreWrite',
+  'InstallSnapshot',
+  'InstallSnapshotReply',
+  'TimeoutNow',
+  // Paxos (src/sim/paxos/): after Raft's types, so their codes stay what they were.
+  ...PAXOS_MESSAGE_TYPES,
+];
+
 /** One message on the simulated network; ordered by (deliverAt, seq) like the chapter's Envelope. */
 export interface Envelope {
   readonly deliverAt: number;

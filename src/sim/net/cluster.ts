@@ -10,6 +10,8 @@ import { featuresOf, snapshotEveryOf, MAX_NODES, validateConfig, type BugName, t
 import { nodeBugs, nodeFeatures, type NodeFeatures } from '../model/features';
 import { describe, eventLine, sortedIds } from '../model/describe';
 import type { DetailBody, DetailEvent, EventKind, SimEvent } from '../model/events';
+import { DetailLog } from '../model/detailLog';
+import type { CommitRule } from '../model/hotDetails';
 import { MessageQueue } from './messageQueue';
 import { RaftNode, type NodeBugs, type NodeHost } from '../raft/node';
 import { CPythonRandom, randintParams, type RandintParams } from '../model/prng';
@@ -58,8 +60,11 @@ export interface DroppedMessage {
  * observer it leaves the quiet-millisecond skipping on.
  */
 export interface ClusterTracer {
-  /** Message `id` (the envelope's seq) was queued; duplicates are separate messages. */
-  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message): void;
+  /**
+   * Message `id` (the envelope's seq) was queued. A network duplicate is a message of its own,
+   * queued right after its original, whose id is `copyOf` (-1 for every message a sender sent).
+   */
+  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message, copyOf?: number): void;
   /** Message `id` is handed to its receiver now; what is sent until `deliveriesDone` answers it. */
   delivering(id: number): void;
   /** The network dropped message `id` now. */
@@ -72,6 +77,16 @@ export interface ClusterTracer {
 
 /** Observers run after every step (invariant checkers live outside node code). */
 export type StepObserver = (cluster: Cluster) => void;
+
+/**
+ * Sees every message as it is sent and as it is handed to its receiver (before the receiver acts
+ * on it), so a checker can judge what nodes say as well as what they hold: a pre-vote granted, a
+ * hint answered, a TimeoutNow sent. It only observes; a duplicate is sent once and delivered twice.
+ */
+export interface MessageObserver {
+  sent(cluster: Cluster, src: string, dst: string, msg: Message): void;
+  delivering(cluster: Cluster, src: string, dst: string, msg: Message): void;
+}
 
 /**
  * Sees every entry a node applies, as it happens (invariant checkers), with the state machine's
@@ -103,19 +118,11 @@ export class Cluster implements NodeHost {
   /**
    * Detail events (the second stream), recorded only while `recordDetails` is on: the CLI with
    * --verbose or --json and the page's viewed run turn it on; the fuzzer, the checker's copy and
-   * the bench leave it off. Either way no draw, message or state changes.
+   * the bench leave it off. Either way no draw, message or state changes. Kept compactly
+   * (detailLog.ts): a reader that comes back for new ones reads `detailLog`.
    */
-  readonly details: DetailEvent[] = [];
+  readonly detailLog = new DetailLog();
   recordDetails = false;
-  /**
-   * Keep only about this many of the newest details (at least this many, at most twice): the
-   * page's viewed run shows only the newest, and every checkpoint copies this array, so an
-   * unbounded one would make each seek and checkpoint cost more the longer the run. The CLI
-   * keeps all (Infinity).
-   */
-  detailLimit = Infinity;
-  /** Details trimmed from the front: the run's index of `details[0]`. */
-  detailsBase = 0;
   readonly sent: Record<string, number> = { RequestVote: 0, VoteReply: 0, AppendEntries: 0, AppendReply: 0 };
   dropped = 0;
   readonly leadersByTerm = new Map<number, string[]>();
@@ -143,6 +150,7 @@ export class Cluster implements NodeHost {
   tracer: ClusterTracer | null = null;
   private readonly observers: StepObserver[] = [];
   private readonly applyObservers: ApplyObserver[] = [];
+  private readonly messageObservers: MessageObserver[] = [];
   private readonly timeoutRange: readonly [number, number];
   private readonly latencyRange: readonly [number, number];
   // The two fixed randint ranges, with their bit lengths worked out once (same draws as randint).
@@ -190,6 +198,8 @@ export class Cluster implements NodeHost {
   }
 
   send(src: string, dst: string, msg: Message): void {
+    const watchers = this.messageObservers;
+    if (watchers.length !== 0) for (let i = 0; i < watchers.length; i++) watchers[i].sent(this, src, dst, msg);
     const type: MessageType = msg.type;
     const sent = this.sent;
     // Constant keys for the four Raft types keep this store monomorphic on the hot path.
@@ -244,7 +254,7 @@ export class Cluster implements NodeHost {
       const copyAt = this.nowMs + this.rng.randint(this.latencyRange[0], this.latencyRange[1]) + extra;
       const copySeq = this.seq++;
       this.inflight.enqueue(copyAt, copySeq, this.nowMs, src, dst, msg, false);
-      if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg);
+      if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg, seq);
     }
   }
 
@@ -253,26 +263,70 @@ export class Cluster implements NodeHost {
     this.events.push(Object.freeze({ t: this.nowMs, kind, subjects, text, line: eventLine(this.nowMs, text) }));
   }
 
+  /** Every kept detail event as records, oldest first (unpacked afresh on each call: for readers that read once). */
+  get details(): readonly DetailEvent[] {
+    return this.detailLog.toArray();
+  }
+
+  /**
+   * Keep only about this many of the newest details (at least this many, at most twice): the
+   * page's viewed run shows only the newest, and every checkpoint copies what is kept, so an
+   * unbounded log would make each seek and checkpoint cost more the longer the run. The CLI
+   * keeps all (Infinity).
+   */
+  get detailLimit(): number {
+    return this.detailLog.limit;
+  }
+
+  set detailLimit(limit: number) {
+    this.detailLog.limit = limit;
+  }
+
+  /** Details trimmed from the front: the run's index of `details[0]`. */
+  get detailsBase(): number {
+    return this.detailLog.base;
+  }
+
   detail(body: DetailBody): void {
-    const details = this.details;
-    // Frozen like events, so checkpoints share them. Built field by field: an object spread that
-    // adds fields takes V8's slow path, and was most of what recording details cost.
-    details.push(
-      Object.freeze({
-        kind: body.kind,
-        subjects: body.subjects,
-        values: body.values,
-        lines: body.lines,
-        t: this.nowMs,
-        afterEvent: this.events.length,
-      }) as DetailEvent,
+    this.detailLog.push(body, this.nowMs, this.events.length);
+  }
+
+  // The hot kinds, coded without a body (hotDetails.ts).
+
+  leaderAppended(node: string, term: number, index: number, command: Command, noop: boolean): void {
+    this.detailLog.leaderAppended(node, term, index, command, noop, this.nowMs, this.events.length);
+  }
+
+  appendAccepted(node: string, leader: string, term: number, from: number, to: number, added: number): void {
+    this.detailLog.appendAccepted(node, leader, term, from, to, added, this.nowMs, this.events.length);
+  }
+
+  commitAdvanced(
+    node: string,
+    from: number,
+    to: number,
+    term: number,
+    rule: CommitRule,
+    replicas: number | null,
+    majority: number | null,
+    leader: string | null,
+    leaderCommit: number | null,
+    memberCount: boolean,
+  ): void {
+    this.detailLog.commitAdvanced(
+      node,
+      from,
+      to,
+      term,
+      rule,
+      replicas,
+      majority,
+      leader,
+      leaderCommit,
+      memberCount,
+      this.nowMs,
+      this.events.length,
     );
-    if (details.length > 2 * this.detailLimit) {
-      // Trimming in halves keeps the cost per detail constant.
-      const cut = details.length - this.detailLimit;
-      details.splice(0, cut);
-      this.detailsBase += cut;
-    }
   }
 
   recordLeader(term: number, id: string, voters: readonly string[]): void {
@@ -285,14 +339,7 @@ export class Cluster implements NodeHost {
   onCommitted(node: RaftNode, index: number, entry: LogEntry): void {
     const extension = this.extension;
     const result = extension !== null ? extension.apply(node, index, entry) : null;
-    if (this.recordDetails) {
-      this.detail({
-        kind: 'applied',
-        subjects: [node.id],
-        values: { node: node.id, index, term: entry.term, command: entry.command, result },
-        lines: ['apply'],
-      });
-    }
+    if (this.recordDetails) this.detailLog.applied(node.id, index, entry.term, entry.command, result, this.nowMs, this.events.length);
     const observers = this.applyObservers;
     for (let i = 0; i < observers.length; i++) observers[i](node, index, entry, result);
     if (extension !== null) extension.onApplied(node, index, entry, result as ApplyResult);
@@ -366,6 +413,8 @@ export class Cluster implements NodeHost {
       }
       const payload = env.payload;
       if (tracer !== null) tracer.delivering(env.seq);
+      const watchers = this.messageObservers;
+      if (watchers.length !== 0) for (let i = 0; i < watchers.length; i++) watchers[i].delivering(this, env.src, env.dst, payload);
       // Raft RPCs go to the node; everything else (client requests, replies, store writes) to the
       // service on top. Without one, every message is a Raft RPC between nodes.
       if (node !== undefined && (this.extension === null || isRaftMessage(payload))) node.onMessage(env.src, payload as RaftMessage);
@@ -452,6 +501,10 @@ export class Cluster implements NodeHost {
 
   addApplyObserver(observer: ApplyObserver): void {
     this.applyObservers.push(observer);
+  }
+
+  addMessageObserver(observer: MessageObserver): void {
+    this.messageObservers.push(observer);
   }
 
   /** The live leader with the highest term; a stale one may linger in a minority partition. */
@@ -692,6 +745,10 @@ export class Cluster implements NodeHost {
   }
 }
 
+/**
+ * The messages a node handles: every RaftMessage. TimeoutNow was missing, so with a lock service
+ * on top it went to the service, which dropped it, and every transfer ran out.
+ */
 function isRaftMessage(msg: Message): msg is RaftMessage {
   const type = msg.type;
   return (
@@ -700,6 +757,7 @@ function isRaftMessage(msg: Message): msg is RaftMessage {
     type === 'RequestVote' ||
     type === 'VoteReply' ||
     type === 'InstallSnapshot' ||
-    type === 'InstallSnapshotReply'
+    type === 'InstallSnapshotReply' ||
+    type === 'TimeoutNow'
   );
 }

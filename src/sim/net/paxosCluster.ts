@@ -13,6 +13,7 @@
  *   election-timer reset (a campaign, a promise granted, an Accept heard, a step-down, a
  *   restart), plus the latencies, losses and back-offs above.
  */
+import { DetailLog } from '../model/detailLog';
 import { ballotText, type Ballot } from '../model/ballot';
 import { isPaxosConfig, validateConfig, type SimConfig } from '../model/config';
 import { describe, eventLine, paxosText, sortedIds } from '../model/describe';
@@ -63,10 +64,9 @@ export class PaxosCluster implements PaxosHost {
   groups: string[][] = [];
   private groupOf = new Map<string, number>();
   readonly events: SimEvent[] = [];
-  readonly details: DetailEvent[] = [];
+  /** Detail events, kept compactly as Raft's cluster keeps them (model/detailLog.ts); off unless recordDetails. */
+  readonly detailLog = new DetailLog();
   recordDetails = false;
-  detailLimit = Infinity;
-  detailsBase = 0;
   readonly sent: Record<string, number> = { Prepare: 0, Promise: 0, Accept: 0, Accepted: 0, Nack: 0 };
   dropped = 0;
   readonly recentDrops: DroppedMessage[] = [];
@@ -147,23 +147,27 @@ export class PaxosCluster implements PaxosHost {
     this.events.push(Object.freeze({ t: this.nowMs, kind, subjects, text, line: eventLine(this.nowMs, text) }));
   }
 
+  /** Every kept detail event as records, oldest first. */
+  get details(): readonly DetailEvent[] {
+    return this.detailLog.toArray();
+  }
+
+  /** Keep only about this many of the newest details (the page's viewed run); Infinity (the CLI) keeps all. */
+  get detailLimit(): number {
+    return this.detailLog.limit;
+  }
+
+  set detailLimit(limit: number) {
+    this.detailLog.limit = limit;
+  }
+
+  /** Details trimmed from the front: the run's index of `details[0]`. */
+  get detailsBase(): number {
+    return this.detailLog.base;
+  }
+
   detail(body: DetailBody): void {
-    const details = this.details;
-    details.push(
-      Object.freeze({
-        kind: body.kind,
-        subjects: body.subjects,
-        values: body.values,
-        lines: body.lines,
-        t: this.nowMs,
-        afterEvent: this.events.length,
-      }) as DetailEvent,
-    );
-    if (details.length > 2 * this.detailLimit) {
-      const cut = details.length - this.detailLimit;
-      details.splice(0, cut);
-      this.detailsBase += cut;
-    }
+    this.detailLog.push(body, this.nowMs, this.events.length);
   }
 
   accepted(node: PaxosNode, slot: number, ballot: Ballot, value: string, promisedBefore: Ballot): void {

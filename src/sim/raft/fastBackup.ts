@@ -45,7 +45,15 @@ export interface Backup {
  * The leader's side: the next index to try for a follower whose rejection carried `hint`. A next
  * index at or below the snapshot's last index is then answered with InstallSnapshot.
  */
-export function backUp(log: RaftLog, nextIndex: number, hint: ConflictHint): Backup {
+export function backUp(
+  log: RaftLog,
+  nextIndex: number,
+  hint: ConflictHint,
+  /** The bug hint-moves-forward: no cap at nextIndex − 1, so a late hint moves it forward. */
+  movesForward = false,
+  /** The bug hint-skips-own-term: past the leader's own entries without checking they are of the hinted term. */
+  skipsOwnTerm = false,
+): Backup {
   let next: number;
   let rule: BackupRule;
   if (hint.conflictTerm === 0) {
@@ -57,7 +65,7 @@ export function backUp(log: RaftLog, nextIndex: number, hint: ConflictHint): Bac
     let j = Math.min(log.lastIndex, nextIndex - 1);
     while (j > base && log.heldTermAt(j) > hint.conflictTerm) j--;
     const termAtJ = j > base || (j === base && base > 0) ? log.heldTermAt(j) : 0;
-    if (j > 0 && termAtJ === hint.conflictTerm) {
+    if (j > 0 && (termAtJ === hint.conflictTerm || skipsOwnTerm)) {
       // Log Matching: the entries up to there agree with the follower's if its run of that term reaches them.
       next = j + 1;
       rule = 'past-own-term';
@@ -69,6 +77,6 @@ export function backUp(log: RaftLog, nextIndex: number, hint: ConflictHint): Bac
   // A rejection answers one AppendEntries; a late or duplicated one may hint past where the
   // leader has already backed up to. A rejection never moves nextIndex forward.
   const cap = nextIndex - 1;
-  if (next > cap) next = cap;
+  if (next > cap && !movesForward) next = cap;
   return { next: next > 1 ? next : 1, rule };
 }

@@ -72,10 +72,11 @@ export class RaftLog {
   /**
    * A leader's snapshot is installed (§5.1): if this log holds an entry at its last included
    * index with its term, the entries after it are kept (they match the leader's); otherwise the
-   * whole log goes. Returns whether the suffix was kept.
+   * whole log goes. Returns whether the suffix was kept. `dropSuffix` is the bug
+   * install-drops-suffix: the whole log goes either way.
    */
-  install(snapshot: RaftSnapshot): boolean {
-    const keepsSuffix = this.termAt(snapshot.index) === snapshot.term;
+  install(snapshot: RaftSnapshot, dropSuffix = false): boolean {
+    const keepsSuffix = !dropSuffix && this.termAt(snapshot.index) === snapshot.term;
     if (keepsSuffix) this.entries.splice(0, snapshot.index - this.snapshotIndex);
     else this.entries.length = 0;
     this.snapshotIndex = snapshot.index;

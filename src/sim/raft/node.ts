@@ -9,7 +9,7 @@
 import { describe } from '../model/describe';
 import { backUp, conflictHint } from './fastBackup';
 import type { DetailBody, EventKind } from '../model/events';
-import type { PseudocodeId } from '../model/pseudocodeIds';
+import { recordAppendAccepted, recordCommitAdvanced, recordLeaderAppend, type DetailHost } from '../model/hotDetails';
 import type { NodeBugs, NodeFeatures } from '../model/features';
 import { compactIfDue, installSnapshotFor } from './compaction';
 import { RaftLog } from './log';
@@ -34,7 +34,7 @@ import {
 } from '../model/types';
 
 /** What a node needs from the cluster: time, randomness, the network and the event log. */
-export interface NodeHost {
+export interface NodeHost extends DetailHost {
   readonly nowMs: number;
   readonly heartbeatMs: number;
   /** The shortest election timeout: how long a leader counts as heard from (§6.2, §9.6). */
@@ -54,7 +54,9 @@ export interface NodeHost {
   readonly features: NodeFeatures;
   /**
    * Whether detail events are recorded. Callers test it before building one, so a run that does
-   * not record them pays one boolean read per site and nothing else.
+   * not record them pays one boolean read per site and nothing else. The kinds every entry makes
+   * go through hotDetails.ts's record functions, which reach `detail` only when the host has no
+   * body-free path for them.
    */
   readonly recordDetails: boolean;
   detail(body: DetailBody): void;
@@ -451,14 +453,7 @@ export class RaftNode {
    */
   private appendNoop(): void {
     this.raftLog.append(Object.freeze({ term: this.term, command: NOOP_COMMAND }));
-    if (this.host.recordDetails) {
-      this.host.detail({
-        kind: 'leader-append',
-        subjects: [this.id],
-        values: { node: this.id, term: this.term, index: this.lastLogIndex, command: NOOP_COMMAND },
-        lines: ['leader.noop'],
-      });
-    }
+    if (this.host.recordDetails) recordLeaderAppend(this.host, this.id, this.term, this.lastLogIndex, NOOP_COMMAND, true);
     if (this.host.bugs.noopCommitsAtOnce) {
       // The bug: the no-op (and so everything before it) counts as committed before anyone has it.
       this.commitIndex = this.lastLogIndex;
@@ -550,7 +545,9 @@ export class RaftNode {
   private handlePreVote(msg: RequestVote): VoteReply {
     const myLastTerm = this.lastLogTerm;
     const upToDate = msg.lastLogTerm > myLastTerm || (msg.lastLogTerm === myLastTerm && msg.lastLogIndex >= this.lastLogIndex);
-    const reason = msg.term <= this.term ? 'stale-term' : !upToDate ? 'log-not-up-to-date' : this.hearsLeader() ? 'hears-leader' : null;
+    // The bug pre-vote-ignores-leader: a voter that hears a leader says yes all the same.
+    const hears = this.hearsLeader() && !this.host.bugs.preVoteIgnoresLeader;
+    const reason = msg.term <= this.term ? 'stale-term' : !upToDate ? 'log-not-up-to-date' : hears ? 'hears-leader' : null;
     if (reason !== null && this.host.recordDetails) {
       this.host.detail({
         kind: 'pre-vote-refused',
@@ -634,7 +631,9 @@ export class RaftNode {
 
   private handleVoteReply(src: string, msg: VoteReply): void {
     if (msg.preVote === true) {
-      if (this.preCandidate && msg.granted && msg.term === this.term + 1) {
+      // A yes carries the term it answers: one for an earlier round's term counts for nothing (the
+      // bug pre-vote-stale-yes counts it).
+      if (this.preCandidate && msg.granted && (msg.term === this.term + 1 || this.host.bugs.preVoteStaleYes === true)) {
         this.preVotes.add(src);
         this.maybeWinPreVote();
       }
@@ -733,14 +732,7 @@ export class RaftNode {
     if (this.role !== 'leader') throw new Error(`${this.id} is not the leader`);
     // Frozen: entries never change, so checkpoints (deep copies) share them instead of copying.
     this.raftLog.append(Object.freeze({ term: this.term, command }));
-    if (this.host.recordDetails) {
-      this.host.detail({
-        kind: 'leader-append',
-        subjects: [this.id],
-        values: { node: this.id, term: this.term, index: this.lastLogIndex, command },
-        lines: ['leader.append'],
-      });
-    }
+    if (this.host.recordDetails) recordLeaderAppend(this.host, this.id, this.term, this.lastLogIndex, command, false);
     this.broadcastAppend();
     // Membership: a leader that alone makes its configuration's majority commits at once.
     if (this.membership !== null) this.advanceCommitIndex();
@@ -789,40 +781,25 @@ export class RaftNode {
     const lastNew = prev + entries.length;
     if (this.membership !== null && entries.length > 0) this.refreshConfig(msg.leader);
     if (record && entries.length > 0) {
-      this.host.detail({
-        kind: 'append-accepted',
-        subjects: [this.id, msg.leader],
-        values: {
-          node: this.id,
-          leader: msg.leader,
-          term: this.term,
-          from: prev + 1,
-          to: lastNew,
-          added: lastNew > kept ? lastNew - kept : 0,
-        },
-        lines: ['ae.append-new'],
-      });
+      recordAppendAccepted(this.host, this.id, msg.leader, this.term, prev + 1, lastNew, lastNew > kept ? lastNew - kept : 0);
     }
     if (msg.leaderCommit > this.commitIndex) {
       const from = this.commitIndex;
       this.commitIndex = Math.max(this.commitIndex, Math.min(msg.leaderCommit, lastNew));
       if (record && this.commitIndex > from) {
-        this.host.detail({
-          kind: 'commit-advanced',
-          subjects: [this.id, msg.leader],
-          values: {
-            node: this.id,
-            from,
-            to: this.commitIndex,
-            term: this.term,
-            rule: 'leader-commit',
-            replicas: null,
-            majority: null,
-            leader: msg.leader,
-            leaderCommit: msg.leaderCommit,
-          },
-          lines: ['ae.commit.leader-commit'],
-        });
+        recordCommitAdvanced(
+          this.host,
+          this.id,
+          from,
+          this.commitIndex,
+          this.term,
+          'leader-commit',
+          null,
+          null,
+          msg.leader,
+          msg.leaderCommit,
+          false,
+        );
       }
       this.applyCommitted();
     }
@@ -907,7 +884,8 @@ export class RaftNode {
   }
 
   private handleAppendReply(src: string, msg: AppendReply): void {
-    if (this.role !== 'leader' || msg.term !== this.term) return;
+    // Only an answer of this term (Figure 2); the bug stale-append-reply takes an older term's too.
+    if (this.role !== 'leader' || (msg.term !== this.term && !this.host.bugs.staleAppendReply)) return;
     const p = this.progressById.get(src);
     if (p === undefined) return;
     p.heard = true; // CheckQuorum counts any answer of this term (§6.2)
@@ -946,7 +924,7 @@ export class RaftNode {
     const log = this.raftLog;
     if (snap.index > this.commitIndex && snap.index > log.snapshotIndex) {
       const before = log.entries.length;
-      const keptSuffix = log.install(snap);
+      const keptSuffix = log.install(snap, this.host.bugs.installDropsSuffix === true);
       this.commitIndex = snap.index;
       this.lastApplied = snap.index;
       this.host.restoreSnapshotState?.(this, snap.state);
@@ -1008,7 +986,8 @@ export class RaftNode {
         lines: ['transfer.start'],
       });
     }
-    if (p.match >= this.lastLogIndex) this.sendTimeoutNow(p);
+    // The bug transfer-too-early: TimeoutNow at once, whether or not the target has caught up.
+    if (p.match >= this.lastLogIndex || this.host.bugs.transferTooEarly === true) this.sendTimeoutNow(p);
     else this.sendAppend(p);
   }
 
@@ -1047,9 +1026,26 @@ export class RaftNode {
     this.timeoutNowSent = false;
   }
 
-  /** The target of a transfer: campaign at once, skipping pre-vote and marked as a transfer (§3.10). */
+  /**
+   * The target of a transfer: campaign at once, skipping pre-vote and marked as a transfer (§3.10).
+   * A server outside its own configuration does not campaign (§4.2.2), TimeoutNow or not: it would
+   * lead a configuration it is not in.
+   */
   private handleTimeoutNow(msg: TimeoutNow): void {
     if (msg.term !== this.term || this.role === 'leader') return;
+    if (this.membership !== null && !this.membership.isVoter(this.id)) {
+      // Ignored, timer and all: no liveness needs it (the leader that sent it is alive), unlike a
+      // timeout before the removal commits (sitOut), so the transfer just runs out.
+      if (this.host.recordDetails) {
+        this.host.detail({
+          kind: 'timeout-now-ignored',
+          subjects: [this.id, msg.leader],
+          values: { node: this.id, leader: msg.leader, term: this.term, voters: this.membership.voters },
+          lines: ['member.no-campaign'],
+        });
+      }
+      return;
+    }
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'timeout-now-received',
@@ -1065,7 +1061,14 @@ export class RaftNode {
   /** fast-backup (§5.3): skip the follower's whole conflicting term in one round trip, then retry. */
   private fastBackUp(p: Progress, conflictTerm: number, conflictIndex: number): void {
     const from = p.next;
-    const { next, rule } = backUp(this.raftLog, from, { conflictTerm, conflictIndex });
+    const bugs = this.host.bugs;
+    const { next, rule } = backUp(
+      this.raftLog,
+      from,
+      { conflictTerm, conflictIndex },
+      bugs.hintMovesForward === true,
+      bugs.hintSkipsOwnTerm === true,
+    );
     p.next = next;
     const rounds = ++p.backupRounds;
     if (this.host.recordDetails) {
@@ -1096,24 +1099,20 @@ export class RaftNode {
     const earlier = log.termAt(index) !== this.term;
     if (earlier && !this.host.bugs.figure8) return;
     if (this.host.recordDetails) {
-      const lines: PseudocodeId[] = [earlier ? 'commit.earlier-term-by-counting' : 'commit.majority'];
-      if (m !== null) lines.push('member.count');
-      this.host.detail({
-        kind: 'commit-advanced',
-        subjects: [this.id],
-        values: {
-          node: this.id,
-          from: this.commitIndex,
-          to: index,
-          term: this.term,
-          rule: earlier ? 'earlier-term-by-counting' : 'majority',
-          replicas: this.replicasOf(index),
-          majority: this.majority,
-          leader: null,
-          leaderCommit: null,
-        },
-        lines,
-      });
+      const rule = earlier ? 'earlier-term-by-counting' : 'majority';
+      recordCommitAdvanced(
+        this.host,
+        this.id,
+        this.commitIndex,
+        index,
+        this.term,
+        rule,
+        this.replicasOf(index),
+        this.majority,
+        null,
+        null,
+        m !== null,
+      );
     }
     const pendingBefore = m !== null && m.changePending(this.commitIndex);
     this.commitIndex = index;
@@ -1252,14 +1251,22 @@ export class RaftNode {
    */
   changeBlocked(): string | null {
     const m = this.membership as Membership;
-    if (this.host.bugs.configChangesAtOnce) return null; // the bug: a second change goes ahead
-    if (m.learners.length > 0) return `${this.id} is still catching up ${m.learners[0]} as a learner (one change at a time, §4.1)`;
-    if (m.changePending(this.commitIndex))
-      return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
-    // The fix to single-server changes (Ongaro, raft-dev 2015): a new leader first commits an entry
-    // of its own term, so a change an earlier leader left uncommitted cannot overlap a new one.
-    if (this.commitIndex === 0 || this.termAt(this.commitIndex) !== this.term)
-      return `${this.id} has not yet committed an entry of its term ${this.term} (a new leader commits one before a change; leader-noop does it at once)`;
+    // The bug config-changes-at-once: a second change goes ahead.
+    if (!this.host.bugs.configChangesAtOnce) {
+      if (m.learners.length > 0) return `${this.id} is still catching up ${m.learners[0]} as a learner (one change at a time, §4.1)`;
+      if (m.changePending(this.commitIndex))
+        return `${this.id}'s configuration entry at index ${m.configIndex} is not committed yet (one change at a time, §4.1)`;
+      // The fix to single-server changes (Ongaro, raft-dev 2015): a new leader first commits an entry
+      // of its own term, so a change an earlier leader left uncommitted cannot overlap a new one.
+      if (this.commitIndex === 0 || this.termAt(this.commitIndex) !== this.term)
+        return `${this.id} has not yet committed an entry of its term ${this.term} (a new leader commits one before a change; leader-noop does it at once)`;
+    }
+    // A leader handing over takes no request (§3.10), and a change is one: etcd's leader drops every
+    // proposal while a transfer is under way. Accepted, "remove n2" during a transfer to n2 let n2
+    // take over a configuration it is not in. (Last, so a change refused for another reason too is
+    // refused with the sentence it always had.)
+    if (this.transferTo !== null)
+      return `${this.id} is handing leadership to ${this.transferTo} (a change waits until the transfer ends, §3.10)`;
     return null;
   }
 
@@ -1319,6 +1326,7 @@ export class RaftNode {
       this.setPeers(m.peersOf(this.id, true, this.commitIndex));
       return;
     }
+    if (this.host.bugs.removedLeaderStays === true) return; // the bug: it leads on outside its configuration
     if (this.host.recordDetails) {
       this.host.detail({
         kind: 'removed-leader-steps-down',

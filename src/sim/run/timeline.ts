@@ -9,6 +9,7 @@ import type { SimConfig } from '../model/config';
 import type { EventKind } from '../model/events';
 import type { Action, ActionBody } from '../model/schedule';
 import { newRun, type AnyRun } from './run';
+import type { RunOptions } from './simulation';
 
 export const CHECKPOINT_MS = 2000;
 /**
@@ -78,22 +79,22 @@ export class Timeline {
   /** Current spacing of checkpoints; doubles whenever MAX_CHECKPOINTS would be exceeded. */
   checkpointMs: number;
   private readonly maxCheckpoints: number;
-  /** Whether the runs record detail events (the page's viewed run does), and how many they keep. */
-  private readonly details: { readonly recordDetails: boolean; readonly detailLimit: number };
+  /** Every copy's run options: whether it records detail events (the page's viewed run does) and how many it keeps. */
+  private readonly runOptions: RunOptions;
 
   constructor(
     config: SimConfig,
     schedule: readonly Action[] = [],
     checkpointMs = CHECKPOINT_MS,
     maxCheckpoints = MAX_CHECKPOINTS,
-    options: { readonly recordDetails?: boolean; readonly detailLimit?: number } = {},
+    options: RunOptions = {},
   ) {
     this.config = config;
-    this.details = { recordDetails: options.recordDetails ?? false, detailLimit: options.detailLimit ?? Infinity };
+    this.runOptions = { ...options };
     this.scheduleList = [...schedule];
     this.checkpointMs = checkpointMs;
     this.maxCheckpoints = Math.max(2, maxCheckpoints);
-    this.current = newRun(config, this.scheduleList, this.details);
+    this.current = newRun(config, this.scheduleList, this.runOptions);
     this.furthest = this.current;
   }
 
@@ -224,7 +225,7 @@ export class Timeline {
   /** A fresh copy of the checkpoint at `at`, carrying the current schedule's later actions. Time 0 is rebuilt from scratch. */
   private restore(at: number): AnyRun {
     const checkpoint = this.checkpoints.get(at);
-    if (at === 0 || checkpoint === undefined) return newRun(this.config, this.scheduleList, this.details);
+    if (at === 0 || checkpoint === undefined) return newRun(this.config, this.scheduleList, this.runOptions);
     const sim = checkpoint.clone();
     sim.replaceFutureActions(this.scheduleList);
     return sim;

@@ -63,6 +63,7 @@ export class LockService implements ClusterExtension {
   /** Per node: tokens whose expiry this node has already proposed (it proposes each once). */
   private readonly expiryProposed = new Map<string, Set<number>>();
   private readonly followerExpiry: boolean;
+  private readonly replyIgnoresTerm: boolean;
   /** Reads (§6.4): the leaders' side of put and get; null without the feature. */
   private readonly reads: KvReads | null;
 
@@ -75,6 +76,7 @@ export class LockService implements ClusterExtension {
     this.fenced = new Store('fenced', !cluster.bugSet.has('no-fencing'));
     this.unfenced = new Store('unfenced', false);
     this.followerExpiry = cluster.bugSet.has('follower-expiry');
+    this.replyIgnoresTerm = cluster.bugSet.has('reply-ignores-term');
     this.reads = cluster.features.reads ? new KvReads(cluster, this.machines) : null;
     cluster.extension = this;
   }
@@ -205,8 +207,9 @@ export class LockService implements ClusterExtension {
     const request = waiting?.get(index);
     if (!request || !waiting) return;
     waiting.delete(index);
-    // The index was reused by another leader's entry: this is not the entry the request waits for.
-    if (request.term !== entry.term) return;
+    // The index was reused by another leader's entry: this is not the entry the request waits for
+    // (the bug reply-ignores-term answers from it all the same).
+    if (request.term !== entry.term && !this.replyIgnoresTerm) return;
     if (!isLeader) return;
     const client = this.clients.get(request.client);
     if (request.op === 'acquire' && result.type === 'Granted') {
@@ -267,52 +270,64 @@ export class LockService implements ClusterExtension {
     const machine = this.machines[node.index];
     const held = machine.locks.get(msg.key);
     const request: Pending = { client: src, requestId: msg.id, op: msg.op, key: msg.key, term: node.term };
-    if (msg.op === 'acquire') {
-      const waiting = this.pendingFor(node);
-      for (const [index, p] of waiting) {
-        // A retry of the request whose Grant is in flight on this leader: answer it when it applies.
-        // Not applied here means not applied anywhere yet (the leader applies first), so the
-        // lease still starts after this request was sent.
-        if (p.client === src && p.requestId === msg.id && index > node.lastApplied) {
-          waiting.set(index, request);
-          return;
-        }
+    if (msg.op === 'release') {
+      this.onRelease(node, src, msg, request, held?.owner);
+      return;
+    }
+    const waiting = this.pendingFor(node);
+    for (const [index, p] of waiting) {
+      // A retry of the request whose Grant is in flight on this leader: answer it when it applies.
+      // Not applied here means not applied anywhere yet (the leader applies first), so the
+      // lease still starts after this request was sent. It waits for the same entry, of the term
+      // that entry was proposed in: this leader may have lost and won again since, and an answer
+      // waiting under its new term would be dropped when the old entry applies.
+      if (p.client === src && p.requestId === msg.id && index > node.lastApplied && node.termAt(index) === p.term) {
+        waiting.set(index, { ...request, term: p.term });
+        return;
       }
     }
     // The leader's log holds every committed entry (Leader Completeness) but its applied state
     // may lag it, e.g. just after a restart; an entry it has not applied yet for this key could
-    // change the answer, so it decides nothing about the key until that entry is applied. A
-    // release retried to a new leader waits for the client's own release if it is that entry.
-    const unapplied = this.lastUnappliedFor(node, msg.key);
-    if (unapplied !== 0) {
-      const entry = node.entryAt(unapplied) as LogEntry;
-      const c = entry.command as LockCommand;
-      if (msg.op === 'release' && c.type === 'release' && c.owner === src) {
-        this.pendingFor(node).set(unapplied, { ...request, term: entry.term });
-        return;
-      }
+    // change the answer, so it grants nothing for the key until that entry is applied.
+    if (this.lastUnappliedFor(node, msg.key) !== 0) {
       this.log(say.busy(node.id, msg.key, src, null), 'lock-busy', [node.id, src]);
       this.reply(node, request, 'busy', null, null);
       return;
     }
-    if (msg.op === 'acquire') {
-      // An acquire by the holder (a retry whose answer was lost, or asking again) is proposed as
-      // a Grant too: it renews the lease with a new token, so the lease the client counts from
-      // its request is the one the service runs.
-      if (held && held.owner !== src) {
-        this.log(say.busy(node.id, msg.key, src, held.owner), 'lock-busy', [node.id, src]);
-        this.reply(node, request, 'busy', null, null);
-        return;
-      }
-      this.propose(node, { type: 'grant', key: msg.key, leaseMs: msg.leaseMs, owner: src }, request);
-    } else {
-      if (held && held.owner !== src) {
-        this.log(say.notHolder(node.id, msg.key, src, held.owner), 'lock-release-refused', [node.id, src]);
-        this.reply(node, request, 'not-holder', null, null);
-        return;
-      }
-      this.propose(node, { type: 'release', key: msg.key, owner: src, token: msg.token }, request);
+    // An acquire by the holder (a retry whose answer was lost, or asking again) is proposed as
+    // a Grant too: it renews the lease with a new token, so the lease the client counts from
+    // its request is the one the service runs.
+    if (held && held.owner !== src) {
+      this.log(say.busy(node.id, msg.key, src, held.owner), 'lock-busy', [node.id, src]);
+      this.reply(node, request, 'busy', null, null);
+      return;
     }
+    this.propose(node, { type: 'grant', key: msg.key, leaseMs: msg.leaseMs, owner: src }, request);
+  }
+
+  /**
+   * A release is answered by applying a Release entry, never with "busy": a copy of it sent
+   * earlier may sit in another server's log, unapplied, and commit after any answer this leader
+   * gives, so "not released" is something no leader can promise, and a client told it would go on
+   * counting a lease its own release ends. So it waits for the client's own Release if one is
+   * among this leader's unapplied entries for the key (wherever it sits: an Expire may well have
+   * been proposed after it) and names the same token, so it is a copy of this request, not of a
+   * release of an earlier hold; and otherwise proposes one: applied after every entry before it, it
+   * finds the key as the log leaves it. Only with nothing unapplied for the key does the leader
+   * refuse a release of a key someone else holds without proposing it.
+   */
+  private onRelease(node: RaftNode, src: string, msg: ClientRequest, request: Pending, holder: string | undefined): void {
+    const own = this.lastUnappliedReleaseBy(node, msg.key, src, msg.token);
+    if (own !== 0) {
+      this.pendingFor(node).set(own, { ...request, term: (node.entryAt(own) as LogEntry).term });
+      return;
+    }
+    if (holder !== undefined && holder !== src && this.lastUnappliedFor(node, msg.key) === 0) {
+      this.log(say.notHolder(node.id, msg.key, src, holder), 'lock-release-refused', [node.id, src]);
+      this.reply(node, request, 'not-holder', null, null);
+      return;
+    }
+    this.propose(node, { type: 'release', key: msg.key, owner: src, token: msg.token }, request);
   }
 
   /** The index of the last entry this leader has not applied yet that touches `key`, or 0. */
@@ -320,6 +335,15 @@ export class LockService implements ClusterExtension {
     for (let i = node.lastLogIndex; i > node.lastApplied; i--) {
       const c = (node.entryAt(i) as LogEntry).command;
       if (isLockCommand(c) && c.key === key) return i;
+    }
+    return 0;
+  }
+
+  /** The index of the last unapplied Release of `key` by `client` naming `token` in this leader's log, or 0. */
+  private lastUnappliedReleaseBy(node: RaftNode, key: string, client: string, token: number | null): number {
+    for (let i = node.lastLogIndex; i > node.lastApplied; i--) {
+      const c = (node.entryAt(i) as LogEntry).command;
+      if (isLockCommand(c) && c.type === 'release' && c.key === key && c.owner === client && c.token === token) return i;
     }
     return 0;
   }

@@ -58,6 +58,8 @@ export class KvReads {
   private readonly machines: readonly LockStateMachine[];
   private readonly leaseMs: number;
   private readonly skipHeartbeat: boolean;
+  /** The bug reply-ignores-term: an answer for an index whatever entry another leader put there. */
+  private readonly replyIgnoresTerm: boolean;
   /** Per leader node: log index → the put or log-mode get waiting for that entry to apply. */
   private readonly byIndex = new Map<string, Map<number, KvRequest>>();
   /** Per leader node: ReadIndex and lease reads not answered yet, oldest first. */
@@ -66,7 +68,9 @@ export class KvReads {
   constructor(cluster: Cluster, machines: readonly LockStateMachine[]) {
     this.cluster = cluster;
     this.machines = machines;
-    this.leaseMs = leaseMsOf(cluster.electionTimeoutMinMs);
+    // The bug lease-no-margin: the lease runs the whole shortest election timeout (§6.4.1 leaves a margin for drift).
+    this.leaseMs = cluster.bugSet.has('lease-no-margin') ? cluster.electionTimeoutMinMs : leaseMsOf(cluster.electionTimeoutMinMs);
+    this.replyIgnoresTerm = cluster.bugSet.has('reply-ignores-term');
     this.skipHeartbeat = cluster.bugSet.has('read-index-skips-heartbeat');
   }
 
@@ -104,7 +108,7 @@ export class KvReads {
     const request = waiting?.get(index);
     if (request === undefined || waiting === undefined) return;
     waiting.delete(index);
-    if (request.term !== entry.term || node.role !== 'leader' || !node.alive) return;
+    if ((request.term !== entry.term && !this.replyIgnoresTerm) || node.role !== 'leader' || !node.alive) return;
     const value = result.type === 'Got' ? result.value : null;
     this.answer(node, request, request.op === 'get' ? value : undefined, index);
   }

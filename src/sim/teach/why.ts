@@ -4,7 +4,7 @@
  * paper's Figure 2, its section, or the chapter's section for leases and fencing. Like describe.ts
  * for event lines, this is the one place those sentences live. Pure: no DOM, no clock.
  */
-import type { SimEvent } from '../model/events';
+import type { DetailEvent, SimEvent } from '../model/events';
 import type { FeatureName } from '../model/features';
 import type { ClientView, LogEntryView, MessageView, NodeView, RunView, StoreView } from '../view/runView';
 import { majorityOf } from '../raft/quorum';
@@ -120,7 +120,12 @@ const unknown = (title: string, what: string): Explanation => ({
   rule: '—',
 });
 
-export function explain(subject: WhySubject, snap: RunView, events: readonly SimEvent[] = []): Explanation {
+export function explain(
+  subject: WhySubject,
+  snap: RunView,
+  events: readonly SimEvent[] = [],
+  details: readonly DetailEvent[] = [],
+): Explanation {
   // A Paxos run's answers live in paxosWhy.ts, in the paper's words (ballots, promises, slots).
   if (snap.protocol !== undefined) return explainPaxos(subject, snap, events);
   switch (subject.kind) {
@@ -129,9 +134,9 @@ export function explain(subject: WhySubject, snap: RunView, events: readonly Sim
     case 'entry':
       return whyEntry(snap, subject.node, subject.index);
     case 'message':
-      return whyMessage(snap, subject.seq);
+      return whyMessage(snap, subject.seq, details);
     case 'vote':
-      return whyVote(snap, subject.node);
+      return whyVote(snap, subject.node, details);
     case 'no-leader':
       return whyNoLeader(snap, events);
     case 'client':
@@ -413,7 +418,7 @@ function whyCompacted(n: NodeView, index: number, snapshot: { readonly index: nu
   };
 }
 
-function whyMessage(snap: RunView, seq: number): Explanation {
+function whyMessage(snap: RunView, seq: number, details: readonly DetailEvent[]): Explanation {
   const m: MessageView | undefined = snap.messages.find((x) => x.seq === seq) ?? snap.drops.find((x) => x.seq === seq);
   if (!m) return unknown(`Message #${seq}`, `Message #${seq}`);
   const f = m.fields;
@@ -540,7 +545,7 @@ function whyMessage(snap: RunView, seq: number): Explanation {
         answer.push(
           f.granted
             ? `${m.src} would vote for ${m.dst} in term ${f.term}. It promised nothing and changed nothing; with yeses from a majority ${m.dst} starts the real election.`
-            : `${m.src} would not vote for ${m.dst} (its term is ${f.term}): it hears from a leader, its term is already as new, or ${m.dst}'s log is behind its own. ${m.dst} stays where it is.`,
+            : `${refusalText(refusalOf(details, m.src, m.dst, m.sentAt)) ?? `${m.src} would not vote for ${m.dst} (its term is ${f.term}).`} ${m.dst} stays where it is.`,
         );
         rule = DISSERTATION.preVote;
         break;
@@ -549,7 +554,7 @@ function whyMessage(snap: RunView, seq: number): Explanation {
       answer.push(
         f.granted
           ? `${m.src} gives ${m.dst} its vote for term ${f.term}. It cannot vote for anyone else in term ${f.term}.`
-          : `${m.src} refuses ${m.dst} in term ${f.term}: it already voted for another candidate in that term, its term is higher, or ${m.dst}'s log is behind its own.`,
+          : (refusalText(refusalOf(details, m.src, m.dst, m.sentAt)) ?? `${m.src} refuses ${m.dst} in term ${f.term}.`),
       );
       rule = `Raft paper §5.2, §5.4.1; ${FIGURE2.voteReceiver2}`;
       break;
@@ -628,7 +633,7 @@ function predictVote(to: NodeView, candidate: string, term: number, last: { inde
 
 // -- votes ----------------------------------------------------------------------------------
 
-function whyVote(snap: RunView, nodeId: string): Explanation {
+function whyVote(snap: RunView, nodeId: string, details: readonly DetailEvent[]): Explanation {
   const n = nodeOf(snap, nodeId);
   if (!n) return unknown(`Why did ${nodeId} vote this way?`, `Node ${nodeId}`);
   const size = snap.nodes.length;
@@ -646,7 +651,7 @@ function whyVote(snap: RunView, nodeId: string): Explanation {
     );
     for (const o of snap.nodes) {
       if (o.id === nodeId || n.votes.includes(o.id)) continue;
-      answer.push(whyNoVoteFrom(snap, o, n));
+      answer.push(whyNoVoteFrom(snap, o, n, details));
     }
     return { title: `Why does ${nodeId} have ${plural(n.votes.length, 'vote')}?`, answer, rule, facts };
   }
@@ -675,15 +680,66 @@ function whyVote(snap: RunView, nodeId: string): Explanation {
     answer.push(
       `No candidate is asking right now${currentLeader(snap) ? ` — ${currentLeader(snap)!.id} leads term ${currentLeader(snap)!.term}` : ''}. A node votes only when a RequestVote reaches it.`,
     );
-  for (const c of candidates) answer.push(whyNoVoteFrom(snap, n, c));
+  for (const c of candidates) answer.push(whyNoVoteFrom(snap, n, c, details));
   if (!n.alive) answer.push(`${nodeId} is down: it answers nothing.`);
   return { title: `Why has ${nodeId} not voted?`, answer, rule, facts };
 }
 
-/** Why `voter` has not given its vote to `candidate` (yet). */
-function whyNoVoteFrom(snap: RunView, voter: NodeView, candidate: NodeView): string {
+/**
+ * The refusal a voter recorded when it answered (or ignored) a candidate: the engine logs the one
+ * reason that applied (detail kinds vote-refused, pre-vote-refused, vote-ignored). At `atMs` (a
+ * refusing reply's send time) exactly; else the newest of this candidacy's term.
+ */
+export function refusalOf(
+  details: readonly DetailEvent[],
+  voter: string,
+  candidate: string,
+  atMs?: number,
+  term?: number,
+): RefusalDetail | null {
+  for (let i = details.length - 1; i >= 0; i--) {
+    const d = details[i];
+    if (d.kind !== 'vote-refused' && d.kind !== 'pre-vote-refused' && d.kind !== 'vote-ignored') continue;
+    if (d.values.node !== voter || d.values.candidate !== candidate) continue;
+    if (atMs !== undefined && d.t !== atMs) continue;
+    const asked = d.kind === 'pre-vote-refused' ? d.values.preVoteTerm : d.values.candidateTerm;
+    if (term !== undefined && asked !== term) continue;
+    return d as RefusalDetail;
+  }
+  return null;
+}
+
+type RefusalDetail = Extract<DetailEvent, { kind: 'vote-refused' | 'pre-vote-refused' | 'vote-ignored' }>;
+
+/** The one reason a refusal had, in the run's own values (Figure 2, RequestVote receiver rules; §9.6; §6.2). */
+export function refusalText(d: RefusalDetail | null): string | null {
+  if (d === null) return null;
+  const at = `at t=${d.t} ms`;
+  if (d.kind === 'vote-ignored') {
+    const v = d.values;
+    return `${v.node} ignored ${v.candidate}'s request for term ${v.candidateTerm} ${at}: it had heard from leader ${v.leader ?? 'its leader'} ${v.heardAgoMs} ms before, within the shortest election timeout, so it keeps following it (${v.disruption ? '§4.2.3' : 'CheckQuorum, §6.2'}).`;
+  }
+  if (d.kind === 'pre-vote-refused') {
+    const v = d.values;
+    if (v.reason === 'hears-leader')
+      return `${v.node} said it would not vote for ${v.candidate} ${at}: it hears from leader ${v.leader ?? 'a leader'}, so no election is needed (§9.6).`;
+    if (v.reason === 'stale-term') return `${v.node} said no ${at}: term ${v.preVoteTerm} is not newer than its own term ${v.term} (§9.6).`;
+    return `${v.node} said no ${at}: its log, ending at index ${v.lastLogIndex}, term ${v.lastLogTerm}, is more up to date than ${v.candidate}'s (index ${v.candidateLastLogIndex}, term ${v.candidateLastLogTerm}) (§5.4.1).`;
+  }
+  const v = d.values;
+  if (v.reason === 'stale-term')
+    return `${v.node} refused ${v.candidate} ${at}: the request was for term ${v.candidateTerm}, older than ${v.node}'s term ${v.term} (Figure 2, RequestVote rule 1).`;
+  if (v.reason === 'already-voted')
+    return `${v.node} refused ${v.candidate} ${at}: it had already voted for ${v.votedFor ?? 'another candidate'} in term ${v.term} — one vote per term (Figure 2, RequestVote rule 2).`;
+  return `${v.node} refused ${v.candidate} ${at}: its own log ends at index ${v.lastLogIndex}, term ${v.lastLogTerm}, more up to date than ${v.candidate}'s (index ${v.candidateLastLogIndex}, term ${v.candidateLastLogTerm}), so ${v.candidate} could be missing committed entries (§5.4.1).`;
+}
+
+/** Why `voter` has not given its vote to `candidate` (yet): the refusal it recorded, if it answered. */
+function whyNoVoteFrom(snap: RunView, voter: NodeView, candidate: NodeView, details: readonly DetailEvent[] = []): string {
   const v = voter.id;
   const c = candidate.id;
+  const recorded = refusalText(refusalOf(details, v, c, undefined, candidate.term));
+  if (recorded !== null) return recorded;
   if (!voter.alive) return `${v} is down, so it cannot vote for ${c}.`;
   if (!reaches(snap, v, c)) return `${v} cannot hear ${c}: the network is split ${partitionText(snap)}.`;
   if (voter.term > candidate.term)

@@ -4,7 +4,7 @@ import { commandText, describeDetail, detailLine, pyList } from '../model/descri
 import type { DetailEvent, SimEvent } from '../model/events';
 import type { LockService } from '../service/lockService';
 import { LockStateMachine } from '../service/lockStateMachine';
-import type { Command, LogEntry } from '../model/types';
+import { MESSAGE_TYPES, type Command, type LogEntry } from '../model/types';
 
 export interface JsonLogEntry {
   readonly term: number;
@@ -39,22 +39,35 @@ export function runReport(cluster: Cluster, lockService: LockService | null) {
   }
   const leadersByTerm: Record<string, string[]> = {};
   for (const [term, ids] of [...cluster.leadersByTerm].sort((a, b) => a[0] - b[0])) leadersByTerm[String(term)] = [...ids];
-  const sent = {
-    RequestVote: cluster.sent.RequestVote ?? 0,
-    VoteReply: cluster.sent.VoteReply ?? 0,
-    AppendEntries: cluster.sent.AppendEntries ?? 0,
-    AppendReply: cluster.sent.AppendReply ?? 0,
-  };
   return {
     now: cluster.nowMs,
     events: cluster.events.map((e) => e.line),
     nodes,
     leadersByTerm,
     electionSafety: cluster.electionSafetyHolds(),
-    sent,
+    sent: sentCounts(cluster.sent),
     dropped: cluster.dropped,
     ...(lockService ? lockReport(lockService) : {}),
   };
+}
+
+/**
+ * Messages sent, by type: the chapter's four always (a Raft-only run's JSON keeps its bytes), then
+ * every other type that was sent, in the trace's order of types. A network duplicate is not a send:
+ * the trace marks it a copy (`copyOf`), so its messages less its copies are these counts.
+ */
+export function sentCounts(counts: Readonly<Record<string, number>>): Record<string, number> {
+  const sent: Record<string, number> = {
+    RequestVote: counts.RequestVote ?? 0,
+    VoteReply: counts.VoteReply ?? 0,
+    AppendEntries: counts.AppendEntries ?? 0,
+    AppendReply: counts.AppendReply ?? 0,
+  };
+  for (const type of MESSAGE_TYPES) {
+    const n = counts[type] ?? 0;
+    if (n > 0 && !(type in sent)) sent[type] = n;
+  }
+  return sent;
 }
 
 /** A detail event for `--json`: the structured record, plus its sentence made now by describe.ts. */

@@ -394,13 +394,12 @@ export function eventsSince(sim: AnyRun, from: number): SimEvent[] {
 
 /** Detail events from the run's index `from` on (empty unless the run records them; trimmed ones are gone). */
 export function detailsSince(sim: AnyRun, from: number): DetailEvent[] {
-  const cluster = sim.cluster;
-  return cluster.details.slice(Math.max(0, from - cluster.detailsBase));
+  return sim.cluster.detailLog.since(from);
 }
 
 /** How many detail events the run has recorded, trimmed ones included. */
 export function detailCount(sim: AnyRun): number {
-  return sim.cluster.detailsBase + sim.cluster.details.length;
+  return sim.cluster.detailLog.count;
 }
 
 /** What the ring's canvas draws of a message: where it goes, when, and its kind. */

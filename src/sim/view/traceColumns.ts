@@ -7,27 +7,10 @@
  * The spans (roles, crashes, partitions, pauses, leases, store writes) are few and stay objects.
  */
 import type { ClientSpan, LeaseSpan, NodeSpan, PartitionSpan, StoreMark, TraceActors, TraceMessage } from './traceTypes';
-import type { MessageType } from '../model/types';
+import { MESSAGE_TYPES, type MessageType } from '../model/types';
 
-/** Column `type` holds an index into this list. */
-export const MESSAGE_TYPES: readonly MessageType[] = [
-  'RequestVote',
-  'VoteReply',
-  'AppendEntries',
-  'AppendReply',
-  'ClientRequest',
-  'ClientReply',
-  'StoreWrite',
-  'InstallSnapshot',
-  'InstallSnapshotReply',
-  'TimeoutNow',
-  // Paxos (src/sim/paxos/): after the Raft types, so their codes stay what they were.
-  'Prepare',
-  'Promise',
-  'Accept',
-  'Accepted',
-  'Nack',
-];
+/** Column `type` holds an index into this list (model/types.ts). */
+export { MESSAGE_TYPES };
 const TYPE_CODE = new Map<MessageType, number>(MESSAGE_TYPES.map((t, i) => [t, i]));
 
 /** Column `fate`. */

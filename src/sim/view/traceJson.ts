@@ -5,30 +5,39 @@
  * one sentence for anything that is not a trace this version reads.
  */
 import { featuresOf, type SimConfig } from '../model/config';
+import { invariant as say } from '../model/describe';
 import { detailJson } from './report';
 import { formatSchedule, type Action } from '../model/schedule';
 import { newRun } from '../run/run';
 import { MESSAGE_TYPES } from './traceColumns';
 import { TraceRecorder } from './traceRecorder';
-import { TRACE_VERSION, type RunTrace } from './traceTypes';
+import { TRACE_VERSION, type RunStop, type RunTrace } from './traceTypes';
 
 export const TRACE_FORMAT = 'lockstep-trace';
 
 /**
  * Runs (config, schedule) to `untilMs` exactly as the sim CLI does, with a recorder and detail
- * events on, and returns the run as a trace.
+ * events on, and returns the run as a trace. A run that throws ends there, and the trace says so
+ * (`run.stopped`); `stop` is where the caller's own run of it stopped (its checker may have thrown,
+ * which this run, checking nothing, would not), so the trace ends where that run ended.
  */
 export function buildRunTrace(
   config: SimConfig,
   schedule: readonly Action[],
   untilMs: number,
   submitEveryMs: number | null = null,
+  stop: RunStop | null = null,
 ): RunTrace {
   const sim = newRun(config, [], { submitEveryMs, recordDetails: true });
   const recorder = TraceRecorder.attach(sim);
-  sim.replaceFutureActions(schedule);
-  sim.applyDue();
-  sim.advanceTo(untilMs);
+  let stopped = stop !== null && stop.atMs < untilMs ? stop : null;
+  try {
+    sim.replaceFutureActions(schedule);
+    sim.applyDue();
+    sim.advanceTo(stopped?.atMs ?? untilMs);
+  } catch (error) {
+    stopped = { atMs: sim.nowMs, reason: say.engineThrew(say.thrown(error)) };
+  }
   recorder.detach();
   const { untilMs: _until, ...record } = recorder.record();
   return {
@@ -53,6 +62,8 @@ export function buildRunTrace(
       schedule: formatSchedule(schedule),
       untilMs,
       submitEveryMs,
+      // Only when it stopped early, so the trace of every run that did not is the bytes it was.
+      ...(stopped !== null ? { stopped: { atMs: stopped.atMs, reason: stopped.reason } } : {}),
     },
     events: sim.cluster.events.map(({ t, kind, subjects, text, line }) => ({ t, kind, subjects: [...subjects], text, line })),
     details: sim.cluster.details.map(detailJson),
@@ -61,8 +72,14 @@ export function buildRunTrace(
 }
 
 /** The one function the CLI and the page call, so both write the same bytes for the same run. */
-export function runTraceJson(config: SimConfig, schedule: readonly Action[], untilMs: number, submitEveryMs: number | null = null): string {
-  return traceToJson(buildRunTrace(config, schedule, untilMs, submitEveryMs));
+export function runTraceJson(
+  config: SimConfig,
+  schedule: readonly Action[],
+  untilMs: number,
+  submitEveryMs: number | null = null,
+  stop: RunStop | null = null,
+): string {
+  return traceToJson(buildRunTrace(config, schedule, untilMs, submitEveryMs, stop));
 }
 
 /** The trace as canonical JSON: keys in a fixed order, one record per line in the lists, a final newline. */
@@ -89,6 +106,7 @@ export function traceToJson(trace: RunTrace): string {
       schedule: r.schedule,
       untilMs: r.untilMs,
       submitEveryMs: r.submitEveryMs,
+      ...(r.stopped !== undefined ? { stopped: { atMs: r.stopped.atMs, reason: r.stopped.reason } } : {}),
     },
     actors: { nodes: trace.actors.nodes, clients: trace.actors.clients, stores: trace.actors.stores },
     events: trace.events.map((e) => ({ t: e.t, kind: e.kind, subjects: e.subjects, text: e.text, line: e.line })),
@@ -113,6 +131,7 @@ export function traceToJson(trace: RunTrace): string {
       dropReason: m.dropReason,
       cause: m.cause,
       heartbeat: m.heartbeat,
+      ...(m.copyOf !== undefined ? { copyOf: m.copyOf } : {}),
     })),
     nodeSpans: trace.nodeSpans.map((s) => ({ node: s.node, from: s.from, to: s.to, state: s.state, term: s.term })),
     clientSpans: trace.clientSpans.map((s) => ({ client: s.client, from: s.from, to: s.to, state: s.state })),
@@ -302,6 +321,11 @@ export function traceFromJson(text: string): RunTrace | string {
   if (d.version !== TRACE_VERSION) return `This trace is version ${d.version}; this Lockstep reads version ${TRACE_VERSION}.`;
   const run = misfit(d.run, RUN_SHAPE) ?? misfit((d.run as Record<string, unknown>).config, CONFIG_SHAPE);
   if (run !== null) return `This trace is damaged: in its run, ${run}.`;
+  const stopped = (d.run as Record<string, unknown>).stopped;
+  if (stopped !== undefined) {
+    const problem = misfit(stopped, { atMs: 'number', reason: 'string' });
+    if (problem !== null) return `This trace is damaged: in its run's "stopped", ${problem}.`;
+  }
   const actors = misfit(d.actors, { nodes: 'array', clients: 'array', stores: 'array' });
   if (actors !== null) return `This trace is damaged: in its actors, ${actors}.`;
   for (const [list, shape] of Object.entries(LISTS)) {
@@ -313,7 +337,9 @@ export function traceFromJson(text: string): RunTrace | string {
     }
   }
   const types = new Set<string>(MESSAGE_TYPES);
-  const messages = d.messages as { type: string }[];
+  const messages = d.messages as { type: string; copyOf?: unknown }[];
+  const badCopy = messages.findIndex((m) => m.copyOf !== undefined && !fits(m.copyOf, 'number'));
+  if (badCopy !== -1) return `This trace is damaged: in message ${badCopy + 1}, "copyOf" is not a number.`;
   const odd = messages.findIndex((m) => !types.has(m.type));
   if (odd !== -1) return `This trace is damaged: message ${odd + 1} has unknown type "${messages[odd].type}".`;
   return data as RunTrace;

@@ -77,6 +77,8 @@ export class TraceRecorder implements ClusterTracer {
   private heartbeat = new Uint8Array(INITIAL_ROWS);
   private ok = new Uint8Array(INITIAL_ROWS);
   private cause = new Int32Array(INITIAL_ROWS);
+  /** The original's id for a network duplicate, else -1. */
+  private copyOf = new Int32Array(INITIAL_ROWS);
   private payloads: Message[] = [];
   /** Labels made so far (rows 0..labels.length-1): each row's is made once, when first asked for. */
   private readonly labels: string[] = [];
@@ -156,7 +158,7 @@ export class TraceRecorder implements ClusterTracer {
 
   // -- ClusterTracer ------------------------------------------------------------------------
 
-  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message): void {
+  sent(id: number, sentAt: number, dueAt: number, src: string, dst: string, msg: Message, copyOf = -1): void {
     if (this.baseId < 0) this.baseId = id;
     const row = this.rows;
     if (id - this.baseId !== row) throw new RangeError(`The trace expected message ${this.baseId + row}, not ${id}.`);
@@ -171,6 +173,7 @@ export class TraceRecorder implements ClusterTracer {
     this.fate[row] = FATE.inFlight;
     const cause = this.delivering_;
     this.cause[row] = cause;
+    this.copyOf[row] = copyOf;
     let heartbeat = 0;
     let ok = 0;
     switch (msg.type) {
@@ -261,6 +264,8 @@ export class TraceRecorder implements ClusterTracer {
       dropReason: DROP_REASONS[fate],
       cause: cause < 0 ? null : cause,
       heartbeat: this.heartbeat[row] === 1,
+      // Only on a copy, so a trace without duplicates keeps its bytes.
+      ...(this.copyOf[row] >= 0 ? { copyOf: this.copyOf[row] } : {}),
     };
   }
 
@@ -318,7 +323,11 @@ export class TraceRecorder implements ClusterTracer {
     const id = new Int32Array(count);
     for (let i = 0; i < count; i++) id[i] = this.baseId + start + i;
     const labels = this.labels;
-    for (let i = labels.length; i < end; i++) labels.push(messageLabel(this.payloads[i]));
+    for (let i = labels.length; i < end; i++) {
+      // The space-time view's tooltip and accessible name say which message a duplicate copies.
+      const copyOf = this.copyOf[i];
+      labels.push(copyOf < 0 ? messageLabel(this.payloads[i]) : `${messageLabel(this.payloads[i])} (a network copy of #${copyOf})`);
+    }
     const label = labels.slice(start, end);
     const cause = this.cause.slice(start, end);
     return {
@@ -396,6 +405,7 @@ export class TraceRecorder implements ClusterTracer {
     this.heartbeat = more(this.heartbeat, (n) => new Uint8Array(n));
     this.ok = more(this.ok, (n) => new Uint8Array(n));
     this.cause = more(this.cause, (n) => new Int32Array(n));
+    this.copyOf = more(this.copyOf, (n) => new Int32Array(n));
   }
 
   /** Compares the run with what was last seen and appends or closes spans where it changed. */

@@ -38,6 +38,11 @@ export interface TraceMessage {
   readonly cause: number | null;
   /** An AppendEntries with no entries, or the reply to one: folded into a tick row when heartbeats are hidden. */
   readonly heartbeat: boolean;
+  /**
+   * Present only on a network duplicate (the `duplicate` fault): the id of the message it copies.
+   * The sender sent the original once; `--json`'s `sent` counts the messages without this field.
+   */
+  readonly copyOf?: number;
 }
 
 /** What a node was during [from, to): its role and term, or down. `to` null: still so at the trace's end. */
@@ -132,6 +137,18 @@ export interface TraceRunSpec {
   readonly schedule: string;
   readonly untilMs: number;
   readonly submitEveryMs: number | null;
+  /**
+   * Present only when the run stopped before `untilMs` because the engine or a checker threw:
+   * the trace ends there (spans still open at `atMs` are open at its end), and `reason` says why.
+   * Replaying `untilMs` stops at the same moment.
+   */
+  readonly stopped?: RunStop;
+}
+
+/** Where and why a run stopped early (an exception: the engine never throws, so it is a finding). */
+export interface RunStop {
+  readonly atMs: number;
+  readonly reason: string;
 }
 
 /** The exported trace (JSON). Keys are written in this order; numbers as integers. */

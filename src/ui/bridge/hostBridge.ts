@@ -9,6 +9,7 @@ import type { FeatureName } from '../../sim/model/features';
 import type { DetailEvent, SimEvent } from '../../sim/model/events';
 import type { Action, ActionBody } from '../../sim/model/schedule';
 import { applyTraceDelta, type TraceDelta } from '../../sim/view/traceColumns';
+import type { PaceStep } from '../../sim/teach/tours/pace';
 import {
   clampSpeed,
   type ExportFormat,
@@ -34,6 +35,8 @@ export interface LoadOptions {
   readonly stopAtMs?: number | null;
   readonly playing?: boolean;
   readonly label?: string;
+  /** A tour beat's speeds by simulated time, until its stop (src/sim/teach/tours/pace.ts). */
+  readonly pace?: readonly PaceStep[];
 }
 
 const defaultScheduleFlush = (flush: () => void) => {
@@ -43,6 +46,12 @@ const defaultScheduleFlush = (flush: () => void) => {
 
 export class HostBridge {
   private pendingSnapshot: SnapshotMessage | null = null;
+  /**
+   * The speed the person last asked for, until a frame from the worker carries it: frames the
+   * worker sent before it heard still carry the old speed, and must not put it back (two quick
+   * presses of − would step once).
+   */
+  private askedSpeed: number | null = null;
   private pendingEvents: SimEvent[] = [];
   private pendingDetails: DetailEvent[] = [];
   /** The run's index of pendingEvents[0] when they start the log afresh. */
@@ -85,6 +94,8 @@ export class HostBridge {
   // -- commands -----------------------------------------------------------------------------
 
   load(config: SimConfig, schedule: readonly Action[], options: LoadOptions = {}): void {
+    // The first step of a pace plan is what the speed box shows until the worker answers.
+    if (options.pace && options.pace.length > 0) this.setFrame({ speed: options.pace[0].speed });
     this.send({ type: 'load', config, schedule, ...options });
   }
 
@@ -200,10 +211,17 @@ export class HostBridge {
     this.send({ type: 'fuzz-cancel' });
   }
 
+  /** The person's speed (a tour beat's pace gives way to it). */
   setSpeed(speed: number): void {
     const s = clampSpeed(speed);
-    this.setFrame({ speed: s });
+    this.askedSpeed = s;
+    this.setFrame({ speed: s, chosenSpeed: s });
     this.send({ type: 'speed', speed: s });
+  }
+
+  /** "Slow around events": the worker slows down before each landmark it sees coming. */
+  setSlowAround(on: boolean): void {
+    this.endpoint.postMessage({ type: 'assist', slowAround: on });
   }
 
   act(body: ActionBody): void {
@@ -385,8 +403,11 @@ export class HostBridge {
           ...fields
         } = snap;
         const sameRun = snap.runId === s.frame.runId;
+        if (this.askedSpeed !== null && fields.chosenSpeed === this.askedSpeed) this.askedSpeed = null;
+        const asked = this.askedSpeed;
         next.frame = {
           ...fields,
+          ...(asked !== null ? { speed: asked, chosenSpeed: asked } : {}),
           // A run's configuration never changes and its schedule comes only when it changed:
           // both keep their identity between snapshots, so what depends on them is not redone.
           config: sameRun ? s.frame.config : snap.config,

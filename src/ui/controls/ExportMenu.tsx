@@ -7,7 +7,7 @@
 import { memo, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useLabStore } from '../labContext';
 import { useExportItems, type ExportItem } from '../export/exportActions';
-import { registerRingExports } from '../export/ringActions';
+import { preloadRingWriter, registerRingExports } from '../export/ringActions';
 import { FloatingPanel } from './Popover';
 
 /** The error banner's sentence for a failed export. */
@@ -106,6 +106,8 @@ export const ExportMenu = memo(function ExportMenu() {
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         onClick={() => setOpen(!open)}
+        onPointerEnter={preloadRingWriter}
+        onFocus={preloadRingWriter}
         onKeyDown={onButtonKey}
         title="Save the diagrams, the trace or the event log of this moment as files"
       >

@@ -62,9 +62,12 @@ export const NetworkControls = memo(function NetworkControls() {
           type="button"
           onClick={isolate}
           aria-describedby="selection-note"
+          aria-label={selected.length > 0 ? `Isolate selected (${selected.join(', ')})` : undefined}
           title="Shift-click nodes (or focus one and press S) to select them, then cut them off from the rest"
         >
-          Isolate selected{selected.length > 0 ? ` (${selected.join(', ')})` : ''}
+          {/* The words keep their width (the ring shows the selection): a longer button wrapped the
+              row at 1280×720 and the diagram jumped when a node was selected. */}
+          Isolate selected
         </button>
         <button
           type="button"

@@ -53,7 +53,8 @@ export const PlaybackControls = memo(function PlaybackControls() {
         aria-label="Step back 1 ms"
         title="Step back 1 ms (replays the run)"
       >
-        ◀ 1 ms
+        {/* On a phone the unit folds away (the button's name keeps it), so Tours fits in the first row. */}◀ 1
+        <span className="step-unit"> ms</span>
       </button>
       <button
         type="button"
@@ -62,7 +63,7 @@ export const PlaybackControls = memo(function PlaybackControls() {
         aria-label="Step 1 ms"
         title="Step forward 1 ms"
       >
-        1 ms ▶
+        1<span className="step-unit"> ms</span> ▶
       </button>
       <label className="speed">
         {/* The choices read "0.1×", so the word is for screen readers: the 1280 px top bar has no room for it. */}

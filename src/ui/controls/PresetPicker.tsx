@@ -4,11 +4,14 @@ import { useBridge, useLab } from '../labContext';
 import { ALL_PRESETS, presetRun } from '../runs';
 import { selectFork, selectLabel, selectSpeed } from '../store/selectors';
 import { forkedLabel } from './ForkNotice';
-import { TOURS, findTour } from '../../sim/teach/tours/tours';
-import { openTourBeat } from '../tour';
+import { TOUR_CATALOG, catalogTour } from '../../sim/teach/tours/catalog';
+import { loadTours, openTourBeat, useTours } from '../tour';
+
+// The pointer on the picker: fetch the tours now, as most scenarios open as one (tour.ts).
+const preloadTours = () => void loadTours().catch(() => undefined);
 
 /** Tours that are not a preset's: listed after the presets. */
-const OTHER_TOURS = TOURS.filter((t) => !ALL_PRESETS.some((p) => p.name === t.name));
+const OTHER_TOURS = TOUR_CATALOG.filter((t) => !ALL_PRESETS.some((p) => p.name === t.name));
 const TOUR_VALUE = 'tour:';
 
 export const PresetPicker = memo(function PresetPicker() {
@@ -25,12 +28,18 @@ export const PresetPicker = memo(function PresetPicker() {
       <label>
         Scenario
         <select
+          onPointerEnter={preloadTours}
+          onFocus={preloadTours}
           value={value}
           onChange={(e) => {
             const chosen = e.target.value;
             // Every preset with a tour opens as its tour, at beat 1; the tours list opens the same way.
-            const tourName = chosen.startsWith(TOUR_VALUE) ? chosen.slice(TOUR_VALUE.length) : findTour(chosen) ? chosen : null;
-            if (tourName !== null && openTourBeat(bridge, { name: tourName, beat: 1 }, 'play')) return;
+            const tourName = chosen.startsWith(TOUR_VALUE) ? chosen.slice(TOUR_VALUE.length) : catalogTour(chosen) ? chosen : null;
+            // The tours load on demand (tour.ts): the run on screen stays until the tour's first beat replaces it.
+            if (tourName !== null) {
+              void openTourBeat(bridge, { name: tourName, beat: 1 }, 'play');
+              return;
+            }
             const preset = ALL_PRESETS.find((p) => p.name === chosen);
             if (!preset) return;
             bridge.store.getState().setTour(null);
@@ -61,6 +70,8 @@ export const PresetBlurb = memo(function PresetBlurb() {
   const label = useLab(selectLabel);
   // The picker is narrow: the blurb's title says in full that the run was forked.
   const fork = useLab(selectFork);
+  // A tour's run is on screen only once the tours are loaded (tour.ts), so its intro is here by then.
+  const tours = useTours().runs;
   const preset = ALL_PRESETS.find((p) => p.name === label);
   if (label === 'counterexample') {
     return (
@@ -70,11 +81,12 @@ export const PresetBlurb = memo(function PresetBlurb() {
       </p>
     );
   }
-  const tour = preset ? null : findTour(label ?? '');
+  const tour = preset ? null : catalogTour(label ?? '');
   if (tour) {
+    const intro = tours?.tourNamed(tour.name)?.tour.intro;
     return (
       <p className="blurb" data-testid="preset-blurb">
-        <strong>{forkedLabel(tour.title, fork)}.</strong> {tour.intro}
+        <strong>{forkedLabel(tour.title, fork)}.</strong> {intro}
       </p>
     );
   }

@@ -10,6 +10,7 @@ import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
 import { ProtocolSettings } from './ProtocolSettings';
+import { configWarning } from '../../sim/run/scheduleWarnings';
 
 /** The actions of a schedule that fit a configuration (a smaller cluster drops those naming the missing nodes). */
 export function keepValidActions(schedule: readonly Action[], config: SimConfig): { kept: Action[]; dropped: Action[] } {
@@ -44,6 +45,9 @@ function SettingsForm({
     value: f[name],
     onChange: (e: { target: { value: string } }) => setF({ ...f, [name]: e.target.value }),
   });
+  // Legal but hopeless settings (no leader can ever be elected) get a sentence as they are typed.
+  const typed = configFromFields(config, f);
+  const warning = typeof typed === 'string' ? null : configWarning(typed);
   const apply = () => {
     const next = configFromFields(config, f);
     if (typeof next === 'string') {
@@ -91,6 +95,12 @@ function SettingsForm({
         </button>
       </div>
       <FieldError problem={problem} testId="settings-error" />
+      {warning !== null && (
+        <p className="field-warning" data-testid="settings-warning" role="status">
+          <span aria-hidden="true">⚠ </span>
+          {warning}
+        </p>
+      )}
     </form>
   );
 }

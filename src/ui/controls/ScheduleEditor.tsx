@@ -10,6 +10,7 @@ import { checkSchedule, formatAction, parseSchedule, ScheduleError, VERBS, type 
 import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectCanRedo, selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
+import { scheduleWarnings } from '../../sim/run/scheduleWarnings';
 
 /** The schedule one action per line (the language takes `;` or new lines between actions). */
 export function scheduleLines(actions: readonly Action[]): string {
@@ -47,6 +48,11 @@ export const ScheduleEditor = memo(function ScheduleEditor() {
   const count = schedule.length;
   const liveProblem = useMemo(() => (draft === null ? null : scheduleProblem(draft, config)), [draft, config]);
   const problem = shownProblem ?? liveProblem;
+  // What a valid schedule will not do as written (a crash of a crashed node, a bare heal…): said, not refused.
+  const warnings = useMemo(() => {
+    const actions = scheduleFromText(text, config);
+    return typeof actions === 'string' ? [] : scheduleWarnings(actions, config);
+  }, [text, config]);
 
   const apply = () => {
     if (draft === null) return;
@@ -85,6 +91,16 @@ export const ScheduleEditor = memo(function ScheduleEditor() {
         />
       </label>
       <FieldError problem={problem} id={errorId} testId="schedule-error" />
+      {warnings.length > 0 && (
+        <ul className="field-warnings" data-testid="schedule-warnings" aria-label="What will not happen as written">
+          {warnings.map((w) => (
+            <li key={w} className="field-warning">
+              <span aria-hidden="true">⚠ </span>
+              {w}
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="button-row">
         <button type="button" className="primary" onClick={apply} disabled={draft === null}>
           Apply schedule

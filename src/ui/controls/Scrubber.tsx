@@ -5,7 +5,6 @@
  * Every move is a seek in the worker's Timeline (checkpoints + deterministic replay).
  */
 import {
-  scaleLinear,
   symbol,
   symbolCircle,
   symbolCross,
@@ -14,6 +13,7 @@ import {
   symbolStar,
   symbolTimes,
   symbolTriangle,
+  ticks as niceTicks,
   type SymbolType,
 } from 'd3';
 import { memo, useMemo, useState, type ChangeEvent } from 'react';
@@ -185,7 +185,8 @@ export const Scrubber = memo(function Scrubber() {
   const end = trackEnd(runEnd, horizon, now);
   const atCap = end >= MAX_SEEK_MS;
   const marks = useMemo(() => thinMarks(landmarks, end), [landmarks, end]);
-  const ticks = useMemo(() => scaleLinear().domain([0, end]).ticks(8), [end]);
+  // d3's ticks, as a linear scale's .ticks(8) gives them (without the scale, which brings d3's colour interpolation along).
+  const ticks = useMemo(() => niceTicks(0, end, 8), [end]);
   const pct = (t: number) => `${(Math.min(t, end) / end) * 100}%`;
 
   // The thumb follows the drag until the worker lands there. Settled while rendering, not in an

@@ -3,6 +3,10 @@ import { memo, type KeyboardEvent } from 'react';
 import { useLab, useLabStore } from '../labContext';
 import { MAIN_VIEWS, type MainView } from '../store/labStore';
 import { selectMainView } from '../store/selectors';
+import { spaceTime } from '../lazyViews';
+
+// The pointer on its way to "Ring + time" or "Space-time": fetch the view now (lazyViews.ts).
+const preload = () => void spaceTime.preload();
 
 const TITLES: Record<MainView, { label: string; title: string }> = {
   ring: { label: 'Ring', title: 'The cluster as a ring: who is up, who leads, messages in flight' },
@@ -25,7 +29,14 @@ export const ViewSwitch = memo(function ViewSwitch() {
     document.getElementById(`view-${next}`)?.focus();
   };
   return (
-    <div className="view-switch" role="radiogroup" aria-label="Diagram view" onKeyDown={onKeyDown}>
+    <div
+      className="view-switch"
+      role="radiogroup"
+      aria-label="Diagram view"
+      onKeyDown={onKeyDown}
+      onPointerEnter={preload}
+      onFocus={preload}
+    >
       {MAIN_VIEWS.map((v) => (
         <button
           key={v}

@@ -48,6 +48,9 @@ export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 
   const nameStep = font.name * 1.2;
   const valueStep = font.value * 1.25;
   const maxChars = presenter ? 11 : 15;
+  // The value a person reads at a glance: key=value while it fits, else a single key's value
+  // alone (the key is in the name read out, and in the Stores tab), cut only if still too long.
+  const shown = v.text.length > maxChars && v.value !== null ? v.value : v.text;
   const ry = 10;
   const d = `M${-w / 2},${-h / 2 + ry}A${w / 2},${ry} 0 0 1 ${w / 2},${-h / 2 + ry}V${h / 2 - ry}A${w / 2},${ry} 0 0 1 ${-w / 2},${h / 2 - ry}Z`;
   return (
@@ -67,7 +70,7 @@ export const StoreGlyph = memo(function StoreGlyph({ id, at }: { id: 'fenced' | 
         store
       </text>{' '}
       <text className="store-value" y={-h / 2 + top + nameStep + valueStep} fontSize={font.value}>
-        {v.text.length > maxChars ? v.text.slice(0, maxChars - 1) + '…' : v.text}
+        {shown.length > maxChars ? shown.slice(0, maxChars - 1) + '…' : shown}
       </text>
     </g>
   );

@@ -8,7 +8,7 @@ import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import { glyphFields, majorityOf, type GlyphFields } from '../store/selectors';
-import { RING_FONT, RING_GEOMETRY, type NodeLabelPlace, type Point } from '../../paint/layout';
+import { RING_FONT, RING_GEOMETRY, VIEW_H, VIEW_W, type NodeLabelPlace, type Point } from '../../paint/layout';
 import { PRESENTER_FONT, PRESENTER_GEOMETRY, useDiagramText } from '../present/diagramText';
 
 export function roleShapePath(role: string, r: number): string {
@@ -91,15 +91,18 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   const t = Math.max(0.92, r / 54);
   // Label sizes and places: scaled with the glyph, or presenter mode's projector sizes.
   const ps = presenter?.scale ?? 1;
+  // The words inside a node stay at the size its shape holds ("candidate" at 22 units already
+  // fills a 5-node glyph): A+ grows the words around the ring, the caption and the facts instead,
+  // as at its top step the node's words spilled out of its shape.
   const size = presenter
     ? {
-        id: PRESENTER_FONT.nodeId * ps,
-        role: PRESENTER_FONT.role * ps,
-        term: PRESENTER_FONT.term * ps,
+        id: PRESENTER_FONT.nodeId,
+        role: PRESENTER_FONT.role,
+        term: PRESENTER_FONT.term,
         side: PRESENTER_FONT.side * ps,
-        idY: -27.5 * ps,
-        roleY: 2 * ps,
-        termY: 30 * ps,
+        idY: -27.5,
+        roleY: 2,
+        termY: 30,
         line: PRESENTER_GEOMETRY.sideLine * ps,
       }
     : {
@@ -123,12 +126,26 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
   const majority = majorityOf(f.clusterSize);
   const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;
   const dot = 6 * k;
+  // Vote marks go on the node's outer side, unless there they would reach the diagram's edge
+  // (the top node's marks were cut off by the frame): then on its inner side, toward the ring's middle.
+  const voteAngle = (() => {
+    const R = r * 1.1 + 22 * k;
+    const margin = dot + 8;
+    const fits = Array.from({ length: f.clusterSize }, (_, i) => label.angle + (i - (f.clusterSize - 1) / 2) * 0.21).every((th) => {
+      const x = at.x + R * Math.cos(th);
+      const y = at.y + R * Math.sin(th);
+      return x >= margin && x <= VIEW_W - margin && y >= margin && y <= VIEW_H - margin;
+    });
+    return fits ? label.angle : label.angle + Math.PI;
+  })();
   const voteText = f.alive && f.role === 'follower' && f.votedFor ? `voted ${f.votedFor}` : null;
   const driftText = f.driftPct !== 0 ? `clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : null;
   const lines = [showVotes ? null : voteText, driftText].filter((t): t is string => t !== null);
   const lineHeight = size.line;
   const firstLineY =
-    label.dy + (showVotes ? (label.dy < -5 ? -lineHeight : lineHeight) : 0) - (label.dy < -5 ? (lines.length - 1) * lineHeight : 0);
+    label.dy +
+    (showVotes && voteAngle === label.angle ? (label.dy < -5 ? -lineHeight : lineHeight) : 0) -
+    (label.dy < -5 ? (lines.length - 1) * lineHeight : 0);
   return (
     <g
       className={`node role-${f.alive ? f.role : 'down'}${f.selected ? ' selected' : ''}${f.focused ? ' focused' : ''}${f.tourHighlight ? ' tour-highlight' : ''}${f.member !== null && f.member !== 'voter' ? ` member-${f.member}` : ''}`}
@@ -151,11 +168,18 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       {f.tourHighlight && <circle className="tour-ring" r={r * 1.1 + 14} />}
       {f.selected && <circle className="select-ring" r={r * 1.1 + 18} />}
       <path className="node-shape" d={roleShapePath(f.role, r)} />
-      {/* The crash cross sits under the words, so "n2 crashed term 1" stays readable through it. */}
+      {/* The crash cross is four strokes from the glyph's corners toward its middle, stopping short
+          of the words ("n2 / crashed / term 1" fill the middle), so it never crosses them. */}
       {!f.alive && (
         <g className="down-cross">
-          <line x1={-r * 0.8} y1={-r * 0.8} x2={r * 0.8} y2={r * 0.8} />
-          <line x1={r * 0.8} y1={-r * 0.8} x2={-r * 0.8} y2={r * 0.8} />
+          {[
+            [-1, -1],
+            [1, -1],
+            [1, 1],
+            [-1, 1],
+          ].map(([sx, sy]) => (
+            <line key={`${sx}${sy}`} x1={sx * r * 0.85} y1={sy * r * 0.85} x2={sx * r * 0.6} y2={sy * r * 0.6} />
+          ))}
         </g>
       )}
       {/* Spaces between the text elements are not drawn, but keep the words apart for accessibility checks. */}
@@ -179,14 +203,14 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
           }}
         >
           {Array.from({ length: f.clusterSize }, (_, i) => {
-            const theta = label.angle + (i - (f.clusterSize - 1) / 2) * 0.21;
+            const theta = voteAngle + (i - (f.clusterSize - 1) / 2) * 0.21;
             const R = r * 1.1 + 22 * k;
             return (
               <circle key={i} className={i < f.votes ? 'vote got' : 'vote'} cx={R * Math.cos(theta)} cy={R * Math.sin(theta)} r={dot} />
             );
           })}
           {(() => {
-            const theta = label.angle + (majority - 0.5 - (f.clusterSize - 1) / 2) * 0.21;
+            const theta = voteAngle + (majority - 0.5 - (f.clusterSize - 1) / 2) * 0.21;
             const R = r * 1.1 + 22 * k;
             return (
               <line

@@ -9,6 +9,7 @@ import { majorityOf, selectNodeIds, selectPartitions } from '../store/selectors'
 import { useShallow } from 'zustand/react/shallow';
 import { actorPoint, type DiagramLayout } from '../../paint/layout';
 import { GROUP_FONT, placeGroupLabels } from '../../paint/labelPlacement';
+import { PRESENTER_FONT, useDiagramText } from '../present/diagramText';
 
 type P = Delaunay.Point;
 const smooth = line<P>().curve(curveCatmullRomClosed.alpha(0.5));
@@ -33,8 +34,11 @@ export function groupOutline(layout: DiagramLayout, ids: readonly string[], pad:
 export const PartitionRegions = memo(function PartitionRegions({ layout }: { layout: DiagramLayout }) {
   const groups = useLab(selectPartitions);
   const nodeIds = useLab(useShallow(selectNodeIds));
+  // Presenter mode (and the phone) draws them at its side labels' size, like every other label there.
+  const text = useDiagramText();
+  const font = text === null ? GROUP_FONT : PRESENTER_FONT.side * text.scale;
   // Placing tries every order of the groups: only when the groups or the ring change.
-  const labels = useMemo(() => placeGroupLabels(layout, groups, nodeIds), [layout, groups, nodeIds]);
+  const labels = useMemo(() => placeGroupLabels(layout, groups, nodeIds, font), [layout, groups, nodeIds, font]);
   if (groups.length === 0) return null;
   const majority = majorityOf(nodeIds.length);
   // Colour says which side can make progress, whatever order the groups were written in: the
@@ -52,7 +56,7 @@ export const PartitionRegions = memo(function PartitionRegions({ layout }: { lay
         return (
           <g key={i} className={`partition-group ${side}`} data-side={hasMajority ? 'majority' : 'minority'}>
             <path d={outline} />
-            <text x={spotAt.x} y={spotAt.y - (lines.length * line) / 2 + line * 0.8} fontSize={GROUP_FONT}>
+            <text x={spotAt.x} y={spotAt.y - (lines.length * line) / 2 + line * 0.8} fontSize={font}>
               {/* A space between the lines keeps the words apart for screen readers and text search. */}
               {lines.map((l, k) => (
                 <Fragment key={k}>

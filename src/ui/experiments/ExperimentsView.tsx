@@ -9,12 +9,14 @@ import { resultsCsv, resultsJson } from '../../share/experimentFiles';
 import { MEASURES, type MeasureId } from '../../sim/experiments/measures';
 import { EXPERIMENT_PRESETS, findExperimentPreset } from '../../sim/experiments/presets';
 import { summarize } from '../../sim/experiments/stats';
-import { SWEEP_DEFS, SWEEP_PARAMS } from '../../sim/experiments/sweep';
+import { MAX_GRID_CELLS, SWEEP_DEFS, SWEEP_PARAMS } from '../../sim/experiments/sweep';
+import { pointName } from '../../sim/experiments/experiment';
 import { TEMPLATES, TEMPLATE_IDS, type TemplateId } from '../../sim/experiments/templates';
 import { downloadText } from '../export/download';
 import { useBridge } from '../labContext';
 import { runFromQuery } from '../runs';
 import { DistributionPlot } from './DistributionPlot';
+import { GridPlot } from './GridPlot';
 import {
   cancelExperiment,
   choosePreset,
@@ -22,10 +24,10 @@ import {
   experimentsStore,
   poolSize,
   runExperimentFromForm,
-  setExperimentsOpen,
   setPlot,
   type ExperimentsState,
 } from './experimentsStore';
+import { setExperimentsOpen } from './open';
 import { formatNumber } from './plotKit';
 import { ScatterPlot } from './ScatterPlot';
 import { SweepPlot } from './SweepPlot';
@@ -96,6 +98,19 @@ const ExperimentForm = memo(function ExperimentForm() {
         {SWEEP_PARAMS.join(', ')}; ranges as A-B, e.g. timeout={SWEEP_DEFS.timeout.example}
       </p>
       <label>
+        Second parameter (optional)
+        <input
+          value={form.sweep2}
+          spellCheck={false}
+          placeholder="e.g. pause=1000,2100,3000"
+          onChange={(e) => editForm({ sweep2: e.target.value })}
+          aria-describedby="exp-sweep2-hint"
+        />
+      </label>
+      <p id="exp-sweep2-hint" className="exp-hint">
+        every pair of values runs: a grid, at most {MAX_GRID_CELLS} cells
+      </p>
+      <label>
         Shared settings
         <input
           value={form.fixed}
@@ -161,6 +176,7 @@ const SummaryTable = memo(function SummaryTable() {
       <thead>
         <tr>
           <th scope="col">{spec.sweep.param}</th>
+          {spec.sweep2 && <th scope="col">{spec.sweep2.param}</th>}
           <th scope="col">median</th>
           <th scope="col">p5</th>
           <th scope="col">p95</th>
@@ -173,6 +189,7 @@ const SummaryTable = memo(function SummaryTable() {
           return (
             <tr key={p.index}>
               <th scope="row">{p.label}</th>
+              {spec.sweep2 && <th scope="row">{p.label2}</th>}
               <td>{formatNumber(s.p50)}</td>
               <td>{formatNumber(s.p5)}</td>
               <td>{formatNumber(s.p95)}</td>
@@ -235,7 +252,7 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
   const measures = TEMPLATES[spec.template].measures;
   const point = points[Math.min(distPoint, points.length - 1)];
   const def = SWEEP_DEFS[spec.sweep.param];
-  const base = `lockstep-experiment-${spec.template}-${spec.sweep.param}`;
+  const base = `lockstep-experiment-${spec.template}-${spec.sweep.param}${spec.sweep2 ? `-${spec.sweep2.param}` : ''}`;
   const saveData = (kind: 'csv' | 'json') =>
     kind === 'csv'
       ? downloadText(`${base}.csv`, resultsCsv(spec, points, results), 'text/csv')
@@ -261,7 +278,7 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
           axisLabel={axisLabel(measure)}
           integer={MEASURES[measure].integer}
           pointIndex={point.index}
-          pointLabel={`${spec.sweep.param}=${point.label}`}
+          pointLabel={pointName(spec, point)}
           mode={distMode}
           mark={mark && mark.point === point.label ? { ...mark, point: `${spec.sweep.param}=${point.label}` } : null}
           fileName={`${base}-distribution`}
@@ -271,7 +288,7 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
               <select aria-label="Setting shown" value={point.index} onChange={(e) => setPlot({ distPoint: Number(e.target.value) })}>
                 {points.map((p) => (
                   <option key={p.index} value={p.index}>
-                    {p.label}
+                    {p.label2 === undefined ? p.label : pointName(spec, p)}
                   </option>
                 ))}
               </select>
@@ -286,30 +303,49 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
             </span>
           }
         />
-        <SweepPlot
-          runs={results}
-          points={points}
-          measure={measure}
-          axisLabel={axisLabel(measure)}
-          integer={MEASURES[measure].integer}
-          paramLabel={`${def.label} (${def.unit})`}
-          fileName={`${base}-sweep`}
-          onOpen={onOpen}
-        />
-        <ScatterPlot
-          runs={results}
-          points={points}
-          xMeasure={measure}
-          yMeasure={scatterY}
-          xLabel={axisLabel(measure)}
-          yLabel={axisLabel(scatterY)}
-          xInteger={MEASURES[measure].integer}
-          yInteger={MEASURES[scatterY].integer}
-          param={spec.sweep.param}
-          fileName={`${base}-scatter`}
-          onOpen={onOpen}
-          controls={<MeasureSelect short label="against" value={scatterY} measures={measures} onChange={(m) => setPlot({ scatterY: m })} />}
-        />
+        {spec.sweep2 ? (
+          <GridPlot
+            spec={spec}
+            runs={results}
+            points={points}
+            measure={measure}
+            measureLabel={MEASURES[measure].short.toLowerCase()}
+            selected={point.index}
+            fileName={`${base}-grid`}
+            onSelect={(i) => setPlot({ distPoint: i })}
+            onOpen={onOpen}
+          />
+        ) : (
+          <SweepPlot
+            runs={results}
+            points={points}
+            measure={measure}
+            axisLabel={axisLabel(measure)}
+            integer={MEASURES[measure].integer}
+            paramLabel={`${def.label} (${def.unit})`}
+            fileName={`${base}-sweep`}
+            onOpen={onOpen}
+          />
+        )}
+        {/* In a grid the scatter's colour per point would repeat over the cells: the grid and the distribution carry it. */}
+        {!spec.sweep2 && (
+          <ScatterPlot
+            runs={results}
+            points={points}
+            xMeasure={measure}
+            yMeasure={scatterY}
+            xLabel={axisLabel(measure)}
+            yLabel={axisLabel(scatterY)}
+            xInteger={MEASURES[measure].integer}
+            yInteger={MEASURES[scatterY].integer}
+            param={spec.sweep.param}
+            fileName={`${base}-scatter`}
+            onOpen={onOpen}
+            controls={
+              <MeasureSelect short label="against" value={scatterY} measures={measures} onChange={(m) => setPlot({ scatterY: m })} />
+            }
+          />
+        )}
         <SummaryTable />
       </div>
     </div>
@@ -333,22 +369,4 @@ export function ExperimentsView() {
       <Plots onOpen={onOpen} />
     </main>
   );
-}
-
-/** Beside the view switch: opens the Experiments view (its own Back button returns). */
-export const ExperimentsButton = memo(function ExperimentsButton() {
-  return (
-    <button
-      type="button"
-      className="experiments-toggle"
-      onClick={() => setExperimentsOpen(true)}
-      title="Sweep a parameter over many seeds and plot the results"
-    >
-      Experiments
-    </button>
-  );
-});
-
-export function useExperimentsOpen(): boolean {
-  return useExperiments((s) => s.open);
 }

@@ -55,9 +55,22 @@ export const SweepPlot = memo(function SweepPlot({
   const byPoint = points.map((p) => runs.filter((r) => r.point === p.index));
   const summaries = byPoint.map((rs) => summarize(rs.map((r) => r.values[measure] ?? null)));
   const all = runs.map((r) => r.values[measure]).filter((v): v is number => v !== null && v !== undefined);
-  const x = scaleLinear()
-    .domain([-0.5, Math.max(0.5, points.length - 0.5)])
-    .range([MARGIN.left, MARGIN.left + innerW]);
+  // A sweep of plain numbers is drawn to scale (50, 100 and 400 ms are not evenly spaced); a sweep
+  // of ranges (150-300, 300-600) is a set of categories: evenly spaced, each its own band, with
+  // no line joining them, which would read as a trend along a scale there is not.
+  const values = points.map((p) => p.value);
+  const numeric = values.length > 1 && values.every((v): v is number => typeof v === 'number') && new Set(values).size === values.length;
+  const lo = numeric ? Math.min(...(values as number[])) : 0;
+  const hi = numeric ? Math.max(...(values as number[])) : 0;
+  const pad = (hi - lo) * 0.08;
+  const x = numeric
+    ? scaleLinear()
+        .domain([lo - pad, hi + pad])
+        .range([MARGIN.left, MARGIN.left + innerW])
+    : scaleLinear()
+        .domain([-0.5, Math.max(0.5, points.length - 0.5)])
+        .range([MARGIN.left, MARGIN.left + innerW]);
+  const xAt = (i: number) => (numeric ? x(points[i].value as number) : x(i));
   // Headroom over the top value for the medians' labels.
   const top = Math.max(1, ...all);
   const y = scaleLinear()
@@ -65,14 +78,19 @@ export const SweepPlot = memo(function SweepPlot({
     .range([MARGIN.top + innerH, MARGIN.top]);
   if (!integer) y.nice();
   const present = summaries.map((s, i) => ({ s, i })).filter(({ s }) => s.n > 0);
+  // Medians are joined (over their p5-p95 band) only along a scale.
+  const joined = numeric && present.length > 1;
+  const along = joined ? [...present].sort((a, b) => (points[a.i].value as number) - (points[b.i].value as number)) : present;
   const band = area<{ s: (typeof summaries)[number]; i: number }>()
-    .x(({ i }) => x(i))
+    .x(({ i }) => xAt(i))
     .y0(({ s }) => y(s.p5))
     .y1(({ s }) => y(s.p95));
   const median = line<{ s: (typeof summaries)[number]; i: number }>()
-    .x(({ i }) => x(i))
+    .x(({ i }) => xAt(i))
     .y(({ s }) => y(s.p50));
-  const step = innerW / Math.max(1, points.length);
+  // How far apart neighbouring points are on screen: the runs' dots spread within a share of it.
+  const sorted = points.map((_, i) => xAt(i)).sort((a, b) => a - b);
+  const step = sorted.slice(1).reduce((m, v, k) => Math.min(m, v - sorted[k]), innerW / Math.max(1, points.length));
   return (
     <div ref={box} className="exp-plot-box">
       <PlotFrame
@@ -91,12 +109,21 @@ export const SweepPlot = memo(function SweepPlot({
           y={MARGIN.top + innerH}
           width={innerW}
           label={paramLabel}
-          ticks={points.map((p) => ({ v: p.index, text: p.label }))}
+          ticks={points.map((p) => ({ v: numeric ? (p.value as number) : p.index, text: p.label }))}
         />
-        {present.length > 1 && <path d={band(present) ?? ''} fill="#56B4E9" fillOpacity={0.3} stroke="none" />}
-        {present.length === 1 &&
+        {joined && <path d={band(along) ?? ''} fill="#56B4E9" fillOpacity={0.3} stroke="none" />}
+        {!joined &&
           present.map(({ s, i }) => (
-            <rect key={i} x={x(i) - 14} width={28} y={y(s.p95)} height={Math.max(1, y(s.p5) - y(s.p95))} fill="#56B4E9" fillOpacity={0.3} />
+            <rect
+              key={i}
+              className="sweep-band"
+              x={xAt(i) - 14}
+              width={28}
+              y={y(s.p95)}
+              height={Math.max(1, y(s.p5) - y(s.p95))}
+              fill="#56B4E9"
+              fillOpacity={0.3}
+            />
           ))}
         {byPoint.map((rs, i) =>
           rs.map((r) => {
@@ -107,7 +134,7 @@ export const SweepPlot = memo(function SweepPlot({
                 key={`${i}-${r.seed}`}
                 link={runLink(r)}
                 title={`${points[i].label}, seed ${r.seed}: ${formatNumber(v)}`}
-                cx={x(i) + jitter(r.seed, i) * Math.min(40, step * 0.3)}
+                cx={xAt(i) + jitter(r.seed, i) * Math.min(40, step * 0.3)}
                 cy={y(v)}
                 r={3.5}
                 fill={colorOf(i)}
@@ -116,11 +143,11 @@ export const SweepPlot = memo(function SweepPlot({
             );
           }),
         )}
-        {present.length > 0 && <path d={median(present) ?? ''} fill="none" stroke={INK} strokeWidth={2.5} />}
+        {joined && <path className="sweep-median" d={median(along) ?? ''} fill="none" stroke={INK} strokeWidth={2.5} />}
         {present.map(({ s, i }) => (
           <g key={i}>
-            <rect x={x(i) - 6} y={y(s.p50) - 6} width={12} height={12} fill={INK} />
-            <text x={x(i) + 10} y={y(s.p50) - 8} fontSize={TICK_PX} fill={INK} fontWeight={600}>
+            <rect className="sweep-median-mark" x={xAt(i) - 6} y={y(s.p50) - 6} width={12} height={12} fill={INK} />
+            <text x={xAt(i) + 10} y={y(s.p50) - 8} fontSize={TICK_PX} fill={INK} fontWeight={600}>
               {formatNumber(s.p50)}
             </text>
           </g>

@@ -19,6 +19,8 @@ export interface ExperimentForm {
   readonly preset: string;
   readonly template: TemplateId;
   readonly sweep: string;
+  /** A second parameter to sweep against the first (a grid), or '' for none. */
+  readonly sweep2: string;
   readonly fixed: string;
   readonly seeds: string;
   readonly firstSeed: string;
@@ -27,7 +29,6 @@ export interface ExperimentForm {
 export type RunStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
 export interface ExperimentsState {
-  readonly open: boolean;
   readonly form: ExperimentForm;
   readonly status: RunStatus;
   /** One sentence: what is wrong with the form, or why the experiment stopped. */
@@ -54,6 +55,7 @@ function formOf(name: string): ExperimentForm {
     preset: p.name,
     template: p.spec.template,
     sweep: formatSweep(p.spec.sweep),
+    sweep2: p.spec.sweep2 ? formatSweep(p.spec.sweep2) : '',
     fixed: formatFixed(p.spec.base ?? {}),
     seeds: String(p.spec.seeds),
     firstSeed: String(p.spec.firstSeed),
@@ -67,7 +69,6 @@ function plotDefaults(template: TemplateId, measure?: MeasureId) {
 }
 
 const initial: ExperimentsState = {
-  open: false,
   form: formOf(FIRST.name),
   status: 'idle',
   error: null,
@@ -102,10 +103,6 @@ export function poolSize(): number {
 
 const set = (patch: Partial<ExperimentsState>) => experimentsStore.setState(patch);
 
-export function setExperimentsOpen(open: boolean): void {
-  set({ open });
-}
-
 export function editForm(patch: Partial<ExperimentForm>): void {
   const old = experimentsStore.getState().form;
   // Seeds are not part of what a preset asks: changing them keeps the preset (and its chapter mark).
@@ -129,13 +126,15 @@ export function specFromForm(form: ExperimentForm): { spec: ExperimentSpec; poin
   if (!isTemplateId(form.template)) return `Unknown scenario "${form.template}".`;
   const sweep = parseSweep(form.sweep);
   if (typeof sweep === 'string') return sweep;
+  const sweep2 = form.sweep2.trim() === '' ? undefined : parseSweep(form.sweep2);
+  if (typeof sweep2 === 'string') return `Second parameter: ${sweep2}`;
   const base = parseFixed(form.fixed, BASE_PARAMS);
   if (typeof base === 'string') return base;
-  const seeds = parseSeedCount(form.seeds, sweep.values.length);
+  const seeds = parseSeedCount(form.seeds, sweep.values.length * (sweep2?.values.length ?? 1));
   if (typeof seeds === 'string') return seeds;
   const first = form.firstSeed.trim();
   if (!/^\d{1,9}$/.test(first)) return `The first seed must be a whole number from 0 to 999999999, not "${form.firstSeed.slice(0, 40)}".`;
-  const spec: ExperimentSpec = { template: form.template, sweep, seeds, firstSeed: Number(first), base };
+  const spec: ExperimentSpec = { template: form.template, sweep, ...(sweep2 ? { sweep2 } : {}), seeds, firstSeed: Number(first), base };
   const points = planExperiment(spec);
   if (typeof points === 'string') return points;
   return { spec, points };
@@ -166,7 +165,8 @@ export function runExperimentFromForm(): void {
   const preset = findExperimentPreset(s.form.preset);
   const keepMeasure = spec.template === s.spec?.template || spec.template === preset?.spec.template;
   const measure = preset && preset.spec.template === spec.template ? preset.measure : keepMeasure ? s.measure : undefined;
-  const mark = preset?.mark && points.some((p) => p.label === preset.mark?.point) ? preset.mark : null;
+  // A chapter mark names one point of a one-parameter sweep.
+  const mark = spec.sweep2 === undefined && preset?.mark && points.some((p) => p.label === preset.mark?.point) ? preset.mark : null;
   pending = [];
   set({
     status: 'running',

@@ -15,7 +15,7 @@ import { selectConfig } from '../store/selectors';
 import { TRACKS, layoutHistory, shownVerdict as pickShown, subsetSeekMs } from './historyLanes';
 import { useHistory } from './useHistory';
 
-const LABELS: Readonly<Record<VerdictName, string>> = {
+export const VERDICT_LABELS: Readonly<Record<VerdictName, string>> = {
   locks: 'Lock service',
   fenced: 'Fenced store, strict mutual exclusion',
   unfenced: 'Unfenced store, strict mutual exclusion',
@@ -82,7 +82,7 @@ export const HistoryPanel = memo(function HistoryPanel() {
           const v = verdicts[name];
           const { mark, text, cls } = verdictMark(v);
           const stake = verdictStake(name, v);
-          const label = `${LABELS[name]}: ${text}${cls === 'bad' ? (stake === 'violation' ? ' — a violation' : ' — a finding') : ''}`;
+          const label = `${VERDICT_LABELS[name]}: ${text}${cls === 'bad' ? (stake === 'violation' ? ' — a violation' : ' — a finding') : ''}`;
           return (
             <li
               key={name}
@@ -174,7 +174,7 @@ export const HistoryPanel = memo(function HistoryPanel() {
       {shownVerdict?.linearizable === false && shown !== null && (
         <div className="history-subset" data-testid="history-subset">
           <h3>
-            {LABELS[shown]}: no order of these {shownVerdict.subset.length} operations works
+            {VERDICT_LABELS[shown]}: no order of these {shownVerdict.subset.length} operations works
             {shownVerdict.minimal ? '' : ' (the search stopped before it could shrink them further)'}
           </h3>
           <ol>

@@ -1,14 +1,19 @@
 /**
  * Raft's rules and the lock service's as pseudocode, with the lines that just ran lit for one
- * node: the focused node, else the leader. "Just ran" means a detail event (or a chapter event)
- * that node itself produced (its first subject) in the last LIT_WINDOW_MS of simulated time. A click on a line filters the event
- * log to what that line produced.
+ * node: the one chosen in the tab's "Follow" box, else the node a tour's beat points at, else the
+ * focused node, else the leader. (Choosing in the box is safe: a click on a node would crash it.)
+ * "Just ran" means a detail event (or a chapter event) that node itself produced (its first
+ * subject) in the last LIT_WINDOW_MS of simulated time, or, for a leader, its heartbeat round
+ * (Figure 2: "repeat during idle periods"), which sends no event of its own. A click on a line
+ * filters the event log to what that line produced.
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { lineOfEventKind, pseudocodeFor } from '../../sim/teach/pseudocode';
-import { useLabPanel, useLabStore } from '../labContext';
+import { useLab, useLabPanel, useLabStore } from '../labContext';
 import {
+  selectNodeIds,
+  selectNodes,
   selectConfig,
   selectDetails,
   selectEventFilter,
@@ -22,18 +27,38 @@ import {
 /** How far back a line counts as having just run, in simulated ms. */
 export const LIT_WINDOW_MS = 60;
 
+/** The node whose rules are lit: the one chosen to follow, the tour's, the focused one, the leader. */
+export function followedNode(
+  chosen: string | null,
+  tourFocus: string | null,
+  nodeIds: readonly string[],
+  focused: string | null,
+  leader: string | null,
+) {
+  if (chosen !== null && nodeIds.includes(chosen)) return chosen;
+  if (tourFocus !== null && nodeIds.includes(tourFocus)) return tourFocus;
+  return focused ?? leader;
+}
+
 export const PseudocodePanel = memo(function PseudocodePanel() {
   const now = useLabPanel(selectNow);
   const focused = useLabPanel(selectFocusedNode);
   const leader = useLabPanel(selectLeader);
+  const nodeIds = useLab(useShallow(selectNodeIds));
+  const chosen = useLab((s) => s.ruleNode);
+  const tourFocus = useLab((s) => (s.tour !== null ? s.tourFocus : null));
+  const nodes = useLabPanel(selectNodes);
   const details = useLabPanel(selectDetails);
   const events = useLabPanel(selectEvents);
   const filter = useLabPanel(useShallow(selectEventFilter));
   const store = useLabStore();
   const playing = useLabPanel(selectPlaying);
   const root = useRef<HTMLElement>(null);
-  const node = focused ?? leader;
+  const node = followedNode(chosen, tourFocus, nodeIds, focused, leader);
   const config = useLabPanel(selectConfig);
+  const view = nodes.find((n) => n.id === node) ?? null;
+  // A leader's heartbeat round logs nothing: it ran when its next one was set (heartbeatDue).
+  const heartbeatAt = view !== null && view.alive && view.role === 'leader' ? view.heartbeatDue - config.heartbeatMs : null;
   // A protocol feature's rules appear only in runs that switch it on.
   // A Paxos run shows the paper's rules for its protocol instead.
   const sections = useMemo(() => pseudocodeFor(config), [config]);
@@ -53,8 +78,10 @@ export const PseudocodePanel = memo(function PseudocodePanel() {
       if (id === null || e.t > now || e.subjects[0] !== node) continue;
       out.set(id, (out.get(id) ?? 0) + 1);
     }
+    if (heartbeatAt !== null && heartbeatAt > from && heartbeatAt <= now)
+      out.set('leader.heartbeat', (out.get('leader.heartbeat') ?? 0) + 1);
     return out;
-  }, [details, events, now, node]);
+  }, [details, events, now, node, heartbeatAt]);
 
   // Paused on a moment, bring its first lit line into view (not while playing: it would jump),
   // but only when the moment changes: the tab itself opens at its top, like every tab.
@@ -70,11 +97,36 @@ export const PseudocodePanel = memo(function PseudocodePanel() {
   return (
     <section className="panel pseudocode-panel" aria-labelledby="code-title" ref={root}>
       <h2 id="code-title">Rules as they run</h2>
-      <p className="hint">
-        {node === null
-          ? 'No node is focused and there is no leader: click a node to follow it.'
-          : `Lit: what ${node} did in the last ${LIT_WINDOW_MS} ms (click a node to follow another). Click a line to see only the events it produced.`}
-      </p>
+      <div className="code-follow">
+        <label>
+          Follow{' '}
+          <select
+            value={chosen ?? ''}
+            data-testid="rules-follow"
+            onChange={(e) => store.getState().setRuleNode(e.target.value === '' ? null : e.target.value)}
+          >
+            <option value="">
+              {tourFocus !== null && nodeIds.includes(tourFocus)
+                ? `the tour’s node (${tourFocus})`
+                : leader !== null && focused === null
+                  ? `the leader (${leader})`
+                  : focused !== null
+                    ? `the selected node (${focused})`
+                    : 'the leader (none now)'}
+            </option>
+            {nodeIds.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="hint" data-testid="rules-hint">
+          {node === null
+            ? 'There is no leader now: pick a node to follow.'
+            : `Lit: what ${node} did in the last ${LIT_WINDOW_MS} ms. Click a line to see only the events it produced.`}
+        </p>
+      </div>
       {sections.map((section) => (
         <div key={section.id} className="code-section">
           <h3>

@@ -3,12 +3,16 @@
  * a vote, a client, a lock, a store write, or "no leader"), with the concrete values and the
  * rule it follows. The subject lives in the store; the answer is recomputed from the current
  * snapshot, so it follows the run while it plays. Esc or the close button closes it and gives
- * focus back to where the question was asked.
+ * focus back to where the question was asked. The answers (WhyAnswer.tsx, with every explanation
+ * the page can give) load on demand, the first time a question is asked. It never hides what it
+ * explains (whyPlace.ts): the page has two places for it, over the side panels and over the diagram.
  */
-import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
-import { explain, type WhySubject } from '../../sim/teach/why';
+import { memo } from 'react';
+import type { WhySubject } from '../../sim/teach/why';
 import { useLabPanel, useLabStore } from '../labContext';
-import { selectEvents, selectLeader, selectRunView, selectWhySubject } from '../store/selectors';
+import { lazyView, OnDemand } from '../lazyView';
+import { selectLeader, selectWhySubject } from '../store/selectors';
+import { whyPlace } from './whyPlace';
 
 /** A small "?" that opens the Why panel on `subject`; `label` is the question, for screen readers and the tooltip. */
 export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject; label: string; text?: string }) {
@@ -21,6 +25,8 @@ export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject;
       // a bare "?" is named by its question.
       aria-label={text === '?' ? label : undefined}
       title={label}
+      onPointerEnter={() => void answer.preload()}
+      onFocus={() => void answer.preload()}
       onClick={(e) => {
         e.stopPropagation();
         store.getState().askWhy(subject);
@@ -39,67 +45,23 @@ export const WhyNoLeaderButton = memo(function WhyNoLeaderButton() {
   return <WhyButton subject={{ kind: 'no-leader' }} label="Why is there no leader?" text="Why no leader?" />;
 });
 
-export const WhyPanel = memo(function WhyPanel() {
-  const subject = useLabPanel(selectWhySubject);
-  const snapshot = useLabPanel(selectRunView);
-  const events = useLabPanel(selectEvents);
+const answer = lazyView(() => import('./WhyAnswer').then((m) => m.WhyAnswer));
+
+export const WhyPanel = memo(function WhyPanel({ place }: { place: 'side' | 'diagram' }) {
+  const asked = useLabPanel((s) => {
+    const subject = selectWhySubject(s);
+    return subject !== null && whyPlace(subject) === place;
+  });
   const store = useLabStore();
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const opener = useRef<Element | null>(null);
-  const why = useMemo(() => (subject && snapshot ? explain(subject, snapshot, events) : null), [subject, snapshot, events]);
-  const open = why !== null;
-
-  const close = useCallback(() => {
-    store.getState().closeWhy();
-    const back = opener.current;
-    if (back instanceof HTMLElement || back instanceof SVGElement) back.focus();
-  }, [store]);
-
-  useEffect(() => {
-    if (!open) return;
-    // Focus moves once per opening, not on every new answer while the run plays.
-    opener.current = document.activeElement;
-    headingRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        close();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [open, close]);
-
-  if (!why) return null;
+  if (!asked) return null;
   return (
-    <section className="why-panel" role="dialog" aria-modal="false" aria-labelledby="why-title" data-testid="why-panel">
-      <header className="why-head">
-        <h2 id="why-title" ref={headingRef} tabIndex={-1}>
-          {why.title}
-        </h2>
-        <button type="button" className="why-close" onClick={close} aria-label="Close the Why panel">
-          ✕
-        </button>
-      </header>
-      <div className="why-body" data-testid="why-answer">
-        {why.answer.map((p, i) => (
-          <p key={i}>{p}</p>
-        ))}
-      </div>
-      <p className="why-rule" data-testid="why-rule">
-        <span className="why-rule-label">Rule: </span>
-        {why.rule}
-      </p>
-      {why.facts && why.facts.length > 0 && (
-        <dl className="why-facts">
-          {why.facts.map(([k, v]) => (
-            <div key={k}>
-              <dt>{k}</dt>
-              <dd>{v}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
-    </section>
+    <OnDemand
+      what="the Why panel’s answer"
+      retry={answer.retry}
+      className={`why-panel why-pending at-${place}`}
+      close={() => store.getState().closeWhy()}
+    >
+      <answer.View place={place} />
+    </OnDemand>
   );
 });

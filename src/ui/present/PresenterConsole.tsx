@@ -4,7 +4,7 @@
  * shows what the projector window broadcasts and sends it commands (channel.ts).
  */
 import { useEffect, useMemo, useState } from 'react';
-import { tourNamed } from '../tour';
+import { useTourNamed } from '../tour';
 import { openPresentLink, type PresentCommand, type PresentLink, type ProjectorState } from './channel';
 import { beatTitle, narrationNodes } from './Narration';
 
@@ -35,7 +35,8 @@ export function PresenterConsole({ link: given }: { link?: PresentLink | null })
   }, []);
 
   const send = (command: PresentCommand) => link?.send({ type: 'command', command });
-  const tour = state?.tour ? tourNamed(state.tour.name) : null;
+  // The console is a page of its own: it fetches the tours when the projector opens one.
+  const tour = useTourNamed(state?.tour?.name ?? null);
   const beat = tour && state?.tour ? tour.beats[state.tour.beat - 1] : null;
   const next = tour && state?.tour ? tour.beats[state.tour.beat] : null;
   const what = tour ? 'beat' : 'landmark';

@@ -3,17 +3,20 @@
  * top, the tour's narration as a caption at the bottom, the side panels folded away (a toggle
  * brings them back), and a black screen on B. The root carries data-testid="presenter".
  */
-import { memo, type ReactNode } from 'react';
+import { memo, type CSSProperties, type ReactNode } from 'react';
 import { useBridge, useLab, useLabPanel, useLabStore } from '../labContext';
 import { Diagram } from '../diagram/Diagram';
 import { selectNow, selectPlaying, selectTour } from '../store/selectors';
-import { tourNamed } from '../tour';
+import { useTourNamed } from '../tour';
 import { linkQuery } from '../runs';
 import { linkStateOf, pageUrl } from '../urlSync';
 import { presentNext, presentPrev, toggleBlank } from './actions';
 import { DiagramTextContext } from './diagramText';
 import { narrationNodes } from './Narration';
 import { PRESENT_TEXT_SCALES } from './presentSlice';
+import { PresenterFacts } from './PresenterFacts';
+import { SPEED_CHOICES } from '../../sim/model/limits';
+import { speedLabel } from '../../worker/protocol';
 
 /** The console's address: this run's link with `console=1` (it shows the projector's state, not its own run). */
 export function consoleUrl(query: string): string {
@@ -22,7 +25,7 @@ export function consoleUrl(query: string): string {
 
 const CaptionBar = memo(function CaptionBar() {
   const place = useLab(selectTour);
-  const tour = place ? tourNamed(place.name) : null;
+  const tour = useTourNamed(place?.name ?? null);
   if (!place || !tour) return null;
   const beat = tour.beats[place.beat - 1];
   return (
@@ -44,6 +47,31 @@ const PresenterClock = memo(function PresenterClock() {
     <output className="presenter-clock" aria-label="Simulated time" data-testid="presenter-clock">
       t = {now} ms
     </output>
+  );
+});
+
+/**
+ * Speed in presenter mode (also − and + on the keyboard): the speed playing at now, which a tour's
+ * slow motion lowers at its key moments; choosing one makes it the speed from then on.
+ */
+export const PresenterSpeed = memo(function PresenterSpeed() {
+  const bridge = useBridge();
+  const speed = useLab((s) => s.frame.speed);
+  const choices: number[] = SPEED_CHOICES.includes(speed as (typeof SPEED_CHOICES)[number])
+    ? [...SPEED_CHOICES]
+    : [...SPEED_CHOICES, speed].sort((a, b) => a - b);
+  return (
+    <label className="presenter-speed" title="Playback speed (− slower, + faster)">
+      {/* The box reads "0.1×" on its own; the word would push the bar to two rows at 1280×720. */}
+      <span className="visually-hidden">Speed</span>
+      <select value={speed} aria-keyshortcuts="- +" onChange={(e) => bridge.setSpeed(Number(e.target.value))} data-testid="presenter-speed">
+        {choices.map((c) => (
+          <option key={c} value={c}>
+            {speedLabel(c)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 });
 
@@ -76,7 +104,8 @@ const PresenterBar = memo(function PresenterBar() {
           aria-keyshortcuts="PageUp ArrowLeft"
           title={`Previous ${what} (PageUp or ←)`}
         >
-          ◀ Previous {what}
+          {/* Short words, so the bar stays one row at 1280×720 playing or paused; the name says the rest. */}◀ Back
+          <span className="visually-hidden"> to the previous {what}</span>
         </button>
         <button type="button" className="primary" onClick={() => bridge.togglePlay()}>
           {playing ? '❚❚ Pause' : '▶ Play'}
@@ -87,9 +116,10 @@ const PresenterBar = memo(function PresenterBar() {
           aria-keyshortcuts="PageDown ArrowRight"
           title={`Next ${what} (PageDown or →)`}
         >
-          Next {what} ▶
+          Next<span className="visually-hidden"> {what}</span> ▶
         </button>
         <PresenterClock />
+        <PresenterSpeed />
       </div>
       <div className="presenter-group" role="group" aria-label="Text size">
         <button type="button" onClick={() => set({ presentText: text - 1 })} disabled={text <= 0} aria-label="A− smaller text">
@@ -109,7 +139,14 @@ const PresenterBar = memo(function PresenterBar() {
         Pause at landmarks
       </label>
       <label className="presenter-check">
-        <input type="checkbox" checked={slow} onChange={(e) => set({ slowAroundEvents: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={slow}
+          onChange={(e) => {
+            set({ slowAroundEvents: e.target.checked });
+            bridge.setSlowAround(e.target.checked);
+          }}
+        />
         Slow around events
       </label>
       <button type="button" aria-pressed={panels} onClick={() => set({ presentPanels: !panels })} title="Show or fold away the side panels">
@@ -141,6 +178,7 @@ export function PresenterView({ panels }: { panels: ReactNode }) {
       className={`presenter${showPanels ? ' with-panels' : ''}${blank ? ' is-blank' : ''}`}
       data-testid="presenter"
       data-text-scale={scale}
+      style={{ '--present-scale': scale } as CSSProperties}
     >
       <PresenterBar />
       <main className="presenter-main">
@@ -151,6 +189,7 @@ export function PresenterView({ panels }: { panels: ReactNode }) {
               <Diagram />
             </DiagramTextContext.Provider>
           </section>
+          {!showPanels && <PresenterFacts />}
           {showPanels && panels}
         </div>
         <CaptionBar />
@@ -165,19 +204,3 @@ export function PresenterView({ panels }: { panels: ReactNode }) {
     </div>
   );
 }
-
-/** The button that enters presenter mode from the normal page. */
-export const PresenterButton = memo(function PresenterButton() {
-  const store = useLabStore();
-  return (
-    <button
-      type="button"
-      className="presenter-enter"
-      onClick={() => store.getState().setPresent({ presenting: true })}
-      aria-keyshortcuts="P"
-      title="Presenter mode: the diagram fills the window at projector sizes (P)"
-    >
-      Present
-    </button>
-  );
-});

@@ -22,15 +22,11 @@ export interface PresentSlice {
   /** The projector shows black (a remote's B key). */
   readonly blank: boolean;
   readonly pauseAtLandmarks: boolean;
+  /** "Slow around events": the worker slows down before each landmark (src/worker/pacing.ts). */
   readonly slowAroundEvents: boolean;
-  /** While "slow around events" has slowed playback: the speed the person chose (links keep it, not the slowed one). */
-  readonly slowedFrom: number | null;
   setPresent(
     change: Partial<
-      Pick<
-        PresentSlice,
-        'presenting' | 'presentPanels' | 'presentText' | 'blank' | 'pauseAtLandmarks' | 'slowAroundEvents' | 'pageMode' | 'slowedFrom'
-      >
+      Pick<PresentSlice, 'presenting' | 'presentPanels' | 'presentText' | 'blank' | 'pauseAtLandmarks' | 'slowAroundEvents' | 'pageMode'>
     >,
   ): void;
 }
@@ -43,7 +39,6 @@ export const presentSlice = (set: StoreApi<LabState>['setState']): PresentSlice 
   blank: false,
   pauseAtLandmarks: false,
   slowAroundEvents: false,
-  slowedFrom: null,
   setPresent: (change) =>
     set((s) => {
       const next = { ...change };

@@ -31,6 +31,7 @@ import {
   panWindow,
   tOf,
   clampWindow,
+  viewExtentMs,
   yOf,
   zoomWindow,
   type TimeScale,
@@ -153,7 +154,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   );
 
   // ---- the window ----------------------------------------------------------------------
-  const run = Math.max(trace?.untilMs ?? 0, MIN_WINDOW_MS);
+  const run = viewExtentMs(trace?.untilMs ?? 0, props.nowMs);
   const [live, setLive] = useState<TimeWindow>(() => clampWindow(props.window ?? [0, run], run));
   const [moving, setMoving] = useState(false);
   const [brushed, setBrushed] = useState<TimeWindow | null>(null);

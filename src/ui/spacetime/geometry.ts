@@ -56,11 +56,27 @@ export function panWindow(w: TimeWindow, fraction: number, runMs: number): TimeW
   return clampWindow([w[0] + d, w[1] + d], runMs);
 }
 
-/** The window that keeps `t` visible: unchanged when it already is, else moved so `t` sits at 80% of it. */
+/** How near the window's bottom edge (a share of its span) the cursor may come before the window moves on. */
+export const FOLLOW_MARGIN = 0.1;
+
+/**
+ * The window that keeps `t` in view with a margin below it (the newest event is never on the
+ * bottom edge): unchanged while `t` is in its first 90%, else moved so `t` sits at 75% of it.
+ */
 export function followWindow(w: TimeWindow, t: number, runMs: number): TimeWindow {
-  if (t >= w[0] && t <= w[1]) return w;
   const span = w[1] - w[0];
-  return clampWindow([t - 0.8 * span, t + 0.2 * span], runMs);
+  if (t >= w[0] && t <= w[1] - FOLLOW_MARGIN * span) return w;
+  return clampWindow([t - 0.75 * span, t + 0.25 * span], runMs);
+}
+
+/**
+ * The time extent the view scrolls over: the trace, and while the cursor is at its end (a run
+ * playing, a beat paused where it ended) a little room after it, so the newest moment sits above
+ * the bottom edge, not on it.
+ */
+export function viewExtentMs(untilMs: number, nowMs: number): number {
+  const atEnd = nowMs >= untilMs - 1;
+  return Math.max(MIN_WINDOW_MS, untilMs + (atEnd ? Math.max(20, Math.round(untilMs * 0.04)) : 0));
 }
 
 export interface Segment {

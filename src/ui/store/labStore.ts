@@ -32,7 +32,10 @@ export interface Frame {
   /** Simulated time with the fraction of the current ms, for smooth message motion. */
   readonly clockMs: number;
   readonly playing: boolean;
+  /** The speed playing at now (a tour beat's pace or "slow around events" may set it below the chosen one). */
   readonly speed: number;
+  /** The speed the person chose: what links keep and what playback comes back to. */
+  readonly chosenSpeed: number;
   /** Playback pauses here (a preset's end); null for none. */
   readonly stopAtMs: number | null;
   readonly config: SimConfig;
@@ -57,6 +60,7 @@ export const EMPTY_FRAME: Frame = {
   clockMs: 0,
   playing: false,
   speed: DEFAULT_SPEED,
+  chosenSpeed: DEFAULT_SPEED,
   stopAtMs: null,
   config: DEFAULT_CONFIG,
   schedule: [],
@@ -118,10 +122,16 @@ export interface ViewSlice {
   /** Show only what one pseudocode line produced (its id), or null for no such filter. */
   readonly eventLine: string | null;
   setEventFilter(filter: { subject?: string; kind?: string; line?: string | null }): void;
+  /** The node the Rules tab follows when one is chosen there (null: the tour's, the focused one or the leader). */
+  readonly ruleNode: string | null;
+  setRuleNode(id: string | null): void;
   /** Whether the event log interleaves detail events with the chapter's lines. */
   readonly showDetails: boolean;
   setShowDetails(show: boolean): void;
   dismissError(): void;
+  /** The link the page was opened with, when it could not be read: its text and what was wrong with it. */
+  readonly badLink: { readonly query: string; readonly error: string } | null;
+  setBadLink(bad: { readonly query: string; readonly error: string } | null): void;
 }
 
 /** The guided tour open over the run, if any (`src/sim/teach/tours`). */
@@ -134,6 +144,11 @@ export interface TourSlice {
   readonly tourHover: string | null;
   setTour(tour: { readonly name: string; readonly beat: number } | null, focus?: string | null): void;
   setTourHover(id: string | null): void;
+  /** The tour was opened for a first visit: its first beat says where to start. */
+  readonly tourStartHere: boolean;
+  /** Slow motion at each beat's key moment (on unless the person turns it off). */
+  readonly tourSlowMotion: boolean;
+  setTourSlowMotion(on: boolean): void;
 }
 
 /** What the diagram pane shows: the ring, the space-time view, or both side by side. */
@@ -192,9 +207,13 @@ const viewSlice = (set: Set): ViewSlice => ({
       eventKind: f.kind ?? s.eventKind,
       eventLine: f.line === undefined ? s.eventLine : f.line,
     })),
+  ruleNode: null,
+  setRuleNode: (id) => set({ ruleNode: id }),
   showDetails: true,
   setShowDetails: (show) => set({ showDetails: show }),
   dismissError: () => set({ error: null }),
+  badLink: null,
+  setBadLink: (bad) => set({ badLink: bad }),
 });
 
 const whySlice = (set: Set): WhySlice => ({
@@ -207,8 +226,18 @@ const tourSlice = (set: Set): TourSlice => ({
   tour: null,
   tourFocus: null,
   tourHover: null,
-  setTour: (tour, focus = null) => set({ tour, tourFocus: tour === null ? null : focus, tourHover: null }),
+  // Moving to another tour (or closing it) ends a first visit's welcome.
+  setTour: (tour, focus = null) =>
+    set((s) => ({
+      tour,
+      tourFocus: tour === null ? null : focus,
+      tourHover: null,
+      tourStartHere: s.tourStartHere && tour !== null && tour.name === s.tour?.name,
+    })),
+  tourStartHere: false,
   setTourHover: (id) => set({ tourHover: id }),
+  tourSlowMotion: true,
+  setTourSlowMotion: (on) => set({ tourSlowMotion: on }),
 });
 
 const spacetimeSlice = (set: Set): SpacetimeSlice => ({

@@ -209,7 +209,9 @@ export function clientGlyphFields(s: LabState, id: string) {
 export function storeGlyphFields(s: LabState, id: 'fenced' | 'unfenced') {
   const store = s.frame.snapshot?.stores?.[id];
   const text = store && store.values.length > 0 ? store.values.map((v) => `${v.key}=${v.value}`).join(', ') : 'empty';
-  return { text, disagree: disagreeingKeys(s).length > 0 };
+  // One key (the fencing story's result): its value alone fits where "result=B-first" is cut.
+  const value = store && store.values.length === 1 ? store.values[0].value : null;
+  return { text, value, disagree: disagreeingKeys(s).length > 0 };
 }
 
 export const selectTour = (s: LabState) => s.tour;

@@ -5,6 +5,7 @@ import type { ActionBody, ClientIntent } from '../../model/schedule';
 import type { Simulation } from '../../run/simulation';
 import { after, type StoryDriver, type StoryGen } from './driver';
 import type { SwarmDraw } from './draw';
+import type { SwarmNames } from './names';
 import { majorityOf } from '../../raft/quorum';
 
 /**
@@ -24,6 +25,8 @@ export class RunContext {
     private readonly driver: StoryDriver,
     /** The run ends here; a story that repeats checks it. */
     readonly durationMs: number,
+    /** Names the run shares (names.ts): whether a partition names clients too; null: it never does. */
+    readonly names: SwarmNames | null = null,
   ) {
     this.config = draw.config;
     this.keys = draw.keys;

@@ -33,6 +33,29 @@ export const FAULT_KINDS = [
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/**
+ * Targeted stories (targeted.ts): each builds the situation one property needs and random faults
+ * rarely reach (a pre-vote asked of nodes that hear a leader, a yes arriving a round late, a hint
+ * arriving after a later one, ...). They are drawn from a stream of their own, kind by kind in
+ * this order, so a run's own stream — its cluster, timings and every fault above — is what it was
+ * without them; a story whose feature is off in the run is left out.
+ */
+export const TARGETED_KINDS = [
+  'rejoin',
+  'stale-pre-vote',
+  'backup-race',
+  'transfer-lagging',
+  'snapshot-race',
+  'remove-leader',
+  'lease-edge',
+  'stale-append-reply',
+  'reelected-reuse',
+] as const;
+export type TargetedKind = (typeof TARGETED_KINDS)[number];
+
+/** What a bug's manifest may name as the faults that make it show: a fault kind or a targeted story. */
+export type SwarmKind = FaultKind | TargetedKind;
+
 /** One run's options, drawn before it starts. */
 export interface SwarmDraw {
   readonly config: SimConfig;

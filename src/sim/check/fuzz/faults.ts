@@ -28,7 +28,17 @@ function partition(ctx: RunContext): void {
     [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
   }
   const cut = ctx.randint(1, shuffled.length - 1);
-  ctx.act({ verb: 'partition', groups: [shuffled.slice(0, cut)] });
+  const named = shuffled.slice(0, cut);
+  // Clients in the groups come from the names stream (names.ts), so this fault's own draws stay as they were.
+  const groups =
+    ctx.names !== null
+      ? ctx.names.partitionGroups(
+          named,
+          ctx.cluster.nodes.map((n) => n.id).filter((id) => !named.includes(id)),
+          ctx.config.clientIds,
+        )
+      : [named];
+  ctx.act({ verb: 'partition', groups });
   ctx.actLater(ctx.randint(100, 3000), { verb: 'heal' });
 }
 

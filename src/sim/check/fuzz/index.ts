@@ -16,5 +16,17 @@ export { RunContext } from './context';
 export { FAULTS, type Fault } from './faults';
 export { fuzz, runFuzz, type Counterexample, type FuzzOptions, type FuzzProgress, type FuzzResult } from './search';
 export { replay, runChecked, shortenAction, shrinkSchedule, type ShrinkProgress } from './shrink';
-export { FAULT_KINDS, type FaultKind, type SwarmDraw } from './draw';
-export { BUG_FAULTS, drawFeatures, drawSwarm, type FeatureChoice, FUZZ_DURATION_MS, fuzzRun, runRandom, type RunOutcome } from './swarm';
+export { FAULT_KINDS, TARGETED_KINDS, type FaultKind, type SwarmDraw, type SwarmKind, type TargetedKind } from './draw';
+export { TARGETED, TargetedStories } from './targeted';
+export { SwarmNames } from './names';
+export {
+  BUG_FAULTS,
+  drawFeatures,
+  drawSwarm,
+  type FeatureChoice,
+  FUZZ_DURATION_MS,
+  fuzzRun,
+  type FuzzRunOptions,
+  runRandom,
+  type RunOutcome,
+} from './swarm';

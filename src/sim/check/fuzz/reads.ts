@@ -20,7 +20,14 @@ export class SwarmReads {
   private counter = 0;
   nextAtMs: number;
 
-  constructor(seed: Seed, run: number, clients: readonly string[], bugs: readonly BugName[]) {
+  constructor(
+    seed: Seed,
+    run: number,
+    clients: readonly string[],
+    bugs: readonly BugName[],
+    /** The map's keys as drawn here, renamed where the run shares one with the lock table (names.ts). */
+    shareKeys: (keys: readonly string[]) => readonly string[] = (keys) => keys,
+  ) {
     const base = parseSeed(seed);
     if (typeof base === 'string') throw new RangeError(base.charAt(0).toUpperCase() + base.slice(1) + '.');
     this.rng = new CPythonRandom((1n << 129n) + (base << 32n) + BigInt(run));
@@ -29,7 +36,7 @@ export class SwarmReads {
     // The bug lives in ReadIndex reads: a run with it reads that way throughout.
     this.mode = buggy ? 'read-index' : READ_MODES[this.rng.randbelow(READ_MODES.length)];
     this.mixed = !buggy && this.rng.random() < 0.5;
-    this.keys = ['x', 'y'].slice(0, this.rng.randint(1, 2));
+    this.keys = shareKeys(['x', 'y'].slice(0, this.rng.randint(1, 2)));
     this.nextAtMs = this.rng.randint(200, 600);
   }
 

@@ -1,5 +1,6 @@
 /** The search: swarm runs one after another until one fails, then its schedule shrunk. */
-import type { BugName, SimConfig } from '../../model/config';
+import { featuresOf, type BugName, type SimConfig } from '../../model/config';
+import type { FeatureName, SometimesId } from '../../model/features';
 import type { Violation } from '../invariants';
 import type { Seed } from '../../model/prng';
 import { formatSchedule, type Action } from '../../model/schedule';
@@ -19,6 +20,8 @@ export interface FuzzOptions {
   readonly shrink?: boolean;
   /** At most this many replays while shrinking (default 300). */
   readonly maxShrinkRuns?: number;
+  /** Called every 50 simulated ms of every run with the run, the time and the messages in flight (a long run's progress). */
+  readonly onRunProgress?: (run: number, nowMs: number, inflight: number) => void;
 }
 
 export interface Counterexample {
@@ -46,6 +49,12 @@ export interface FuzzResult {
   /** Runs whose history failed a model where failing is a finding (strict exclusion, unfenced order). */
   readonly historyFindings: number;
   readonly counterexample: Counterexample | null;
+  /** How many runs reached each reachability property (check/sometimes.ts). */
+  readonly reached: ReadonlyMap<SometimesId, number>;
+  /** How many runs had each protocol feature on (a property of a feature no run had was out of reach). */
+  readonly featureRuns: ReadonlyMap<FeatureName, number>;
+  /** The most messages any run sent in one simulated second (the run's bound is far above it). */
+  readonly busiestSecond: number;
 }
 
 /**
@@ -57,10 +66,26 @@ export function* fuzz(options: FuzzOptions): Generator<FuzzProgress, FuzzResult,
   const duration = options.durationMs ?? FUZZ_DURATION_MS;
   let findings = 0;
   let historyFindings = 0;
+  const reached = new Map<SometimesId, number>();
+  const featureRuns = new Map<FeatureName, number>();
+  let busiestSecond = 0;
+  const tally = () => ({ reached, featureRuns, busiestSecond });
+  const onRunProgress = options.onRunProgress;
   for (let run = 0; run < options.runs; run++) {
-    const outcome = fuzzRun(options.seed, run, bugs, duration, options.features ?? 'swarm');
+    const outcome = fuzzRun(
+      options.seed,
+      run,
+      bugs,
+      duration,
+      options.features ?? 'swarm',
+      [],
+      onRunProgress !== undefined ? { onProgress: (nowMs, inflight) => onRunProgress(run, nowMs, inflight) } : {},
+    );
     findings += outcome.findings;
     if (outcome.historyFindings > 0) historyFindings++;
+    for (const id of outcome.reached) reached.set(id, (reached.get(id) ?? 0) + 1);
+    for (const f of featuresOf(outcome.config)) featureRuns.set(f, (featureRuns.get(f) ?? 0) + 1);
+    if (outcome.busiestSecond > busiestSecond) busiestSecond = outcome.busiestSecond;
     yield { phase: 'search', runsDone: run + 1, runs: options.runs, findings, last: outcome };
     const violation = outcome.violation;
     if (violation === null) continue;
@@ -84,9 +109,9 @@ export function* fuzz(options: FuzzOptions): Generator<FuzzProgress, FuzzResult,
       original: outcome,
       shrinkRuns,
     };
-    return { seed: options.seed, runsDone: run + 1, findings, historyFindings, counterexample };
+    return { seed: options.seed, runsDone: run + 1, findings, historyFindings, counterexample, ...tally() };
   }
-  return { seed: options.seed, runsDone: options.runs, findings, historyFindings, counterexample: null };
+  return { seed: options.seed, runsDone: options.runs, findings, historyFindings, counterexample: null, ...tally() };
 }
 
 /** Runs the generator to the end, reporting each step. */

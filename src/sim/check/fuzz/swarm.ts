@@ -4,7 +4,8 @@
  * the stories they started, with every invariant checked after every step.
  */
 import { BUG_FEATURE, nodeIdsFor, type BugName, type SimConfig } from '../../model/config';
-import { BUG_FAULT_KINDS, FEATURE_NAMES, type FeatureName } from '../../model/features';
+import { BUG_FAULT_KINDS, FEATURE_NAMES, SOMETIMES_IDS, type FeatureName, type SometimesId } from '../../model/features';
+import { Reachability } from '../sometimes';
 import { attachInvariants, type InvariantId, type Violation } from '../invariants';
 import { CPythonRandom, parseSeed, type Seed } from '../../model/prng';
 import type { Action } from '../../model/schedule';
@@ -15,7 +16,9 @@ import { StoryDriver } from './driver';
 import { FAULTS } from './faults';
 import { SwarmReads } from './reads';
 import { MEMBERSHIP_GAP_MS, membershipChange, membershipRandom } from './membershipFaults';
-import { FAULT_KINDS, type FaultKind, type SwarmDraw } from './draw';
+import { SwarmNames } from './names';
+import { TargetedStories } from './targeted';
+import { FAULT_KINDS, type FaultKind, type SwarmDraw, type SwarmKind, type TargetedKind } from './draw';
 
 export const FUZZ_DURATION_MS = 10_000;
 
@@ -31,10 +34,11 @@ const CLIENT_KINDS: ReadonlySet<FaultKind> = new Set([
 ]);
 
 /**
- * The faults each bug needs to show itself, as its manifest names them (src/sim/model/features/); the
- * swarm includes them more often when it is on. The type checks every name is a kind above.
+ * The faults each bug needs to show itself, as its manifest names them (src/sim/model/features/): fault
+ * kinds and targeted stories; the swarm includes them more often when it is on. The type checks
+ * every name is a kind of one or the other.
  */
-export const BUG_FAULTS: Readonly<Record<BugName, readonly FaultKind[]>> = BUG_FAULT_KINDS;
+export const BUG_FAULTS: Readonly<Record<BugName, readonly SwarmKind[]>> = BUG_FAULT_KINDS;
 
 /**
  * Which protocol features a run has: `swarm` draws each on or off (a feature whose bug is on is
@@ -61,6 +65,8 @@ export interface RunOutcome {
   readonly run: number;
   readonly config: SimConfig;
   readonly kinds: readonly FaultKind[];
+  /** The targeted stories the run drew (targeted.ts), in their list's order. */
+  readonly stories: readonly TargetedKind[];
   /** The actions applied, in order: with `config`, run until `untilMs`, they replay the run. */
   readonly schedule: readonly Action[];
   readonly untilMs: number;
@@ -71,7 +77,32 @@ export interface RunOutcome {
   readonly historyFindings: number;
   /** How the liveness check after calm ended: held, skipped (and why), or a violation. */
   readonly liveness: string;
+  /** The most messages sent in one simulated second of the run (the run's bound is far above it). */
+  readonly busiestSecond: number;
+  /** The reachability properties (check/sometimes.ts) the run reached, in their list's order. */
+  readonly reached: readonly SometimesId[];
 }
+
+/** What else a caller asks of one run. */
+export interface FuzzRunOptions {
+  /**
+   * Called every 50 simulated ms with the time and the messages in flight, so a caller with a
+   * clock can show a long run's progress (the core has none).
+   */
+  readonly onProgress?: (nowMs: number, inflight: number) => void;
+  /** Track the reachability properties (default true); off, `reached` is empty and the run a little faster. */
+  readonly sometimes?: boolean;
+  /**
+   * Issue 24's draws, each from its stream (default true): shared names (a lock key that is a map
+   * key, clients in partitions; names.ts) and targeted stories (targeted.ts). With both off a run
+   * is what it was before them, draw for draw (test/features-off.test.ts holds it to that).
+   */
+  readonly sharedNames?: boolean;
+  readonly targeted?: boolean;
+}
+
+/** How often a run reports its progress, in simulated ms. */
+const PROGRESS_EVERY_MS = 50;
 
 /** The run's own PRNG: CPython's `random.Random((seed << 32) + run)`. */
 export function runRandom(seed: Seed, run: number): CPythonRandom {
@@ -82,7 +113,7 @@ export function runRandom(seed: Seed, run: number): CPythonRandom {
 
 /** Draws one run's options; the draws come first in the run's PRNG stream, in this order. */
 export function drawSwarm(rng: CPythonRandom, bugs: readonly BugName[], features: readonly FeatureName[] = []): SwarmDraw {
-  const biased = new Set<FaultKind>(bugs.flatMap((b) => BUG_FAULTS[b]));
+  const biased = new Set<SwarmKind>(bugs.flatMap((b) => BUG_FAULTS[b]));
   // Swarm: each kind is in or out for the whole run; a bug's own kinds are in far more often.
   let kinds = FAULT_KINDS.filter((k) => rng.random() < (biased.size === 0 ? 0.45 : biased.has(k) ? 0.9 : 0.25));
   if (kinds.length === 0) kinds = [FAULT_KINDS[rng.randbelow(FAULT_KINDS.length)]];
@@ -163,20 +194,42 @@ export function fuzzRun(
   features: FeatureChoice = 'swarm',
   /** Invariants not to report (a test that wants the damage an earlier violation leads to). */
   skip: readonly InvariantId[] = [],
+  options: FuzzRunOptions = {},
 ): RunOutcome {
   const rng = runRandom(seed, run);
   let draw = drawSwarm(rng, bugs, drawFeatures(seed, run, bugs, features));
+  // Shared names (a lock key that is a map key, clients in partitions) from a stream of their own.
+  const names = options.sharedNames !== false ? new SwarmNames(seed, run, draw.keys) : null;
   // Reads: put/get from a stream of their own, only with the feature and clients (§6.4), and not
   // on one node: there a follower's redirect names itself, and with duplicates on the client's
   // resends multiply without bound (the client's redirect rule, not the reads).
   const readsOn = draw.config.features?.includes('reads') === true && draw.config.clientIds.length > 0 && draw.config.nodeIds.length > 1;
-  const reads = readsOn ? new SwarmReads(seed, run, draw.config.clientIds, bugs) : null;
+  const reads = readsOn
+    ? new SwarmReads(seed, run, draw.config.clientIds, bugs, (keys) => (names !== null ? names.mapKeys(keys, draw.keys) : keys))
+    : null;
   if (reads !== null && reads.mode !== 'log') draw = { ...draw, config: { ...draw.config, readMode: reads.mode } };
   const sim = new Simulation(draw.config);
   const checker = attachInvariants(sim, { maxViolations: 1, skip });
+  const reach = options.sometimes !== false ? new Reachability(sim.cluster, sim.lockService).attach() : null;
   const stories = new StoryDriver(() => sim.nowMs);
-  const ctx = new RunContext(rng, draw, sim, stories, durationMs);
+  const ctx = new RunContext(rng, draw, sim, stories, durationMs, names);
   let nextFaultAt = draw.firstFaultAtMs;
+  // Targeted stories (targeted.ts) from a stream of their own, each only where the run can use it.
+  const targeted =
+    options.targeted !== false
+      ? new TargetedStories(
+          seed,
+          run,
+          draw.config.features ?? [],
+          draw.config.nodeIds.length,
+          draw.config.clientIds.length,
+          bugs,
+          (b) => BUG_FAULTS[b],
+        )
+      : null;
+  const aimed = targeted !== null && targeted.kinds.length > 0 ? new RunContext(targeted.rng, draw, sim, stories, durationMs) : null;
+  const onProgress = options.onProgress;
+  let nextProgressAt = onProgress !== undefined ? PROGRESS_EVERY_MS : Infinity;
   const transfers = draw.config.features?.includes('transfer') === true ? new TransferDraws(seed, run) : null;
   // Membership changes come from a stream of their own, and only with the feature (membershipFaults.ts).
   const members = sim.cluster.features.membership ? new RunContext(membershipRandom(seed, run), draw, sim, stories, durationMs) : null;
@@ -192,10 +245,15 @@ export function fuzzRun(
         reads !== null ? reads.nextAtMs : Infinity,
         transfers !== null ? transfers.nextAtMs : Infinity,
         nextMemberAt,
+        aimed !== null ? (targeted as TargetedStories).nextAtMs : Infinity,
       );
       while (sim.nowMs < target) {
         sim.step();
         if (checker.violations.length > 0) break outer;
+        if (sim.nowMs >= nextProgressAt) {
+          nextProgressAt += PROGRESS_EVERY_MS;
+          (onProgress as (nowMs: number, inflight: number) => void)(sim.nowMs, sim.cluster.inflight.size);
+        }
       }
       while (stories.nextAtMs <= sim.nowMs) {
         stories.resumeNext();
@@ -217,13 +275,22 @@ export function fuzzRun(
         stories.start(membershipChange(members, raceWeight));
         nextMemberAt = sim.nowMs + members.randint(MEMBERSHIP_GAP_MS[0], MEMBERSHIP_GAP_MS[1]);
       }
+      if (aimed !== null && (targeted as TargetedStories).nextAtMs <= sim.nowMs && sim.nowMs < durationMs) {
+        stories.start((targeted as TargetedStories).next(aimed));
+        if (checker.violations.length > 0) break;
+      }
     }
     // Then the faults stop, and the cluster must be live again within the bound (or the
     // configuration says why it cannot be): the checker watches until it converges.
     if (checker.violations.length === 0) {
       sim.act({ verb: 'calm' });
-      do sim.step();
-      while (checker.liveness.state === 'waiting' && checker.violations.length === 0);
+      do {
+        sim.step();
+        if (sim.nowMs >= nextProgressAt) {
+          nextProgressAt += PROGRESS_EVERY_MS;
+          (onProgress as (nowMs: number, inflight: number) => void)(sim.nowMs, sim.cluster.inflight.size);
+        }
+      } while (checker.liveness.state === 'waiting' && checker.violations.length === 0);
     }
   } catch (error) {
     checker.recordCrash(error);
@@ -239,10 +306,12 @@ export function fuzzRun(
       ).length;
   }
   const violation = checker.first;
+  if (reach !== null && sim.lockService !== null) reach.finish(sim.lockService.history.ops);
   return {
     run,
     config: draw.config,
     kinds: draw.kinds,
+    stories: targeted?.kinds ?? [],
     schedule: sim.schedule.slice(0, sim.appliedCount),
     untilMs: violation ? violation.t : sim.nowMs,
     violation,
@@ -252,5 +321,7 @@ export function fuzzRun(
       checker.liveness.state === 'held' || checker.liveness.state === 'skipped'
         ? `${checker.liveness.state}: ${checker.liveness.note}`
         : checker.liveness.state,
+    busiestSecond: checker.busiestSecond,
+    reached: reach !== null ? SOMETIMES_IDS.filter((id) => reach.reached.has(id)) : [],
   };
 }

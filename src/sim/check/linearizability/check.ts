@@ -132,9 +132,11 @@ function grantsByToken(ops: readonly CheckedOp[]): Map<number, CheckedOp> {
 /** The lock operations of one key, shared by the lock model and the strict-exclusion models. */
 function addLockOp<I>(p: Part<I>, o: CheckedOp, grants: Map<number, CheckedOp>, input: I): void {
   p.ops.push({ id: o.id, input, call: callOf(o), ret: retOf(o) });
-  if (o.op === 'release' && o.result !== 'released' && o.result !== null) {
+  if (o.op === 'release' && (o.result === 'not-found' || o.result === 'not-holder')) {
     // A retried release is several requests: one copy may have freed the key before the copy
     // that was answered found it free or taken. That copy's effect is optional, as a pending op's.
+    // Not so for busy ("not released"): the leader never answers a release busy (lockService.ts),
+    // so a busy release that freed the key all the same is a broken promise, not an earlier copy.
     const copy: LockInput = { kind: 'release', client: o.client, result: null, token: o.token };
     p.ops.push({ id: o.id, input: copy as I, call: callOf(o), ret: null });
   }
@@ -148,15 +150,24 @@ function addLockOp<I>(p: Part<I>, o: CheckedOp, grants: Map<number, CheckedOp>, 
   }
 }
 
+/**
+ * The operations of the lock table: acquires, releases and the service's own frees. The engine
+ * keeps the key-value map beside the lock table, not in it (`lockStateMachine.ts`), so a put or
+ * get of a key that is also a lock's name is another object's operation and never a release.
+ */
+function isLockOp(o: CheckedOp): boolean {
+  return o.op === 'acquire' || o.op === 'release' || o.op === 'expire' || o.op === 'ghost-release';
+}
+
 function lockParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>): Part<LockInput>[] {
   const parts = new Map<string, Part<LockInput>>();
-  for (const o of ops) if (o.store === null && o.op !== 'write') addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
+  for (const o of ops) if (isLockOp(o)) addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
   return [...parts.values()];
 }
 
 function exclusiveParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>, store: 'fenced' | 'unfenced'): Part<ExclusiveInput>[] {
   const parts = new Map<string, Part<ExclusiveInput>>();
-  for (const o of ops) if (o.store === null && o.op !== 'write') addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
+  for (const o of ops) if (isLockOp(o)) addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
   for (const o of ops) {
     // Only writes the store took have an effect; a refused or lost write constrains nothing.
     if (o.op !== 'write' || o.store !== store || o.result !== 'accepted') continue;

@@ -33,8 +33,13 @@ export interface LockState {
 
 const FREE: LockState = { holder: null, token: 0, last: 0 };
 
-const holds = (s: LockState, client: string, token: number | null): boolean =>
-  s.holder === client && (token === null || s.token === token || s.token === UNKNOWN_TOKEN);
+/**
+ * Whether a release by `client` naming `token` frees the hold, by the lock table's rule
+ * (lockStateMachine.ts): the asker holds the key, and names the holder's token or none. A hold
+ * with a token nobody was told (a pending acquire's grant, a renewal) is freed only by a release
+ * naming no token: a client names a token it was told, and the grant it never heard of replaced it.
+ */
+const holds = (s: LockState, client: string, token: number | null): boolean => s.holder === client && (token === null || s.token === token);
 
 function lockStep(s: LockState, input: LockInput): LockState | null {
   switch (input.kind) {

@@ -15,6 +15,7 @@ export const checkQuorum = {
       flag: 'quorumCountsSelfTwice',
       blurb: 'with CheckQuorum, the leader counts itself twice (needs check-quorum)',
       faults: ['partition'],
+      caughtBy: ['check-quorum-step-down'],
     },
   ],
   invariants: [{ id: 'check-quorum-step-down', title: 'CheckQuorum: a cut-off leader steps down' }],
@@ -40,4 +41,5 @@ export const checkQuorum = {
   cites: ['cq.step-down', 'cq.ignore-vote'],
   // vote-ignored is membership's too: without CheckQuorum, §4.2.3's rule ignores a removed server.
   details: ['vote-ignored', 'quorum-lost'],
+  sometimes: [],
 } as const satisfies FeatureManifest;

@@ -14,20 +14,52 @@ export const core = {
       flag: 'figure8',
       blurb: 'leaders commit entries of earlier terms by counting replicas (the paper’s Figure 8)',
       faults: ['figure8-story', 'leader-churn'],
+      caughtBy: ['leader-completeness', 'state-machine-safety'],
     },
     // A restart forgets term and vote (cluster.ts restarts the node so); Figure 2 keeps both on stable storage.
-    { name: 'forget-vote', blurb: 'a restart loses the node’s term and vote', faults: ['vote-flap'] },
+    { name: 'forget-vote', blurb: 'a restart loses the node’s term and vote', faults: ['vote-flap'], caughtBy: ['election-safety'] },
     // Vote without the up-to-date check (violates the election restriction, §5.4.1).
     {
       name: 'no-log-check',
       flag: 'noLogCheck',
       blurb: 'nodes vote without checking the candidate’s log is up to date',
       faults: ['crash', 'submits', 'leader-churn'],
+      caughtBy: ['leader-completeness', 'state-machine-safety'],
     },
     // The lock service's bugs (lockService.ts reads them from cluster.bugSet).
-    { name: 'expire-any-token', blurb: 'Expire removes a lock whatever its token', faults: ['stale-leader'] },
-    { name: 'follower-expiry', blurb: 'followers drop leases by their own clock', faults: ['drift-failover', 'locks'] },
-    { name: 'no-fencing', blurb: 'the fenced store stops checking tokens', faults: ['lease-steal', 'client-pause', 'locks'] },
+    {
+      name: 'expire-any-token',
+      blurb: 'Expire removes a lock whatever its token',
+      faults: ['stale-leader'],
+      caughtBy: ['linearizable-locks', 'expire-token'],
+    },
+    {
+      name: 'follower-expiry',
+      blurb: 'followers drop leases by their own clock',
+      faults: ['drift-failover', 'locks'],
+      caughtBy: ['one-holder'],
+    },
+    {
+      name: 'no-fencing',
+      blurb: 'the fenced store stops checking tokens',
+      faults: ['lease-steal', 'client-pause', 'locks'],
+      caughtBy: ['fencing'],
+    },
+    // A leader takes an AppendReply of an older term, so a stale answer moves matchIndex (Figure 2: same term only).
+    {
+      name: 'stale-append-reply',
+      flag: 'staleAppendReply',
+      blurb: 'a leader takes an AppendReply from an older term, moving matchIndex on a stale answer',
+      faults: ['stale-append-reply'],
+      caughtBy: ['match-index-held'],
+    },
+    // lockService.ts and reads.ts read it from cluster.bugSet: an answer for an index another leader's entry took.
+    {
+      name: 'reply-ignores-term',
+      blurb: 'a leader answers a client for a log index without checking that the entry there is still the request’s',
+      faults: ['reelected-reuse'],
+      caughtBy: ['client-reply'],
+    },
   ],
   invariants: [
     { id: 'election-safety', title: 'Election Safety' },
@@ -48,9 +80,12 @@ export const core = {
     { id: 'client-lease', title: "A client's lease ends no later than the service's" },
     { id: 'client-lease-honoured', title: 'The service honours a running lease' },
     { id: 'fenced-store-exact', title: 'Fenced store accepts the current token' },
+    { id: 'match-index-held', title: "A leader's matchIndex is on its peer" },
+    { id: 'log-kept', title: 'Entries go only for a conflict' },
     // Protocol features' own (featureInvariants.ts), checked only with the feature on.
     { slot: '*' },
     { id: 'liveness', title: 'Live again once faults stop' },
+    { id: 'bounded', title: 'The network stays bounded' },
     { id: 'engine-crash', title: 'The engine never throws' },
   ],
   historyChecks: [
@@ -194,5 +229,10 @@ export const core = {
     'dropped',
     'lease-expired',
     'write-fenced',
+  ],
+  sometimes: [
+    { id: 'partition-names-client', title: 'a partition named a client' },
+    { id: 'old-term-append-reply', title: 'an AppendReply from an older term reached a leader' },
+    { id: 'reused-index-applied', title: 'a leader applied, where it had proposed a client’s entry, another leader’s entry' },
   ],
 } as const satisfies CoreManifest;

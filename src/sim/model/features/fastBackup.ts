@@ -16,10 +16,28 @@ export const fastBackup = {
       blurb:
         'with fast back-up, a follower that sent a hint takes the leader’s next AppendEntries without the consistency check (needs fast-backup)',
       faults: ['figure8-story', 'leader-churn', 'submits', 'crash'],
+      caughtBy: ['log-matching', 'state-machine-safety'],
+    },
+    // A late or duplicated hint moves nextIndex forward (no cap at nextIndex − 1).
+    {
+      name: 'hint-moves-forward',
+      flag: 'hintMovesForward',
+      blurb: 'with fast back-up, a late or duplicated hint moves nextIndex forward (needs fast-backup)',
+      faults: ['backup-race'],
+      caughtBy: ['backup-rule'],
+    },
+    // The leader skips past its own run of entries without checking that they are of the hinted term.
+    {
+      name: 'hint-skips-own-term',
+      flag: 'hintSkipsOwnTerm',
+      blurb: 'with fast back-up, the leader skips past its own entries without checking it holds the hinted term (needs fast-backup)',
+      faults: ['backup-race'],
+      caughtBy: ['backup-rule'],
     },
   ],
-  // What its bug breaks is Figure 3's Log Matching and what follows from it, which every run checks.
-  invariants: [],
+  // hint-skips-check breaks Figure 3's Log Matching, which every run checks; the rule itself is
+  // checked on every hinted rejection (messageInvariants.ts).
+  invariants: [{ id: 'backup-rule', title: 'Fast back-up: nextIndex goes where the hint says, never forward' }],
   pseudocode: [
     {
       id: 'fb',
@@ -42,4 +60,8 @@ export const fastBackup = {
   cites: ['fb.hint', 'fb.to-end', 'fb.skip-term', 'fb.to-first'],
   // Its hint rides on append-rejected (conflictTerm, conflictIndex).
   details: ['backed-up'],
+  sometimes: [
+    { id: 'hint-late', title: 'a hint arrived after the leader had backed up past it' },
+    { id: 'hint-term-not-held', title: 'a hint named a term the leader does not hold, over its entries of an older one' },
+  ],
 } as const satisfies FeatureManifest;

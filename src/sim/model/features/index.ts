@@ -101,6 +101,13 @@ export const BUG_FEATURE: Readonly<Partial<Record<BugName, FeatureName>>> = Obje
   FEATURES.flatMap((f) => f.bugs.map((b) => [b.name, f.name])),
 );
 
+/** The runs a bug's calibration allows (`npm run fuzz -- --self-check`, test/fuzz.test.ts). */
+export const FIND_WITHIN_RUNS = 200;
+
+export function findWithinRuns(bug: Bug): number {
+  return 'findWithin' in bug && typeof bug.findWithin === 'number' ? bug.findWithin : FIND_WITHIN_RUNS;
+}
+
 /** Each bug in a few words, for the bugs menu. */
 export const BUG_BLURBS: Readonly<Record<BugName, string>> = Object.fromEntries(BUGS.map((b) => [b.name, b.blurb])) as Record<
   BugName,
@@ -152,6 +159,22 @@ export const HISTORY_CHECK_IDS: readonly HistoryCheckId[] = core.historyChecks.m
 export const INVARIANT_TITLES: Readonly<Record<InvariantId | HistoryCheckId, string>> = Object.fromEntries(
   [...INVARIANTS, ...core.historyChecks].map((i) => [i.id, i.title]),
 ) as Record<InvariantId | HistoryCheckId, string>;
+
+// -- sometimes --------------------------------------------------------------------------------
+
+type Sometimes = (typeof core.sometimes)[number] | Feature['sometimes'][number];
+
+/** Reachability properties (check/sometimes.ts): the core's, then each feature's, in FEATURES order. */
+export const SOMETIMES: readonly Sometimes[] = [...core.sometimes, ...FEATURES.flatMap((f): readonly Sometimes[] => f.sometimes)];
+
+export type SometimesId = Sometimes['id'];
+
+export const SOMETIMES_IDS: readonly SometimesId[] = SOMETIMES.map((s) => s.id);
+
+/** The feature a run needs for a property to be reachable at all (the core's need none). */
+export const SOMETIMES_FEATURE: Readonly<Partial<Record<SometimesId, FeatureName>>> = Object.fromEntries(
+  FEATURES.flatMap((f) => f.sometimes.map((s: Sometimes) => [s.id, f.name])),
+);
 
 // -- pseudocode and details -------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ export const leaderNoop = {
       flag: 'noopCommitsAtOnce',
       blurb: 'with the leader no-op, the new leader takes it as committed at once (needs leader-noop)',
       faults: ['leader-churn', 'crash', 'partition'],
+      caughtBy: ['leader-completeness', 'removed-not-leading'],
     },
   ],
   invariants: [{ id: 'noop-first', title: 'Leader no-op: a new leader appends its no-op first' }],
@@ -28,4 +29,5 @@ export const leaderNoop = {
   cites: ['leader.noop'],
   // Its no-op is an ordinary leader-append.
   details: [],
+  sometimes: [],
 } as const satisfies FeatureManifest;

@@ -31,6 +31,8 @@ export const paxos = {
       flag: 'ownValue',
       blurb: 'a proposer proposes its own value even when a promise carries an accepted one',
       faults: ['paxos-duel', 'paxos-crash'],
+      // Seen by (test/paxos-fuzz.test.ts finds each within 200 runs of fuzz seed 1):
+      caughtBy: ['paxos-chosen-stays', 'paxos-one-value'],
       protocols: ['paxos', 'multi-paxos'],
     },
     // §2.2: an acceptor "can accept a proposal numbered n iff it has not responded to a prepare
@@ -40,6 +42,8 @@ export const paxos = {
       flag: 'acceptBelowPromise',
       blurb: 'an acceptor accepts a ballot below the one it promised',
       faults: ['paxos-duel'],
+      // Seen by (test/paxos-fuzz.test.ts finds each within 200 runs of fuzz seed 1):
+      caughtBy: ['paxos-promise-kept'],
       protocols: ['paxos', 'multi-paxos'],
     },
     // §2.3 end: "an acceptor must remember this information even if it fails and then restarts".
@@ -48,6 +52,8 @@ export const paxos = {
       flag: 'forgetPromise',
       blurb: 'a restart loses the acceptor’s promise and accepted values',
       faults: ['paxos-crash'],
+      // Seen by (test/paxos-fuzz.test.ts finds each within 200 runs of fuzz seed 1):
+      caughtBy: ['paxos-chosen-stays', 'paxos-one-value'],
       protocols: ['paxos', 'multi-paxos'],
     },
     // §3: only a leader that has finished phase 1 for every slot may skip it for new commands.
@@ -56,6 +62,8 @@ export const paxos = {
       flag: 'skipPrepare',
       blurb: 'a new Multi-Paxos leader skips phase 1 and starts proposing at once',
       faults: ['paxos-crash'],
+      // Seen by (test/paxos-fuzz.test.ts finds each within 200 runs of fuzz seed 1):
+      caughtBy: ['paxos-chosen-stays', 'paxos-one-value'],
       protocols: ['multi-paxos'],
     },
   ],

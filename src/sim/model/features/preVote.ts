@@ -15,9 +15,30 @@ export const preVote = {
       flag: 'preVoteRaisesTerm',
       blurb: 'with pre-vote, a pre-candidate raises its term anyway (needs pre-vote)',
       faults: ['partition', 'crash'],
+      caughtBy: ['pre-vote-term'],
+    },
+    // A voter grants a pre-vote although it heard a leader within the election timeout (defeats §9.6's point).
+    {
+      name: 'pre-vote-ignores-leader',
+      flag: 'preVoteIgnoresLeader',
+      blurb: 'with pre-vote, a node says yes to a pre-vote although it hears a leader (needs pre-vote)',
+      faults: ['rejoin'],
+      caughtBy: ['pre-vote-heard-leader'],
+    },
+    // A pre-candidate counts a yes without looking at its term: one from an earlier round counts.
+    {
+      name: 'pre-vote-stale-yes',
+      flag: 'preVoteStaleYes',
+      blurb: 'with pre-vote, a pre-candidate counts a yes from an earlier round (needs pre-vote)',
+      faults: ['stale-pre-vote'],
+      caughtBy: ['pre-vote-round'],
     },
   ],
-  invariants: [{ id: 'pre-vote-term', title: 'Pre-vote: a cut-off node keeps its term' }],
+  invariants: [
+    { id: 'pre-vote-term', title: 'Pre-vote: a cut-off node keeps its term' },
+    { id: 'pre-vote-heard-leader', title: 'Pre-vote: a node that hears a leader says no' },
+    { id: 'pre-vote-round', title: 'Pre-vote: a campaign follows a majority of yeses to its own round' },
+  ],
   pseudocode: [
     {
       id: 'prevote',
@@ -36,4 +57,8 @@ export const preVote = {
   ],
   cites: ['prevote.start', 'prevote.win', 'prevote.refuse.stale-term', 'prevote.refuse.log', 'prevote.refuse.hears-leader'],
   details: ['pre-vote-started', 'pre-vote-won', 'pre-vote-refused'],
+  sometimes: [
+    { id: 'pre-vote-refused-hearing-leader', title: 'a pre-vote was refused because the voter heard a leader' },
+    { id: 'pre-vote-late-yes', title: 'a pre-candidate got a yes from an earlier round' },
+  ],
 } as const satisfies FeatureManifest;

@@ -15,10 +15,19 @@ export const reads = {
       name: 'read-index-skips-heartbeat',
       blurb: 'with reads, a ReadIndex read is answered without the heartbeat round that confirms leadership (needs reads)',
       faults: ['partition', 'locks'],
+      caughtBy: ['linearizable-register'],
+    },
+    // reads.ts reads it from cluster.bugSet: the lease runs the whole election timeout, with no margin for drift (§6.4.1).
+    {
+      name: 'lease-no-margin',
+      blurb: 'with reads, the leader’s lease runs the whole election timeout, leaving no margin for clock drift (needs reads)',
+      faults: ['lease-edge'],
+      caughtBy: ['lease-bound'],
     },
   ],
-  // Its reads are checked on the history (linearizable-register, core.ts), not every millisecond.
-  invariants: [],
+  // Its reads are checked on the history (linearizable-register, core.ts); the lease's bound on
+  // every lease read it answers (messageInvariants.ts).
+  invariants: [{ id: 'lease-bound', title: "Reads: a lease read comes within an election timeout of a majority's answer" }],
   pseudocode: [
     {
       id: 'reads',
@@ -40,4 +49,9 @@ export const reads = {
   ],
   cites: ['read.log.answer', 'read.index.record', 'read.index.heartbeat', 'read.index.answer', 'read.lease.answer'],
   details: ['read-index-recorded', 'read-served'],
+  sometimes: [
+    { id: 'lease-read-drifting', title: 'a lease read ran while a clock drifted' },
+    { id: 'lease-read-late', title: 'a lease read was answered in the last fifth of the lease, its clock slow within the margin' },
+    { id: 'lock-key-is-map-key', title: 'a lock key was also a map key' },
+  ],
 } as const satisfies FeatureManifest;

@@ -15,6 +15,15 @@ export const snapshots = {
       flag: 'compactUncommitted',
       blurb: 'with snapshots, a node compacts entries it has not committed (needs snapshots)',
       faults: ['submits', 'crash', 'partition'],
+      caughtBy: ['snapshot-committed'],
+    },
+    // InstallSnapshot discards a follower's whole log, even a suffix that matches the snapshot (§5.1 keeps it).
+    {
+      name: 'install-drops-suffix',
+      flag: 'installDropsSuffix',
+      blurb: 'with snapshots, installing a snapshot discards entries after it that the follower holds (needs snapshots)',
+      faults: ['snapshot-race'],
+      caughtBy: ['log-kept'],
     },
   ],
   // The checkers: snapshotInvariants.ts.
@@ -45,4 +54,5 @@ export const snapshots = {
   ],
   cites: ['snap.compact', 'snap.send', 'snap.install.keep-suffix', 'snap.install.discard', 'snap.restart'],
   details: ['snapshot-taken', 'snapshot-installed'],
+  sometimes: [{ id: 'snapshot-onto-longer-log', title: 'a snapshot was installed on a follower with a longer matching log' }],
 } as const satisfies FeatureManifest;

@@ -15,10 +15,19 @@ export const transfer = {
       flag: 'transferKeepsTerm',
       blurb: 'with leadership transfer, the target of TimeoutNow campaigns without raising its term (needs transfer)',
       faults: ['submits', 'crash'],
+      caughtBy: ['election-safety'],
+    },
+    // TimeoutNow goes out at once, before the target holds the leader's log (§3.10).
+    {
+      name: 'transfer-too-early',
+      flag: 'transferTooEarly',
+      blurb: 'with leadership transfer, the leader sends TimeoutNow before the target is up to date (needs transfer)',
+      faults: ['transfer-lagging'],
+      caughtBy: ['transfer-caught-up'],
     },
   ],
-  // What its bug breaks is Election Safety, which every run checks.
-  invariants: [],
+  // transfer-keeps-term breaks Election Safety, which every run checks.
+  invariants: [{ id: 'transfer-caught-up', title: "Transfer: TimeoutNow goes only to a target holding the leader's log" }],
   pseudocode: [
     {
       id: 'transfer',
@@ -38,4 +47,8 @@ export const transfer = {
   ],
   cites: ['transfer.start', 'transfer.timeout-now', 'transfer.campaign', 'transfer.abort'],
   details: ['transfer-started', 'timeout-now-sent', 'timeout-now-received', 'transfer-aborted'],
+  sometimes: [
+    { id: 'transfer-completed', title: 'a transfer completed' },
+    { id: 'transfer-target-lagging', title: 'a transfer began while its target lagged behind' },
+  ],
 } as const satisfies FeatureManifest;

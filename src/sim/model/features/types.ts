@@ -39,12 +39,31 @@ export interface BugManifest {
    * there checks): a swarm run with the bug on includes them far more often and weighs them 3.
    */
   readonly faults: readonly string[];
+  /**
+   * Its calibration (`npm run fuzz -- --self-check`, test/fuzz.test.ts): the fuzzer, fuzz seed 1
+   * with the bug on, must find it within `findWithin` runs (200 when absent) by one of the checks
+   * in `caughtBy` (invariant or history-check ids), so a weakened check shows even where another
+   * catches the bug later.
+   */
+  readonly findWithin?: number;
+  readonly caughtBy: readonly string[];
 }
 
 /** An invariant checked after every millisecond (or, for a history check, once at a run's end). */
 export interface InvariantManifest {
   readonly id: string;
   /** Its name as people read it (`Election Safety`); the sentences stay in describe.ts. */
+  readonly title: string;
+}
+
+/**
+ * A reachability property (Antithesis's `Sometimes`, Stateright's `sometimes`): a situation the
+ * fuzzer must build in some runs, or the slips that need it go unseen. `npm run fuzz` counts the
+ * runs that reach each (the tracker: check/sometimes.ts) and names those no run reached.
+ */
+export interface SometimesManifest {
+  readonly id: string;
+  /** The situation, as people read it ("a transfer completed"). */
   readonly title: string;
 }
 
@@ -69,6 +88,8 @@ export interface FeatureManifest {
   readonly cites: readonly string[];
   /** The kinds of detail event it records (their bodies are typed in events.ts). */
   readonly details: readonly string[];
+  /** Situations the fuzzer must reach in runs with the feature (check/sometimes.ts decides each). */
+  readonly sometimes: readonly SometimesManifest[];
 }
 
 /**
@@ -89,4 +110,6 @@ export interface CoreManifest {
   readonly pseudocode: readonly (SectionText | FeatureSlot)[];
   readonly cites: readonly (string | FeatureSlot)[];
   readonly details: readonly string[];
+  /** Situations the fuzzer must reach in some runs, whatever their features. */
+  readonly sometimes: readonly SometimesManifest[];
 }

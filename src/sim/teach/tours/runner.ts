@@ -8,8 +8,11 @@
 import type { SimConfig } from '../../model/config';
 import { ScheduleError, checkSchedule, formatAction, parseSchedule, type Action } from '../../model/schedule';
 import { Simulation } from '../../run/simulation';
-import { describeCall, evaluate } from './predicates';
-import type { Beat, Tour } from './types';
+import { LANDMARK_KINDS } from '../../run/timeline';
+import { beatPanel, beatShows } from './mentions';
+import { MessageLog, paceAround, type BeatPace } from './pace';
+import { describeCall, evaluate, type PredicateCall } from './predicates';
+import type { Beat, Shown, ShownPanel, Tour } from './types';
 
 /** How far past its start a beat's predicate may take before the tour is broken. */
 export const DEFAULT_BEAT_CAP_MS = 30_000;
@@ -31,6 +34,12 @@ export interface ResolvedBeat {
   readonly endMs: number;
   /** One sentence per assertion that failed (empty when the narration holds). */
   readonly failures: readonly string[];
+  /** The beat's key moment and the slow stretch around it (null: a steady beat). */
+  readonly pace: BeatPace | null;
+  /** What the narration names or the beat shows: the page keeps each in view. */
+  readonly shows: readonly Shown[];
+  /** The side panel the page opens for the beat (null: it stays as it is). */
+  readonly panel: ShownPanel | null;
 }
 
 export interface ResolvedTour {
@@ -94,14 +103,34 @@ export function resolveTour(tour: Tour): ResolvedTour {
     const problem = checkSchedule(schedule, config);
     if (problem) throw new TourError(`Tour "${tour.name}", beat ${number}: ${problem}`);
     const sim = new Simulation(config, schedule);
+    // Only observes (a tracer): the run with it is the run without it.
+    const messages = new MessageLog(startMs);
+    sim.cluster.tracer = messages;
     sim.advanceTo(startMs);
-    const endMs = playUntil(tour, number, beat, sim, startMs);
+    const moment = beat.moment !== undefined && 'when' in beat.moment ? beat.moment.when : null;
+    const { endMs, momentMs } = playUntil(tour, number, beat, sim, startMs, moment);
+    sim.cluster.tracer = null;
     const failures: string[] = [];
     for (const call of beat.expect ?? []) {
       const verdict = evaluate(call, sim);
       if (verdict !== true) failures.push(`expected ${describeCall(call)}, but ${verdict}`);
     }
-    out.push({ number, beat, config, schedule, lineSchedule: schedule, startMs, endMs, failures });
+    const keyMs = momentMs ?? keyMoment(tour, number, beat, schedule, sim, startMs, endMs);
+    const pace = keyMs === null ? null : paceAround(messages, keyMs, startMs, endMs);
+    const shows = beatShows(tour, beat, number);
+    out.push({
+      number,
+      beat,
+      config,
+      schedule,
+      lineSchedule: schedule,
+      startMs,
+      endMs,
+      failures,
+      pace,
+      shows,
+      panel: beatPanel(beat, shows),
+    });
   }
   // Each beat's line runs on to the last beat before the next branch.
   const beats = out.map((b, i) => {
@@ -112,18 +141,75 @@ export function resolveTour(tour: Tour): ResolvedTour {
   return { tour, beats };
 }
 
-function playUntil(tour: Tour, number: number, beat: Beat, sim: Simulation, startMs: number): number {
+/**
+ * Where a beat's point happens: the time its data gives; else, for a beat that waits on a
+ * condition, the moment it came true; else the last action of its run within it; else its last landmark
+ * (an election won, a crash, a lock granted… the scrubber's marks); else nowhere in particular.
+ */
+function keyMoment(
+  tour: Tour,
+  number: number,
+  beat: Beat,
+  schedule: readonly Action[],
+  sim: Simulation,
+  startMs: number,
+  endMs: number,
+): number | null {
+  if (beat.steady) return null;
+  if (beat.moment !== undefined && 'atMs' in beat.moment) {
+    const t = beat.moment.atMs;
+    if (!Number.isInteger(t) || t <= startMs || t > endMs)
+      throw new TourError(
+        `Tour "${tour.name}", beat ${number}: its moment at ${t} ms is not within the beat (${startMs + 1} to ${endMs} ms).`,
+      );
+    return t;
+  }
+  if ('when' in beat.until) return endMs;
+  const last = schedule.filter((a) => a.at > startMs && a.at <= endMs).at(-1);
+  if (last !== undefined) return last.at;
+  const events = sim.cluster.events;
+  for (let i = events.length - 1; i >= 0 && events[i].t > startMs; i--)
+    if (events[i].t <= endMs && LANDMARK_KINDS.has(events[i].kind)) return events[i].t;
+  return null;
+}
+
+/** Plays a beat to its end; with a `moment` condition, also finds the first millisecond it holds. */
+function playUntil(
+  tour: Tour,
+  number: number,
+  beat: Beat,
+  sim: Simulation,
+  startMs: number,
+  moment: PredicateCall | null,
+): { endMs: number; momentMs: number | null } {
   const until = beat.until;
+  let momentMs: number | null = null;
+  const watch = () => {
+    if (momentMs === null && moment !== null && evaluate(moment, sim) === true) momentMs = sim.nowMs;
+  };
+  const found = (endMs: number) => {
+    if (moment !== null && momentMs === null)
+      throw new TourError(
+        `Tour "${tour.name}", beat ${number}: its moment never came within the beat: it never held that ${describeCall(moment)}.`,
+      );
+    return { endMs, momentMs };
+  };
   if ('atMs' in until) {
     if (until.atMs <= startMs)
       throw new TourError(`Tour "${tour.name}", beat ${number}: it ends at ${until.atMs} ms, not after its start at ${startMs} ms.`);
-    sim.advanceTo(until.atMs);
-    return until.atMs;
+    if (moment === null) sim.advanceTo(until.atMs);
+    else
+      while (sim.nowMs < until.atMs) {
+        sim.step();
+        watch();
+      }
+    return found(until.atMs);
   }
   const cap = startMs + (until.capMs ?? DEFAULT_BEAT_CAP_MS);
   while (sim.nowMs < cap) {
     sim.step();
-    if (evaluate(until.when, sim) === true) return sim.nowMs;
+    watch();
+    if (evaluate(until.when, sim) === true) return found(sim.nowMs);
   }
   throw new TourError(
     `Tour "${tour.name}", beat ${number}: waited from ${startMs} ms to ${cap} ms, but it never held that ${describeCall(until.when)}.`,

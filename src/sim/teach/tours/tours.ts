@@ -49,7 +49,7 @@ export const TOURS: readonly Tour[] = [
       },
       {
         narration:
-          "Now we **force {n4}'s timer to fire** (the schedule's `timeout n4`). {n4} starts **term 2** and asks for votes; {n2} sees the higher term and **steps down**. {n4} wins: any follower can start an election when it stops hearing a leader.",
+          "Now we **force {n4}'s timer to fire** (the action `timeout n4`). {n4} starts **term 2** and asks for votes; {n2} sees the higher term and **steps down**. {n4} wins: any follower can start an election when it stops hearing a leader.",
         actions: '@400 timeout n4',
         until: { when: { p: 'leaderOfTerm', term: 2 } },
         highlight: { node: 'n4' },
@@ -150,6 +150,7 @@ export const TOURS: readonly Tour[] = [
           '{n2} **restarts** as a follower. It still remembers term 1, but the first message from the new leader carries term 2, so {n2} **catches up to term 2** and follows.',
         actions: '@1500 restart n2',
         until: { atMs: 1600 },
+        moment: { when: { p: 'termIs', node: 'n2', term: 2 } },
         highlight: { node: 'n2' },
         expect: [
           { p: 'role', node: 'n2', role: 'follower' },
@@ -169,6 +170,7 @@ export const TOURS: readonly Tour[] = [
         narration:
           'At 200 ms **every** node times out at once. Each becomes a candidate in term 1 and **votes for itself**, so nobody can collect a majority.',
         until: { atMs: 201 },
+        moment: { atMs: 200 },
         expect: [{ p: 'noLeader' }, { p: 'termIs', term: 1 }, { p: 'role', node: 'n1', role: 'candidate' }],
       },
       {
@@ -285,6 +287,7 @@ export const TOURS: readonly Tour[] = [
           'Cut off with {n1}, {n2} takes **f1** and copies it to {n1} only, then **crashes**. f1 is on 2 of 5 nodes: not committed.',
         actions: '@500 partition n1,n2; @500 submit f1 to n2; @520 crash n2',
         until: { atMs: 600 },
+        moment: { when: { p: 'logIs', node: 'n1', entries: ['f1'] } },
         expect: [
           { p: 'logIs', node: 'n1', entries: ['f1'] },
           { p: 'nodeDown', node: 'n2' },
@@ -302,6 +305,7 @@ export const TOURS: readonly Tour[] = [
           '{n5} takes **f2** at index 1 and crashes before sending it. The network heals, {n2} comes back, and {n1} wins **term 4**. {n1} copies its old **f1** to a **majority** — but f1 is from term 1, so {n1} **does not count it as committed**.',
         actions: '@750 partition n5; @750 submit f2 to n5; @760 crash n5; @770 heal; @780 restart n2',
         until: { atMs: 1400 },
+        moment: { when: { p: 'logIs', node: 'n3', entries: ['f1'] } },
         highlight: { node: 'n1' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 4 },
@@ -330,6 +334,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** {n1} counted replicas of old entries (the **figure8** bug)? Rewind to term 4: {n1} sees f1 on a majority and **commits it**. A client could now be told f1 happened.',
         branch: { fromBeat: 4, change: { bugs: ['figure8'] } },
         until: { atMs: 1400 },
+        moment: { when: { p: 'commitIndexIs', node: 'n1', index: 1 } },
         highlight: { node: 'n1' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 4 },
@@ -414,6 +419,7 @@ export const TOURS: readonly Tour[] = [
           'The partition **heals**. {n3} sees term 3 and steps down; **x=3 is erased** and every log ends x=1, x=2, y=1, committed everywhere.',
         actions: chapterActions[7],
         until: { atMs: 2253 },
+        moment: { when: { p: 'logIs', node: 'n3', entries: ['x=1', 'x=2', 'y=1'] } },
         highlight: { panel: 'logs' },
         expect: [{ p: 'logEqualsOnAll' }, { p: 'logIs', node: 'n3', entries: ['x=1', 'x=2', 'y=1'] }, { p: 'committedOnAll', index: 3 }],
       },
@@ -479,6 +485,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** the fenced store did not check tokens (the **no-fencing** bug)? Rewind to B’s write and replay: now **both stores take A’s stale write**, and B’s result is gone from both.',
         branch: { fromBeat: 5, change: { bugs: ['no-fencing'] } },
         until: { atMs: 14000 },
+        moment: { when: { p: 'storeValue', store: 'fenced', key: 'result', value: 'A-second' } },
         highlight: { panel: 'stores' },
         expect: [
           { p: 'storeValue', store: 'fenced', key: 'result', value: 'A-second' },
@@ -487,7 +494,7 @@ export const TOURS: readonly Tour[] = [
       },
       {
         narration:
-          '**What if** {B} writes a second later? Rewind to B’s grant, with fencing back on: {A} wakes and its token-1 write reaches the fenced store **before any token-2 write**, so the store **accepts it** — 1 is still the highest token it has seen. The History view: **strict mutual exclusion fails at both stores**, yet the fenced store keeps **fencing order**. Fencing gives order, not exclusivity.',
+          '**What if** {B} writes a second later? Rewind to B’s grant, fencing on: {A} wakes and its token-1 write reaches the fenced store **first**, so the store **accepts it** (no higher token yet). The History view: **strict mutual exclusion fails at both stores**, yet the fenced store keeps **fencing order**: fencing gives order, not exclusivity.',
         branch: {
           fromBeat: 4,
           change: {
@@ -497,6 +504,7 @@ export const TOURS: readonly Tour[] = [
         },
         until: { atMs: 14500 },
         highlight: { panel: 'stores' },
+        moment: { when: { p: 'storeValue', store: 'fenced', key: 'result', value: 'A-second' } },
         expect: [
           { p: 'not', of: { p: 'fencedRefused' } },
           { p: 'storeValue', store: 'fenced', key: 'result', value: 'B-first' },
@@ -656,6 +664,7 @@ export const TOURS: readonly Tour[] = [
           'A partition cuts {n4} off. It hears no heartbeats, so its timer fires again and again: each time it starts a **new term** and asks for votes nobody receives. By now it is in **term 7**; the others are still happily in term 1.',
         actions: '@500 partition n4',
         until: { atMs: 1990 },
+        steady: true,
         highlight: { node: 'n4' },
         expect: [
           { p: 'termIs', node: 'n4', term: 7 },
@@ -668,6 +677,7 @@ export const TOURS: readonly Tour[] = [
         actions: '@2000 heal',
         until: { atMs: 3000 },
         highlight: { node: 'n2' },
+        moment: { when: { p: 'happened', kind: 'step-down', subject: 'n2' } },
         expect: [
           { p: 'happened', kind: 'step-down', subject: 'n2' },
           { p: 'leaderIs', node: 'n2', term: 8 },
@@ -678,6 +688,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** nodes used **pre-vote**? Rewind to the start with pre-vote on: a node whose timer fires first asks “would you vote for me in the next term?” **without raising its term**. Cut off, {n4} asks and asks, hears nothing, and **stays in term 1**.',
         branch: { fromBeat: 1, change: { features: ['pre-vote'] } },
         until: { atMs: 1990 },
+        steady: true,
         highlight: { node: 'n4' },
         expect: [
           { p: 'termIs', node: 'n4', term: 1 },
@@ -688,6 +699,7 @@ export const TOURS: readonly Tour[] = [
         narration:
           'The partition heals and {n4} simply follows {n2} again. Even if it asked, the others would say no: they **hear from a leader**, and its log is no newer. **No step-down, no new term.**',
         until: { atMs: 3000 },
+        steady: true,
         highlight: { node: 'n2' },
         expect: [
           { p: 'leaderIs', node: 'n2', term: 1 },
@@ -738,6 +750,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** leaders used **CheckQuorum**? Rewind with it on: every shortest election timeout (150 ms) a leader counts who answered it. Alone, {n2} heard from **1 of the 3** it needs, so it **steps down**.',
         branch: { fromBeat: 2, change: { features: ['check-quorum'] } },
         until: { atMs: 800 },
+        moment: { when: { p: 'role', node: 'n2', role: 'follower' } },
         highlight: { node: 'n2' },
         expect: [
           { p: 'role', node: 'n2', role: 'follower' },
@@ -786,6 +799,7 @@ export const TOURS: readonly Tour[] = [
           '…but {n2} **crashes** first. {n1} wins **term 3**. x=1 is on every live node, but it is from **term 1**, and a leader may commit an earlier term’s entry only through one of its own (Figure 8). No client writes, so **x=1 stays uncommitted** on every live node.',
         actions: '@1022 crash n2',
         until: { atMs: 3000 },
+        moment: { when: { p: 'leaderIs', node: 'n1', term: 3 } },
         highlight: { panel: 'logs' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 3 },
@@ -798,6 +812,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** each new leader appended a **no-op**? Rewind with leader-noop on: {n1} wins term 3 and at once appends an empty entry of **term 3**. Once a majority holds it, it commits — and **x=1 before it** commits too.',
         branch: { fromBeat: 1, change: { features: ['leader-noop'] } },
         until: { atMs: 3000 },
+        moment: { when: { p: 'commitIndexIs', node: 'n1', index: 3 } },
         highlight: { panel: 'logs' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 3 },
@@ -837,6 +852,7 @@ export const TOURS: readonly Tour[] = [
           'The leader {n2} crashes too, and {n1} wins **term 2**. When {n5} comes back with an empty log, {n1} starts from its own end and **backs up one entry per round trip**, twenty refusals, before it sends all 20 entries.',
         actions: '@1400 crash n2; @2000 restart n5',
         until: { atMs: 3000 },
+        moment: { when: { p: 'commitIndexIs', node: 'n5', index: 20 } },
         highlight: { node: 'n5' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 2 },
@@ -849,6 +865,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** every node compacted its log? Rewind with snapshots on: each node turns every **8 applied entries** into a snapshot of its state. {n1} backs up only to its snapshot, sends {n5} one **InstallSnapshot (≤ 16)**, and then just **x17..x20**.',
         branch: { fromBeat: 1, change: { features: ['snapshots'] } },
         until: { atMs: 3000 },
+        moment: { when: { p: 'snapshotIs', node: 'n5', index: 16 } },
         highlight: { panel: 'logs' },
         expect: [
           { p: 'leaderIs', node: 'n1', term: 2 },
@@ -889,7 +906,7 @@ export const TOURS: readonly Tour[] = [
           '{A} asks {n2} for x with a **lease read**. By its slow clock the lease it counted from its last answered heartbeat has not run out, so it answers **x=1**, after x=2 was acknowledged. The History tab’s **register** verdict fails and names this get: a finding, since a lease relies on bounded clock drift.',
         actions: '@1600 client A get x',
         until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
-        highlight: { panel: 'clients' },
+        highlight: { client: 'A' },
         expect: [{ p: 'linearizable', verdict: 'register', holds: false }],
       },
       {
@@ -897,7 +914,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** that read used **ReadIndex** (§6.4)? Rewind: {n2} records its commit index and sends a heartbeat round, which no majority answers, so it never answers. {A} times out, finds {n1} and reads **x=2**. The register verdict holds.',
         branch: { fromBeat: 3, change: { actions: '@1600 client A get x read-index' } },
         until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
-        highlight: { panel: 'clients' },
+        highlight: { client: 'A' },
         expect: [{ p: 'linearizable', verdict: 'register', holds: true }],
       },
     ],
@@ -922,7 +939,7 @@ export const TOURS: readonly Tour[] = [
           '{A} asks {n2} for x. {n2} records **readIndex** and sends a heartbeat round; nobody it can reach answers, so it never answers. {A} times out after 300 ms, is redirected to {n1} and reads **x=2**: the register verdict holds.',
         actions: '@1600 client A get x',
         until: { when: { p: 'happened', kind: 'client-got', subject: 'A' } },
-        highlight: { panel: 'clients' },
+        highlight: { client: 'A' },
         expect: [
           { p: 'happened', kind: 'client-times-out', subject: 'A' },
           { p: 'linearizable', verdict: 'register', holds: true },
@@ -1022,6 +1039,7 @@ export const TOURS: readonly Tour[] = [
           '**What if** {n2} handed over instead? Rewind with transfer on and the action transfer n3: {n2} stops taking requests (x=2 is refused while it hands over), sees {n3} holds its whole log and sends **TimeoutNow**. {n3} campaigns at once and leads **term 2** within 30 ms; x=3 is taken and commits.',
         branch: { fromBeat: 2, change: { features: ['transfer'], actions: '@1000 transfer n3; @1005 submit x=2; @1300 submit x=3' } },
         until: { atMs: 1400 },
+        moment: { when: { p: 'leaderIs', node: 'n3', term: 2 } },
         highlight: { node: 'n3' },
         expect: [
           { p: 'leaderIs', node: 'n3', term: 2 },
@@ -1077,6 +1095,7 @@ export const TOURS: readonly Tour[] = [
           '**remove n2**, the leader itself. {n2} appends **{n1, n3, n4, n5}** and goes on leading without counting its own vote; once the entry commits it **steps down**. It is out of its configuration, so it never campaigns again, and **n5** wins **term 2**.',
         actions: '@1600 remove n2',
         until: { atMs: 3000 },
+        moment: { when: { p: 'happened', kind: 'step-down', subject: 'n2' } },
         highlight: { node: 'n2' },
         expect: [
           { p: 'role', node: 'n2', role: 'follower' },

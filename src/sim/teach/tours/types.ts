@@ -10,9 +10,14 @@ import type { PredicateCall } from './predicates';
 /** Where a beat stops: at a time, or at the first millisecond a predicate holds. */
 export type Until = { readonly atMs: number } | { readonly when: PredicateCall; readonly capMs?: number };
 
+/** The page's places a narration can name: a side panel, or marks the ring always draws. */
+export type Shown = 'logs' | 'clients' | 'stores' | 'locks' | 'invariants' | 'history' | 'timers';
+
+/** The side panels among them (the page opens one; presenter mode shows its compact form). */
+export type ShownPanel = Exclude<Shown, 'timers'>;
+
 /** What a beat points at; the UI may outline it. */
-export type Highlight =
-  { readonly node: string } | { readonly client: string } | { readonly panel: 'logs' | 'clients' | 'stores' | 'locks' | 'invariants' };
+export type Highlight = { readonly node: string } | { readonly client: string } | { readonly panel: ShownPanel };
 
 /** One thing a "what if" changes: bugs or protocol features switched on, the election timeout, or the rest of the schedule. */
 export interface BranchChange {
@@ -41,6 +46,16 @@ export interface Beat {
   readonly expect?: readonly PredicateCall[];
   /** A "what if": rewind to an earlier beat and change one thing; later beats continue this line. */
   readonly branch?: Branch;
+  /**
+   * Where the beat's point happens, when it is not the default (the beat's end for a beat that
+   * waits on a condition; else its last own action, else its last landmark): the page slows down
+   * before it so each message of it can be read (pace.ts).
+   */
+  readonly moment?: { readonly atMs: number } | { readonly when: PredicateCall };
+  /** Play the whole beat at one pace, with no slow stretch (a beat about a rhythm, not a moment). */
+  readonly steady?: boolean;
+  /** What the beat shows besides what its narration names (mentions.ts finds those). */
+  readonly shows?: readonly Shown[];
 }
 
 export interface Tour {
