@@ -179,7 +179,14 @@ describe('npm run fuzz', () => {
       `Unknown feature "fast" in --features; write swarm, none, all, or a list of ${FEATURE_NAMES.join(', ')}.`,
     ],
     [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
-    [['--speed', '2'], 'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --self-check, --help.'],
+    [
+      ['--speed', '2'],
+      'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --self-check, --protocol, --help.',
+    ],
+    [
+      ['--protocol', 'paxos', '--self-check'],
+      "--self-check calibrates Raft's bugs; for paxos run --protocol paxos --bug NAME with each of its bugs.",
+    ],
   ])('bad flags %j exit 2 with one sentence', (argv, message) => {
     const io = cliIo();
     expect(runFuzzCli(argv, io)).toBe(2);

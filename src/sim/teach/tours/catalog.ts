@@ -34,6 +34,10 @@ export const TOUR_CATALOG: readonly TourEntry[] = [
   { name: 'stale-term-backup', title: 'Fast back-up: skipping a stale term in one round trip', beats: 5 },
   { name: 'hand-over', title: 'Leadership transfer: handing over without an election timeout', beats: 3 },
   { name: 'grow-and-remove', title: 'Membership changes: grow to five, remove the leader', beats: 5 },
+  { name: 'paxos-re-propose', title: 'Paxos: why a proposer must re-propose an accepted value', beats: 4 },
+  { name: 'paxos-duel', title: 'Paxos: dueling proposers', beats: 3 },
+  { name: 'multi-paxos-leader-change', title: 'Multi-Paxos after a leader change', beats: 4 },
+  { name: 'raft-vs-paxos', title: 'Raft beside Multi-Paxos: where the messages go', beats: 2 },
 ];
 
 export function catalogTour(name: string): TourEntry | null {
