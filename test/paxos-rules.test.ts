@@ -114,11 +114,17 @@ describe('single-decree Paxos on the network', () => {
   it('P2c: a later proposer whose promises carry an accepted value re-proposes it, not its own', () => {
     const { c, checker } = run('paxos', '@10 propose v=1 to n1; @100 propose v=2 to n5', 400);
     expect(c.events.map((e) => e.text)).toContain(
-      'n5 has promises for ballot 2.5 from n3, n4, n5: Accept v=1 (an accepted value it must re-propose)',
+      'n5 has promises for ballot 2.5 from n2, n4, n5: Accept v=1 (an accepted value it must re-propose)',
     );
     expect(c.details.some((d) => d.kind === 'paxos-adopted' && d.values.value === 'v=1')).toBe(true);
     expect(new Set(c.nodes.map((n) => n.acceptor.accepted.get(1)?.value))).toEqual(new Set(['v=1']));
     expect(checker.violations).toEqual([]);
+  });
+
+  it("§2.3: every learner learns the chosen value, the proposer's own acceptance counted (a bare majority with the proposer)", () => {
+    const { c } = run('paxos', '@5 partition n1,n2,n3 | n4,n5; @10 propose A to n1', 140);
+    expect(['n1', 'n2', 'n3'].map((id) => c.node(id).learner.chosen.get(1))).toEqual(['A', 'A', 'A']);
+    expect(['n4', 'n5'].map((id) => c.node(id).learner.chosen.get(1))).toEqual([undefined, undefined]);
   });
 
   it('an acceptor that promised a higher ballot refuses, and the Why sentence names the promise', async () => {
@@ -231,7 +237,7 @@ describe('the checker catches every Paxos bug (replays the fuzzer found, shrunk)
   it("paxos-own-value ends in two values chosen for one slot (the issue's example)", () => {
     const bad = run('paxos', '@10 propose v=1 to n1; @100 propose v=2 to n5', 400, { bugs: ['paxos-own-value'] });
     expect(bad.checker.violations.find((v) => v.invariant === 'paxos-one-value')?.sentence).toBe(
-      'Two values are chosen in slot 1: v=1 in ballot 1.1, then v=2 in ballot 2.5 (accepted by n3, n4, n5).',
+      'Two values are chosen in slot 1: v=1 in ballot 1.1, then v=2 in ballot 2.5 (accepted by n2, n3, n5).',
     );
   });
 });

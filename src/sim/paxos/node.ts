@@ -312,8 +312,14 @@ export class PaxosNode {
   private sendAccept(entries: readonly PaxosSlotValue[], only: string | null): void {
     const host = this.host;
     if (only === null) {
-      for (const e of entries) this.selfAccept(e);
+      const mine = entries.filter((e) => this.selfAccept(e));
       for (const peer of this.peers) host.send(this.id, peer, this.acceptFor(peer, entries));
+      // Single-decree: its own acceptor tells every learner too (§2.3's first way), as every other
+      // acceptor does; without it a learner in a bare majority with the proposer never learns.
+      if (!host.multi && mine.length > 0) {
+        const accepted: Accepted = { type: 'Accepted', ballot: this.ballot, entries: mine, learnedThrough: 0 };
+        for (const peer of this.peers) host.send(this.id, peer, accepted);
+      }
     } else host.send(this.id, only, this.acceptFor(only, entries));
   }
 
@@ -333,12 +339,14 @@ export class PaxosNode {
     return out;
   }
 
-  private selfAccept(e: PaxosSlotValue): void {
+  /** Its own acceptor takes the proposal at once; false if it had promised a higher ballot. */
+  private selfAccept(e: PaxosSlotValue): boolean {
     const before = this.acceptor.promised;
-    if (!this.acceptor.accept(this.ballot, e.slot, e.value, this.host.bugs.acceptBelowPromise)) return;
+    if (!this.acceptor.accept(this.ballot, e.slot, e.value, this.host.bugs.acceptBelowPromise)) return false;
     this.host.accepted(this, e.slot, this.ballot, e.value, before);
     if (this.host.recordDetails) this.acceptedDetail(this.id, this.ballot, e.slot, e.value, before);
     this.countAccepted(this.id, this.ballot, e.slot, e.value);
+    return true;
   }
 
   /** A learner (and, in Multi-Paxos, the leader counting for its slots) hears of an acceptance. */

@@ -71,7 +71,7 @@ export const PAXOS_TOURS: readonly Tour[] = [
     title: 'Paxos: dueling proposers',
     intro:
       'Paxos is always safe, but progress is not guaranteed: two proposers can keep beating each other’s ballots. This is the liveness gap the FLP result says no protocol can close for every run.',
-    config: makeConfig({ seed: 71, protocol: 'paxos' }),
+    config: makeConfig({ seed: 17, protocol: 'paxos' }),
     beats: [
       {
         narration:
@@ -82,22 +82,23 @@ export const PAXOS_TOURS: readonly Tour[] = [
         expect: [
           { p: 'happened', kind: 'paxos-preempted', subject: 'n1' },
           { p: 'happened', kind: 'paxos-preempted', subject: 'n5' },
-          { p: 'not', of: { p: 'chosen', value: 'v=1' } },
+          { p: 'not', of: { p: 'chosen', value: 'v=2' } },
         ],
       },
       {
         narration:
-          'They keep at it: each new Prepare makes the acceptors promise a higher ballot, so the other’s Accept is refused. Here it takes **nine pre-emptions and ten ballots** before one Accept reaches a majority. Nothing in the rules stops it going on for ever.',
-        until: { when: { p: 'chosen', value: 'v=1' } },
+          'They keep at it: each new Prepare makes the acceptors promise a higher ballot, so the other’s Accept is refused. Here it takes **nine pre-emptions**: only {n5}’s **ballot 9.5** reaches a majority, and **v=2 is chosen at 187 ms**. Nothing in the rules stops it going on for ever.',
+        until: { when: { p: 'chosen', value: 'v=2' } },
         highlight: { node: 'n5' },
         expect: [
           { p: 'happened', kind: 'paxos-preempted', count: 9 },
-          { p: 'chosen', value: 'v=1' },
+          { p: 'not', of: { p: 'happened', kind: 'paxos-preempted', count: 10 } },
+          { p: 'chosen', value: 'v=2' },
         ],
       },
       {
         narration:
-          '**What if** a pre-empted proposer waited a **random back-off** (20–100 ms) before preparing again? Rewind and switch it on: {n1} backs off after its first defeat, {n5} finishes undisturbed, and **v=2 is chosen at 42 ms**. Raft’s randomized election timeouts are the same idea.',
+          '**What if** a pre-empted proposer waited a **random back-off** (20–100 ms) before preparing again? Rewind and switch it on: {n1} backs off after its first defeat, {n5} finishes undisturbed, and **v=2 is chosen at 43 ms**, in its first ballot. Raft’s randomized election timeouts are the same idea.',
         branch: { fromBeat: 1, change: { backoffMs: [20, 100], actions: '@10 propose v=1 to n1; @10 propose v=2 to n5' } },
         until: { when: { p: 'chosen', value: 'v=2' } },
         highlight: { node: 'n5' },
