@@ -4,6 +4,7 @@
  * of a Paxos run here, so a Raft answer never has to know what a ballot is.
  */
 import type { SimEvent } from '../model/events';
+import { ballotText, roundOf } from '../model/ballot';
 import { majorityOf } from '../model/majority';
 import type { MessageView, NodeView, PaxosNodeView, RunView } from '../view/runView';
 import type { Explanation, WhySubject } from './whyTypes';
@@ -138,7 +139,9 @@ function whyMessage(snap: RunView, m: MessageView): Explanation {
     case 'Prepare':
       return {
         title,
-        answer: [`${m.src} asks ${m.dst} to promise ballot ${m.label.split(' ')[1]}: phase 1 of a ballot higher than any it has seen.`],
+        answer: [
+          `${m.src} asks acceptor ${m.dst} to promise ballot ${ballotText(f.ballot)}: phase 1 of a ballot higher than any ${m.src} has seen (round ${roundOf(f.ballot)}, proposer ${m.src}).`,
+        ],
         rule: PAPER.promise,
       };
     case 'Promise':
@@ -153,7 +156,7 @@ function whyMessage(snap: RunView, m: MessageView): Explanation {
       return {
         title,
         answer: [
-          `acceptor ${m.src} refused: it promised ballot ${m.label.split('promised ')[1]}, above ${m.dst}'s. ${m.dst}'s ballot is beaten and it must prepare a higher one.`,
+          `acceptor ${m.src} refused: it promised ballot ${ballotText(f.promised)}, above ${m.dst}'s ${ballotText(f.ballot)}. So ${m.dst}'s ${f.phase === 1 ? 'Prepare' : 'Accept'} is turned down: its ballot is beaten and it must prepare a higher one.`,
         ],
         rule: PAPER.p1a,
       };

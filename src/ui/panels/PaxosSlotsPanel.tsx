@@ -15,7 +15,7 @@ const SLOTS_SHOWN = 12;
 /** A ballot's text ("2.5") as a number for the colour scale: the round. */
 const roundOf = (ballot: string) => Number(ballot.split('.')[0]) || 0;
 
-function SlotRow({ node }: { node: NodeView }) {
+function SlotRow({ node, multi }: { node: NodeView; multi: boolean }) {
   const store = useLabStore();
   const p = node.paxos as PaxosNodeView;
   const slots = p.slots.slice(-SLOTS_SHOWN);
@@ -42,10 +42,9 @@ function SlotRow({ node }: { node: NodeView }) {
                   data-learned={learned}
                   onClick={() => store.getState().askWhy({ kind: 'entry', node: node.id, index: s.slot })}
                 >
-                  <span className="entry-index">
-                    {s.slot}·{s.accepted?.ballot ?? '–'}
-                  </span>{' '}
+                  {multi && <span className="entry-index">{s.slot}:</span>}{' '}
                   <span className="entry-text">{text === 'no-op' ? '∅ no-op' : truncate(text, 16)}</span>
+                  {s.accepted !== null && <span className="entry-index"> in {s.accepted.ballot}</span>}
                   <span className="visually-hidden">
                     {' '}
                     on {node.id}, {learned ? 'learned' : 'not learned'}: why?
@@ -58,10 +57,13 @@ function SlotRow({ node }: { node: NodeView }) {
       </td>
       <td className="log-marks">
         <span>{paxosBallotText(p)}</span>
-        <span>
-          learned {node.commitIndex}
-          {p.slots.length > 1 || p.state !== 'empty' ? ` · applied ${node.lastApplied}` : ''}
-        </span>
+        {multi ? (
+          <span>
+            learned to slot {node.commitIndex} · applied {node.lastApplied}
+          </span>
+        ) : (
+          <span>{p.slots[0]?.learned != null ? `learned ${truncate(p.slots[0].learned, 10)}` : 'learned nothing yet'}</span>
+        )}
         {p.pending.length > 0 && <span className="peer-index">waiting: {p.pending.join(', ')}</span>}
         {p.phase === 'leading' && <span className="leader-tag">leader</span>}
       </td>
@@ -76,13 +78,13 @@ export const PaxosSlotsPanel = memo(function PaxosSlotsPanel({ nodes, multi }: {
         Slots
       </h2>
       <p className="hint">
-        {multi ? 'Each slot' : 'The one slot'}: the value this acceptor accepted and its ballot (colour = round); solid = learned, dashed =
-        accepted only. Click a slot: why?
+        {multi ? 'Each slot (1:, 2:, …)' : 'The one decision'}: the value this acceptor accepted and the ballot it accepted it in (colour =
+        round); solid = this node learned it was chosen, dashed = accepted only. Click one: why?
       </p>
       <table className="logs">
         <tbody>
           {nodes.map((n) => (
-            <SlotRow key={n.id} node={n} />
+            <SlotRow key={n.id} node={n} multi={multi} />
           ))}
         </tbody>
       </table>

@@ -41,7 +41,9 @@ export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject;
 export const WhyNoLeaderButton = memo(function WhyNoLeaderButton() {
   const leader = useLabPanel(selectLeader);
   const hasSnapshot = useLabPanel((s) => s.frame.snapshot !== null);
-  if (leader !== null || !hasSnapshot) return null;
+  // Single-decree Paxos has no leader to miss: any node may propose (paxosWhy.ts says so if asked).
+  const leaderless = useLabPanel((s) => s.frame.snapshot?.protocol === 'paxos');
+  if (leader !== null || !hasSnapshot || leaderless) return null;
   return <WhyButton subject={{ kind: 'no-leader' }} label="Why is there no leader?" text="Why no leader?" />;
 });
 

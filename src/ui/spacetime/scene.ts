@@ -436,7 +436,14 @@ function laneBands(trace: TraceView, layout: LaneLayout, t0: number, t1: number,
     const starts = s.from >= t0;
     if (own) {
       const label =
-        starts && s.state !== 'down' && s.term !== previous ? (ballots ? `ballot ${ballotText(s.term)}` : `term ${s.term}`) : null;
+        starts && s.state !== 'down' && s.term !== previous
+          ? ballots
+            ? // A Paxos node with no ballot yet (nothing promised or proposed) gets no label: "ballot none" on every lane is noise.
+              s.term === 0
+              ? null
+              : `ballot ${ballotText(s.term)}`
+            : `term ${s.term}`
+          : null;
       out.push({ lane: own.id, x: own.x, y1: y(c[0]), y2: y(c[1]), state: s.state, label });
     } else if (service && s.state === 'leader') {
       out.push({
