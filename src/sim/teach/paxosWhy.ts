@@ -94,7 +94,7 @@ function whyNode(snap: RunView, n: NodeView, multi: boolean): Explanation {
       };
     case 'done':
       return {
-        title: `Why is ${n.id} done?`,
+        title: `Why has ${n.id} stopped proposing?`,
         answer: [
           `${n.id}'s learner has learned the chosen value (${p.slots.find((s) => s.slot === 1)?.learned ?? 'it'}), so its proposal has nothing left to do.`,
         ],

@@ -128,7 +128,8 @@ export function paxosWord(phase: string): string {
     case 'backoff':
       return 'backing off';
     case 'done':
-      return 'learned';
+      // Single-decree: its proposal is over (its learner learned the chosen value, whichever it was).
+      return 'finished';
     default:
       return 'acceptor';
   }
