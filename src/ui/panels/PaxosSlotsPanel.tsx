@@ -65,7 +65,7 @@ function SlotRow({ node, multi }: { node: NodeView; multi: boolean }) {
           <span>{p.slots[0]?.learned != null ? `learned ${truncate(p.slots[0].learned, 10)}` : 'learned nothing yet'}</span>
         )}
         {p.pending.length > 0 && <span className="peer-index">waiting: {p.pending.join(', ')}</span>}
-        {p.phase === 'leading' && <span className="leader-tag">leader</span>}
+        {node.alive && p.phase === 'leading' && <span className="leader-tag">leader</span>}
       </td>
     </tr>
   );
