@@ -9,7 +9,7 @@
 // services beside the Raft-based one take a level's second place.
 // Paxos (src/sim/paxos/) stands beside raft: neither imports the other; what both use (the
 // majority, ballots' words) lives in model/.
-const LEVELS = [['model'], ['raft', 'paxos'], ['net'], ['service'], ['run'], ['check'], ['view'], ['teach'], ['experiments']];
+const LEVELS = [['model'], ['raft', 'paxos'], ['net'], ['service', 'locks'], ['run'], ['check'], ['view'], ['teach'], ['experiments']];
 
 const wingRules = LEVELS.flatMap((level, i) =>
   level.map((wing) => {

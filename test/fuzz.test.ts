@@ -148,8 +148,10 @@ describe('npm run fuzz', () => {
   it('exits 0 when every run holds, with progress per 10%', () => {
     const io = cliIo();
     expect(runFuzzCli(['--runs', '20', '--seed', '4'], io)).toBe(0);
-    expect(io.progressLines.length).toBe(10);
+    // Ten for the chapter's service's runs, then one per other lock service (issue 26).
+    expect(io.progressLines.length).toBe(16);
     expect(io.progressLines[9]).toMatch(/^fuzz: run 20\/20 \(100%\), no violation so far/);
+    expect(io.progressLines[10]).toBe('fuzz: 2 runs of the lock service zookeeper');
     expect(io.lines[0]).toMatch(/^20 runs of 10 simulated seconds \(fuzz seed 4\): every invariant held/);
   });
 
@@ -181,7 +183,7 @@ describe('npm run fuzz', () => {
     [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
     [
       ['--speed', '2'],
-      'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --self-check, --protocol, --help.',
+      'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --lock, --self-check, --protocol, --help.',
     ],
     [
       ['--protocol', 'paxos', '--self-check'],

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, makeConfig, nodeIdsFor, type SimConfig } from '../src/sim/model/config';
 import { invariant } from '../src/sim/model/describe';
+import { LOCK_INVARIANTS } from '../src/sim/model/lockServices';
 import { FEATURES, core, type FeatureName } from '../src/sim/model/features';
 import { attachInvariants, INVARIANT_IDS, type HistoryCheckId, type InvariantChecker, type InvariantId } from '../src/sim/check/invariants';
 import type { RaftNode } from '../src/sim/raft/node';
@@ -189,10 +190,12 @@ describe('each invariant catches a hand-built violation', () => {
   it('names every invariant with a title', () => {
     // The ten replicated-state invariants, eight that watch clients, commits and releases, two on
     // a leader's match indexes and dropped entries, liveness after calm, the run's bound, and the
-    // engine never throwing, plus each protocol feature's own.
+    // engine never throwing, plus each protocol feature's own, plus the lock services' (issue 26:
+    // the two every consistent service shares and each service's own).
     const own = core.invariants.filter((i) => 'id' in i);
     expect(own).toHaveLength(23);
-    expect(INVARIANT_IDS.length).toBe(own.length + FEATURES.flatMap((f) => f.invariants.map((i) => i.id)).length);
+    expect(LOCK_INVARIANTS).toHaveLength(12);
+    expect(INVARIANT_IDS.length).toBe(own.length + FEATURES.flatMap((f) => f.invariants.map((i) => i.id)).length + LOCK_INVARIANTS.length);
     for (const id of INVARIANT_IDS) expect(invariant.titles[id]).toMatch(/\w/);
   });
 });

@@ -5,6 +5,7 @@ import { UsageError } from './args';
 import { EXPERIMENT_USAGE, experimentReport, resolveExperiment } from './experimentCli';
 import { runInThreads } from './experimentThreads';
 import { runPaxosExperimentCli } from './paxosExperimentCli';
+import { isCompareLocks, runCompareLocksCli } from './compareLocksCli';
 
 async function main(): Promise<number> {
   // The Paxos family's experiments have their own runner (paxosExperimentCli.ts).
@@ -24,6 +25,21 @@ async function main(): Promise<number> {
       }
       throw error;
     }
+  }
+  // The chapter's table of lock services is a template of its own (no sweep: every service is a row).
+  if (isCompareLocks(process.argv.slice(2))) {
+    const r = runCompareLocksCli(process.argv.slice(2));
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+    if (r.file === undefined) return r.code;
+    try {
+      writeFileSync(r.file.path, r.file.text);
+      process.stdout.write(`Wrote ${r.file.path}\n`);
+    } catch (error) {
+      process.stderr.write(`Could not write ${r.file.path}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
+    return r.code;
   }
   let resolved;
   try {

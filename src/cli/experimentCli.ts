@@ -47,7 +47,8 @@ const FLAGS = [
 ] as const;
 
 export const EXPERIMENT_USAGE = `Usage: npm run experiment -- [flags]
-  --template NAME     ${TEMPLATE_IDS.join(', ')}
+  --template NAME     ${TEMPLATE_IDS.join(', ')}, or compare-locks (every lock service side by side:
+                      --template compare-locks --help)
   --sweep P=V,V,...   the parameter to sweep and its values; P is one of ${SWEEP_PARAMS.join(', ')}
                       (ranges for timeout and latency: --sweep timeout=100-200,150-300,300-600)
   --sweep2 P=V,V,...  a second parameter: every pair of values runs (a grid, rows the first

@@ -5,7 +5,18 @@
  * (or every bug is found), 1 with a shrunk counterexample (or a bug not found), 2 for a bad flag.
  */
 import { encodeLink } from '../share/link';
-import { BUG_NAMES, PAXOS_BUG_NAMES, PROTOCOL_NAMES, featuresOf, type BugName, type SimConfig } from '../sim/model/config';
+import {
+  BUG_NAMES,
+  PAXOS_BUG_NAMES,
+  PROTOCOL_NAMES,
+  bugsOfService,
+  featuresOf,
+  lockServiceOfBug,
+  type BugName,
+  type LockServiceName,
+  type SimConfig,
+} from '../sim/model/config';
+import { LOCK_SERVICE_NAMES, isLockServiceName, lockServiceManifest } from '../sim/model/lockServices';
 import { paxosBugsOf, type PaxosBugName } from '../sim/model/features';
 import { PAXOS_FUZZ_MS, paxosFuzz } from '../sim/check/fuzz/paxos';
 import {
@@ -18,20 +29,23 @@ import {
   isFeatureName,
   type FeatureName,
 } from '../sim/model/features';
-import { FUZZ_DURATION_MS, fuzz, replay, type Counterexample, type FeatureChoice, type FuzzResult } from '../sim/check/fuzz';
+import { FUZZ_DURATION_MS, fuzz, replay, runFuzz, type Counterexample, type FeatureChoice, type FuzzResult } from '../sim/check/fuzz';
 import { MESSAGES_PER_SECOND_BOUND } from '../sim/check/invariants';
 import { seedFromText, type Seed } from '../sim/model/prng';
 import { formatSchedule, type Action } from '../sim/model/schedule';
 import { UsageError, parseFlags, wholeNumber } from './args';
 import { header } from './simCli';
 
-export const FUZZ_USAGE = `Usage: npm run fuzz -- --runs N --seed S [--bug NAME] [--features LIST]
+export const FUZZ_USAGE = `Usage: npm run fuzz -- --runs N --seed S [--bug NAME] [--features LIST] [--lock NAME]
        npm run fuzz -- --self-check [--seed S]
   --runs N       how many runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (1-1000000, default 200)
   --seed S       fuzz seed, any non-negative integer (default 1); run i draws from (S << 32) + i
   --bug NAME     switch on one bug: ${BUG_NAMES.join(', ')}
   --features L   protocol features in every run: swarm (each drawn on or off per run, the default),
                  none, all, or a list of ${FEATURE_NAMES.join(', ')}
+  --lock NAME    the lock service of every run: ${LOCK_SERVICE_NAMES.join(', ')}; absent, the runs are the
+                 chapter's service's, then a tenth as many of each other service (a lock service's
+                 bug picks its own service)
   --no-shrink    print the counterexample as found, without shrinking it
   --self-check   fuzz with each switchable bug in turn: each must be found, with a schedule that
                  replays it, within the runs its manifest states (a weakened checker shows here)
@@ -44,6 +58,7 @@ const FLAGS = [
   { name: 'bug', value: true },
   { name: 'features', value: true },
   { name: 'no-shrink', value: false },
+  { name: 'lock', value: true },
   { name: 'self-check', value: false },
   { name: 'protocol', value: true },
   { name: 'help', value: false },
@@ -67,6 +82,8 @@ export interface FuzzArgs {
   readonly features: FeatureChoice;
   readonly shrink: boolean;
   readonly selfCheck: boolean;
+  /** `--lock`: every run's service; null: the chapter's, then each other service (or the bug's own). */
+  readonly lock: LockServiceName | null;
 }
 
 /** `--protocol paxos|multi-paxos`: the Paxos swarm's arguments (fuzz/paxos.ts). */
@@ -80,6 +97,7 @@ interface PaxosFuzzArgs {
 
 function parsePaxosFuzzArgs(flags: Map<string, string | true>, protocol: 'paxos' | 'multi-paxos'): PaxosFuzzArgs {
   if (flags.has('features')) throw new UsageError(`--features are Raft's; a ${protocol} run has none.`);
+  if (flags.has('lock')) throw new UsageError(`--lock picks a lock service, which runs without Paxos; a ${protocol} run has none.`);
   if (flags.has('self-check'))
     throw new UsageError(
       `--self-check calibrates Raft's bugs; for ${protocol} run --protocol ${protocol} --bug NAME with each of its bugs.`,
@@ -143,7 +161,7 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
   const flags = parseFlags(argv, FLAGS);
   if (flags.has('help')) return 'help';
   if (flags.has('protocol')) throw new UsageError('--protocol is read by runFuzzCli.');
-  const clash = (['runs', 'bug', 'features', 'no-shrink'] as const).find((f) => flags.has(f));
+  const clash = (['runs', 'bug', 'features', 'no-shrink', 'lock'] as const).find((f) => flags.has(f));
   if (flags.has('self-check') && clash !== undefined)
     throw new UsageError(
       `--self-check runs every bug with the runs and features its calibration states; it takes no --${clash} (only --seed).`,
@@ -165,8 +183,27 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
     }
     bugs.push(bugText as BugName);
   }
+  const lockText = flags.get('lock');
+  let lock: LockServiceName | null = null;
+  if (typeof lockText === 'string') {
+    if (!isLockServiceName(lockText))
+      throw new UsageError(`Unknown lock service "${lockText}" in --lock; the lock services are ${LOCK_SERVICE_NAMES.join(', ')}.`);
+    lock = lockText;
+  }
+  const bugService = bugs.length > 0 ? lockServiceOfBug(bugs[0]) : null;
+  if (bugs.length > 0 && lock !== null && !bugsOfService(lock).includes(bugs[0]))
+    throw new UsageError(
+      bugService !== null
+        ? `Bug "${bugs[0]}" is a bug of the lock service ${bugService}; give --lock ${bugService} or no --lock.`
+        : `Bug "${bugs[0]}" means nothing with the lock service ${lock}; its bugs are ${bugsOfService(lock).join(', ')}.`,
+    );
   const featuresText = flags.get('features');
+  if (typeof featuresText === 'string' && lock !== null && lock !== 'raft' && !lockServiceManifest(lock).raft)
+    throw new UsageError(
+      `--features changes Raft, which the lock service ${lock} does not run; leave --features out or pick raft, zookeeper or etcd.`,
+    );
   return {
+    lock: lock ?? bugService,
     runs,
     seed,
     bugs,
@@ -214,6 +251,8 @@ export function simCommand(config: SimConfig, schedule: readonly Action[], until
   if (featuresOf(config).length > 0) flags.push(`--features ${featuresOf(config).join(',')}`);
   if (config.snapshotEvery !== undefined) flags.push(`--snapshot-every ${config.snapshotEvery}`);
   if (config.readMode !== undefined) flags.push(`--read-mode ${config.readMode}`);
+  if (config.lock !== undefined) flags.push(`--lock ${config.lock}`);
+  if (config.lockOptions !== undefined && config.lockOptions.length > 0) flags.push(`--lock-options ${config.lockOptions.join(',')}`);
   if (config.protocol !== undefined) flags.push(`--protocol ${config.protocol}`);
   if (config.backoffMs !== undefined) flags.push(`--backoff ${config.backoffMs.join('-')}`);
   flags.push(`--until ${untilMs}`, `--schedule "${formatSchedule(schedule)}"`);
@@ -228,7 +267,7 @@ function featureNote(choice: FeatureChoice): string {
 export function counterexampleLines(cx: Counterexample, args: FuzzArgs): string[] {
   const v = cx.violation;
   return [
-    `VIOLATION of ${v.title} in run ${cx.run} (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}), at t=${v.t} ms${v.nodes.length > 0 ? `, nodes ${v.nodes.join(', ')}` : ''}`,
+    `VIOLATION of ${v.title} in run ${cx.run} (fuzz seed ${String(args.seed)}${args.lock !== null ? `, lock service ${args.lock}` : ''}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}), at t=${v.t} ms${v.nodes.length > 0 ? `, nodes ${v.nodes.join(', ')}` : ''}`,
     `  ${v.sentence}`,
     `seed ${String(cx.config.seed)}; ${header(cx.config)}`,
     `fault kinds: ${cx.kinds.join(', ')}`,
@@ -271,6 +310,7 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
     features: args.features,
     shrink: args.shrink,
     onRunProgress: long,
+    lock: args.lock,
   });
   const tenth = Math.max(1, Math.floor(args.runs / 10));
   let result: FuzzResult;
@@ -312,7 +352,7 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
   );
   io.out(
     `liveness: after the faults stopped, ${liveness.held} runs elected a leader that committed a probe on every node in time; ` +
-      `${liveness.skipped} had a configuration that cannot promise it (one node, or timeouts too narrow for the latency)`,
+      `${liveness.skipped} had a configuration that cannot promise it (one node, timeouts too narrow for the latency, or a lock service that runs no Raft)`,
   );
   io.out(`findings (not failures): the unfenced store accepted ${result.findings} writes from clients whose lease had ended`);
   if (result.historyFindings > 0) {
@@ -323,7 +363,49 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
   io.out(
     `bound: the busiest simulated second of any run sent ${result.busiestSecond.toLocaleString('en-US')} messages (a run is stopped as a counterexample above ${MESSAGES_PER_SECOND_BOUND.toLocaleString('en-US')})`,
   );
+  if (args.lock !== null && result.overlapRuns > 0) io.out(overlapLine(args.lock, result));
   for (const line of sometimesLines(result)) io.out(line);
+  // Without --lock (and a bug of the chapter's service or none), every other lock service too, a tenth as many runs each.
+  if (args.lock === null) return everyService(args, io);
+  return 0;
+}
+
+function overlapLine(lock: LockServiceName, result: FuzzResult): string {
+  const m = lockServiceManifest(lock);
+  return `findings (not failures): in ${result.overlapRuns} of ${result.runsDone} runs two clients believed they held one lock at once${m.consistent ? ' (past a paused lease; within their leases it would have been a violation of lock-exclusive)' : ` (${lock} promises nothing under pauses, clock jumps and failovers)`}`;
+}
+
+/** Each lock service but the chapter's, `ceil(runs / 10)` runs of the same fuzz seed: one line each, or a counterexample. */
+function everyService(args: FuzzArgs, io: FuzzCliIo): number {
+  const runs = Math.max(1, Math.ceil(args.runs / 10));
+  for (const lock of LOCK_SERVICE_NAMES) {
+    if (lock === 'raft') continue;
+    // A bug of Raft itself (figure8, ...) runs on the services that run Raft; the chapter's lock's bugs only there.
+    if (args.bugs.length > 0 && !bugsOfService(lock).includes(args.bugs[0])) continue;
+    io.progress(`fuzz: ${runs} runs of the lock service ${lock}`, io.tty);
+    const result = runFuzz({
+      seed: args.seed,
+      runs,
+      bugs: args.bugs,
+      features: lockServiceManifest(lock).raft ? args.features : [],
+      shrink: args.shrink,
+      lock,
+    });
+    const cx = result.counterexample;
+    if (cx !== null) {
+      if (io.tty) io.progress('', true);
+      for (const line of counterexampleLines(cx, { ...args, lock })) io.out(line);
+      return 1;
+    }
+    io.out(
+      `lock service ${lock}: ${runs} runs, every invariant held` +
+        (result.overlapRuns > 0
+          ? `; in ${result.overlapRuns} two clients believed they held one lock at once (findings)`
+          : '; no two clients believed they held one lock at once') +
+        `; the unfenced store accepted ${result.findings} writes from clients whose lease had ended`,
+    );
+  }
+  if (io.tty) io.progress('', true);
   return 0;
 }
 
@@ -361,10 +443,11 @@ export function sometimesLines(result: FuzzResult): string[] {
   for (const s of SOMETIMES) {
     const n = result.reached.get(s.id) ?? 0;
     const feature = SOMETIMES_FEATURE[s.id];
-    const featureRuns = feature === undefined ? result.runsDone : (result.featureRuns.get(feature) ?? 0);
+    // Every situation is one of Raft's: a run of a service without Raft (Redis, Redlock, ...) reaches none.
+    const featureRuns = feature === undefined ? result.raftRuns : (result.featureRuns.get(feature) ?? 0);
     lines.push(`  ${String(n).padStart(width)}  ${s.title}${feature !== undefined ? ` (${feature}, on in ${featureRuns} runs)` : ''}`);
     if (n > 0) continue;
-    if (featureRuns === 0) outOfReach.push(`${s.title} (${feature} was on in no run)`);
+    if (featureRuns === 0) outOfReach.push(`${s.title} (${feature !== undefined ? `${feature} was on in no run` : 'no run ran Raft'})`);
     else never.push(s.title);
   }
   if (never.length === 0 && outOfReach.length === 0) lines.push('every situation was reached in at least one run');

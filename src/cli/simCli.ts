@@ -8,6 +8,7 @@ import {
   DEFAULT_SNAPSHOT_EVERY,
   READ_MODES,
   featuresOf,
+  lockOptionsOf,
   MAX_CLIENTS,
   MAX_MS,
   MAX_NODES,
@@ -18,12 +19,14 @@ import {
   type SimConfig,
   PROTOCOL_NAMES,
   isPaxosConfig,
+  reentrantLocks,
 } from '../sim/model/config';
 import { attachPaxosInvariants } from '../sim/check/paxosInvariants';
 import { PaxosSimulation } from '../sim/run/paxosSimulation';
 import { paxosRunReport, paxosSummaryLines } from '../sim/view/paxosReport';
 import { decodeLink } from '../share/link';
 import { FEATURE_NAMES } from '../sim/model/features';
+import { LOCK_OPTION_NAMES, LOCK_SERVICE_NAMES } from '../sim/model/lockServices';
 import { PRESETS, findPreset } from '../sim/run/presets';
 import { historyJson } from '../sim/model/history';
 import { history as sayHistory, invariant as sayInvariant } from '../sim/model/describe';
@@ -33,6 +36,7 @@ import { ScheduleError, checkSchedule, parseSchedule, type Action } from '../sim
 import { attachInvariants } from '../sim/check/invariants';
 import { Simulation } from '../sim/run/simulation';
 import { runTraceJson } from '../sim/view/traceJson';
+import { MessageTally, lockMeasureLines, lockMeasures } from '../sim/view/lockMeasures';
 import type { RunStop } from '../sim/view/traceTypes';
 import { UsageError, parseFlags, wholeNumber } from './args';
 
@@ -61,6 +65,8 @@ const FLAGS = [
   { name: 'read-mode', value: true },
   { name: 'protocol', value: true },
   { name: 'backoff', value: true },
+  { name: 'lock', value: true },
+  { name: 'lock-options', value: true },
   { name: 'link', value: true },
   { name: 'trace', value: true },
   { name: 'json', value: false },
@@ -83,6 +89,8 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --features a,b      switch on protocol features (off: the chapter's Raft): ${FEATURE_NAMES.join(', ')}
   --snapshot-every N  with the snapshots feature: compact after N applied entries (default ${DEFAULT_SNAPSHOT_EVERY})
   --read-mode MODE    with reads: how a get that names no mode is answered: ${READ_MODES.join(', ')} (default log)
+  --lock NAME         the lock service: ${LOCK_SERVICE_NAMES.join(', ')} (default raft, the chapter's)
+  --lock-options L    the lock service's switches: ${LOCK_OPTION_NAMES.join(', ')} (see --lock's docs)
   --preset NAME       ${PRESETS.map((p) => p.name).join(', ')}
   --link URL          replay a share link (its run, until its time unless --until is given)
   --trace FILE        also write the run's trace (versioned JSON: messages and state spans) to FILE
@@ -108,6 +116,8 @@ const FLAG_NAMES: FieldNames = {
   readMode: '--read-mode',
   protocol: '--protocol',
   backoff: '--backoff',
+  lock: '--lock',
+  lockOptions: '--lock-options',
 };
 
 export interface ResolvedRun {
@@ -134,6 +144,8 @@ const RUN_FLAGS = [
   'bugs',
   'features',
   'read-mode',
+  'lock',
+  'lock-options',
   'schedule',
   'snapshot-every',
   'protocol',
@@ -174,6 +186,8 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
     readMode: str('read-mode'),
     protocol: str('protocol'),
     backoff: str('backoff'),
+    lock: str('lock'),
+    lockOptions: str('lock-options'),
   };
   const checked = configFromFields(config, fields, FLAG_NAMES);
   if (typeof checked === 'string') throw new UsageError(checked);
@@ -226,7 +240,14 @@ export function header(config: SimConfig): string {
   // Named only when some are on: a run of the chapter's Raft prints the chapter's header.
   const features = featuresOf(config).length > 0 ? `, features ${featuresOf(config).join(', ')}` : '';
   if (isPaxosConfig(config)) return paxosHeader(config);
-  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, latency ${lMin}-${lMax} ms, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}`;
+  return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, latency ${lMin}-${lMax} ms, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}${lockHeader(config)}`;
+}
+
+/** Named only when it is not the chapter's: a raft run prints the chapter's header. */
+function lockHeader(config: SimConfig): string {
+  if (config.lock === undefined) return '';
+  const options = lockOptionsOf(config);
+  return `, lock service ${config.lock}${options.length > 0 ? ` (${options.join(', ')})` : ''}`;
 }
 
 export function runSimCli(argv: readonly string[], clock: () => number = () => 0): CliResult {
@@ -245,6 +266,8 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   const sim = new Simulation(run.config, [], { submitEveryMs: run.submitEveryMs, recordDetails: run.json || run.verbose });
   // Every invariant is checked after every simulated millisecond, here as in tests and the page.
   const checker = run.check ? attachInvariants(sim) : null;
+  // Counts what operations cost on the wire (it only observes; the trace file, if any, is made by a run of its own).
+  const tally = sim.lockService !== null ? (sim.cluster.tracer = new MessageTally()) : null;
   const started = clock();
   let stop: RunStop | null = null;
   try {
@@ -263,7 +286,7 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
   // The clients' history, checked once at the end; with the checker on, a failed lock-service or
   // fenced-order verdict is one of its violations (as in the fuzzer), so text and JSON agree.
   const historyOps = sim.lockService?.history.ops ?? null;
-  const historyOptions = { clock, timeLimitMs: CHECK_TIME_LIMIT_MS };
+  const historyOptions = { clock, timeLimitMs: CHECK_TIME_LIMIT_MS, reentrant: reentrantLocks(run.config) };
   const verdicts =
     historyOps === null ? null : checker !== null ? checker.checkHistory(historyOptions) : checkHistory(historyOps, historyOptions);
   const broken = violated(checker) || (checker === null && verdicts !== null && violatedVerdicts(verdicts).length > 0);
@@ -287,20 +310,29 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     const { now, events, ...rest } = runReport(sim.cluster, sim.lockService);
     const details = sim.cluster.details.map(detailJson);
     const checked = historyOps !== null && verdicts !== null ? { history: historyJson(historyOps), linearizable: verdicts } : null;
+    // Issue 26's measures, for every run with clients: overlaps from the clients' own view, and the rest.
+    const measures = lockMeasures(sim, tally);
     const report = {
       now,
       events,
       details,
       ...rest,
       ...checked,
+      ...(measures !== null ? { overlaps: measures.overlaps, lockMeasures: measures } : {}),
       invariants,
       stats: { wallMs: Math.round(wallMs * 1000) / 1000, simMsPerSec },
     };
     return { code: broken ? 1 : 0, stdout: JSON.stringify(report, null, 2) + '\n', stderr: '', ...traceFiles(run, stop) };
   }
   const eventLines = run.verbose ? interleavedLines(sim.cluster.events, sim.cluster.details) : sim.cluster.events.map((e) => e.line);
-  const lines = [header(run.config), ...eventLines, ...summaryLines(sim.cluster)];
+  const backend = sim.lockService?.backend ?? null;
+  const raftLines = sim.cluster.raftActive ? summaryLines(sim.cluster) : [];
+  const lines = [header(run.config), ...eventLines, ...raftLines, ...(backend !== null ? backend.summaryLines() : [])];
   if (sim.lockService) lines.push(...lockSummaryLines(sim.lockService));
+  // The lock measures are printed for another service, or when --lock was given (the chapter's runs print the chapter's lines).
+  const named = argv.some((a) => a === '--lock' || a.startsWith('--lock='));
+  const measures = run.config.lock !== undefined || named ? lockMeasures(sim, tally) : null;
+  if (measures !== null) lines.push(...lockMeasureLines(measures));
   if (verdicts !== null) lines.push(sayHistory.verdictLine(verdicts));
   if (checker) {
     if (checker.violations.length === 0) lines.push('invariants: every invariant held at every millisecond');

@@ -171,8 +171,12 @@ export function boldTextEm(text: string): number {
 /** The partition labels' size (view units): as big as the ring's other labels. */
 export const GROUP_FONT = 18.5;
 
-/** What a group's label says: whether it holds a majority (only a majority can elect a leader or commit). */
-export function groupLabelLines(members: number, clusterSize: number): string[] {
+/**
+ * What a group's label says: whether it holds a majority (only a majority can elect a leader or
+ * commit). A lock service without Raft commits nothing: its label only counts the servers.
+ */
+export function groupLabelLines(members: number, clusterSize: number, raft = true): string[] {
+  if (!raft) return [`${members} of ${clusterSize} server${clusterSize === 1 ? '' : 's'}`];
   return members >= majorityOf(clusterSize)
     ? [`majority (${members} of ${clusterSize})`]
     : [`minority (${members} of ${clusterSize}):`, 'cannot commit'];
@@ -196,6 +200,7 @@ export function placeGroupLabels(
   groups: readonly (readonly string[])[],
   nodeIds: readonly string[],
   font: number = GROUP_FONT,
+  raft = true,
 ): GroupLabel[] {
   const { boxes, glyphs, glyphReach } = layout.keepClear;
   const line = font * 1.2;
@@ -203,7 +208,7 @@ export function placeGroupLabels(
   const centre = { x: VIEW_W / 2, y: VIEW_H / 2 };
   const blocks = groups.map((g) => {
     const members = g.filter((id) => nodeIds.includes(id)).length;
-    const lines = groupLabelLines(members, nodeIds.length);
+    const lines = groupLabelLines(members, nodeIds.length, raft);
     const w = Math.max(...lines.map(boldTextEm)) * font + 6;
     const h = lines.length * line + 6;
     const points = g.map((id) => layout.nodes[id] ?? layout.clients[id]).filter((p): p is Point => p !== undefined);

@@ -28,7 +28,8 @@ export type MessageKind =
   | 'client-reply'
   | 'store-write'
   | 'snapshot'
-  | 'snapshot-reply';
+  | 'snapshot-reply'
+  | 'service-peer';
 
 interface Look {
   readonly shape: SymbolType;
@@ -51,6 +52,9 @@ export const MESSAGE_LOOKS: Readonly<Record<MessageKind, Look>> = {
   'store-write': { shape: symbolCross, size: 300, name: 'store write' },
   snapshot: { shape: symbolSquare, size: 420, name: 'InstallSnapshot (snapshots, §5)' },
   'snapshot-reply': { shape: symbolTriangle, size: 260, name: 'InstallSnapshot reply', hollow: true },
+  // The other lock services (issue 26): pings, keep-alives, probes, replication and gossip; as small as a
+  // heartbeat and no smaller, so the smallest symbol on screen stays the 12 px the projector test asks.
+  'service-peer': { shape: symbolCircle, size: 170, name: 'ping, keep-alive, replication or gossip', hollow: true },
 };
 
 export const MESSAGE_KINDS = Object.keys(MESSAGE_LOOKS) as MessageKind[];
@@ -103,6 +107,9 @@ export function messageKind(m: Pick<MessageView, 'type' | 'ok' | 'heartbeat'>): 
       return m.heartbeat ? 'heartbeat' : 'append';
     case 'Accepted':
       return 'append-ok';
+    case 'ServiceRpc':
+      // Another lock service's message: a background one (heartbeat), an answer (ok) or a request.
+      return m.heartbeat ? 'service-peer' : m.ok === true ? 'client-reply' : 'client-request';
   }
 }
 
@@ -125,4 +132,5 @@ export const KIND_VARS: Readonly<Record<MessageKind, string>> = {
   'store-write': '--msg-store',
   snapshot: '--msg-snapshot',
   'snapshot-reply': '--msg-snapshot',
+  'service-peer': '--msg-append',
 };

@@ -5,7 +5,7 @@
  * deflated (fflate) and base64url-encoded in `z`. Every bad link gets one sentence.
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
-import { DEFAULT_CONFIG, configFromFields, featuresOf, type SimConfig } from '../sim/model/config';
+import { DEFAULT_CONFIG, configFromFields, featuresOf, lockOptionsOf, type SimConfig } from '../sim/model/config';
 import { MAX_SCHEDULE_CHARS, ScheduleError, checkSchedule, formatSchedule, parseSchedule, type Action } from '../sim/model/schedule';
 import { TOUR_CATALOG, catalogTour } from '../sim/teach/tours/catalog';
 // The page's own limits: a link that decodes can always be replayed.
@@ -63,6 +63,9 @@ export function encodeLink(spec: RunSpec): string {
   if (featuresOf(c).length > 0) p.set('features', featuresOf(c).join(','));
   if (c.snapshotEvery !== undefined) p.set('snapshot', String(c.snapshotEvery));
   if (c.readMode !== undefined) p.set('read', c.readMode);
+  // Issue 26: absent is the chapter's service, so every link made before says what it said.
+  if (c.lock !== undefined) p.set('lock', c.lock);
+  if (lockOptionsOf(c).length > 0) p.set('lockopts', lockOptionsOf(c).join(','));
   // Paxos runs only: a Raft link never names its protocol, so every Raft link keeps its bytes.
   if (c.protocol !== undefined) p.set('protocol', c.protocol);
   if (c.backoffMs !== undefined) p.set('backoff', c.backoffMs.join('-'));
@@ -95,6 +98,8 @@ const KNOWN = new Set([
   'bugs',
   'features',
   'read',
+  'lock',
+  'lockopts',
   's',
   'z',
   't',
@@ -164,6 +169,8 @@ function decode(input: string, pageCap: boolean): Decoded {
     features: field('features'),
     snapshotEvery: field('snapshot'),
     readMode: field('read'),
+    lock: field('lock'),
+    lockOptions: field('lockopts'),
     protocol: field('protocol'),
     backoff: field('backoff'),
   };
@@ -310,6 +317,8 @@ export function runToJson(spec: RunSpec): string {
     ...(featuresOf(c).length > 0 ? { features: featuresOf(c).join(',') } : {}),
     ...(c.snapshotEvery !== undefined ? { snapshot: c.snapshotEvery } : {}),
     ...(c.readMode !== undefined ? { readMode: c.readMode } : {}),
+    ...(c.lock !== undefined ? { lock: c.lock } : {}),
+    ...(lockOptionsOf(c).length > 0 ? { lockOptions: lockOptionsOf(c).join(',') } : {}),
     ...(c.protocol !== undefined ? { protocol: c.protocol } : {}),
     ...(c.backoffMs !== undefined ? { backoff: c.backoffMs.join('-') } : {}),
     schedule: formatSchedule(spec.schedule)
@@ -348,6 +357,8 @@ export function runFromJson(text: string): Decoded {
     ['features', 'features'],
     ['snapshot', 'snapshot'],
     ['readMode', 'read'],
+    ['lock', 'lock'],
+    ['lockOptions', 'lockopts'],
     ['protocol', 'protocol'],
     ['backoff', 'backoff'],
     ['t', 't'],

@@ -18,7 +18,7 @@ import { Diagram } from './diagram/Diagram';
 import { Legend } from './diagram/Legend';
 import { useBridge, useLab, useLabStore } from './labContext';
 import { SIDE_TABS, type SideTab } from './store/labStore';
-import { selectConfig, selectError, selectMainView, selectNodeIds, selectSideTab, selectTour } from './store/selectors';
+import { selectConfig, selectError, selectMainView, selectNodeIds, selectRunsRaft, selectSideTab, selectTour } from './store/selectors';
 import { featuresOf } from '../sim/model/config';
 import { runFromQuery } from './runs';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
@@ -133,6 +133,7 @@ const RunBar = memo(function RunBar() {
 
 const SideTabs = memo(function SideTabs() {
   const tab = useLab(selectSideTab);
+
   const store = useLabStore();
   const later = LATER_TABS[tab];
   const onKeyDown = (e: KeyboardEvent) => {
@@ -211,8 +212,13 @@ const PHONE_TEXT_CROWDED = { scale: 1 } as const;
 const DiagramPane = memo(function DiagramPane() {
   const view = useLab(selectMainView);
   // The ring's legend names a protocol feature's messages only in runs with it (snapshots' InstallSnapshot).
-  const features = featuresOf(useLab(selectConfig));
-  const protocol = useLab(selectConfig).protocol;
+  const runConfig = useLab(selectConfig);
+  const features = featuresOf(runConfig);
+  const protocol = runConfig.protocol;
+  // Another lock service's peer traffic (pings, keep-alives, replication, gossip) is named only in its runs.
+  const serviceRun = runConfig.lock !== undefined;
+  // A service without Raft (Redis, Redlock, the database, gossip) sends no Raft RPC and has no leader.
+  const raftRun = useLab(selectRunsRaft);
   const phone = useSyncExternalStore(subscribePhone, isPhone, () => false);
   const crowded = useLab((s) => selectNodeIds(s).length > 5);
   return (
@@ -231,7 +237,7 @@ const DiagramPane = memo(function DiagramPane() {
             </p>
             <NetworkControls />
             {/* Beside the space-time view (which has its own key) the ring keeps its height. */}
-            {view === 'ring' && <Legend features={features} protocol={protocol} />}
+            {view === 'ring' && <Legend features={features} serviceRun={serviceRun} raft={raftRun} protocol={protocol} />}
           </div>
         )}
         {view !== 'ring' && (

@@ -10,6 +10,7 @@ import { CounterexampleSearch } from './counterexampleSearch';
 import { makeExport } from './exports';
 import { historyJson } from '../sim/model/history';
 import { checkHistory } from '../sim/check/linearizability/check';
+import { reentrantLocks } from '../sim/model/config';
 import { LiveCheck } from './liveCheck';
 import { TraceFeed } from './traceFeed';
 import { transferablesOf } from '../sim/view/traceColumns';
@@ -257,7 +258,13 @@ export class SimDriver {
     const run = this.loaded?.playback;
     const service = run?.timeline.current.lockService ?? null;
     const ops = service ? historyJson(service.history.ops) : [];
-    const verdicts = service ? checkHistory(service.history.ops, { clock: this.clock, timeLimitMs: HISTORY_CHECK_LIMIT_MS }) : null;
+    const verdicts = service
+      ? checkHistory(service.history.ops, {
+          clock: this.clock,
+          timeLimitMs: HISTORY_CHECK_LIMIT_MS,
+          reentrant: run !== undefined && reentrantLocks(run.timeline.current.cluster.config),
+        })
+      : null;
     this.post({ type: 'history', requestId, runId: this.runId, atMs: run?.timeline.nowMs ?? 0, ops, verdicts });
   }
 

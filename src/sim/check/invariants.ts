@@ -10,9 +10,10 @@
  * restart legitimately rewinds the applied index and re-applies the log from the start.
  */
 import { ClientViewChecker, type LeaseDriftFinding } from './clientInvariants';
+import { LockServiceChecker } from './lockServiceInvariants';
 import type { Cluster } from '../net/cluster';
 import { livenessBound } from './liveness';
-import { featuresOf, type SimConfig } from '../model/config';
+import { consistentRun, featuresOf, hasTokens, lockOf, reentrantLocks, type SimConfig } from '../model/config';
 import { FeatureInvariants } from './featureInvariants';
 import { MessageInvariants } from './messageInvariants';
 import { HISTORY_CHECK_IDS, INVARIANT_IDS, type HistoryCheckId, type InvariantId, type PaxosInvariantId } from '../model/features';
@@ -160,6 +161,8 @@ export class InvariantChecker {
   readonly findings: StaleWriteFinding[] = [];
   /** What the clients are told, checked against the log (null in a run without clients). */
   private readonly clientView: ClientViewChecker | null;
+  /** Another lock service's invariants (issue 26); null with the chapter's service or no clients. */
+  private readonly lockChecks: LockServiceChecker | null;
   /** After `calm`: the cluster must converge by this time (null when not waiting for it). */
   private livenessDeadline: number | null = null;
   private livenessSince = 0;
@@ -209,8 +212,12 @@ export class InvariantChecker {
     this.tracks = run.cluster.nodes.map(newTrack);
     this.eventCursor = run.cluster.events.length;
     const service = run.lockService;
+    this.lockChecks =
+      service !== null && service.backend !== null
+        ? new LockServiceChecker(service, run.cluster, (id, who, sentence) => this.violate(id, who, sentence))
+        : null;
     this.clientView =
-      service !== null
+      service !== null && service.backend === null
         ? new ClientViewChecker(
             service,
             (id, who, sentence) => this.violate(id, who, sentence),
@@ -305,6 +312,7 @@ export class InvariantChecker {
     if (this.leaderEventsSeen !== this.leaderEventsChecked) this.scanLeadersByTerm();
     const locks = this.run.lockService;
     if (locks !== null) this.checkStores(locks);
+    if (this.lockChecks !== null) this.lockChecks.check();
     if (this.featureChecks !== null) this.featureChecks.check();
     if (this.messageChecks !== null) this.messageChecks.step();
     if (this.livenessDeadline !== null) this.checkLiveness(this.livenessDeadline);
@@ -721,8 +729,9 @@ export class InvariantChecker {
     const service = this.run.lockService;
     if (service === null) return null;
     const ops = service.history.ops;
-    const report = checkHistory(ops, options);
+    const report = checkHistory(ops, { reentrant: reentrantLocks(this.cluster.config), ...options });
     for (const name of violatedVerdicts(report)) {
+      if (!verdictIsViolation(this.cluster.config, name)) continue;
       const v = report[name];
       if (v === undefined || v.linearizable !== false) continue;
       const subset = v.subset.map((id) => ops[id]);
@@ -757,6 +766,19 @@ export class InvariantChecker {
     this.violations.push(violation);
     this.onViolation?.(violation);
   }
+}
+
+/**
+ * Whether a failed verdict is a violation for this run's lock service. The chapter's service must
+ * always be linearizable; another service's history is held to it only when it promises as much
+ * (ZooKeeper, etcd, the database on one server) — Redis, Redlock and gossip make no such promise
+ * under faults, so their failures are findings, counted like strict exclusion's.
+ */
+export function verdictIsViolation(config: SimConfig, name: string): boolean {
+  if (lockOf(config) === 'raft') return true;
+  if (name === 'locks') return consistentRun(config);
+  if (name === 'fencedOrder') return consistentRun(config) && hasTokens(config);
+  return true;
 }
 
 /** Attaches every invariant to a run (a Simulation): checked after every step from now on. */

@@ -4,7 +4,7 @@
  * assumptions (paper §5.6: broadcastTime << electionTimeout << MTBF); these are the ones this
  * engine needs.
  */
-import { featuresOf, type SimConfig } from '../model/config';
+import { featuresOf, lockOf, runsRaft, type SimConfig } from '../model/config';
 
 /** Election rounds allowed: split votes, plus one disruption per node that rejoins with a higher term. */
 const BASE_ROUNDS = 20;
@@ -15,6 +15,8 @@ export function livenessBound(config: SimConfig, maxLogLength: number): number |
   const [tMin, tMax] = config.electionTimeoutMs;
   const [lMin, lMax] = config.latencyMs;
   const hb = config.heartbeatMs;
+  if (!runsRaft(config))
+    return `the lock service ${lockOf(config)} runs no Raft, so there is no leader to elect and liveness is not checked`;
   if (n === 1)
     return 'a single node never commits in the chapter’s engine (it commits only when an AppendReply arrives), so liveness is not checked';
   if (tMax - tMin < 2 * lMax + 2) {

@@ -20,6 +20,20 @@ import {
   type ProtocolName,
 } from './features';
 import { parseSeed, seedFromText } from './prng';
+import {
+  BUG_LOCK_SERVICE,
+  DEFAULT_LOCK_SERVICE,
+  LOCK_SERVICE_NAMES,
+  isLockServiceName,
+  lockServiceManifest,
+  optionsOf,
+  serverIdsFor,
+  type LockBugName,
+  type LockOptionName,
+  type LockServiceName,
+} from './lockServices';
+
+export { LOCK_SERVICE_NAMES, serverIdsFor, type LockOptionName, type LockServiceName };
 
 export const MIN_NODES = 1;
 export const MAX_NODES = 9;
@@ -89,6 +103,13 @@ export interface SimConfig {
    * again (one draw per back-off). Absent: it prepares again at once (dueling proposers).
    */
   readonly backoffMs?: readonly [number, number];
+  /**
+   * The lock service (issue 26, src/sim/model/lockServices/); absent is `raft`, the chapter's, so
+   * every configuration written before there was a choice still means the same.
+   */
+  readonly lock?: LockServiceName;
+  /** The lock service's switches (`persist`, `herd`), in the manifest's order; absent is none. */
+  readonly lockOptions?: readonly LockOptionName[];
 }
 
 /** How many applied entries a node gathers before it compacts them into a snapshot, by default. */
@@ -99,6 +120,52 @@ export const MAX_SNAPSHOT_EVERY = 1000;
 export function snapshotEveryOf(config: SimConfig): number {
   return config.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
 }
+
+/** A configuration's lock service (`raft` when the field is absent). */
+export function lockOf(config: SimConfig): LockServiceName {
+  return config.lock ?? DEFAULT_LOCK_SERVICE;
+}
+
+/** A configuration's lock-service switches (none when the field is absent). */
+export function lockOptionsOf(config: SimConfig): readonly LockOptionName[] {
+  return config.lockOptions ?? NO_LOCK_OPTIONS;
+}
+
+const NO_LOCK_OPTIONS: readonly LockOptionName[] = Object.freeze([]);
+
+/** Whether the run's lock service runs on the Raft engine (raft, zookeeper, etcd); the others run no Raft at all. */
+export function runsRaft(config: SimConfig): boolean {
+  return lockServiceManifest(lockOf(config)).raft;
+}
+
+/**
+ * Whether two clients holding one lock within their own leases is a violation (the consistent
+ * services) rather than a finding: ZooKeeper, etcd, the chapter's service, and the database on one
+ * server (with a replica, a failover frees every lock: the chapter's "connection loss").
+ */
+export function consistentRun(config: SimConfig): boolean {
+  const lock = lockOf(config);
+  return lockServiceManifest(lock).consistent && !(lock === 'advisory' && config.nodeIds.length > 1);
+}
+
+/** Whether the run's lock recipe is re-entrant (ZooKeeper's and etcd's): the holder's acquire gets its own token back. */
+export function reentrantLocks(config: SimConfig): boolean {
+  const lock = lockOf(config);
+  return lock === 'zookeeper' || lock === 'etcd';
+}
+
+/** Whether the run's lock service issues fencing tokens. */
+export function hasTokens(config: SimConfig): boolean {
+  return lockServiceManifest(lockOf(config)).token !== null;
+}
+
+/** Features a lock service on the Raft engine cannot have: they change the state machine, which is the service's own. */
+const STATE_FEATURES: readonly FeatureName[] = ['snapshots', 'reads', 'membership'];
+
+/** The chapter's own lock service's bugs (lockService.ts): they mean nothing with another service. */
+const RAFT_LOCK_BUGS: readonly string[] = ['expire-any-token', 'follower-expiry'];
+/** Bugs of the Raft engine: they need a service that runs Raft. */
+const RAFT_ENGINE_BUGS: readonly string[] = ['figure8', 'forget-vote', 'no-log-check'];
 
 /** A configuration's features (none when the field is absent). */
 export function featuresOf(config: SimConfig): readonly FeatureName[] {
@@ -175,6 +242,8 @@ export function checkConfig(config: SimConfig): string | null {
       return `Protocol features (${featuresOf(config).join(', ')}) are Raft's; a ${protocol} run has none.`;
     if (config.clientIds.length > 0)
       return `The lock service's clients run on Raft only; a ${protocol} run has none (its commands are proposed with propose or submit).`;
+    if (config.lock !== undefined || config.lockOptions !== undefined)
+      return `A lock service (lock=, lockopts=) is not part of a ${protocol} run; choose the protocol raft to pick one.`;
     if (config.readMode !== undefined || config.snapshotEvery !== undefined)
       return `The read mode and the snapshot threshold are Raft's settings; a ${protocol} run has neither.`;
     const backoff = config.backoffMs;
@@ -190,7 +259,7 @@ export function checkConfig(config: SimConfig): string | null {
     if ((PAXOS_BUG_NAMES as readonly string[]).includes(bug))
       return `Bug "${bug}" is a bug of Paxos; switch on the protocol paxos or multi-paxos too.`;
     if (!(BUG_NAMES as readonly string[]).includes(bug)) {
-      return `Unknown bug "${bug}"; the bugs are ${BUG_NAMES.join(', ')}.`;
+      return `Unknown bug "${bug}"; the bugs are ${bugsOfService(lockOf(config)).join(', ')}.`;
     }
   }
   const features = featuresOf(config);
@@ -211,7 +280,73 @@ export function checkConfig(config: SimConfig): string | null {
       return `Unknown read mode "${shown(String(config.readMode))}"; the read modes are ${READ_MODES.join(', ')}.`;
     if (!features.includes('reads')) return 'A read mode needs the feature reads; switch on reads too.';
   }
+  return checkLock(config, features);
+}
+
+/** The lock service's part of checkConfig: its name, switches, servers, and the bugs and features it allows. */
+function checkLock(config: SimConfig, features: readonly FeatureName[]): string | null {
+  const name = config.lock;
+  if (name !== undefined && !isLockServiceName(name))
+    return `Unknown lock service "${shown(String(name))}"; the lock services are ${LOCK_SERVICE_NAMES.join(', ')}.`;
+  const lock = lockOf(config);
+  const m = lockServiceManifest(lock);
+  const options = lockOptionsOf(config);
+  const allowed = optionsOf(lock);
+  for (const o of options) {
+    if (!(allowed as readonly string[]).includes(o))
+      return allowed.length === 0
+        ? `The lock service ${lock} has no options, so "${shown(String(o))}" is not one.`
+        : `Unknown option "${shown(String(o))}" of the lock service ${lock}; its options are ${allowed.join(', ')}.`;
+  }
+  if (new Set(options).size !== options.length) return 'Each lock-service option may be named only once.';
+  const n = config.nodeIds.length;
+  if (n < m.minServers || n > m.maxServers) {
+    return m.minServers === m.maxServers
+      ? `The lock service ${lock} runs on ${m.minServers} server${m.minServers === 1 ? '' : 's'}, not ${n}.`
+      : `The lock service ${lock} runs on ${m.minServers} to ${m.maxServers} servers${lock === 'redis' || lock === 'advisory' ? ' (the second is an asynchronous replica)' : ''}, not ${n}.`;
+  }
+  if (lock !== 'raft') {
+    const ids = serverIdsFor(lock, n);
+    if (ids.some((id, i) => config.nodeIds[i] !== id))
+      return `The servers of the lock service ${lock} are ${ids.join(', ')}, not ${config.nodeIds.join(', ')}.`;
+  }
+  for (const bug of config.bugs) {
+    const needs = (BUG_LOCK_SERVICE as Readonly<Record<string, LockServiceName>>)[bug];
+    if (needs !== undefined && needs !== lock) return `Bug "${bug}" is a bug of the lock service ${needs}; pick ${needs} too.`;
+    if (RAFT_LOCK_BUGS.includes(bug) && lock !== 'raft')
+      return `Bug "${bug}" is a bug of the chapter's Raft lock service; it means nothing with the lock service ${lock}.`;
+    if (RAFT_ENGINE_BUGS.includes(bug) && !m.raft) return `Bug "${bug}" is a bug of Raft, which the lock service ${lock} does not run.`;
+  }
+  if (features.length > 0 && !m.raft)
+    return `Protocol features change Raft, which the lock service ${lock} does not run; switch them off or pick raft, zookeeper or etcd.`;
+  if (lock !== 'raft') {
+    const bad = features.find((f) => STATE_FEATURES.includes(f));
+    if (bad !== undefined)
+      return `The feature ${bad} changes the chapter's state machine, which the lock service ${lock} replaces with its own; switch it off or pick raft.`;
+  }
   return null;
+}
+
+/**
+ * The bugs a run of this lock service can have, in the registry's order: the chapter's with its
+ * own service; otherwise the service's own, Raft's if it runs Raft, and the fenced store's.
+ */
+export function bugsOfService(lock: LockServiceName): BugName[] {
+  const m = lockServiceManifest(lock);
+  return BUG_NAMES.filter((b) => {
+    const service = (BUG_LOCK_SERVICE as Readonly<Record<string, LockServiceName>>)[b];
+    if (service !== undefined) return service === lock;
+    if (RAFT_LOCK_BUGS.includes(b)) return lock === 'raft';
+    if (RAFT_ENGINE_BUGS.includes(b)) return m.raft;
+    // A feature's bug needs its feature, which only the chapter's service has all of.
+    if (BUG_FEATURE[b] !== undefined) return lock === 'raft' || (m.raft && !STATE_FEATURES.includes(BUG_FEATURE[b] as FeatureName));
+    return true;
+  });
+}
+
+/** A lock bug's name, typed (for the fuzzer: a bug forces its service). */
+export function lockServiceOfBug(bug: BugName): LockServiceName | null {
+  return (BUG_LOCK_SERVICE as Readonly<Record<string, LockServiceName>>)[bug as LockBugName] ?? null;
 }
 
 export function validateConfig(config: SimConfig): SimConfig {
@@ -233,7 +368,9 @@ export type ConfigField =
   | 'readMode'
   // Paxos (src/sim/paxos/): read before bugs, so a Paxos bug is checked against its protocol.
   | 'protocol'
-  | 'backoff';
+  | 'backoff'
+  | 'lock'
+  | 'lockOptions';
 
 /** A configuration as text, one optional string per field; a field left out keeps the base's value. */
 export type ConfigFields = { readonly [K in ConfigField]?: string };
@@ -257,6 +394,8 @@ export const FIELD_NAMES: FieldNames = {
   readMode: 'the read mode',
   protocol: 'the protocol',
   backoff: 'the back-off range',
+  lock: 'the lock service',
+  lockOptions: 'the lock-service options',
 };
 
 const RANGE_EXAMPLE: Record<'timeout' | 'latency' | 'backoff', string> = { timeout: '150-300', latency: '5-15', backoff: '20-80' };
@@ -336,7 +475,9 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
     if (unknown !== undefined) {
       if (!paxosRun && (PAXOS_BUG_NAMES as readonly string[]).includes(unknown))
         return `Bug "${shown(unknown)}" in ${names.bugs} is a bug of Paxos; name the protocol paxos or multi-paxos too.`;
-      return `Unknown bug "${shown(unknown)}" in ${names.bugs}; the bugs ${paxosRun ? `of ${config.protocol} ` : ''}are ${known.join(', ')}.`;
+      if (paxosRun) return `Unknown bug "${shown(unknown)}" in ${names.bugs}; the bugs of ${config.protocol} are ${known.join(', ')}.`;
+      const lock = fields.lock !== undefined && isLockServiceName(fields.lock.trim()) ? fields.lock.trim() : lockOf(config);
+      return `Unknown bug "${shown(unknown)}" in ${names.bugs}; the bugs are ${bugsOfService(lock as LockServiceName).join(', ')}.`;
     }
     config = { ...config, bugs: bugs as BugName[] };
   }
@@ -364,7 +505,51 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
     // `log` is the default: left out, so a link or run file says nothing it need not.
     config = mode === 'log' ? rest : { ...rest, readMode: mode };
   }
-  return checkConfig(config) ?? config;
+  const locked = lockFromFields(config, fields, names);
+  if (typeof locked === 'string') return locked;
+  return checkConfig(locked) ?? locked;
+}
+
+/**
+ * The lock service and its switches from text. Its servers follow it: r1.. for Redis, db1.. for
+ * the database, n1.. otherwise; switching to a service without naming a server count gives it its
+ * own default (one Redis instance, one database, five otherwise).
+ */
+function lockFromFields(base: SimConfig, fields: ConfigFields, names: FieldNames): SimConfig | string {
+  let config = base;
+  if (fields.lock !== undefined) {
+    const name = fields.lock.trim();
+    if (!isLockServiceName(name))
+      return `${capital(names.lock)} must be one of ${LOCK_SERVICE_NAMES.join(', ')}, not "${shown(fields.lock)}".`;
+    const { lock: _dropped, lockOptions: _options, ...rest } = config;
+    // `raft` is the default: left out, so a link or run file says nothing it need not.
+    config = name === DEFAULT_LOCK_SERVICE ? rest : { ...rest, lock: name };
+    // A service's switches go with it unless given again.
+    if (fields.lockOptions === undefined && lockOf(base) === name && base.lockOptions !== undefined)
+      config = { ...config, lockOptions: base.lockOptions };
+  }
+  if (fields.lockOptions !== undefined) {
+    const lock = lockOf(config);
+    const named = fields.lockOptions
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== '');
+    const allowed = optionsOf(lock) as readonly string[];
+    const unknown = named.find((o) => !allowed.includes(o));
+    if (unknown !== undefined)
+      return allowed.length === 0
+        ? `${capital(names.lockOptions)}: the lock service ${lock} has no options, so "${shown(unknown)}" is not one.`
+        : `Unknown option "${shown(unknown)}" in ${names.lockOptions}; the options of ${lock} are ${allowed.join(', ')}.`;
+    const { lockOptions: _dropped, ...rest } = config;
+    const canonical = allowed.filter((o) => named.includes(o)) as LockOptionName[];
+    config = canonical.length === 0 ? rest : { ...rest, lockOptions: canonical };
+  }
+  if (fields.lock === undefined && fields.nodes === undefined) return config;
+  const lock = lockOf(config);
+  const m = lockServiceManifest(lock);
+  // Switching service without naming a count: the new service's own (one Redis instance, five for Redlock).
+  const count = fields.nodes === undefined && lockOf(base) !== lock ? m.defaultServers : config.nodeIds.length;
+  return { ...config, nodeIds: serverIdsFor(lock, count) };
 }
 
 /** The default threshold is written by leaving the field out, so a default run keeps its bytes. */

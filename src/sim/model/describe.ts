@@ -6,7 +6,8 @@ import type { DetailEvent } from './events';
 import { INVARIANT_TITLES, PAXOS_INVARIANT_TITLES } from './features';
 import type { ClientIntent } from './schedule';
 import { ballotText } from './ballot';
-import type { ApplyResult, Command, ConfigCommand, LockCommand, Message, StoreWriteRecord } from './types';
+import type { ApplyResult, Command, ConfigCommand, CoordCommand, LockCommand, Message, StoreWriteRecord } from './types';
+import { isCoordType } from './lockWire';
 
 /** `t=  156 ms n2 election timeout, ...`: `t=` then the time right-aligned to 5 characters. */
 export function eventLine(nowMs: number, text: string): string {
@@ -29,6 +30,7 @@ export const describe = {
   submitRejected: (command: string, target: string | null, reason: string) =>
     `submit ${command}${target ? ` to ${target}` : ''} rejected: ${reason}`,
   drift: (id: string, pct: number) => `${id} clock drift set to ${pct > 0 ? '+' : ''}${pct}%`,
+  clockJump: (id: string, ms: number) => `${id}'s wall clock jumps ${ms > 0 ? 'forward' : 'back'} ${Math.abs(ms)} ms`,
   loss: (pct: number) => `message loss set to ${pct}%`,
   delay: (target: string | null, ms: number) =>
     ms === 0
@@ -265,7 +267,32 @@ export function commandText(command: Command): string {
   if (command.type === 'put') return `put ${command.key}=${command.value} by ${command.client}`;
   if (command.type === 'get') return `get ${command.key} by ${command.client}`;
   if (command.type === 'config') return configCommandText(command);
-  return lockCommandText(command);
+  if (isCoordType(command.type)) return coordCommandText(command as CoordCommand);
+  return lockCommandText(command as LockCommand);
+}
+
+/** ZooKeeper's and etcd's log entries (issue 26): `zk create /locks/job:42/lock- (session 1)`. */
+export function coordCommandText(command: CoordCommand): string {
+  switch (command.type) {
+    case 'zk-open':
+      return `zk open session for ${command.client} (${command.timeoutMs} ms)`;
+    case 'zk-close':
+      return `zk close session ${command.session} (${command.reason})`;
+    case 'zk-create':
+      return `zk create ${command.parent}/lock- by ${command.client} (session ${command.session})`;
+    case 'zk-delete':
+      return `zk delete ${command.path} by ${command.client}`;
+    case 'etcd-grant':
+      return `etcd lease grant for ${command.client} (ttl ${command.ttlMs} ms)`;
+    case 'etcd-revoke':
+      return `etcd lease revoke ${command.lease} (${command.reason})`;
+    case 'etcd-txn':
+      return `etcd txn put ${command.key} if absent (lease ${command.lease})`;
+    case 'etcd-delete':
+      return `etcd delete ${command.key} by ${command.client}`;
+    case 'etcd-range':
+      return `etcd range ${command.prefix} below ${command.below} for ${command.client}`;
+  }
 }
 
 /** `config +n4 {n1, n2, n3, n4}`: the server added or removed, then the new voters. */
@@ -342,6 +369,20 @@ export const lockService = {
   notHolder: (node: string, key: string, client: string, holder: string) =>
     `${node} refuses to release ${key} for ${client}: ${holder} holds it`,
   clientPauses: (client: string, ms: number) => `${client} pauses for ${ms} ms (a pause it cannot see)`,
+  clientAcquiredLock: (client: string, key: string, token: number | null, deadline: number) =>
+    `${client} acquires ${key} -> ${token === null ? 'no token' : `token ${token}`}, its lease ends by t=${deadline} ms`,
+  clientLost: (client: string, key: string, why: string) =>
+    `${client} learns it no longer holds ${key}: ${
+      why === 'session-expired'
+        ? 'its session expired'
+        : why === 'lease-gone'
+          ? 'its lease is gone'
+          : why === 'connection-lost'
+            ? 'its connection died'
+            : why === 'lease-ran-out'
+              ? 'its own count of the lease ran out'
+              : 'a lower contender is alive'
+    }`,
   clientWakes: (client: string, slept: number, key: string | null, remaining: number | null) =>
     `${client} wakes up after ${slept} ms${key !== null && remaining !== null ? `, lease on ${key} remaining ${remaining} ms` : ''}`,
   clientCrashes: (client: string) => `${client} crashes`,
@@ -684,4 +725,105 @@ export const paxosInvariant = {
       ? `${node} learned ${value} in slot ${slot}, which no majority of acceptors accepted.`
       : `${node} learned ${value} in slot ${slot}, but the value chosen there is ${chosen}.`,
   engineThrew: (text: string) => `The engine threw: ${text}.`,
+};
+
+/** The other lock services' lines (issue 26): their servers' and clients' own words, never the chapter's. */
+export const lockServices = {
+  // Redis and Redlock's instances.
+  redisSet: (server: string, key: string, value: string, pxMs: number, client: string) =>
+    `${server} SET ${key} ${value} NX PX ${pxMs} -> OK (${client})`,
+  redisBusy: (server: string, key: string, client: string, held: string) =>
+    `${server} SET ${key} NX for ${client} -> nil: it holds ${held}`,
+  redisReleased: (server: string, key: string, value: string, client: string, plain: boolean) =>
+    plain
+      ? `${server} DEL ${key} for ${client}: deletes ${value}, whoever set it`
+      : `${server} deletes ${key} for ${client}: it held ${value}`,
+  redisKept: (server: string, key: string, held: string | null, client: string) =>
+    held === null
+      ? `${server} has no ${key} to delete for ${client}`
+      : `${server} keeps ${key} for ${client}: it holds ${held}, not ${client}'s value`,
+  redisExpired: (server: string, key: string, value: string, wallMs: number, expiresAtMs: number) =>
+    `${server} expires ${key} (${value}) by its wall clock: ${Math.round(wallMs)} >= ${Math.round(expiresAtMs)} ms`,
+  redisForgot: (server: string, keys: readonly string[]) =>
+    `${server} restarts without persistence and forgets ${keys.length === 1 ? keys[0] : `${keys.length} keys (${keys.join(', ')})`}`,
+  redisFailover: (server: string, old: string, epoch: number, silentMs: number) =>
+    `${server} takes over as primary (epoch ${epoch}): it heard nothing from ${old} for ${silentMs} ms`,
+  redisDemoted: (server: string, primary: string, epoch: number) =>
+    `${server} learns ${primary} is primary of epoch ${epoch}: it becomes a replica and copies ${primary} afresh`,
+  redisResynced: (server: string, primary: string, lost: readonly string[]) =>
+    `${server} copies ${primary}'s dataset and loses ${lost.join(', ')}`,
+  // The database.
+  pgLocked: (server: string, key: string, client: string, session: number, version: number) =>
+    `${server} pg_try_advisory_lock(${key}) for ${client} (session ${session}) -> t, row version ${version}`,
+  pgBusy: (server: string, key: string, client: string, holder: string) =>
+    `${server} pg_try_advisory_lock(${key}) for ${client} -> f: ${holder}'s session holds it`,
+  pgUnlocked: (server: string, key: string, client: string) => `${server} pg_advisory_unlock(${key}) for ${client} -> t`,
+  pgNotHeld: (server: string, key: string, client: string) =>
+    `${server} pg_advisory_unlock(${key}) for ${client} -> f: its session does not hold it`,
+  pgSessionEnded: (
+    server: string,
+    client: string,
+    session: number,
+    why: 'closed' | 'timed-out',
+    freed: readonly string[],
+    timeoutMs: number,
+  ) =>
+    `${server} ends ${client}'s session ${session}: ${why === 'closed' ? 'its connection closed' : `no keep-alive answer for ${timeoutMs} ms`}${freed.length > 0 ? `; frees ${freed.join(', ')}` : ''}`,
+  pgRestarted: (server: string, sessions: number, freed: readonly string[]) =>
+    `${server} restarts: its ${sessions} session${sessions === 1 ? '' : 's'} and ${freed.length === 0 ? 'no advisory lock' : `the advisory lock${freed.length === 1 ? '' : 's'} on ${freed.join(', ')}`} are gone`,
+  pgFailover: (server: string, old: string, timeline: number, silentMs: number, freed: readonly string[]) =>
+    `${server} promotes itself to primary (timeline ${timeline}) after ${silentMs} ms without WAL from ${old}${freed.length > 0 ? `; advisory locks are not replicated, so ${freed.join(', ')} ${freed.length === 1 ? 'is' : 'are'} free here` : ''}`,
+  pgDemoted: (server: string, primary: string, timeline: number) =>
+    `${server} learns ${primary} is primary on timeline ${timeline}: it becomes a replica and closes its sessions`,
+  // ZooKeeper.
+  zkCreated: (node: string, path: string, client: string, zxid: number) => `${node} creates ${path} for ${client} (zxid ${zxid})`,
+  zkDeleted: (node: string, path: string, client: string) => `${node} deletes ${path} for ${client}`,
+  zkExpiring: (node: string, client: string, session: number, timeoutMs: number) =>
+    `${node} hears no ping from ${client}'s session ${session} for ${timeoutMs} ms: it proposes to close it`,
+  zkClosed: (node: string, session: number, reason: string, client: string, removed: readonly string[]) =>
+    `${node} closes ${client}'s session ${session} (${reason})${removed.length > 0 ? ` and deletes its ephemeral ${removed.join(', ')}` : ''}`,
+  zkWatchFired: (node: string, client: string, path: string, event: 'deleted' | 'children') =>
+    `${node} fires ${client}'s watch: ${event === 'deleted' ? `${path} was deleted` : `the children of ${path} changed`}`,
+  // etcd.
+  etcdPut: (node: string, key: string, client: string, revision: number) =>
+    `${node} puts ${key} for ${client} (create revision ${revision})`,
+  etcdDeleted: (node: string, key: string, client: string) => `${node} deletes ${key} for ${client}`,
+  etcdExpiring: (node: string, client: string, lease: number, ttlMs: number) =>
+    `${node} hears no keep-alive for ${client}'s lease ${lease} in ${ttlMs} ms: it proposes to revoke it`,
+  etcdRevoked: (node: string, lease: number, removed: readonly string[]) =>
+    `${node} revokes lease ${lease}${removed.length > 0 ? ` and deletes ${removed.join(', ')}` : ''}`,
+  etcdWatchFired: (node: string, client: string, key: string, revision: number) =>
+    `${node} tells ${client}'s watch: ${key} deleted at revision ${revision}`,
+  // Gossip.
+  gossipSuspects: (member: string, other: string, failMs: number) =>
+    `${member} takes ${other} for dead: its heartbeat has not grown for ${failMs} ms`,
+  gossipRevives: (member: string, other: string) => `${member} hears ${other}'s heartbeat grow again: alive`,
+  gossipLeads: (client: string, key: string) => `${client} is the lowest contender for ${key} it believes alive: it leads`,
+  validityRanOut: (client: string, key: string, oks: number, elapsedMs: number, driftMs: number, ttlMs: number) =>
+    `${client} got ${key} on ${oks} instances, but its validity ran out: ${ttlMs} - ${elapsedMs} elapsed - ${driftMs} drift allowance <= 0 ms; it unlocks all`,
+};
+
+/** The other lock services' invariant sentences (check/lockServiceInvariants.ts). */
+export const lockServiceInvariant = {
+  twoHolders: (key: string, a: string, aEnds: number, b: string, bEnds: number) =>
+    `${a} (its lease runs to t=${aEnds} ms) and ${b} (to t=${bEnds} ms) both hold ${key}, and neither was paused past its lease nor did any clock drift.`,
+  tokenBack: (key: string, first: string, firstToken: number, next: string, nextToken: number) =>
+    `${next} holds ${key} with token ${nextToken} after ${first} held it with token ${firstToken}; tokens must increase from holder to holder.`,
+  deletedOthers: (server: string, key: string, by: string, value: string) =>
+    `${server} deleted ${key} for ${by}, but the key held ${value}, another client's value.`,
+  redlockOutlives: (client: string, key: string, deadline: number, validOn: number, quorum: number) =>
+    `${client} counts its Redlock on ${key} to t=${deadline} ms, but only ${validOn} instance${validOn === 1 ? '' : 's'} (of the ${quorum} it needs) keep the key that long, with every clock exact.`,
+  unlockedOthers: (server: string, key: string, session: number, holder: number) =>
+    `${server} let session ${session} unlock ${key}, which session ${holder} held.`,
+  ephemeralOutlives: (node: string, path: string, session: number, client: string) =>
+    `${node} still has ${client}'s ephemeral ${path}, but its session ${session} is closed.`,
+  holderNotLowest: (client: string, key: string, mine: string, lowest: string) =>
+    `${client} was told it holds ${key} with ${mine}, but ${lowest} is lower and still there.`,
+  revisionBack: (node: string, from: number, to: number) => `${node}'s revision went back from ${from} to ${to} without a restart.`,
+  keyOutlivesLease: (node: string, key: string, lease: number) =>
+    `${node} still has ${key}, but the lease ${lease} it was attached to is revoked.`,
+  heartbeatBack: (member: string, other: string, from: number, to: number) =>
+    `${member}'s view of ${other}'s heartbeat went back from ${from} to ${to}; counters only grow.`,
+  lockWithoutSession: (server: string, key: string, session: number) =>
+    `${server} still holds the advisory lock on ${key} for session ${session}, which has ended.`,
 };

@@ -38,6 +38,7 @@ const CATEGORY_OF = {
   heal: 'heal',
   'submit-rejected': 'submit',
   drift: 'fault',
+  'clock-jump': 'fault',
   loss: 'fault',
   delay: 'fault',
   duplicate: 'fault',
@@ -88,6 +89,26 @@ const CATEGORY_OF = {
   'paxos-preempted': 'step-down',
   'paxos-chosen': 'submit',
   'paxos-propose-rejected': 'submit',
+  // The other lock services (issue 26), on their servers.
+  'service-granted': 'lock',
+  'service-busy': 'lock',
+  'service-released': 'lock',
+  'service-release-refused': 'lock',
+  'key-expired': 'lock',
+  'key-lost': 'lock',
+  'session-opened': 'lock',
+  'session-expired': 'lock',
+  'lease-revoked': 'lock',
+  'watch-fired': 'lock',
+  'connection-lost': 'lock',
+  failover: 'leader',
+  demoted: 'leader',
+  'gossip-suspects': 'membership',
+  'gossip-revives': 'membership',
+  // ... and on their clients.
+  'client-lost-lock': 'client',
+  'validity-ran-out': 'client',
+  'client-leads': 'client',
 } as const satisfies Record<string, EventCategory>;
 
 export type EventKind = keyof typeof CATEGORY_OF;

@@ -3,7 +3,7 @@
  * applied after the simulation has advanced to that time, in the order written. One text format
  * for the CLI, presets, share links and recorded UI actions.
  */
-import { MAX_MS, READ_MODES, featuresOf, isReadMode, type ReadMode, MAX_NODES, type SimConfig } from './config';
+import { MAX_MS, READ_MODES, featuresOf, isReadMode, lockOf, runsRaft, type ReadMode, MAX_NODES, type SimConfig } from './config';
 
 export type ClientIntent =
   | { readonly op: 'acquire'; readonly key: string; readonly leaseMs: number }
@@ -42,7 +42,13 @@ export type ActionBody =
   | { readonly verb: 'add'; readonly node: string }
   | { readonly verb: 'remove'; readonly node: string }
   /** Paxos runs: a client hands `value` to proposer `node` (single-decree; Multi-Paxos: that node campaigns for it). */
-  | { readonly verb: 'propose'; readonly value: string; readonly node: string };
+  | { readonly verb: 'propose'; readonly value: string; readonly node: string }
+  /**
+   * A node's or instance's wall clock jumps by `ms` (forward or back; an NTP step, an operator's
+   * fix). Time measured by a monotonic clock (Raft's, ZooKeeper's and etcd's timers, the
+   * database's keep-alives) does not jump; Redis expires keys by the wall clock (docs/semantics.md).
+   */
+  | { readonly verb: 'clockjump'; readonly node: string; readonly ms: number };
 
 export type Action = ActionBody & { readonly at: number };
 
@@ -64,10 +70,13 @@ export const VERBS = [
   'add',
   'remove',
   'propose',
+  'clockjump',
 ] as const;
 
 /** The verbs a Paxos run takes (`propose`, and `submit` and `timeout` in Multi-Paxos); the rest are Raft's or its lock service's. */
 export const PAXOS_VERBS: readonly string[] = ['crash', 'restart', 'partition', 'heal', 'loss', 'calm', 'propose', 'submit', 'timeout'];
+/** The largest clock jump, either way, in ms. */
+export const MAX_CLOCK_JUMP_MS = 3_600_000;
 /** The longest extra delay a `delay` action may add, in ms. */
 export const MAX_DELAY_MS = 60_000;
 export const CLIENT_OPS = ['acquire', 'write', 'release', 'pause', 'crash', 'restart', 'put', 'get'] as const;
@@ -203,6 +212,17 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
       return { verb };
     case 'client':
       return parseClient(args, where);
+    case 'clockjump': {
+      const usage = '@<ms> clockjump <node> +<ms> (or -<ms>)';
+      expectArgs(args, 2, usage, where);
+      const node = nodeArg(args[0], usage, where);
+      const m = /^([+-])(\d{1,7})$/.exec(args[1]);
+      if (m === null || Number(m[2]) < 1 || Number(m[2]) > MAX_CLOCK_JUMP_MS)
+        throw new ScheduleError(
+          `${where} has jump "${args[1]}"; a clock jump is + or - and a whole number of ms from 1 to ${MAX_CLOCK_JUMP_MS}, like +5000 or -2000.`,
+        );
+      return { verb, node, ms: (m[1] === '-' ? -1 : 1) * Number(m[2]) };
+    }
     case 'add':
     case 'remove': {
       expectArgs(args, 1, `@<ms> ${verb} <node>`, where);
@@ -313,6 +333,9 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
       if (problem) return problem;
     } else if (a.verb === 'propose') {
       return `${where} is a Paxos verb; switch on the protocol paxos or multi-paxos (--protocol paxos, protocol=paxos in a link), or use submit in a Raft run.`;
+    } else {
+      problem = raftOnlyProblem(a, config, where);
+      if (problem) return problem;
     }
     switch (a.verb) {
       case 'add':
@@ -329,6 +352,12 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
       case 'drift':
       case 'timeout':
         problem = needNode(a.node);
+        break;
+      case 'clockjump':
+        problem =
+          clients.has(a.node) && !nodes.has(a.node)
+            ? `${where} names client ${a.node}; clients count time by the true clock here, so only nodes and instances (${nodeList}) have clocks that drift or jump.`
+            : needNode(a.node);
         break;
       case 'transfer':
         problem =
@@ -368,6 +397,14 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
   return null;
 }
 
+/** Verbs of Raft itself: a lock service that runs no Raft (Redis, Redlock, the database, gossip) has no leader to ask. */
+const RAFT_VERBS: ReadonlySet<string> = new Set(['submit', 'timeout', 'transfer', 'add', 'remove']);
+
+function raftOnlyProblem(a: Action, config: SimConfig, where: string): string | null {
+  if (!RAFT_VERBS.has(a.verb) || runsRaft(config)) return null;
+  return `${where} is a Raft action, and the lock service ${lockOf(config)} runs no Raft; pick raft, zookeeper or etcd for it.`;
+}
+
 /** The canonical text of one action; `parseSchedule(formatSchedule(a))` gives `a` back. */
 export function formatAction(a: Action): string {
   return `@${a.at} ${formatBody(a)}`;
@@ -401,6 +438,8 @@ export function formatBody(a: ActionBody): string {
       return 'calm';
     case 'propose':
       return `propose ${a.value} to ${a.node}`;
+    case 'clockjump':
+      return `clockjump ${a.node} ${a.ms > 0 ? '+' : '-'}${Math.abs(a.ms)}`;
     case 'client': {
       const i = a.intent;
       switch (i.op) {

@@ -1,4 +1,7 @@
 /** Shared shapes of the simulation core: roles, log entries and the messages on the wire. */
+import { isCoordType, type CoordCommand, type CoordResult, type ServiceRpc } from './lockWire';
+
+export type { CoordCommand, CoordResult, ServiceRpc } from './lockWire';
 
 export type Role = 'follower' | 'candidate' | 'leader';
 
@@ -25,7 +28,9 @@ export type ApplyResult =
   /** Reads (§6.4): a put stored its value (or was a copy of one already applied, §6.3). */
   | { readonly type: 'Put' }
   /** A get through the log: the key's value when the entry applied (null: never put). */
-  | { readonly type: 'Got'; readonly value: string | null };
+  | { readonly type: 'Got'; readonly value: string | null }
+  /** ZooKeeper's and etcd's entries (lockWire.ts). */
+  | CoordResult;
 
 /**
  * The no-op a new leader appends with the leader-noop feature (§8): it carries nothing, applies
@@ -58,14 +63,22 @@ export interface ConfigCommand {
   readonly node: string;
 }
 
-/** A log command is a plain string (applies as Noop), a lock command, a leader's no-op, a put/get or a configuration. */
-export type Command = string | LockCommand | NoopCommand | KvCommand | ConfigCommand;
+/**
+ * A log command is a plain string (applies as Noop), a lock command, a leader's no-op, a put/get,
+ * a configuration, or one of ZooKeeper's or etcd's when the run's lock service is one of them.
+ */
+export type Command = string | LockCommand | NoopCommand | KvCommand | ConfigCommand | CoordCommand;
 
-/** Whether a command is one of the lock service's (not a plain string, a no-op, a put/get or a configuration). */
+/** Whether a command is one of the chapter's lock service's (not a plain string, a no-op, a put/get, a configuration or another service's). */
 export function isLockCommand(command: Command): command is LockCommand {
   if (typeof command === 'string') return false;
   const type = command.type;
-  return type !== 'noop' && type !== 'put' && type !== 'get' && type !== 'config';
+  return type !== 'noop' && type !== 'put' && type !== 'get' && type !== 'config' && !isCoordType(type);
+}
+
+/** Whether a command is one of ZooKeeper's or etcd's (issue 26). */
+export function isCoordCommand(command: Command): command is CoordCommand {
+  return typeof command !== 'string' && isCoordType(command.type);
 }
 
 /** Whether a command is one of the key-value map's (reads feature). */
@@ -244,6 +257,12 @@ export interface StoreWrite {
   readonly token: number | null;
   /** The lock key the client believes it holds while writing (for findings), if any. */
   readonly lockKey: string | null;
+  /**
+   * A service with no fencing token (Redis, Redlock, gossip): the writer's grant by its number in
+   * the clients' history, the lab's bookkeeping for the unfenced store's order. The stores never
+   * read it; absent with every service that has a token.
+   */
+  readonly grant?: number;
 }
 
 // -- Paxos (Lamport, "Paxos Made Simple"; src/sim/paxos/) -------------------------------------
@@ -316,7 +335,7 @@ export type PaxosMessage = Prepare | PaxosPromise | Accept | Accepted | Nack;
 
 export const PAXOS_MESSAGE_TYPES = ['Prepare', 'Promise', 'Accept', 'Accepted', 'Nack'] as const;
 
-export type Message = RaftMessage | ClientRequest | ClientReply | StoreWrite | PaxosMessage;
+export type Message = RaftMessage | ClientRequest | ClientReply | StoreWrite | ServiceRpc | PaxosMessage;
 export type MessageType = Message['type'];
 
 export const RAFT_MESSAGE_TYPES = ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply'] as const;
@@ -336,7 +355,9 @@ export const MESSAGE_TYPES: readonly MessageType[] = [
   'InstallSnapshot',
   'InstallSnapshotReply',
   'TimeoutNow',
-  // Paxos (src/sim/paxos/): after Raft's types, so their codes stay what they were.
+  // Issue 26: another lock service's protocol (sessions, leases, SET NX, gossip); last, so every code before it stays.
+  'ServiceRpc',
+  // Paxos (src/sim/paxos/): after those, so their codes stay what they were.
   ...PAXOS_MESSAGE_TYPES,
 ];
 

@@ -143,6 +143,18 @@ export class Cluster implements NodeHost {
   calmAtMs: number | null = null;
   private probedTerm = -1;
   readonly driftPct: number[];
+  /**
+   * Each node's wall clock minus its monotonic one (`clockjump`, issue 26): a jump moves only the
+   * wall clock, which Redis reads for key expiry; timers (Raft's, the lock services') read the
+   * monotonic clock, `localNowMs`, which drift alone moves.
+   */
+  readonly clockJumpMs: number[];
+  /**
+   * Whether nodes run Raft. A lock service that runs none (Redis, Redlock, the database, gossip)
+   * uses the nodes as its servers' seats — alive or crashed, partitioned, drifting — and they never
+   * tick, so no election timer fires and no Raft message is sent.
+   */
+  raftActive = true;
   private readonly driftBaseLocal: number[];
   private readonly driftBaseNow: number[];
   extension: ClusterExtension | null = null;
@@ -174,6 +186,7 @@ export class Cluster implements NodeHost {
     const ids = config.nodeIds;
     this.initialServers = ids;
     this.driftPct = ids.map(() => 0);
+    this.clockJumpMs = ids.map(() => 0);
     this.driftBaseLocal = ids.map(() => 0);
     this.driftBaseNow = ids.map(() => 0);
     // One election timeout per node at construction, in node order.
@@ -362,6 +375,11 @@ export class Cluster implements NodeHost {
     return this.driftBaseLocal[i] + ((this.nowMs - this.driftBaseNow[i]) * (100 + pct)) / 100;
   }
 
+  /** This node's wall clock: its local clock plus every jump it took (issue 26). */
+  wallNowMs(node: RaftNode): number {
+    return this.localNowMs(node) + this.clockJumpMs[node.index];
+  }
+
   // -- the simulation loop ----------------------------------------------------------------
 
   reachable(a: string, b: string): boolean {
@@ -423,7 +441,7 @@ export class Cluster implements NodeHost {
     }
     if (tracer !== null) tracer.deliveriesDone();
     const nodes = this.nodes;
-    for (let i = 0; i < nodes.length; i++) nodes[i].tick();
+    if (this.raftActive) for (let i = 0; i < nodes.length; i++) nodes[i].tick();
     if (this.extension) this.extension.tick();
     if (this.calmAtMs !== null) this.probe();
     const observers = this.observers;
@@ -663,6 +681,7 @@ export class Cluster implements NodeHost {
     this.nodes.push(node);
     this.nodeById.set(id, node);
     this.driftPct.push(0);
+    this.clockJumpMs.push(0);
     this.driftBaseLocal.push(this.nowMs);
     this.driftBaseNow.push(this.nowMs);
     this.extension?.onNodeAdded?.(node);
@@ -676,6 +695,13 @@ export class Cluster implements NodeHost {
     this.driftBaseNow[i] = this.nowMs;
     this.driftPct[i] = pct;
     this.logEvent(describe.drift(id, pct), 'drift', [id]);
+  }
+
+  /** `clockjump`: `id`'s wall clock jumps by `ms` (its monotonic clock, and so its timers, do not). */
+  jumpClock(id: string, ms: number): void {
+    const node = this.node(id);
+    this.clockJumpMs[node.index] += ms;
+    this.logEvent(describe.clockJump(id, ms), 'clock-jump', [id]);
   }
 
   setLoss(pct: number): void {

@@ -717,6 +717,23 @@ export class RaftNode {
   }
 
   /**
+   * A leader's contact with its quorum: the latest time by which a majority of the voters (this
+   * leader counting as heard now) had each answered it in this term, or -Infinity. The lock
+   * services on the Raft engine serve clients only while this is recent, as a ZooKeeper leader
+   * abandons leadership once a quorum of followers stops answering within syncLimit.
+   */
+  quorumHeardSinceMs(): number {
+    if (this.role !== 'leader') return -Infinity;
+    const values = this.counted;
+    let count = 0;
+    if (this.selfVoter) values[count++] = this.host.nowMs;
+    const progress = this.progress;
+    for (let slot = 0; slot < progress.length; slot++) if (progress[slot].voter) values[count++] = progress[slot].heardAtMs;
+    if (count < this.majority) return -Infinity;
+    return majorityValue(values, count, this.majority);
+  }
+
+  /**
    * Reads (§6.4.1): when, by this node's clock, the newest round a majority answered was sent:
    * the followers that answered it reset their election timers after that. -Infinity if none.
    */
@@ -889,6 +906,7 @@ export class RaftNode {
     const p = this.progressById.get(src);
     if (p === undefined) return;
     p.heard = true; // CheckQuorum counts any answer of this term (§6.2)
+    p.heardAtMs = this.host.nowMs;
     // Reads: any answer of this term confirms this node still led when the peer sent it (§6.4).
     const round = msg.round;
     if (round !== undefined && round > p.ackRound) p.ackRound = round;
@@ -954,6 +972,7 @@ export class RaftNode {
     const p = this.progressById.get(src);
     if (p === undefined) return;
     p.heard = true;
+    p.heardAtMs = this.host.nowMs;
     const match = p.acknowledge(msg.matchIndex);
     if (match > this.commitIndex) this.advanceCommitIndex();
     // Transfer (§3.10): a target brought up to date by a snapshot is told to time out, as by AppendEntries.

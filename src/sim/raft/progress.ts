@@ -13,6 +13,11 @@ export class Progress {
   voter = true;
   /** CheckQuorum (§6.2): whether the peer answered since the leader's last check. */
   heard = false;
+  /**
+   * When the peer last answered this leader (any AppendReply or InstallSnapshotReply of its term):
+   * a lock service on the Raft engine serves clients only while a majority answered recently.
+   */
+  heardAtMs = -Infinity;
   /** Reads (§6.4): the newest heartbeat round the peer answered in this term. */
   ackRound = 0;
   /** fast-backup: rejections in a row from the peer, i.e. round trips spent backing up. */
@@ -38,5 +43,6 @@ export class Progress {
   lead(next: number): void {
     this.next = next;
     this.match = 0;
+    this.heardAtMs = -Infinity;
   }
 }

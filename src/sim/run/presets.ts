@@ -191,6 +191,51 @@ export const PRESETS: readonly Preset[] = [
     schedule: '@400 submit x=1; @600 add n4; @1000 add n5; @1600 remove n2',
     untilMs: 3000,
   },
+  // The chapter's other lock services (issue 26, src/sim/locks/): each preset is its tour's main line.
+  {
+    name: 'redlock-debate',
+    title: 'The Redlock debate: a pause, then a clock jump (Redlock on five instances)',
+    blurb:
+      'Kleppmann’s two stories. A 4-second GC pause outlasts A’s TTL, B takes the lock and A’s late write lands over B’s; then r3’s wall clock jumps 20 s forward, it forgets A’s key, and B gets a majority of its own while A still holds the lock. No instance gives a fencing token.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['r1', 'r2', 'r3', 'r4', 'r5'], clientIds: ['A', 'B'], lock: 'redlock' },
+    schedule:
+      '@500 client A acquire job 2000; @700 client A pause 4000; @700 client A write report=A; @3500 client B acquire job 1500; ' +
+      '@4000 client B write report=B; @6000 client A release job; @6000 client B release job; @6400 partition A,r1,r2,r3 | B,r4,r5; ' +
+      '@6500 client A acquire job 10000; @7000 heal; @7000 partition A,r1,r2 | B,r3,r4,r5; @7500 clockjump r3 +20000; ' +
+      '@8000 client B acquire job 10000',
+    untilMs: 8500,
+  },
+  {
+    name: 'zookeeper-herd',
+    title: 'ZooKeeper’s lock recipe: a release wakes one waiter',
+    blurb:
+      'Five clients queue for one lock as ephemeral sequential znodes; each waiter watches only the child before its own, so A’s release fires one watch. Its tour switches on the herd option, where every waiter watches the parent and the release wakes all four.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['n1', 'n2', 'n3'], clientIds: ['A', 'B', 'C', 'D', 'E'], lock: 'zookeeper' },
+    schedule:
+      '@500 client A acquire job 20000; @800 client B acquire job 20000; @800 client C acquire job 20000; @800 client D acquire job 20000; ' +
+      '@800 client E acquire job 20000; @1500 client A release job',
+    untilMs: 2500,
+  },
+  {
+    name: 'advisory-failover',
+    title: 'A database advisory lock meets a failover',
+    blurb:
+      'A holds an advisory lock on the primary db1 when a partition cuts it off; the replica db2 promotes itself without the lock, which was never replicated, and grants it to B. The row version A read as its token lets the fenced store refuse A’s late write.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['db1', 'db2'], clientIds: ['A', 'B'], lock: 'advisory' },
+    schedule:
+      '@500 client A acquire job 10000; @1000 partition A,db1 | B,db2; @3000 client B acquire job 10000; @3600 client B write result=B; @3700 client A write result=A',
+    untilMs: 4500,
+  },
+  {
+    name: 'two-at-once',
+    title: 'What breaks if two nodes act at once (one Redis key)',
+    blurb:
+      'A takes a Redis key with a 2-second TTL and pauses for 4 s; the key expires and B takes it; both charge. Fine if the work is only done twice; not if it double-charges, which needs a fencing token the resource checks.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['r1'], clientIds: ['A', 'B'], lock: 'redis' },
+    schedule:
+      '@500 client A acquire job 2000; @700 client A pause 4000; @700 client A write charge=A; @3000 client B acquire job 5000; @3500 client B write charge=B',
+    untilMs: 5500,
+  },
 ];
 
 export function findPreset(name: string): Preset | null {

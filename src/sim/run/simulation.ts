@@ -5,8 +5,9 @@
  */
 import { deepClone } from '../model/clone';
 import { Cluster } from '../net/cluster';
-import { checkConfig, type SimConfig } from '../model/config';
+import { checkConfig, lockOf, runsRaft, type SimConfig } from '../model/config';
 import { LockService } from '../service/lockService';
+import { lockBackendFor } from '../locks';
 import { describe } from '../model/describe';
 import { checkSchedule, formatBody, freezeAction, type Action, type ActionBody } from '../model/schedule';
 
@@ -36,7 +37,9 @@ export class Simulation {
     this.cluster = new Cluster(config);
     this.cluster.recordDetails = options.recordDetails ?? false;
     this.cluster.detailLimit = options.detailLimit ?? Infinity;
-    this.lockService = config.clientIds.length > 0 ? new LockService(this.cluster, config.clientIds) : null;
+    // A lock service that runs no Raft (Redis, Redlock, the database, gossip) only seats its servers on the nodes.
+    this.cluster.raftActive = runsRaft(config);
+    this.lockService = config.clientIds.length > 0 ? new LockService(this.cluster, config.clientIds, lockBackendFor(lockOf(config))) : null;
     // Kept in the order written: an action whose time has already passed when its turn comes
     // (written after a later one) applies at once, as a plain loop over the schedule would.
     this.actions = [...schedule];
@@ -200,6 +203,9 @@ export class Simulation {
         break;
       case 'drift':
         c.setDrift(action.node, action.pct);
+        break;
+      case 'clockjump':
+        c.jumpClock(action.node, action.ms);
         break;
       case 'loss':
         c.setLoss(action.pct);

@@ -8,7 +8,8 @@ import type { EventKind } from '../model/events';
 import type { History, HistoryOp } from '../model/history';
 import type { ReadMode } from '../model/config';
 import type { ClientIntent } from '../model/schedule';
-import type { ClientReply, ClientRequest, StoreWrite } from '../model/types';
+import type { ClientReply, ClientRequest, ServiceRpc, StoreWrite } from '../model/types';
+import type { LockClientDriver, LockOpResult, LockSeat, LossReason } from '../net/lockPlug';
 
 /** A client that hears nothing for this long tries the next node. */
 export const CLIENT_RETRY_MS = 300;
@@ -20,7 +21,7 @@ export const CLIENT_RETRY_MS = 300;
 export interface ClientHost {
   readonly nowMs: number;
   readonly config: { readonly nodeIds: readonly string[]; readonly readMode?: ReadMode };
-  send(src: string, dst: string, msg: ClientRequest | StoreWrite): void;
+  send(src: string, dst: string, msg: ClientRequest | StoreWrite | ServiceRpc): void;
   logEvent(text: string, kind: EventKind, subjects: readonly string[]): void;
 }
 
@@ -45,15 +46,25 @@ interface Outstanding {
 }
 
 export interface ClientHolding {
-  readonly token: number;
+  /** The fencing token; null with a lock service that has none (Redis, Redlock, gossip). */
+  readonly token: number | null;
   /** The client's own view of when its lease ends, counted from when it asked. */
   readonly deadline: number;
+}
+
+/** One acquire the client finished: how long it took and how many round trips (the Compare view's measure). */
+export interface AcquireRecord {
+  readonly key: string;
+  readonly invokeMs: number;
+  readonly completeMs: number;
+  readonly rounds: number;
+  readonly granted: boolean;
 }
 
 /** The store ids a client writes to: every write goes to both at once. */
 const STORES = ['fenced', 'unfenced'] as const;
 
-export class ClientActor {
+export class ClientActor implements LockSeat {
   readonly id: string;
   private readonly host: ClientHost;
   private readonly listener: ClientListener | null;
@@ -68,7 +79,16 @@ export class ClientActor {
   /** The token of the most recent grant the client heard: what it stamps its writes with. */
   currentToken: number | null = null;
   currentLockKey: string | null = null;
-  readonly inbox: { src: string; msg: ClientReply }[] = [];
+  readonly inbox: { src: string; msg: ClientReply | ServiceRpc }[] = [];
+  /**
+   * Another lock service's client-side protocol (issue 26: sessions, keep-alives, watches, a
+   * majority of instances); null for the chapter's service, whose protocol is the code below.
+   */
+  driver: LockClientDriver | null = null;
+  /** A service without fencing tokens: the current grant's number in the history (bookkeeping). */
+  currentGrant: number | null = null;
+  /** Every acquire answered, in order (pure record: nothing reads it back). */
+  readonly acquires: AcquireRecord[] = [];
   nextRequestId = 1;
   /** One line of what the client is doing, for the UI. */
   status = 'idle';
@@ -98,8 +118,10 @@ export class ClientActor {
     this.holdings.clear();
     this.currentToken = null;
     this.currentLockKey = null;
+    this.currentGrant = null;
     this.pausedUntil = -1;
     this.status = 'crashed';
+    this.driver?.crashed();
     this.log(say.clientCrashes(this.id), 'client-crashes', [this.id]);
   }
 
@@ -131,20 +153,27 @@ export class ClientActor {
 
   // -- the network and the clock --------------------------------------------------------------
 
-  /** A reply arrives; a paused process does not run, so it waits in the inbox. */
-  receive(src: string, msg: ClientReply): void {
+  /** A reply arrives; a paused process does not run, so it waits in the inbox (its kernel still answers keep-alives). */
+  receive(src: string, msg: ClientReply | ServiceRpc): void {
     if (!this.alive) return;
+    if (msg.type === 'ServiceRpc' && this.driver?.kernel?.(src, msg) === true) return;
     if (this.paused(this.host.nowMs)) {
       this.inbox.push({ src, msg });
       return;
     }
-    this.onReply(src, msg);
+    this.dispatch(src, msg);
+  }
+
+  private dispatch(src: string, msg: ClientReply | ServiceRpc): void {
+    if (msg.type === 'ClientReply') this.onReply(src, msg);
+    else this.driver?.onMessage(src, msg);
   }
 
   /** Once per simulated millisecond: wake from a pause, or retry a request that went unanswered. */
   tick(now: number): void {
     if (!this.alive) return;
     if (this.pausedUntil >= 0 && now >= this.pausedUntil) this.wake();
+    if (this.driver !== null) this.driver.tick(now, this.paused(now));
     if (this.paused(now)) return;
     if (this.outstanding && now >= this.outstanding.retryAt) this.retry();
   }
@@ -178,8 +207,16 @@ export class ClientActor {
         this.sendRequest();
       } else if (intent.op === 'acquire' || intent.op === 'release') {
         const requestId = this.nextRequestId++;
-        const token = intent.op === 'release' ? (this.holdings.get(intent.key)?.token ?? null) : null;
+        const held = intent.op === 'release' ? this.holdings.get(intent.key) : undefined;
+        // A service without tokens names the hold by its grant's number (the history's bookkeeping).
+        const token = held === undefined ? null : (held.token ?? (this.currentLockKey === intent.key ? this.currentGrant : null));
         const record = this.history.invoke(this.id, intent.op, intent.key, now, { token });
+        if (this.driver !== null) {
+          this.outstanding = { intent, requestId, firstSentAt: now, target: '', retryAt: Infinity, attempt: 0, record };
+          this.status = `${intent.op === 'acquire' ? 'acquiring' : 'releasing'} ${intent.key}`;
+          this.driver.start(intent.op, intent.key, intent.op === 'acquire' ? intent.leaseMs : 0);
+          continue;
+        }
         this.outstanding = {
           intent,
           requestId,
@@ -301,6 +338,8 @@ export class ClientActor {
       return;
     }
     this.history.complete(o.record, now, msg.outcome, msg.outcome === 'granted' ? msg.token : o.record.token);
+    if (o.intent.op === 'acquire')
+      this.acquires.push({ key, invokeMs: o.firstSentAt, completeMs: now, rounds: o.attempt, granted: msg.outcome === 'granted' });
     if (msg.outcome === 'granted' && msg.token !== null) {
       // Counted from the request's first send, which came before any node applied the grant.
       const deadline = o.firstSentAt + (o.intent.op === 'acquire' ? o.intent.leaseMs : 0);
@@ -336,18 +375,83 @@ export class ClientActor {
     // Unaware of the time that passed: replies that waited are handled, the queue carries on.
     if (this.outstanding) this.outstanding.retryAt = Math.max(this.outstanding.retryAt, now + 1);
     const inbox = this.inbox.splice(0);
-    for (const { src, msg } of inbox) this.onReply(src, msg);
+    for (const { src, msg } of inbox) this.dispatch(src, msg);
     this.drive();
+  }
+
+  // -- another lock service's driver answers (LockSeat) ----------------------------------------
+
+  /** The driver's acquire or release is over: the client takes the answer as it takes a reply. */
+  finish(result: LockOpResult): void {
+    const o = this.outstanding;
+    if (o === null || (o.intent.op !== 'acquire' && o.intent.op !== 'release')) return;
+    const now = this.host.nowMs;
+    this.outstanding = null;
+    const key = o.intent.key;
+    const outcome = result.outcome;
+    // The history names a grant by its token, or by its number when the service has no token.
+    const named = outcome === 'granted' ? (result.token ?? result.grant) : o.record.token;
+    this.history.complete(o.record, now, outcome, named);
+    if (o.intent.op === 'acquire') {
+      this.acquires.push({ key, invokeMs: o.firstSentAt, completeMs: now, rounds: result.rounds, granted: outcome === 'granted' });
+      if (outcome === 'granted') {
+        const deadline = result.deadline ?? o.firstSentAt + o.intent.leaseMs;
+        this.holdings.set(key, { token: result.token, deadline });
+        this.currentToken = result.token;
+        this.currentLockKey = key;
+        this.currentGrant = result.grant;
+        this.log(say.clientAcquiredLock(this.id, key, result.token, deadline), 'client-acquired', [this.id]);
+      } else {
+        this.log(say.clientBusy(this.id, key), 'client-busy', [this.id]);
+      }
+    } else {
+      this.dropHolding(key);
+      if (outcome === 'not-holder') this.log(say.clientNotHolder(this.id, key), 'client-release-refused', [this.id]);
+      else {
+        const released = outcome === 'released';
+        this.log(say.clientReleased(this.id, key, released), released ? 'client-released' : 'client-release-not-found', [this.id]);
+      }
+    }
+    this.drive();
+  }
+
+  /** The driver learned the client's hold on `key` is gone (its session expired, its connection died). */
+  lose(key: string, why: LossReason): void {
+    if (!this.holdings.has(key)) return;
+    this.dropHolding(key);
+    this.log(say.clientLost(this.id, key, why), 'client-lost-lock', [this.id]);
+    if (this.outstanding === null) this.status = this.holdings.size > 0 ? `holds ${[...this.holdings.keys()].join(', ')}` : 'idle';
+  }
+
+  /** A renewal (a ping, a keep-alive) was answered: the client's own lease runs to `deadline`. */
+  extend(key: string, deadline: number): void {
+    const h = this.holdings.get(key);
+    if (h !== undefined && deadline > h.deadline) this.holdings.set(key, { token: h.token, deadline });
+  }
+
+  private dropHolding(key: string): void {
+    this.holdings.delete(key);
+    if (this.currentLockKey === key) {
+      this.currentToken = null;
+      this.currentLockKey = null;
+      this.currentGrant = null;
+    }
   }
 
   /** Every write goes to both stores at once, stamped with the client's current token. */
   private write(key: string, value: string): void {
     const token = this.currentToken;
     this.log(say.clientWrites(this.id, key, value, token), 'client-writes', [this.id]);
-    const msg: StoreWrite = { type: 'StoreWrite', key, value, token, lockKey: this.currentLockKey };
+    const grant = this.currentGrant;
+    const msg: StoreWrite =
+      grant === null
+        ? { type: 'StoreWrite', key, value, token, lockKey: this.currentLockKey }
+        : { type: 'StoreWrite', key, value, token, lockKey: this.currentLockKey, grant };
     const now = this.host.nowMs;
     for (const store of STORES) {
-      this.history.writeSent(this.id, store, key, value, token, this.currentLockKey, now);
+      // Without a token the unfenced store's history names the write's grant (its order is the measure).
+      const named = store === 'unfenced' && token === null ? grant : token;
+      this.history.writeSent(this.id, store, key, value, named, this.currentLockKey, now);
       this.host.send(this.id, store, msg);
     }
   }

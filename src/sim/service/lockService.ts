@@ -14,6 +14,8 @@ import type { RaftNode } from '../raft/node';
 import type { ClientIntent } from '../model/schedule';
 import { KvReads } from './reads';
 import { Store, type StoreId } from './stores';
+import { HoldTracker } from './holds';
+import type { LockBackend, LockBackendFactory } from '../net/lockPlug';
 import {
   isKvCommand,
   isLockCommand,
@@ -66,8 +68,15 @@ export class LockService implements ClusterExtension {
   private readonly replyIgnoresTerm: boolean;
   /** Reads (§6.4): the leaders' side of put and get; null without the feature. */
   private readonly reads: KvReads | null;
+  /**
+   * Another lock service's servers (issue 26: ZooKeeper, etcd, a database, Redis, Redlock,
+   * gossip), or null: the chapter's, whose servers are the code of this class.
+   */
+  readonly backend: LockBackend | null;
+  /** When each client believed it held each lock (for the overlaps measure); observation only. */
+  readonly holds = new HoldTracker();
 
-  constructor(cluster: Cluster, clientIds: readonly string[]) {
+  constructor(cluster: Cluster, clientIds: readonly string[], backend: LockBackendFactory | null = null) {
     this.cluster = cluster;
     for (const id of clientIds) this.clients.set(id, new ClientActor(id, cluster, this, this.history));
     this.machines = cluster.nodes.map(() => new LockStateMachine());
@@ -78,6 +87,8 @@ export class LockService implements ClusterExtension {
     this.followerExpiry = cluster.bugSet.has('follower-expiry');
     this.replyIgnoresTerm = cluster.bugSet.has('reply-ignores-term');
     this.reads = cluster.features.reads ? new KvReads(cluster, this.machines) : null;
+    this.backend = backend === null ? null : backend({ cluster, history: this.history, clientIds });
+    if (this.backend !== null) for (const c of this.clients.values()) c.driver = this.backend.driverFor(c);
     cluster.extension = this;
   }
 
@@ -95,16 +106,17 @@ export class LockService implements ClusterExtension {
     switch (intent.op) {
       case 'crash':
         c.crash();
-        return;
+        break;
       case 'restart':
         c.restart();
-        return;
+        break;
       case 'pause':
         c.pause(intent.ms);
-        return;
+        break;
       default:
         c.request(intent);
     }
+    this.holds.observe(this.clients.values(), this.cluster.nowMs);
   }
 
   addClientObserver(observer: ClientObserver): void {
@@ -134,6 +146,14 @@ export class LockService implements ClusterExtension {
   }
 
   onMessage(dst: string, src: string, msg: Message): void {
+    const backend = this.backend;
+    if (backend !== null) {
+      if (msg.type === 'StoreWrite') {
+        if (dst === 'fenced' || dst === 'unfenced') this.onStoreWrite(dst, src, msg);
+      } else if (msg.type === 'ServiceRpc' && this.clients.has(dst)) this.clients.get(dst)?.receive(src, msg);
+      else backend.onServerMessage(dst, src, msg);
+      return;
+    }
     if (msg.type === 'ClientRequest') {
       const node = this.cluster.nodeById.get(dst);
       if (node) this.onRequest(node, src, msg);
@@ -149,16 +169,24 @@ export class LockService implements ClusterExtension {
   tick(): void {
     const now = this.cluster.nowMs;
     for (const c of this.clients.values()) c.tick(now);
+    const backend = this.backend;
+    if (backend !== null) {
+      backend.tick();
+      this.holds.observe(this.clients.values(), now);
+      return;
+    }
     for (const node of this.cluster.nodes) {
       if (!node.alive) continue;
       if (node.role === 'leader') this.leaderExpiry(node);
       else if (this.followerExpiry) this.buggyFollowerExpiry(node);
     }
     if (this.reads !== null) this.reads.tick();
+    this.holds.observe(this.clients.values(), now);
   }
 
   calm(): void {
     for (const c of this.clients.values()) if (!c.alive) c.restart();
+    this.backend?.calm?.();
   }
 
   /** A server added by a membership change starts with an empty lock table, filled as it applies. */
@@ -167,12 +195,18 @@ export class LockService implements ClusterExtension {
     this.latestRequest[node.index] = new Map();
   }
 
-  apply(node: RaftNode, _index: number, entry: LogEntry): ApplyResult {
+  apply(node: RaftNode, index: number, entry: LogEntry): ApplyResult {
+    const backend = this.backend;
+    if (backend !== null) return backend.apply !== undefined ? backend.apply(node, index, entry) : NOOP_RESULT;
     return this.machines[node.index].apply(entry.command, this.cluster.localNowMs(node), this.applyOptions);
   }
 
   /** A restarted node lost its applied lock table and the replies it owed: both are volatile. */
   onRestart(node: RaftNode): void {
+    if (this.backend !== null) {
+      this.backend.onRestart(node);
+      return;
+    }
     this.machines[node.index].reset();
     this.pending.delete(node.id);
     this.latestRequest[node.index].clear();
@@ -188,6 +222,10 @@ export class LockService implements ClusterExtension {
   }
 
   onApplied(node: RaftNode, index: number, entry: LogEntry, result: ApplyResult): void {
+    if (this.backend !== null) {
+      this.backend.onApplied?.(node, index, entry, result);
+      return;
+    }
     const command = entry.command;
     if (isKvCommand(command)) {
       this.reads?.onApplied(node, index, entry, result);
@@ -422,9 +460,15 @@ export class LockService implements ClusterExtension {
 
   private onStoreWrite(storeId: StoreId, src: string, msg: StoreWrite): void {
     const store = storeId === 'fenced' ? this.fenced : this.unfenced;
-    const leaseEnded = msg.token === null || !this.tokenStillHolds(msg.lockKey, msg.token);
+    const backend = this.backend;
+    const leaseEnded =
+      backend !== null
+        ? !backend.stillHolds(src, msg.lockKey, msg.token, msg.grant ?? null)
+        : msg.token === null || !this.tokenStillHolds(msg.lockKey, msg.token);
     const record = store.write(this.cluster.nowMs, src, msg.key, msg.value, msg.token, msg.lockKey, leaseEnded);
-    this.history.writeLanded(src, storeId, msg.key, msg.value, msg.token, msg.lockKey, record.accepted, this.cluster.nowMs);
+    // Without a token, the unfenced store's history names the write's grant (ClientActor.write).
+    const named = storeId === 'unfenced' && msg.token === null && msg.grant !== undefined ? msg.grant : msg.token;
+    this.history.writeLanded(src, storeId, msg.key, msg.value, named, msg.lockKey, record.accepted, this.cluster.nowMs);
     this.log(say.storeWrite(storeId, record), record.accepted ? 'store-accepted' : 'store-rejected', [src, storeId]);
     if (!record.accepted && this.cluster.recordDetails) {
       this.cluster.detail({
@@ -461,6 +505,8 @@ export class LockService implements ClusterExtension {
     return command.type === 'grant' ? [nodeId, command.owner] : [nodeId];
   }
 }
+
+const NOOP_RESULT: ApplyResult = Object.freeze({ type: 'Noop' });
 
 /** What applying a lock command on the leader did, as an event kind. */
 function appliedKind(command: LockCommand, result: ApplyResult): EventKind {

@@ -140,7 +140,7 @@ export function explain(
     case 'no-leader':
       return whyNoLeader(snap, events);
     case 'client':
-      return whyClient(snap, subject.id);
+      return withServiceEvent(whyClient(snap, subject.id), subject.id, events);
     case 'lock':
       return whyLock(snap, subject.node, subject.key);
     case 'store-write':
@@ -148,11 +148,167 @@ export function explain(
   }
 }
 
+// -- the other lock services' events (issue 26) -----------------------------------------------
+
+/** The documents each service's answers cite. */
+export const SERVICE_DOCS = {
+  zookeeper: 'ZooKeeper Programmer’s Guide, "ZooKeeper Sessions" and "Ephemeral Nodes"; ZooKeeper Recipes, "Locks"',
+  etcd: 'etcd API, "Lease": a revoked or expired lease deletes every key attached to it; concurrency.Mutex',
+  redlock: 'redis.io, "Distributed Locks with Redis", the Redlock algorithm, steps 3 and 4 (validity time)',
+  redis: 'redis.io, "Distributed Locks with Redis", "Safety arguments" and persistence; "Replication", on a primary with persistence off',
+  advisory: 'PostgreSQL docs, "Advisory Locks": a session-level lock is held until released or the session ends',
+} as const;
+
+/** The event kinds another lock service logs that a Why answers. */
+export const SERVICE_WHY_KINDS = [
+  'session-expired',
+  'lease-revoked',
+  'validity-ran-out',
+  'key-lost',
+  'key-expired',
+  'connection-lost',
+] as const;
+
+/** Why one of another lock service's events happened, in plain words with its rule; null for other kinds. */
+export function whyServiceEvent(e: SimEvent): Explanation | null {
+  const at = `At t=${e.t} ms: ${e.text}`;
+  switch (e.kind) {
+    case 'session-expired':
+      return {
+        title: 'Why did the session expire?',
+        answer: [
+          at,
+          'A ZooKeeper client keeps its session alive by pinging; the leader heard nothing from this session within its timeout, so it closed the session through the log. Closing a session deletes every ephemeral znode it created — the lock’s child among them — and the next waiter’s watch fires.',
+          'The client learns this only when it hears from the ensemble again: a paused client still believes it holds the lock, which is why the znode’s zxid must travel with its writes as a fencing token.',
+        ],
+        rule: SERVICE_DOCS.zookeeper,
+      };
+    case 'lease-revoked':
+      return {
+        title: 'Why was the lease revoked?',
+        answer: [
+          at,
+          'An etcd client keeps its lease alive with keep-alives; none arrived within the lease’s TTL, so the leader revoked it through the log. Revoking a lease deletes every key attached to it, the lock key too, and the waiter watching that key is told.',
+          'A client that was paused or cut off still counts its own TTL and may believe it holds the lock; the key’s create revision, sent with its writes, lets the store refuse it.',
+        ],
+        rule: SERVICE_DOCS.etcd,
+      };
+    case 'validity-ran-out':
+      return {
+        title: 'Why did the Redlock attempt give up?',
+        answer: [
+          at,
+          'A Redlock holds only if a majority of instances said OK and time is left: the validity is the TTL minus the time the attempt took minus a drift allowance. Fewer than a majority, or no time left, and the client must unlock every instance and try again later.',
+          'The validity is counted from when the client asked, by its own clock; nothing tells it that an instance’s clock jumped, so the instances may expire the key earlier than it thinks.',
+        ],
+        rule: SERVICE_DOCS.redlock,
+      };
+    case 'key-lost':
+      return {
+        title: 'Why was the key lost?',
+        answer: [
+          at,
+          'Redis keeps keys in memory: with persistence off, a restarted instance comes back empty, and a replica that resynchronises from an empty primary drops its copies too. A database restart ends every session, and a session’s advisory locks with it.',
+          'The holder is not told: it still counts its lease, so another client can be granted the same lock while it believes it holds it.',
+        ],
+        rule: `${SERVICE_DOCS.redis}; ${SERVICE_DOCS.advisory}`,
+      };
+    case 'key-expired':
+      return {
+        title: 'Why did the key expire?',
+        answer: [
+          at,
+          'The instance expires a key by its own wall clock, PX milliseconds after the SET as that clock counts. A clock that jumps forward (an NTP step, an operator) ends it early, while the holder still counts its TTL by its own clock: Kleppmann’s objection to Redlock.',
+        ],
+        rule: SERVICE_DOCS.redlock,
+      };
+    case 'connection-lost':
+      return {
+        title: 'Why did the connection die?',
+        answer: [
+          at,
+          'A session advisory lock lives as long as the connection. The server’s TCP keep-alive probes found it dead (or the client’s kernel closed it when the process died), so the session ended and freed its locks. A merely paused process keeps its lock: its kernel still answers the probes.',
+        ],
+        rule: SERVICE_DOCS.advisory,
+      };
+    default:
+      return null;
+  }
+}
+
+/** A client's answer with, at its end, why the last of its service's events about it happened. */
+function withServiceEvent(base: Explanation, client: string, events: readonly SimEvent[]): Explanation {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (!e.subjects.includes(client) || !(SERVICE_WHY_KINDS as readonly string[]).includes(e.kind)) continue;
+    const why = whyServiceEvent(e);
+    if (why === null) break;
+    return { ...base, answer: [...base.answer, ...why.answer], rule: `${base.rule}; ${why.rule}` };
+  }
+  return base;
+}
+
 // -- nodes ----------------------------------------------------------------------------------
+
+/** What each part of a service without Raft does, in its system's terms (issue 26). */
+const SERVER_PARTS: Readonly<Record<string, { readonly text: string; readonly doc?: keyof typeof SERVICE_DOCS }>> = {
+  'redis primary': {
+    text: 'It is the Redis primary: it alone answers SET NX PX and the compare-and-delete of a release, and it expires each key by its own wall clock. With persistence off, a restart forgets every key.',
+    doc: 'redis',
+  },
+  'redis replica': {
+    text: 'It is a replica: it copies the primary’s writes asynchronously, after the primary has already answered. If it hears nothing from the primary for a while it promotes itself, with only what had been copied — a lock granted just before may be missing.',
+    doc: 'redis',
+  },
+  'redlock instance': {
+    text: 'It is one of Redlock’s independent Redis instances: they never talk to each other. A client holds a Redlock when a majority of them said OK within the validity time; each instance expires its keys by its own clock.',
+    doc: 'redlock',
+  },
+  'advisory primary': {
+    text: 'It is the database primary: it holds session-scoped advisory locks in memory, tied to each client’s connection. They are not written to the WAL, so no replica ever has them; the row versions the clients read as tokens are.',
+    doc: 'advisory',
+  },
+  'advisory replica': {
+    text: 'It is a replica: it replays the primary’s WAL (rows, with their versions; never advisory locks). If the WAL stops it promotes itself, and on the new primary every lock is free.',
+    doc: 'advisory',
+  },
+  'gossip member': {
+    text: 'It relays membership gossip: each round it tells a few random members its table of heartbeat counters, and takes a member it has not heard of for a while for dead. There is no lock: a key’s leader is whoever is lowest among those a member believes alive, so two members’ views can name two leaders.',
+  },
+};
+
+/** A server of a service without Raft: what it is and holds, with its system's rule. */
+function whyServer(snap: RunView, n: RunView['nodes'][number], events: readonly SimEvent[]): Explanation {
+  const server = n.server!;
+  const service = snap.lockMeasures?.service ?? 'redis';
+  const part = SERVER_PARTS[`${service} ${server.role}`];
+  const facts: [string, string][] = [
+    ['part', n.alive ? server.role : `down (was ${server.role})`],
+    ['holds', server.holds],
+  ];
+  if (n.driftPct !== 0) facts.push(['clock drift', `${n.driftPct > 0 ? '+' : ''}${n.driftPct}%`]);
+  const answer: string[] = [];
+  if (!n.alive) {
+    const crash = lastEvent(events, 'crash', n.id);
+    answer.push(`${n.id} is down${crash ? ` (it crashed at t=${crash.t} ms)` : ''}: it answers nothing, and messages to it are dropped.`);
+  }
+  answer.push(
+    `${server.line}.`,
+    part?.text ?? 'It is one of the service’s servers.',
+    'This service does not run Raft, so it has no terms, votes or log.',
+  );
+  return {
+    title: `What is ${n.id}?`,
+    answer,
+    rule: part?.doc !== undefined ? SERVICE_DOCS[part.doc] : 'Van Renesse et al., "A Gossip-Style Failure Detection Service" (1998)',
+    facts,
+  };
+}
 
 function whyNode(snap: RunView, id: string, events: readonly SimEvent[]): Explanation {
   const n = nodeOf(snap, id);
   if (!n) return unknown(`Why is ${id} like this?`, `Node ${id}`);
+  if (n.server !== undefined) return whyServer(snap, n, events);
   const size = snap.nodes.length;
   const maj = majorityOf(size);
   const facts: [string, string][] = [

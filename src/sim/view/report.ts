@@ -89,9 +89,9 @@ export function interleavedLines(events: readonly SimEvent[], details: readonly 
 
 /** The clients' and stores' part of `--json`. */
 export function lockReport(service: LockService) {
-  const clients: Record<string, { alive: boolean; paused: boolean; tokens: Record<string, number> }> = {};
+  const clients: Record<string, { alive: boolean; paused: boolean; tokens: Record<string, number | null> }> = {};
   for (const c of service.clients.values()) {
-    const tokens: Record<string, number> = {};
+    const tokens: Record<string, number | null> = {};
     for (const [key, h] of c.holdings) tokens[key] = h.token;
     clients[c.id] = { alive: c.alive, paused: c.paused(service.cluster.nowMs), tokens };
   }
@@ -109,7 +109,12 @@ export function lockSummaryLines(service: LockService): string[] {
   const disagree = [...new Set([...fenced.values.keys(), ...unfenced.values.keys()])].filter(
     (k) => fenced.values.get(k)?.value !== unfenced.values.get(k)?.value,
   );
-  if (disagree.length > 0) lines.push(`the stores disagree on ${disagree.join(', ')}: only the fenced one refused the stale write`);
+  if (disagree.length > 0)
+    lines.push(
+      service.backend !== null && fenced.accepted === 0
+        ? `the stores disagree on ${disagree.join(', ')}: the fenced store refused every write (no token to check)`
+        : `the stores disagree on ${disagree.join(', ')}: only the fenced one refused the stale write`,
+    );
   return lines;
 }
 

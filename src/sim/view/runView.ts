@@ -2,7 +2,9 @@
  * What the view needs of a run at one instant, as plain structured-clone-able data. The worker
  * posts one of these per animation frame; the UI never reaches into the simulation itself.
  */
+import type { LockRow, ServerFacts } from '../net/lockPlug';
 import { featuresOf } from '../model/config';
+import { lockMeasures } from './lockMeasures';
 import { commandText, paxosMessageLabel } from '../model/describe';
 import type { FeatureName } from '../model/features';
 import type { DetailEvent, SimEvent } from '../model/events';
@@ -13,6 +15,7 @@ import { ballotText } from '../model/ballot';
 import type { StoreWriteRecord } from '../model/types';
 import type { AppendEntries, Message, MessageType, Role } from '../model/types';
 import type { Membership } from '../raft/membership';
+import { isCoordType, rpcIsAnswer, rpcIsBackground, rpcLabel } from '../model/lockWire';
 import type { RaftNode } from '../raft/node';
 
 /** How many trailing log entries a run view carries per node (the UI shows the tail). */
@@ -23,7 +26,7 @@ export interface LogEntryView {
   readonly term: number;
   readonly text: string;
   /** `noop`: a new leader's no-op entry (leader-noop, §8), drawn apart from commands; `config`: a configuration entry (membership, §4.1). */
-  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'put' | 'get' | 'config';
+  readonly kind: 'plain' | 'grant' | 'release' | 'expire' | 'noop' | 'put' | 'get' | 'config' | 'coord';
 }
 
 export interface MembershipView {
@@ -45,6 +48,12 @@ export interface LockView {
 
 export interface NodeView {
   readonly id: string;
+  /**
+   * A server of a lock service without Raft (Redis, Redlock, the database, gossip: issue 26):
+   * what it is and holds in its system's words. Its Raft fields are then an idle follower's and
+   * mean nothing; absent in every run on Raft.
+   */
+  readonly server?: ServerFacts;
   readonly alive: boolean;
   readonly role: Role;
   readonly term: number;
@@ -151,7 +160,8 @@ export interface ClientView {
   readonly status: string;
   readonly believedLeader: string;
   readonly currentToken: number | null;
-  readonly holdings: readonly { readonly key: string; readonly token: number; readonly deadline: number }[];
+  /** `token` is null with a lock service that has none (issue 26). */
+  readonly holdings: readonly { readonly key: string; readonly token: number | null; readonly deadline: number }[];
   /** Intents waiting their turn, as the schedule words them: "acquire job:42", "write result=A-1". */
   readonly queue: readonly string[];
   /** Reads: the answer to the client's last put or get (`get x -> 1`); absent before any. */
@@ -167,12 +177,30 @@ export interface StoreView {
   readonly writes: readonly StoreWriteRecord[];
 }
 
+/** Issue 26's measures so far, for the page (view/lockMeasures.ts): present only in runs of a service other than the chapter's. */
+export interface LockMeasuresView {
+  readonly service: string;
+  readonly tokens: boolean;
+  readonly overlaps: readonly {
+    readonly key: string;
+    readonly clients: readonly string[];
+    readonly fromMs: number;
+    readonly toMs: number;
+  }[];
+  readonly unfencedOutOfOrder: number;
+  readonly fencedStaleRefused: number;
+  readonly fencedNoTokenRefused: number;
+}
+
 export interface RunView {
   readonly now: number;
   /** A Paxos run's protocol (src/sim/paxos/); absent in a Raft run. */
   readonly protocol?: 'paxos' | 'multi-paxos';
   /** Paxos runs: every slot chosen so far, in the order the run first learned them. */
   readonly chosen?: readonly { readonly slot: number; readonly value: string; readonly ballot: string; readonly atMs: number }[];
+  readonly lockMeasures?: LockMeasuresView;
+  /** Another lock service's table (its own state, in its own terms), for the Locks panel; absent for the chapter's. */
+  readonly lockRows?: readonly LockRow[];
   /** The run's protocol features; absent when none is on. */
   readonly features?: readonly FeatureName[];
   readonly nodes: readonly NodeView[];
@@ -209,8 +237,17 @@ function queuedText(i: ClientIntent): string {
 function messageFacts(payload: Message): Pick<MessageView, 'label' | 'ok' | 'heartbeat' | 'fields'> {
   return {
     label: messageLabel(payload),
-    ok: payload.type === 'VoteReply' ? payload.granted : payload.type === 'AppendReply' ? payload.success : paxosOk(payload),
-    heartbeat: (payload.type === 'AppendEntries' || payload.type === 'Accept') && payload.entries.length === 0,
+    ok:
+      payload.type === 'VoteReply'
+        ? payload.granted
+        : payload.type === 'AppendReply'
+          ? payload.success
+          : payload.type === 'ServiceRpc'
+            ? rpcOk(payload)
+            : paxosOk(payload),
+    heartbeat:
+      ((payload.type === 'AppendEntries' || payload.type === 'Accept') && payload.entries.length === 0) ||
+      (payload.type === 'ServiceRpc' && rpcIsBackground(payload)),
     fields: messageFields(payload),
   };
 }
@@ -253,9 +290,16 @@ export function messageLabel(payload: Message): string {
       return `InstallSnapshot term ${payload.term}: snapshot ≤ ${payload.snapshot.index}, term ${payload.snapshot.term}`;
     case 'InstallSnapshotReply':
       return `snapshot installed, match ${payload.matchIndex} (term ${payload.term})`;
+    case 'ServiceRpc':
+      return rpcLabel(payload);
     default:
       return paxosMessageLabel(payload);
   }
+}
+
+/** Another lock service's message (issue 26): an answer or watch event is drawn as a reply (ok), a request as a request. */
+function rpcOk(payload: Message): boolean | null {
+  return payload.type === 'ServiceRpc' && rpcIsAnswer(payload) ? true : null;
 }
 
 function membershipView(node: RaftNode, leader: RaftNode | null): MembershipView {
@@ -272,6 +316,8 @@ export function takeRunView(run: AnyRun): RunView {
   const now = cluster.nowMs;
   const ls = sim.lockService;
   const lead = cluster.features.membership ? cluster.leader() : null;
+  const backend = ls?.backend ?? null;
+  const serverFacts = backend?.serverFacts?.bind(backend);
   const nodes: NodeView[] = cluster.nodes.map((node) => {
     const from = Math.max(0, node.log.length - VIEW_LOG_TAIL);
     const log: LogEntryView[] = [];
@@ -282,7 +328,7 @@ export function takeRunView(run: AnyRun): RunView {
         index: i + 1 + node.snapshotIndex,
         term: entry.term,
         text: commandText(c),
-        kind: typeof c === 'string' ? 'plain' : c.type,
+        kind: typeof c === 'string' ? 'plain' : isCoordType(c.type) ? 'coord' : (c.type as LogEntryView['kind']),
       });
     }
     const local = cluster.localNowMs(node);
@@ -322,6 +368,7 @@ export function takeRunView(run: AnyRun): RunView {
         : {}),
       ...(node.snapshot !== null ? { snapshot: { index: node.snapshot.index, term: node.snapshot.term } } : {}),
       ...(node.membership !== null ? { membership: membershipView(node, lead) } : {}),
+      ...(serverFacts !== undefined ? { server: serverFacts(node.index) } : {}),
     };
   });
   const messages: MessageView[] = cluster.inflight.items.map((env) => ({
@@ -370,8 +417,22 @@ export function takeRunView(run: AnyRun): RunView {
     writes: s.writes.slice(-50),
   });
   const features = featuresOf(cluster.config);
+  const measured = cluster.config.lock !== undefined ? lockMeasures(sim) : null;
   return {
     now,
+    ...(measured !== null
+      ? {
+          lockMeasures: {
+            service: measured.service,
+            tokens: measured.tokens,
+            overlaps: measured.overlaps.map((o) => ({ key: o.key, clients: o.clients, fromMs: o.fromMs, toMs: o.toMs })),
+            unfencedOutOfOrder: measured.unfencedOutOfOrder,
+            fencedStaleRefused: measured.fencedStaleRefused,
+            fencedNoTokenRefused: measured.fencedNoTokenRefused,
+          },
+        }
+      : {}),
+    ...(backend !== null ? { lockRows: backend.lockRows() } : {}),
     ...(features.length > 0 ? { features } : {}),
     nodes,
     leader: cluster.leader()?.id ?? null,
@@ -432,8 +493,9 @@ function paintMessage(env: {
     sentAt: env.sentAt,
     deliverAt: env.deliverAt,
     lost: env.lost,
-    ok: p.type === 'VoteReply' ? p.granted : p.type === 'AppendReply' ? p.success : paxosOk(p),
-    heartbeat: (p.type === 'AppendEntries' || p.type === 'Accept') && p.entries.length === 0,
+    ok: p.type === 'VoteReply' ? p.granted : p.type === 'AppendReply' ? p.success : p.type === 'ServiceRpc' ? rpcOk(p) : paxosOk(p),
+    heartbeat:
+      ((p.type === 'AppendEntries' || p.type === 'Accept') && p.entries.length === 0) || (p.type === 'ServiceRpc' && rpcIsBackground(p)),
   };
 }
 

@@ -14,6 +14,7 @@
  * without it, so replays from checkpoints never feed it.
  */
 import { paxosMessageLabel } from '../model/describe';
+import { rpcLabel } from '../model/lockWire';
 import { MAX_NODES } from '../model/config';
 import type { ClientActor } from '../service/clientActor';
 import type { Cluster, ClusterTracer } from '../net/cluster';
@@ -44,7 +45,7 @@ const DROP_REASONS: readonly (DropReason | null)[] = [null, null, 'loss', 'down'
 const INITIAL_ROWS = 1024;
 
 interface ClientLease {
-  readonly token: number;
+  readonly token: number | null;
   /** The open span, or null once it ran out (the holding may linger past its deadline). */
   span: Mutable<LeaseSpan> | null;
 }
@@ -613,6 +614,8 @@ export function messageLabel(msg: Message): string {
       return `InstallSnapshot term ${msg.term}, snapshot ≤ ${msg.snapshot.index} (term ${msg.snapshot.term})`;
     case 'InstallSnapshotReply':
       return `InstallSnapshotReply term ${msg.term}, match ${msg.matchIndex}`;
+    case 'ServiceRpc':
+      return rpcLabel(msg);
     default:
       return paxosMessageLabel(msg);
   }

@@ -84,7 +84,8 @@ export interface LeaseSpan {
   /** The client holding the lock (the same as `holder` on the client side). */
   readonly owner: string;
   readonly key: string;
-  readonly token: number;
+  /** Null with a lock service that has no fencing token (issue 26). */
+  readonly token: number | null;
   readonly from: number;
   readonly to: number | null;
   /** Why it ended: 'ran-out' (its count reached the end), 'released', 'expired' (removed from the table), 'crashed', 'deposed' (the leader stopped leading), 'renewed'; null while open. */

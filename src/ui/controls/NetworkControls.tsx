@@ -2,7 +2,7 @@
 import { memo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';
-import { selectConfig, selectLossPct, selectNodeIds, selectPartitions, selectSelectedNodes } from '../store/selectors';
+import { selectConfig, selectLossPct, selectNodeIds, selectPartitions, selectRunsRaft, selectSelectedNodes } from '../store/selectors';
 import { FieldError } from './FieldError';
 
 /** How to cut the network, shown in the diagram's corner (the Isolate button is described by it). */
@@ -18,6 +18,8 @@ export const NetworkControls = memo(function NetworkControls() {
   const partitions = useLabPanel(selectPartitions);
   const nodeIds = useLabPanel(useShallow(selectNodeIds));
   const lossPct = useLabPanel(selectLossPct);
+  // Commands go to a Raft leader's log: a service without Raft has none to take them.
+  const raft = useLabPanel(selectRunsRaft);
   const [loss, setLoss] = useState('10');
   const [command, setCommand] = useState('x=1');
   const [target, setTarget] = useState('leader');
@@ -78,28 +80,37 @@ export const NetworkControls = memo(function NetworkControls() {
         >
           Heal
         </button>
-        <label>
-          {protocol !== undefined ? 'value' : 'command'}{' '}
-          <input value={command} onChange={(e) => setCommand(e.target.value)} size={6} onKeyDown={(e) => e.key === 'Enter' && submit()} />
-        </label>
-        <label>
-          to
-          <select
-            value={protocol === 'paxos' && target === 'leader' ? (nodeIds[0] ?? '') : target}
-            onChange={(e) => setTarget(e.target.value)}
-            aria-label={protocol !== undefined ? 'Propose to' : 'Submit to'}
-          >
-            {protocol !== 'paxos' && <option value="leader">leader</option>}
-            {nodeIds.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" onClick={submit}>
-          {proposeTo !== null ? 'Propose' : 'Submit'}
-        </button>
+        {(raft || protocol !== undefined) && (
+          <>
+            <label>
+              {protocol !== undefined ? 'value' : 'command'}{' '}
+              <input
+                value={command}
+                onChange={(e) => setCommand(e.target.value)}
+                size={6}
+                onKeyDown={(e) => e.key === 'Enter' && submit()}
+              />
+            </label>
+            <label>
+              to
+              <select
+                value={protocol === 'paxos' && target === 'leader' ? (nodeIds[0] ?? '') : target}
+                onChange={(e) => setTarget(e.target.value)}
+                aria-label={protocol !== undefined ? 'Propose to' : 'Submit to'}
+              >
+                {protocol !== 'paxos' && <option value="leader">leader</option>}
+                {nodeIds.map((id) => (
+                  <option key={id} value={id}>
+                    {id}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" onClick={submit}>
+              {proposeTo !== null ? 'Propose' : 'Submit'}
+            </button>
+          </>
+        )}
         <label>
           loss %
           <input

@@ -34,13 +34,20 @@ const FAMILY_WORDS: Record<ProtocolName, string> = {
 
 /**
  * The configuration of the same run on another protocol family: what only the other family has
- * (Raft's features, clients, read mode and snapshots; Paxos's back-off) and every bug go, since
+ * (Raft's features, clients, read mode, snapshots and lock service; Paxos's back-off) and every bug go, since
  * each family's bugs and settings mean nothing in the other (config.ts refuses them).
  */
 export function configForProtocol(config: SimConfig, protocol: ProtocolName): SimConfig {
-  const { protocol: _p, backoffMs: _b, features: _f, readMode: _r, snapshotEvery: _s, ...rest } = config;
+  const { protocol: _p, backoffMs: _b, features: _f, readMode: _r, snapshotEvery: _s, lock: _l, lockOptions: _o, ...rest } = config;
   const base: SimConfig = { ...rest, bugs: [] };
-  return protocol === 'raft' ? base : { ...base, clientIds: [], protocol };
+  // A Paxos run has no lock service (it runs on Raft only); Raft keeps the one it had.
+  if (protocol === 'raft')
+    return {
+      ...base,
+      ...(config.lock !== undefined ? { lock: config.lock } : {}),
+      ...(config.lockOptions !== undefined ? { lockOptions: config.lockOptions } : {}),
+    };
+  return { ...base, clientIds: [], protocol };
 }
 
 /** Settings ▸ Protocol's first line: which family this run is, and a switch to the other ones. */

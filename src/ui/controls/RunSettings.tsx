@@ -4,21 +4,18 @@
  * a bad value gets one sentence and the current run keeps going. The schedule has its own tab.
  */
 import { memo, useState } from 'react';
-import { configFromFields, type SimConfig } from '../../sim/model/config';
-import { checkSchedule, formatAction, type Action } from '../../sim/model/schedule';
+import { configFromFields, lockOf, type SimConfig } from '../../sim/model/config';
+import { lockServiceManifest } from '../../sim/model/lockServices';
+import { formatAction, type Action } from '../../sim/model/schedule';
 import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
 import { ProtocolSettings } from './ProtocolSettings';
+import { LockServiceSettings } from './LockServiceSettings';
+import { keepValidActions } from './keepValidActions';
 import { configWarning } from '../../sim/run/scheduleWarnings';
 
-/** The actions of a schedule that fit a configuration (a smaller cluster drops those naming the missing nodes). */
-export function keepValidActions(schedule: readonly Action[], config: SimConfig): { kept: Action[]; dropped: Action[] } {
-  const kept: Action[] = [];
-  const dropped: Action[] = [];
-  for (const a of schedule) (checkSchedule([a], config) === null ? kept : dropped).push(a);
-  return { kept, dropped };
-}
+export { keepValidActions };
 
 function SettingsForm({
   config,
@@ -119,7 +116,9 @@ export const RunSettings = memo(function RunSettings() {
         problem={problem}
         setProblem={setProblem}
       />
-      <ProtocolSettings />
+      {/* A Paxos run has no lock service: the Protocol section below switches it back to Raft first. */}
+      {config.protocol === undefined && <LockServiceSettings />}
+      {lockServiceManifest(lockOf(config)).raft && <ProtocolSettings />}
     </>
   );
 });

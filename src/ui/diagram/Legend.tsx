@@ -33,24 +33,48 @@ const PAXOS_KINDS: readonly (readonly [MessageKind, string, boolean])[] = [
 ];
 
 /** `features`: the run's protocol features, so a feature's message kinds are listed only when it is on (absent: every kind). */
+/** Raft's own RPCs: a lock service without Raft sends none (issue 26). */
+const RAFT_KINDS: ReadonlySet<MessageKind> = new Set([
+  'vote-request',
+  'vote-granted',
+  'vote-refused',
+  'append',
+  'heartbeat',
+  'append-ok',
+  'append-rejected',
+  'snapshot',
+  'snapshot-reply',
+]);
+
+/**
+ * `raft` false: a service without Raft, whose servers are plain circles and send none of Raft's
+ * messages. `protocol`: a Paxos run, whose legend names Paxos's messages (PaxosLegend).
+ */
 export const Legend = memo(function Legend({
   features,
+  serviceRun = true,
+  raft = true,
   protocol,
 }: {
   features?: readonly FeatureName[];
+  serviceRun?: boolean;
+  raft?: boolean;
   protocol?: 'paxos' | 'multi-paxos';
 }) {
   if (protocol !== undefined) return <PaxosLegend multi={protocol === 'multi-paxos'} />;
   const kinds = MESSAGE_KINDS.filter((k) => {
+    // Issue 26: another lock service's peer traffic, named only in a run of one (absent: every kind, as before).
+    if (k === 'service-peer' && !serviceRun) return false;
+    if (!raft && RAFT_KINDS.has(k)) return false;
     const needs = FEATURE_KINDS[k];
     return needs === undefined || features === undefined || features.includes(needs);
   });
   return (
     <ul className="legend" aria-label="Legend">
-      {(['follower', 'candidate', 'leader', 'down'] as const).map((role) => (
-        <li key={role} className={`legend-role node role-${role}`}>
+      {(raft ? (['follower', 'candidate', 'leader', 'down'] as const) : (['server', 'down'] as const)).map((role) => (
+        <li key={role} className={`legend-role node role-${role === 'server' ? 'follower' : role}`}>
           <svg viewBox="-16 -16 32 32" width="1.4em" height="1.4em" aria-hidden="true">
-            <path className="node-shape" d={roleShapePath(role === 'down' ? 'follower' : role, 12)} />
+            <path className="node-shape" d={roleShapePath(role === 'down' || role === 'server' ? 'follower' : role, 12)} />
           </svg>
           {role}
         </li>

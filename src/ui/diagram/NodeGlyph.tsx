@@ -31,12 +31,18 @@ export function roleShapePath(role: string, r: number): string {
 export function nodeLabel(
   id: string,
   f: Pick<GlyphFields, 'alive' | 'role' | 'term' | 'votedFor' | 'selected' | 'driftPct'> &
-    Partial<Pick<GlyphFields, 'termText' | 'paxosWord'>>,
+    Partial<Pick<GlyphFields, 'serverRole' | 'serverHolds' | 'termText' | 'paxosWord'>>,
 ): string {
   // The words follow the glyph's visible text in order, so speech and sight agree.
-  const word = f.paxosWord ?? f.role;
-  const state = f.alive ? word : `crashed (was ${word})`;
-  if (f.paxosWord !== undefined && f.paxosWord !== null) return `${id}, ${state}, ${f.termText ?? ''}${f.selected ? ', selected' : ''}`;
+  if (f.paxosWord !== undefined && f.paxosWord !== null) {
+    const part = f.alive ? f.paxosWord : `crashed (was ${f.paxosWord})`;
+    return `${id}, ${part}, ${f.termText ?? ''}${f.selected ? ', selected' : ''}`;
+  }
+  if (f.serverRole) {
+    const part = f.alive ? f.serverRole : `crashed (was ${f.serverRole})`;
+    return `${id}, ${part}, ${f.serverHolds ?? ''}${f.driftPct !== 0 ? `, clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : ''}${f.selected ? ', selected' : ''}`;
+  }
+  const state = f.alive ? f.role : `crashed (was ${f.role})`;
   const vote = f.alive && f.role === 'follower' && f.votedFor ? `, voted ${f.votedFor}` : '';
   const drift = f.driftPct !== 0 ? `, clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : '';
   return `${id}, ${state}, term ${f.term}${vote}${drift}${f.selected ? ', selected' : ''}`;
@@ -122,7 +128,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
         ? 'learner'
         : !f.alive
           ? 'crashed'
-          : (f.paxosWord ?? f.role);
+          : (f.paxosWord ?? f.serverRole ?? f.role);
   const majority = majorityOf(f.clusterSize);
   const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;
   const dot = 6 * k;
@@ -152,6 +158,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       transform={`translate(${at.x.toFixed(1)},${at.y.toFixed(1)})`}
       data-node-id={id}
       data-role={f.role}
+      data-server-role={f.serverRole ?? undefined}
       data-term={f.term}
       data-alive={String(f.alive)}
       data-commit-index={f.commitIndex}
@@ -159,7 +166,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
       role="button"
       tabIndex={0}
       aria-label={nodeLabel(id, f)}
-      aria-description={`Click or press Enter to ${f.alive ? 'crash' : 'restart'} ${id}; shift-click or press S to select it for isolating; Alt-click or press ? to ask why it is ${f.alive ? f.role : 'down'}${f.member !== null ? `; press X to remove it from the configuration` : ''}.`}
+      aria-description={`Click or press Enter to ${f.alive ? 'crash' : 'restart'} ${id}; shift-click or press S to select it for isolating; Alt-click or press ? to ask why it is ${f.alive ? (f.serverRole ?? f.role) : 'down'}${f.member !== null ? `; press X to remove it from the configuration` : ''}.`}
       onClick={onClick}
       onKeyDown={onKeyDown}
       onFocus={() => store.getState().focusNode(id)}
@@ -190,7 +197,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
         {role}
       </text>{' '}
       <text className="node-term" y={size.termY} fontSize={size.term}>
-        {f.termText}
+        {f.serverHolds ?? f.termText}
       </text>{' '}
       {showVotes && (
         // Vote marks hug the node on its outer side, one per server, filled for each vote won.

@@ -5,7 +5,7 @@
 import { line, polygonHull, curveCatmullRomClosed, type Delaunay } from 'd3';
 import { Fragment, memo, useMemo } from 'react';
 import { useLab } from '../labContext';
-import { majorityOf, selectNodeIds, selectPartitions } from '../store/selectors';
+import { majorityOf, selectNodeIds, selectPartitions, selectRunsRaft } from '../store/selectors';
 import { useShallow } from 'zustand/react/shallow';
 import { actorPoint, type DiagramLayout } from '../../paint/layout';
 import { GROUP_FONT, placeGroupLabels } from '../../paint/labelPlacement';
@@ -38,7 +38,8 @@ export const PartitionRegions = memo(function PartitionRegions({ layout }: { lay
   const text = useDiagramText();
   const font = text === null ? GROUP_FONT : PRESENTER_FONT.side * text.scale;
   // Placing tries every order of the groups: only when the groups or the ring change.
-  const labels = useMemo(() => placeGroupLabels(layout, groups, nodeIds, font), [layout, groups, nodeIds, font]);
+  const raft = useLab(selectRunsRaft);
+  const labels = useMemo(() => placeGroupLabels(layout, groups, nodeIds, font, raft), [layout, groups, nodeIds, font, raft]);
   if (groups.length === 0) return null;
   const majority = majorityOf(nodeIds.length);
   // Colour says which side can make progress, whatever order the groups were written in: the

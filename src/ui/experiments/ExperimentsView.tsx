@@ -3,6 +3,7 @@
  * experiments), run it on the pool of workers, and read the plots as results arrive. Every dot is
  * a run; clicking one opens that exact run in the main view.
  */
+import { CompareTable } from './CompareTable';
 import { memo, useCallback, useDeferredValue } from 'react';
 import { useStore } from 'zustand';
 import { resultsCsv, resultsJson } from '../../share/experimentFiles';
@@ -367,6 +368,7 @@ export function ExperimentsView() {
     <main className="experiments" data-testid="experiments" aria-label="Experiments">
       <ExperimentForm />
       <Plots onOpen={onOpen} />
+      <CompareTable onOpen={onOpen} />
     </main>
   );
 }

@@ -160,8 +160,10 @@ function legendGroup(doc: Document, textColor: string, messages: readonly Messag
   }
   // The snapshots feature's messages are named only when one is drawn (the page's legend names them in runs with the feature).
   const snapshots = messages.some((m) => m.type === 'InstallSnapshot' || m.type === 'InstallSnapshotReply');
+  // Another lock service's peer traffic likewise (issue 26).
+  const service = messages.some((m) => m.type === 'ServiceRpc');
   for (const k of MESSAGE_KINDS)
-    if (snapshots || (k !== 'snapshot' && k !== 'snapshot-reply'))
+    if ((snapshots || (k !== 'snapshot' && k !== 'snapshot-reply')) && (service || k !== 'service-peer'))
       items.push({ swatch: el(doc, 'path', { class: `msg msg-${k}`, d: symbolPath(k) }), name: MESSAGE_LOOKS[k].name });
   const drop = el(doc, 'g', { class: 'drop drop-loss' });
   drop.append(el(doc, 'circle', { r: 9 }), el(doc, 'path', { d: 'M-6,-6L6,6M6,-6L-6,6' }));

@@ -109,6 +109,7 @@ export const LogsPanel = memo(function LogsPanel() {
   const protocol = useLabPanel(selectConfig).protocol;
   // A Paxos run's nodes hold slots, not a Raft log (PaxosSlotsPanel.tsx).
   if (nodes.length > 0 && nodes[0].paxos !== undefined) return <PaxosSlotsPanel nodes={nodes} multi={protocol === 'multi-paxos'} />;
+  if (nodes[0]?.server !== undefined) return <ServersPanel nodes={nodes} />;
   return (
     <section className="panel logs-panel" aria-labelledby="logs-title">
       {/* The tab says "Logs" already; the heading stays for screen readers, the room goes to the rows. */}
@@ -129,3 +130,22 @@ export const LogsPanel = memo(function LogsPanel() {
     </section>
   );
 });
+
+/** A service without Raft has no log to show: what each of its servers holds instead. */
+function ServersPanel({ nodes }: { nodes: readonly NodeView[] }) {
+  return (
+    <section className="panel logs-panel" aria-labelledby="logs-title">
+      <h2 id="logs-title" className="visually-hidden">
+        Servers
+      </h2>
+      <p className="hint">This lock service does not run Raft: its servers keep no log and no term. What each holds now:</p>
+      <ul className="server-lines" data-testid="server-lines">
+        {nodes.map((n) => (
+          <li key={n.id} className={n.alive ? undefined : 'down'}>
+            {n.server?.line}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,6 +1,7 @@
 /** The node picked on the diagram: its state in words, crash/restart, and its clock drift. */
 import { memo, useState } from 'react';
 import { formatDuration } from '../format';
+import { MAX_CLOCK_JUMP_MS } from '../../sim/model/schedule';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';
 import { selectClock, selectConfig, selectFocusedNode, selectFocusedNodeView, selectMessages } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
@@ -44,6 +45,7 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
   const transferOn = useLabPanel(selectConfig).features?.includes('transfer') === true;
   const bridge = useBridge();
   const [drift, setDrift] = useState('50');
+  const [jump, setJump] = useState('+5000');
   const [problem, setProblem] = useState<string | null>(null);
   if (!id || !node) {
     return (
@@ -66,6 +68,17 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
     }
     setProblem(null);
     bridge.act({ verb: 'drift', node: id, pct });
+  };
+  // Issue 26: the Redlock debate's fault. The wall clock steps; the node's timers (its monotonic clock) do not.
+  const jumpNow = () => {
+    const m = /^\s*([+-])\s*(\d{1,7})\s*$/.exec(jump);
+    const ms = m ? Number(m[2]) : NaN;
+    if (!m || ms < 1 || ms > MAX_CLOCK_JUMP_MS) {
+      setProblem(`A clock jump is + or - and a whole number of ms from 1 to ${MAX_CLOCK_JUMP_MS}, like +5000 or -2000, not "${jump}".`);
+      return;
+    }
+    setProblem(null);
+    bridge.act({ verb: 'clockjump', node: id, ms: m[1] === '-' ? -ms : ms });
   };
   return (
     <section className="panel node-panel" aria-labelledby="node-title">
@@ -148,6 +161,17 @@ export const NodeContextPanel = memo(function NodeContextPanel() {
         </label>
         <button type="button" onClick={setDriftNow}>
           Set {id} clock drift
+        </button>
+        <label>
+          jump ms
+          <input value={jump} onChange={(e) => setJump(e.target.value)} size={6} onKeyDown={(e) => e.key === 'Enter' && jumpNow()} />
+        </label>
+        <button
+          type="button"
+          onClick={jumpNow}
+          title={`Step ${id}'s wall clock forward (+) or back (-) now (schedule: clockjump ${id} +5000). Its timers do not move; Redis and Redlock expire keys by the wall clock.`}
+        >
+          Jump {id}'s wall clock
         </button>
       </div>
       <FieldError problem={problem} />

@@ -4,9 +4,9 @@
  */
 import { memo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { StoreView } from '../../sim/view/runView';
+import type { LockMeasuresView, StoreView } from '../../sim/view/runView';
 import { useLabPanel } from '../labContext';
-import { disagreeingKeys, selectStores } from '../store/selectors';
+import { disagreeingKeys, selectLockMeasures, selectStores } from '../store/selectors';
 import { WhyButton } from './WhyPanel';
 
 function StoreCard({ store }: { store: StoreView }) {
@@ -65,8 +65,28 @@ function StoreCard({ store }: { store: StoreView }) {
   );
 }
 
+/** Issue 26: what the run measured so far of its lock service (overlaps, stores), as `--json` has it. */
+function Measures({ m }: { m: LockMeasuresView }) {
+  return (
+    <section className="lock-measures" data-testid="lock-measures" aria-label="Lock service measures">
+      <h3>Measured so far ({m.service})</h3>
+      <p>
+        {m.overlaps.length === 0
+          ? 'No two clients have believed they held one lock at once.'
+          : `Two clients believed they held one lock at once: ${m.overlaps.map((o) => `${o.clients.join(' and ')} on ${o.key}, ${o.fromMs}–${o.toMs} ms`).join('; ')}.`}
+      </p>
+      <p>
+        The unfenced store took {m.unfencedOutOfOrder} write{m.unfencedOutOfOrder === 1 ? '' : 's'} out of order; the fenced store refused{' '}
+        {m.fencedStaleRefused} stale write{m.fencedStaleRefused === 1 ? '' : 's'}
+        {m.tokens ? '' : ` and ${m.fencedNoTokenRefused} with no token — this service has none, so the fenced store cannot help`}.
+      </p>
+    </section>
+  );
+}
+
 export const StoresPanel = memo(function StoresPanel() {
   const stores = useLabPanel(selectStores);
+  const measures = useLabPanel(selectLockMeasures);
   const disagree = useLabPanel(useShallow(disagreeingKeys));
   if (!stores) {
     return (
@@ -90,13 +110,17 @@ export const StoresPanel = memo(function StoresPanel() {
               return `on ${k}: fenced has ${f ? `${f.value} (token ${f.token ?? 'none'})` : 'nothing'}, unfenced has ${u ? `${u.value} (token ${u.token ?? 'none'})` : 'nothing'}`;
             })
             .join('; ')}
-          . Only the fenced store refused the stale write.
+          .{' '}
+          {measures !== null && !measures.tokens
+            ? 'The fenced store refused every write: there is no token to check.'
+            : 'Only the fenced store refused the stale write.'}
         </p>
       )}
       <div className="store-cards">
         <StoreCard store={stores.fenced} />
         <StoreCard store={stores.unfenced} />
       </div>
+      {measures !== null && <Measures m={measures} />}
     </section>
   );
 });

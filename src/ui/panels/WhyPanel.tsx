@@ -11,7 +11,7 @@ import { memo } from 'react';
 import type { WhySubject } from '../../sim/teach/why';
 import { useLabPanel, useLabStore } from '../labContext';
 import { lazyView, OnDemand } from '../lazyView';
-import { selectLeader, selectWhySubject } from '../store/selectors';
+import { selectLeader, selectRunsRaft, selectWhySubject } from '../store/selectors';
 import { whyPlace } from './whyPlace';
 
 /** A small "?" that opens the Why panel on `subject`; `label` is the question, for screen readers and the tooltip. */
@@ -41,9 +41,10 @@ export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject;
 export const WhyNoLeaderButton = memo(function WhyNoLeaderButton() {
   const leader = useLabPanel(selectLeader);
   const hasSnapshot = useLabPanel((s) => s.frame.snapshot !== null);
-  // Single-decree Paxos has no leader to miss: any node may propose (paxosWhy.ts says so if asked).
+  // A service without Raft has no leader to miss; nor has single-decree Paxos: any node may propose (paxosWhy.ts says so if asked).
+  const raft = useLabPanel(selectRunsRaft);
   const leaderless = useLabPanel((s) => s.frame.snapshot?.protocol === 'paxos');
-  if (leader !== null || !hasSnapshot || leaderless) return null;
+  if (leader !== null || !hasSnapshot || !raft || leaderless) return null;
   return <WhyButton subject={{ kind: 'no-leader' }} label="Why is there no leader?" text="Why no leader?" />;
 });
 

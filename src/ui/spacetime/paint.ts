@@ -169,7 +169,7 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
   ctx.font = `${FONT.label}px ${FONT_FAMILY}`;
   ctx.textAlign = 'left';
   for (const l of scene.leases) {
-    const text = `token ${l.token}`;
+    const text = l.token === null ? 'no token' : `token ${l.token}`;
     const client = l.side === 'client';
     const x = l.x + (client ? -1 : 1) * LANE_GEOMETRY.leaseWidth;
     if (!labels.place(text, x, l.labelY + 9, client ? 'end' : 'start')) continue;

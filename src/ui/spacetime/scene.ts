@@ -114,7 +114,8 @@ export interface LeaseBar {
   readonly y1: number;
   readonly y2: number;
   readonly owner: string;
-  readonly token: number;
+  /** Null with a lock service that has no token (issue 26). */
+  readonly token: number | null;
   /** "A's lease, token 1" / "service: A holds, token 1". */
   readonly label: string;
   /** Where the label sits (the bar's start, or the window's top when the bar began earlier). */
@@ -131,7 +132,7 @@ export interface LeaseOverrun {
   readonly y1: number;
   readonly y2: number;
   readonly client: string;
-  readonly token: number;
+  readonly token: number | null;
 }
 
 export interface StoreMarkView {
@@ -545,7 +546,7 @@ function leaseBars(
         y2: y(c[1]),
         owner: l.owner,
         token: l.token,
-        label: client ? `${l.owner}'s lease, token ${l.token}` : `service: ${l.owner} holds, token ${l.token}`,
+        label: client ? `${l.owner}'s lease, ${tokenWords(l.token)}` : `service: ${l.owner} holds, ${tokenWords(l.token)}`,
         labelY: y(c[0]),
         ended: l.ended,
         open: (l.to ?? Infinity) > t1,
@@ -563,9 +564,14 @@ function leaseBars(
 
 interface OverrunSpan {
   readonly client: string;
-  readonly token: number;
+  readonly token: number | null;
   readonly from: number;
   readonly to: number;
+}
+
+/** `token 3`, or `no token` with a lock service that has none. */
+function tokenWords(token: number | null): string {
+  return token === null ? 'no token' : `token ${token}`;
 }
 
 const overrunCache = new WeakMap<TraceView, readonly OverrunSpan[]>();

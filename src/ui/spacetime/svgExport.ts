@@ -182,7 +182,7 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
   for (const l of scene.leases) {
     const client = l.side === 'client';
     label(
-      `token ${l.token}`,
+      l.token === null ? 'no token' : `token ${l.token}`,
       l.x + (client ? -1 : 1) * LANE_GEOMETRY.leaseWidth,
       l.labelY + 9,
       client ? theme.clientLease : theme.serviceLease,

@@ -45,6 +45,7 @@ export const selectLeader = (s: LabState): string | null => s.frame.snapshot?.le
 export const selectNodes = (s: LabState): readonly NodeView[] => s.frame.snapshot?.nodes ?? EMPTY;
 export const selectClients = (s: LabState): readonly ClientView[] => s.frame.snapshot?.clients ?? EMPTY;
 export const selectStores = (s: LabState) => s.frame.snapshot?.stores ?? null;
+export const selectLockMeasures = (s: LabState) => s.frame.snapshot?.lockMeasures ?? null;
 export const selectHasStores = (s: LabState): boolean => s.frame.snapshot?.stores != null;
 export const selectMessages = (s: LabState) => s.frame.snapshot?.messages ?? EMPTY;
 export const selectDrops = (s: LabState) => s.frame.snapshot?.drops ?? EMPTY;
@@ -66,13 +67,27 @@ export const selectSelectedNodes = (s: LabState): readonly string[] => s.selecte
 export const selectWhySubject = (s: LabState) => s.whySubject;
 export const selectLossPct = (s: LabState): number => s.frame.snapshot?.lossPct ?? 0;
 
+/** Whether the run's servers run Raft: false for a lock service without it (Redis, Redlock, the database, gossip). */
+export const selectRunsRaft = (s: LabState): boolean => s.frame.snapshot?.nodes[0]?.server === undefined;
+
+/** A service without Raft: its servers by part, "1 primary, 1 replica" or "5 instances". */
+function serverParts(nodes: readonly NodeView[]): string {
+  const counts = new Map<string, number>();
+  for (const n of nodes) if (n.server) counts.set(n.server.role, (counts.get(n.server.role) ?? 0) + 1);
+  return [...counts].map(([role, k]) => `${k} ${role}${k === 1 ? '' : 's'}`).join(', ');
+}
+
 /** The status line under the controls: leader, messages in flight, partition, loss. */
 export const selectStatus = (s: LabState): string => {
   const snap = s.frame.snapshot;
   if (!snap) return 'starting…';
   const leader = snap.nodes.find((n) => n.id === snap.leader);
   const parts = [
-    leader ? `leader ${leader.id} (${leader.paxos !== undefined ? `ballot ${leader.paxos.ballot}` : `term ${leader.term}`})` : 'no leader',
+    snap.nodes[0]?.server !== undefined
+      ? `no Raft: ${serverParts(snap.nodes)}`
+      : leader
+        ? `leader ${leader.id} (${leader.paxos !== undefined ? `ballot ${leader.paxos.ballot}` : `term ${leader.term}`})`
+        : 'no leader',
   ];
   parts.push(`${snap.messages.length} message${snap.messages.length === 1 ? '' : 's'} in flight`);
   if (snap.partitions.length > 0) parts.push('partitioned');
@@ -110,6 +125,9 @@ export interface GlyphFields {
   readonly tourHighlight: boolean;
   /** Membership runs only: a voter, a learner catching up, or a removed server (null without the feature). */
   readonly member: 'voter' | 'learner' | 'removed' | null;
+  /** A server of a service without Raft: its part and what it holds (null on Raft). */
+  readonly serverRole: string | null;
+  readonly serverHolds: string | null;
   /** The words under the role: `term 2`, or in a Paxos run the ballot (`ballot 2.5`, `promised 1.1`). */
   readonly termText: string;
   /** Paxos runs: the node's part in Lamport's words (`acceptor`, `proposing`, `leader`); null in a Raft run. */
@@ -159,6 +177,8 @@ export function glyphFields(s: LabState, id: string): GlyphFields {
     group: parts.findIndex((g) => g.includes(id)),
     tourHighlight: (s.tourHover ?? s.tourFocus) === id,
     member: n?.membership?.status ?? null,
+    serverRole: n?.server?.role ?? null,
+    serverHolds: n?.server?.holds ?? null,
     termText: n?.paxos !== undefined ? paxosBallotText(n.paxos) : `term ${n?.term ?? 0}`,
     paxosWord: n?.paxos !== undefined ? paxosWord(n.paxos.phase) : null,
   };

@@ -1,5 +1,5 @@
 /** The search: swarm runs one after another until one fails, then its schedule shrunk. */
-import { featuresOf, type BugName, type SimConfig } from '../../model/config';
+import { featuresOf, runsRaft, type BugName, type LockServiceName, type SimConfig } from '../../model/config';
 import type { FeatureName, SometimesId } from '../../model/features';
 import type { Violation } from '../invariants';
 import type { Seed } from '../../model/prng';
@@ -22,6 +22,8 @@ export interface FuzzOptions {
   readonly maxShrinkRuns?: number;
   /** Called every 50 simulated ms of every run with the run, the time and the messages in flight (a long run's progress). */
   readonly onRunProgress?: (run: number, nowMs: number, inflight: number) => void;
+  /** Issue 26: every run's lock service (absent: the chapter's; a lock service's bug picks its own). */
+  readonly lock?: LockServiceName | null;
 }
 
 export interface Counterexample {
@@ -55,6 +57,10 @@ export interface FuzzResult {
   readonly featureRuns: ReadonlyMap<FeatureName, number>;
   /** The most messages any run sent in one simulated second (the run's bound is far above it). */
   readonly busiestSecond: number;
+  /** Runs in which two clients believed they held one lock at once (findings; issue 26). */
+  readonly overlapRuns: number;
+  /** Runs whose servers ran Raft (every situation the reachability report names is Raft's). */
+  readonly raftRuns: number;
 }
 
 /**
@@ -69,23 +75,22 @@ export function* fuzz(options: FuzzOptions): Generator<FuzzProgress, FuzzResult,
   const reached = new Map<SometimesId, number>();
   const featureRuns = new Map<FeatureName, number>();
   let busiestSecond = 0;
-  const tally = () => ({ reached, featureRuns, busiestSecond });
+  let overlapRuns = 0;
+  let raftRuns = 0;
+  const tally = () => ({ reached, featureRuns, busiestSecond, overlapRuns, raftRuns });
   const onRunProgress = options.onRunProgress;
   for (let run = 0; run < options.runs; run++) {
-    const outcome = fuzzRun(
-      options.seed,
-      run,
-      bugs,
-      duration,
-      options.features ?? 'swarm',
-      [],
-      onRunProgress !== undefined ? { onProgress: (nowMs, inflight) => onRunProgress(run, nowMs, inflight) } : {},
-    );
+    const outcome = fuzzRun(options.seed, run, bugs, duration, options.features ?? 'swarm', [], {
+      ...(onRunProgress !== undefined ? { onProgress: (nowMs: number, inflight: number) => onRunProgress(run, nowMs, inflight) } : {}),
+      lock: options.lock ?? null,
+    });
     findings += outcome.findings;
     if (outcome.historyFindings > 0) historyFindings++;
     for (const id of outcome.reached) reached.set(id, (reached.get(id) ?? 0) + 1);
     for (const f of featuresOf(outcome.config)) featureRuns.set(f, (featureRuns.get(f) ?? 0) + 1);
     if (outcome.busiestSecond > busiestSecond) busiestSecond = outcome.busiestSecond;
+    if (outcome.overlaps > 0) overlapRuns++;
+    if (runsRaft(outcome.config)) raftRuns++;
     yield { phase: 'search', runsDone: run + 1, runs: options.runs, findings, last: outcome };
     const violation = outcome.violation;
     if (violation === null) continue;

@@ -3,7 +3,7 @@
  * then run the simulation, applying a random fault of those kinds every so often and resuming
  * the stories they started, with every invariant checked after every step.
  */
-import { BUG_FEATURE, nodeIdsFor, type BugName, type SimConfig } from '../../model/config';
+import { BUG_FEATURE, nodeIdsFor, type BugName, type LockServiceName, type SimConfig } from '../../model/config';
 import { BUG_FAULT_KINDS, FEATURE_NAMES, SOMETIMES_IDS, type FeatureName, type SometimesId } from '../../model/features';
 import { Reachability } from '../sometimes';
 import { attachInvariants, type InvariantId, type Violation } from '../invariants';
@@ -11,6 +11,7 @@ import { CPythonRandom, parseSeed, type Seed } from '../../model/prng';
 import type { Action } from '../../model/schedule';
 import { VERDICT_NAMES, verdictStake } from '../linearizability/check';
 import { Simulation } from '../../run/simulation';
+import { overlapsOf } from '../../service/holds';
 import { RunContext } from './context';
 import { StoryDriver } from './driver';
 import { FAULTS } from './faults';
@@ -18,6 +19,7 @@ import { SwarmReads } from './reads';
 import { MEMBERSHIP_GAP_MS, membershipChange, membershipRandom } from './membershipFaults';
 import { SwarmNames } from './names';
 import { TargetedStories } from './targeted';
+import { ClockJumps, fitDrawToLock, lockForRun, lockRandom } from './lockRuns';
 import { FAULT_KINDS, type FaultKind, type SwarmDraw, type SwarmKind, type TargetedKind } from './draw';
 
 export const FUZZ_DURATION_MS = 10_000;
@@ -81,6 +83,12 @@ export interface RunOutcome {
   readonly busiestSecond: number;
   /** The reachability properties (check/sometimes.ts) the run reached, in their list's order. */
   readonly reached: readonly SometimesId[];
+  /**
+   * Issue 26: intervals in which two clients each believed they held one lock (service/holds.ts).
+   * Findings for a service that promises nothing under pauses and clocks; where the service
+   * promises exclusion within the clients' leases, `lock-exclusive` is the violation.
+   */
+  readonly overlaps: number;
 }
 
 /** What else a caller asks of one run. */
@@ -99,6 +107,12 @@ export interface FuzzRunOptions {
    */
   readonly sharedNames?: boolean;
   readonly targeted?: boolean;
+  /**
+   * Issue 26: the lock service every run uses (null or absent: the chapter's, the run as it was;
+   * a lock service's bug picks its own). Its switches and clock jumps come from a stream of their
+   * own (lockRuns.ts).
+   */
+  readonly lock?: LockServiceName | null;
 }
 
 /** How often a run reports its progress, in simulated ms. */
@@ -198,6 +212,10 @@ export function fuzzRun(
 ): RunOutcome {
   const rng = runRandom(seed, run);
   let draw = drawSwarm(rng, bugs, drawFeatures(seed, run, bugs, features));
+  const lock = lockForRun(bugs, options.lock ?? null);
+  const lockRng = lock !== null ? lockRandom(seed, run) : null;
+  if (lock !== null) draw = fitDrawToLock(draw, lock, lockRng as CPythonRandom, new Set(bugs.flatMap((b) => BUG_FAULTS[b])));
+  const jumps = lock !== null ? new ClockJumps(lockRng as CPythonRandom, draw.config.nodeIds) : null;
   // Shared names (a lock key that is a map key, clients in partitions) from a stream of their own.
   const names = options.sharedNames !== false ? new SwarmNames(seed, run, draw.keys) : null;
   // Reads: put/get from a stream of their own, only with the feature and clients (§6.4), and not
@@ -216,7 +234,7 @@ export function fuzzRun(
   let nextFaultAt = draw.firstFaultAtMs;
   // Targeted stories (targeted.ts) from a stream of their own, each only where the run can use it.
   const targeted =
-    options.targeted !== false
+    options.targeted !== false && lock === null
       ? new TargetedStories(
           seed,
           run,
@@ -246,6 +264,7 @@ export function fuzzRun(
         transfers !== null ? transfers.nextAtMs : Infinity,
         nextMemberAt,
         aimed !== null ? (targeted as TargetedStories).nextAtMs : Infinity,
+        jumps !== null ? jumps.nextAtMs : Infinity,
       );
       while (sim.nowMs < target) {
         sim.step();
@@ -274,6 +293,10 @@ export function fuzzRun(
       if (members !== null && nextMemberAt <= sim.nowMs) {
         stories.start(membershipChange(members, raceWeight));
         nextMemberAt = sim.nowMs + members.randint(MEMBERSHIP_GAP_MS[0], MEMBERSHIP_GAP_MS[1]);
+      }
+      if (jumps !== null && jumps.nextAtMs <= sim.nowMs && sim.nowMs < durationMs) {
+        sim.act(jumps.take(sim.nowMs));
+        if (checker.violations.length > 0) break;
       }
       if (aimed !== null && (targeted as TargetedStories).nextAtMs <= sim.nowMs && sim.nowMs < durationMs) {
         stories.start((targeted as TargetedStories).next(aimed));
@@ -323,5 +346,6 @@ export function fuzzRun(
         : checker.liveness.state,
     busiestSecond: checker.busiestSecond,
     reached: reach !== null ? SOMETIMES_IDS.filter((id) => reach.reached.has(id)) : [],
+    overlaps: sim.lockService !== null ? overlapsOf(sim.lockService.holds.holds, sim.nowMs).length : 0,
   };
 }

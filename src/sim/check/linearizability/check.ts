@@ -8,6 +8,7 @@ import type { HistoryOpJson } from '../../model/history';
 import {
   exclusiveModel,
   lockModel,
+  reentrantLockModel,
   orderModel,
   registerModel,
   type ExclusiveInput,
@@ -76,6 +77,8 @@ export interface CheckOptions {
    * for them): a finding then names every operation the search looked at, `minimal: false`.
    */
   readonly shrinkFindingsToo?: boolean;
+  /** The service's lock recipe is re-entrant (ZooKeeper, etcd): the holder's acquire is granted with its own token. */
+  readonly reentrant?: boolean;
 }
 
 interface Part<I> {
@@ -125,7 +128,8 @@ function partOf<I>(parts: Map<string, Part<I>>, key: string): Part<I> {
 /** Token → the acquire that was told it was granted that token. */
 function grantsByToken(ops: readonly CheckedOp[]): Map<number, CheckedOp> {
   const out = new Map<number, CheckedOp>();
-  for (const o of ops) if (o.op === 'acquire' && o.result === 'granted' && o.token !== null) out.set(o.token, o);
+  // The first acquire told it: a re-entrant acquire (ZooKeeper, etcd) is told its own token again, later.
+  for (const o of ops) if (o.op === 'acquire' && o.result === 'granted' && o.token !== null && !out.has(o.token)) out.set(o.token, o);
   return out;
 }
 
@@ -292,7 +296,7 @@ export function checkHistory(ops: readonly CheckedOp[], options: CheckOptions = 
   const grants = grantsByToken(ops);
   const findings = options.shrinkFindingsToo ?? true;
   return {
-    locks: checkParts(lockModel, lockParts(ops, grants), options),
+    locks: checkParts(options.reentrant === true ? reentrantLockModel : lockModel, lockParts(ops, grants), options),
     fenced: checkParts(exclusiveModel, exclusiveParts(ops, grants, 'fenced'), options, findings),
     unfenced: checkParts(exclusiveModel, exclusiveParts(ops, grants, 'unfenced'), options, findings),
     fencedOrder: checkParts(orderModel, orderParts(ops, grants, 'fenced'), options),

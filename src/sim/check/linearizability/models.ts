@@ -81,6 +81,24 @@ const lockKey = (s: LockState): string => `${s.holder ?? ''}/${s.token}/${s.last
 /** The lock service as clients see it: per key, who holds it with which token. */
 export const lockModel: Model<LockState, LockInput> = { init: () => FREE, step: lockStep, key: lockKey };
 
+/**
+ * The lock recipes of ZooKeeper and etcd are re-entrant (Curator's InterProcessMutex, etcd's
+ * concurrency.Mutex): an acquire by the holder, whose znode or key still exists, is granted at
+ * once with the token it already holds. Otherwise the same model.
+ */
+export const reentrantLockModel: Model<LockState, LockInput> = {
+  init: () => FREE,
+  step: (s, input) =>
+    input.kind === 'acquire' &&
+    input.result === 'granted' &&
+    s.holder === input.client &&
+    input.token === s.token &&
+    s.token !== UNKNOWN_TOKEN
+      ? s
+      : lockStep(s, input),
+  key: lockKey,
+};
+
 export type ExclusiveInput =
   | LockInput
   /** A write the store took: under strict mutual exclusion the writer holds its token right then. */

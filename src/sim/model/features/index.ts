@@ -19,6 +19,7 @@ import { reads } from './reads';
 import { snapshots } from './snapshots';
 import { transfer } from './transfer';
 import type { FeatureSlot, SectionText } from './types';
+import { LOCK_BUGS, LOCK_INVARIANTS, type LockBug } from '../lockServices';
 
 export { core } from './core';
 export type { PseudocodeLine } from './types';
@@ -87,10 +88,13 @@ const _slotsNameFeatures: [Misplaced] extends [never] ? true : Misplaced = true;
 
 type CoreBug = (typeof core.bugs)[number];
 type FeatureBug = Feature['bugs'][number];
-type Bug = CoreBug | FeatureBug;
+type Bug = CoreBug | FeatureBug | LockBug;
 
-/** Switchable bugs, each its manifest: negative controls the invariant checker must catch (the chapter's, then each feature's). */
-export const BUGS: readonly Bug[] = laidOut<Bug>(core.bugs, (f) => f.bugs);
+/**
+ * Switchable bugs, each its manifest: negative controls the invariant checker must catch (the
+ * chapter's, then each feature's, then each lock service's: src/sim/model/lockServices/).
+ */
+export const BUGS: readonly Bug[] = [...laidOut<Bug>(core.bugs, (f) => f.bugs), ...LOCK_BUGS];
 
 export type BugName = Bug['name'];
 
@@ -138,9 +142,10 @@ export function nodeBugs(bugs: ReadonlySet<BugName>): NodeBugs {
 
 // -- invariants -------------------------------------------------------------------------------
 
-type Invariant = Exclude<(typeof core.invariants)[number], FeatureSlot> | Feature['invariants'][number];
+type Invariant = Exclude<(typeof core.invariants)[number], FeatureSlot> | Feature['invariants'][number] | (typeof LOCK_INVARIANTS)[number];
 
-const INVARIANTS: readonly Invariant[] = laidOut<Invariant>(core.invariants, (f) => f.invariants);
+/** The chapter's and the features' invariants, then the lock services' (checked only in their runs). */
+const INVARIANTS: readonly Invariant[] = [...laidOut<Invariant>(core.invariants, (f) => f.invariants), ...LOCK_INVARIANTS];
 
 export type InvariantId = Invariant['id'];
 

@@ -10,6 +10,7 @@ import { isPaxosRun, type AnyRun } from '../../run/run';
 import type { PaxosSimulation } from '../../run/paxosSimulation';
 import type { StoreId } from '../../service/stores';
 import { checkHistory, type VerdictName } from '../../check/linearizability/check';
+import { reentrantLocks } from '../../model/config';
 
 export type PredicateCall =
   | { readonly p: 'leaderOfTerm'; readonly term: number }
@@ -141,7 +142,7 @@ export function evaluate(call: PredicateCall, run: AnyRun): Verdict {
       return c.electionSafetyHolds() ? true : 'two leaders were elected in one term';
     case 'linearizable': {
       if (sim.lockService === null) return 'this run has no clients, so no history';
-      const got = checkHistory(sim.lockService.history.ops)[call.verdict]?.linearizable;
+      const got = checkHistory(sim.lockService.history.ops, { reentrant: reentrantLocks(c.config) })[call.verdict]?.linearizable;
       return got === call.holds ? true : `the ${call.verdict} verdict is ${String(got)}`;
     }
     case 'not': {

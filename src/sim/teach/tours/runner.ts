@@ -83,6 +83,7 @@ export function resolveTour(tour: Tour): ResolvedTour {
         ...(change.electionTimeoutMs !== undefined ? { electionTimeoutMs: change.electionTimeoutMs } : {}),
         ...(change.backoffMs !== undefined ? { backoffMs: change.backoffMs } : {}),
         ...(change.protocol !== undefined ? { protocol: change.protocol } : {}),
+        ...(change.lockOptions !== undefined ? { lockOptions: change.lockOptions } : {}),
       };
       // The actions the rewound beats added are replaced by the change's (or kept when none);
       // one list per beat, so a later branch rewinds by beat number too.

@@ -1118,6 +1118,233 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  {
+    // Issue 26: the Redlock debate (redis.io's "Distributed Locks with Redis"; Kleppmann, "How to
+    // do distributed locking", 2016; Antirez, "Is Redlock safe?", 2016), on five instances.
+    name: 'redlock-debate',
+    title: 'The Redlock debate',
+    intro:
+      'Redlock takes one key on a majority of five independent Redis instances, each expiring it by its own wall clock. Kleppmann: its safety rests on timing — pauses and clocks. Antirez: it is safe under its stated model. Watch both.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['r1', 'r2', 'r3', 'r4', 'r5'], clientIds: ['A', 'B'], lock: 'redlock' },
+    beats: [
+      {
+        narration:
+          'Kleppmann’s first story, **a pause**. {A} sets **job** on all five instances with a 2-second TTL: a majority answered in time, so {A} holds the lock. No instance gives a fencing token.',
+        actions: '@500 client A acquire job 2000',
+        until: { when: { p: 'clientHolds', client: 'A', key: 'job' } },
+        highlight: { client: 'A' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          '{A} is about to write its report when it **pauses** for 4 seconds (a stop-the-world GC). Every instance expires **job** by its own clock, and {B} sets it on a majority: {B} holds the lock and writes report=B. No clock misbehaved.',
+        actions: '@700 client A pause 4000; @700 client A write report=A; @3500 client B acquire job 1500; @4000 client B write report=B',
+        until: { when: { p: 'storeValue', store: 'unfenced', key: 'report', value: 'B' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'B', key: 'job' },
+          { p: 'happened', kind: 'key-expired' },
+        ],
+      },
+      {
+        narration:
+          '{A} wakes and sends the write it was about to make, not knowing it slept: the unfenced store takes report=A **over B’s**. Redlock’s check and the write are not one step, so no TTL can close the gap — a fencing token could, and Redlock has none.',
+        until: { when: { p: 'storeValue', store: 'unfenced', key: 'report', value: 'A' }, capMs: 6000 },
+        highlight: { panel: 'stores' },
+        expect: [{ p: 'storeValue', store: 'unfenced', key: 'report', value: 'A' }],
+      },
+      {
+        narration:
+          'Both release **job**. Kleppmann’s second story, **a clock jump**. The network is split: {A} reaches {r1}, {r2} and {r3}; {B} reaches {r4} and {r5}. {A} sets **job** on its three instances with a 10-second TTL: **a majority**, so {A} holds the lock again.',
+        actions:
+          '@6000 client A release job; @6000 client B release job; @6400 partition A,r1,r2,r3 | B,r4,r5; @6500 client A acquire job 10000',
+        until: { when: { p: 'happened', kind: 'client-acquired', subject: 'A', count: 2 } },
+        highlight: { client: 'A' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          'The split moves: now {r3} is on {B}’s side. Then {r3}’s **wall clock jumps forward** 20 seconds (an NTP step, an operator). By its own clock A’s key is long past its TTL, so {r3} **forgets it** — while {A} still counts 10 seconds.',
+        actions: '@7000 heal; @7000 partition A,r1,r2 | B,r3,r4,r5; @7500 clockjump r3 +20000',
+        until: { when: { p: 'happened', kind: 'key-expired', subject: 'r3', count: 3 } },
+        highlight: { node: 'r3' },
+        expect: [
+          { p: 'happened', kind: 'clock-jump', subject: 'r3' },
+          { p: 'clientHolds', client: 'A', key: 'job' },
+        ],
+      },
+      {
+        narration:
+          '{B} asks for **job**: {r3}, {r4} and {r5} say yes — **a majority of its own**. Now **two clients hold the lock at once**, each by Redlock’s rules. This is Kleppmann’s point: the safety rests on clocks.',
+        actions: '@8000 client B acquire job 10000',
+        until: { when: { p: 'clientHolds', client: 'B', key: 'job' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job' },
+          { p: 'clientHolds', client: 'B', key: 'job' },
+        ],
+      },
+      {
+        narration:
+          '**What if** clocks only **drift**, within the allowance Redlock subtracts from the validity time, and never jump? Rewind: {r3} runs 1% fast instead. It still holds A’s key when {B} asks, so {B} gets only two of five and is told **busy**. One holder: safe, as Antirez says, under that model.',
+        branch: {
+          fromBeat: 5,
+          change: {
+            actions: '@7000 heal; @7000 partition A,r1,r2 | B,r3,r4,r5; @7500 drift r3 1; @8000 client B acquire job 10000',
+          },
+        },
+        until: { when: { p: 'happened', kind: 'client-busy', subject: 'B' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job' },
+          { p: 'not', of: { p: 'clientHolds', client: 'B', key: 'job' } },
+        ],
+      },
+      {
+        narration:
+          'And fencing? {A} writes result=A with **no token**: Redlock has none to give. The **fenced store refuses** it — it has nothing to compare — and the unfenced store takes it. A lock without a fencing token is not mutual exclusion, whatever its TTL says.',
+        actions: '@8600 client A write result=A',
+        until: { atMs: 9000 },
+        highlight: { panel: 'stores' },
+        expect: [
+          { p: 'fencedRefused', count: 3 },
+          { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A' },
+        ],
+      },
+    ],
+  },
+  {
+    // Issue 26: ZooKeeper's lock recipe and its warning (ZooKeeper Recipes, "Locks": "the herd effect").
+    name: 'zookeeper-herd',
+    title: 'ZooKeeper’s herd effect',
+    intro:
+      'Each waiter for a ZooKeeper lock watches only the child just before its own, so a release wakes one client. Watch the parent instead and every change wakes every waiter.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['n1', 'n2', 'n3'], clientIds: ['A', 'B', 'C', 'D', 'E'], lock: 'zookeeper' },
+    beats: [
+      {
+        narration:
+          '{A} creates the first ephemeral sequential child of /locks/job: **the lowest holds**. {B}, {C}, {D} and {E} create theirs; each sets a watch on **the child just before its own** and waits.',
+        actions:
+          '@500 client A acquire job 20000; @800 client B acquire job 20000; @800 client C acquire job 20000; @800 client D acquire job 20000; @800 client E acquire job 20000',
+        until: { atMs: 1400 },
+        highlight: { client: 'A' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job' },
+          { p: 'not', of: { p: 'happened', kind: 'watch-fired' } },
+        ],
+      },
+      {
+        narration:
+          '{A} releases: its child is deleted. **One watch fires** — that of the waiter just after it — and that waiter now holds the lock. The others sleep on: nothing they watch changed.',
+        actions: '@1500 client A release job',
+        until: { when: { p: 'happened', kind: 'watch-fired' } },
+        highlight: { panel: 'locks' },
+        expect: [
+          { p: 'happened', kind: 'watch-fired', count: 1 },
+          { p: 'not', of: { p: 'happened', kind: 'watch-fired', count: 2 } },
+        ],
+      },
+      {
+        narration:
+          '**What if** every waiter watches the lock node’s children instead (the **herd** switch)? Rewind: every new child already wakes whoever was watching, and the release wakes **all four waiters at once** — four notifications, four reads — to find that only one can win. The chapter’s advice: watch only your predecessor.',
+        branch: { fromBeat: 1, change: { lockOptions: ['herd'] } },
+        until: { atMs: 1600 },
+        highlight: { panel: 'locks' },
+        expect: [
+          { p: 'happened', kind: 'watch-fired', count: 7 },
+          { p: 'not', of: { p: 'happened', kind: 'watch-fired', count: 8 } },
+        ],
+      },
+    ],
+  },
+  {
+    // Issue 26: PostgreSQL advisory locks are not replicated (postgresql.org, "Advisory Locks").
+    name: 'advisory-failover',
+    title: 'An advisory lock meets a failover',
+    intro:
+      'A database advisory lock lives as long as its connection, on the primary. The replica does not have it: a failover frees every lock, and an old primary that is merely cut off still serves its clients.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['db1', 'db2'], clientIds: ['A', 'B'], lock: 'advisory' },
+    beats: [
+      {
+        narration:
+          '{A} takes the advisory lock on **job** on the primary {db1} and reads row version 1 in the same transaction: that version is its token, and it is replicated to {db2}. The lock itself is not.',
+        actions: '@500 client A acquire job 10000',
+        until: { when: { p: 'clientHolds', client: 'A', key: 'job' } },
+        highlight: { node: 'db1' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job', token: 1 }],
+      },
+      {
+        narration:
+          'The network splits {A} and {db1} from {B} and {db2}. {db2} hears no WAL for 1.5 s and **promotes itself**: on the new primary **job is free**. {db1} is not fenced off and keeps {A}’s session.',
+        actions: '@1000 partition A,db1 | B,db2',
+        until: { when: { p: 'happened', kind: 'failover', subject: 'db2' } },
+        highlight: { node: 'db2' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          '{B} asks {db2} and **gets the lock**, with row version 2. **Two clients hold job at once**, each on a primary that believes it is the only one.',
+        actions: '@3000 client B acquire job 10000',
+        until: { when: { p: 'clientHolds', client: 'B', key: 'job' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'A', key: 'job', token: 1 },
+          { p: 'clientHolds', client: 'B', key: 'job', token: 2 },
+        ],
+      },
+      {
+        narration:
+          '{B} writes with version 2, then {A} with version 1. The **fenced store refuses** A’s write: 1 is below 2. The unfenced store takes it and B’s work is lost. The row version fences what the lock alone cannot.',
+        actions: '@3600 client B write result=B; @3700 client A write result=A',
+        until: { atMs: 4000 },
+        highlight: { panel: 'stores' },
+        expect: [
+          { p: 'fencedRefused' },
+          { p: 'storeValue', store: 'fenced', key: 'result', value: 'B' },
+          { p: 'storeValue', store: 'unfenced', key: 'result', value: 'A' },
+        ],
+      },
+    ],
+  },
+  {
+    // Issue 26: the chapter's decision after its table: "Start by asking what breaks if two nodes act at once."
+    name: 'two-at-once',
+    title: 'What breaks if two nodes act at once',
+    intro:
+      'The chapter’s question before picking a lock: if two workers act at once, do you only waste work, or corrupt data? One Redis key with NX and a TTL answers the first; the second needs a token the resource checks.',
+    config: { ...DEFAULT_CONFIG, nodeIds: ['r1'], clientIds: ['A', 'B'], lock: 'redis' },
+    beats: [
+      {
+        narration:
+          'Worker {A} takes **job** with SET NX PX 2000 on the one Redis instance {r1}: a key with a 2-second TTL. There is no fencing token.',
+        actions: '@500 client A acquire job 2000',
+        until: { when: { p: 'clientHolds', client: 'A', key: 'job' } },
+        highlight: { client: 'A' },
+        expect: [{ p: 'clientHolds', client: 'A', key: 'job' }],
+      },
+      {
+        narration:
+          '{A} **pauses** for 4 seconds (a GC pause it cannot see). {r1} expires the key by its clock, and worker {B} takes **job** and writes charge=B.',
+        actions: '@700 client A pause 4000; @700 client A write charge=A; @3000 client B acquire job 5000; @3500 client B write charge=B',
+        until: { when: { p: 'storeValue', store: 'unfenced', key: 'charge', value: 'B' } },
+        highlight: { client: 'B' },
+        expect: [
+          { p: 'clientHolds', client: 'B', key: 'job' },
+          { p: 'happened', kind: 'key-expired', subject: 'r1' },
+        ],
+      },
+      {
+        narration:
+          '{A} wakes and writes charge=A: **both acted**. If the job is idempotent or only costs a little extra, that is fine — one Redis key is enough. If it **double-charges a customer**, you need a lease from a consistent store and a **fencing token the resource checks**: here the fenced store can only refuse every write, for there is no token to check.',
+        until: { atMs: 5000 },
+        highlight: { panel: 'stores' },
+        expect: [
+          { p: 'storeValue', store: 'unfenced', key: 'charge', value: 'A' },
+          { p: 'fencedRefused', count: 2 },
+        ],
+      },
+    ],
+  },
   // The Paxos family's tours (paxosTours.ts), after every Raft one.
   ...PAXOS_TOURS,
 ];

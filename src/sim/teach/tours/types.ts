@@ -3,7 +3,7 @@
  * until a named predicate on the state holds, pauses, and says what happened. Its assertions are
  * checked by the unit tests, so narration never claims what the run does not show.
  */
-import type { BugName, PaxosBugName } from '../../model/config';
+import type { BugName, LockOptionName, PaxosBugName } from '../../model/config';
 import type { FeatureName } from '../../model/features';
 import type { PredicateCall } from './predicates';
 
@@ -29,6 +29,8 @@ export interface BranchChange {
   readonly backoffMs?: readonly [number, number];
   /** The same story on another protocol (the side-by-side tour: Raft, then Multi-Paxos). */
   readonly protocol?: 'paxos' | 'multi-paxos';
+  /** The lock service's switches (issue 26), e.g. ZooKeeper's `herd`. */
+  readonly lockOptions?: readonly LockOptionName[];
   /** Replaces the actions of the beats from `fromBeat` on (schedule text, absolute times). */
   readonly actions?: string;
 }

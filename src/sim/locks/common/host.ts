@@ -1,0 +1,41 @@
+/**
+ * What every service's servers and drivers share: how they log, how the service's own frees of a
+ * lock enter the clients' history, and how a client's request is retried and moved on to another
+ * server. Nothing here knows a service; each service's folder says what its messages mean.
+ */
+import type { Cluster } from '../../net/cluster';
+import type { EventKind } from '../../model/events';
+import type { History } from '../../model/history';
+import type { Message } from '../../model/types';
+
+/** A client that hears nothing for this long tries the next server (as the chapter's client does). */
+export const SERVICE_RETRY_MS = 300;
+
+export function logEvent(cluster: Cluster, text: string, kind: EventKind, subjects: readonly string[]): void {
+  cluster.logEvent(text, kind, subjects);
+}
+
+/**
+ * The service freed a lock on its own (an expiry, a key lost on restart or failover, a session's
+ * close): an operation of the service in the history, like the chapter's Expire, naming the
+ * grant's token (or its number, for a service without tokens). It took effect at once.
+ */
+export function recordFree(history: History, server: string, key: string, token: number, nowMs: number): void {
+  const op = history.invoke(server, 'expire', key, nowMs, { token });
+  history.complete(op, nowMs, 'expired');
+}
+
+/** The server after `id` in `ids` (where a client looks next). */
+export function nextServer(ids: readonly string[], id: string): string {
+  return ids[(ids.indexOf(id) + 1) % ids.length];
+}
+
+/** Sends `msg` from `src` to `dst` on the cluster's network (latency, loss, partitions apply). */
+export function send(cluster: Cluster, src: string, dst: string, msg: Message): void {
+  cluster.send(src, dst, msg);
+}
+
+/** Whether any server's clock drifts (a lease timed on it may end early or late: findings, not failures). */
+export function anyDrift(cluster: Cluster): boolean {
+  return cluster.driftPct.some((p) => p !== 0);
+}
