@@ -258,6 +258,13 @@ describe('the configuration and the schedule say what a Paxos run takes', () => 
     expect(configFromFields(makeConfig(), { protocol: 'raft' })).toEqual(makeConfig());
   });
 
+  it('a lock service runs on Raft only: a Paxos run with one is refused in one sentence', () => {
+    expect(checkConfig(makeConfig({ protocol: 'multi-paxos', lock: 'zookeeper' }))).toBe(
+      'A lock service (lock=, lockopts=) is not part of a multi-paxos run; choose the protocol raft to pick one.',
+    );
+    expect(configFromFields(makeConfig(), { protocol: 'paxos', lock: 'redis' })).toMatch(/^A lock service .* is not part of a paxos run/);
+  });
+
   it('propose is a Paxos verb; Raft verbs and a log-less submit are refused in a Paxos run', () => {
     const paxos = makeConfig({ protocol: 'paxos' });
     expect(checkSchedule(parseSchedule('@1 propose v=1 to n1'), makeConfig())).toMatch(/is a Paxos verb; switch on the protocol paxos/);
