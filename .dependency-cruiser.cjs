@@ -9,7 +9,17 @@
 // services beside the Raft-based one take a level's second place.
 // Paxos (src/sim/paxos/) stands beside raft: neither imports the other; what both use (the
 // majority, ballots' words) lives in model/.
-const LEVELS = [['model'], ['raft', 'paxos'], ['net'], ['service', 'locks'], ['run'], ['check'], ['view'], ['teach'], ['experiments']];
+const LEVELS = [
+  ['model'],
+  ['raft', 'paxos'],
+  ['net'],
+  ['service', 'locks'],
+  ['run'],
+  ['check'],
+  ['view'],
+  ['teach', 'import'],
+  ['experiments'],
+];
 
 const wingRules = LEVELS.flatMap((level, i) =>
   level.map((wing) => {
@@ -76,7 +86,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/ui/' },
       to: {
-        path: '^src/ui/(tourRuns|controls/ToursList|spacetime/ConnectedSpaceTime|experiments/(ExperimentsView|bootExperiments)|panels/(WhyAnswer|laterPanels)|present/(PresenterView|PresenterConsole)|export/ringExport)\\.tsx?$',
+        path: '^src/ui/(tourRuns|controls/ToursList|spacetime/ConnectedSpaceTime|experiments/(ExperimentsView|bootExperiments)|panels/(WhyAnswer|laterPanels)|present/(PresenterView|PresenterConsole)|export/ringExport|importer/ImportView)\\.tsx?$',
         dynamic: false,
         dependencyTypesNot: ['type-only', 'type-import'],
       },

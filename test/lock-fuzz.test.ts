@@ -126,6 +126,35 @@ describe('slips the fuzzer found in the services, kept fixed', () => {
     );
     expect(replay(config, parseSchedule(text), 23_192)).toBeNull();
   });
+  it('ZooKeeper: a re-entrant acquire queued while its session expired is not granted from the lost holding; it takes the lock anew', () => {
+    // B's second acquire started as a re-entrant one (B still held k1), then B learned its session
+    // had expired; the re-grant, delivered a millisecond later, said "granted" with no token.
+    const { config, text } = sim(
+      'seed=1764582484&nodes=4&timeout=139-156&heartbeat=46&latency=6-18&clients=ABC&lock=zookeeper&lockopts=herd',
+      '@3194 client B acquire k1 144; @3525 client B pause 1657; @4371 client B acquire k1 30',
+    );
+    expect(replay(config, parseSchedule(text), 11_001)).toBeNull();
+  });
+
+  it('the database’s row versions count per key: a write with version 1 of k1 is checked against the grant of k1, not of k2', () => {
+    // C took k2 with version 1 and B took k1 with version 1; the fencing-order check took B's
+    // write for one with C's token, as if tokens were global as the chapter's counter is.
+    const { config, text } = sim(
+      'seed=2529547152&nodes=1&timeout=226-412&heartbeat=33&latency=5-24&clients=ABCD&lock=advisory',
+      '@7286 client C acquire k2 32; @7883 client B acquire k1 33; @7883 client B write k1=B18',
+    );
+    expect(replay(config, parseSchedule(text), 11_001)).toBeNull();
+  });
+
+  it('a client that has asked to release a lock no longer believes it holds it, while the answer is on its way', () => {
+    // B released k1 at 7695 ms; the delete committed and A was granted at 8607 ms while B's answer
+    // was still lost: counting B as a holder until then reported two holders within their leases.
+    const { config, text } = sim(
+      'seed=2394035540&nodes=7&timeout=196-441&heartbeat=64&latency=4-31&clients=AB&lock=zookeeper',
+      '@1056 reorder 24; @1309 loss 34; @3657 loss 24; @3883 client A pause 3027; @4285 reorder 0; @4316 client A acquire k1 2958; @4826 client B acquire k1 2444; @6317 delay n6 684; @6506 reorder 21; @6520 delay n6 0; @7060 reorder 0; @7285 loss 22; @7539 reorder 23; @7695 client B release k1',
+    );
+    expect(replay(config, parseSchedule(text), 8_607)).toBeNull();
+  });
 });
 
 describe('lock= and lockopts= in links', () => {

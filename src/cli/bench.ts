@@ -19,6 +19,7 @@ import { UsageError, parseFlags, wholeNumber } from './args';
 import { benchDetails } from './benchDetails';
 import { benchFuzz } from './benchFuzz';
 import { benchHistory } from './benchHistory';
+import { benchImport } from './benchImport';
 import { benchSeek } from './benchSeek';
 import { benchExperimentCli, benchExperimentPage } from './benchExperiment';
 import { benchBundle } from './benchBundle';
@@ -210,6 +211,7 @@ export function runBench(argv: readonly string[], out: (line: string) => void, e
   if (!benchFuzz(out).met) missed++;
   if (benchSeek(out).maxMs >= 50) missed++;
   if (!benchHistory(out).met) missed++;
+  if (!benchImport(out).met) missed++;
   // Experiments (issue 16): the CLI's sweep here; the page's in Chromium after (async, see below).
   if (!benchExperimentCli(out).met) missed++;
   // What detail events cost the engine (issue 24, item 7): on against off, under 2x in time and heap.

@@ -30,7 +30,10 @@ import { usePresenterKeys } from './present/presenterKeys';
 // The Experiments view (src/ui/experiments): its button here, the view on demand.
 import { ExperimentsButton, useExperimentsOpen } from './experiments/open';
 import { OnDemand } from './lazyView';
-import { experimentsView, LATER_TABS, preloadLaterTabs, presenterView, spaceTime } from './lazyViews';
+import { experimentsView, importView, LATER_TABS, preloadLaterTabs, presenterView, spaceTime } from './lazyViews';
+// Other tools' files (src/ui/importer): whether one is open and the drop listener here; the screen, its readers and checker on demand.
+import { closeImportedFile, useImportedFile } from './importer/importStore';
+import { listenForDroppedFiles } from './importer/openFile';
 
 const TAB_TITLES: Record<SideTab, string> = {
   clients: 'Clients',
@@ -281,19 +284,22 @@ export function App() {
   const presenting = useLab((s) => s.presenting);
   const experiments = useExperimentsOpen();
   const touring = useLab((s) => selectTour(s) !== null);
-  // With the Experiments view over the run, Space and the arrows belong to its form, not the hidden run.
-  const runKeys = presenting || !experiments;
+  const imported = useImportedFile() !== null;
+  // With the Experiments view (or an imported file) over the run, Space and the arrows belong to it, not the hidden run.
+  const runKeys = presenting || (!experiments && !imported);
   useKeyboardShortcuts(bridge, runKeys);
   usePresenterKeys(bridge, runKeys);
-  // Nor does the hidden run play on, taking a core from the experiment's workers.
+  // A file dropped anywhere on the page opens: a run file replays, another tool's file is imported.
+  useEffect(() => (pageMode === 'embed' ? undefined : listenForDroppedFiles(bridge)), [bridge, pageMode]);
+  // Nor does the hidden run play on, taking a core from the experiment's (or the import's) workers.
   useEffect(() => {
-    if (!experiments || presenting) return;
+    if ((!experiments && !imported) || presenting) return;
     const stop = () => {
       if (bridge.store.getState().frame.playing) bridge.pause();
     };
     stop();
     return bridge.store.subscribe(stop);
-  }, [experiments, presenting, bridge]);
+  }, [experiments, imported, presenting, bridge]);
   if (pageMode === 'embed') return <EmbedView />;
   if (presenting) {
     return (
@@ -312,6 +318,15 @@ export function App() {
           }
         />
       </OnDemand>
+    );
+  }
+  if (imported) {
+    return (
+      <div className="app app-import">
+        <OnDemand what="the importer" retry={importView.retry} className="import-pending" close={closeImportedFile}>
+          <importView.View />
+        </OnDemand>
+      </div>
     );
   }
   if (experiments) {

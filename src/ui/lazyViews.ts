@@ -37,3 +37,5 @@ export const experimentsView = lazyView(() =>
     return view.ExperimentsView;
   }),
 );
+// Another tool's file (issue 27): the import screen, its readers and checker come when one is dropped or imported.
+export const importView = lazyView(() => import('./importer/ImportView').then((m) => m.default));

@@ -16,6 +16,7 @@ import type { PaintDrop, PaintMessage, PaintNode, PaintView, RunView } from '../
 import type { TraceDelta } from '../sim/view/traceColumns';
 import type { PaceStep } from '../sim/teach/tours/pace';
 import type { PaintLook } from '../paint/messagePainter';
+import type { ImportedView, ModelName } from '../sim/import/view';
 
 /**
  * The run's end, which "Next event" and the scrubber never pass: the furthest of the preset's end
@@ -333,3 +334,35 @@ export type HostToExperimentWorker = ExperimentBatchMessage;
 export type ExperimentWorkerToHost =
   | { readonly type: 'experiment-results'; readonly batch: number; readonly results: readonly RunResult[] }
   | { readonly type: 'experiment-failed'; readonly batch: number; readonly error: string };
+
+// -- importProtocol --------------------------------------------------------------------------
+// The page and the import worker (import.worker.ts, issue 27): one file from another tool read
+// and checked off the main thread, with progress while the search runs and a time limit, after
+// which the verdict is "unknown" (never a wrong one). The page cancels by ending the worker.
+
+export interface ImportFileMessage {
+  readonly type: 'import-file';
+  /** Matches the answer to its request; the page ignores answers to one it has replaced. */
+  readonly request: number;
+  readonly name: string;
+  readonly text: string;
+  readonly model?: ModelName;
+  /** The registers' initial value as EDN text (nil when absent). */
+  readonly initial?: string;
+  readonly timeLimitMs: number;
+}
+
+export type HostToImportWorker = ImportFileMessage;
+
+export type ImportWorkerToHost =
+  /** How far the search got: the most completed operations placed so far, of all. */
+  | {
+      readonly type: 'import-progress';
+      readonly request: number;
+      readonly placed: number;
+      readonly total: number;
+      readonly elapsedMs: number;
+    }
+  | { readonly type: 'import-done'; readonly request: number; readonly view: ImportedView; readonly elapsedMs: number }
+  /** One sentence; `choices` when the file does not say which model (the page shows a picker). */
+  | { readonly type: 'import-failed'; readonly request: number; readonly error: string; readonly choices?: readonly ModelName[] };

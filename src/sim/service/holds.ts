@@ -17,6 +17,14 @@ export interface HoldSource {
   readonly holdings: ReadonlyMap<string, { readonly token: number | null; readonly deadline: number }>;
   readonly currentLockKey: string | null;
   readonly currentGrant: number | null;
+  /** The request the client is waiting on, if any: a release in flight ends its belief in that lock. */
+  readonly outstanding: { readonly intent: { readonly op: string; readonly key?: string } } | null;
+}
+
+/** The key a client has asked to release and not yet heard back on: it no longer acts under that lock. */
+function releasing(c: HoldSource): string | null {
+  const o = c.outstanding;
+  return o !== null && o.intent.op === 'release' ? (o.intent.key ?? null) : null;
 }
 
 export interface HoldRecord {
@@ -58,10 +66,11 @@ export class HoldTracker {
   observe(clients: Iterable<HoldSource>, now: number): void {
     for (const c of clients) {
       const holdings = c.holdings;
-      for (const key of holdings.keys()) this.see(c, key, now);
-      // Holds whose holding is gone.
+      const letGo = releasing(c);
+      for (const key of holdings.keys()) if (key !== letGo) this.see(c, key, now);
+      // Holds whose holding is gone, or being released.
       for (const [slot, h] of this.open) {
-        if (h.client !== c.id || holdings.has(h.key)) continue;
+        if (h.client !== c.id || (holdings.has(h.key) && h.key !== letGo)) continue;
         this.close(slot, h, now, c.alive ? 'released' : 'crashed');
       }
       for (const slot of this.spent.keys())

@@ -3,13 +3,14 @@
  * saves one), and the keyboard help. A link or file replays the exact run, paused at its time.
  */
 import { memo, useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { runFromJson, runToJson } from '../../share/link';
+import { runToJson } from '../../share/link';
 import { useBridge, useLabStore } from '../labContext';
 import { FloatingPanel, Popover } from './Popover';
 import type { LabState } from '../store/labStore';
 import { SHORTCUTS } from '../useKeyboardShortcuts';
 import { currentLink, linkStateOf, pageUrl } from '../urlSync';
-import { linkQuery, runFromSpec, runSpecOf } from '../runs';
+import { linkQuery, runSpecOf } from '../runs';
+import { openAnyFile } from '../importer/openFile';
 import { embedCode } from '../present/embedCode';
 import { downloadText } from '../export/download';
 import { registerExport } from '../export/exportActions';
@@ -82,18 +83,12 @@ export const ShareControls = memo(function ShareControls() {
     [store],
   );
 
+  // A run file replays its run; another tool's file (a Jepsen history, Porcupine data, an etcd trace) is imported.
   const importRun = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
-    const decoded = runFromJson(await file.text());
-    if (!decoded.ok) {
-      store.setState({ error: `${file.name}: ${decoded.error} The current run is kept.` });
-      return;
-    }
-    const run = runFromSpec(decoded.spec);
-    bridge.setSpeed(run.speed);
-    bridge.load(run.config, run.schedule, { startAtMs: run.startAtMs, stopAtMs: run.stopAtMs, playing: false, label: run.label });
+    await openAnyFile(file, bridge);
   };
 
   return (
@@ -109,16 +104,20 @@ export const ShareControls = memo(function ShareControls() {
       >
         Embed
       </button>
-      <button type="button" onClick={() => fileInput.current?.click()} title="Open a run file saved with Export ▸ Run file">
+      <button
+        type="button"
+        onClick={() => fileInput.current?.click()}
+        title="Open a run file saved with Export ▸ Run file, or another tool's file: a Jepsen history (EDN or line log), Porcupine data or an etcd raft trace (or drop it on the page)"
+      >
         Import…
       </button>
       <input
         ref={fileInput}
         type="file"
-        accept=".json,application/json"
+        accept=".json,.edn,.log,.txt,.ndjson,.jsonl,.html,application/json"
         hidden
         onChange={(e) => void importRun(e)}
-        aria-label="Run file to import"
+        aria-label="File to import (a run file, a Jepsen history, Porcupine data or an etcd trace)"
         data-testid="import-file"
       />
       <Popover className="keys-help" label="Keys" panelLabel="Keyboard shortcuts">

@@ -10,7 +10,9 @@ import { VERDICT_NAMES, type LinearizabilityReport, type VerdictName } from '../
 export const TRACKS = ['lock', 'fenced', 'unfenced'] as const;
 export type Track = (typeof TRACKS)[number];
 
-export type BarTone = 'ok' | 'refused' | 'open' | 'service';
+/** `info`: an imported operation that may or may not have taken effect (Jepsen's :info, or no completion). */
+/** `fail`: an imported operation that certainly did not take effect (Jepsen's :fail). */
+export type BarTone = 'ok' | 'refused' | 'open' | 'service' | 'info' | 'fail';
 
 export interface HistoryBar {
   readonly op: HistoryOpJson;

@@ -39,7 +39,8 @@ import {
 } from './geometry';
 import { AXIS_GUTTER, defaultLaneIds, foldNodes, laneLayout, SERVICE_LANE, type LaneLayout } from './lanes';
 import { paintScene } from './paint';
-import { buildScene, type HeartbeatMode, type MessageFilter, type Scene, type SceneArrow } from './scene';
+import { buildScene, type HeartbeatMode, type MessageFilter, type Scene, type SceneArrow, type SceneMark } from './scene';
+import { MARK_PATHS } from './marks';
 import { OP_GEOMETRY, type SceneHistory } from './historyBars';
 import { arrowSummary, FONT, ms, windowText } from './style';
 import { LIGHT_THEME, readTheme, type SpaceTimeTheme } from './theme';
@@ -72,6 +73,14 @@ export interface SpaceTimeViewProps {
   readonly onViewChange?: (view: SpaceTimeViewState) => void;
   /** The clients' operations to draw beside their lanes, with a failed verdict's subset; absent: none. */
   readonly history?: SceneHistory | null;
+  /** Marks on the lanes (an imported file's commits, configuration changes, violations, nemesis events). */
+  readonly marks?: readonly SceneMark[];
+  /**
+   * An imported file rather than Lockstep's own run: no cursor to follow and no leases, so no
+   * Follow button and no run legend (the import screen has its own key); a history has no
+   * messages either, so no heartbeat or quiet-time folding.
+   */
+  readonly imported?: 'history' | 'trace';
 }
 
 /** What the view shows: enough to draw the same picture elsewhere (an SVG or PNG export). */
@@ -85,6 +94,7 @@ export interface SpaceTimeViewState {
   readonly height: number;
   readonly theme: SpaceTimeTheme;
   readonly history: SceneHistory | null;
+  readonly marks: readonly SceneMark[] | null;
 }
 
 /** The headers' band above the lanes (px). */
@@ -319,6 +329,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   const [compress, setCompress] = useState(props.compress ?? false);
   const filter = props.filter;
   const history = props.history ?? null;
+  const marks = props.marks ?? null;
   const liveScene = useMemo(
     () =>
       trace && layout
@@ -331,9 +342,10 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             ...(filter ? { filter } : {}),
             ...(history ? { history } : {}),
             ...(props.ballots === true ? { ballots: true } : {}),
+            ...(marks ? { marks } : {}),
           })
         : null,
-    [trace, layout, live, top, plotH, heartbeats, compress, filter, history, props.ballots],
+    [trace, layout, live, top, plotH, heartbeats, compress, filter, history, props.ballots, marks],
   );
   const settledScene = useMemo(
     () =>
@@ -349,9 +361,10 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
               ...(filter ? { filter } : {}),
               ...(history ? { history } : {}),
               ...(props.ballots === true ? { ballots: true } : {}),
+              ...(marks ? { marks } : {}),
             })
           : null,
-    [dom, layout, top, plotH, heartbeats, compress, filter, history, props.ballots],
+    [dom, layout, top, plotH, heartbeats, compress, filter, history, props.ballots, marks],
   );
   const onViewChange = props.onViewChange;
   useEffect(() => {
@@ -365,8 +378,9 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
       height: size.height,
       theme,
       history,
+      marks,
     });
-  }, [onViewChange, live, laneIds, heartbeats, compress, filter, size.width, size.height, theme, history]);
+  }, [onViewChange, live, laneIds, heartbeats, compress, filter, size.width, size.height, theme, history, marks]);
   const sceneRef = useRef<Scene | null>(liveScene);
   sceneRef.current = liveScene;
 
@@ -538,17 +552,21 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
   return (
     <div className={`spacetime${moving ? ' is-moving' : ''}`} data-testid="spacetime" role="group" aria-label={label}>
       <div className="spacetime-controls" role="toolbar" aria-label="Space-time view">
-        <button type="button" aria-pressed={heartbeats === 'fold'} onClick={() => setHeartbeats((h) => (h === 'fold' ? 'show' : 'fold'))}>
-          Heartbeats: {heartbeats === 'fold' ? 'folded' : 'shown'}
-        </button>
-        <button
-          type="button"
-          aria-pressed={compress}
-          onClick={() => setCompress((c) => !c)}
-          title="Fold stretches where nothing but heartbeats happens into short breaks, so bursts seconds apart can be read together"
-        >
-          Quiet time: {compress ? 'folded' : 'to scale'}
-        </button>
+        {props.imported !== 'history' && (
+          <button type="button" aria-pressed={heartbeats === 'fold'} onClick={() => setHeartbeats((h) => (h === 'fold' ? 'show' : 'fold'))}>
+            Heartbeats: {heartbeats === 'fold' ? 'folded' : 'shown'}
+          </button>
+        )}
+        {props.imported !== 'history' && (
+          <button
+            type="button"
+            aria-pressed={compress}
+            onClick={() => setCompress((c) => !c)}
+            title="Fold stretches where nothing but heartbeats happens into short breaks, so bursts seconds apart can be read together"
+          >
+            Quiet time: {compress ? 'folded' : 'to scale'}
+          </button>
+        )}
         <button type="button" onClick={fit} disabled={!trace}>
           Fit
         </button>
@@ -558,9 +576,11 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
         <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => zoomBy(0.5)} disabled={!trace}>
           −
         </button>
-        <button type="button" aria-pressed={follow} onClick={() => setFollow((f) => !f)}>
-          Follow cursor
-        </button>
+        {props.imported === undefined && (
+          <button type="button" aria-pressed={follow} onClick={() => setFollow((f) => !f)}>
+            Follow cursor
+          </button>
+        )}
         <button
           type="button"
           aria-pressed={brushMode}
@@ -595,7 +615,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             </fieldset>
           </details>
         )}
-        {actors && (
+        {actors && props.imported === undefined && (
           <details className="spacetime-key">
             <summary>Legend</summary>
             <div className="spacetime-key-body">
@@ -713,6 +733,7 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
           )}
           {settledScene && <DomStoreMarks scene={settledScene} />}
           {settledScene && settledScene.ops.length > 0 && <DomOps scene={settledScene} />}
+          {settledScene && settledScene.marks.length > 0 && <DomMarks scene={settledScene} width={size.width} />}
           {cursorY !== null && (
             <g className="spacetime-cursor" aria-hidden="true">
               <line x1={AXIS_GUTTER} x2={size.width} y1={cursorY} y2={cursorY} />
@@ -824,6 +845,42 @@ const DomOps = memo(function DomOps({ scene }: { scene: Scene }) {
           <title>{b.label}</title>
         </rect>
       ))}
+    </g>
+  );
+});
+
+/** The settled scene's lane marks as DOM: hittable, titled (the hover shows the whole sentence). */
+const DomMarks = memo(function DomMarks({ scene, width }: { scene: Scene; width: number }) {
+  return (
+    <g className="spacetime-marks">
+      {scene.marks.map((m, i) =>
+        m.kind === 'nemesis' ? (
+          <rect
+            key={i}
+            x={AXIS_GUTTER}
+            y={m.y - 4}
+            width={Math.max(0, width - AXIS_GUTTER)}
+            height={8}
+            data-mark-kind={m.kind}
+            role="img"
+            aria-label={m.text}
+          >
+            <title>{m.text}</title>
+          </rect>
+        ) : (
+          <path
+            key={i}
+            transform={`translate(${m.x} ${m.y}) scale(1.4)`}
+            d={MARK_PATHS[m.kind]}
+            data-mark-kind={m.kind}
+            data-lane={m.lane}
+            role="img"
+            aria-label={m.text}
+          >
+            <title>{m.text}</title>
+          </path>
+        ),
+      )}
     </g>
   );
 });

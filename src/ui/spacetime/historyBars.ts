@@ -11,13 +11,19 @@ import { opTone, TRACKS, type BarTone, type Track } from '../panels/historyLanes
 import { history as sayHistory } from '../../sim/model/describe';
 import { laneOf, type LaneLayout } from './lanes';
 
+/** What a bar needs of an operation: Lockstep's history records, or an imported history's operations. */
+export type SceneOp = Pick<HistoryOpJson, 'id' | 'client' | 'store' | 'invokeMs' | 'completeMs'> & { readonly op: string };
+
 /** What the view is given: the operations up to the time on screen and the subset to outline. */
 export interface SceneHistory {
-  readonly ops: readonly HistoryOpJson[];
+  readonly ops: readonly SceneOp[];
   /** The ids of a failed verdict's minimal subset; empty when every verdict passed. */
   readonly subset: ReadonlySet<number>;
   /** The time the history was taken at: operations still open there run to it. */
   readonly atMs: number;
+  /** An imported history's tone and label per operation (default: Lockstep's, from the result the client saw). */
+  readonly toneOf?: (op: SceneOp) => BarTone;
+  readonly labelOf?: (op: SceneOp) => string;
 }
 
 export interface OpBar {
@@ -43,7 +49,7 @@ export interface OpBar {
 /** Offsets right of a lane's centre (px): the first track's centre, the step between tracks, a bar's width. */
 export const OP_GEOMETRY = { first: 14, step: 8, width: 6 } as const;
 
-const isServiceOp = (op: HistoryOpJson) => op.op === 'expire' || op.op === 'ghost-release';
+const isServiceOp = (op: SceneOp) => op.op === 'expire' || op.op === 'ghost-release';
 
 /** The operations that overlap [t0, t1], placed on the layout's lanes (operations without a lane are left out). */
 export function opBars(
@@ -79,11 +85,11 @@ export function opBars(
       y1,
       // At least a few pixels: an operation answered in the millisecond it began still shows.
       y2: Math.max(y2, y1 + 3),
-      tone: opTone(op),
+      tone: history.toneOf ? history.toneOf(op) : opTone(op as HistoryOpJson),
       open,
       inSubset,
       dimmed: subset.size > 0 && !inSubset,
-      label: sayHistory.opText(op),
+      label: history.labelOf ? history.labelOf(op) : sayHistory.opText(op as HistoryOpJson),
       endMs: end,
     });
   }
@@ -92,5 +98,9 @@ export function opBars(
 
 /** How opaque a bar is drawn: faint while open, fainter when another subset is outlined. */
 export function opAlpha(bar: OpBar): number {
-  return (bar.dimmed ? 0.3 : 1) * (bar.open ? 0.45 : 1);
+  // An indeterminate operation never returns: it is drawn as its own kind (dashed), not faint.
+  return (bar.dimmed ? 0.3 : 1) * (bar.open && bar.tone !== 'info' ? 0.45 : bar.tone === 'info' ? 0.55 : 1);
 }
+
+/** The dash an indeterminate operation's outline is drawn with (so it never relies on colour alone). */
+export const INFO_DASH = [3, 2] as const;

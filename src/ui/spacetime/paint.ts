@@ -6,7 +6,8 @@
 import { MESSAGE_KINDS, symbolPath, type MessageKind } from '../../paint/messageShapes';
 import { arrowHead } from './geometry';
 import { AXIS_GUTTER, type LaneLayout } from './lanes';
-import { OP_GEOMETRY, opAlpha } from './historyBars';
+import { INFO_DASH, OP_GEOMETRY, opAlpha } from './historyBars';
+import { MARK_PATHS, markLabel, markStyle } from './marks';
 import { LANE_GEOMETRY, type Scene, type SceneArrow } from './scene';
 import {
   ARROW_WIDTH,
@@ -121,6 +122,13 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
     ctx.fillRect(b.x - OP_GEOMETRY.width / 2, b.y1, OP_GEOMETRY.width, b.y2 - b.y1);
   }
   ctx.globalAlpha = 1;
+  // Indeterminate operations (Jepsen's :info) are their own kind: a dashed outline, not only a colour.
+  ctx.strokeStyle = theme.op.info;
+  ctx.lineWidth = 1.5;
+  ctx.setLineDash(INFO_DASH as unknown as number[]);
+  for (const b of scene.ops)
+    if (b.tone === 'info') ctx.strokeRect(b.x - OP_GEOMETRY.width / 2 - 2, b.y1, OP_GEOMETRY.width + 4, b.y2 - b.y1);
+  ctx.setLineDash([]);
   ctx.strokeStyle = theme.cursor;
   ctx.lineWidth = 2;
   for (const b of scene.ops)
@@ -163,6 +171,44 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
     m.lines.forEach((line, i) => {
       if (labels.place(line, m.x, m.y + STORE_LINE_DY[i], 'middle')) label(ctx, line, m.x, m.y + STORE_LINE_DY[i], colour, theme.panel);
     });
+  }
+
+  // Marks on the lanes (an imported trace's commits, configuration changes, violations, nemesis events).
+  for (const m of scene.marks) {
+    const style = markStyle(m.kind, theme);
+    if (m.kind === 'nemesis') {
+      ctx.strokeStyle = style.stroke;
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash([6, 3]);
+      ctx.beginPath();
+      ctx.moveTo(AXIS_GUTTER, Math.round(m.y) + 0.5);
+      ctx.lineTo(size.width, Math.round(m.y) + 0.5);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      continue;
+    }
+    ctx.translate(m.x, m.y);
+    const path = new Path2D(MARK_PATHS[m.kind]);
+    ctx.fillStyle = style.fill;
+    ctx.fill(path);
+    ctx.strokeStyle = style.stroke;
+    ctx.lineWidth = 1.5;
+    ctx.stroke(path);
+    if (m.kind === 'violation') {
+      ctx.fillStyle = theme.panel;
+      ctx.textAlign = 'center';
+      ctx.fillText('!', 0, 1);
+    }
+    ctx.translate(-m.x, -m.y);
+  }
+  ctx.textAlign = 'left';
+  // A violation's label is placed first: where a commit's label would cover it, the commit's gives way.
+  const byWeight = [...scene.marks.filter((m) => m.kind === 'violation'), ...scene.marks.filter((m) => m.kind !== 'violation')];
+  for (const m of byWeight) {
+    const text = markLabel(m.kind, m.text);
+    const x = m.kind === 'nemesis' ? AXIS_GUTTER + 4 : m.x + 10;
+    const y = m.kind === 'nemesis' ? m.y - 8 : m.y;
+    if (labels.place(text, x, y, 'start')) label(ctx, text, x, y, m.kind === 'violation' ? theme.bad : theme.muted, theme.panel);
   }
 
   // Labels last, so lines never cross them.

@@ -37,6 +37,23 @@ export interface SceneOptions {
   readonly history?: SceneHistory;
   /** A Paxos run: a node span's `term` is a ballot (model/ballot.ts), labelled "ballot 2.5". */
   readonly ballots?: boolean;
+  /** Marks at a time on a lane (an imported trace's commits, configuration changes, violations, nemesis events). */
+  readonly marks?: readonly SceneMark[];
+}
+
+export type MarkKind = 'commit' | 'conf' | 'violation' | 'nemesis';
+
+export interface SceneMark {
+  readonly lane: string;
+  readonly ms: number;
+  readonly kind: MarkKind;
+  readonly text: string;
+}
+
+/** A mark as drawn: a commit a diamond, a configuration change a square, a violation a landmark triangle, a nemesis event a rule across the lanes. */
+export interface MarkView extends SceneMark {
+  readonly x: number;
+  readonly y: number;
 }
 
 export interface MessageFilter {
@@ -169,6 +186,7 @@ export interface Scene {
   readonly storeMarks: readonly StoreMarkView[];
   /** The clients' operations, right of their lanes. */
   readonly ops: readonly OpBar[];
+  readonly marks: readonly MarkView[];
   readonly axis: readonly AxisTick[];
   readonly axisUnit: 's' | 'ms';
   /** The cursor's y, or null when `nowMs` is outside the window. */
@@ -380,6 +398,7 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
     ...leaseBars(trace, layout, index, t0, t1, y),
     storeMarks: storeMarks(trace, layout, t0, t1, y),
     ops: opBars(opts.history, layout, trace.actorIds, t0, t1, y),
+    marks: markViews(opts.marks, layout, t0, t1, y),
     ...(folds.length > 0 ? foldedAxisTicks(scale, folds) : axisTicks(scale)),
     cursorY: opts.nowMs != null && opts.nowMs >= t0 && opts.nowMs <= t1 ? y(opts.nowMs) : null,
     scale,
@@ -416,6 +435,21 @@ export function activityFolds(trace: TraceView, t0: number, t1: number): Fold[] 
 }
 
 type Y = (t: number) => number;
+
+/** Offsets right of a lane's centre (px) where its marks sit. */
+export const MARK_GEOMETRY = { dx: 11, size: 6 } as const;
+
+function markViews(marks: readonly SceneMark[] | undefined, layout: LaneLayout, t0: number, t1: number, y: Y): MarkView[] {
+  if (!marks) return [];
+  const out: MarkView[] = [];
+  for (const m of marks) {
+    if (m.ms < t0 || m.ms > t1) continue;
+    const lane = layout.byId.get(m.lane);
+    if (!lane) continue;
+    out.push({ ...m, x: lane.x + (m.kind === 'nemesis' ? 0 : MARK_GEOMETRY.dx), y: y(m.ms) });
+  }
+  return out;
+}
 
 function clip(from: number, to: number | null, untilMs: number, t0: number, t1: number): [number, number] | null {
   const end = to ?? untilMs;

@@ -8,8 +8,9 @@ import { arrowHead } from './geometry';
 import type { TraceView } from '../../sim/view/traceColumns';
 import type { TimeWindow } from './geometry';
 import { AXIS_GUTTER, laneLayout, type LaneLayout } from './lanes';
-import { buildScene, LANE_GEOMETRY, type HeartbeatMode, type MessageFilter, type Scene } from './scene';
-import { OP_GEOMETRY, opAlpha, type SceneHistory } from './historyBars';
+import { buildScene, LANE_GEOMETRY, type HeartbeatMode, type MessageFilter, type Scene, type SceneMark } from './scene';
+import { INFO_DASH, OP_GEOMETRY, opAlpha, type SceneHistory } from './historyBars';
+import { MARK_NAMES, MARK_PATHS, markLabel, markStyle } from './marks';
 import {
   ARROW_WIDTH,
   arrowLength,
@@ -118,9 +119,28 @@ export function sceneToSvg(scene: Scene, layout: LaneLayout, opts: SvgExportOpti
 
   for (const b of scene.ops) {
     const w = OP_GEOMETRY.width;
-    const outline = b.inSubset ? ` stroke="${theme.cursor}" stroke-width="2"` : '';
+    const outline = b.inSubset
+      ? ` stroke="${theme.cursor}" stroke-width="2"`
+      : b.tone === 'info'
+        ? ` stroke="${theme.op.info}" stroke-width="1.5" stroke-dasharray="${INFO_DASH.join(' ')}"`
+        : '';
     push(
       `<rect class="op" x="${n(b.x - w / 2)}" y="${n(b.y1)}" width="${w}" height="${n(b.y2 - b.y1)}" fill="${theme.op[b.tone]}" fill-opacity="${opAlpha(b)}"${outline} data-op-id="${b.id}"><title>${escapeXml(b.label)}</title></rect>`,
+    );
+  }
+
+  for (const m of scene.marks) {
+    const style = markStyle(m.kind, theme);
+    if (m.kind === 'nemesis') {
+      push(
+        `<line class="mark" x1="${AXIS_GUTTER}" y1="${n(m.y)}" x2="${n(opts.width)}" y2="${n(m.y)}" stroke="${style.stroke}" stroke-width="1.5" stroke-dasharray="6 3"><title>${escapeXml(m.text)}</title></line>`,
+      );
+      continue;
+    }
+    const bang =
+      m.kind === 'violation' ? `<text y="4" text-anchor="middle" font-size="11" font-weight="700" fill="${theme.panel}">!</text>` : '';
+    push(
+      `<g class="mark" data-mark-kind="${m.kind}" transform="translate(${n(m.x)},${n(m.y)})"><title>${escapeXml(m.text)}</title><path d="${MARK_PATHS[m.kind]}" fill="${style.fill}" stroke="${style.stroke}" stroke-width="1.5"/>${bang}<text x="10" y="4" font-size="${FONT.label}" fill="${m.kind === 'violation' ? theme.bad : theme.muted}">${escapeXml(markLabel(m.kind, m.text))}</text></g>`,
     );
   }
 
@@ -275,6 +295,25 @@ function legendItems(scene: Scene): LegendItem[] {
       name: "client's operations (right of lane)",
       mark: (t) => `<rect x="3" y="-8" width="6" height="16" fill="${t.op.ok}"/>`,
     });
+  if (scene.ops.some((b) => b.tone === 'info'))
+    items.push({
+      name: 'indeterminate (:info): may or may not have taken effect',
+      mark: (t) =>
+        `<rect x="3" y="-8" width="6" height="16" fill="${t.op.info}" fill-opacity="0.55" stroke="${t.op.info}" stroke-dasharray="${INFO_DASH.join(' ')}"/>`,
+    });
+  for (const kind of ['commit', 'conf', 'violation'] as const)
+    if (scene.marks.some((m) => m.kind === kind)) {
+      items.push({
+        name: MARK_NAMES[kind],
+        mark: (t) =>
+          `<path transform="translate(6,0)" d="${MARK_PATHS[kind]}" fill="${markStyle(kind, t).fill}" stroke="${markStyle(kind, t).stroke}"/>`,
+      });
+    }
+  if (scene.marks.some((m) => m.kind === 'nemesis'))
+    items.push({
+      name: MARK_NAMES.nemesis,
+      mark: (t) => `<line x1="0" y1="0" x2="14" y2="0" stroke="${t.muted}" stroke-width="1.5" stroke-dasharray="6 3"/>`,
+    });
   if (scene.ops.some((b) => b.inSubset))
     items.push({
       name: 'operations no order explains',
@@ -317,6 +356,10 @@ export interface TraceSvgOptions {
   readonly seed: string | number;
   /** The clients' operations, as the view draws them beside their lanes. */
   readonly history?: SceneHistory | null;
+  /** Marks on the lanes (an imported file's commits, configuration changes, violations, nemesis events). */
+  readonly marks?: readonly SceneMark[];
+  /** The file's title instead of "Lockstep, seed …" (an imported file has no seed). */
+  readonly title?: string;
 }
 
 /** The whole export in one call: lays out the lanes, builds the window's scene and writes the file. */
@@ -332,12 +375,13 @@ export function traceToSvg(trace: TraceView, opts: TraceSvgOptions): string {
     compress: opts.compress ?? false,
     ...(opts.filter ? { filter: opts.filter } : {}),
     ...(opts.history ? { history: opts.history } : {}),
+    ...(opts.marks ? { marks: opts.marks } : {}),
   });
   return sceneToSvg(scene, layout, {
     theme: opts.theme,
     width: opts.width,
     height: opts.height,
-    title: exportTitle(opts.seed, opts.window),
+    title: opts.title ?? exportTitle(opts.seed, opts.window),
     cursorLabel: opts.nowMs != null ? `t = ${ms(opts.nowMs)}` : undefined,
   });
 }

@@ -56,6 +56,8 @@ const OP_VARS: Readonly<Record<BarTone, string>> = {
   refused: '--msg-vote',
   open: '--muted',
   service: '--lease-service',
+  info: '--op-info',
+  fail: '--msg-refused',
 };
 
 const GROUP_VARS = ['--group-0', '--group-1', '--group-2', '--group-3'];
@@ -89,6 +91,7 @@ const LIGHT_VALUES: Readonly<Record<string, string>> = {
   '--group-3': '#a45fd0',
   '--lease-client': '#8e3fb0',
   '--lease-service': '#c2410c',
+  '--op-info': '#d97706',
 };
 
 const DARK_VALUES: Readonly<Record<string, string>> = {
@@ -116,6 +119,7 @@ const DARK_VALUES: Readonly<Record<string, string>> = {
   '--msg-store': '#e0a060',
   '--lease-client': '#d08bf0',
   '--lease-service': '#fb923c',
+  '--op-info': '#fbbf24',
 };
 
 /** A theme from a variable lookup (e.g. getComputedStyle(el).getPropertyValue); missing ones fall back to the light values. */

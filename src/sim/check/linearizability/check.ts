@@ -125,16 +125,31 @@ function partOf<I>(parts: Map<string, Part<I>>, key: string): Part<I> {
   return p;
 }
 
-/** Token → the acquire that was told it was granted that token. */
-function grantsByToken(ops: readonly CheckedOp[]): Map<number, CheckedOp> {
-  const out = new Map<number, CheckedOp>();
+/**
+ * (Lock key, token) → the acquire that was told it was granted that token for that key. By key,
+ * because a token need only be unique per lock: the chapter's counter and ZooKeeper's zxid are
+ * global, but the database's row version counts per key (issue 26), so two keys' grants can carry
+ * the same number.
+ */
+type Grants = Map<string, CheckedOp>;
+const grantSlot = (lockKey: string | null, token: number): string => `${lockKey ?? ''}\u0000${token}`;
+function grantOf(grants: Grants, lockKey: string | null, token: number | null): CheckedOp | undefined {
+  return token === null ? undefined : grants.get(grantSlot(lockKey, token));
+}
+
+function grantsByToken(ops: readonly CheckedOp[]): Grants {
+  const out: Grants = new Map();
   // The first acquire told it: a re-entrant acquire (ZooKeeper, etcd) is told its own token again, later.
-  for (const o of ops) if (o.op === 'acquire' && o.result === 'granted' && o.token !== null && !out.has(o.token)) out.set(o.token, o);
+  for (const o of ops) {
+    if (o.op !== 'acquire' || o.result !== 'granted' || o.token === null) continue;
+    const slot = grantSlot(o.key, o.token);
+    if (!out.has(slot)) out.set(slot, o);
+  }
   return out;
 }
 
 /** The lock operations of one key, shared by the lock model and the strict-exclusion models. */
-function addLockOp<I>(p: Part<I>, o: CheckedOp, grants: Map<number, CheckedOp>, input: I): void {
+function addLockOp<I>(p: Part<I>, o: CheckedOp, grants: Grants, input: I): void {
   p.ops.push({ id: o.id, input, call: callOf(o), ret: retOf(o) });
   if (o.op === 'release' && (o.result === 'not-found' || o.result === 'not-holder')) {
     // A retried release is several requests: one copy may have freed the key before the copy
@@ -146,10 +161,10 @@ function addLockOp<I>(p: Part<I>, o: CheckedOp, grants: Map<number, CheckedOp>, 
   }
   if (o.op === 'expire' || o.op === 'ghost-release') {
     p.fixed.add(o.id);
-    const g = o.token !== null ? grants.get(o.token) : undefined;
+    const g = grantOf(grants, o.key, o.token);
     if (g !== undefined) p.grantOf.set(o.id, g.id);
   } else if (o.op === 'release' && o.result === 'released' && o.token !== null) {
-    const g = grants.get(o.token);
+    const g = grantOf(grants, o.key, o.token);
     if (g !== undefined) p.needs.set(o.id, [g.id]);
   }
 }
@@ -163,13 +178,13 @@ function isLockOp(o: CheckedOp): boolean {
   return o.op === 'acquire' || o.op === 'release' || o.op === 'expire' || o.op === 'ghost-release';
 }
 
-function lockParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>): Part<LockInput>[] {
+function lockParts(ops: readonly CheckedOp[], grants: Grants): Part<LockInput>[] {
   const parts = new Map<string, Part<LockInput>>();
   for (const o of ops) if (isLockOp(o)) addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
   return [...parts.values()];
 }
 
-function exclusiveParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>, store: 'fenced' | 'unfenced'): Part<ExclusiveInput>[] {
+function exclusiveParts(ops: readonly CheckedOp[], grants: Grants, store: 'fenced' | 'unfenced'): Part<ExclusiveInput>[] {
   const parts = new Map<string, Part<ExclusiveInput>>();
   for (const o of ops) if (isLockOp(o)) addLockOp(partOf(parts, o.key), o, grants, lockInput(o));
   for (const o of ops) {
@@ -177,13 +192,13 @@ function exclusiveParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp
     if (o.op !== 'write' || o.store !== store || o.result !== 'accepted') continue;
     const p = partOf(parts, o.lockKey ?? '(no lock)');
     p.ops.push({ id: o.id, input: { kind: 'write', client: o.client, token: o.token }, call: callOf(o), ret: retOf(o) });
-    const g = o.token !== null ? grants.get(o.token) : undefined;
+    const g = grantOf(grants, o.lockKey, o.token);
     if (g !== undefined) p.needs.set(o.id, [g.id]);
   }
   return [...parts.values()].filter((p) => p.ops.some((op) => op.input.kind === 'write'));
 }
 
-function orderParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>, store: 'fenced' | 'unfenced'): Part<OrderInput>[] {
+function orderParts(ops: readonly CheckedOp[], grants: Grants, store: 'fenced' | 'unfenced'): Part<OrderInput>[] {
   const parts = new Map<string, Part<OrderInput>>();
   for (const o of ops) {
     if (o.op !== 'write' || o.store !== store || o.completeMs === null) continue;
@@ -194,7 +209,7 @@ function orderParts(ops: readonly CheckedOp[], grants: Map<number, CheckedOp>, s
       call: callOf(o),
       ret: retOf(o),
     });
-    const g = o.token !== null ? grants.get(o.token) : undefined;
+    const g = grantOf(grants, o.lockKey, o.token);
     if (g === undefined) continue;
     p.needs.set(o.id, [g.id]);
     // The grant is a fact this object reads (its own copy): was the token granted to the writer yet?

@@ -6,7 +6,7 @@
  * write is never shown without the grant it claims. `fixed` operations (a lease's expiry, a
  * fact of the service rather than a client's claim) are never removed.
  */
-import { linearize, type Budget, type CheckOp, type Model } from './search';
+import { linearize, type Budget, type CheckOp, type Model, type SearchOptions } from './search';
 
 export interface Shrunk {
   readonly ids: readonly number[];
@@ -54,4 +54,50 @@ export function shrinkFailing<S, I>(
     if (r.result === 'fail') current = trial.filter((o) => o.call <= r.reach);
   }
   return { ids: current.map((o) => o.id), minimal: true };
+}
+
+/**
+ * The same goal for a history with no dependencies between operations (other tools' histories),
+ * by removing chunks before single operations (Zeller's delta debugging): halves, quarters, …,
+ * then one at a time, keeping every removal after which the rest still fails (and dropping what
+ * the failing search never reached). It ends 1-minimal, as `shrinkFailing` does, after far fewer
+ * searches when most of the history is irrelevant to the failure, as it usually is.
+ */
+export function shrinkByChunks<S, I>(
+  model: Model<S, I>,
+  ops: readonly CheckOp<I>[],
+  budget: Budget,
+  options: SearchOptions<I> = {},
+  /** Whether a subset still reads (a read keeps a write of its value when the history had one); default any. */
+  readable: (ops: readonly CheckOp<I>[]) => boolean = () => true,
+): Shrunk {
+  let current = [...ops];
+  let chunk = Math.max(1, Math.ceil(current.length / 2));
+  for (;;) {
+    let removed = false;
+    // Latest first: what happened after the failure is the likeliest to be irrelevant.
+    let end = current.length;
+    while (end > 0) {
+      const start = Math.max(0, end - chunk);
+      const trial = [...current.slice(0, start), ...current.slice(end)];
+      if (trial.length === 0 || !readable(trial)) {
+        end = start;
+        continue;
+      }
+      const r = linearize(model, trial, budget, options);
+      if (r.result === 'unknown') return { ids: current.map((o) => o.id), minimal: false };
+      if (r.result === 'fail') {
+        // Operations are in call order: what the search never reached is a suffix (dropped
+        // unless that would leave a subset the caller cannot read, say one without its culprit).
+        const reached = trial.filter((o) => o.call <= r.reach);
+        current = reached.length < trial.length && readable(reached) ? reached : trial;
+        removed = true;
+        end = Math.min(start, current.length);
+      } else end = start;
+    }
+    if (!removed) {
+      if (chunk === 1) return { ids: current.map((o) => o.id), minimal: true };
+      chunk = Math.max(1, Math.floor(chunk / 2));
+    }
+  }
 }

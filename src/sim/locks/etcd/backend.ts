@@ -363,6 +363,7 @@ export class EtcdDriver implements LockClientDriver {
       mine: 0,
       sentAt: this.cluster.nowMs,
     };
+    this.deferred = null;
     if (op === 'acquire' && this.seat.holdings.has(key)) this.deferred = 'granted';
     else if (op === 'release' && !this.keys.has(key)) this.deferred = 'not-found';
     else this.next();
@@ -480,6 +481,8 @@ export class EtcdDriver implements LockClientDriver {
     this.keepAlives.clear();
     for (const key of [...this.seat.holdings.keys()]) this.seat.lose(key, 'lease-gone');
     this.keys.clear();
+    // A re-entrant grant not yet delivered is void: the lock went with the lease.
+    this.deferred = null;
     const o = this.op;
     if (o === null) return;
     if (o.kind === 'release') return this.done('not-found');
@@ -517,6 +520,8 @@ export class EtcdDriver implements LockClientDriver {
       this.deferred = null;
       if (d === 'granted') {
         const h = this.seat.holdings.get(o.key);
+        // The holding it was to re-grant is gone (its session or lease ended since): take the lock anew.
+        if (h === undefined) return this.next();
         this.op = null;
         this.seat.finish({ outcome: 'granted', token: h?.token ?? null, deadline: h?.deadline ?? now, grant: null, rounds: 0 });
       } else this.done('not-found');

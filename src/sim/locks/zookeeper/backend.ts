@@ -435,6 +435,7 @@ export class ZooKeeperDriver implements LockClientDriver {
   start(op: 'acquire' | 'release', key: string, leaseMs: number): void {
     const now = this.cluster.nowMs;
     this.early.clear();
+    this.deferred = null;
     this.op = {
       kind: op,
       key,
@@ -603,6 +604,8 @@ export class ZooKeeperDriver implements LockClientDriver {
     this.pings.clear();
     for (const key of [...this.seat.holdings.keys()]) this.seat.lose(key, 'session-expired');
     this.mine.clear();
+    // A re-entrant grant not yet delivered is void: the lock went with the session.
+    this.deferred = null;
     const o = this.op;
     if (o !== null) {
       if (o.kind === 'release') return this.done('not-found');
@@ -649,6 +652,8 @@ export class ZooKeeperDriver implements LockClientDriver {
       this.deferred = null;
       if (d === 'granted') {
         const h = this.seat.holdings.get(o.key);
+        // The holding it was to re-grant is gone (its session or lease ended since): take the lock anew.
+        if (h === undefined) return this.next();
         this.op = null;
         this.seat.finish({ outcome: 'granted', token: h?.token ?? null, deadline: h?.deadline ?? now, grant: null, rounds: 0 });
       } else this.done('not-found');
