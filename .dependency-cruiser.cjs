@@ -7,7 +7,19 @@
 // The simulation core's wings, in levels from the bottom: a wing imports itself and the wings of
 // lower levels, never a wing beside it or above it. Protocol families beside raft (Paxos) and lock
 // services beside the Raft-based one take a level's second place.
-const LEVELS = [['model'], ['raft'], ['net'], ['service', 'locks'], ['run'], ['check'], ['view'], ['teach', 'import'], ['experiments']];
+// Paxos (src/sim/paxos/) stands beside raft: neither imports the other; what both use (the
+// majority, ballots' words) lives in model/.
+const LEVELS = [
+  ['model'],
+  ['raft', 'paxos'],
+  ['net'],
+  ['service', 'locks'],
+  ['run'],
+  ['check'],
+  ['view'],
+  ['teach', 'import'],
+  ['experiments'],
+];
 
 const wingRules = LEVELS.flatMap((level, i) =>
   level.map((wing) => {

@@ -66,6 +66,9 @@ export function encodeLink(spec: RunSpec): string {
   // Issue 26: absent is the chapter's service, so every link made before says what it said.
   if (c.lock !== undefined) p.set('lock', c.lock);
   if (lockOptionsOf(c).length > 0) p.set('lockopts', lockOptionsOf(c).join(','));
+  // Paxos runs only: a Raft link never names its protocol, so every Raft link keeps its bytes.
+  if (c.protocol !== undefined) p.set('protocol', c.protocol);
+  if (c.backoffMs !== undefined) p.set('backoff', c.backoffMs.join('-'));
   const text = formatSchedule(spec.schedule);
   if (text.length > COMPRESS_OVER_CHARS) p.set('z', toBase64Url(deflateSync(strToU8(text), { level: 9 })));
   else if (text.length > 0) p.set('s', text);
@@ -106,6 +109,8 @@ const KNOWN = new Set([
   'view',
   ...MODE_FLAGS,
   'snapshot',
+  'protocol',
+  'backoff',
 ]);
 
 export interface DecodeOptions {
@@ -166,6 +171,8 @@ function decode(input: string, pageCap: boolean): Decoded {
     readMode: field('read'),
     lock: field('lock'),
     lockOptions: field('lockopts'),
+    protocol: field('protocol'),
+    backoff: field('backoff'),
   };
   const config = configFromFields(DEFAULT_CONFIG, fields);
   if (typeof config === 'string') return fail(`This link's configuration is invalid: ${config}`);
@@ -312,6 +319,8 @@ export function runToJson(spec: RunSpec): string {
     ...(c.readMode !== undefined ? { readMode: c.readMode } : {}),
     ...(c.lock !== undefined ? { lock: c.lock } : {}),
     ...(lockOptionsOf(c).length > 0 ? { lockOptions: lockOptionsOf(c).join(',') } : {}),
+    ...(c.protocol !== undefined ? { protocol: c.protocol } : {}),
+    ...(c.backoffMs !== undefined ? { backoff: c.backoffMs.join('-') } : {}),
     schedule: formatSchedule(spec.schedule)
       .split('; ')
       .filter((a) => a !== ''),
@@ -350,6 +359,8 @@ export function runFromJson(text: string): Decoded {
     ['readMode', 'read'],
     ['lock', 'lock'],
     ['lockOptions', 'lockopts'],
+    ['protocol', 'protocol'],
+    ['backoff', 'backoff'],
     ['t', 't'],
     ['speed', 'speed'],
   ];

@@ -3,9 +3,10 @@
  * from here, so the chapter's wording lives in one place.
  */
 import type { DetailEvent } from './events';
-import { INVARIANT_TITLES } from './features';
+import { INVARIANT_TITLES, PAXOS_INVARIANT_TITLES } from './features';
 import type { ClientIntent } from './schedule';
-import type { ApplyResult, Command, ConfigCommand, CoordCommand, LockCommand, StoreWriteRecord } from './types';
+import { ballotText } from './ballot';
+import type { ApplyResult, Command, ConfigCommand, CoordCommand, LockCommand, Message, StoreWriteRecord } from './types';
 import { isCoordType } from './lockWire';
 
 /** `t=  156 ms n2 election timeout, ...`: `t=` then the time right-aligned to 5 characters. */
@@ -232,6 +233,8 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       return `${v.node} gets TimeoutNow from ${v.leader}, but it is not in its configuration {${v.voters.join(', ')}}: it does not campaign (§4.2.2)`;
     }
+    default:
+      return describePaxosDetail(d);
   }
 }
 
@@ -590,6 +593,138 @@ export const history = {
     unfencedOrder: 'fencing-order model (unfenced store)',
     register: 'register model',
   } as Readonly<Record<string, string>>,
+};
+
+// -- Paxos (src/sim/paxos/): its event lines, detail sentences and message labels -------------
+// Lamport's words (Paxos Made Simple): prepare, promise, accept, chosen, learn. A ballot reads
+// like "7.2": round 7 of proposer n2 (model/ballot.ts).
+
+const b = ballotText;
+const slotsText = (slots: readonly number[]): string => {
+  if (slots.length === 0) return 'no slot';
+  const sorted = [...slots].sort((x, y) => x - y);
+  const first = sorted[0];
+  const last = sorted[sorted.length - 1];
+  return sorted.length === last - first + 1 && sorted.length > 2
+    ? `slots ${first}-${last}`
+    : `slot${sorted.length > 1 ? 's' : ''} ${sorted.join(', ')}`;
+};
+
+export const paxosText = {
+  prepares: (id: string, ballot: number, value: string | null) =>
+    value === null ? `${id} prepares ballot ${b(ballot)}: Prepare to all` : `${id} proposes ${value}: Prepare ballot ${b(ballot)} to all`,
+  electionPrepares: (id: string, ballot: number, fromSlot: number, timerFired: boolean) =>
+    `${id} ${timerFired ? 'election timeout, ' : ''}prepares ballot ${b(ballot)} for slots from ${fromSlot}`,
+  phase2: (id: string, ballot: number, voters: readonly string[], value: string, adopted: boolean) =>
+    `${id} has promises for ballot ${b(ballot)} from ${voters.join(', ')}: Accept ${value}${adopted ? ' (an accepted value it must re-propose)' : ' (its own value)'}`,
+  leads: (id: string, ballot: number, voters: readonly string[], recovered: readonly number[], gaps: readonly number[]) =>
+    `${id} leads with ballot ${b(ballot)} (promises from ${voters.join(', ')})` +
+    (recovered.length > 0 ? `: re-proposes ${slotsText(recovered)}` : '') +
+    (gaps.length > 0 ? `${recovered.length > 0 ? ',' : ':'} fills ${slotsText(gaps)} with a no-op` : ''),
+  chosen: (value: string, ballot: number, acceptors: readonly string[]) =>
+    `${value} is chosen (ballot ${b(ballot)}, accepted by ${acceptors.join(', ')})`,
+  preempted: (id: string, ballot: number, by: string, promised: number, leading: boolean) =>
+    leading
+      ? `${id} stops leading: ${by} promised ballot ${b(promised)}, above ${b(ballot)}`
+      : `${id} is pre-empted: ${by} promised ballot ${b(promised)}, above ${b(ballot)}`,
+  followsLeader: (id: string, ballot: number, leader: string, leaderBallot: number) =>
+    `${id} stops leading: ${leader} leads with ballot ${b(leaderBallot)}, above ${b(ballot)}`,
+  restarts: (id: string, promised: number) => `${id} restarts, promised ballot ${b(promised)}`,
+  proposeRejected: (verb: 'propose' | 'submit', value: string, target: string | null, reason: string) =>
+    `${verb} ${value}${target ? ` to ${target}` : ''} rejected: ${reason}`,
+};
+
+function describePaxosDetail(d: DetailEvent): string {
+  switch (d.kind) {
+    case 'paxos-promised': {
+      const v = d.values;
+      return `acceptor ${v.node} promises ballot ${b(v.ballot)} to ${v.proposer} (it had promised ${b(v.previous)}; ${v.accepted === 0 ? 'it accepted nothing yet' : `it accepted a value in ballot ${b(v.accepted)}, which the promise carries`})`;
+    }
+    case 'paxos-prepare-refused': {
+      const v = d.values;
+      return `acceptor ${v.node} refused Prepare ${b(v.ballot)} from ${v.proposer}: it promised ballot ${b(v.promised)}`;
+    }
+    case 'paxos-accepted': {
+      const v = d.values;
+      return `acceptor ${v.node} accepts ${v.value} in slot ${v.slot} at ballot ${b(v.ballot)} from ${v.proposer}`;
+    }
+    case 'paxos-accept-refused': {
+      const v = d.values;
+      return `acceptor ${v.node} refused Accept ${b(v.ballot)} of ${v.value} from ${v.proposer}: it promised ballot ${b(v.promised)}`;
+    }
+    case 'paxos-adopted': {
+      const v = d.values;
+      if (v.ignored === true)
+        return `${v.node} ignores ${v.value}, accepted in ballot ${b(v.from)} as ${v.acceptor}'s promise says, and proposes its own ${v.own ?? 'value'} (the bug paxos-own-value)`;
+      return `${v.node} must re-propose ${v.value} in slot ${v.slot}: ${v.acceptor}'s promise carries it, accepted in ballot ${b(v.from)}${v.own !== null && v.own !== v.value ? ` (its own ${v.own} waits)` : ''}`;
+    }
+    case 'paxos-proposed': {
+      const v = d.values;
+      return `${v.node} proposes ${v.value} in slot ${v.slot} at ballot ${b(v.ballot)}${v.promises.length > 0 ? ` (promises from ${v.promises.join(', ')})` : ''}`;
+    }
+    case 'paxos-learned': {
+      const v = d.values;
+      return v.from !== null
+        ? `${v.node} learns slot ${v.slot} = ${v.value} from leader ${v.from}`
+        : `${v.node} learns slot ${v.slot} = ${v.value} (accepted in ballot ${b(v.ballot)} by ${v.acceptors.join(', ')})`;
+    }
+    case 'paxos-preempted': {
+      const v = d.values;
+      return `${v.node}'s ballot ${b(v.ballot)} is beaten in phase ${v.phase}: ${v.by} promised ballot ${b(v.promised)}`;
+    }
+    case 'paxos-backoff': {
+      const v = d.values;
+      return `${v.node} backs off for ${v.waitMs} ms (random in ${v.range[0]}-${v.range[1]} ms) before preparing again`;
+    }
+    case 'paxos-noop-filled': {
+      const v = d.values;
+      return `${v.node} fills slot ${v.slot} with a no-op: no promise carries a value for it`;
+    }
+    case 'paxos-applied': {
+      const v = d.values;
+      return `${v.node} applies slot ${v.slot}: ${v.value} (state ${v.state})`;
+    }
+    default:
+      return d.kind;
+  }
+}
+
+/** A Paxos message's short label (tooltips, the Why panel, the trace): `Prepare 1.1`, `Nack 1.1: promised 2.2`. */
+export function paxosMessageLabel(msg: Message): string {
+  switch (msg.type) {
+    case 'Prepare':
+      return `Prepare ${b(msg.ballot)}${msg.fromSlot > 1 ? ` for slots from ${msg.fromSlot}` : ''}`;
+    case 'Promise': {
+      const top = msg.accepted.reduce((best, a) => (a.ballot > best.ballot ? a : best), { slot: 0, ballot: 0, value: '' });
+      return `Promise ${b(msg.ballot)}${msg.accepted.length === 0 ? ', nothing accepted' : msg.accepted.length === 1 ? `, accepted ${top.value} in ${b(top.ballot)}` : `, ${msg.accepted.length} slots accepted`}`;
+    }
+    case 'Accept':
+      return msg.entries.length === 0
+        ? `heartbeat ${b(msg.ballot)}${msg.decided.length > 0 ? `, chosen ${slotsText(msg.decided.map((e) => e.slot))}` : ''}`
+        : `Accept ${b(msg.ballot)}: ${msg.entries.map((e) => `${e.slot > 1 || msg.entries.length > 1 ? `slot ${e.slot} ` : ''}${e.value}`).join(', ')}`;
+    case 'Accepted':
+      return `Accepted ${b(msg.ballot)}: ${msg.entries.map((e) => e.value).join(', ')}`;
+    case 'Nack':
+      return `Nack ${b(msg.ballot)}: promised ${b(msg.promised)}`;
+    default:
+      return msg.type;
+  }
+}
+
+/** The Paxos checker's sentences (check/paxosInvariants.ts); titles from the manifest (features/paxos.ts). */
+export const paxosInvariant = {
+  titles: PAXOS_INVARIANT_TITLES,
+  twoValues: (slot: number, first: string, firstBallot: number, second: string, secondBallot: number, acceptors: readonly string[]) =>
+    `Two values are chosen in slot ${slot}: ${first} in ballot ${b(firstBallot)}, then ${second} in ballot ${b(secondBallot)} (accepted by ${acceptors.join(', ')}).`,
+  belowPromise: (node: string, slot: number, ballot: number, value: string, promised: number) =>
+    `Acceptor ${node} accepted ${value} in slot ${slot} at ballot ${b(ballot)}, below the ballot ${b(promised)} it had promised.`,
+  chosenChanged: (slot: number, chosen: string, chosenBallot: number, node: string, value: string, ballot: number) =>
+    `${chosen} was chosen in slot ${slot} at ballot ${b(chosenBallot)}, yet acceptor ${node} accepted ${value} there at the higher ballot ${b(ballot)}: every higher ballot must propose the chosen value (P2b).`,
+  learnedUnchosen: (node: string, slot: number, value: string, chosen: string | null) =>
+    chosen === null
+      ? `${node} learned ${value} in slot ${slot}, which no majority of acceptors accepted.`
+      : `${node} learned ${value} in slot ${slot}, but the value chosen there is ${chosen}.`,
+  engineThrew: (text: string) => `The engine threw: ${text}.`,
 };
 
 /** The other lock services' lines (issue 26): their servers' and clients' own words, never the chapter's. */

@@ -41,6 +41,8 @@ export type ActionBody =
   /** Membership changes (feature membership, §4.1): the leader adds a server (n1..n9) or removes one. */
   | { readonly verb: 'add'; readonly node: string }
   | { readonly verb: 'remove'; readonly node: string }
+  /** Paxos runs: a client hands `value` to proposer `node` (single-decree; Multi-Paxos: that node campaigns for it). */
+  | { readonly verb: 'propose'; readonly value: string; readonly node: string }
   /**
    * A node's or instance's wall clock jumps by `ms` (forward or back; an NTP step, an operator's
    * fix). Time measured by a monotonic clock (Raft's, ZooKeeper's and etcd's timers, the
@@ -67,8 +69,12 @@ export const VERBS = [
   'transfer',
   'add',
   'remove',
+  'propose',
   'clockjump',
 ] as const;
+
+/** The verbs a Paxos run takes (`propose`, and `submit` and `timeout` in Multi-Paxos); the rest are Raft's or its lock service's. */
+export const PAXOS_VERBS: readonly string[] = ['crash', 'restart', 'partition', 'heal', 'loss', 'calm', 'propose', 'submit', 'timeout'];
 /** The largest clock jump, either way, in ms. */
 export const MAX_CLOCK_JUMP_MS = 3_600_000;
 /** The longest extra delay a `delay` action may add, in ms. */
@@ -224,6 +230,12 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
         throw new ScheduleError(`${where} names server "${args[0]}"; a server ${verb === 'add' ? 'added' : 'removed'} is one of n1 to n9.`);
       return { verb, node: args[0] };
     }
+    case 'propose': {
+      const usage = '@<ms> propose <value> to <node>';
+      if (args.length === 3 && args[1] === 'to' && TOKEN.test(args[0]))
+        return { verb, value: args[0], node: nodeArg(args[2], usage, where) };
+      throw new ScheduleError(`${where} is not of the form "${usage}" (a value has no spaces, like v=1).`);
+    }
     default:
       throw new ScheduleError(`${where} has unknown verb "${verb}"; the verbs are ${VERBS.join(', ')}.`);
   }
@@ -309,8 +321,22 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
       nodes.has(id)
         ? null
         : `${where} names node "${id}", which is not in the cluster; the nodes are ${nodeList}${nodes.size > config.nodeIds.length ? ' and those added before it' : ''}.`;
-    let problem: string | null = raftOnlyProblem(a, config, where);
-    if (problem) return problem;
+    let problem: string | null = null;
+    const protocol = config.protocol;
+    if (protocol !== undefined) {
+      // A Paxos run (src/sim/paxos/): its own verbs; the node names are checked below as for Raft.
+      if (!PAXOS_VERBS.includes(a.verb))
+        problem = `${where} is a Raft verb; a ${protocol} run takes ${PAXOS_VERBS.filter((v) => protocol === 'multi-paxos' || (v !== 'submit' && v !== 'timeout')).join(', ')}.`;
+      else if (protocol === 'paxos' && (a.verb === 'submit' || a.verb === 'timeout'))
+        problem = `${where} needs a leader and a log, which single-decree Paxos has not; use "propose <value> to <node>", or the protocol multi-paxos.`;
+      else if (a.verb === 'propose') problem = needNode(a.node);
+      if (problem) return problem;
+    } else if (a.verb === 'propose') {
+      return `${where} is a Paxos verb; switch on the protocol paxos or multi-paxos (--protocol paxos, protocol=paxos in a link), or use submit in a Raft run.`;
+    } else {
+      problem = raftOnlyProblem(a, config, where);
+      if (problem) return problem;
+    }
     switch (a.verb) {
       case 'add':
       case 'remove':
@@ -410,6 +436,8 @@ export function formatBody(a: ActionBody): string {
       return `${a.verb} ${a.pct}`;
     case 'calm':
       return 'calm';
+    case 'propose':
+      return `propose ${a.value} to ${a.node}`;
     case 'clockjump':
       return `clockjump ${a.node} ${a.ms > 0 ? '+' : '-'}${Math.abs(a.ms)}`;
     case 'client': {

@@ -7,7 +7,8 @@ import { memo } from 'react';
 import type { NodeView } from '../../sim/view/runView';
 import { termColour, truncate } from '../format';
 import { useLabPanel, useLabStore } from '../labContext';
-import { selectLeader, selectNodes } from '../store/selectors';
+import { selectConfig, selectLeader, selectNodes } from '../store/selectors';
+import { PaxosSlotsPanel } from './PaxosSlotsPanel';
 
 /** Entries shown per row: the newest ones. */
 export const LOG_ENTRIES_SHOWN = 12;
@@ -105,6 +106,9 @@ export const LogsPanel = memo(function LogsPanel() {
   const nodes = useLabPanel(selectNodes);
   const leaderId = useLabPanel(selectLeader);
   const leader = nodes.find((n) => n.id === leaderId) ?? null;
+  const protocol = useLabPanel(selectConfig).protocol;
+  // A Paxos run's nodes hold slots, not a Raft log (PaxosSlotsPanel.tsx).
+  if (nodes.length > 0 && nodes[0].paxos !== undefined) return <PaxosSlotsPanel nodes={nodes} multi={protocol === 'multi-paxos'} />;
   if (nodes[0]?.server !== undefined) return <ServersPanel nodes={nodes} />;
   return (
     <section className="panel logs-panel" aria-labelledby="logs-title">
