@@ -111,7 +111,7 @@ describe('npm run check', () => {
       'Give at least one FILE to check (a Jepsen history, a Jepsen line log, Porcupine data or an etcd raft trace).',
     );
     expect(run(['a', '--model', 'queue'], {}).err[0]).toBe(
-      'Unknown model "queue" in --model; the models are cas-register, kv, multi-register, mutex, owned-mutex.',
+      'Unknown model "queue" in --model; the models are cas-register, kv, append-kv, multi-register, mutex, owned-mutex.',
     );
     expect(run(['a', '--initial', '[1'], {}).err[0]).toMatch(/^--initial must be one EDN value such as nil, 0 or "a", not "\[1"/);
     const broken = run(['b.edn'], {

@@ -483,3 +483,63 @@ describe("a corpus shaped like Porcupine's Jepsen etcd corpus", () => {
     expect(corpus.every((c) => c.text.includes(':info'))).toBe(true);
   });
 });
+
+describe("Porcupine's key-value model (get, put, append on :key), each key alone", () => {
+  const line = (p: number, type: string, f: string, key: string, value: string) =>
+    `{:process ${p}, :type :${type}, :f :${f}, :key "${key}", :value ${value}}`;
+  const kv = (lines: string[]) => checkImported(readJepsenEdn(lines.join('\n')));
+
+  it('an append adds to the end, a get returns the whole string; the model is chosen from the file', () => {
+    const seq = [
+      line(0, 'invoke', 'append', 'k', '"a"'),
+      line(0, 'ok', 'append', 'k', '"a"'),
+      line(0, 'invoke', 'append', 'k', '"b"'),
+      line(0, 'ok', 'append', 'k', '"b"'),
+    ];
+    const read = (v: string) => [line(1, 'invoke', 'get', 'k', 'nil'), line(1, 'ok', 'get', 'k', `"${v}"`)];
+    const ok = kv([...seq, ...read('ab')]);
+    expect(ok.model).toBe('append-kv');
+    expect(ok.linearizable).toBe(true);
+    // The appends were one after the other: "ba" is no order of them.
+    const bad = kv([...seq, ...read('ba')]);
+    expect(bad.linearizable).toBe(false);
+    expect(bad.sentence).toMatch(/^get "ba" on key "k" at line 6: the key held "ab" then/);
+    // The subset keeps the appends the get's value is made of.
+    expect(bad.subset).toEqual([0, 1, 2]);
+  });
+
+  it('concurrent appends land in either order; a put replaces the value; a key starts empty; keys are separate objects', () => {
+    const both = [
+      line(0, 'invoke', 'append', 'k', '"a"'),
+      line(1, 'invoke', 'append', 'k', '"b"'),
+      line(0, 'ok', 'append', 'k', '"a"'),
+      line(1, 'ok', 'append', 'k', '"b"'),
+    ];
+    for (const v of ['ab', 'ba'])
+      expect(kv([...both, line(2, 'invoke', 'get', 'k', 'nil'), line(2, 'ok', 'get', 'k', `"${v}"`)]).linearizable).toBe(true);
+    const put = [
+      line(0, 'invoke', 'append', 'k', '"a"'),
+      line(0, 'ok', 'append', 'k', '"a"'),
+      line(0, 'invoke', 'put', 'k', '"z"'),
+      line(0, 'ok', 'put', 'k', '"z"'),
+    ];
+    expect(kv([...put, line(1, 'invoke', 'get', 'k', 'nil'), line(1, 'ok', 'get', 'k', '"z"')]).linearizable).toBe(true);
+    expect(kv([...put, line(1, 'invoke', 'get', 'k', 'nil'), line(1, 'ok', 'get', 'k', '"az"')]).linearizable).toBe(false);
+    const other = kv([
+      line(0, 'invoke', 'append', 'k', '"a"'),
+      line(0, 'ok', 'append', 'k', '"a"'),
+      line(1, 'invoke', 'get', 'j', 'nil'),
+      line(1, 'ok', 'get', 'j', '""'),
+    ]);
+    expect(other.linearizable).toBe(true);
+    expect(other.objects).toBe(2);
+  });
+
+  it('an indeterminate append may take effect or not; a failed one did not', () => {
+    const info = [line(0, 'invoke', 'append', 'k', '"a"'), line(0, 'info', 'append', 'k', '"a"')];
+    for (const v of ['', 'a'])
+      expect(kv([...info, line(1, 'invoke', 'get', 'k', 'nil'), line(1, 'ok', 'get', 'k', `"${v}"`)]).linearizable).toBe(true);
+    const fail = [line(0, 'invoke', 'append', 'k', '"a"'), line(0, 'fail', 'append', 'k', '"a"')];
+    expect(kv([...fail, line(1, 'invoke', 'get', 'k', 'nil'), line(1, 'ok', 'get', 'k', '"a"')]).linearizable).toBe(false);
+  });
+});

@@ -29,7 +29,8 @@ export const CHECK_USAGE = `Usage: npm run check -- FILE... [--model M] [--initi
                   data (its HTML page or the JSON) or an etcd raft state trace (NDJSON); several
                   files are checked one after another, one verdict line each
   --model M       ${MODEL_NAMES.join(', ')} (default: from the file; read/write/cas is a
-                  CAS register, [key value] tuples a key-value map, :txn a multi-register;
+                  CAS register, [key value] tuples a key-value map, get/put/append
+                  Porcupine's key-value map (append-kv), :txn a multi-register;
                   :acquire/:release need mutex (Knossos's, ownerless) or owned-mutex)
   --initial V     the registers' initial value as EDN: nil (the default) or 0, as Knossos's suites
   --failed-cas R  what a :fail cas tells: mismatch (the register held another value, Porcupine's

@@ -10,12 +10,14 @@
 import {
   NIL,
   UNSEEN,
+  appendKvModel,
   casRegisterModel,
   multiRegisterModel,
   mutexSymmetry,
   ownedMutexModel,
   ownerlessMutexModel,
   registerSymmetry,
+  type AppendKvOp,
   type MicroOp,
   type MutexOp,
   type RegisterOp,
@@ -26,12 +28,13 @@ import { imported as say } from '../model/describe';
 import { EdnMap, EdnSeq, Keyword, printEdn, untag, type Edn } from './edn';
 import { ImportError, type ImportedHistory, type ImportedOp } from './history';
 
-export const MODEL_NAMES = ['cas-register', 'kv', 'multi-register', 'mutex', 'owned-mutex'] as const;
+export const MODEL_NAMES = ['cas-register', 'kv', 'append-kv', 'multi-register', 'mutex', 'owned-mutex'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
 
 export const MODEL_TEXT: Readonly<Record<ModelName, string>> = {
   'cas-register': 'CAS register',
   kv: 'key-value map, each key a CAS register',
+  'append-kv': "Porcupine's key-value map (get, put, append), each key alone",
   'multi-register': "Knossos's multi-register",
   mutex: "Knossos's mutex (ownerless: any release frees it)",
   'owned-mutex': "Lockstep's mutex with owners (only the holder's release frees it)",
@@ -41,6 +44,7 @@ export const MODEL_TEXT: Readonly<Record<ModelName, string>> = {
 const MODEL_FS: Readonly<Record<ModelName, readonly string[]>> = {
   'cas-register': ['read', 'write', 'cas'],
   kv: ['read', 'write', 'cas'],
+  'append-kv': ['get', 'put', 'append'],
   'multi-register': ['txn'],
   mutex: ['acquire', 'release'],
   'owned-mutex': ['acquire', 'release'],
@@ -164,7 +168,7 @@ export function chooseModel(h: ImportedHistory, requested?: ModelName): ModelNam
       const fs = [...new Set(h.ops.map((o) => ':' + o.f))].join(', ') || 'none';
       throw new ImportError(
         0,
-        `The ${MODEL_TEXT[requested]} checks ${MODEL_FS[requested].map((f) => ':' + f).join(', ')}; this history's operations are ${fs}.`,
+        `The model ${requested} (${MODEL_TEXT[requested]}) checks ${MODEL_FS[requested].map((f) => ':' + f).join(', ')}; this history's operations are ${fs}.`,
       );
     }
     return requested;
@@ -174,6 +178,7 @@ export function chooseModel(h: ImportedHistory, requested?: ModelName): ModelNam
   const only = (list: readonly string[]) => [...fs].every((f) => list.includes(f));
   if (only(['read', 'write', 'cas'])) return isIndependent(h.ops) ? 'kv' : 'cas-register';
   if (only(['txn'])) return 'multi-register';
+  if (only(['get', 'put', 'append'])) return 'append-kv';
   if (only(['acquire', 'release'])) {
     throw new ImportError(
       0,
@@ -183,7 +188,7 @@ export function chooseModel(h: ImportedHistory, requested?: ModelName): ModelNam
   const unknown = [...fs].filter((f) => !['read', 'write', 'cas', 'txn', 'acquire', 'release'].includes(f));
   throw new ImportError(
     0,
-    `No model of Lockstep's checks ${unknown.map((f) => ':' + f).join(', ')}: it checks registers (:read, :write, :cas), key-value maps ([key value] tuples), multi-registers (:txn) and mutexes (:acquire, :release).`,
+    `No model of Lockstep's checks ${unknown.map((f) => ':' + f).join(', ')}: it checks registers (:read, :write, :cas), key-value maps ([key value] tuples), Porcupine's key-value maps (:get, :put, :append), multi-registers (:txn) and mutexes (:acquire, :release).`,
   );
 }
 
@@ -315,6 +320,54 @@ function registerPart(
   };
 }
 
+/** A string value of Porcupine's key-value model as its file writes it (a string, or any EDN printed). */
+const kvString = (v: Edn): string => (typeof v === 'string' ? v : v === null ? '' : printEdn(v));
+
+/**
+ * Porcupine's key-value histories, one object per key (P-compositionality): each operation's
+ * `:key` (or a `[key value]` tuple) names its key; a get's `:ok` value is what it saw.
+ */
+function appendKvParts(ops: readonly ImportedOp[]): Part<string, AppendKvOp>[] {
+  const byKey = new Map<string, { op: ImportedOp; input: AppendKvOp }[]>();
+  for (const o of ops) {
+    if (o.type === 'fail') continue; // it did not take effect
+    const t = tupleOf(o.type === 'ok' && o.f === 'get' ? o.value : o.invokeValue);
+    if (t === null)
+      throw new ImportError(
+        o.callLine,
+        `line ${o.callLine}: a key-value operation names its key (:key, or a [key value] value); this :${o.f} carries ${printEdn(o.invokeValue)}.`,
+      );
+    if (o.f === 'get' && o.type !== 'ok') continue; // a get that never answered saw nothing
+    const key = kvString(t[0]);
+    let list = byKey.get(key);
+    if (!list) byKey.set(key, (list = []));
+    list.push({ op: o, input: { kind: o.f as AppendKvOp['kind'], value: kvString(t[1]) } });
+  }
+  const quote = (s: string) => JSON.stringify(s);
+  // A kept get keeps every put and append whose value is part of what it saw, when the shrink
+  // started with them: else its minimal subset would be the get alone ("the key held \"\"").
+  const readable = (from: readonly CheckOp<AppendKvOp>[]) => {
+    const writes = from.filter((c) => c.input.kind !== 'get' && c.input.value !== '');
+    return (sub: readonly CheckOp<AppendKvOp>[]) => {
+      const kept = new Set(sub.map((c) => c.id));
+      return sub.every((c) => c.input.kind !== 'get' || writes.every((w) => !c.input.value.includes(w.input.value) || kept.has(w.id)));
+    };
+  };
+  return [...byKey.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, list]) => ({
+      key,
+      model: appendKvModel,
+      ops: list.map(({ op, input }) => ({ id: op.id, input, call: op.call, ret: op.type === 'ok' ? op.ret : null })),
+      stateText: quote,
+      readable,
+      culprit: (o, held) => {
+        const t = tupleOf(o.type === 'ok' && o.f === 'get' ? o.value : o.invokeValue);
+        return say.kvCulprit(o.f, quote(key), quote(kvString(t?.[1] ?? null)), whenOf(o), [...new Set(held)].map(quote));
+      },
+    }));
+}
+
 function mutexPart(ops: readonly ImportedOp[], owned: boolean): Part<number, MutexOp> {
   const out: CheckOp<MutexOp>[] = [];
   for (const o of ops) {
@@ -439,6 +492,11 @@ function buildParts(h: ImportedHistory, model: ModelName, initial: Edn, failedCa
   if (model === 'cas-register')
     return done([registerPart(null, ops, values, initial, (v) => v, notes, failedCas) as Part<unknown, unknown>], initialText);
   if (model === 'mutex' || model === 'owned-mutex') return done([mutexPart(ops, model === 'owned-mutex') as Part<unknown, unknown>], null);
+  if (model === 'append-kv') {
+    const parts = appendKvParts(ops);
+    for (const part of parts) for (const o of part.ops) objectKeys[o.id] = part.key;
+    return done(parts as Part<unknown, unknown>[], null);
+  }
   if (model === 'multi-register') {
     const parts = multiParts(ops, values, initial);
     for (const part of parts) if (part.key !== null) for (const o of part.ops) objectKeys[o.id] = part.key;

@@ -875,6 +875,11 @@ export const imported = {
     owned && held.length > 0
       ? `release by process ${process} ${when}: the lock was ${orList(held)} then, never held by ${process}`
       : `release by process ${process} ${when}: the lock was free then; nobody held it`,
+  /** Porcupine's key-value model: a get (or, rarely, a put or append) that no order of the key's operations reaches. */
+  kvCulprit: (op: string, key: string, value: string, when: string, held: readonly string[]) =>
+    held.length === 0
+      ? `${op} ${value} on key ${key} ${when}: no order of the key's operations before it reaches it`
+      : `${op} ${value} on key ${key} ${when}: the key held ${orList(held)} then`,
   txnCulprit: (txn: string, when: string, held: readonly string[]) =>
     `transaction ${txn} ${when}: none of the states it could run in (${held.length === 0 ? 'none' : held.join('; ')}) gives what it read`,
   otherCulprit: (what: string, when: string) => `${what} ${when}: no order of the operations around it lets it take effect`,

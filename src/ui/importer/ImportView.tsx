@@ -32,6 +32,7 @@ export const PAGE_TIME_LIMIT_MS = 20_000;
 const MODEL_CHOICES: readonly { readonly id: ModelName; readonly label: string }[] = [
   { id: 'cas-register', label: 'CAS register (read, write, cas)' },
   { id: 'kv', label: 'Key-value map, each key a register' },
+  { id: 'append-kv', label: "Porcupine's key-value map (get, put, append)" },
   { id: 'multi-register', label: "Knossos's multi-register (:txn)" },
   { id: 'mutex', label: "Knossos's mutex (ownerless: any release frees it)" },
   { id: 'owned-mutex', label: "Lockstep's mutex with owners" },
