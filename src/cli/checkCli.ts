@@ -19,7 +19,7 @@ import { FORMAT_NAMES, ImportError, readImported, skippedSentence, type Imported
 import type { ImportedHistory } from '../sim/import/history';
 import { toPorcupine } from '../sim/import/porcupine';
 import { RAFT_INVARIANTS, type EtcdTrace } from '../sim/import/etcdTrace';
-import { imported as say } from '../sim/model/describe';
+import { imported as say } from '../sim/model/describeImport';
 import { UsageError, parseFlags, wholeNumber } from './args';
 
 export const DEFAULT_TIME_LIMIT_S = 10;

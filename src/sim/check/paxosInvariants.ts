@@ -12,7 +12,8 @@
  * - paxos-engine-crash: the engine never throws.
  */
 import type { Ballot } from '../model/ballot';
-import { invariant as sayRaft, paxosInvariant as say } from '../model/describe';
+import { invariant as sayRaft } from '../model/describe';
+import { paxosInvariant as say } from '../model/describePaxos';
 
 const sayLine = sayRaft.line;
 import type { PaxosInvariantId } from '../model/features';

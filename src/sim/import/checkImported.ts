@@ -24,7 +24,7 @@ import {
 } from '../check/linearizability/fieldModels';
 import { MAX_MEMO, linearize, type Budget, type CheckOp, type Model, type SearchOptions } from '../check/linearizability/search';
 import { shrinkByChunks } from '../check/linearizability/shrink';
-import { imported as say } from '../model/describe';
+import { imported as say } from '../model/describeImport';
 import { EdnMap, EdnSeq, Keyword, printEdn, untag, type Edn } from './edn';
 import { ImportError, type ImportedHistory, type ImportedOp } from './history';
 

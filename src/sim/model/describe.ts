@@ -3,10 +3,10 @@
  * from here, so the chapter's wording lives in one place.
  */
 import type { DetailEvent } from './events';
-import { INVARIANT_TITLES, PAXOS_INVARIANT_TITLES } from './features';
+import { INVARIANT_TITLES } from './features';
 import type { ClientIntent } from './schedule';
 import { ballotText } from './ballot';
-import type { ApplyResult, Command, ConfigCommand, CoordCommand, LockCommand, Message, StoreWriteRecord } from './types';
+import type { ApplyResult, Command, ConfigCommand, CoordCommand, LockCommand, StoreWriteRecord } from './types';
 import { isCoordType } from './lockWire';
 
 /** `t=  156 ms n2 election timeout, ...`: `t=` then the time right-aligned to 5 characters. */
@@ -595,12 +595,9 @@ export const history = {
   } as Readonly<Record<string, string>>,
 };
 
-// -- Paxos (src/sim/paxos/): its event lines, detail sentences and message labels -------------
-// Lamport's words (Paxos Made Simple): prepare, promise, accept, chosen, learn. A ballot reads
-// like "7.2": round 7 of proposer n2 (model/ballot.ts).
-
+// -- Paxos detail sentences (the page's event log formats them; the rest is describePaxos.ts) --
 const b = ballotText;
-const slotsText = (slots: readonly number[]): string => {
+export const slotsText = (slots: readonly number[]): string => {
   if (slots.length === 0) return 'no slot';
   const sorted = [...slots].sort((x, y) => x - y);
   const first = sorted[0];
@@ -608,30 +605,6 @@ const slotsText = (slots: readonly number[]): string => {
   return sorted.length === last - first + 1 && sorted.length > 2
     ? `slots ${first}-${last}`
     : `slot${sorted.length > 1 ? 's' : ''} ${sorted.join(', ')}`;
-};
-
-export const paxosText = {
-  prepares: (id: string, ballot: number, value: string | null) =>
-    value === null ? `${id} prepares ballot ${b(ballot)}: Prepare to all` : `${id} proposes ${value}: Prepare ballot ${b(ballot)} to all`,
-  electionPrepares: (id: string, ballot: number, fromSlot: number, timerFired: boolean) =>
-    `${id} ${timerFired ? 'election timeout, ' : ''}prepares ballot ${b(ballot)} for slots from ${fromSlot}`,
-  phase2: (id: string, ballot: number, voters: readonly string[], value: string, adopted: boolean) =>
-    `${id} has promises for ballot ${b(ballot)} from ${voters.join(', ')}: Accept ${value}${adopted ? ' (an accepted value it must re-propose)' : ' (its own value)'}`,
-  leads: (id: string, ballot: number, voters: readonly string[], recovered: readonly number[], gaps: readonly number[]) =>
-    `${id} leads with ballot ${b(ballot)} (promises from ${voters.join(', ')})` +
-    (recovered.length > 0 ? `: re-proposes ${slotsText(recovered)}` : '') +
-    (gaps.length > 0 ? `${recovered.length > 0 ? ',' : ':'} fills ${slotsText(gaps)} with a no-op` : ''),
-  chosen: (value: string, ballot: number, acceptors: readonly string[]) =>
-    `${value} is chosen (ballot ${b(ballot)}, accepted by ${acceptors.join(', ')})`,
-  preempted: (id: string, ballot: number, by: string, promised: number, leading: boolean) =>
-    leading
-      ? `${id} stops leading: ${by} promised ballot ${b(promised)}, above ${b(ballot)}`
-      : `${id} is pre-empted: ${by} promised ballot ${b(promised)}, above ${b(ballot)}`,
-  followsLeader: (id: string, ballot: number, leader: string, leaderBallot: number) =>
-    `${id} stops leading: ${leader} leads with ballot ${b(leaderBallot)}, above ${b(ballot)}`,
-  restarts: (id: string, promised: number) => `${id} restarts, promised ballot ${b(promised)}`,
-  proposeRejected: (verb: 'propose' | 'submit', value: string, target: string | null, reason: string) =>
-    `${verb} ${value}${target ? ` to ${target}` : ''} rejected: ${reason}`,
 };
 
 function describePaxosDetail(d: DetailEvent): string {
@@ -689,120 +662,6 @@ function describePaxosDetail(d: DetailEvent): string {
   }
 }
 
-/** A Paxos message's short label (tooltips, the Why panel, the trace): `Prepare 1.1`, `Nack 1.1: promised 2.2`. */
-export function paxosMessageLabel(msg: Message): string {
-  switch (msg.type) {
-    case 'Prepare':
-      return `Prepare ${b(msg.ballot)}${msg.fromSlot > 1 ? ` for slots from ${msg.fromSlot}` : ''}`;
-    case 'Promise': {
-      const top = msg.accepted.reduce((best, a) => (a.ballot > best.ballot ? a : best), { slot: 0, ballot: 0, value: '' });
-      return `Promise ${b(msg.ballot)}${msg.accepted.length === 0 ? ', nothing accepted' : msg.accepted.length === 1 ? `, accepted ${top.value} in ${b(top.ballot)}` : `, ${msg.accepted.length} slots accepted`}`;
-    }
-    case 'Accept':
-      return msg.entries.length === 0
-        ? `heartbeat ${b(msg.ballot)}${msg.decided.length > 0 ? `, chosen ${slotsText(msg.decided.map((e) => e.slot))}` : ''}`
-        : `Accept ${b(msg.ballot)}: ${msg.entries.map((e) => `${e.slot > 1 || msg.entries.length > 1 ? `slot ${e.slot} ` : ''}${e.value}`).join(', ')}`;
-    case 'Accepted':
-      return `Accepted ${b(msg.ballot)}: ${msg.entries.map((e) => e.value).join(', ')}`;
-    case 'Nack':
-      return `Nack ${b(msg.ballot)}: promised ${b(msg.promised)}`;
-    default:
-      return msg.type;
-  }
-}
-
-/** The Paxos checker's sentences (check/paxosInvariants.ts); titles from the manifest (features/paxos.ts). */
-export const paxosInvariant = {
-  titles: PAXOS_INVARIANT_TITLES,
-  twoValues: (slot: number, first: string, firstBallot: number, second: string, secondBallot: number, acceptors: readonly string[]) =>
-    `Two values are chosen in slot ${slot}: ${first} in ballot ${b(firstBallot)}, then ${second} in ballot ${b(secondBallot)} (accepted by ${acceptors.join(', ')}).`,
-  belowPromise: (node: string, slot: number, ballot: number, value: string, promised: number) =>
-    `Acceptor ${node} accepted ${value} in slot ${slot} at ballot ${b(ballot)}, below the ballot ${b(promised)} it had promised.`,
-  chosenChanged: (slot: number, chosen: string, chosenBallot: number, node: string, value: string, ballot: number) =>
-    `${chosen} was chosen in slot ${slot} at ballot ${b(chosenBallot)}, yet acceptor ${node} accepted ${value} there at the higher ballot ${b(ballot)}: every higher ballot must propose the chosen value (P2b).`,
-  learnedUnchosen: (node: string, slot: number, value: string, chosen: string | null) =>
-    chosen === null
-      ? `${node} learned ${value} in slot ${slot}, which no majority of acceptors accepted.`
-      : `${node} learned ${value} in slot ${slot}, but the value chosen there is ${chosen}.`,
-  engineThrew: (text: string) => `The engine threw: ${text}.`,
-};
-
-/** The other lock services' lines (issue 26): their servers' and clients' own words, never the chapter's. */
-export const lockServices = {
-  // Redis and Redlock's instances.
-  redisSet: (server: string, key: string, value: string, pxMs: number, client: string) =>
-    `${server} SET ${key} ${value} NX PX ${pxMs} -> OK (${client})`,
-  redisBusy: (server: string, key: string, client: string, held: string) =>
-    `${server} SET ${key} NX for ${client} -> nil: it holds ${held}`,
-  redisReleased: (server: string, key: string, value: string, client: string, plain: boolean) =>
-    plain
-      ? `${server} DEL ${key} for ${client}: deletes ${value}, whoever set it`
-      : `${server} deletes ${key} for ${client}: it held ${value}`,
-  redisKept: (server: string, key: string, held: string | null, client: string) =>
-    held === null
-      ? `${server} has no ${key} to delete for ${client}`
-      : `${server} keeps ${key} for ${client}: it holds ${held}, not ${client}'s value`,
-  redisExpired: (server: string, key: string, value: string, wallMs: number, expiresAtMs: number) =>
-    `${server} expires ${key} (${value}) by its wall clock: ${Math.round(wallMs)} >= ${Math.round(expiresAtMs)} ms`,
-  redisForgot: (server: string, keys: readonly string[]) =>
-    `${server} restarts without persistence and forgets ${keys.length === 1 ? keys[0] : `${keys.length} keys (${keys.join(', ')})`}`,
-  redisFailover: (server: string, old: string, epoch: number, silentMs: number) =>
-    `${server} takes over as primary (epoch ${epoch}): it heard nothing from ${old} for ${silentMs} ms`,
-  redisDemoted: (server: string, primary: string, epoch: number) =>
-    `${server} learns ${primary} is primary of epoch ${epoch}: it becomes a replica and copies ${primary} afresh`,
-  redisResynced: (server: string, primary: string, lost: readonly string[]) =>
-    `${server} copies ${primary}'s dataset and loses ${lost.join(', ')}`,
-  // The database.
-  pgLocked: (server: string, key: string, client: string, session: number, version: number) =>
-    `${server} pg_try_advisory_lock(${key}) for ${client} (session ${session}) -> t, row version ${version}`,
-  pgBusy: (server: string, key: string, client: string, holder: string) =>
-    `${server} pg_try_advisory_lock(${key}) for ${client} -> f: ${holder}'s session holds it`,
-  pgUnlocked: (server: string, key: string, client: string) => `${server} pg_advisory_unlock(${key}) for ${client} -> t`,
-  pgNotHeld: (server: string, key: string, client: string) =>
-    `${server} pg_advisory_unlock(${key}) for ${client} -> f: its session does not hold it`,
-  pgSessionEnded: (
-    server: string,
-    client: string,
-    session: number,
-    why: 'closed' | 'timed-out',
-    freed: readonly string[],
-    timeoutMs: number,
-  ) =>
-    `${server} ends ${client}'s session ${session}: ${why === 'closed' ? 'its connection closed' : `no keep-alive answer for ${timeoutMs} ms`}${freed.length > 0 ? `; frees ${freed.join(', ')}` : ''}`,
-  pgRestarted: (server: string, sessions: number, freed: readonly string[]) =>
-    `${server} restarts: its ${sessions} session${sessions === 1 ? '' : 's'} and ${freed.length === 0 ? 'no advisory lock' : `the advisory lock${freed.length === 1 ? '' : 's'} on ${freed.join(', ')}`} are gone`,
-  pgFailover: (server: string, old: string, timeline: number, silentMs: number, freed: readonly string[]) =>
-    `${server} promotes itself to primary (timeline ${timeline}) after ${silentMs} ms without WAL from ${old}${freed.length > 0 ? `; advisory locks are not replicated, so ${freed.join(', ')} ${freed.length === 1 ? 'is' : 'are'} free here` : ''}`,
-  pgDemoted: (server: string, primary: string, timeline: number) =>
-    `${server} learns ${primary} is primary on timeline ${timeline}: it becomes a replica and closes its sessions`,
-  // ZooKeeper.
-  zkCreated: (node: string, path: string, client: string, zxid: number) => `${node} creates ${path} for ${client} (zxid ${zxid})`,
-  zkDeleted: (node: string, path: string, client: string) => `${node} deletes ${path} for ${client}`,
-  zkExpiring: (node: string, client: string, session: number, timeoutMs: number) =>
-    `${node} hears no ping from ${client}'s session ${session} for ${timeoutMs} ms: it proposes to close it`,
-  zkClosed: (node: string, session: number, reason: string, client: string, removed: readonly string[]) =>
-    `${node} closes ${client}'s session ${session} (${reason})${removed.length > 0 ? ` and deletes its ephemeral ${removed.join(', ')}` : ''}`,
-  zkWatchFired: (node: string, client: string, path: string, event: 'deleted' | 'children') =>
-    `${node} fires ${client}'s watch: ${event === 'deleted' ? `${path} was deleted` : `the children of ${path} changed`}`,
-  // etcd.
-  etcdPut: (node: string, key: string, client: string, revision: number) =>
-    `${node} puts ${key} for ${client} (create revision ${revision})`,
-  etcdDeleted: (node: string, key: string, client: string) => `${node} deletes ${key} for ${client}`,
-  etcdExpiring: (node: string, client: string, lease: number, ttlMs: number) =>
-    `${node} hears no keep-alive for ${client}'s lease ${lease} in ${ttlMs} ms: it proposes to revoke it`,
-  etcdRevoked: (node: string, lease: number, removed: readonly string[]) =>
-    `${node} revokes lease ${lease}${removed.length > 0 ? ` and deletes ${removed.join(', ')}` : ''}`,
-  etcdWatchFired: (node: string, client: string, key: string, revision: number) =>
-    `${node} tells ${client}'s watch: ${key} deleted at revision ${revision}`,
-  // Gossip.
-  gossipSuspects: (member: string, other: string, failMs: number) =>
-    `${member} takes ${other} for dead: its heartbeat has not grown for ${failMs} ms`,
-  gossipRevives: (member: string, other: string) => `${member} hears ${other}'s heartbeat grow again: alive`,
-  gossipLeads: (client: string, key: string) => `${client} is the lowest contender for ${key} it believes alive: it leads`,
-  validityRanOut: (client: string, key: string, oks: number, elapsedMs: number, driftMs: number, ttlMs: number) =>
-    `${client} got ${key} on ${oks} instances, but its validity ran out: ${ttlMs} - ${elapsedMs} elapsed - ${driftMs} drift allowance <= 0 ms; it unlocks all`,
-};
-
 /** The other lock services' invariant sentences (check/lockServiceInvariants.ts). */
 export const lockServiceInvariant = {
   twoHolders: (key: string, a: string, aEnds: number, b: string, bEnds: number) =>
@@ -826,74 +685,4 @@ export const lockServiceInvariant = {
     `${member}'s view of ${other}'s heartbeat went back from ${from} to ${to}; counters only grow.`,
   lockWithoutSession: (server: string, key: string, session: number) =>
     `${server} still holds the advisory lock on ${key} for session ${session}, which has ended.`,
-};
-
-/** `1,204 ms`, or `line 34` when the file has no times. */
-function importedWhen(ms: number | null, line: number | null): string {
-  if (ms !== null) return `at ${ms >= 100 ? Math.round(ms).toLocaleString('en-US') : Number(ms.toPrecision(3)).toString()} ms`;
-  return line !== null ? `at line ${line}` : 'at the end of the file';
-}
-
-/** `0`, `0 or 4`, `0, 2 or 4`. */
-function orList(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
-}
-
-/**
- * Sentences about histories imported from other tools (issue 27): why one cannot be linearized,
- * naming the operation that can never be placed, in the words people asked Porcupine and
- * Knossos for ("read of 3 at 1,204 ms: the register held 0 or 4 then; nobody wrote 3").
- */
-export const imported = {
-  when: importedWhen,
-  orList,
-  /** Why nobody could have given a read (or a cas) the value it saw. */
-  sourceOf: (value: string, writers: readonly { readonly line: number; readonly after: boolean }[], initial: string | null): string => {
-    if (writers.length === 0)
-      return initial === value ? `only the initial value was ${value}, and it was overwritten first` : `nobody wrote ${value}`;
-    if (writers.every((w) => w.after)) {
-      return writers.length === 1
-        ? `the only write of ${value} (line ${writers[0].line}) began after it returned`
-        : `every write of ${value} began after it returned`;
-    }
-    const at = writers.map((w) => w.line);
-    const where = at.length === 1 ? `line ${at[0]}` : `lines ${at.slice(0, -1).join(', ')} and ${at[at.length - 1]}`;
-    return `no write of ${value} (${where}) can be ordered just before it without breaking another operation`;
-  },
-  readCulprit: (value: string, when: string, held: readonly string[], source: string) =>
-    held.length === 0
-      ? `read of ${value} ${when}: no order of the operations before it reaches it; ${source}`
-      : `read of ${value} ${when}: the register held ${orList(held)} then; ${source}`,
-  casCulprit: (from: string, to: string, when: string, held: readonly string[], source: string) =>
-    `cas from ${from} to ${to} ${when}: the register held ${held.length === 0 ? 'nothing it could run on' : orList(held)} then, never ${from}; ${source}`,
-  failedCasCulprit: (from: string, to: string, when: string) =>
-    `failed cas from ${from} to ${to} ${when}: the register held ${from} whenever the cas could have run, so the compare should have matched`,
-  acquireCulprit: (process: string, when: string, holders: readonly string[]) =>
-    `acquire by process ${process} ${when}: the lock was held${holders.length > 0 ? ` by ${orList(holders.map((h) => `process ${h}`))}` : ''} then, and no release could come first`,
-  releaseCulprit: (process: string, when: string, owned: boolean, held: readonly string[]) =>
-    owned && held.length > 0
-      ? `release by process ${process} ${when}: the lock was ${orList(held)} then, never held by ${process}`
-      : `release by process ${process} ${when}: the lock was free then; nobody held it`,
-  /** Porcupine's key-value model: a get (or, rarely, a put or append) that no order of the key's operations reaches. */
-  kvCulprit: (op: string, key: string, value: string, when: string, held: readonly string[]) =>
-    held.length === 0
-      ? `${op} ${value} on key ${key} ${when}: no order of the key's operations before it reaches it`
-      : `${op} ${value} on key ${key} ${when}: the key held ${orList(held)} then`,
-  txnCulprit: (txn: string, when: string, held: readonly string[]) =>
-    `transaction ${txn} ${when}: none of the states it could run in (${held.length === 0 ? 'none' : held.join('; ')}) gives what it read`,
-  otherCulprit: (what: string, when: string) => `${what} ${when}: no order of the operations around it lets it take effect`,
-  prefix: (line: number | null, next: number | null, key: string | null) =>
-    `${key === null ? 'The history' : `Key ${key}`} is linearizable ${line === null ? 'only before its first event' : `up to line ${line}`}; ${next === null ? 'the next completion' : `the completion on line ${next}`} cannot be placed.`,
-  unknownReason: (limitMs: number | null, memo: number) =>
-    limitMs !== null
-      ? `the search reached its time limit of ${limitMs.toLocaleString('en-US')} ms before a verdict (not a wrong answer: no answer)`
-      : `the search reached its limit of ${memo.toLocaleString('en-US')} remembered configurations before a verdict`,
-  fromZero: () => "From 0 it is linearizable: Knossos's suites start registers at 0 (give --initial 0).",
-  nilReads: (count: number, initial: string) =>
-    `${count} read${count === 1 ? '' : 's'} returned nil, which a register starting at ${initial} that nobody sets to nil never holds: read as observing nothing, as Knossos reads them.`,
-  droppedOps: (count: number, f: string, model: string) =>
-    `${count} :${f} operation${count === 1 ? '' : 's'} left out: the ${model} has no :${f}.`,
-  verdictLine: (file: string, linearizable: boolean | 'unknown', model: string, detail: string) =>
-    `${file}: ${linearizable === true ? 'linearizable' : linearizable === false ? 'NOT linearizable' : 'unknown'} (${model})${detail === '' ? '' : ` — ${detail}`}`,
 };

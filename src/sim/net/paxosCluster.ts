@@ -16,7 +16,8 @@
 import { DetailLog } from '../model/detailLog';
 import { ballotText, type Ballot } from '../model/ballot';
 import { isPaxosConfig, validateConfig, type SimConfig } from '../model/config';
-import { describe, eventLine, paxosText, sortedIds } from '../model/describe';
+import { describe, eventLine, sortedIds } from '../model/describe';
+import { paxosText } from '../model/describePaxos';
 import type { DetailBody, DetailEvent, EventKind, SimEvent } from '../model/events';
 import { NO_FEATURES, paxosNodeBugs, type PaxosNodeBugs } from '../model/features';
 import { majorityOf } from '../model/majority';

@@ -19,7 +19,7 @@
 import { ballotOf, roundOf, type Ballot } from '../model/ballot';
 import type { PaxosNodeBugs, PaxosPseudocodeId } from '../model/features';
 import type { DetailBody, EventKind } from '../model/events';
-import { paxosText } from '../model/describe';
+import { paxosText } from '../model/describePaxos';
 import type { Accept, Accepted, Nack, PaxosMessage, PaxosPromise, PaxosSlotValue, Prepare, Role } from '../model/types';
 import { Acceptor } from './acceptor';
 import { Learner } from './learner';

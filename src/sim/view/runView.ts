@@ -5,7 +5,8 @@
 import type { LockRow, ServerFacts } from '../net/lockPlug';
 import { featuresOf } from '../model/config';
 import { lockMeasures } from './lockMeasures';
-import { commandText, paxosMessageLabel } from '../model/describe';
+import { commandText } from '../model/describe';
+import { paxosMessageLabel } from '../model/describePaxos';
 import type { FeatureName } from '../model/features';
 import type { DetailEvent, SimEvent } from '../model/events';
 import type { ClientIntent } from '../model/schedule';

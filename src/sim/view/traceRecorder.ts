@@ -13,7 +13,7 @@
  * Attach it to a fresh run that moves forward: a checkpoint (`Simulation.clone`) is made
  * without it, so replays from checkpoints never feed it.
  */
-import { paxosMessageLabel } from '../model/describe';
+import { paxosMessageLabel } from '../model/describePaxos';
 import { rpcLabel } from '../model/lockWire';
 import { MAX_NODES } from '../model/config';
 import type { ClientActor } from '../service/clientActor';

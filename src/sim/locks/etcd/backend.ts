@@ -17,7 +17,7 @@
 import type { Cluster } from '../../net/cluster';
 import type { LockBackend, LockClientDriver, LockHost, LockRow, LockSeat } from '../../net/lockPlug';
 import type { History } from '../../model/history';
-import { lockServices as say } from '../../model/describe';
+import { lockServices as say } from '../../model/describeLocks';
 import type { RaftNode } from '../../raft/node';
 import { isCoordCommand, type ApplyResult, type CoordResult, type LogEntry, type Message, type ServiceRpc } from '../../model/types';
 import type { EtcdCommand, EtcdRpc, RpcBody } from '../../model/lockWire';

@@ -22,7 +22,7 @@ import type { Cluster } from '../../net/cluster';
 import type { LockBackend, LockClientDriver, LockHost, LockRow, LockSeat } from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockOptionsOf } from '../../model/config';
-import { lockServices as say } from '../../model/describe';
+import { lockServices as say } from '../../model/describeLocks';
 import type { RaftNode } from '../../raft/node';
 import { isCoordCommand, type ApplyResult, type CoordResult, type LogEntry, type Message, type ServiceRpc } from '../../model/types';
 import type { RpcBody, ZkCommand, ZkRpc } from '../../model/lockWire';
