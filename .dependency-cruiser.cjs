@@ -7,9 +7,11 @@
 // The simulation core's wings, in levels from the bottom: a wing imports itself and the wings of
 // lower levels, never a wing beside it or above it. Protocol families beside raft (Paxos) and lock
 // services beside the Raft-based one take a level's second place.
+// Paxos (src/sim/paxos/) stands beside raft: neither imports the other; what both use (the
+// majority, ballots' words) lives in model/. The failure detectors (detect/, issue 28) sit above both.
 const LEVELS = [
   ['model'],
-  ['raft'],
+  ['raft', 'paxos'],
   ['detect'],
   ['net'],
   ['service', 'locks'],

@@ -41,7 +41,28 @@ describe('npm run check', () => {
     expect(r.code).toBe(0);
     expect(r.out).toHaveLength(2);
     expect(r.out[0]).toBe('good.edn: linearizable (CAS register from nil, 2 operations)');
-    expect(r.out[1]).toMatch(/^p\.log: linearizable \(CAS register from nil, 82 operations\)/);
+    expect(r.out[1]).toMatch(
+      /^p\.log: linearizable \(CAS register from nil, 82 operations; a failed cas found another value, as Porcupine reads it\)/,
+    );
+  });
+
+  it("--failed-cas picks Porcupine's or Knossos's reading of a failed cas; anything else is one sentence, exit 2", () => {
+    const failed = `[{:process 0, :type :invoke, :f :write, :value 1}
+ {:process 0, :type :ok, :f :write, :value 1}
+ {:process 1, :type :invoke, :f :cas, :value [1 2]}
+ {:process 1, :type :fail, :f :cas, :value [1 2]}]`;
+    const files = { 'f.edn': failed };
+    expect(run(['f.edn'], files).out[0]).toBe(
+      'f.edn: linearizable (CAS register from nil, 2 operations; a failed cas did not happen, as Knossos reads it)',
+    );
+    const strict = run(['f.edn', '--failed-cas', 'mismatch'], files);
+    expect(strict.code).toBe(1);
+    expect(strict.out[0]).toMatch(
+      /^f\.edn: NOT linearizable \(CAS register from nil, 2 operations; a failed cas found another value, as Porcupine reads it\) — failed cas from 1 to 2/,
+    );
+    const bad = run(['f.edn', '--failed-cas', 'maybe'], files);
+    expect(bad.code).toBe(2);
+    expect(bad.err[0]).toBe('--failed-cas is mismatch or no-effect, not "maybe".');
   });
 
   it('exits 1 when one is not, with the sentence, the minimal subset and the longest prefix on its line', () => {
@@ -90,7 +111,7 @@ describe('npm run check', () => {
       'Give at least one FILE to check (a Jepsen history, a Jepsen line log, Porcupine data or an etcd raft trace).',
     );
     expect(run(['a', '--model', 'queue'], {}).err[0]).toBe(
-      'Unknown model "queue" in --model; the models are cas-register, kv, multi-register, mutex, owned-mutex.',
+      'Unknown model "queue" in --model; the models are cas-register, kv, append-kv, multi-register, mutex, owned-mutex.',
     );
     expect(run(['a', '--initial', '[1'], {}).err[0]).toMatch(/^--initial must be one EDN value such as nil, 0 or "a", not "\[1"/);
     const broken = run(['b.edn'], {
@@ -121,7 +142,7 @@ describe('npm run check', () => {
     const r = run(['big.log', '--time-limit', '1'], { 'big.log': syntheticLog({ seed: 5, ops: 6000 }) }, clock);
     expect(r.code).toBe(3);
     expect(r.out[0]).toMatch(
-      /^big\.log: unknown \(CAS register from nil, 6000 operations\) — the search reached its time limit of 1,000 ms before a verdict/,
+      /^big\.log: unknown \(CAS register from nil, 6000 operations; a failed cas found another value, as Porcupine reads it\) — the search reached its time limit of 1,000 ms before a verdict/,
     );
   });
 

@@ -183,7 +183,11 @@ describe('npm run fuzz', () => {
     [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
     [
       ['--speed', '2'],
-      'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --lock, --self-check, --help.',
+      'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --lock, --self-check, --protocol, --help.',
+    ],
+    [
+      ['--protocol', 'paxos', '--self-check'],
+      "--self-check calibrates Raft's bugs; for paxos run --protocol paxos --bug NAME with each of its bugs.",
     ],
   ])('bad flags %j exit 2 with one sentence', (argv, message) => {
     const io = cliIo();

@@ -36,7 +36,7 @@ function settled(
 }
 
 function firstOf(checker: InvariantChecker): InvariantId | HistoryCheckId | undefined {
-  return checker.first?.invariant;
+  return checker.first?.invariant as InvariantId | HistoryCheckId | undefined;
 }
 
 function expectCaught(checker: InvariantChecker, id: InvariantId): void {

@@ -42,7 +42,7 @@ describe('parseSchedule', () => {
       name: 'an unknown verb',
       text: '@100 explode n1',
       message:
-        /^Action 1 \("@100 explode n1", at character 1\) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove, clockjump, slow\.$/,
+        /^Action 1 \("@100 explode n1", at character 1\) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove, propose, clockjump, slow\.$/,
     },
     {
       name: 'a missing @time',

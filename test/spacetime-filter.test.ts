@@ -19,7 +19,8 @@ describe("the event log's filters on the space-time view", () => {
   it('maps "who" and "kind" to the messages they concern, and "all" to none', () => {
     expect(messageFilterOf('all', 'all')).toBeNull();
     expect(messageFilterOf('n3', 'all')).toEqual({ actor: 'n3', types: null });
-    expect([...(messageFilterOf('all', 'election')?.types ?? [])]).toEqual(['RequestVote', 'VoteReply']);
+    // Paxos's phase 1 (Prepare, Promise, a Nack) is its election; a Raft run sends none of them.
+    expect([...(messageFilterOf('all', 'election')?.types ?? [])]).toEqual(['RequestVote', 'VoteReply', 'Prepare', 'Promise', 'Nack']);
     // A category about no message (a crash) filters by actor only.
     expect(messageFilterOf('n2', 'crash')).toEqual({ actor: 'n2', types: null });
   });

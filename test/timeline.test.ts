@@ -1,3 +1,4 @@
+import type { AnyRun } from '../src/sim/run/run';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type SimConfig } from '../src/sim/model/config';
@@ -8,7 +9,7 @@ import { takeRunView } from '../src/sim/view/runView';
 import { Timeline } from '../src/sim/run/timeline';
 
 /** Everything observable about a run at an instant: the snapshot, every event, the PRNG's next draw. */
-function fingerprint(sim: Simulation): string {
+function fingerprint(sim: AnyRun): string {
   const probe = sim.clone();
   return JSON.stringify({
     snapshot: takeRunView(sim),

@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { PRESETS, presetActions } from '../src/sim/run/presets';
 import { formatSchedule } from '../src/sim/model/schedule';
-import { Simulation } from '../src/sim/run/simulation';
+import { newRun, isPaxosRun, type AnyRun } from '../src/sim/run/run';
 import { attachInvariants } from '../src/sim/check/invariants';
+import { attachPaxosInvariants } from '../src/sim/check/paxosInvariants';
 import { resolveTour, TourError } from '../src/sim/teach/tours/runner';
 import { evaluate } from '../src/sim/teach/tours/predicates';
 import { TOURS, findTour } from '../src/sim/teach/tours/tours';
@@ -12,6 +13,9 @@ import { TOUR_CATALOG } from '../src/sim/teach/tours/catalog';
 import type { Tour } from '../src/sim/teach/tours/types';
 import { DEFAULT_CONFIG } from '../src/sim/model/config';
 import { decodeLink, encodeLink } from '../src/share/link';
+
+/** Raft's checker, or the Paxos family's for a Paxos run. */
+const checkerOf = (sim: AnyRun) => (isPaxosRun(sim) ? attachPaxosInvariants(sim) : attachInvariants(sim));
 
 const ACTOR = /\{([A-Za-z][A-Za-z0-9]{0,7})\}/g;
 
@@ -46,6 +50,10 @@ describe('tours', () => {
       'zookeeper-herd',
       'advisory-failover',
       'two-at-once',
+      'paxos-re-propose',
+      'paxos-duel',
+      'multi-paxos-leader-change',
+      'raft-vs-paxos',
     ]);
   });
 
@@ -72,11 +80,11 @@ describe('tours', () => {
         for (const b of resolved.beats) {
           // What the page does for a beat: load its run and play it from the start to the end.
           // Its run is the whole line's schedule (later beats' actions come after its end).
-          const sim = new Simulation(b.config, b.lineSchedule);
+          const sim = newRun(b.config, b.lineSchedule);
           sim.advanceTo(b.endMs);
           for (const call of b.beat.expect ?? []) expect(evaluate(call, sim)).toBe(true);
           if ('when' in b.beat.until) expect(evaluate(b.beat.until.when, sim)).toBe(true);
-          const own = new Simulation(b.config, b.schedule);
+          const own = newRun(b.config, b.schedule);
           own.advanceTo(b.endMs);
           expect(own.cluster.events.map((e) => e.line)).toEqual(sim.cluster.events.map((e) => e.line));
         }
@@ -93,8 +101,8 @@ describe('tours', () => {
       it('breaks no invariant on its main line (a bug branch may)', () => {
         for (const b of resolved.beats) {
           if (b.config.bugs.length > 0) continue;
-          const sim = new Simulation(b.config, b.schedule);
-          const checker = attachInvariants(sim);
+          const sim = newRun(b.config, b.schedule);
+          const checker = checkerOf(sim);
           sim.advanceTo(b.endMs);
           expect(checker.violations.map((v) => v.line)).toEqual([]);
         }
@@ -118,13 +126,31 @@ describe('tours', () => {
     expect(fig[6].config.bugs).toEqual(['figure8']);
     expect(fig[6].startMs).toBe(fig[3].startMs);
     // Beat 8 says the Invariants tab flags Leader Completeness: the checker must agree.
-    const buggy = new Simulation(fig[7].config, fig[7].schedule);
-    const checker = attachInvariants(buggy);
+    const buggy = newRun(fig[7].config, fig[7].schedule);
+    const checker = checkerOf(buggy);
     buggy.advanceTo(fig[7].endMs);
     expect(checker.violations[0]?.invariant).toBe('leader-completeness');
     const fencing = resolveTour(findTour('fencing') as Tour).beats;
     expect(fencing[5].schedule).toEqual(fencing[4].schedule);
     expect(fencing[5].config.bugs).toEqual(['no-fencing']);
+  });
+
+  it('the Paxos tours change one thing in a branch, and the checker agrees with what the narration says', () => {
+    // P2c (Paxos Made Simple §2.2): with the bug, the re-propose tour's last beat chooses a second value.
+    const adopt = resolveTour(findTour('paxos-re-propose') as Tour).beats;
+    expect(adopt[3].config.bugs).toEqual(['paxos-own-value']);
+    const buggy = newRun(adopt[3].config, adopt[3].schedule);
+    const checker = checkerOf(buggy);
+    buggy.advanceTo(adopt[3].endMs);
+    expect(checker.violations[0]?.invariant).toBe('paxos-chosen-stays');
+    // §2.4 (progress): only the back-off changes in the duel's branch, and it ends the duel sooner.
+    const duel = resolveTour(findTour('paxos-duel') as Tour).beats;
+    expect(duel[2].config).toEqual({ ...duel[0].config, backoffMs: [20, 100] });
+    expect(duel[2].endMs).toBeLessThan(duel[1].endMs);
+    // The side-by-side tour: the same schedule on both protocols.
+    const side = resolveTour(findTour('raft-vs-paxos') as Tour).beats;
+    expect(side[1].schedule).toEqual(side[0].schedule);
+    expect([side[0].config.protocol, side[1].config.protocol]).toEqual([undefined, 'multi-paxos']);
   });
 
   it('a link to any beat of any tour decodes to that beat', () => {

@@ -6,24 +6,36 @@
  * file), 3 when a verdict is unknown within the time limit. One verdict line per file.
  */
 import { readOneEdn, EdnError, type Edn } from '../sim/import/edn';
-import { checkImported, MODEL_NAMES, MODEL_TEXT, type ImportVerdict, type ModelName } from '../sim/import/checkImported';
+import {
+  checkImported,
+  FAILED_CAS,
+  MODEL_NAMES,
+  MODEL_TEXT,
+  type FailedCas,
+  type ImportVerdict,
+  type ModelName,
+} from '../sim/import/checkImported';
 import { FORMAT_NAMES, ImportError, readImported, skippedSentence, type ImportedFile } from '../sim/import';
 import type { ImportedHistory } from '../sim/import/history';
 import { toPorcupine } from '../sim/import/porcupine';
 import { RAFT_INVARIANTS, type EtcdTrace } from '../sim/import/etcdTrace';
-import { imported as say } from '../sim/model/describe';
+import { imported as say } from '../sim/model/describeImport';
 import { UsageError, parseFlags, wholeNumber } from './args';
 
 export const DEFAULT_TIME_LIMIT_S = 10;
 
-export const CHECK_USAGE = `Usage: npm run check -- FILE... [--model M] [--initial V] [--json] [--time-limit S] [--porcupine OUT]
+export const CHECK_USAGE = `Usage: npm run check -- FILE... [--model M] [--initial V] [--failed-cas R] [--json] [--time-limit S] [--porcupine OUT]
   FILE            a Jepsen/Knossos history (EDN), a Jepsen line log, Porcupine's visualization
                   data (its HTML page or the JSON) or an etcd raft state trace (NDJSON); several
                   files are checked one after another, one verdict line each
   --model M       ${MODEL_NAMES.join(', ')} (default: from the file; read/write/cas is a
-                  CAS register, [key value] tuples a key-value map, :txn a multi-register;
+                  CAS register, [key value] tuples a key-value map, get/put/append
+                  Porcupine's key-value map (append-kv), :txn a multi-register;
                   :acquire/:release need mutex (Knossos's, ownerless) or owned-mutex)
   --initial V     the registers' initial value as EDN: nil (the default) or 0, as Knossos's suites
+  --failed-cas R  what a :fail cas tells: mismatch (the register held another value, Porcupine's
+                  reading; the default for line logs and Porcupine data) or no-effect (it did not
+                  happen and constrains nothing, Knossos's; the default for EDN histories)
   --json          one JSON object per file, in a list: file, format, linearizable (true, false
                   or "unknown"), model, sentence, subset, prefix, notes
   --time-limit S  seconds of search per file before its verdict is "unknown" (default ${DEFAULT_TIME_LIMIT_S})
@@ -34,6 +46,7 @@ Exit: 0 all linearizable, 1 one is not, 2 bad input, 3 a verdict unknown within 
 const FLAGS = [
   { name: 'model', value: true },
   { name: 'initial', value: true },
+  { name: 'failed-cas', value: true },
   { name: 'json', value: false },
   { name: 'time-limit', value: true },
   { name: 'porcupine', value: true },
@@ -55,6 +68,8 @@ export interface CheckArgs {
   readonly model: ModelName | undefined;
   readonly initial: Edn;
   readonly initialGiven: boolean;
+  /** Absent: each file's tool's reading (failedCasOf). */
+  readonly failedCas: FailedCas | undefined;
   readonly json: boolean;
   readonly timeLimitMs: number;
   readonly porcupine: string | null;
@@ -97,6 +112,13 @@ export function parseCheckArgs(argv: readonly string[]): CheckArgs | 'help' {
       throw new UsageError(`--initial must be one EDN value such as nil, 0 or "a", not "${initialText}" (${error.what}).`);
     }
   }
+  const failedText = flags.get('failed-cas');
+  let failedCas: FailedCas | undefined;
+  if (typeof failedText === 'string') {
+    if (!(FAILED_CAS as readonly string[]).includes(failedText))
+      throw new UsageError(`--failed-cas is ${FAILED_CAS.join(' or ')}, not "${failedText}".`);
+    failedCas = failedText as FailedCas;
+  }
   const limit = flags.get('time-limit');
   const porcupine = flags.get('porcupine');
   if (typeof porcupine === 'string' && files.length !== 1)
@@ -106,6 +128,7 @@ export function parseCheckArgs(argv: readonly string[]): CheckArgs | 'help' {
     model,
     initial,
     initialGiven: typeof initialText === 'string',
+    failedCas,
     json: flags.has('json'),
     timeLimitMs: (typeof limit === 'string' ? wholeNumber(limit, 'time-limit', 1, 3600) : DEFAULT_TIME_LIMIT_S) * 1000,
     porcupine: typeof porcupine === 'string' ? porcupine : null,
@@ -141,7 +164,7 @@ function historyResult(
       : []),
     ...v.notes,
   ];
-  const model = `${v.modelText}${v.initial !== null ? ` from ${v.initial}` : ''}, ${h.ops.length} operation${h.ops.length === 1 ? '' : 's'}${v.objects > 1 ? ` in ${v.objects} objects` : ''}`;
+  const model = `${v.modelText}${v.initial !== null ? ` from ${v.initial}` : ''}, ${h.ops.length} operation${h.ops.length === 1 ? '' : 's'}${v.objects > 1 ? ` in ${v.objects} objects` : ''}${v.failedCasText !== undefined ? `; ${v.failedCasText}` : ''}`;
   const detail: string[] = [];
   if (v.linearizable === false) {
     if (v.sentence !== undefined) detail.push(v.sentence + '.');
@@ -159,6 +182,7 @@ function historyResult(
     linearizable: v.linearizable,
     model: v.model,
     modelText: v.modelText,
+    ...(v.failedCas !== undefined ? { failedCas: v.failedCas } : {}),
     initial: v.initial,
     operations: h.ops.length,
     objects: v.objects,
@@ -296,6 +320,7 @@ export function runCheckCli(argv: readonly string[], io: CheckCliIo): number {
           ...(args.model !== undefined ? { model: args.model } : {}),
           initial: args.initial,
           initialGiven: args.initialGiven,
+          ...(args.failedCas !== undefined ? { failedCas: args.failedCas } : {}),
           clock: io.clock,
           timeLimitMs: args.timeLimitMs,
         });

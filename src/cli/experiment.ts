@@ -4,9 +4,28 @@ import { resultsCsv, resultsJson } from '../share/experimentFiles';
 import { UsageError } from './args';
 import { EXPERIMENT_USAGE, experimentReport, resolveExperiment } from './experimentCli';
 import { runInThreads } from './experimentThreads';
+import { runPaxosExperimentCli } from './paxosExperimentCli';
 import { isCompareLocks, runCompareLocksCli } from './compareLocksCli';
 
 async function main(): Promise<number> {
+  // The Paxos family's experiments have their own runner (paxosExperimentCli.ts).
+  if (process.argv.includes('--paxos')) {
+    try {
+      const result = runPaxosExperimentCli(process.argv.slice(2));
+      process.stdout.write(result.stdout);
+      for (const file of result.files) {
+        writeFileSync(file.path, file.text);
+        process.stdout.write(`Wrote ${file.path}\n`);
+      }
+      return 0;
+    } catch (error) {
+      if (error instanceof UsageError) {
+        process.stderr.write(error.message + '\n');
+        return 2;
+      }
+      throw error;
+    }
+  }
   // The chapter's table of lock services is a template of its own (no sweep: every service is a row).
   if (isCompareLocks(process.argv.slice(2))) {
     const r = runCompareLocksCli(process.argv.slice(2));

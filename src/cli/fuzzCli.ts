@@ -7,6 +7,8 @@
 import { encodeLink } from '../share/link';
 import {
   BUG_NAMES,
+  PAXOS_BUG_NAMES,
+  PROTOCOL_NAMES,
   bugsOfService,
   featuresOf,
   lockServiceOfBug,
@@ -15,6 +17,8 @@ import {
   type SimConfig,
 } from '../sim/model/config';
 import { LOCK_SERVICE_NAMES, isLockServiceName, lockServiceManifest } from '../sim/model/lockServices';
+import { paxosBugsOf, type PaxosBugName } from '../sim/model/features';
+import { PAXOS_FUZZ_MS, paxosFuzz } from '../sim/check/fuzz/paxos';
 import {
   BUGS,
   FEATURE_NAMES,
@@ -44,7 +48,9 @@ export const FUZZ_USAGE = `Usage: npm run fuzz -- --runs N --seed S [--bug NAME]
                  bug picks its own service)
   --no-shrink    print the counterexample as found, without shrinking it
   --self-check   fuzz with each switchable bug in turn: each must be found, with a schedule that
-                 replays it, within the runs its manifest states (a weakened checker shows here)`;
+                 replays it, within the runs its manifest states (a weakened checker shows here)
+  --protocol P   ${PROTOCOL_NAMES.join(', ')} (default raft); a Paxos run lasts ${PAXOS_FUZZ_MS.paxos / 1000} s (multi-paxos ${PAXOS_FUZZ_MS['multi-paxos'] / 1000} s)
+                 and --bug names a Paxos bug: ${PAXOS_BUG_NAMES.join(', ')}`;
 
 const FLAGS = [
   { name: 'runs', value: true },
@@ -54,6 +60,7 @@ const FLAGS = [
   { name: 'no-shrink', value: false },
   { name: 'lock', value: true },
   { name: 'self-check', value: false },
+  { name: 'protocol', value: true },
   { name: 'help', value: false },
 ] as const;
 
@@ -79,9 +86,81 @@ export interface FuzzArgs {
   readonly lock: LockServiceName | null;
 }
 
+/** `--protocol paxos|multi-paxos`: the Paxos swarm's arguments (fuzz/paxos.ts). */
+interface PaxosFuzzArgs {
+  readonly protocol: 'paxos' | 'multi-paxos';
+  readonly runs: number;
+  readonly seed: Seed;
+  readonly bugs: readonly PaxosBugName[];
+  readonly shrink: boolean;
+}
+
+function parsePaxosFuzzArgs(flags: Map<string, string | true>, protocol: 'paxos' | 'multi-paxos'): PaxosFuzzArgs {
+  if (flags.has('features')) throw new UsageError(`--features are Raft's; a ${protocol} run has none.`);
+  if (flags.has('lock')) throw new UsageError(`--lock picks a lock service, which runs without Paxos; a ${protocol} run has none.`);
+  if (flags.has('self-check'))
+    throw new UsageError(
+      `--self-check calibrates Raft's bugs; for ${protocol} run --protocol ${protocol} --bug NAME with each of its bugs.`,
+    );
+  const runsText = flags.get('runs');
+  const runs = typeof runsText === 'string' ? wholeNumber(runsText, 'runs', 1, 1_000_000) : 200;
+  const seedText = flags.get('seed');
+  let seed: Seed = 1;
+  if (typeof seedText === 'string') {
+    const parsed = seedFromText(seedText);
+    if (parsed === null) throw new UsageError(`--seed must be a non-negative integer, not "${seedText}".`);
+    seed = parsed;
+  }
+  const bugText = flags.get('bug');
+  const allowed = paxosBugsOf(protocol);
+  const bugs: PaxosBugName[] = [];
+  if (typeof bugText === 'string') {
+    if (!(allowed as readonly string[]).includes(bugText))
+      throw new UsageError(`Unknown bug "${bugText}" in --bug; the bugs of ${protocol} are ${allowed.join(', ')}.`);
+    bugs.push(bugText as PaxosBugName);
+  }
+  return { protocol, runs, seed, bugs, shrink: !flags.has('no-shrink') };
+}
+
+function runPaxosFuzzCli(args: PaxosFuzzArgs, io: FuzzCliIo): number {
+  const started = io.clock();
+  const tenth = Math.max(1, Math.floor(args.runs / 10));
+  const result = paxosFuzz(args.seed, args.runs, args.protocol, args.bugs, args.shrink, (run) => {
+    if (run > 0 && (io.tty || run % tenth === 0))
+      io.progress(`fuzz: run ${run}/${args.runs} (${args.protocol}), no violation so far`, io.tty);
+  });
+  if (io.tty) io.progress('', true);
+  const wallMs = io.clock() - started;
+  const cx = result.counterexample;
+  const bugNote = args.bugs.length ? `, bug ${args.bugs.join(', ')}` : '';
+  if (cx !== null) {
+    const v = cx.violation;
+    io.out(
+      `VIOLATION of ${v.title} in run ${cx.run} of ${result.runs} (${args.protocol}, fuzz seed ${String(args.seed)}${bugNote}), at t=${v.t} ms${v.nodes.length > 0 ? `, nodes ${v.nodes.join(', ')}` : ''}`,
+    );
+    io.out(`  ${v.sentence}`);
+    io.out(`seed ${String(cx.config.seed)}; ${header(cx.config)}`);
+    io.out(`fault kinds: ${cx.kinds.join(', ')}`);
+    io.out(
+      `schedule (shrunk from ${cx.original.length} to ${cx.schedule.length} actions in ${cx.shrinkRuns} replays; run until ${cx.untilMs} ms):`,
+    );
+    io.out(`  ${formatSchedule(cx.schedule) || '(empty)'}`);
+    io.out(`replay: ${simCommand(cx.config, cx.schedule, cx.untilMs)}`);
+    io.out(`share link: ${shareQuery(cx.config, cx.schedule, cx.untilMs)}`);
+    return 1;
+  }
+  const perMinute = wallMs > 0 ? Math.round((result.runs / wallMs) * 60_000) : null;
+  io.out(
+    `${result.runs} ${args.protocol} runs of ${PAXOS_FUZZ_MS[args.protocol] / 1000} simulated seconds (fuzz seed ${String(args.seed)}${bugNote}): every Paxos invariant held` +
+      `${perMinute !== null ? `; ${perMinute.toLocaleString('en-US')} runs/min` : ''}`,
+  );
+  return 0;
+}
+
 export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
   const flags = parseFlags(argv, FLAGS);
   if (flags.has('help')) return 'help';
+  if (flags.has('protocol')) throw new UsageError('--protocol is read by runFuzzCli.');
   const clash = (['runs', 'bug', 'features', 'no-shrink', 'lock'] as const).find((f) => flags.has(f));
   if (flags.has('self-check') && clash !== undefined)
     throw new UsageError(
@@ -174,6 +253,8 @@ export function simCommand(config: SimConfig, schedule: readonly Action[], until
   if (config.readMode !== undefined) flags.push(`--read-mode ${config.readMode}`);
   if (config.lock !== undefined) flags.push(`--lock ${config.lock}`);
   if (config.lockOptions !== undefined && config.lockOptions.length > 0) flags.push(`--lock-options ${config.lockOptions.join(',')}`);
+  if (config.protocol !== undefined) flags.push(`--protocol ${config.protocol}`);
+  if (config.backoffMs !== undefined) flags.push(`--backoff ${config.backoffMs.join('-')}`);
   flags.push(`--until ${untilMs}`, `--schedule "${formatSchedule(schedule)}"`);
   return `npm run sim -- ${flags.join(' ')}`;
 }
@@ -200,7 +281,14 @@ export function counterexampleLines(cx: Counterexample, args: FuzzArgs): string[
 export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
   let args: FuzzArgs | 'help';
   try {
-    args = parseFuzzArgs(argv);
+    const flags = parseFlags(argv, FLAGS);
+    const protocol = flags.get('protocol');
+    if (typeof protocol === 'string' && protocol !== 'raft' && !flags.has('help')) {
+      if (protocol !== 'paxos' && protocol !== 'multi-paxos')
+        throw new UsageError(`--protocol must be one of ${PROTOCOL_NAMES.join(', ')}, not "${protocol}".`);
+      return runPaxosFuzzCli(parsePaxosFuzzArgs(flags, protocol), io);
+    }
+    args = parseFuzzArgs(argv.filter((a, i) => a !== '--protocol' && argv[i - 1] !== '--protocol'));
   } catch (error) {
     if (error instanceof UsageError) {
       io.out(error.message);

@@ -99,6 +99,19 @@ export function messageKind(m: Pick<MessageView, 'type' | 'ok' | 'heartbeat'>): 
       return 'snapshot';
     case 'InstallSnapshotReply':
       return 'snapshot-reply';
+    // Paxos (src/sim/paxos/) takes the shapes of the Raft messages that play the same part:
+    // phase 1 is an election (Prepare asks, Promise grants, a phase-1 Nack refuses), phase 2 is
+    // replication (Accept carries values or is the leader's heartbeat, Accepted acknowledges).
+    case 'Prepare':
+      return 'vote-request';
+    case 'Promise':
+      return 'vote-granted';
+    case 'Nack':
+      return 'vote-refused';
+    case 'Accept':
+      return m.heartbeat ? 'heartbeat' : 'append';
+    case 'Accepted':
+      return 'append-ok';
     case 'ServiceRpc':
       // Another lock service's message: a background one (heartbeat), an answer (ok) or a request.
       return m.heartbeat ? 'service-peer' : m.ok === true ? 'client-reply' : 'client-request';

@@ -69,6 +69,9 @@ export function encodeLink(spec: RunSpec): string {
   // Issue 26: absent is the chapter's service, so every link made before says what it said.
   if (c.lock !== undefined) p.set('lock', c.lock);
   if (lockOptionsOf(c).length > 0) p.set('lockopts', lockOptionsOf(c).join(','));
+  // Paxos runs only: a Raft link never names its protocol, so every Raft link keeps its bytes.
+  if (c.protocol !== undefined) p.set('protocol', c.protocol);
+  if (c.backoffMs !== undefined) p.set('backoff', c.backoffMs.join('-'));
   // Issue 28: regions, their round trips and the failure detector, only when set.
   for (const [key, value] of Object.entries(issue28Fields(c))) p.set(key, value);
   const text = formatSchedule(spec.schedule);
@@ -141,6 +144,8 @@ const KNOWN = new Set([
   'view',
   ...MODE_FLAGS,
   'snapshot',
+  'protocol',
+  'backoff',
   'regions',
   'rtt',
   ...Object.values(DETECTOR_KEYS),
@@ -204,6 +209,8 @@ function decode(input: string, pageCap: boolean): Decoded {
     readMode: field('read'),
     lock: field('lock'),
     lockOptions: field('lockopts'),
+    protocol: field('protocol'),
+    backoff: field('backoff'),
     regions: field('regions'),
     rtt: field('rtt'),
     detector: field('detector'),
@@ -366,6 +373,8 @@ export function runToJson(spec: RunSpec): string {
     ...(c.readMode !== undefined ? { readMode: c.readMode } : {}),
     ...(c.lock !== undefined ? { lock: c.lock } : {}),
     ...(lockOptionsOf(c).length > 0 ? { lockOptions: lockOptionsOf(c).join(',') } : {}),
+    ...(c.protocol !== undefined ? { protocol: c.protocol } : {}),
+    ...(c.backoffMs !== undefined ? { backoff: c.backoffMs.join('-') } : {}),
     ...issue28Fields(c),
     schedule: formatSchedule(spec.schedule)
       .split('; ')
@@ -405,6 +414,8 @@ export function runFromJson(text: string): Decoded {
     ['readMode', 'read'],
     ['lock', 'lock'],
     ['lockOptions', 'lockopts'],
+    ['protocol', 'protocol'],
+    ['backoff', 'backoff'],
     ['regions', 'regions'],
     ['rtt', 'rtt'],
     ...Object.values(DETECTOR_KEYS).map((k) => [k, k] as [string, string]),

@@ -217,6 +217,7 @@ const DiagramPane = memo(function DiagramPane() {
   // The ring's legend names a protocol feature's messages only in runs with it (snapshots' InstallSnapshot).
   const runConfig = useLab(selectConfig);
   const features = featuresOf(runConfig);
+  const protocol = runConfig.protocol;
   // Another lock service's peer traffic (pings, keep-alives, replication, gossip) is named only in its runs.
   const serviceRun = runConfig.lock !== undefined;
   // A service without Raft (Redis, Redlock, the database, gossip) sends no Raft RPC and has no leader.
@@ -239,7 +240,7 @@ const DiagramPane = memo(function DiagramPane() {
             </p>
             <NetworkControls />
             {/* Beside the space-time view (which has its own key) the ring keeps its height. */}
-            {view === 'ring' && <Legend features={features} serviceRun={serviceRun} raft={raftRun} />}
+            {view === 'ring' && <Legend features={features} serviceRun={serviceRun} raft={raftRun} protocol={protocol} />}
           </div>
         )}
         {view !== 'ring' && (

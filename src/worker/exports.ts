@@ -6,7 +6,7 @@
 import type { SimConfig } from '../sim/model/config';
 import { eventLogCsv, eventLogMarkdown, shivizLog } from '../sim/view/exportText';
 import type { Action } from '../sim/model/schedule';
-import { Simulation } from '../sim/run/simulation';
+import { newRun } from '../sim/run/run';
 import { buildRunTrace, runTraceJson } from '../sim/view/traceJson';
 import type { ExportFormat } from './protocol';
 
@@ -24,7 +24,7 @@ export function makeExport(
         return { text: shivizLog(buildRunTrace(config, schedule, untilMs)), error: null };
       case 'events-md':
       case 'events-csv': {
-        const sim = new Simulation(config, [], { recordDetails: true });
+        const sim = newRun(config, [], { recordDetails: true });
         sim.replaceFutureActions(schedule);
         sim.applyDue();
         sim.advanceTo(untilMs);

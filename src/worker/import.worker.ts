@@ -18,6 +18,7 @@ scope.addEventListener('message', (event: MessageEvent<HostToImportWorker>) => {
     const view = importedView(m.name, m.text, {
       ...(m.model !== undefined ? { model: m.model } : {}),
       ...(m.initial !== undefined ? { initial: m.initial } : {}),
+      ...(m.failedCas !== undefined ? { failedCas: m.failedCas } : {}),
       clock: () => performance.now(),
       timeLimitMs: m.timeLimitMs,
       progress: (placed, total) => {

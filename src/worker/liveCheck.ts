@@ -6,7 +6,9 @@
 import type { SimConfig } from '../sim/model/config';
 import { attachInvariants, type InvariantChecker, type Violation } from '../sim/check/invariants';
 import type { Action } from '../sim/model/schedule';
-import { Simulation } from '../sim/run/simulation';
+import { PaxosInvariantChecker, attachPaxosInvariants } from '../sim/check/paxosInvariants';
+import { PaxosSimulation } from '../sim/run/paxosSimulation';
+import { newRun, type AnyRun } from '../sim/run/run';
 import { TraceRecorder } from '../sim/view/traceRecorder';
 import type { CheckStatus, ViolationView } from './protocol';
 
@@ -15,8 +17,9 @@ export function violationView(v: Violation): ViolationView {
 }
 
 export class LiveCheck {
-  private readonly sim: Simulation;
-  private readonly checker: InvariantChecker;
+  private readonly sim: AnyRun;
+  /** Raft's checker, or (a Paxos run) the Paxos family's, which has no findings or liveness. */
+  private readonly checker: InvariantChecker | PaxosInvariantChecker;
   /** The trace of this copy of the run, for the space-time view (it only observes). */
   readonly recorder: TraceRecorder;
   private last: CheckStatus | null = null;
@@ -24,8 +27,10 @@ export class LiveCheck {
   private crashed = false;
 
   constructor(config: SimConfig, schedule: readonly Action[]) {
-    this.sim = new Simulation(config, schedule);
-    this.checker = attachInvariants(this.sim, { maxViolations: 1 });
+    const sim = newRun(config, schedule);
+    this.sim = sim;
+    this.checker =
+      sim instanceof PaxosSimulation ? attachPaxosInvariants(sim, { maxViolations: 1 }) : attachInvariants(sim, { maxViolations: 1 });
     this.recorder = TraceRecorder.attach(this.sim);
   }
 
@@ -63,10 +68,12 @@ export class LiveCheck {
 
   /** The verdict so far; the same object while nothing changed, so the host can skip it. */
   status(): CheckStatus {
-    const first = this.checker.first;
-    const stale = this.checker.findings.length;
-    const early = this.checker.leaseFindings.length;
-    const live = this.checker.liveness;
+    const checker = this.checker;
+    const first = checker.first;
+    const raft = checker instanceof PaxosInvariantChecker ? null : checker;
+    const stale = raft?.findings.length ?? 0;
+    const early = raft?.leaseFindings.length ?? 0;
+    const live = raft?.liveness ?? { state: 'idle' as const, note: '' };
     const last = this.last;
     if (
       last &&

@@ -8,7 +8,7 @@
  * Both only choose speeds: the run is the same run at any speed.
  */
 import { MIN_SPEED } from '../sim/model/limits';
-import type { Simulation } from '../sim/run/simulation';
+import type { AnyRun } from '../sim/run/run';
 import { LANDMARK_KINDS } from '../sim/run/timeline';
 import { choiceAtMost, speedAt, type PaceStep } from '../sim/teach/tours/pace';
 
@@ -31,9 +31,9 @@ export class Pacing {
   /** The plan's last time: playing past it (after the beat) goes back to the chosen speed. */
   planEndMs: number | null = null;
   slowAround = false;
-  private ahead: Simulation | null = null;
+  private ahead: AnyRun | null = null;
   /** The run the copy was made from, and the schedule it had: either changing makes it stale. */
-  private aheadOf: Simulation | null = null;
+  private aheadOf: AnyRun | null = null;
   private aheadSchedule: readonly unknown[] | null = null;
   private eventCursor = 0;
   /** Landmark times the copy has seen, ascending. */
@@ -50,7 +50,7 @@ export class Pacing {
   }
 
   /** Makes sure landmarks up to `toMs` are known, playing the copy of `current` on as needed. */
-  lookAhead(current: Simulation, schedule: readonly unknown[], toMs: number): void {
+  lookAhead(current: AnyRun, schedule: readonly unknown[], toMs: number): void {
     if (!this.slowAround) return;
     const stale = this.ahead === null || this.aheadOf !== current || this.aheadSchedule !== schedule || this.ahead.nowMs < current.nowMs;
     if (stale) {
@@ -61,7 +61,7 @@ export class Pacing {
       this.eventCursor = current.cluster.events.length;
       this.marks = [];
     }
-    const ahead = this.ahead as Simulation;
+    const ahead = this.ahead as AnyRun;
     ahead.advanceTo(Math.max(ahead.nowMs, Math.floor(toMs)));
     const events = ahead.cluster.events;
     for (; this.eventCursor < events.length; this.eventCursor++) {

@@ -13,7 +13,7 @@
 import type { SimConfig } from '../sim/model/config';
 import { AT_CAP_SENTENCE, MAX_SEEK_MS, scheduleCapProblem } from '../sim/model/limits';
 import type { Action, ActionBody } from '../sim/model/schedule';
-import type { Simulation } from '../sim/run/simulation';
+import type { AnyRun } from '../sim/run/run';
 import { detailCount, detailsSince, eventsSince, paintView, takeRunView } from '../sim/view/runView';
 import { Timeline } from '../sim/run/timeline';
 import type { PaintFeed } from './paintFeed';
@@ -61,7 +61,7 @@ export class Playback {
   private lastFrameAt: number | null = null;
   private pendingSeek: number | null = null;
   /** The copy of the run whose events the host has, up to `eventCursor`. */
-  private eventSource: Simulation | null = null;
+  private eventSource: AnyRun | null = null;
   private eventCursor = 0;
   private detailCursor = 0;
   private resetEvents = true;

@@ -17,6 +17,7 @@ import type { TraceDelta } from '../sim/view/traceColumns';
 import type { PaceStep } from '../sim/teach/tours/pace';
 import type { PaintLook } from '../paint/messagePainter';
 import type { ImportedView, ModelName } from '../sim/import/view';
+import type { FailedCas } from '../sim/import/checkImported';
 
 /**
  * The run's end, which "Next event" and the scrubber never pass: the furthest of the preset's end
@@ -349,6 +350,8 @@ export interface ImportFileMessage {
   readonly model?: ModelName;
   /** The registers' initial value as EDN text (nil when absent). */
   readonly initial?: string;
+  /** What a failed cas tells; absent: as the file's tool reads it. */
+  readonly failedCas?: FailedCas;
   readonly timeLimitMs: number;
 }
 

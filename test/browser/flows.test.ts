@@ -555,11 +555,11 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     for (const [query, sentence] of [
       [
         '?nodes=12&paused',
-        'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, lock, lockopts, s, z, t, speed, tour, beat, view, present, embed, console, snapshot, regions, rtt, detector, phi, window, fanout, round, suspect, takeover.',
+        'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, lock, lockopts, s, z, t, speed, tour, beat, view, present, embed, console, snapshot, protocol, backoff, regions, rtt, detector, phi, window, fanout, round, suspect, takeover.',
       ],
       [
         '?v=1&seed=42&s=%40100+explode+n1',
-        'This link\'s schedule is invalid: Action 1 ("@100 explode n1", at character 1) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove, clockjump, slow.',
+        'This link\'s schedule is invalid: Action 1 ("@100 explode n1", at character 1) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove, propose, clockjump, slow.',
       ],
     ]) {
       const bad = await open(query);

@@ -37,7 +37,7 @@ describe('the page’s links', () => {
 
   it('answers old-style and bad links with one sentence', () => {
     expect(runFromQuery('?seed=7&nodes=9&paused')).toBe(
-      'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, lock, lockopts, s, z, t, speed, tour, beat, view, present, embed, console, snapshot, regions, rtt, detector, phi, window, fanout, round, suspect, takeover.',
+      'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, lock, lockopts, s, z, t, speed, tour, beat, view, present, embed, console, snapshot, protocol, backoff, regions, rtt, detector, phi, window, fanout, round, suspect, takeover.',
     );
     expect(runFromQuery('?speed=1')).toBe('This link has no format version (v=1); it is not a Lockstep run link.');
     expect(runFromQuery('?v=1&seed=42&nodes=12')).toBe(
@@ -55,7 +55,7 @@ describe('the page’s links', () => {
     expect(query).toBe('v=1&seed=42&t=10&tour=chapter&beat=2');
     expect(runFromQuery(query)).toMatchObject({ tour: { name: 'chapter', beat: 2 } });
     expect(runFromQuery('?v=1&seed=42&tour=nope&beat=1')).toBe(
-      'This link\'s tour "nope" is not one of the tours: first-election, replication, failover, split-vote, partition, log-repair, figure8, chapter, fencing, ghost-lock, clock-drift, failover-lease, rejoin-disrupts, isolated-leader, noop-commit, snapshot-catch-up, stale-read, stale-read-index, stale-term-backup, hand-over, phi-accrual, gossip, takeover-ttl, grow-and-remove, redlock-debate, zookeeper-herd, advisory-failover, two-at-once.',
+      'This link\'s tour "nope" is not one of the tours: first-election, replication, failover, split-vote, partition, log-repair, figure8, chapter, fencing, ghost-lock, clock-drift, failover-lease, rejoin-disrupts, isolated-leader, noop-commit, snapshot-catch-up, stale-read, stale-read-index, stale-term-backup, hand-over, phi-accrual, gossip, takeover-ttl, grow-and-remove, redlock-debate, zookeeper-herd, advisory-failover, two-at-once, paxos-re-propose, paxos-duel, multi-paxos-leader-change, raft-vs-paxos.',
     );
     expect(runFromQuery('?v=1&seed=42&tour=fencing&beat=9')).toBe(
       'This link\'s beat "9" must be a whole number from 1 to 7 (the tour "fencing" has 7 beats).',

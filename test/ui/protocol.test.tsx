@@ -42,4 +42,34 @@ describe('the Protocol section of Run settings', () => {
     expect(load?.type === 'load' && load.config.features).toEqual(['pre-vote']);
     expect(load?.type === 'load' && load.config.bugs).toEqual(['figure8']);
   });
+
+  it('the protocol family switch loads the same run on Multi-Paxos without what only Raft has, keeping the actions it takes', () => {
+    const { sent } = renderLab(<RunSettings />, {
+      config: { ...DEFAULT_CONFIG, features: ['pre-vote'], bugs: ['figure8'], clientIds: ['A'] },
+      schedule: '@100 crash n2; @200 client A acquire x 1000',
+    });
+    fireEvent.change(screen.getByTestId('protocol-family'), { target: { value: 'multi-paxos' } });
+    const load = sent.at(-1);
+    expect(load?.type).toBe('load');
+    if (load?.type !== 'load') return;
+    expect(load.config.protocol).toBe('multi-paxos');
+    expect([load.config.features, load.config.bugs, load.config.clientIds]).toEqual([undefined, [], []]);
+    // A lock client's action is Raft's lock service's: one sentence says it was left out.
+    expect(formatSchedule(load.schedule)).toBe('@100 crash n2');
+    expect(screen.getByTestId('protocol-error').textContent).toContain('leaves out 1 recorded action that multi-paxos does not take');
+  });
+
+  it('a Paxos run lists no Raft feature, and its back-off range loads a new run (a bad one gets a sentence)', () => {
+    const { sent } = renderLab(<RunSettings />, { config: { ...DEFAULT_CONFIG, protocol: 'paxos' }, schedule: '@10 propose v=1 to n1' });
+    const section = screen.getByTestId('protocol-settings');
+    expect(section.querySelectorAll('input[type="checkbox"]')).toHaveLength(0);
+    const box = screen.getByLabelText('Back-off ms');
+    fireEvent.change(box, { target: { value: '20-x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(screen.getByTestId('protocol-error').textContent).toMatch(/back-off/i);
+    fireEvent.change(box, { target: { value: '20-100' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    const load = sent.at(-1);
+    expect(load?.type === 'load' && load.config.backoffMs).toEqual([20, 100]);
+  });
 });

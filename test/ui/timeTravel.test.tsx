@@ -120,7 +120,7 @@ describe('schedule editor', () => {
     const text = screen.getByTestId('schedule-text');
     fireEvent.change(text, { target: { value: '@100 crash n2\n@200 explode n1' } });
     expect(screen.getByTestId('schedule-error').textContent).toBe(
-      'Action 2 ("@200 explode n1", at character 15) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove, clockjump, slow.',
+      'Action 2 ("@200 explode n1", at character 15) has unknown verb "explode"; the verbs are crash, restart, partition, heal, submit, client, drift, loss, delay, duplicate, reorder, calm, timeout, transfer, add, remove, propose, clockjump, slow.',
     );
     expect(text.getAttribute('aria-invalid')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: 'Apply schedule' }));

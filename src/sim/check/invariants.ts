@@ -17,7 +17,7 @@ import { livenessBound } from './liveness';
 import { consistentRun, featuresOf, hasTokens, lockOf, reentrantLocks, type SimConfig } from '../model/config';
 import { FeatureInvariants } from './featureInvariants';
 import { MessageInvariants } from './messageInvariants';
-import { HISTORY_CHECK_IDS, INVARIANT_IDS, type HistoryCheckId, type InvariantId } from '../model/features';
+import { HISTORY_CHECK_IDS, INVARIANT_IDS, type HistoryCheckId, type InvariantId, type PaxosInvariantId } from '../model/features';
 import { commandText, history as sayHistory, invariant as say } from '../model/describe';
 import { checkHistory, violatedVerdicts, type CheckOptions, type LinearizabilityReport } from './linearizability/check';
 import type { LockService } from '../service/lockService';
@@ -39,7 +39,8 @@ export { invariantsFor } from './ids';
 export { HISTORY_CHECK_IDS, type HistoryCheckId };
 
 export interface Violation {
-  readonly invariant: InvariantId | HistoryCheckId;
+  /** A Raft run's invariants and history checks, or a Paxos run's (paxosInvariants.ts). */
+  readonly invariant: InvariantId | HistoryCheckId | PaxosInvariantId;
   /** The invariant's name as people read it (`Election Safety`). */
   readonly title: string;
   /** Simulated ms at which the checker saw it. */

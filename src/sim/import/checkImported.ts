@@ -10,28 +10,31 @@
 import {
   NIL,
   UNSEEN,
+  appendKvModel,
   casRegisterModel,
   multiRegisterModel,
   mutexSymmetry,
   ownedMutexModel,
   ownerlessMutexModel,
   registerSymmetry,
+  type AppendKvOp,
   type MicroOp,
   type MutexOp,
   type RegisterOp,
 } from '../check/linearizability/fieldModels';
 import { MAX_MEMO, linearize, type Budget, type CheckOp, type Model, type SearchOptions } from '../check/linearizability/search';
 import { shrinkByChunks } from '../check/linearizability/shrink';
-import { imported as say } from '../model/describe';
+import { imported as say } from '../model/describeImport';
 import { EdnMap, EdnSeq, Keyword, printEdn, untag, type Edn } from './edn';
 import { ImportError, type ImportedHistory, type ImportedOp } from './history';
 
-export const MODEL_NAMES = ['cas-register', 'kv', 'multi-register', 'mutex', 'owned-mutex'] as const;
+export const MODEL_NAMES = ['cas-register', 'kv', 'append-kv', 'multi-register', 'mutex', 'owned-mutex'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
 
 export const MODEL_TEXT: Readonly<Record<ModelName, string>> = {
   'cas-register': 'CAS register',
   kv: 'key-value map, each key a CAS register',
+  'append-kv': "Porcupine's key-value map (get, put, append), each key alone",
   'multi-register': "Knossos's multi-register",
   mutex: "Knossos's mutex (ownerless: any release frees it)",
   'owned-mutex': "Lockstep's mutex with owners (only the holder's release frees it)",
@@ -41,6 +44,7 @@ export const MODEL_TEXT: Readonly<Record<ModelName, string>> = {
 const MODEL_FS: Readonly<Record<ModelName, readonly string[]>> = {
   'cas-register': ['read', 'write', 'cas'],
   kv: ['read', 'write', 'cas'],
+  'append-kv': ['get', 'put', 'append'],
   'multi-register': ['txn'],
   mutex: ['acquire', 'release'],
   'owned-mutex': ['acquire', 'release'],
@@ -58,6 +62,8 @@ export interface ImportCheckOptions {
   readonly steps?: number;
   /** Explain a failure (prefix, culprit, sentence, minimal subset); default true. */
   readonly explain?: boolean;
+  /** What a failed cas tells (default: by the file's tool, failedCasOf). */
+  readonly failedCas?: FailedCas;
   readonly progress?: (placed: number, total: number) => void;
 }
 
@@ -73,6 +79,9 @@ export interface ImportVerdict {
   readonly model: ModelName;
   /** Which model, in words (the mutexes name whether they track owners). */
   readonly modelText: string;
+  /** Registers: the reading of a failed cas used, and it in words ("a failed cas did not happen, as Knossos reads it"). */
+  readonly failedCas?: FailedCas;
+  readonly failedCasText?: string;
   /** The registers' initial value as EDN (null for the mutexes). */
   readonly initial: string | null;
   readonly reason?: string;
@@ -132,6 +141,25 @@ function isIndependent(ops: readonly ImportedOp[]): boolean {
   });
 }
 
+/**
+ * What a `:fail` cas tells, as the field's two references read it. Porcupine's Jepsen etcd model
+ * takes it as a cas that returned false: the register held another value ("mismatch"). Knossos
+ * drops every failed operation before it checks (`history/without-failures`: a :fail did not take
+ * place), so the cas constrains nothing ("no-effect"). A verdict names the reading it used.
+ */
+export const FAILED_CAS = ['mismatch', 'no-effect'] as const;
+export type FailedCas = (typeof FAILED_CAS)[number];
+
+/** The reading of the tool that writes the file's format: Knossos's for EDN histories, Porcupine's for its logs and reports. */
+export function failedCasOf(h: ImportedHistory): FailedCas {
+  return h.format === 'jepsen-edn' ? 'no-effect' : 'mismatch';
+}
+
+const FAILED_CAS_TEXT: Readonly<Record<FailedCas, string>> = {
+  mismatch: 'a failed cas found another value, as Porcupine reads it',
+  'no-effect': 'a failed cas did not happen, as Knossos reads it',
+};
+
 /** The model a history needs, or a sentence saying why the file does not say. */
 export function chooseModel(h: ImportedHistory, requested?: ModelName): ModelName {
   if (requested !== undefined) {
@@ -140,7 +168,7 @@ export function chooseModel(h: ImportedHistory, requested?: ModelName): ModelNam
       const fs = [...new Set(h.ops.map((o) => ':' + o.f))].join(', ') || 'none';
       throw new ImportError(
         0,
-        `The ${MODEL_TEXT[requested]} checks ${MODEL_FS[requested].map((f) => ':' + f).join(', ')}; this history's operations are ${fs}.`,
+        `The model ${requested} (${MODEL_TEXT[requested]}) checks ${MODEL_FS[requested].map((f) => ':' + f).join(', ')}; this history's operations are ${fs}.`,
       );
     }
     return requested;
@@ -150,6 +178,7 @@ export function chooseModel(h: ImportedHistory, requested?: ModelName): ModelNam
   const only = (list: readonly string[]) => [...fs].every((f) => list.includes(f));
   if (only(['read', 'write', 'cas'])) return isIndependent(h.ops) ? 'kv' : 'cas-register';
   if (only(['txn'])) return 'multi-register';
+  if (only(['get', 'put', 'append'])) return 'append-kv';
   if (only(['acquire', 'release'])) {
     throw new ImportError(
       0,
@@ -159,7 +188,7 @@ export function chooseModel(h: ImportedHistory, requested?: ModelName): ModelNam
   const unknown = [...fs].filter((f) => !['read', 'write', 'cas', 'txn', 'acquire', 'release'].includes(f));
   throw new ImportError(
     0,
-    `No model of Lockstep's checks ${unknown.map((f) => ':' + f).join(', ')}: it checks registers (:read, :write, :cas), key-value maps ([key value] tuples), multi-registers (:txn) and mutexes (:acquire, :release).`,
+    `No model of Lockstep's checks ${unknown.map((f) => ':' + f).join(', ')}: it checks registers (:read, :write, :cas), key-value maps ([key value] tuples), Porcupine's key-value maps (:get, :put, :append), multi-registers (:txn) and mutexes (:acquire, :release).`,
   );
 }
 
@@ -201,6 +230,7 @@ function registerPart(
   initial: Edn,
   valueOf: (v: Edn) => Edn,
   notes: string[],
+  failedCas: FailedCas,
 ): Part<number, RegisterOp> {
   const initialId = values.id(initial);
   const casPair = (o: ImportedOp): [number, number] => {
@@ -236,6 +266,7 @@ function registerPart(
       input = { kind: 'write', value: values.id(valueOf(o.invokeValue)) };
     } else if (o.f === 'cas') {
       const [from, to] = casPair(o);
+      if (o.type === 'fail' && failedCas === 'no-effect') continue;
       input = { kind: 'cas', from, to, ok: o.type === 'ok' ? true : o.type === 'fail' ? false : null };
     } else continue;
     if (o.type === 'info' || o.type === 'pending') ret = null;
@@ -287,6 +318,54 @@ function registerPart(
       return say.casCulprit(text(from), text(to), whenOf(o), heldText, source(from));
     },
   };
+}
+
+/** A string value of Porcupine's key-value model as its file writes it (a string, or any EDN printed). */
+const kvString = (v: Edn): string => (typeof v === 'string' ? v : v === null ? '' : printEdn(v));
+
+/**
+ * Porcupine's key-value histories, one object per key (P-compositionality): each operation's
+ * `:key` (or a `[key value]` tuple) names its key; a get's `:ok` value is what it saw.
+ */
+function appendKvParts(ops: readonly ImportedOp[]): Part<string, AppendKvOp>[] {
+  const byKey = new Map<string, { op: ImportedOp; input: AppendKvOp }[]>();
+  for (const o of ops) {
+    if (o.type === 'fail') continue; // it did not take effect
+    const t = tupleOf(o.type === 'ok' && o.f === 'get' ? o.value : o.invokeValue);
+    if (t === null)
+      throw new ImportError(
+        o.callLine,
+        `line ${o.callLine}: a key-value operation names its key (:key, or a [key value] value); this :${o.f} carries ${printEdn(o.invokeValue)}.`,
+      );
+    if (o.f === 'get' && o.type !== 'ok') continue; // a get that never answered saw nothing
+    const key = kvString(t[0]);
+    let list = byKey.get(key);
+    if (!list) byKey.set(key, (list = []));
+    list.push({ op: o, input: { kind: o.f as AppendKvOp['kind'], value: kvString(t[1]) } });
+  }
+  const quote = (s: string) => JSON.stringify(s);
+  // A kept get keeps every put and append whose value is part of what it saw, when the shrink
+  // started with them: else its minimal subset would be the get alone ("the key held \"\"").
+  const readable = (from: readonly CheckOp<AppendKvOp>[]) => {
+    const writes = from.filter((c) => c.input.kind !== 'get' && c.input.value !== '');
+    return (sub: readonly CheckOp<AppendKvOp>[]) => {
+      const kept = new Set(sub.map((c) => c.id));
+      return sub.every((c) => c.input.kind !== 'get' || writes.every((w) => !c.input.value.includes(w.input.value) || kept.has(w.id)));
+    };
+  };
+  return [...byKey.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, list]) => ({
+      key,
+      model: appendKvModel,
+      ops: list.map(({ op, input }) => ({ id: op.id, input, call: op.call, ret: op.type === 'ok' ? op.ret : null })),
+      stateText: quote,
+      readable,
+      culprit: (o, held) => {
+        const t = tupleOf(o.type === 'ok' && o.f === 'get' ? o.value : o.invokeValue);
+        return say.kvCulprit(o.f, quote(key), quote(kvString(t?.[1] ?? null)), whenOf(o), [...new Set(held)].map(quote));
+      },
+    }));
 }
 
 function mutexPart(ops: readonly ImportedOp[], owned: boolean): Part<number, MutexOp> {
@@ -399,7 +478,7 @@ function multiParts(ops: readonly ImportedOp[], values: Values, initial: Edn): P
   return names.map((name, r) => build(name, [r], (m) => (m.length > 0 && m[0].register === r ? m : null)));
 }
 
-function buildParts(h: ImportedHistory, model: ModelName, initial: Edn): Built {
+function buildParts(h: ImportedHistory, model: ModelName, initial: Edn, failedCas: FailedCas): Built {
   const notes: string[] = [];
   const values = new Values();
   const known = new Set(MODEL_FS[model]);
@@ -411,8 +490,13 @@ function buildParts(h: ImportedHistory, model: ModelName, initial: Edn): Built {
   const initialText = model === 'mutex' || model === 'owned-mutex' ? null : printEdn(initial);
   const done = (parts: Part<unknown, unknown>[], init: string | null): Built => ({ parts, notes, initial: init, objectKeys });
   if (model === 'cas-register')
-    return done([registerPart(null, ops, values, initial, (v) => v, notes) as Part<unknown, unknown>], initialText);
+    return done([registerPart(null, ops, values, initial, (v) => v, notes, failedCas) as Part<unknown, unknown>], initialText);
   if (model === 'mutex' || model === 'owned-mutex') return done([mutexPart(ops, model === 'owned-mutex') as Part<unknown, unknown>], null);
+  if (model === 'append-kv') {
+    const parts = appendKvParts(ops);
+    for (const part of parts) for (const o of part.ops) objectKeys[o.id] = part.key;
+    return done(parts as Part<unknown, unknown>[], null);
+  }
   if (model === 'multi-register') {
     const parts = multiParts(ops, values, initial);
     for (const part of parts) if (part.key !== null) for (const o of part.ops) objectKeys[o.id] = part.key;
@@ -447,6 +531,7 @@ function buildParts(h: ImportedHistory, model: ModelName, initial: Edn): Built {
             return t === null ? v : t[1];
           },
           notes,
+          failedCas,
         ) as Part<unknown, unknown>,
     );
   return done(parts, initialText);
@@ -539,11 +624,15 @@ function explain<S, I>(part: Part<S, I>, h: ImportedHistory, budget: Budget): Ex
 export function checkImported(h: ImportedHistory, options: ImportCheckOptions = {}): ImportVerdict {
   const model = chooseModel(h, options.model);
   const initial = options.initial ?? null;
-  const built = buildParts(h, model, initial);
+  const failedCas = options.failedCas ?? failedCasOf(h);
+  const built = buildParts(h, model, initial, failedCas);
   const budget = budgetOf(options);
+  // The reading is named only where it mattered: a register history with a failed cas.
+  const registers = (model === 'cas-register' || model === 'kv') && h.ops.some((o) => o.f === 'cas' && o.type === 'fail');
   const base = {
     model,
     modelText: MODEL_TEXT[model],
+    ...(registers ? { failedCas, failedCasText: FAILED_CAS_TEXT[failedCas] } : {}),
     initial: built.initial,
     notes: built.notes,
     objects: built.parts.length,

@@ -81,6 +81,14 @@ export function readJepsenEdn(text: string): ImportedHistory {
       type = v.get('type');
       f = v.get('f');
       val = v.get('value') ?? null;
+      // A `:key` beside the value (Porcupine's key-value histories) is read as Jepsen's
+      // independent `[key value]` tuple, so every per-key model finds the key in one place.
+      const key = v.get('key');
+      if (key !== undefined) {
+        const tuple = new EdnSeq();
+        tuple.push(key, val);
+        val = tuple;
+      }
       time = v.get('time');
       error = v.get('error');
     } else {

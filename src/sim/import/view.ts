@@ -47,6 +47,8 @@ export interface ViewVerdict {
   readonly modelText: string;
   readonly model: ModelName | 'raft-invariants' | 'porcupine-report';
   readonly initial: string | null;
+  /** Registers: how a failed cas was read ("a failed cas did not happen, as Knossos reads it"), else null. */
+  readonly failedCasText: string | null;
   readonly sentence: string | null;
   readonly reason: string | null;
   readonly culprit: number | null;
@@ -220,6 +222,7 @@ function checkedHistory(name: string, f: Extract<ImportedFile, { history: Import
     verdict: {
       linearizable: v.linearizable,
       modelText: v.modelText,
+      failedCasText: v.failedCasText ?? null,
       model: v.model,
       initial: v.initial,
       sentence: v.sentence ?? null,
@@ -267,6 +270,7 @@ function porcupineView(name: string, report: PorcupineReport): ImportedView {
     verdict: {
       linearizable: bad.length === 0,
       modelText: "Porcupine's verdict, read from its report",
+      failedCasText: null,
       model: 'porcupine-report',
       initial: null,
       sentence:
@@ -304,6 +308,7 @@ function traceView(name: string, t: EtcdTrace): ImportedView {
     verdict: {
       linearizable: t.violations.length === 0,
       modelText: `Raft invariants: ${RAFT_INVARIANTS.map((i) => RAFT_INVARIANT_TITLES[i]).join('; ')}`,
+      failedCasText: null,
       model: 'raft-invariants',
       initial: null,
       sentence: t.violations[0]?.sentence ?? null,

@@ -4,7 +4,21 @@
  * and answers with one sentence naming what is wrong and what is allowed. `configFromFields` is
  * the one reader of configuration text, for every edge: share links, the CLI and the settings form.
  */
-import { BUG_FEATURE, BUG_NAMES, FEATURE_NAMES, canonicalFeatures, isFeatureName, type BugName, type FeatureName } from './features';
+import {
+  BUG_FEATURE,
+  BUG_NAMES,
+  FEATURE_NAMES,
+  PAXOS_BUG_NAMES,
+  PROTOCOL_NAMES,
+  canonicalFeatures,
+  isFeatureName,
+  isProtocolName,
+  paxosBugsOf,
+  type BugName,
+  type FeatureName,
+  type PaxosBugName,
+  type ProtocolName,
+} from './features';
 import { parseSeed, seedFromText } from './prng';
 import {
   BUG_LOCK_SERVICE,
@@ -23,6 +37,7 @@ export { LOCK_SERVICE_NAMES, serverIdsFor, type LockOptionName, type LockService
 // Issue 28: the network's models and the failure detectors, each in its own file of the model.
 import {
   checkRegions,
+  isPreciseNetwork,
   isWholeUs,
   parseLatencyText,
   parseRegionsText,
@@ -56,6 +71,20 @@ export const MAX_MS = 100_000_000;
 
 /** Switchable bugs and the feature each of a feature's bugs needs: from the manifests (src/sim/model/features/). */
 export { BUG_FEATURE, BUG_NAMES, type BugName };
+export { PAXOS_BUG_NAMES, PROTOCOL_NAMES, type PaxosBugName, type ProtocolName };
+
+/** A run's protocol family: `raft` when the field is absent, so every configuration before Paxos means the same. */
+export function protocolOf(config: SimConfig): ProtocolName {
+  return config.protocol ?? 'raft';
+}
+
+/** Whether a run is one of the Paxos family's (single-decree or Multi-Paxos). */
+export function isPaxosConfig(config: SimConfig): boolean {
+  return config.protocol !== undefined;
+}
+
+/** The longest randomized back-off a Paxos proposer may draw, in ms. */
+export const MAX_BACKOFF_MS = 60_000;
 
 /** How a get is answered with the reads feature (§6.4): through the log, ReadIndex, or the leader's lease. */
 export const READ_MODES = ['log', 'read-index', 'lease'] as const;
@@ -79,7 +108,8 @@ export interface SimConfig {
   readonly latencyMs: readonly [number, number];
   /** Client ids (A, B, …). Clients exist only when named; a Raft-only run has none. */
   readonly clientIds: readonly string[];
-  readonly bugs: readonly BugName[];
+  /** Raft runs name Raft's bugs; Paxos runs name the Paxos family's (checkConfig says so). */
+  readonly bugs: readonly (BugName | PaxosBugName)[];
   /**
    * Protocol features switched on (src/sim/model/features/); absent or empty is the chapter's Raft.
    * Optional so that every configuration written before features existed still means the same.
@@ -92,6 +122,16 @@ export interface SimConfig {
   readonly snapshotEvery?: number;
   /** The reads feature's mode for a get that names none (absent: `log`); only with `reads` on. */
   readonly readMode?: ReadMode;
+  /**
+   * The protocol family (src/sim/paxos/): absent is Raft, the chapter's. `paxos` is single-decree
+   * Paxos, `multi-paxos` a log of slots with a stable leader. Raft configurations never carry it.
+   */
+  readonly protocol?: Exclude<ProtocolName, 'raft'>;
+  /**
+   * Paxos only: a pre-empted proposer waits a random time in this range (ms) before it prepares
+   * again (one draw per back-off). Absent: it prepares again at once (dueling proposers).
+   */
+  readonly backoffMs?: readonly [number, number];
   /**
    * The lock service (issue 26, src/sim/model/lockServices/); absent is `raft`, the chapter's, so
    * every configuration written before there was a choice still means the same.
@@ -229,7 +269,41 @@ export function checkConfig(config: SimConfig): string | null {
   for (const id of config.clientIds) {
     if (!/^[A-Z]$/.test(id)) return `Client id "${id}" must be one capital letter, like A.`;
   }
+  const protocol = config.protocol;
+  if (protocol !== undefined) {
+    // A Paxos run: its own bugs, none of Raft's features, services or settings (paxos/ says why).
+    if (!isProtocolName(protocol) || (protocol as string) === 'raft')
+      return `Unknown protocol "${shown(String(protocol))}"; the protocols are ${PROTOCOL_NAMES.join(', ')}.`;
+    const allowed = paxosBugsOf(protocol);
+    for (const bug of config.bugs) {
+      if (!(allowed as readonly string[]).includes(bug))
+        return `Bug "${shown(String(bug))}" is not a bug of ${protocol}; its bugs are ${allowed.join(', ')}.`;
+    }
+    if (featuresOf(config).length > 0)
+      return `Protocol features (${featuresOf(config).join(', ')}) are Raft's; a ${protocol} run has none.`;
+    if (config.clientIds.length > 0)
+      return `The lock service's clients run on Raft only; a ${protocol} run has none (its commands are proposed with propose or submit).`;
+    if (config.lock !== undefined || config.lockOptions !== undefined)
+      return `A lock service (lock=, lockopts=) is not part of a ${protocol} run; choose the protocol raft to pick one.`;
+    if (config.readMode !== undefined || config.snapshotEvery !== undefined)
+      return `The read mode and the snapshot threshold are Raft's settings; a ${protocol} run has neither.`;
+    // Issue 28's network models and detectors are built on Raft's cluster; Paxos keeps the chapter's whole-ms uniform network.
+    if (config.detector !== undefined)
+      return `The failure detector (${config.detector.kind}) decides Raft's elections; a ${protocol} run keeps its own timeouts, so leave the detector out.`;
+    if (config.regions !== undefined || config.latencyLognormal !== undefined || isPreciseNetwork(config))
+      return `Regions, a lognormal latency and latencies in fractions of a ms are Raft's network models; a ${protocol} run takes a whole-ms range like 5-15.`;
+    const backoff = config.backoffMs;
+    if (backoff !== undefined) {
+      const [bMin, bMax] = backoff;
+      if (!isInt(bMin) || !isInt(bMax) || !(0 <= bMin && bMin <= bMax) || bMax > MAX_BACKOFF_MS)
+        return `The back-off range must be non-negative and ordered (min <= max, at most ${MAX_BACKOFF_MS} ms), not ${bMin}-${bMax}.`;
+    }
+    return null;
+  }
+  if (config.backoffMs !== undefined) return 'A back-off range is a Paxos setting; switch on the protocol paxos or multi-paxos too.';
   for (const bug of config.bugs) {
+    if ((PAXOS_BUG_NAMES as readonly string[]).includes(bug))
+      return `Bug "${bug}" is a bug of Paxos; switch on the protocol paxos or multi-paxos too.`;
     if (!(BUG_NAMES as readonly string[]).includes(bug)) {
       return `Unknown bug "${bug}"; the bugs are ${bugsOfService(lockOf(config)).join(', ')}.`;
     }
@@ -243,7 +317,7 @@ export function checkConfig(config: SimConfig): string | null {
   if (every !== undefined && (!isInt(every) || every < 1 || every > MAX_SNAPSHOT_EVERY)) {
     return `The snapshot threshold must be a whole number of entries from 1 to ${MAX_SNAPSHOT_EVERY}, not ${shown(String(every))}.`;
   }
-  for (const bug of config.bugs) {
+  for (const bug of config.bugs as readonly BugName[]) {
     const needs = BUG_FEATURE[bug];
     if (needs !== undefined && !features.includes(needs)) return `Bug "${bug}" is a bug of the feature ${needs}; switch on ${needs} too.`;
   }
@@ -361,6 +435,9 @@ export type ConfigField =
   | 'features'
   | 'snapshotEvery'
   | 'readMode'
+  // Paxos (src/sim/paxos/): read before bugs, so a Paxos bug is checked against its protocol.
+  | 'protocol'
+  | 'backoff'
   | 'lock'
   | 'lockOptions'
   | NetworkField
@@ -390,6 +467,8 @@ export const FIELD_NAMES: Readonly<Record<ConfigField, string>> = {
   features: 'the list of features',
   snapshotEvery: 'the snapshot threshold',
   readMode: 'the read mode',
+  protocol: 'the protocol',
+  backoff: 'the back-off range',
   lock: 'the lock service',
   lockOptions: 'the lock-service options',
   regions: 'the regions',
@@ -397,7 +476,7 @@ export const FIELD_NAMES: Readonly<Record<ConfigField, string>> = {
   ...DETECTOR_FIELD_NAMES,
 };
 
-const RANGE_EXAMPLE: Record<'timeout' | 'latency', string> = { timeout: '150-300', latency: '5-15' };
+const RANGE_EXAMPLE: Record<'timeout' | 'latency' | 'backoff', string> = { timeout: '150-300', latency: '5-15', backoff: '20-80' };
 const MAX_RANGE_MS = 60_000;
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -452,13 +531,36 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
       return `${capital(names.clients)} must be capital letters, one per client, like A,B, not "${shown(fields.clients)}".`;
     config = { ...config, clientIds: ids };
   }
+  if (fields.protocol !== undefined) {
+    const name = fields.protocol.trim();
+    if (!isProtocolName(name))
+      return `${capital(names.protocol)} must be one of ${PROTOCOL_NAMES.join(', ')}, not "${shown(fields.protocol)}".`;
+    // Raft is written by leaving the field out, so a Raft run's link and run file keep their bytes.
+    const { protocol: _dropped, ...rest } = config;
+    config = name === 'raft' ? rest : { ...rest, protocol: name };
+  }
+  if (fields.backoff !== undefined) {
+    const text = fields.backoff.trim();
+    const { backoffMs: _dropped, ...rest } = config;
+    if (text === '' || text === 'none') config = rest;
+    else {
+      const range = parseRange(text, capital(names.backoff), RANGE_EXAMPLE.backoff);
+      if (typeof range === 'string') return range;
+      config = { ...rest, backoffMs: range };
+    }
+  }
   if (fields.bugs !== undefined) {
     const bugs = fields.bugs
       .split(',')
       .map((b) => b.trim())
       .filter((b) => b !== '');
-    const unknown = bugs.find((b) => !(BUG_NAMES as readonly string[]).includes(b));
+    const paxosRun = config.protocol !== undefined;
+    const known: readonly string[] = paxosRun ? paxosBugsOf(config.protocol as ProtocolName) : BUG_NAMES;
+    const unknown = bugs.find((b) => !known.includes(b));
     if (unknown !== undefined) {
+      if (!paxosRun && (PAXOS_BUG_NAMES as readonly string[]).includes(unknown))
+        return `Bug "${shown(unknown)}" in ${names.bugs} is a bug of Paxos; name the protocol paxos or multi-paxos too.`;
+      if (paxosRun) return `Unknown bug "${shown(unknown)}" in ${names.bugs}; the bugs of ${config.protocol} are ${known.join(', ')}.`;
       const lock = fields.lock !== undefined && isLockServiceName(fields.lock.trim()) ? fields.lock.trim() : lockOf(config);
       return `Unknown bug "${shown(unknown)}" in ${names.bugs}; the bugs are ${bugsOfService(lock as LockServiceName).join(', ')}.`;
     }

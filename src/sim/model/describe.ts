@@ -5,6 +5,7 @@
 import type { DetailEvent } from './events';
 import { INVARIANT_TITLES } from './features';
 import type { ClientIntent } from './schedule';
+import { ballotText } from './ballot';
 import type { ApplyResult, Command, ConfigCommand, CoordCommand, LockCommand, StoreWriteRecord } from './types';
 import { isCoordType } from './lockWire';
 
@@ -241,6 +242,8 @@ export function describeDetail(d: DetailEvent): string {
       const v = d.values;
       return `${v.node} gets TimeoutNow from ${v.leader}, but it is not in its configuration {${v.voters.join(', ')}}: it does not campaign (§4.2.2)`;
     }
+    default:
+      return describePaxosDetail(d);
   }
 }
 
@@ -613,81 +616,72 @@ export const history = {
   } as Readonly<Record<string, string>>,
 };
 
-/** The other lock services' lines (issue 26): their servers' and clients' own words, never the chapter's. */
-export const lockServices = {
-  // Redis and Redlock's instances.
-  redisSet: (server: string, key: string, value: string, pxMs: number, client: string) =>
-    `${server} SET ${key} ${value} NX PX ${pxMs} -> OK (${client})`,
-  redisBusy: (server: string, key: string, client: string, held: string) =>
-    `${server} SET ${key} NX for ${client} -> nil: it holds ${held}`,
-  redisReleased: (server: string, key: string, value: string, client: string, plain: boolean) =>
-    plain
-      ? `${server} DEL ${key} for ${client}: deletes ${value}, whoever set it`
-      : `${server} deletes ${key} for ${client}: it held ${value}`,
-  redisKept: (server: string, key: string, held: string | null, client: string) =>
-    held === null
-      ? `${server} has no ${key} to delete for ${client}`
-      : `${server} keeps ${key} for ${client}: it holds ${held}, not ${client}'s value`,
-  redisExpired: (server: string, key: string, value: string, wallMs: number, expiresAtMs: number) =>
-    `${server} expires ${key} (${value}) by its wall clock: ${Math.round(wallMs)} >= ${Math.round(expiresAtMs)} ms`,
-  redisForgot: (server: string, keys: readonly string[]) =>
-    `${server} restarts without persistence and forgets ${keys.length === 1 ? keys[0] : `${keys.length} keys (${keys.join(', ')})`}`,
-  redisFailover: (server: string, old: string, epoch: number, silentMs: number) =>
-    `${server} takes over as primary (epoch ${epoch}): it heard nothing from ${old} for ${silentMs} ms`,
-  redisDemoted: (server: string, primary: string, epoch: number) =>
-    `${server} learns ${primary} is primary of epoch ${epoch}: it becomes a replica and copies ${primary} afresh`,
-  redisResynced: (server: string, primary: string, lost: readonly string[]) =>
-    `${server} copies ${primary}'s dataset and loses ${lost.join(', ')}`,
-  // The database.
-  pgLocked: (server: string, key: string, client: string, session: number, version: number) =>
-    `${server} pg_try_advisory_lock(${key}) for ${client} (session ${session}) -> t, row version ${version}`,
-  pgBusy: (server: string, key: string, client: string, holder: string) =>
-    `${server} pg_try_advisory_lock(${key}) for ${client} -> f: ${holder}'s session holds it`,
-  pgUnlocked: (server: string, key: string, client: string) => `${server} pg_advisory_unlock(${key}) for ${client} -> t`,
-  pgNotHeld: (server: string, key: string, client: string) =>
-    `${server} pg_advisory_unlock(${key}) for ${client} -> f: its session does not hold it`,
-  pgSessionEnded: (
-    server: string,
-    client: string,
-    session: number,
-    why: 'closed' | 'timed-out',
-    freed: readonly string[],
-    timeoutMs: number,
-  ) =>
-    `${server} ends ${client}'s session ${session}: ${why === 'closed' ? 'its connection closed' : `no keep-alive answer for ${timeoutMs} ms`}${freed.length > 0 ? `; frees ${freed.join(', ')}` : ''}`,
-  pgRestarted: (server: string, sessions: number, freed: readonly string[]) =>
-    `${server} restarts: its ${sessions} session${sessions === 1 ? '' : 's'} and ${freed.length === 0 ? 'no advisory lock' : `the advisory lock${freed.length === 1 ? '' : 's'} on ${freed.join(', ')}`} are gone`,
-  pgFailover: (server: string, old: string, timeline: number, silentMs: number, freed: readonly string[]) =>
-    `${server} promotes itself to primary (timeline ${timeline}) after ${silentMs} ms without WAL from ${old}${freed.length > 0 ? `; advisory locks are not replicated, so ${freed.join(', ')} ${freed.length === 1 ? 'is' : 'are'} free here` : ''}`,
-  pgDemoted: (server: string, primary: string, timeline: number) =>
-    `${server} learns ${primary} is primary on timeline ${timeline}: it becomes a replica and closes its sessions`,
-  // ZooKeeper.
-  zkCreated: (node: string, path: string, client: string, zxid: number) => `${node} creates ${path} for ${client} (zxid ${zxid})`,
-  zkDeleted: (node: string, path: string, client: string) => `${node} deletes ${path} for ${client}`,
-  zkExpiring: (node: string, client: string, session: number, timeoutMs: number) =>
-    `${node} hears no ping from ${client}'s session ${session} for ${timeoutMs} ms: it proposes to close it`,
-  zkClosed: (node: string, session: number, reason: string, client: string, removed: readonly string[]) =>
-    `${node} closes ${client}'s session ${session} (${reason})${removed.length > 0 ? ` and deletes its ephemeral ${removed.join(', ')}` : ''}`,
-  zkWatchFired: (node: string, client: string, path: string, event: 'deleted' | 'children') =>
-    `${node} fires ${client}'s watch: ${event === 'deleted' ? `${path} was deleted` : `the children of ${path} changed`}`,
-  // etcd.
-  etcdPut: (node: string, key: string, client: string, revision: number) =>
-    `${node} puts ${key} for ${client} (create revision ${revision})`,
-  etcdDeleted: (node: string, key: string, client: string) => `${node} deletes ${key} for ${client}`,
-  etcdExpiring: (node: string, client: string, lease: number, ttlMs: number) =>
-    `${node} hears no keep-alive for ${client}'s lease ${lease} in ${ttlMs} ms: it proposes to revoke it`,
-  etcdRevoked: (node: string, lease: number, removed: readonly string[]) =>
-    `${node} revokes lease ${lease}${removed.length > 0 ? ` and deletes ${removed.join(', ')}` : ''}`,
-  etcdWatchFired: (node: string, client: string, key: string, revision: number) =>
-    `${node} tells ${client}'s watch: ${key} deleted at revision ${revision}`,
-  // Gossip.
-  gossipSuspects: (member: string, other: string, failMs: number) =>
-    `${member} takes ${other} for dead: its heartbeat has not grown for ${failMs} ms`,
-  gossipRevives: (member: string, other: string) => `${member} hears ${other}'s heartbeat grow again: alive`,
-  gossipLeads: (client: string, key: string) => `${client} is the lowest contender for ${key} it believes alive: it leads`,
-  validityRanOut: (client: string, key: string, oks: number, elapsedMs: number, driftMs: number, ttlMs: number) =>
-    `${client} got ${key} on ${oks} instances, but its validity ran out: ${ttlMs} - ${elapsedMs} elapsed - ${driftMs} drift allowance <= 0 ms; it unlocks all`,
+// -- Paxos detail sentences (the page's event log formats them; the rest is describePaxos.ts) --
+const b = ballotText;
+export const slotsText = (slots: readonly number[]): string => {
+  if (slots.length === 0) return 'no slot';
+  const sorted = [...slots].sort((x, y) => x - y);
+  const first = sorted[0];
+  const last = sorted[sorted.length - 1];
+  return sorted.length === last - first + 1 && sorted.length > 2
+    ? `slots ${first}-${last}`
+    : `slot${sorted.length > 1 ? 's' : ''} ${sorted.join(', ')}`;
 };
+
+function describePaxosDetail(d: DetailEvent): string {
+  switch (d.kind) {
+    case 'paxos-promised': {
+      const v = d.values;
+      return `acceptor ${v.node} promises ballot ${b(v.ballot)} to ${v.proposer} (it had promised ${b(v.previous)}; ${v.accepted === 0 ? 'it accepted nothing yet' : `it accepted a value in ballot ${b(v.accepted)}, which the promise carries`})`;
+    }
+    case 'paxos-prepare-refused': {
+      const v = d.values;
+      return `acceptor ${v.node} refused Prepare ${b(v.ballot)} from ${v.proposer}: it promised ballot ${b(v.promised)}`;
+    }
+    case 'paxos-accepted': {
+      const v = d.values;
+      return `acceptor ${v.node} accepts ${v.value} in slot ${v.slot} at ballot ${b(v.ballot)} from ${v.proposer}`;
+    }
+    case 'paxos-accept-refused': {
+      const v = d.values;
+      return `acceptor ${v.node} refused Accept ${b(v.ballot)} of ${v.value} from ${v.proposer}: it promised ballot ${b(v.promised)}`;
+    }
+    case 'paxos-adopted': {
+      const v = d.values;
+      if (v.ignored === true)
+        return `${v.node} ignores ${v.value}, accepted in ballot ${b(v.from)} as ${v.acceptor}'s promise says, and proposes its own ${v.own ?? 'value'} (the bug paxos-own-value)`;
+      return `${v.node} must re-propose ${v.value} in slot ${v.slot}: ${v.acceptor}'s promise carries it, accepted in ballot ${b(v.from)}${v.own !== null && v.own !== v.value ? ` (its own ${v.own} waits)` : ''}`;
+    }
+    case 'paxos-proposed': {
+      const v = d.values;
+      return `${v.node} proposes ${v.value} in slot ${v.slot} at ballot ${b(v.ballot)}${v.promises.length > 0 ? ` (promises from ${v.promises.join(', ')})` : ''}`;
+    }
+    case 'paxos-learned': {
+      const v = d.values;
+      return v.from !== null
+        ? `${v.node} learns slot ${v.slot} = ${v.value} from leader ${v.from}`
+        : `${v.node} learns slot ${v.slot} = ${v.value} (accepted in ballot ${b(v.ballot)} by ${v.acceptors.join(', ')})`;
+    }
+    case 'paxos-preempted': {
+      const v = d.values;
+      return `${v.node}'s ballot ${b(v.ballot)} is beaten in phase ${v.phase}: ${v.by} promised ballot ${b(v.promised)}`;
+    }
+    case 'paxos-backoff': {
+      const v = d.values;
+      return `${v.node} backs off for ${v.waitMs} ms (random in ${v.range[0]}-${v.range[1]} ms) before preparing again`;
+    }
+    case 'paxos-noop-filled': {
+      const v = d.values;
+      return `${v.node} fills slot ${v.slot} with a no-op: no promise carries a value for it`;
+    }
+    case 'paxos-applied': {
+      const v = d.values;
+      return `${v.node} applies slot ${v.slot}: ${v.value} (state ${v.state})`;
+    }
+    default:
+      return d.kind;
+  }
+}
 
 /** The other lock services' invariant sentences (check/lockServiceInvariants.ts). */
 export const lockServiceInvariant = {
@@ -712,69 +706,4 @@ export const lockServiceInvariant = {
     `${member}'s view of ${other}'s heartbeat went back from ${from} to ${to}; counters only grow.`,
   lockWithoutSession: (server: string, key: string, session: number) =>
     `${server} still holds the advisory lock on ${key} for session ${session}, which has ended.`,
-};
-
-/** `1,204 ms`, or `line 34` when the file has no times. */
-function importedWhen(ms: number | null, line: number | null): string {
-  if (ms !== null) return `at ${ms >= 100 ? Math.round(ms).toLocaleString('en-US') : Number(ms.toPrecision(3)).toString()} ms`;
-  return line !== null ? `at line ${line}` : 'at the end of the file';
-}
-
-/** `0`, `0 or 4`, `0, 2 or 4`. */
-function orList(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
-}
-
-/**
- * Sentences about histories imported from other tools (issue 27): why one cannot be linearized,
- * naming the operation that can never be placed, in the words people asked Porcupine and
- * Knossos for ("read of 3 at 1,204 ms: the register held 0 or 4 then; nobody wrote 3").
- */
-export const imported = {
-  when: importedWhen,
-  orList,
-  /** Why nobody could have given a read (or a cas) the value it saw. */
-  sourceOf: (value: string, writers: readonly { readonly line: number; readonly after: boolean }[], initial: string | null): string => {
-    if (writers.length === 0)
-      return initial === value ? `only the initial value was ${value}, and it was overwritten first` : `nobody wrote ${value}`;
-    if (writers.every((w) => w.after)) {
-      return writers.length === 1
-        ? `the only write of ${value} (line ${writers[0].line}) began after it returned`
-        : `every write of ${value} began after it returned`;
-    }
-    const at = writers.map((w) => w.line);
-    const where = at.length === 1 ? `line ${at[0]}` : `lines ${at.slice(0, -1).join(', ')} and ${at[at.length - 1]}`;
-    return `no write of ${value} (${where}) can be ordered just before it without breaking another operation`;
-  },
-  readCulprit: (value: string, when: string, held: readonly string[], source: string) =>
-    held.length === 0
-      ? `read of ${value} ${when}: no order of the operations before it reaches it; ${source}`
-      : `read of ${value} ${when}: the register held ${orList(held)} then; ${source}`,
-  casCulprit: (from: string, to: string, when: string, held: readonly string[], source: string) =>
-    `cas from ${from} to ${to} ${when}: the register held ${held.length === 0 ? 'nothing it could run on' : orList(held)} then, never ${from}; ${source}`,
-  failedCasCulprit: (from: string, to: string, when: string) =>
-    `failed cas from ${from} to ${to} ${when}: the register held ${from} whenever the cas could have run, so the compare should have matched`,
-  acquireCulprit: (process: string, when: string, holders: readonly string[]) =>
-    `acquire by process ${process} ${when}: the lock was held${holders.length > 0 ? ` by ${orList(holders.map((h) => `process ${h}`))}` : ''} then, and no release could come first`,
-  releaseCulprit: (process: string, when: string, owned: boolean, held: readonly string[]) =>
-    owned && held.length > 0
-      ? `release by process ${process} ${when}: the lock was ${orList(held)} then, never held by ${process}`
-      : `release by process ${process} ${when}: the lock was free then; nobody held it`,
-  txnCulprit: (txn: string, when: string, held: readonly string[]) =>
-    `transaction ${txn} ${when}: none of the states it could run in (${held.length === 0 ? 'none' : held.join('; ')}) gives what it read`,
-  otherCulprit: (what: string, when: string) => `${what} ${when}: no order of the operations around it lets it take effect`,
-  prefix: (line: number | null, next: number | null, key: string | null) =>
-    `${key === null ? 'The history' : `Key ${key}`} is linearizable ${line === null ? 'only before its first event' : `up to line ${line}`}; ${next === null ? 'the next completion' : `the completion on line ${next}`} cannot be placed.`,
-  unknownReason: (limitMs: number | null, memo: number) =>
-    limitMs !== null
-      ? `the search reached its time limit of ${limitMs.toLocaleString('en-US')} ms before a verdict (not a wrong answer: no answer)`
-      : `the search reached its limit of ${memo.toLocaleString('en-US')} remembered configurations before a verdict`,
-  fromZero: () => "From 0 it is linearizable: Knossos's suites start registers at 0 (give --initial 0).",
-  nilReads: (count: number, initial: string) =>
-    `${count} read${count === 1 ? '' : 's'} returned nil, which a register starting at ${initial} that nobody sets to nil never holds: read as observing nothing, as Knossos reads them.`,
-  droppedOps: (count: number, f: string, model: string) =>
-    `${count} :${f} operation${count === 1 ? '' : 's'} left out: the ${model} has no :${f}.`,
-  verdictLine: (file: string, linearizable: boolean | 'unknown', model: string, detail: string) =>
-    `${file}: ${linearizable === true ? 'linearizable' : linearizable === false ? 'NOT linearizable' : 'unknown'} (${model})${detail === '' ? '' : ` — ${detail}`}`,
 };

@@ -4,7 +4,7 @@
  * nodes, clients and stores it concerns, so nothing downstream (landmarks, filters, the checker)
  * ever reads the text of a line.
  */
-import { DETAIL_KINDS as MANIFEST_DETAIL_KINDS, type DetailKindName } from './features';
+import { DETAIL_KINDS as MANIFEST_DETAIL_KINDS, PAXOS_DETAIL_KINDS, type DetailKindName } from './features';
 import type { PseudocodeId } from './pseudocodeIds';
 import type { ApplyResult, Command, MessageType } from './types';
 
@@ -87,6 +87,12 @@ const CATEGORY_OF = {
   // Stores.
   'store-accepted': 'store',
   'store-rejected': 'store',
+  // Paxos runs (src/sim/paxos/): phase 1 is the election of a ballot, phase 2 its replication.
+  'paxos-prepare': 'election',
+  'paxos-leader': 'leader',
+  'paxos-preempted': 'step-down',
+  'paxos-chosen': 'submit',
+  'paxos-propose-rejected': 'submit',
   // The other lock services (issue 26), on their servers.
   'service-granted': 'lock',
   'service-busy': 'lock',
@@ -275,6 +281,36 @@ export type DetailBody =
   | DetailOf<'not-campaigning', { node: string; term: number; voters: readonly string[] }>
   | DetailOf<'timeout-now-ignored', { node: string; leader: string; term: number; voters: readonly string[] }>
   | DetailOf<'dropped', { from: string; to: string; message: MessageType; reason: 'down' | 'partition' | 'loss'; sentAt: number }>
+  // Paxos runs (src/sim/paxos/, the manifest features/paxos.ts). Ballots are numbers (model/ballot.ts).
+  | DetailOf<'paxos-promised', { node: string; proposer: string; ballot: number; previous: number; accepted: number }>
+  | DetailOf<'paxos-prepare-refused', { node: string; proposer: string; ballot: number; promised: number }>
+  | DetailOf<'paxos-accepted', { node: string; proposer: string; ballot: number; slot: number; value: string; promised: number }>
+  | DetailOf<'paxos-accept-refused', { node: string; proposer: string; ballot: number; slot: number; value: string; promised: number }>
+  | DetailOf<
+      'paxos-adopted',
+      {
+        node: string;
+        ballot: number;
+        slot: number;
+        value: string;
+        /** The ballot the value was accepted in, and the acceptor whose promise carried it. */
+        from: number;
+        acceptor: string;
+        /** The proposer's own value it gives up (null: it had none, a Multi-Paxos recovery). */
+        own: string | null;
+        /** The bug paxos-own-value: the accepted value was there and the proposer ignored it. */
+        ignored?: true;
+      }
+    >
+  | DetailOf<'paxos-proposed', { node: string; ballot: number; slot: number; value: string; promises: readonly string[] }>
+  | DetailOf<
+      'paxos-learned',
+      { node: string; ballot: number; slot: number; value: string; acceptors: readonly string[]; from: string | null }
+    >
+  | DetailOf<'paxos-preempted', { node: string; ballot: number; promised: number; by: string; phase: 1 | 2 }>
+  | DetailOf<'paxos-backoff', { node: string; ballot: number; waitMs: number; range: readonly [number, number] }>
+  | DetailOf<'paxos-noop-filled', { node: string; ballot: number; slot: number }>
+  | DetailOf<'paxos-applied', { node: string; slot: number; value: string; state: string }>
   | DetailOf<'lease-expired', { node: string; key: string; owner: string; token: number; localMs: number; endsAtLocalMs: number }>
   | DetailOf<'write-fenced', { store: string; client: string; key: string; value: string; token: number | null; highest: number | null }>
   | DetailOf<'read-index-recorded', { node: string; term: number; client: string; key: string; readIndex: number; round: number }>
@@ -303,7 +339,7 @@ export type DetailKind = DetailBody['kind'];
  * stay typed here, in one union, so describeDetail's switch narrows each kind to its values.
  * The type says every listed kind has a body, and the check below that every body is listed.
  */
-export const DETAIL_KINDS: readonly DetailKind[] = MANIFEST_DETAIL_KINDS;
+export const DETAIL_KINDS: readonly DetailKind[] = [...MANIFEST_DETAIL_KINDS, ...PAXOS_DETAIL_KINDS];
 
 type Unlisted = Exclude<DetailKind, DetailKindName>;
 const _everyBodyListed: [Unlisted] extends [never] ? true : Unlisted = true;

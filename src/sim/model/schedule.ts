@@ -41,6 +41,8 @@ export type ActionBody =
   /** Membership changes (feature membership, §4.1): the leader adds a server (n1..n9) or removes one. */
   | { readonly verb: 'add'; readonly node: string }
   | { readonly verb: 'remove'; readonly node: string }
+  /** Paxos runs: a client hands `value` to proposer `node` (single-decree; Multi-Paxos: that node campaigns for it). */
+  | { readonly verb: 'propose'; readonly value: string; readonly node: string }
   /** Issue 28: every latency drawn is multiplied by `factor` (1 ends it), for `forMs` ms or until changed. */
   | { readonly verb: 'slow'; readonly factor: number; readonly forMs: number | null }
   /**
@@ -69,9 +71,13 @@ export const VERBS = [
   'transfer',
   'add',
   'remove',
+  'propose',
   'clockjump',
   'slow',
 ] as const;
+
+/** The verbs a Paxos run takes (`propose`, and `submit` and `timeout` in Multi-Paxos); the rest are Raft's or its lock service's. */
+export const PAXOS_VERBS: readonly string[] = ['crash', 'restart', 'partition', 'heal', 'loss', 'calm', 'propose', 'submit', 'timeout'];
 /** The largest clock jump, either way, in ms. */
 export const MAX_CLOCK_JUMP_MS = 3_600_000;
 /** The longest extra delay a `delay` action may add, in ms. */
@@ -227,6 +233,12 @@ function parseBody(verb: string, args: string[], rest: string, where: string): A
         throw new ScheduleError(`${where} names server "${args[0]}"; a server ${verb === 'add' ? 'added' : 'removed'} is one of n1 to n9.`);
       return { verb, node: args[0] };
     }
+    case 'propose': {
+      const usage = '@<ms> propose <value> to <node>';
+      if (args.length === 3 && args[1] === 'to' && TOKEN.test(args[0]))
+        return { verb, value: args[0], node: nodeArg(args[2], usage, where) };
+      throw new ScheduleError(`${where} is not of the form "${usage}" (a value has no spaces, like v=1).`);
+    }
     case 'slow': {
       // Issue 28: `slow 3x for 20000`, `slow 2.5x` (until changed), `slow 1x` (back to normal).
       const usage = '@<ms> slow <factor>x [for <ms>]';
@@ -330,8 +342,22 @@ export function checkSchedule(actions: readonly Action[], config: SimConfig): st
       nodes.has(id)
         ? null
         : `${where} names node "${id}", which is not in the cluster; the nodes are ${nodeList}${nodes.size > config.nodeIds.length ? ' and those added before it' : ''}.`;
-    let problem: string | null = raftOnlyProblem(a, config, where);
-    if (problem) return problem;
+    let problem: string | null = null;
+    const protocol = config.protocol;
+    if (protocol !== undefined) {
+      // A Paxos run (src/sim/paxos/): its own verbs; the node names are checked below as for Raft.
+      if (!PAXOS_VERBS.includes(a.verb))
+        problem = `${where} is a Raft verb; a ${protocol} run takes ${PAXOS_VERBS.filter((v) => protocol === 'multi-paxos' || (v !== 'submit' && v !== 'timeout')).join(', ')}.`;
+      else if (protocol === 'paxos' && (a.verb === 'submit' || a.verb === 'timeout'))
+        problem = `${where} needs a leader and a log, which single-decree Paxos has not; use "propose <value> to <node>", or the protocol multi-paxos.`;
+      else if (a.verb === 'propose') problem = needNode(a.node);
+      if (problem) return problem;
+    } else if (a.verb === 'propose') {
+      return `${where} is a Paxos verb; switch on the protocol paxos or multi-paxos (--protocol paxos, protocol=paxos in a link), or use submit in a Raft run.`;
+    } else {
+      problem = raftOnlyProblem(a, config, where);
+      if (problem) return problem;
+    }
     switch (a.verb) {
       case 'add':
       case 'remove':
@@ -431,6 +457,8 @@ export function formatBody(a: ActionBody): string {
       return `${a.verb} ${a.pct}`;
     case 'calm':
       return 'calm';
+    case 'propose':
+      return `propose ${a.value} to ${a.node}`;
     case 'clockjump':
       return `clockjump ${a.node} ${a.ms > 0 ? '+' : '-'}${Math.abs(a.ms)}`;
     case 'slow':

@@ -282,7 +282,77 @@ export interface KeepAlive {
   readonly keys: readonly string[];
 }
 
-export type Message = RaftMessage | ClientRequest | ClientReply | StoreWrite | ServiceRpc | Gossip | KeepAlive;
+// -- Paxos (Lamport, "Paxos Made Simple"; src/sim/paxos/) -------------------------------------
+// Ballots are numbers (model/ballot.ts: round * 10 + proposer). Slots number a Multi-Paxos log
+// from 1; single-decree Paxos uses slot 1 only.
+
+/** One slot's value as a proposer asks acceptors to accept it. `noop` fills a gap (Multi-Paxos). */
+export interface PaxosSlotValue {
+  readonly slot: number;
+  readonly value: string;
+}
+
+/** What an acceptor reports it accepted in a slot: the ballot and the value. */
+export interface PaxosAcceptedValue {
+  readonly slot: number;
+  readonly ballot: number;
+  readonly value: string;
+}
+
+/** Phase 1a: promise to ignore ballots below `ballot` for every slot from `fromSlot` on. */
+export interface Prepare {
+  readonly type: 'Prepare';
+  readonly ballot: number;
+  readonly fromSlot: number;
+}
+
+/** Phase 1b: the promise, with what the acceptor accepted in slots from `fromSlot` on. */
+export interface PaxosPromise {
+  readonly type: 'Promise';
+  readonly ballot: number;
+  readonly accepted: readonly PaxosAcceptedValue[];
+}
+
+/**
+ * Phase 2a: accept these values in `ballot`. Multi-Paxos's leader also says which slots are
+ * chosen (`decided`, so every learner learns what the distinguished learner learned); with no
+ * entries it is the leader's heartbeat.
+ */
+export interface Accept {
+  readonly type: 'Accept';
+  readonly ballot: number;
+  readonly entries: readonly PaxosSlotValue[];
+  readonly decided: readonly PaxosSlotValue[];
+}
+
+/**
+ * Phase 2b: the acceptor accepted these slots in `ballot`. Sent to every learner in single-decree
+ * Paxos (the paper's first option), to the leader only in Multi-Paxos, with `learnedThrough`, the
+ * end of the acceptor's unbroken run of learned slots.
+ */
+export interface Accepted {
+  readonly type: 'Accepted';
+  readonly ballot: number;
+  readonly entries: readonly PaxosSlotValue[];
+  readonly learnedThrough: number;
+}
+
+/**
+ * A refusal (the optimization "Paxos Made Simple" §2.2 suggests: the acceptor tells the proposer
+ * it promised a higher ballot, so it can give up at once). `phase` 1 answers a Prepare, 2 an Accept.
+ */
+export interface Nack {
+  readonly type: 'Nack';
+  readonly ballot: number;
+  readonly promised: number;
+  readonly phase: 1 | 2;
+}
+
+export type PaxosMessage = Prepare | PaxosPromise | Accept | Accepted | Nack;
+
+export const PAXOS_MESSAGE_TYPES = ['Prepare', 'Promise', 'Accept', 'Accepted', 'Nack'] as const;
+
+export type Message = RaftMessage | ClientRequest | ClientReply | StoreWrite | ServiceRpc | PaxosMessage | Gossip | KeepAlive;
 export type MessageType = Message['type'];
 
 export const RAFT_MESSAGE_TYPES = ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply'] as const;
@@ -304,6 +374,8 @@ export const MESSAGE_TYPES: readonly MessageType[] = [
   'TimeoutNow',
   // Issue 26: another lock service's protocol (sessions, leases, SET NX, gossip); last, so every code before it stays.
   'ServiceRpc',
+  // Paxos (src/sim/paxos/): after those, so their codes stay what they were.
+  ...PAXOS_MESSAGE_TYPES,
   // Issue 28: the failure detectors' messages, after the others so older codes keep their meaning.
   'Gossip',
   'KeepAlive',

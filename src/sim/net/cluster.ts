@@ -223,7 +223,8 @@ export class Cluster implements NodeHost {
     this.latencyRange = config.latencyMs;
     this.timeoutDraw = randintParams(config.electionTimeoutMs[0], config.electionTimeoutMs[1]);
     this.latencyDraw = randintParams(config.latencyMs[0], config.latencyMs[1]);
-    this.bugSet = new Set(config.bugs);
+    // checkConfig lets a Raft run name only Raft's bugs (Paxos's need the protocol).
+    this.bugSet = new Set(config.bugs as readonly BugName[]);
     this.bugs = nodeBugs(this.bugSet);
     this.electionTimeoutMinMs = config.electionTimeoutMs[0];
     this.features = nodeFeatures(featuresOf(config));

@@ -5,10 +5,9 @@
  * fixed configuration: every server is a voter.
  */
 
-/** How many of `voters` servers make a majority. */
-export function majorityOf(voters: number): number {
-  return (voters >> 1) + 1;
-}
+// The pure count lives in model/ since Paxos counts with it too; re-exported so Raft's callers keep one import.
+import { majorityOf } from '../model/majority';
+export { majorityOf };
 
 /**
  * The highest value that a majority of the voters have reached (etcd's `CommittedIndex`): given

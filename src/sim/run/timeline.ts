@@ -8,7 +8,8 @@
 import type { SimConfig } from '../model/config';
 import type { EventKind } from '../model/events';
 import type { Action, ActionBody } from '../model/schedule';
-import { Simulation, type RunOptions } from './simulation';
+import { newRun, type AnyRun } from './run';
+import type { RunOptions } from './simulation';
 
 export const CHECKPOINT_MS = 2000;
 /**
@@ -29,6 +30,9 @@ export const LANDMARK_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
   'lock-expired',
   'lock-ghost',
   'store-rejected',
+  // Paxos runs: a ballot won (phase 1 done, or a Multi-Paxos leader), and a value chosen.
+  'paxos-leader',
+  'paxos-chosen',
 ]);
 
 export interface Landmark {
@@ -66,10 +70,10 @@ export class Timeline {
   readonly config: SimConfig;
   private scheduleList: Action[];
   /** The run at the instant being viewed. */
-  current: Simulation;
+  current: AnyRun;
   /** The furthest-advanced run of this schedule (its events give the landmarks ahead of now). */
-  private furthest: Simulation;
-  private readonly checkpoints = new Map<number, Simulation>();
+  private furthest: AnyRun;
+  private readonly checkpoints = new Map<number, AnyRun>();
   private readonly undoStack: HistoryEntry[] = [];
   private readonly redoStack: HistoryEntry[] = [];
   /** Current spacing of checkpoints; doubles whenever MAX_CHECKPOINTS would be exceeded. */
@@ -90,7 +94,7 @@ export class Timeline {
     this.scheduleList = [...schedule];
     this.checkpointMs = checkpointMs;
     this.maxCheckpoints = Math.max(2, maxCheckpoints);
-    this.current = new Simulation(config, this.scheduleList, this.runOptions);
+    this.current = newRun(config, this.scheduleList, this.runOptions);
     this.furthest = this.current;
   }
 
@@ -212,16 +216,16 @@ export class Timeline {
     this.advanceTo(viewAt);
   }
 
-  private checkpointBefore(t: number): Simulation {
+  private checkpointBefore(t: number): AnyRun {
     let best = 0;
     for (const at of this.checkpoints.keys()) if (at < t && at > best) best = at;
     return this.restore(best);
   }
 
   /** A fresh copy of the checkpoint at `at`, carrying the current schedule's later actions. Time 0 is rebuilt from scratch. */
-  private restore(at: number): Simulation {
+  private restore(at: number): AnyRun {
     const checkpoint = this.checkpoints.get(at);
-    if (at === 0 || checkpoint === undefined) return new Simulation(this.config, this.scheduleList, this.runOptions);
+    if (at === 0 || checkpoint === undefined) return newRun(this.config, this.scheduleList, this.runOptions);
     const sim = checkpoint.clone();
     sim.replaceFutureActions(this.scheduleList);
     return sim;

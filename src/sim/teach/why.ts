@@ -8,26 +8,11 @@ import type { DetailEvent, SimEvent } from '../model/events';
 import type { FeatureName } from '../model/features';
 import type { ClientView, LogEntryView, MessageView, NodeView, RunView, StoreView } from '../view/runView';
 import { majorityOf } from '../raft/quorum';
+import { explainPaxos } from './paxosWhy';
+import type { Explanation, WhySubject } from './whyTypes';
 
-export type WhySubject =
-  | { readonly kind: 'node'; readonly id: string }
-  | { readonly kind: 'entry'; readonly node: string; readonly index: number }
-  | { readonly kind: 'message'; readonly seq: number }
-  | { readonly kind: 'vote'; readonly node: string }
-  | { readonly kind: 'no-leader' }
-  | { readonly kind: 'client'; readonly id: string }
-  | { readonly kind: 'lock'; readonly node: string; readonly key: string }
-  /** `index` is the write's position in the store's `writes` list in the snapshot. */
-  | { readonly kind: 'store-write'; readonly store: 'fenced' | 'unfenced'; readonly index: number };
-
-export interface Explanation {
-  readonly title: string;
-  /** Short paragraphs, each with the concrete values. */
-  readonly answer: readonly string[];
-  /** The rule the answer follows, with its source. */
-  readonly rule: string;
-  readonly facts?: readonly (readonly [label: string, value: string])[];
-}
+// The subjects and the answer's shape live in whyTypes.ts, shared with paxosWhy.ts.
+export type { Explanation, WhySubject } from './whyTypes';
 
 /** The chapter's section titles, cited for leases and fencing (shared/seeds/002). */
 export const CHAPTER = {
@@ -141,6 +126,8 @@ export function explain(
   events: readonly SimEvent[] = [],
   details: readonly DetailEvent[] = [],
 ): Explanation {
+  // A Paxos run's answers live in paxosWhy.ts, in the paper's words (ballots, promises, slots).
+  if (snap.protocol !== undefined) return explainPaxos(subject, snap, events);
   switch (subject.kind) {
     case 'node':
       return whyNode(snap, subject.id, events);

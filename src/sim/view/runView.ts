@@ -6,10 +6,13 @@ import type { LockRow, ServerFacts } from '../net/lockPlug';
 import { featuresOf } from '../model/config';
 import { lockMeasures } from './lockMeasures';
 import { commandText } from '../model/describe';
+import { paxosMessageLabel } from '../model/describePaxos';
 import type { FeatureName } from '../model/features';
 import type { DetailEvent, SimEvent } from '../model/events';
 import type { ClientIntent } from '../model/schedule';
-import type { Simulation } from '../run/simulation';
+import { isPaxosRun, type AnyRun } from '../run/run';
+import type { PaxosSimulation } from '../run/paxosSimulation';
+import { ballotText } from '../model/ballot';
 import type { StoreWriteRecord } from '../model/types';
 import type { AppendEntries, Gossip, Message, MessageType, Role } from '../model/types';
 import type { Membership } from '../raft/membership';
@@ -87,6 +90,36 @@ export interface NodeView {
   readonly preVotes?: readonly string[];
   /** Snapshots (§5): the compacted prefix, present only once the node holds a snapshot. */
   readonly snapshot?: { readonly index: number; readonly term: number };
+  /**
+   * Paxos runs only (src/sim/paxos/): the node's three parts. In such a run `term` holds a ballot
+   * (model/ballot.ts; `ballot` here is its text), `log` the slots (an entry's `term` the ballot it
+   * was accepted in), `commitIndex` the end of the unbroken run of learned slots.
+   */
+  readonly paxos?: PaxosNodeView;
+}
+
+/** What a Paxos node shows: the proposer's phase and ballot, the acceptor's promise, each slot. */
+export interface PaxosNodeView {
+  readonly phase: 'idle' | 'preparing' | 'accepting' | 'leading' | 'backoff' | 'done';
+  /** The proposer's ballot ("1.2"; "none" before it first prepares). */
+  readonly ballot: string;
+  readonly promised: string;
+  /** Phase 1: the acceptors that promised this ballot so far. */
+  readonly promises: readonly string[];
+  /** The value a client gave this proposer (single-decree), or the commands waiting for a slot. */
+  readonly ownValue: string | null;
+  readonly pending: readonly string[];
+  /** Slot by slot (the last VIEW_LOG_TAIL): what this acceptor accepted and what this learner learned. */
+  readonly slots: readonly PaxosSlotView[];
+  /** Multi-Paxos: the state machine's contents, and the leader this node follows. */
+  readonly state: string;
+  readonly leaderId: string | null;
+}
+
+export interface PaxosSlotView {
+  readonly slot: number;
+  readonly accepted: { readonly ballot: string; readonly value: string } | null;
+  readonly learned: string | null;
 }
 
 export interface MessageView {
@@ -162,6 +195,10 @@ export interface LockMeasuresView {
 
 export interface RunView {
   readonly now: number;
+  /** A Paxos run's protocol (src/sim/paxos/); absent in a Raft run. */
+  readonly protocol?: 'paxos' | 'multi-paxos';
+  /** Paxos runs: every slot chosen so far, in the order the run first learned them. */
+  readonly chosen?: readonly { readonly slot: number; readonly value: string; readonly ballot: string; readonly atMs: number }[];
   readonly lockMeasures?: LockMeasuresView;
   /** Another lock service's table (its own state, in its own terms), for the Locks panel; absent for the chapter's. */
   readonly lockRows?: readonly LockRow[];
@@ -201,11 +238,25 @@ function queuedText(i: ClientIntent): string {
 function messageFacts(payload: Message): Pick<MessageView, 'label' | 'ok' | 'heartbeat' | 'fields'> {
   return {
     label: messageLabel(payload),
-    ok: payload.type === 'VoteReply' ? payload.granted : payload.type === 'AppendReply' ? payload.success : rpcOk(payload),
+    ok:
+      payload.type === 'VoteReply'
+        ? payload.granted
+        : payload.type === 'AppendReply'
+          ? payload.success
+          : payload.type === 'ServiceRpc'
+            ? rpcOk(payload)
+            : paxosOk(payload),
     heartbeat:
-      (payload.type === 'AppendEntries' && payload.entries.length === 0) || (payload.type === 'ServiceRpc' && rpcIsBackground(payload)),
+      ((payload.type === 'AppendEntries' || payload.type === 'Accept') && payload.entries.length === 0) ||
+      (payload.type === 'ServiceRpc' && rpcIsBackground(payload)),
     fields: messageFields(payload),
   };
+}
+
+/** Paxos replies' verdicts: a promise and an acceptance say yes, a Nack no; null for the rest. */
+function paxosOk(payload: Message): boolean | null {
+  const type = payload.type;
+  return type === 'Promise' || type === 'Accepted' ? true : type === 'Nack' ? false : null;
 }
 
 export function messageFields(payload: Message): MessageFields {
@@ -247,6 +298,8 @@ export function messageLabel(payload: Message): string {
       return `gossip: ${gossipSummary(payload)}`;
     case 'KeepAlive':
       return `keep-alive ${payload.keys.join(', ')}`;
+    default:
+      return paxosMessageLabel(payload);
   }
 }
 
@@ -273,7 +326,9 @@ function membershipView(node: RaftNode, leader: RaftNode | null): MembershipView
   return { voters: m.voters, configIndex: m.configIndex, learners: m.learners, status };
 }
 
-export function takeRunView(sim: Simulation): RunView {
+export function takeRunView(run: AnyRun): RunView {
+  if (isPaxosRun(run)) return takePaxosRunView(run);
+  const sim = run;
   const cluster = sim.cluster;
   const now = cluster.nowMs;
   const ls = sim.lockService;
@@ -411,17 +466,17 @@ export function takeRunView(sim: Simulation): RunView {
 }
 
 /** Events from index `from` on, for streaming new lines with each run view. */
-export function eventsSince(sim: Simulation, from: number): SimEvent[] {
+export function eventsSince(sim: AnyRun, from: number): SimEvent[] {
   return sim.cluster.events.slice(from);
 }
 
 /** Detail events from the run's index `from` on (empty unless the run records them; trimmed ones are gone). */
-export function detailsSince(sim: Simulation, from: number): DetailEvent[] {
+export function detailsSince(sim: AnyRun, from: number): DetailEvent[] {
   return sim.cluster.detailLog.since(from);
 }
 
 /** How many detail events the run has recorded, trimmed ones included. */
-export function detailCount(sim: Simulation): number {
+export function detailCount(sim: AnyRun): number {
   return sim.cluster.detailLog.count;
 }
 
@@ -455,8 +510,9 @@ function paintMessage(env: {
     sentAt: env.sentAt,
     deliverAt: env.deliverAt,
     lost: env.lost,
-    ok: p.type === 'VoteReply' ? p.granted : p.type === 'AppendReply' ? p.success : rpcOk(p),
-    heartbeat: (p.type === 'AppendEntries' && p.entries.length === 0) || (p.type === 'ServiceRpc' && rpcIsBackground(p)),
+    ok: p.type === 'VoteReply' ? p.granted : p.type === 'AppendReply' ? p.success : p.type === 'ServiceRpc' ? rpcOk(p) : paxosOk(p),
+    heartbeat:
+      ((p.type === 'AppendEntries' || p.type === 'Accept') && p.entries.length === 0) || (p.type === 'ServiceRpc' && rpcIsBackground(p)),
   };
 }
 
@@ -465,7 +521,7 @@ function paintMessage(env: {
  * full run view carries every message's payload and every node's log, far more than a frame of
  * motion needs. The same values as takeRunView's, field for field.
  */
-export function paintView(sim: Simulation): PaintView {
+export function paintView(sim: AnyRun): PaintView {
   const cluster = sim.cluster;
   const messages = cluster.inflight.items.map(paintMessage);
   messages.sort((a, b) => a.seq - b.seq);
@@ -479,5 +535,111 @@ export function paintView(sim: Simulation): PaintView {
       electionTimerStart: n.electionTimerStart,
       electionDeadline: n.electionDeadline,
     })),
+  };
+}
+
+/** The messages in flight and the recent drops, as the view draws them (either protocol). */
+function wireViews(cluster: AnyRun['cluster']): { messages: MessageView[]; drops: DropView[] } {
+  const messages: MessageView[] = cluster.inflight.items.map((env) => ({
+    seq: env.seq,
+    type: env.payload.type,
+    src: env.src,
+    dst: env.dst,
+    sentAt: env.sentAt,
+    deliverAt: env.deliverAt,
+    lost: env.lost,
+    ...messageFacts(env.payload),
+  }));
+  messages.sort((a, b) => a.seq - b.seq);
+  const drops: DropView[] = cluster.recentDrops.map((d) => ({
+    seq: d.envelope.seq,
+    type: d.envelope.payload.type,
+    src: d.envelope.src,
+    dst: d.envelope.dst,
+    sentAt: d.envelope.sentAt,
+    deliverAt: d.envelope.deliverAt,
+    lost: d.envelope.lost,
+    ...messageFacts(d.envelope.payload),
+    droppedAt: d.droppedAt,
+    reason: d.reason,
+  }));
+  return { messages, drops };
+}
+
+/**
+ * A Paxos run as the page draws it: every node a NodeView in Raft's words (role from the phase,
+ * the ballot where the term goes, the slots where the log goes: paxos/node.ts says why), plus
+ * what only Paxos has in `paxos`. The ring, the space-time view and the panels read one shape.
+ */
+function takePaxosRunView(sim: PaxosSimulation): RunView {
+  const cluster = sim.cluster;
+  const now = cluster.nowMs;
+  const nodes: NodeView[] = cluster.nodes.map((node) => {
+    const slotIds = [...new Set([...node.acceptor.accepted.keys(), ...node.learner.chosen.keys()])]
+      .sort((a, b) => a - b)
+      .slice(-VIEW_LOG_TAIL);
+    const slots: PaxosSlotView[] = slotIds.map((slot) => {
+      const a = node.acceptor.accepted.get(slot);
+      return {
+        slot,
+        accepted: a === undefined ? null : { ballot: ballotText(a.ballot), value: a.value },
+        learned: node.learner.chosen.get(slot) ?? null,
+      };
+    });
+    const log: LogEntryView[] = slotIds.map((slot) => {
+      const a = node.acceptor.accepted.get(slot);
+      const value = node.learner.chosen.get(slot) ?? a?.value ?? '';
+      return { index: slot, term: a?.ballot ?? 0, text: value, kind: value === 'no-op' ? 'noop' : 'plain' };
+    });
+    const leading = node.phase === 'leading';
+    return {
+      id: node.id,
+      alive: node.alive,
+      role: node.role,
+      term: node.term,
+      votedFor: null,
+      votes: node.phase === 'preparing' ? [...node.promises.keys()].sort() : [],
+      leaderId: node.leaderId,
+      electionTimerStart: node.electionTimerStart,
+      electionDeadline: cluster.multi && !leading ? node.electionDeadline : 0,
+      heartbeatDue: leading ? node.heartbeatDue : 0,
+      logLength: slotIds.length > 0 ? slotIds[slotIds.length - 1] : 0,
+      log,
+      commitIndex: node.learner.learnedThrough,
+      lastApplied: node.machine.applied,
+      nextIndex: {},
+      matchIndex: leading ? Object.fromEntries(node.peers.map((p) => [p, node.peerLearned.get(p) ?? 0])) : {},
+      locks: [],
+      nextToken: 1,
+      driftPct: 0,
+      localNowMs: now,
+      paxos: {
+        phase: node.phase,
+        ballot: ballotText(node.ballot),
+        promised: ballotText(node.acceptor.promised),
+        promises: [...node.promises.keys()].sort(),
+        ownValue: node.ownValue,
+        pending: [...node.pending],
+        slots,
+        state: node.machine.text(),
+        leaderId: node.leaderId,
+      },
+    };
+  });
+  const leader = cluster.leader();
+  return {
+    now,
+    protocol: cluster.protocol,
+    chosen: cluster.chosen.map((c) => ({ slot: c.slot, value: c.value, ballot: ballotText(c.ballot), atMs: c.atMs })),
+    nodes,
+    leader: leader?.id ?? null,
+    ...wireViews(cluster),
+    partitions: cluster.groups.map((g) => [...g]),
+    clients: [],
+    stores: null,
+    lossPct: cluster.lossPct,
+    sent: { ...cluster.sent },
+    dropped: cluster.dropped,
+    eventCount: cluster.events.length,
   };
 }

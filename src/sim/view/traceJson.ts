@@ -8,7 +8,7 @@ import { featuresOf, type SimConfig } from '../model/config';
 import { invariant as say } from '../model/describe';
 import { detailJson } from './report';
 import { formatSchedule, type Action } from '../model/schedule';
-import { Simulation } from '../run/simulation';
+import { newRun } from '../run/run';
 import { MESSAGE_TYPES } from './traceColumns';
 import { TraceRecorder } from './traceRecorder';
 import { TRACE_VERSION, type RunStop, type RunTrace } from './traceTypes';
@@ -28,7 +28,7 @@ export function buildRunTrace(
   submitEveryMs: number | null = null,
   stop: RunStop | null = null,
 ): RunTrace {
-  const sim = new Simulation(config, [], { submitEveryMs, recordDetails: true });
+  const sim = newRun(config, [], { submitEveryMs, recordDetails: true });
   const recorder = TraceRecorder.attach(sim);
   let stopped = stop !== null && stop.atMs < untilMs ? stop : null;
   try {
@@ -55,6 +55,9 @@ export function buildRunTrace(
         // Only when some are on, so a trace of the chapter's Raft is the bytes it always was.
         ...(featuresOf(config).length > 0 ? { features: [...featuresOf(config)] } : {}),
         ...(config.snapshotEvery !== undefined ? { snapshotEvery: config.snapshotEvery } : {}),
+        // Paxos runs only (a Raft trace keeps its bytes).
+        ...(config.protocol !== undefined ? { protocol: config.protocol } : {}),
+        ...(config.backoffMs !== undefined ? { backoffMs: [config.backoffMs[0], config.backoffMs[1]] as const } : {}),
         // Issue 28, only when set: the network's model and the failure detector.
         ...(config.latencyLognormal !== undefined ? { latencyLognormal: config.latencyLognormal } : {}),
         ...(config.regions !== undefined ? { regions: config.regions } : {}),
@@ -101,6 +104,8 @@ export function traceToJson(trace: RunTrace): string {
         bugs: c.bugs,
         ...(c.features !== undefined && c.features.length > 0 ? { features: c.features } : {}),
         ...(c.snapshotEvery !== undefined ? { snapshotEvery: c.snapshotEvery } : {}),
+        ...(c.protocol !== undefined ? { protocol: c.protocol } : {}),
+        ...(c.backoffMs !== undefined ? { backoffMs: c.backoffMs } : {}),
         ...(c.latencyLognormal !== undefined ? { latencyLognormal: c.latencyLognormal } : {}),
         ...(c.regions !== undefined ? { regions: c.regions } : {}),
         ...(c.detector !== undefined ? { detector: c.detector } : {}),

@@ -13,13 +13,15 @@
  * Attach it to a fresh run that moves forward: a checkpoint (`Simulation.clone`) is made
  * without it, so replays from checkpoints never feed it.
  */
+import { paxosMessageLabel } from '../model/describePaxos';
 import { rpcLabel } from '../model/lockWire';
 import { MAX_NODES } from '../model/config';
 import type { ClientActor } from '../service/clientActor';
 import type { Cluster, ClusterTracer } from '../net/cluster';
 import type { LockService } from '../service/lockService';
 import type { RaftNode } from '../raft/node';
-import type { Simulation } from '../run/simulation';
+import type { AnyRun } from '../run/run';
+import type { PaxosCluster } from '../net/paxosCluster';
 import type { Store } from '../service/stores';
 import { FATE, typeCode, type MessageColumns, type TraceView } from './traceColumns';
 import type {
@@ -54,11 +56,12 @@ interface ServiceLease {
 }
 
 export class TraceRecorder implements ClusterTracer {
-  readonly sim: Simulation;
+  /** A Raft run or a Paxos run (its nodes have Raft's role and, for a term, a ballot: paxos/node.ts). */
+  readonly sim: AnyRun;
   readonly actors: TraceActors;
   /** nodes, then clients, then stores: what the `from`/`to` columns index. */
   readonly actorIds: readonly string[];
-  private readonly cluster: Cluster;
+  private readonly cluster: Cluster | PaxosCluster;
   private readonly service: LockService | null;
   private readonly actorIndex = new Map<string, number>();
 
@@ -108,7 +111,7 @@ export class TraceRecorder implements ClusterTracer {
   private readonly highest: Map<string, number>[];
   private readonly storeBase: number;
 
-  private constructor(sim: Simulation) {
+  private constructor(sim: AnyRun) {
     this.sim = sim;
     this.cluster = sim.cluster;
     this.service = sim.lockService;
@@ -137,7 +140,7 @@ export class TraceRecorder implements ClusterTracer {
   }
 
   /** Starts recording `sim` from its current instant. A run has at most one recorder. */
-  static attach(sim: Simulation): TraceRecorder {
+  static attach(sim: AnyRun): TraceRecorder {
     if (sim.cluster.tracer !== null) throw new RangeError('This run already has a trace recorder.');
     const recorder = new TraceRecorder(sim);
     sim.cluster.tracer = recorder;
@@ -186,6 +189,15 @@ export class TraceRecorder implements ClusterTracer {
       }
       case 'VoteReply':
         ok = msg.granted ? 1 : 0;
+        break;
+      // Paxos: an Accept with no values is the Multi-Paxos leader's heartbeat; a promise and an
+      // acceptance say yes, a Nack no (ok stays 0).
+      case 'Accept':
+        heartbeat = msg.entries.length === 0 ? 1 : 0;
+        break;
+      case 'Promise':
+      case 'Accepted':
+        ok = 1;
         break;
     }
     this.heartbeat[row] = heartbeat;
@@ -488,7 +500,7 @@ export class TraceRecorder implements ClusterTracer {
 
   private sampleServiceLeases(now: number): void {
     const service = this.service as LockService;
-    const leader = this.cluster.leader();
+    const leader = (this.cluster as Cluster).leader(); // a service runs on Raft only
     const tracked = this.serviceLeases;
     if (leader !== this.leader || (leader !== null && leader.term !== this.leaderTerm)) {
       for (const lease of tracked.values()) if (lease.span !== null) endLease(lease.span, now, 'deposed');
@@ -503,7 +515,7 @@ export class TraceRecorder implements ClusterTracer {
       this.leaderApplied = leader.lastApplied;
       return;
     }
-    const local = this.cluster.localNowMs(leader);
+    const local = (this.cluster as Cluster).localNowMs(leader);
     for (const [key, lease] of tracked) {
       const holder = locks.get(key);
       if (holder !== undefined && holder.token === lease.token) {
@@ -609,6 +621,8 @@ export function messageLabel(msg: Message): string {
       return `Gossip, ${msg.counts.length} counters`;
     case 'KeepAlive':
       return `KeepAlive ${msg.keys.join(', ')}`;
+    default:
+      return paxosMessageLabel(msg);
   }
 }
 

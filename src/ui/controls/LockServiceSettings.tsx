@@ -6,7 +6,7 @@
  * names), replayed to now; the link carries it (`lock=`, `lockopts=`).
  */
 import { memo, useState } from 'react';
-import { bugsOfService, configFromFields, lockOf, lockOptionsOf, type SimConfig } from '../../sim/model/config';
+import { bugsOfService, configFromFields, lockOf, lockOptionsOf, type BugName, type SimConfig } from '../../sim/model/config';
 import { LOCK_SERVICES, lockServiceManifest, type LockServiceName } from '../../sim/model/lockServices';
 import { formatAction } from '../../sim/model/schedule';
 import { useBridge, useLab, useLabPanel } from '../labContext';
@@ -40,7 +40,7 @@ export const LockServiceSettings = memo(function LockServiceSettings() {
     // Protocol features change the chapter's Raft and state machine, which another service replaces;
     // only the bugs the new service can have stay on.
     const { features: _f, snapshotEvery: _s, readMode: _r, ...plain } = config;
-    const base = name === 'raft' ? config : { ...plain, bugs: config.bugs.filter((b) => bugsOfService(name).includes(b)) };
+    const base = name === 'raft' ? config : { ...plain, bugs: config.bugs.filter((b) => bugsOfService(name).includes(b as BugName)) };
     load(configFromFields(base, fields));
   };
   const toggle = (option: string, on: boolean) => {

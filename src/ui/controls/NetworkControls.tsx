@@ -2,7 +2,7 @@
 import { memo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLabPanel, useLabStore } from '../labContext';
-import { selectLossPct, selectNodeIds, selectPartitions, selectRunsRaft, selectSelectedNodes } from '../store/selectors';
+import { selectConfig, selectLossPct, selectNodeIds, selectPartitions, selectRunsRaft, selectSelectedNodes } from '../store/selectors';
 import { FieldError } from './FieldError';
 
 /** How to cut the network, shown in the diagram's corner (the Isolate button is described by it). */
@@ -24,6 +24,10 @@ export const NetworkControls = memo(function NetworkControls() {
   const [command, setCommand] = useState('x=1');
   const [target, setTarget] = useState('leader');
   const [problem, setProblem] = useState<string | null>(null);
+  // A Paxos run proposes a value to a chosen proposer (single-decree); Multi-Paxos also submits to the leader.
+  const protocol = useLabPanel(selectConfig).protocol;
+  const proposeTo =
+    protocol !== undefined && (protocol === 'paxos' || target !== 'leader') ? (target === 'leader' ? nodeIds[0] : target) : null;
 
   const isolate = () => {
     const rest = nodeIds.filter((id) => !selected.includes(id));
@@ -50,7 +54,8 @@ export const NetworkControls = memo(function NetworkControls() {
       return;
     }
     setProblem(null);
-    bridge.act({ verb: 'submit', command, target: target === 'leader' ? null : target });
+    if (proposeTo !== null) bridge.act({ verb: 'propose', value: command, node: proposeTo });
+    else bridge.act({ verb: 'submit', command, target: target === 'leader' ? null : target });
   };
   return (
     <section className="panel network-panel" aria-label="Network and commands">
@@ -75,10 +80,10 @@ export const NetworkControls = memo(function NetworkControls() {
         >
           Heal
         </button>
-        {raft && (
+        {(raft || protocol !== undefined) && (
           <>
             <label>
-              command{' '}
+              {protocol !== undefined ? 'value' : 'command'}{' '}
               <input
                 value={command}
                 onChange={(e) => setCommand(e.target.value)}
@@ -88,8 +93,12 @@ export const NetworkControls = memo(function NetworkControls() {
             </label>
             <label>
               to
-              <select value={target} onChange={(e) => setTarget(e.target.value)} aria-label="Submit to">
-                <option value="leader">leader</option>
+              <select
+                value={protocol === 'paxos' && target === 'leader' ? (nodeIds[0] ?? '') : target}
+                onChange={(e) => setTarget(e.target.value)}
+                aria-label={protocol !== undefined ? 'Propose to' : 'Submit to'}
+              >
+                {protocol !== 'paxos' && <option value="leader">leader</option>}
                 {nodeIds.map((id) => (
                   <option key={id} value={id}>
                     {id}
@@ -98,7 +107,7 @@ export const NetworkControls = memo(function NetworkControls() {
               </select>
             </label>
             <button type="button" onClick={submit}>
-              Submit
+              {proposeTo !== null ? 'Propose' : 'Submit'}
             </button>
           </>
         )}

@@ -5,12 +5,117 @@
  * off turns its bugs off too, since they mean nothing without it.
  */
 import { memo, useState } from 'react';
-import { BUG_FEATURE, READ_MODES, featuresOf, readModeOf, type ReadMode, type SimConfig } from '../../sim/model/config';
+import {
+  BUG_FEATURE,
+  PROTOCOL_NAMES,
+  READ_MODES,
+  configFromFields,
+  featuresOf,
+  protocolOf,
+  readModeOf,
+  type BugName,
+  type ProtocolName,
+  type ReadMode,
+  type SimConfig,
+} from '../../sim/model/config';
 import { FEATURES, canonicalFeatures, type FeatureName } from '../../sim/model/features';
-import { useLab, useLabPanel } from '../labContext';
-import { selectConfig, selectNow } from '../store/selectors';
+import { checkSchedule } from '../../sim/model/schedule';
+import { useBridge, useLab, useLabPanel } from '../labContext';
+import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
+import { FieldError } from './FieldError';
 import { useReplayWith } from './replayWith';
 import { SnapshotThreshold } from './SnapshotThreshold';
+
+const FAMILY_WORDS: Record<ProtocolName, string> = {
+  raft: 'Raft (the chapter’s, with its lock service)',
+  paxos: 'Paxos, single-decree (one value chosen)',
+  'multi-paxos': 'Multi-Paxos (a leader and a log of slots)',
+};
+
+/**
+ * The configuration of the same run on another protocol family: what only the other family has
+ * (Raft's features, clients, read mode, snapshots and lock service; Paxos's back-off) and every bug go, since
+ * each family's bugs and settings mean nothing in the other (config.ts refuses them).
+ */
+export function configForProtocol(config: SimConfig, protocol: ProtocolName): SimConfig {
+  const { protocol: _p, backoffMs: _b, features: _f, readMode: _r, snapshotEvery: _s, lock: _l, lockOptions: _o, ...rest } = config;
+  const base: SimConfig = { ...rest, bugs: [] };
+  // A Paxos run has no lock service (it runs on Raft only); Raft keeps the one it had.
+  if (protocol === 'raft')
+    return {
+      ...base,
+      ...(config.lock !== undefined ? { lock: config.lock } : {}),
+      ...(config.lockOptions !== undefined ? { lockOptions: config.lockOptions } : {}),
+    };
+  return { ...base, clientIds: [], protocol };
+}
+
+/** Settings ▸ Protocol's first line: which family this run is, and a switch to the other ones. */
+const ProtocolFamily = memo(function ProtocolFamily() {
+  const bridge = useBridge();
+  const config = useLab(selectConfig);
+  const schedule = useLab(selectSchedule);
+  const playing = useLab(selectPlaying);
+  const now = useLabPanel(selectNow);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [backoff, setBackoff] = useState(config.backoffMs?.join('-') ?? '');
+  const family = protocolOf(config);
+  const load = (next: SimConfig) => {
+    // The recorded actions the other family takes (a lock client's or a submit in single-decree Paxos does not fit).
+    const kept = schedule.filter((a) => checkSchedule([a], next) === null);
+    const dropped = schedule.length - kept.length;
+    setProblem(
+      dropped > 0
+        ? `The new run leaves out ${dropped} recorded action${dropped === 1 ? '' : 's'} that ${protocolOf(next)} does not take.`
+        : null,
+    );
+    bridge.load(next, kept, { startAtMs: now, playing, label: 'custom' });
+  };
+  const applyBackoff = () => {
+    const next = configFromFields(config, { backoff });
+    if (typeof next === 'string') setProblem(next);
+    else load(next);
+  };
+  return (
+    <div className="protocol-family">
+      <label>
+        Protocol family{' '}
+        <select
+          value={family}
+          onChange={(e) => load(configForProtocol(config, e.target.value as ProtocolName))}
+          aria-label="Protocol family"
+          data-testid="protocol-family"
+        >
+          {PROTOCOL_NAMES.map((p) => (
+            <option key={p} value={p}>
+              {FAMILY_WORDS[p]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {family !== 'raft' && (
+        <form
+          className="feature-option"
+          onSubmit={(e) => {
+            e.preventDefault();
+            applyBackoff();
+          }}
+        >
+          <label>
+            Back-off ms{' '}
+            <input value={backoff} onChange={(e) => setBackoff(e.target.value)} size={8} placeholder="none" aria-label="Back-off ms" />
+          </label>{' '}
+          <button type="submit">Apply</button>{' '}
+          <span className="muted">
+            a pre-empted proposer waits a random time in this range (like 20-100) before it prepares again; empty: at once (Paxos Made
+            Simple §2.4)
+          </span>
+        </form>
+      )}
+      <FieldError problem={problem} testId="protocol-error" />
+    </div>
+  );
+});
 
 export const ProtocolSettings = memo(function ProtocolSettings() {
   const replayWith = useReplayWith();
@@ -24,7 +129,7 @@ export const ProtocolSettings = memo(function ProtocolSettings() {
     const features = canonicalFeatures(checked ? [...on, name] : on.filter((f) => f !== name));
     setAsked({ from: config, features });
     const bugs = config.bugs.filter((b) => {
-      const needs = BUG_FEATURE[b];
+      const needs = BUG_FEATURE[b as BugName];
       return needs === undefined || features.includes(needs);
     });
     // A read mode means nothing without reads (the config check refuses it), so it goes with it.
@@ -37,9 +142,21 @@ export const ProtocolSettings = memo(function ProtocolSettings() {
     // `log` is the default and is left out, as the link and the CLI leave it out.
     replayWith(mode === 'log' ? rest : { ...rest, readMode: mode });
   };
+  if (config.protocol !== undefined)
+    return (
+      <fieldset className="protocol-settings" data-testid="protocol-settings">
+        <legend>Protocol</legend>
+        <ProtocolFamily key={config.backoffMs?.join('-') ?? ''} />
+        <p className="hint">
+          Lamport’s “Paxos Made Simple”: proposers, acceptors and learners on every node. Raft’s features, its lock service and its clients
+          are not part of a Paxos run; its bugs are in the Bugs menu.
+        </p>
+      </fieldset>
+    );
   return (
     <fieldset className="protocol-settings" data-testid="protocol-settings">
       <legend>Protocol</legend>
+      <ProtocolFamily key={config.backoffMs?.join('-') ?? ''} />
       <p className="hint">
         Production Raft’s additions, each off by default (off is the chapter’s Raft, draw for draw). A change starts a new run replayed to t
         = {now} ms.

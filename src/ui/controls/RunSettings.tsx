@@ -117,7 +117,8 @@ export const RunSettings = memo(function RunSettings() {
         problem={problem}
         setProblem={setProblem}
       />
-      <LockServiceSettings />
+      {/* A Paxos run has no lock service: the Protocol section below switches it back to Raft first. */}
+      {config.protocol === undefined && <LockServiceSettings />}
       {lockServiceManifest(lockOf(config)).raft && <ProtocolSettings />}
       {lockOf(config) === 'raft' && <DetectorSettings />}
     </>

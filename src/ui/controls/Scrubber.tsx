@@ -31,9 +31,10 @@ import {
   selectNow,
   selectSchedule,
   selectViolation,
+  selectConfig,
 } from '../store/selectors';
 
-export type MarkLook = 'leader' | 'crash' | 'restart' | 'partition' | 'heal' | 'grant' | 'expire' | 'rejected' | 'violation';
+export type MarkLook = 'leader' | 'crash' | 'restart' | 'partition' | 'heal' | 'grant' | 'expire' | 'rejected' | 'violation' | 'chosen';
 
 export const MARK_NAMES: Record<MarkLook, string> = {
   leader: 'election won',
@@ -45,6 +46,7 @@ export const MARK_NAMES: Record<MarkLook, string> = {
   expire: 'lock expired or freed',
   rejected: 'write rejected',
   violation: 'invariant violated',
+  chosen: 'value chosen (Paxos)',
 };
 
 const MARK_SYMBOLS: Record<MarkLook, SymbolType> = {
@@ -57,6 +59,7 @@ const MARK_SYMBOLS: Record<MarkLook, SymbolType> = {
   expire: symbolDiamond,
   rejected: symbolSquare,
   violation: symbolStar,
+  chosen: symbolDiamond,
 };
 
 export function markLook(m: LandmarkView): MarkLook {
@@ -71,6 +74,10 @@ export function markLook(m: LandmarkView): MarkLook {
       return 'heal';
     case 'lock-granted':
       return 'grant';
+    case 'paxos-leader':
+      return 'leader';
+    case 'paxos-chosen':
+      return 'chosen';
     case 'lock-expired':
     case 'lock-ghost':
       return 'expire';
@@ -93,13 +100,18 @@ const MarkIcon = memo(function MarkIcon({ look }: { look: MarkLook }) {
   );
 });
 
+/** The marks a Paxos run can have, and the word for a won ballot (no locks, no stores there). */
+const PAXOS_MARKS: readonly MarkLook[] = ['leader', 'chosen', 'crash', 'restart', 'partition', 'heal', 'violation'];
+
 const ScrubLegend = memo(function ScrubLegend() {
+  const paxos = useLab(selectConfig).protocol !== undefined;
+  const looks = paxos ? PAXOS_MARKS : (Object.keys(MARK_NAMES) as MarkLook[]).filter((l) => l !== 'chosen');
   return (
     <ul className="scrub-legend" aria-label="Timeline marks">
-      {(Object.keys(MARK_NAMES) as MarkLook[]).map((look) => (
+      {looks.map((look) => (
         <li key={look}>
           <MarkIcon look={look} />
-          {MARK_NAMES[look]}
+          {paxos && look === 'leader' ? 'ballot won' : MARK_NAMES[look]}
         </li>
       ))}
       <li>

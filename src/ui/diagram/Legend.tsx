@@ -16,6 +16,25 @@ const SHORT_NAMES: Partial<Record<MessageKind, string>> = {
   heartbeat: 'heartbeat',
 };
 
+/**
+ * A Paxos run's legend (src/sim/paxos/): the same shapes, in Lamport's words — phase 1 drawn as
+ * Raft's election (Prepare asks, Promise grants, Nack refuses), phase 2 as its replication.
+ */
+const PAXOS_ROLES = [
+  ['follower', 'acceptor'],
+  ['candidate', 'preparing'],
+  ['leader', 'proposing / leader'],
+  ['down', 'down'],
+] as const;
+const PAXOS_KINDS: readonly (readonly [MessageKind, string, boolean])[] = [
+  ['vote-request', 'Prepare', false],
+  ['vote-granted', 'Promise', false],
+  ['vote-refused', 'Nack', false],
+  ['append', 'Accept', false],
+  ['heartbeat', 'heartbeat', true],
+  ['append-ok', 'Accepted', false],
+];
+
 /** `features`: the run's protocol features, so a feature's message kinds are listed only when it is on (absent: every kind). */
 /** Raft's own RPCs: a lock service without Raft sends none (issue 26). */
 const RAFT_KINDS: ReadonlySet<MessageKind> = new Set([
@@ -30,18 +49,24 @@ const RAFT_KINDS: ReadonlySet<MessageKind> = new Set([
   'snapshot-reply',
 ]);
 
-/** `raft` false: a service without Raft, whose servers are plain circles and send none of Raft's messages. */
+/**
+ * `raft` false: a service without Raft, whose servers are plain circles and send none of Raft's
+ * messages. `protocol`: a Paxos run, whose legend names Paxos's messages (PaxosLegend).
+ */
 export const Legend = memo(function Legend({
   features,
   serviceRun = true,
   raft = true,
   detectorKinds = [],
+  protocol,
 }: {
   features?: readonly FeatureName[];
   serviceRun?: boolean;
   raft?: boolean;
   detectorKinds?: readonly MessageKind[];
+  protocol?: 'paxos' | 'multi-paxos';
 }) {
+  if (protocol !== undefined) return <PaxosLegend multi={protocol === 'multi-paxos'} />;
   const kinds = MESSAGE_KINDS.filter((k) => {
     if (DETECTOR_KINDS.has(k)) return detectorKinds.includes(k);
     // Issue 26: another lock service's peer traffic, named only in a run of one (absent: every kind, as before).
@@ -66,6 +91,38 @@ export const Legend = memo(function Legend({
             <path className={`msg msg-${k}`} d={symbolPath(k)} />
           </svg>
           {SHORT_NAMES[k] ?? MESSAGE_LOOKS[k].name}
+        </li>
+      ))}
+      <li>
+        <svg viewBox="-12 -12 24 24" width="1.2em" height="1.2em" aria-hidden="true">
+          <g className="drop drop-loss">
+            <circle r={9} />
+            <path d="M-6,-6L6,6M6,-6L-6,6" />
+          </g>
+        </svg>
+        dropped
+      </li>
+    </ul>
+  );
+});
+
+const PaxosLegend = memo(function PaxosLegend({ multi }: { multi: boolean }) {
+  return (
+    <ul className="legend" aria-label="Legend">
+      {PAXOS_ROLES.map(([role, word]) => (
+        <li key={role} className={`legend-role node role-${role}`}>
+          <svg viewBox="-16 -16 32 32" width="1.4em" height="1.4em" aria-hidden="true">
+            <path className="node-shape" d={roleShapePath(role === 'down' ? 'follower' : role, 12)} />
+          </svg>
+          {word}
+        </li>
+      ))}
+      {PAXOS_KINDS.filter(([, , multiOnly]) => multi || !multiOnly).map(([k, name]) => (
+        <li key={k}>
+          <svg viewBox="-12 -12 24 24" width="1.2em" height="1.2em" aria-hidden="true">
+            <path className={`msg msg-${k}`} d={symbolPath(k)} />
+          </svg>
+          {name}
         </li>
       ))}
       <li>

@@ -31,9 +31,13 @@ export function roleShapePath(role: string, r: number): string {
 export function nodeLabel(
   id: string,
   f: Pick<GlyphFields, 'alive' | 'role' | 'term' | 'votedFor' | 'selected' | 'driftPct'> &
-    Partial<Pick<GlyphFields, 'serverRole' | 'serverHolds'>>,
+    Partial<Pick<GlyphFields, 'serverRole' | 'serverHolds' | 'termText' | 'paxosWord'>>,
 ): string {
   // The words follow the glyph's visible text in order, so speech and sight agree.
+  if (f.paxosWord !== undefined && f.paxosWord !== null) {
+    const part = f.alive ? f.paxosWord : `crashed (was ${f.paxosWord})`;
+    return `${id}, ${part}, ${f.termText ?? ''}${f.selected ? ', selected' : ''}`;
+  }
   if (f.serverRole) {
     const part = f.alive ? f.serverRole : `crashed (was ${f.serverRole})`;
     return `${id}, ${part}, ${f.serverHolds ?? ''}${f.driftPct !== 0 ? `, clock ${f.driftPct > 0 ? '+' : ''}${f.driftPct}%` : ''}${f.selected ? ', selected' : ''}`;
@@ -124,7 +128,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
         ? 'learner'
         : !f.alive
           ? 'crashed'
-          : (f.serverRole ?? f.role);
+          : (f.paxosWord ?? f.serverRole ?? f.role);
   const majority = majorityOf(f.clusterSize);
   const showVotes = f.alive && f.role !== 'follower' && f.clusterSize > 1;
   const dot = 6 * k;
@@ -193,7 +197,7 @@ export const NodeGlyph = memo(function NodeGlyph({ id, at, radius: r, label }: P
         {role}
       </text>{' '}
       <text className="node-term" y={size.termY} fontSize={size.term}>
-        {f.serverHolds ?? `term ${f.term}`}
+        {f.serverHolds ?? f.termText}
       </text>{' '}
       {showVotes && (
         // Vote marks hug the node on its outer side, one per server, filled for each vote won.

@@ -11,6 +11,7 @@
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ImportedView, ModelName, ViewOp } from '../../sim/import/view';
+import type { FailedCas } from '../../sim/import/checkImported';
 import type { HostToImportWorker, ImportWorkerToHost } from '../../worker/protocol';
 import type { BarTone } from '../panels/historyLanes';
 import type { SceneHistory, SceneOp } from '../spacetime/historyBars';
@@ -31,6 +32,7 @@ export const PAGE_TIME_LIMIT_MS = 20_000;
 const MODEL_CHOICES: readonly { readonly id: ModelName; readonly label: string }[] = [
   { id: 'cas-register', label: 'CAS register (read, write, cas)' },
   { id: 'kv', label: 'Key-value map, each key a register' },
+  { id: 'append-kv', label: "Porcupine's key-value map (get, put, append)" },
   { id: 'multi-register', label: "Knossos's multi-register (:txn)" },
   { id: 'mutex', label: "Knossos's mutex (ownerless: any release frees it)" },
   { id: 'owned-mutex', label: "Lockstep's mutex with owners" },
@@ -45,6 +47,8 @@ type Status =
 interface CheckOptions {
   readonly model: ModelName | '';
   readonly initial: string;
+  /** '' : as the file's tool reads a failed cas. */
+  readonly failedCas: FailedCas | '';
 }
 
 /** Runs one check in a fresh worker; returns a function that cancels it (ends the worker). */
@@ -65,6 +69,7 @@ function startCheck(file: ImportFile, options: CheckOptions, request: number, on
     text: file.text,
     ...(options.model !== '' ? { model: options.model } : {}),
     ...(options.initial.trim() !== '' ? { initial: options.initial.trim() } : {}),
+    ...(options.failedCas !== '' ? { failedCas: options.failedCas } : {}),
     timeLimitMs: PAGE_TIME_LIMIT_MS,
   };
   worker.postMessage(message);
@@ -73,7 +78,7 @@ function startCheck(file: ImportFile, options: CheckOptions, request: number, on
 
 export default function ImportScreen() {
   const file = useImportedFile();
-  const [options, setOptions] = useState<CheckOptions>({ model: '', initial: '' });
+  const [options, setOptions] = useState<CheckOptions>({ model: '', initial: '', failedCas: '' });
   const [status, setStatus] = useState<Status>({ kind: 'checking', placed: 0, total: 0, elapsedMs: 0 });
   const cancelRef = useRef<(() => void) | null>(null);
   const requestRef = useRef(0);
@@ -97,7 +102,7 @@ export default function ImportScreen() {
 
   useEffect(() => {
     if (!file) return;
-    const fresh = { model: '' as const, initial: '' };
+    const fresh = { model: '' as const, initial: '', failedCas: '' as const };
     setOptions(fresh);
     run(file, fresh);
     return () => cancelRef.current?.();
@@ -196,13 +201,15 @@ function ModelPicker({
 }) {
   const [model, setModel] = useState<ModelName | ''>(options.model === '' ? (choices[0] ?? '') : options.model);
   const [initial, setInitial] = useState(options.initial);
+  const [failedCas, setFailedCas] = useState<FailedCas | ''>(options.failedCas);
   const mutex = model === 'mutex' || model === 'owned-mutex';
+  const registers = model === 'cas-register' || model === 'kv';
   return (
     <form
       className="import-model"
       onSubmit={(e) => {
         e.preventDefault();
-        onCheck({ model, initial: mutex ? '' : initial });
+        onCheck({ model, initial: mutex ? '' : initial, failedCas: registers ? failedCas : '' });
       }}
     >
       <fieldset>
@@ -227,6 +234,16 @@ function ModelPicker({
           <span id="import-initial-hint" className="muted">
             nil by default; Knossos's suites start at 0
           </span>
+        </label>
+      )}
+      {registers && (
+        <label className="import-initial">
+          A failed cas{' '}
+          <select value={failedCas} onChange={(e) => setFailedCas(e.currentTarget.value as FailedCas | '')} data-testid="import-failed-cas">
+            <option value="">as the file’s tool reads it</option>
+            <option value="mismatch">found another value (Porcupine)</option>
+            <option value="no-effect">did not happen (Knossos)</option>
+          </select>
         </label>
       )}
       <button type="submit" className="primary">
@@ -336,7 +353,8 @@ function Result({
           <strong>{what}</strong>{' '}
           <span className="muted">
             ({view.kind === 'trace' ? 'five Raft invariants' : v.modelText}
-            {v.initial !== null ? `, from ${v.initial}` : ''}; {(elapsedMs / 1000).toFixed(2)} s)
+            {v.initial !== null ? `, from ${v.initial}` : ''}
+            {v.failedCasText !== null ? `; ${v.failedCasText}` : ''}; {(elapsedMs / 1000).toFixed(2)} s)
           </span>
         </p>
         {v.sentence !== null && (

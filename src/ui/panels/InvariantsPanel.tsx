@@ -5,8 +5,9 @@
  * search that fuzzes in the worker and loads what it finds.
  */
 import { memo, useEffect, useRef, useState } from 'react';
+import { PAXOS_INVARIANT_TITLES } from '../../sim/model/features';
+import type { BugName } from '../../sim/model/config';
 import { invariant as say } from '../../sim/model/describe';
-import { invariantsFor } from '../../sim/check/invariants';
 import { useBridge, useLabPanel } from '../labContext';
 import {
   selectCheck,
@@ -18,7 +19,9 @@ import {
   selectPlaying,
 } from '../store/selectors';
 import { FieldError } from '../controls/FieldError';
-import { fuzzSeedOf } from './RunChecks';
+import { checkedFor, fuzzSeedOf } from './RunChecks';
+
+const TITLES: Readonly<Record<string, string>> = { ...say.titles, ...PAXOS_INVARIANT_TITLES };
 
 // The run bar's badge and bugs menu live in RunChecks.tsx (loaded with the page); this tab loads on demand.
 export { BugsMenu, InvariantBadge, fuzzSeedOf } from './RunChecks';
@@ -39,7 +42,7 @@ function FuzzControls() {
     }
     setProblem(null);
     // The run's protocol: every run of the search has the features this run has (a bug still forces its own).
-    bridge.findCounterexample({ seed, runs: Number(runs), bugs: config.bugs, features: config.features ?? [] });
+    bridge.findCounterexample({ seed, runs: Number(runs), bugs: config.bugs as readonly BugName[], features: config.features ?? [] });
   };
   return (
     <div className="fuzz" data-testid="fuzz">
@@ -130,12 +133,12 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
         </div>
       ) : (
         <p className="verdict ok" role="status" data-testid="invariant-verdict" data-state="holding">
-          <strong>✓ All {invariantsFor(config).length} invariants hold</strong> for every millisecond up to t={check.checkedToMs} ms
+          <strong>✓ All {checkedFor(config).length} invariants hold</strong> for every millisecond up to t={check.checkedToMs} ms
           {behind ? ` (checking… ${horizon - check.checkedToMs} ms to go)` : ''}.
         </p>
       )}
       {/* Findings sit right under the verdict: at a projector's size the list below scrolls. */}
-      {check && (
+      {check && config.protocol === undefined && (
         <p className="findings" data-testid="stale-writes">
           Stale writes accepted by the unfenced store: <strong>{check.staleWrites}</strong>
           <span className="hint">
@@ -161,14 +164,21 @@ export const InvariantsPanel = memo(function InvariantsPanel() {
         </p>
       )}
       {config.bugs.length > 0 && <p className="bugs-note">Bugs on in this run: {config.bugs.join(', ')}.</p>}
-      <FuzzControls />
+      {config.protocol === undefined ? (
+        <FuzzControls />
+      ) : (
+        <p className="hint">
+          The Paxos swarm runs in the terminal: <code>npm run fuzz -- --protocol {config.protocol} --bug NAME</code> prints a replay and a
+          link.
+        </p>
+      )}
       <h3 className="checked-title">Checked after every simulated millisecond</h3>
       <ul className="invariant-list" aria-label="Invariants checked after every millisecond">
-        {invariantsFor(config).map((id) => {
+        {checkedFor(config).map((id) => {
           const failed = v?.invariant === id;
           return (
             <li key={id} className={failed ? 'bad' : 'ok'} data-invariant={id}>
-              <span aria-hidden="true">{failed ? '✗' : '✓'}</span> {say.titles[id]}
+              <span aria-hidden="true">{failed ? '✗' : '✓'}</span> {TITLES[id]}
               {failed ? ' — violated' : ''}
             </li>
           );

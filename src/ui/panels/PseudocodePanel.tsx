@@ -9,9 +9,7 @@
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { featuresOf } from '../../sim/model/config';
-import { PSEUDOCODE, lineOfEventKind } from '../../sim/teach/pseudocode';
-import { detectorPseudocode } from '../../sim/teach/detectorPseudocode';
+import { lineOfEventKind, pseudocodeFor } from '../../sim/teach/pseudocode';
 import { useLab, useLabPanel, useLabStore } from '../labContext';
 import {
   selectNodeIds,
@@ -62,13 +60,8 @@ export const PseudocodePanel = memo(function PseudocodePanel() {
   // A leader's heartbeat round logs nothing: it ran when its next one was set (heartbeatDue).
   const heartbeatAt = view !== null && view.alive && view.role === 'leader' ? view.heartbeatDue - config.heartbeatMs : null;
   // A protocol feature's rules appear only in runs that switch it on.
-  // A failure detector's (issue 28) come after the chapter's election timer, which they replace.
-  const sections = useMemo(() => {
-    const shown = PSEUDOCODE.filter((s) => s.feature === undefined || featuresOf(config).includes(s.feature));
-    const extra = detectorPseudocode(config.detector);
-    const at = shown.findIndex((s) => s.id === 'timer') + 1;
-    return extra.length === 0 ? shown : [...shown.slice(0, at), ...extra, ...shown.slice(at)];
-  }, [config]);
+  // A Paxos run shows the paper's rules for its protocol instead.
+  const sections = useMemo(() => pseudocodeFor(config), [config]);
 
   const lit = useMemo(() => {
     const out = new Map<string, number>();

@@ -5,7 +5,7 @@
  */
 import { memo, useState } from 'react';
 import { BUG_FEATURE, BUG_NAMES, featuresOf, type BugName, type SimConfig } from '../../sim/model/config';
-import { BUG_BLURBS, canonicalFeatures } from '../../sim/model/features';
+import { BUG_BLURBS, PAXOS_BUGS, PAXOS_INVARIANT_IDS, canonicalFeatures, paxosBugsOf } from '../../sim/model/features';
 import { invariantsFor } from '../../sim/check/ids';
 import { Popover } from '../controls/Popover';
 import { useReplayWith } from '../controls/replayWith';
@@ -21,10 +21,15 @@ export function fuzzSeedOf(config: SimConfig): number {
   }
 }
 
+/** The invariants checked in this run: Raft's (and its features'), or the Paxos family's. */
+export function checkedFor(config: SimConfig): readonly string[] {
+  return config.protocol !== undefined ? PAXOS_INVARIANT_IDS : invariantsFor(config);
+}
+
 /** One line for the header: green while every invariant holds, red at the first violation. */
 export const InvariantBadge = memo(function InvariantBadge() {
   // A protocol feature's invariants count only in runs that switch it on.
-  const checked = invariantsFor(useLabPanel(selectConfig));
+  const checked = checkedFor(useLabPanel(selectConfig));
   const check = useLabPanel(selectCheck);
   const store = useLabStore();
   // Beside a tour's narration the run bar keeps one row: the invariant's name is in the tab.
@@ -52,11 +57,14 @@ export const BugsMenu = memo(function BugsMenu() {
   // The box shows what was asked for until the new run arrives from the worker.
   const [asked, setAsked] = useState<{ from: SimConfig; bugs: readonly BugName[] } | null>(null);
   const shown = asked && asked.from === config ? asked.bugs : config.bugs;
-  const toggle = (bug: BugName, on: boolean) => {
-    const bugs = BUG_NAMES.filter((b) => (b === bug ? on : shown.includes(b)));
+  // A Paxos run lists the Paxos family's bugs for its protocol (features/paxos.ts).
+  const names: readonly string[] = config.protocol !== undefined ? paxosBugsOf(config.protocol) : BUG_NAMES;
+  const blurb = (b: string) => (BUG_BLURBS as Record<string, string>)[b] ?? PAXOS_BUGS.find((x) => x.name === b)?.blurb ?? '';
+  const toggle = (bug: string, on: boolean) => {
+    const bugs = names.filter((b) => (b === bug ? on : (shown as readonly string[]).includes(b))) as BugName[];
     setAsked({ from: config, bugs });
     // A feature's bug needs its feature: switching the bug on switches the feature on too.
-    const needs = on ? BUG_FEATURE[bug] : undefined;
+    const needs = on ? BUG_FEATURE[bug as BugName] : undefined;
     const features =
       needs !== undefined && !featuresOf(config).includes(needs) ? canonicalFeatures([...featuresOf(config), needs]) : config.features;
     // A new run with the same schedule, replayed to now: the bug changes what the run does.
@@ -72,10 +80,10 @@ export const BugsMenu = memo(function BugsMenu() {
     >
       <fieldset>
         <legend>Switch a bug on (a new run, replayed to now; carried in the link)</legend>
-        {BUG_NAMES.map((b) => (
+        {names.map((b) => (
           <label key={b} className="bug-option">
-            <input type="checkbox" checked={shown.includes(b)} onChange={(e) => toggle(b, e.target.checked)} />
-            <code>{b}</code> <span className="muted">{BUG_BLURBS[b]}</span>
+            <input type="checkbox" checked={(shown as readonly string[]).includes(b)} onChange={(e) => toggle(b, e.target.checked)} />
+            <code>{b}</code> <span className="muted">{blurb(b)}</span>
           </label>
         ))}
       </fieldset>

@@ -41,9 +41,10 @@ export function WhyButton({ subject, label, text = '?' }: { subject: WhySubject;
 export const WhyNoLeaderButton = memo(function WhyNoLeaderButton() {
   const leader = useLabPanel(selectLeader);
   const hasSnapshot = useLabPanel((s) => s.frame.snapshot !== null);
-  // A service without Raft has no leader to miss.
+  // A service without Raft has no leader to miss; nor has single-decree Paxos: any node may propose (paxosWhy.ts says so if asked).
   const raft = useLabPanel(selectRunsRaft);
-  if (leader !== null || !hasSnapshot || !raft) return null;
+  const leaderless = useLabPanel((s) => s.frame.snapshot?.protocol === 'paxos');
+  if (leader !== null || !hasSnapshot || !raft || leaderless) return null;
   return <WhyButton subject={{ kind: 'no-leader' }} label="Why is there no leader?" text="Why no leader?" />;
 });
 

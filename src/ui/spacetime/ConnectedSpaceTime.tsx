@@ -17,11 +17,34 @@ import { SpaceTimeView, type SpaceTimeViewState } from './SpaceTimeView';
 
 /** The messages behind each event-log category (categories about no message type keep every message). */
 const TYPES_OF: Partial<Record<EventCategory, readonly MessageType[]>> = {
-  election: ['RequestVote', 'VoteReply'],
+  // Paxos runs (src/sim/paxos/): phase 1 is the election, phase 2 the replication.
+  election: ['RequestVote', 'VoteReply', 'Prepare', 'Promise', 'Nack'],
   // InstallSnapshot (snapshots, §5) replicates as AppendEntries does; no run without the feature sends one.
-  leader: ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply', 'InstallSnapshot', 'InstallSnapshotReply'],
-  'step-down': ['RequestVote', 'VoteReply', 'AppendEntries', 'AppendReply', 'InstallSnapshot', 'InstallSnapshotReply'],
-  submit: ['AppendEntries', 'AppendReply', 'InstallSnapshot', 'InstallSnapshotReply'],
+  leader: [
+    'RequestVote',
+    'VoteReply',
+    'AppendEntries',
+    'AppendReply',
+    'InstallSnapshot',
+    'InstallSnapshotReply',
+    'Prepare',
+    'Promise',
+    'Accept',
+    'Accepted',
+    'Nack',
+  ],
+  'step-down': [
+    'RequestVote',
+    'VoteReply',
+    'AppendEntries',
+    'AppendReply',
+    'InstallSnapshot',
+    'InstallSnapshotReply',
+    'Nack',
+    'Prepare',
+    'Accept',
+  ],
+  submit: ['AppendEntries', 'AppendReply', 'InstallSnapshot', 'InstallSnapshotReply', 'Accept', 'Accepted'],
   lock: ['ClientRequest', 'ClientReply', 'AppendEntries', 'AppendReply'],
   client: ['ClientRequest', 'ClientReply', 'StoreWrite'],
   store: ['StoreWrite'],
@@ -46,6 +69,8 @@ export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
   const filter = useMemo(() => messageFilterOf(subject, kind), [subject, kind]);
   // The clients' operations beside their lanes, checked as the History tab checks them.
   const hasClients = useLab((s) => selectConfig(s).clientIds.length > 0);
+  // A Paxos run's lanes name ballots where a Raft run's name terms.
+  const paxos = useLab((s) => selectConfig(s).protocol !== undefined);
   const checked = useHistory(hasClients);
   const history = useMemo<SceneHistory | null>(
     () =>
@@ -90,6 +115,7 @@ export const ConnectedSpaceTime = memo(function ConnectedSpaceTime() {
       onViewChange={onViewChange}
       {...(filter ? { filter } : {})}
       history={history}
+      ballots={paxos}
     />
   );
 });

@@ -47,6 +47,8 @@ import { LIGHT_THEME, readTheme, type SpaceTimeTheme } from './theme';
 import { Legend } from '../diagram/Legend';
 
 export interface SpaceTimeViewProps {
+  /** A Paxos run: the lanes' bands carry ballots ("ballot 2.5"), not terms. */
+  readonly ballots?: boolean;
   readonly trace: TraceView | null;
   /** The scrubber's time: the cursor. */
   readonly nowMs: number;
@@ -339,10 +341,11 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
             compress,
             ...(filter ? { filter } : {}),
             ...(history ? { history } : {}),
+            ...(props.ballots === true ? { ballots: true } : {}),
             ...(marks ? { marks } : {}),
           })
         : null,
-    [trace, layout, live, top, plotH, heartbeats, compress, filter, history, marks],
+    [trace, layout, live, top, plotH, heartbeats, compress, filter, history, props.ballots, marks],
   );
   const settledScene = useMemo(
     () =>
@@ -357,10 +360,11 @@ export const SpaceTimeView = memo(function SpaceTimeView(props: SpaceTimeViewPro
               compress,
               ...(filter ? { filter } : {}),
               ...(history ? { history } : {}),
+              ...(props.ballots === true ? { ballots: true } : {}),
               ...(marks ? { marks } : {}),
             })
           : null,
-    [dom, layout, top, plotH, heartbeats, compress, filter, history, marks],
+    [dom, layout, top, plotH, heartbeats, compress, filter, history, props.ballots, marks],
   );
   const onViewChange = props.onViewChange;
   useEffect(() => {

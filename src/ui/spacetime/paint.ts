@@ -28,6 +28,7 @@ import {
   STORE_LINE_DY,
   SYMBOL_MAX_ARROWS,
   SYMBOL_MIN_LENGTH,
+  textWidth,
 } from './style';
 import type { SpaceTimeTheme } from './theme';
 
@@ -223,9 +224,16 @@ export function paintScene(ctx: CanvasRenderingContext2D, scene: Scene, layout: 
   }
   ctx.textAlign = 'left';
   for (const b of scene.bands) {
-    const x = b.x + LANE_GEOMETRY.band / 2 + 4;
-    if (b.label && labels.place(b.label, x, b.y1 + 9, 'start')) label(ctx, b.label, x, b.y1 + 9, theme.text, theme.panel);
+    if (!b.label) continue;
+    // Right of its lane, unless that runs past the plot's edge (the last lane's "ballot 12.5"): then left of it.
+    const right = b.x + LANE_GEOMETRY.band / 2 + 4;
+    const fits = right + textWidth(b.label) <= size.width - 2;
+    const x = fits ? right : b.x - LANE_GEOMETRY.band / 2 - 4;
+    if (!labels.place(b.label, x, b.y1 + 9, fits ? 'start' : 'end')) continue;
+    ctx.textAlign = fits ? 'left' : 'right';
+    label(ctx, b.label, x, b.y1 + 9, theme.text, theme.panel);
   }
+  ctx.textAlign = 'left';
   for (const p of scene.partitions)
     if (p.label && labels.place(p.label, p.x1 + 4, p.y1 + 9, 'start')) label(ctx, p.label, p.x1 + 4, p.y1 + 9, theme.text, theme.panel);
   paintDropLabels(ctx, scene.arrows, theme, labels);

@@ -8,6 +8,7 @@
  * are in send order) looking back `maxSpanMs`; the few very long rows (a message held for seconds)
  * are kept aside once per trace so one of them does not make every window scan the whole run.
  */
+import { ballotText } from '../../sim/model/ballot';
 import { scaleLinear } from 'd3';
 import { FATE, MESSAGE_TYPES, type FateCode, type MessageColumns, type TraceView } from '../../sim/view/traceColumns';
 import type { DropReason, LeaseSpan, StoreMark } from '../../sim/view/traceTypes';
@@ -34,6 +35,8 @@ export interface SceneOptions {
   readonly filter?: MessageFilter;
   /** The clients' operations to draw beside their lanes (the History view's data); absent: none. */
   readonly history?: SceneHistory;
+  /** A Paxos run: a node span's `term` is a ballot (model/ballot.ts), labelled "ballot 2.5". */
+  readonly ballots?: boolean;
   /** Marks at a time on a lane (an imported trace's commits, configuration changes, violations, nemesis events). */
   readonly marks?: readonly SceneMark[];
 }
@@ -390,7 +393,7 @@ export function buildScene(trace: TraceView, layout: LaneLayout, opts: SceneOpti
     arrows,
     ticks,
     merged,
-    bands: laneBands(trace, layout, t0, t1, y),
+    bands: laneBands(trace, layout, t0, t1, y, opts.ballots === true),
     partitions: partitionBands(trace, layout, t0, t1, y),
     ...leaseBars(trace, layout, index, t0, t1, y),
     storeMarks: storeMarks(trace, layout, t0, t1, y),
@@ -454,7 +457,7 @@ function clip(from: number, to: number | null, untilMs: number, t0: number, t1: 
   return [Math.max(from, t0), Math.min(end, t1)];
 }
 
-function laneBands(trace: TraceView, layout: LaneLayout, t0: number, t1: number, y: Y): LaneBand[] {
+function laneBands(trace: TraceView, layout: LaneLayout, t0: number, t1: number, y: Y, ballots = false): LaneBand[] {
   const out: LaneBand[] = [];
   const service = layout.byId.get(SERVICE_LANE);
   // A node's term is labelled where it changes (and at its first span), not at every role change.
@@ -467,7 +470,15 @@ function laneBands(trace: TraceView, layout: LaneLayout, t0: number, t1: number,
     const own = layout.byId.get(s.node);
     const starts = s.from >= t0;
     if (own) {
-      const label = starts && s.state !== 'down' && s.term !== previous ? `term ${s.term}` : null;
+      const label =
+        starts && s.state !== 'down' && s.term !== previous
+          ? ballots
+            ? // A Paxos node with no ballot yet (nothing promised or proposed) gets no label: "ballot none" on every lane is noise.
+              s.term === 0
+              ? null
+              : `ballot ${ballotText(s.term)}`
+            : `term ${s.term}`
+          : null;
       out.push({ lane: own.id, x: own.x, y1: y(c[0]), y2: y(c[1]), state: s.state, label });
     } else if (service && s.state === 'leader') {
       out.push({

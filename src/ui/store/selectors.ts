@@ -86,7 +86,7 @@ export const selectStatus = (s: LabState): string => {
     snap.nodes[0]?.server !== undefined
       ? `no Raft: ${serverParts(snap.nodes)}`
       : leader
-        ? `leader ${leader.id} (term ${leader.term})`
+        ? `leader ${leader.id} (${leader.paxos !== undefined ? `ballot ${leader.paxos.ballot}` : `term ${leader.term}`})`
         : 'no leader',
   ];
   parts.push(`${snap.messages.length} message${snap.messages.length === 1 ? '' : 's'} in flight`);
@@ -128,6 +128,34 @@ export interface GlyphFields {
   /** A server of a service without Raft: its part and what it holds (null on Raft). */
   readonly serverRole: string | null;
   readonly serverHolds: string | null;
+  /** The words under the role: `term 2`, or in a Paxos run the ballot (`ballot 2.5`, `promised 1.1`). */
+  readonly termText: string;
+  /** Paxos runs: the node's part in Lamport's words (`acceptor`, `proposing`, `leader`); null in a Raft run. */
+  readonly paxosWord: string | null;
+}
+
+/** A Paxos node's part in Lamport's words, for the ring and the panels. */
+export function paxosWord(phase: string): string {
+  switch (phase) {
+    case 'preparing':
+      return 'preparing';
+    case 'accepting':
+      return 'proposing';
+    case 'leading':
+      return 'leader';
+    case 'backoff':
+      return 'backing off';
+    case 'done':
+      // Single-decree: its proposal is over (its learner learned the chosen value, whichever it was).
+      return 'finished';
+    default:
+      return 'acceptor';
+  }
+}
+
+/** A Paxos node's ballot line: its own ballot while it proposes, else the ballot it promised. */
+export function paxosBallotText(p: { readonly phase: string; readonly ballot: string; readonly promised: string }): string {
+  return p.phase === 'idle' || p.phase === 'done' ? `promised ${p.promised}` : `ballot ${p.ballot}`;
 }
 
 export function glyphFields(s: LabState, id: string): GlyphFields {
@@ -151,6 +179,8 @@ export function glyphFields(s: LabState, id: string): GlyphFields {
     member: n?.membership?.status ?? null,
     serverRole: n?.server?.role ?? null,
     serverHolds: n?.server?.holds ?? null,
+    termText: n?.paxos !== undefined ? paxosBallotText(n.paxos) : `term ${n?.term ?? 0}`,
+    paxosWord: n?.paxos !== undefined ? paxosWord(n.paxos.phase) : null,
   };
 }
 

@@ -111,3 +111,16 @@ export function multiRegisterModel(initial: readonly number[]): Model<readonly n
     key: (s) => s.join(','),
   };
 }
+
+/** One operation of Porcupine's key-value model on one key: a get that returned `value`, a put, an append. */
+export type AppendKvOp = { readonly kind: 'get' | 'put' | 'append'; readonly value: string };
+
+/**
+ * Porcupine's key-value test model (its kv test histories: get, put, append), one key alone: the
+ * key holds a string, "" at first; a get returns it, a put replaces it, an append adds to its end.
+ */
+export const appendKvModel: Model<string, AppendKvOp> = {
+  init: () => '',
+  step: (s, op) => (op.kind === 'get' ? (op.value === s ? s : null) : op.kind === 'put' ? op.value : s + op.value),
+  key: (s) => s,
+};

@@ -25,7 +25,7 @@ import {
   type ServerFacts,
 } from '../../net/lockPlug';
 import type { History } from '../../model/history';
-import { lockServices as say } from '../../model/describe';
+import { lockServices as say } from '../../model/describeLocks';
 import type { RaftNode } from '../../raft/node';
 import type { Message, ServiceRpc } from '../../model/types';
 import type { PgRpc, RpcBody } from '../../model/lockWire';

@@ -7,6 +7,7 @@ import type { Cluster } from '../../net/cluster';
 import type { EventKind } from '../../model/events';
 import type { History } from '../../model/history';
 import type { Message } from '../../model/types';
+import type { LockOpResult, LockSeat } from '../../net/lockPlug';
 
 /** A client that hears nothing for this long tries the next server (as the chapter's client does). */
 export const SERVICE_RETRY_MS = 300;
@@ -38,4 +39,16 @@ export function send(cluster: Cluster, src: string, dst: string, msg: Message): 
 /** Whether any server's clock drifts (a lease timed on it may end early or late: findings, not failures). */
 export function anyDrift(cluster: Cluster): boolean {
   return cluster.driftPct.some((p) => p !== 0);
+}
+
+/**
+ * What a client of a re-entrant recipe (ZooKeeper's, etcd's: Curator's and the concurrency Mutex's)
+ * answers at its next tick without asking the service: an acquire of a lock it holds is granted
+ * its own token again, a release of a lock it does not hold is "not found". Null: the holding to
+ * re-grant is gone since (its session or lease ended), so the client takes the lock anew.
+ */
+export function deferredAnswer(seat: LockSeat, key: string, deferred: 'granted' | 'not-found'): LockOpResult | null {
+  if (deferred === 'not-found') return { outcome: 'not-found', token: null, deadline: null, grant: null, rounds: 0 };
+  const h = seat.holdings.get(key);
+  return h === undefined ? null : { outcome: 'granted', token: h.token, deadline: h.deadline, grant: null, rounds: 0 };
 }

@@ -13,7 +13,7 @@
  */
 import type { Cluster } from '../../net/cluster';
 import type { LockBackend, LockClientDriver, LockHost, LockRow, LockSeat, ServerFacts } from '../../net/lockPlug';
-import { lockServices as say } from '../../model/describe';
+import { lockServices as say } from '../../model/describeLocks';
 import type { RaftNode } from '../../raft/node';
 import type { Message, ServiceRpc } from '../../model/types';
 import type { GossipRpc } from '../../model/lockWire';

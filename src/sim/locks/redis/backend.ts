@@ -21,7 +21,7 @@ import {
 } from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockOptionsOf } from '../../model/config';
-import { lockServices as say } from '../../model/describe';
+import { lockServices as say } from '../../model/describeLocks';
 import type { RaftNode } from '../../raft/node';
 import type { Message, ServiceRpc } from '../../model/types';
 import type { RedisRpc, RpcBody } from '../../model/lockWire';

@@ -20,7 +20,7 @@ import {
 } from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockOptionsOf } from '../../model/config';
-import { lockServices as say } from '../../model/describe';
+import { lockServices as say } from '../../model/describeLocks';
 import type { RaftNode } from '../../raft/node';
 import { majorityOf } from '../../raft/quorum';
 import type { Message, ServiceRpc } from '../../model/types';

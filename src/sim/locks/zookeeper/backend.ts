@@ -22,11 +22,11 @@ import type { Cluster } from '../../net/cluster';
 import type { LockBackend, LockClientDriver, LockHost, LockRow, LockSeat } from '../../net/lockPlug';
 import type { History } from '../../model/history';
 import { lockOptionsOf } from '../../model/config';
-import { lockServices as say } from '../../model/describe';
+import { lockServices as say } from '../../model/describeLocks';
 import type { RaftNode } from '../../raft/node';
 import { isCoordCommand, type ApplyResult, type CoordResult, type LogEntry, type Message, type ServiceRpc } from '../../model/types';
 import type { RpcBody, ZkCommand, ZkRpc } from '../../model/lockWire';
-import { SERVICE_RETRY_MS, nextServer, recordFree } from '../common/host';
+import { SERVICE_RETRY_MS, deferredAnswer, nextServer, recordFree } from '../common/host';
 import { RaftService } from '../common/raftService';
 
 const rpc = (body: RpcBody<ZkRpc>): ZkRpc => ({ type: 'ServiceRpc', service: 'zk', ...body }) as ZkRpc;
@@ -648,16 +648,11 @@ export class ZooKeeperDriver implements LockClientDriver {
     const o = this.op;
     if (o === null) return;
     if (this.deferred !== null) {
-      const d = this.deferred;
+      const answer = deferredAnswer(this.seat, o.key, this.deferred);
       this.deferred = null;
-      if (d === 'granted') {
-        const h = this.seat.holdings.get(o.key);
-        // The holding it was to re-grant is gone (its session or lease ended since): take the lock anew.
-        if (h === undefined) return this.next();
-        this.op = null;
-        this.seat.finish({ outcome: 'granted', token: h?.token ?? null, deadline: h?.deadline ?? now, grant: null, rounds: 0 });
-      } else this.done('not-found');
-      return;
+      if (answer === null) return this.next();
+      this.op = null;
+      return this.seat.finish(answer);
     }
     if (now >= o.retryAt) {
       // No answer: try the next server, and ask again there.

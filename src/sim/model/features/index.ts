@@ -13,6 +13,7 @@ import { core } from './core';
 import { fastBackup } from './fastBackup';
 import { leaderNoop } from './leaderNoop';
 import { membership } from './membership';
+import { paxos } from './paxos';
 import { preVote } from './preVote';
 import { reads } from './reads';
 import { snapshots } from './snapshots';
@@ -192,12 +193,65 @@ export const PSEUDOCODE: readonly PseudocodeSection[] = laidOut<PseudocodeSectio
   f.pseudocode.map((s) => ({ ...s, feature: f.name })),
 );
 
-export type PseudocodeId = Extract<(typeof core.cites)[number], string> | Feature['cites'][number];
+export type PseudocodeId = Extract<(typeof core.cites)[number], string> | Feature['cites'][number] | PaxosPseudocodeId;
 
 /** The lines a detail event can cite (pseudocodeIds.ts). */
 export const PSEUDOCODE_IDS: readonly PseudocodeId[] = laidOut<PseudocodeId>(core.cites, (f) => f.cites);
 
-export type DetailKindName = (typeof core.details)[number] | Feature['details'][number];
+export type DetailKindName = (typeof core.details)[number] | Feature['details'][number] | PaxosDetailKind;
 
 /** Every kind of detail event (events.ts types their bodies and checks the two lists agree). */
 export const DETAIL_KINDS: readonly DetailKindName[] = laidOut<DetailKindName>(core.details, (f) => f.details);
+
+// -- the Paxos family (paxos.ts) --------------------------------------------------------------
+// Its own lists, apart from Raft's: a Raft run's bugs, invariants, pseudocode and the swarm's
+// draws never see them (so every Raft run stays what it was); its detail kinds and cited line
+// ids join the types above so that one DetailEvent union and one describeDetail serve both.
+
+export { paxos } from './paxos';
+
+/** The protocol families a run can be; absent in a configuration means Raft. */
+export const PROTOCOL_NAMES = ['raft', 'paxos', 'multi-paxos'] as const;
+export type ProtocolName = (typeof PROTOCOL_NAMES)[number];
+
+export function isProtocolName(text: string): text is ProtocolName {
+  return (PROTOCOL_NAMES as readonly string[]).includes(text);
+}
+
+type PaxosBug = (typeof paxos.bugs)[number];
+export type PaxosBugName = PaxosBug['name'];
+export const PAXOS_BUGS: readonly PaxosBug[] = paxos.bugs;
+export const PAXOS_BUG_NAMES: readonly PaxosBugName[] = paxos.bugs.map((b) => b.name);
+
+export function isPaxosBugName(text: string): text is PaxosBugName {
+  return (PAXOS_BUG_NAMES as readonly string[]).includes(text);
+}
+
+/** The Paxos bugs a run of `protocol` can switch on (multipaxos-skip-prepare needs a leader). */
+export function paxosBugsOf(protocol: ProtocolName): readonly PaxosBugName[] {
+  return PAXOS_BUGS.filter((b) => (b.protocols as readonly string[]).includes(protocol)).map((b) => b.name);
+}
+
+/** The Paxos node's bug switches, worked out once per run. */
+export type PaxosNodeBugs = { readonly [B in PaxosBug as B['flag']]: boolean };
+
+export function paxosNodeBugs(bugs: readonly string[]): PaxosNodeBugs {
+  const flags: Record<string, boolean> = {};
+  for (const b of PAXOS_BUGS) flags[b.flag] = bugs.includes(b.name);
+  return flags as PaxosNodeBugs;
+}
+
+export type PaxosInvariantId = (typeof paxos.invariants)[number]['id'];
+export const PAXOS_INVARIANT_IDS: readonly PaxosInvariantId[] = paxos.invariants.map((i) => i.id);
+export const PAXOS_INVARIANT_TITLES: Readonly<Record<PaxosInvariantId, string>> = Object.fromEntries(
+  paxos.invariants.map((i) => [i.id, i.title]),
+) as Record<PaxosInvariantId, string>;
+
+export type PaxosPseudocodeId = (typeof paxos.cites)[number];
+export type PaxosDetailKind = (typeof paxos.details)[number];
+export const PAXOS_DETAIL_KINDS: readonly PaxosDetailKind[] = paxos.details;
+
+/** The Paxos pseudocode sections a run of `protocol` shows, in the panel's order. */
+export function paxosPseudocodeOf(protocol: ProtocolName): readonly SectionText[] {
+  return paxos.pseudocode.filter((s) => (s.protocols as readonly string[]).includes(protocol));
+}

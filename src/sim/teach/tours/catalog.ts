@@ -41,6 +41,10 @@ export const TOUR_CATALOG: readonly TourEntry[] = [
   { name: 'zookeeper-herd', title: 'ZooKeeper’s herd effect', beats: 3 },
   { name: 'advisory-failover', title: 'An advisory lock meets a failover', beats: 4 },
   { name: 'two-at-once', title: 'What breaks if two nodes act at once', beats: 3 },
+  { name: 'paxos-re-propose', title: 'Paxos: why a proposer must re-propose an accepted value', beats: 4 },
+  { name: 'paxos-duel', title: 'Paxos: dueling proposers', beats: 3 },
+  { name: 'multi-paxos-leader-change', title: 'Multi-Paxos after a leader change', beats: 4 },
+  { name: 'raft-vs-paxos', title: 'Raft beside Multi-Paxos: where the messages go', beats: 2 },
 ];
 
 export function catalogTour(name: string): TourEntry | null {

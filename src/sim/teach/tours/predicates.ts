@@ -5,7 +5,9 @@
  */
 import { commandText } from '../../model/describe';
 import type { EventKind } from '../../model/events';
-import type { Simulation } from '../../run/simulation';
+import { ballotText } from '../../model/ballot';
+import { isPaxosRun, type AnyRun } from '../../run/run';
+import type { PaxosSimulation } from '../../run/paxosSimulation';
 import type { StoreId } from '../../service/stores';
 import { checkHistory, type VerdictName } from '../../check/linearizability/check';
 import { reentrantLocks } from '../../model/config';
@@ -33,14 +35,26 @@ export type PredicateCall =
   | { readonly p: 'linearizable'; readonly verdict: VerdictName; readonly holds: boolean }
   | { readonly p: 'not'; readonly of: PredicateCall }
   /** Snapshots (§5): the node's snapshot ends at this index (null: it holds none). */
-  | { readonly p: 'snapshotIs'; readonly node: string; readonly index: number | null };
+  | { readonly p: 'snapshotIs'; readonly node: string; readonly index: number | null }
+  /** Either protocol: at least `count` (default 1) messages of this type were sent so far. */
+  | { readonly p: 'sentAtLeast'; readonly type: string; readonly count: number }
+  // Paxos runs (src/sim/paxos/): what the run first learned was chosen in a slot (default 1) ...
+  | { readonly p: 'chosen'; readonly value: string; readonly slot?: number }
+  /** ... how many acceptors hold this value as their accepted one in the slot now ... */
+  | { readonly p: 'acceptedBy'; readonly value: string; readonly count: number; readonly slot?: number }
+  /** ... a node's proposer phase ... */
+  | { readonly p: 'phase'; readonly node: string; readonly phase: 'idle' | 'preparing' | 'accepting' | 'leading' | 'backoff' | 'done' }
+  /** ... and what a node's learner learned in a slot. */
+  | { readonly p: 'learned'; readonly node: string; readonly slot: number; readonly value: string };
 
 /** true, or the sentence saying how the state differs. */
 export type Verdict = true | string;
 
 const logText = (entries: readonly string[]) => (entries.length === 0 ? 'nothing' : entries.join(', '));
 
-export function evaluate(call: PredicateCall, sim: Simulation): Verdict {
+export function evaluate(call: PredicateCall, run: AnyRun): Verdict {
+  if (isPaxosRun(run)) return evaluatePaxos(call, run);
+  const sim = run;
   const c = sim.cluster;
   const leader = c.leader();
   const leaderText = leader === null ? 'there is no leader' : `${leader.id} leads term ${leader.term}`;
@@ -135,12 +149,80 @@ export function evaluate(call: PredicateCall, sim: Simulation): Verdict {
       const inner = evaluate(call.of, sim);
       return inner === true ? `it holds that ${describeCall(call.of)}` : true;
     }
+    case 'sentAtLeast':
+      return sentAtLeast(call, c.sent);
+    case 'chosen':
+    case 'acceptedBy':
+    case 'phase':
+    case 'learned':
+      return `${describeCall(call)} is a question about a Paxos run, and this run is Raft`;
     case 'snapshotIs': {
       const got = node(call.node).snapshot?.index ?? null;
       return got === call.index
         ? true
         : `${call.node}'s snapshot ${got === null ? 'does not exist' : `ends at index ${got}`}, not ${call.index === null ? 'none' : `at ${call.index}`}`;
     }
+  }
+}
+
+function sentAtLeast(call: { readonly type: string; readonly count: number }, sent: Readonly<Record<string, number>>): Verdict {
+  const n = sent[call.type] ?? 0;
+  return n >= call.count ? true : `${n} ${call.type} message(s) were sent, not ${call.count}`;
+}
+
+/**
+ * The questions a Paxos run answers: its own (chosen, accepted, phase, learned) and those that
+ * mean the same in both protocols (a node up or down, an event, a leader in Multi-Paxos).
+ */
+function evaluatePaxos(call: PredicateCall, sim: PaxosSimulation): Verdict {
+  const c = sim.cluster;
+  const leader = c.leader();
+  const leaderText = leader === null ? 'there is no leader' : `${leader.id} leads with ballot ${ballotText(leader.ballot)}`;
+  switch (call.p) {
+    case 'chosen': {
+      const slot = call.slot ?? 1;
+      const got = c.chosen.find((x) => x.slot === slot);
+      return got?.value === call.value
+        ? true
+        : `slot ${slot} has ${got === undefined ? 'nothing chosen' : `${got.value} chosen`}, not ${call.value}`;
+    }
+    case 'acceptedBy': {
+      const slot = call.slot ?? 1;
+      const holders = c.nodes.filter((n) => n.acceptor.accepted.get(slot)?.value === call.value).map((n) => n.id);
+      return holders.length >= call.count
+        ? true
+        : `${holders.length} acceptor(s) hold ${call.value} in slot ${slot}${holders.length > 0 ? ` (${holders.join(', ')})` : ''}, not ${call.count}`;
+    }
+    case 'phase': {
+      const n = c.node(call.node);
+      return n.alive && n.phase === call.phase ? true : `${call.node} is ${n.alive ? n.phase : 'down'}, not ${call.phase}`;
+    }
+    case 'learned': {
+      const got = c.node(call.node).learner.chosen.get(call.slot);
+      return got === call.value ? true : `${call.node} learned ${got ?? 'nothing'} in slot ${call.slot}, not ${call.value}`;
+    }
+    case 'sentAtLeast':
+      return sentAtLeast(call, c.sent);
+    case 'leaderIs':
+      return leader !== null && leader.id === call.node ? true : `${call.node} is not the leader: ${leaderText}`;
+    case 'noLeader':
+      return leader === null ? true : `there is a leader: ${leaderText}`;
+    case 'nodeDown':
+      return c.node(call.node).alive ? `${call.node} is up` : true;
+    case 'nodeUp':
+      return c.node(call.node).alive ? true : `${call.node} is down`;
+    case 'happened': {
+      let n = 0;
+      for (const e of c.events) if (e.kind === call.kind && (call.subject === undefined || e.subjects.includes(call.subject))) n++;
+      const want = call.count ?? 1;
+      return n >= want ? true : `"${call.kind}"${call.subject ? ` for ${call.subject}` : ''} happened ${n} time(s), not ${want}`;
+    }
+    case 'not': {
+      const inner = evaluatePaxos(call.of, sim);
+      return inner === true ? `it holds that ${describeCall(call.of)}` : true;
+    }
+    default:
+      return `${describeCall(call)} is a question about a Raft run, and this run is ${c.protocol}`;
   }
 }
 
@@ -189,5 +271,15 @@ export function describeCall(call: PredicateCall): string {
       return `not (${describeCall(call.of)})`;
     case 'snapshotIs':
       return call.index === null ? `${call.node} holds no snapshot` : `${call.node}'s snapshot ends at index ${call.index}`;
+    case 'sentAtLeast':
+      return `at least ${call.count} ${call.type} message(s) were sent`;
+    case 'chosen':
+      return `${call.value} is chosen in slot ${call.slot ?? 1}`;
+    case 'acceptedBy':
+      return `${call.count} acceptors hold ${call.value} in slot ${call.slot ?? 1}`;
+    case 'phase':
+      return `${call.node} is ${call.phase}`;
+    case 'learned':
+      return `${call.node} learned ${call.value} in slot ${call.slot}`;
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { SimConfig } from '../../model/config';
 import { ScheduleError, checkSchedule, formatAction, parseSchedule, type Action } from '../../model/schedule';
-import { Simulation } from '../../run/simulation';
+import { newRun, type AnyRun } from '../../run/run';
 import { LANDMARK_KINDS } from '../../run/timeline';
 import { beatPanel, beatShows } from './mentions';
 import { MessageLog, paceAround, type BeatPace } from './pace';
@@ -81,6 +81,8 @@ export function resolveTour(tour: Tour): ResolvedTour {
         ...(change.bugs !== undefined ? { bugs: change.bugs } : {}),
         ...(change.features !== undefined ? { features: change.features } : {}),
         ...(change.electionTimeoutMs !== undefined ? { electionTimeoutMs: change.electionTimeoutMs } : {}),
+        ...(change.backoffMs !== undefined ? { backoffMs: change.backoffMs } : {}),
+        ...(change.protocol !== undefined ? { protocol: change.protocol } : {}),
         ...(change.lockOptions !== undefined ? { lockOptions: change.lockOptions } : {}),
         ...(change.detector !== undefined ? { detector: change.detector } : {}),
       };
@@ -104,7 +106,7 @@ export function resolveTour(tour: Tour): ResolvedTour {
     const schedule = added.flat().sort((a, b) => a.at - b.at);
     const problem = checkSchedule(schedule, config);
     if (problem) throw new TourError(`Tour "${tour.name}", beat ${number}: ${problem}`);
-    const sim = new Simulation(config, schedule);
+    const sim = newRun(config, schedule);
     // Only observes (a tracer): the run with it is the run without it.
     const messages = new MessageLog(startMs);
     sim.cluster.tracer = messages;
@@ -153,7 +155,7 @@ function keyMoment(
   number: number,
   beat: Beat,
   schedule: readonly Action[],
-  sim: Simulation,
+  sim: AnyRun,
   startMs: number,
   endMs: number,
 ): number | null {
@@ -180,7 +182,7 @@ function playUntil(
   tour: Tour,
   number: number,
   beat: Beat,
-  sim: Simulation,
+  sim: AnyRun,
   startMs: number,
   moment: PredicateCall | null,
 ): { endMs: number; momentMs: number | null } {

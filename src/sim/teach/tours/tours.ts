@@ -7,6 +7,7 @@
  */
 import { DEFAULT_CONFIG, type SimConfig } from '../../model/config';
 import { CHAPTER_SCHEDULE, findPreset } from '../../run/presets';
+import { PAXOS_TOURS } from './paxosTours';
 import type { Tour } from './types';
 
 const presetConfig = (name: string): SimConfig => {
@@ -1476,6 +1477,8 @@ export const TOURS: readonly Tour[] = [
       },
     ],
   },
+  // The Paxos family's tours (paxosTours.ts), after every Raft one.
+  ...PAXOS_TOURS,
 ];
 
 export function findTour(name: string): Tour | null {

@@ -4,7 +4,7 @@
  * checked by the unit tests, so narration never claims what the run does not show.
  */
 import type { DetectorConfig } from '../../model/detector';
-import type { BugName, LockOptionName } from '../../model/config';
+import type { BugName, LockOptionName, PaxosBugName } from '../../model/config';
 import type { FeatureName } from '../../model/features';
 import type { PredicateCall } from './predicates';
 
@@ -22,10 +22,14 @@ export type Highlight = { readonly node: string } | { readonly client: string } 
 
 /** One thing a "what if" changes: bugs or protocol features switched on, the election timeout, or the rest of the schedule. */
 export interface BranchChange {
-  readonly bugs?: readonly BugName[];
+  readonly bugs?: readonly (BugName | PaxosBugName)[];
   /** Protocol features switched on (the fix a feature's tour shows after the problem). */
   readonly features?: readonly FeatureName[];
   readonly electionTimeoutMs?: readonly [number, number];
+  /** Paxos runs: a pre-empted proposer's random back-off (the dueling-proposers fix). */
+  readonly backoffMs?: readonly [number, number];
+  /** The same story on another protocol (the side-by-side tour: Raft, then Multi-Paxos). */
+  readonly protocol?: 'paxos' | 'multi-paxos';
   /** The lock service's switches (issue 26), e.g. ZooKeeper's `herd`. */
   readonly lockOptions?: readonly LockOptionName[];
   /** Issue 28: the failure detector (the TTL rule's tour raises the takeover threshold past the TTL). */
