@@ -173,6 +173,48 @@ describe('Why? for the detectors’ messages', () => {
   });
 });
 
+describe('Why? for a node names the run’s failure detector', () => {
+  const followerWhy = (fields: ConfigFields, text: string, atMs: number) => {
+    const sim = new Simulation(config(fields), schedule(text));
+    sim.advanceTo(atMs);
+    const snap = takeRunView(sim);
+    const f = snap.nodes.find((n) => n.alive && n.role === 'follower' && n.leaderId !== null);
+    if (f === undefined) throw new Error('no follower with a leader');
+    return { e: explain({ kind: 'node', id: f.id }, snap), node: f };
+  };
+
+  it('phi-accrual: the follower’s φ of its leader, the window’s mean and σ, and Φ, citing Hayashibara et al.', () => {
+    const { e, node } = followerWhy({ detector: 'phi-accrual', phi: '5' }, '', 3000);
+    const text = e.answer.join(' ');
+    expect(node.watch?.kind).toBe('phi-accrual');
+    expect(text).toMatch(/failure detector is phi-accrual, not a fixed timer/);
+    expect(text).toMatch(/mean [\d.]+ ms, σ [\d.]+ ms/);
+    expect(text).toContain('once φ reaches Φ = 5');
+    expect(text).not.toContain('The timeout is random per node');
+    expect(e.rule).toMatch(/Hayashibara/);
+    expect(e.facts).toContainEqual(['failure detector', 'phi-accrual (Φ 5, window 100)']);
+  });
+
+  it('gossip: whom the view suspects — a crashed node, by every live follower a few rounds later', () => {
+    const before = followerWhy({ detector: 'gossip' }, '', 2000);
+    expect(before.e.answer.join(' ')).toContain('Its view suspects nobody.');
+    expect(before.e.rule).toMatch(/van Renesse/);
+    // Crash a follower other than the one asked about: its counter stops, and views suspect it.
+    const leader = before.node.leaderId as string;
+    const other = ['n1', 'n2', 'n3', 'n4', 'n5'].find((id) => id !== leader && id !== before.node.id) as string;
+    const after = followerWhy({ detector: 'gossip' }, `@2000 crash ${other}`, 3500);
+    expect(after.e.answer.join(' ')).toContain(`Its view suspects ${other}.`);
+    expect(after.e.facts).toContainEqual(['suspects', other]);
+  });
+
+  it('the chapter’s fixed timer keeps its own sentence and no detector fact', () => {
+    const { e, node } = followerWhy({}, '', 2000);
+    expect(node.watch).toBeUndefined();
+    expect(e.answer.join(' ')).toContain('The timeout is random per node');
+    expect(e.facts.map(([k]) => k)).not.toContain('failure detector');
+  });
+});
+
 describe('gossip at scale: suspicion spreads in about log N rounds', () => {
   it('at 16 and 128 nodes every live node suspects a crashed follower, most told by gossip, the spread within log2 N rounds', () => {
     for (const n of [16, 128]) {

@@ -243,6 +243,12 @@ export class GossipMembership implements LeaderWatch {
     return m !== undefined && viewer < this.nodeCount && this.suspected[viewer][m] !== 0;
   }
 
+  /** The members node `viewer`'s view suspects now, in member order (for the page and the Why answers). */
+  suspectedIn(viewer: number): string[] {
+    if (viewer >= this.nodeCount) return [];
+    return this.members.filter((_m, j) => this.suspected[viewer][j] !== 0);
+  }
+
   /** How long ago node `viewer` last heard news of `member` (ms), or null for no member. */
   silenceMs(viewer: number, member: string): number | null {
     const m = this.indexOf.get(member);

@@ -6,7 +6,7 @@
  */
 import type { DetailEvent, SimEvent } from '../model/events';
 import type { FeatureName } from '../model/features';
-import type { ClientView, LogEntryView, MessageView, NodeView, RunView, StoreView } from '../view/runView';
+import type { ClientView, DetectorWatchView, LogEntryView, MessageView, NodeView, RunView, StoreView } from '../view/runView';
 import { majorityOf } from '../raft/quorum';
 import { explainPaxos } from './paxosWhy';
 import type { Explanation, WhySubject } from './whyTypes';
@@ -384,16 +384,19 @@ function whyNode(snap: RunView, id: string, events: readonly SimEvent[]): Explan
       n.leaderId
         ? `${id} is a follower in term ${n.term}; it last heard from ${n.leaderId} as leader. It appends what the leader sends and answers votes; it never acts on its own.`
         : `${id} is a follower in term ${n.term} and knows no leader yet.`,
-      `Its election timer has ${ms(Math.max(0, left))} left. Each AppendEntries from the leader (or a vote it grants) restarts the timer; if it runs out, ${id} becomes a candidate in term ${n.term + 1}. ` +
-        `The timeout is random per node so that usually one node campaigns first.` +
+      (n.watch !== undefined
+        ? watchSentence(n, n.watch, left)
+        : `Its election timer has ${ms(Math.max(0, left))} left. Each AppendEntries from the leader (or a vote it grants) restarts the timer; if it runs out, ${id} becomes a candidate in term ${n.term + 1}. ` +
+          `The timeout is random per node so that usually one node campaigns first.`) +
         (hasFeature(snap, 'pre-vote') ? ` With pre-vote on it first asks for pre-votes, staying in term ${n.term}.` : ''),
     );
+    if (n.watch !== undefined) facts.push(...watchFacts(n.watch));
     if (leader && leader.term > n.term) {
       answer.push(
         `The cluster has moved on: ${leader.id} leads term ${leader.term}, but no message from it has reached ${id} yet${reaches(snap, id, leader.id) ? '' : ` (the network is split ${partitionText(snap)})`}.`,
       );
     }
-    rule = `Raft paper §5.2; ${FIGURE2.followers}`;
+    rule = `Raft paper §5.2; ${FIGURE2.followers}${n.watch !== undefined ? `; ${WATCH_SOURCE[n.watch.kind]}` : ''}`;
   }
   const inflight = snap.messages.filter((m) => m.src === id || m.dst === id).length;
   if (inflight > 0) facts.push(['messages in flight', `${inflight} to or from ${id}`]);
@@ -410,6 +413,51 @@ function whyNode(snap: RunView, id: string, events: readonly SimEvent[]): Explan
     }
   }
   return { title: `Why is ${id} ${n.alive ? `a ${n.role}` : 'down'}?`, answer, rule, facts };
+}
+
+const WATCH_SOURCE: Readonly<Record<DetectorWatchView['kind'], string>> = {
+  'phi-accrual': 'Hayashibara et al., "The φ Accrual Failure Detector" (SRDS 2004)',
+  gossip: 'van Renesse, Minsky and Hayden, "A Gossip-Style Failure Detection Service" (1998)',
+};
+
+/** Issue 28: what decides when a follower campaigns, when the run's detector is not the chapter's timer. */
+function watchSentence(n: NodeView, w: DetectorWatchView, left: number): string {
+  const next = `if it runs out, ${n.id} becomes a candidate in term ${n.term + 1}`;
+  if (w.kind === 'phi-accrual') {
+    const r = w.reading;
+    if (r === null)
+      return `This run's failure detector is phi-accrual (Φ ${w.threshold}), not a fixed timer: ${n.id} has not heard a heartbeat from a leader since it started, so it waits out the chapter's randomized timeout (${ms(Math.max(0, left))} left); ${next}.`;
+    return (
+      `This run's failure detector is phi-accrual, not a fixed timer: ${n.id} keeps the gaps between ${r.leader}'s last ${w.window} heartbeats (mean ${fmt(r.meanMs)} ms, σ ${fmt(r.stdMs)} ms) and turns the silence since the last one into a suspicion φ, now ${fmt(r.phi)}. ` +
+      `It campaigns once φ reaches Φ = ${w.threshold}, about ${fmt(r.timeoutMs)} ms after a heartbeat, plus a random stagger: ${ms(Math.max(0, left))} left; ${next}. ` +
+      `A slower but steady network raises the mean, so it raises the wait with it instead of raising suspicion.`
+    );
+  }
+  const suspects = w.suspects.length > 0 ? `Its view suspects ${list([...w.suspects])}.` : 'Its view suspects nobody.';
+  return (
+    `This run's failure detector is gossip membership, not a fixed timer: every ${w.roundMs} ms each node tells ${w.fanout} random peers the heartbeat counters it knows. ` +
+    `${n.leaderId !== null && w.leaderSilenceMs !== null ? `${n.id} last had news of ${n.leaderId} ${ms(Math.max(0, w.leaderSilenceMs))} ago; ` : ''}a member with no news for ${w.suspectMs} ms is suspected, and suspicion spreads with the views. ${suspects} ` +
+    `Once its view suspects its leader, ${n.id} campaigns after a random stagger (${ms(Math.max(0, left))} left); ${next}.`
+  );
+}
+
+function watchFacts(w: DetectorWatchView): [string, string][] {
+  if (w.kind === 'gossip')
+    return [
+      ['failure detector', `gossip (fanout ${w.fanout}, round ${w.roundMs} ms, suspect after ${w.suspectMs} ms)`],
+      ['suspects', w.suspects.length > 0 ? w.suspects.join(', ') : 'nobody'],
+    ];
+  const r = w.reading;
+  return [
+    ['failure detector', `phi-accrual (Φ ${w.threshold}, window ${w.window})`],
+    ['φ of its leader', r === null ? 'no heartbeat yet' : `${fmt(r.phi)} (mean ${fmt(r.meanMs)} ms, σ ${fmt(r.stdMs)} ms)`],
+  ];
+}
+
+/** A number for a sentence: at most one decimal, a whole number without one. */
+function fmt(x: number): string {
+  if (!Number.isFinite(x)) return x > 0 ? 'very large' : String(x);
+  return String(Math.round(x * 10) / 10);
 }
 
 /** A learner, a removed server or a leader removing itself, in one paragraph (membership runs only). */

@@ -12,6 +12,7 @@ import type { DetailEvent, SimEvent } from '../model/events';
 import type { ClientIntent } from '../model/schedule';
 import { isPaxosRun, type AnyRun } from '../run/run';
 import type { PaxosSimulation } from '../run/paxosSimulation';
+import type { Cluster } from '../net/cluster';
 import { ballotText } from '../model/ballot';
 import type { StoreWriteRecord } from '../model/types';
 import type { AppendEntries, Gossip, Message, MessageType, Role } from '../model/types';
@@ -96,7 +97,36 @@ export interface NodeView {
    * was accepted in), `commitIndex` the end of the unbroken run of learned slots.
    */
   readonly paxos?: PaxosNodeView;
+  /** Issue 28: what the run's failure detector (phi-accrual or gossip) tells this node now; absent with the fixed timeout. */
+  readonly watch?: DetectorWatchView;
 }
+
+/**
+ * Issue 28: a node's failure detector, read for the page and its Why answers. Phi-accrual: its
+ * φ of the leader it follows and the window's numbers (null before any heartbeat). Gossip: whom
+ * its view suspects and how long since it last had news of its leader.
+ */
+export type DetectorWatchView =
+  | {
+      readonly kind: 'phi-accrual';
+      readonly threshold: number;
+      readonly window: number;
+      readonly reading: {
+        readonly leader: string;
+        readonly phi: number;
+        readonly meanMs: number;
+        readonly stdMs: number;
+        readonly timeoutMs: number;
+      } | null;
+    }
+  | {
+      readonly kind: 'gossip';
+      readonly fanout: number;
+      readonly roundMs: number;
+      readonly suspectMs: number;
+      readonly suspects: readonly string[];
+      readonly leaderSilenceMs: number | null;
+    };
 
 /** What a Paxos node shows: the proposer's phase and ballot, the acceptor's promise, each slot. */
 export interface PaxosNodeView {
@@ -380,6 +410,7 @@ export function takeRunView(run: AnyRun): RunView {
       driftPct: cluster.driftPct[node.index],
       localNowMs: Math.round(local),
       ...(node.preCandidate ? { preCandidate: true as const, preVotes: [...node.preVotes].sort() } : {}),
+      ...watchOf(cluster, node),
       ...(isLeader && cluster.features.fastBackup
         ? { backupRounds: Object.fromEntries(node.peers.map((p) => [p, node.backupRoundsOf(p)])) }
         : {}),
@@ -462,6 +493,35 @@ export function takeRunView(run: AnyRun): RunView {
     sent: { ...cluster.sent },
     dropped: cluster.dropped,
     eventCount: cluster.events.length,
+  };
+}
+
+/** Issue 28: the node's detector reading, only in runs with phi-accrual or gossip. */
+function watchOf(cluster: Cluster, node: RaftNode): { watch?: DetectorWatchView } {
+  const phi = cluster.phiWatch;
+  if (phi !== null) {
+    const r = node.alive ? phi.reading(node.index, cluster.nowMs) : null;
+    return {
+      watch: {
+        kind: 'phi-accrual',
+        threshold: phi.params.threshold,
+        window: phi.params.window,
+        reading: r === null ? null : { leader: r.leader, phi: r.phi, meanMs: r.meanMs, stdMs: r.stdMs, timeoutMs: r.timeoutMs },
+      },
+    };
+  }
+  const g = cluster.gossip;
+  if (g === null) return {};
+  const leader = node.role === 'follower' ? node.leaderId : null;
+  return {
+    watch: {
+      kind: 'gossip',
+      fanout: g.params.fanout,
+      roundMs: g.params.roundMs,
+      suspectMs: g.params.suspectMs,
+      suspects: node.alive ? g.suspectedIn(node.index) : [],
+      leaderSilenceMs: node.alive && leader !== null ? g.silenceMs(node.index, leader) : null,
+    },
   };
 }
 
