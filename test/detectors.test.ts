@@ -211,7 +211,7 @@ describe('Why? for a node names the run’s failure detector', () => {
     const { e, node } = followerWhy({}, '', 2000);
     expect(node.watch).toBeUndefined();
     expect(e.answer.join(' ')).toContain('The timeout is random per node');
-    expect(e.facts.map(([k]) => k)).not.toContain('failure detector');
+    expect((e.facts ?? []).map(([k]) => k)).not.toContain('failure detector');
   });
 });
 

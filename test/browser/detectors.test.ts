@@ -17,13 +17,41 @@ describe.skipIf(!haveChromium)('failure detectors and regions on the page', () =
       await page.getByTestId('detector').selectOption('phi-accrual');
       const form = page.getByTestId('detector-settings');
       await form.locator('[data-field="phi"]').fill('6');
-      await form.locator('[data-field="regions"]').fill('us-east=n1,n2,A; us-west=n3,n4; eu-west=n5,B');
+      // The place picker: one menu per node and client, writing the Regions field.
       await form.locator('[data-field="rtt"]').fill('world');
+      const places: [string, string][] = [
+        ['n1', 'us-east'],
+        ['n2', 'us-west'],
+        ['A', 'us-east'],
+        ['n3', 'us-east'],
+        ['n4', 'us-west'],
+        ['n5', 'eu-west'],
+        ['B', 'eu-west'],
+      ];
+      for (const [id, region] of places) await form.locator(`[data-place="${id}"]`).selectOption(region);
+      expect(await form.locator('[data-field="regions"]').inputValue()).toBe('us-east=n1,n3,A; us-west=n2,n4; eu-west=n5,B');
       await page.getByRole('button', { name: 'Apply detector and regions' }).click();
       await page.waitForFunction(() => location.search.includes('regions=') && location.search.includes('detector=phi-accrual'));
       const search = decodeURIComponent(await page.evaluate(() => location.search));
       expect(search).toContain('rtt=world');
       expect(search).toContain('phi=6');
+      // The ring draws each region's band around its nodes, tags clients, and says the round trips.
+      const bands = page.locator('[data-testid="region-places"] [data-region]');
+      expect(await bands.evaluateAll((els) => els.map((e) => e.getAttribute('data-region')))).toEqual(['us-east', 'us-west', 'eu-west']);
+      expect(await page.locator('[data-region-of="B"]').textContent()).toBe('eu-west');
+      expect(await page.getByTestId('region-rtt').textContent()).toMatch(
+        /us-east–us-west 70 ms .*us-west–eu-west 140 ms .*inside a region 0\.5 ms/,
+      );
+      // Nodes of one region sit side by side on the ring, clockwise from the top: n1, n3 (us-east), n2, n4 (us-west), n5.
+      const angle = async (id: string) =>
+        page.locator(`[data-node-id="${id}"]`).evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          const svg = (el.closest('svg') as SVGSVGElement).getBoundingClientRect();
+          return Math.atan2(box.x + box.width / 2 - (svg.x + svg.width / 2), -(box.y + box.height / 2 - (svg.y + svg.height / 2)));
+        });
+      const a = await Promise.all(['n1', 'n3', 'n2', 'n4', 'n5'].map(angle));
+      const clockwise = a.map((x) => (x - a[0] + 4 * Math.PI) % (2 * Math.PI));
+      expect([...clockwise].sort((x, y) => x - y)).toEqual(clockwise);
       // A bad value is one sentence, and the run keeps going.
       await form.locator('[data-field="rtt"]').fill('mars');
       await page.getByRole('button', { name: 'Apply detector and regions' }).click();

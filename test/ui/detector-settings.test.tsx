@@ -67,4 +67,40 @@ describe('the pseudocode panel with a failure detector', () => {
     renderLab(<PseudocodePanel />, { config: DEFAULT_CONFIG, untilMs: 300 });
     expect(titles().some((t) => t.includes('Phi-accrual') || t.includes('Lock takeover'))).toBe(false);
   });
+
+  const active = (id: string) => document.querySelector(`[data-line-id="${id}"]`)?.getAttribute('data-active') === 'true';
+
+  it('lights phi-accrual’s window where a follower hears its leader’s heartbeat, and its campaign where the timer’s would be', () => {
+    const { store } = renderLab(<PseudocodePanel />, { config: { ...DEFAULT_CONFIG, detector: { kind: 'phi-accrual' } }, untilMs: 2000 });
+    const leader = store.getState().frame.snapshot?.leader as string;
+    const follower = ['n1', 'n2', 'n3', 'n4', 'n5'].find((id) => id !== leader) as string;
+    fireEvent.change(screen.getByTestId('rules-follow'), { target: { value: follower } });
+    expect(active('detect-phi.window')).toBe(true);
+    expect(active('detect-phi.campaign')).toBe(false);
+    cleanup();
+    // Just after the chapter's first campaign (n2 at 156 ms), phi-accrual's campaign line is lit with the timer's.
+    renderLab(<PseudocodePanel />, { config: { ...DEFAULT_CONFIG, detector: { kind: 'phi-accrual' } }, untilMs: 170 });
+    fireEvent.change(screen.getByTestId('rules-follow'), { target: { value: 'n2' } });
+    expect(active('timer.campaign')).toBe(true);
+    expect(active('detect-phi.campaign')).toBe(true);
+  });
+
+  it('lights gossip’s suspicion while the followed node’s view suspects a crashed node, and not before', () => {
+    const { store } = renderLab(<PseudocodePanel />, {
+      config: { ...DEFAULT_CONFIG, detector: { kind: 'gossip' } },
+      schedule: '@2000 crash n5',
+      untilMs: 1900,
+    });
+    fireEvent.change(screen.getByTestId('rules-follow'), { target: { value: 'n1' } });
+    expect(active('detect-gossip.suspect')).toBe(false);
+    cleanup();
+    renderLab(<PseudocodePanel />, {
+      config: { ...DEFAULT_CONFIG, detector: { kind: 'gossip' } },
+      schedule: '@2000 crash n5',
+      untilMs: 3000,
+    });
+    fireEvent.change(screen.getByTestId('rules-follow'), { target: { value: 'n1' } });
+    expect(active('detect-gossip.suspect')).toBe(true);
+    expect(store).toBeDefined();
+  });
 });

@@ -44,11 +44,21 @@ export class PhiLeaderWatch implements LeaderWatch {
   }
 
   /** For the page and the Why answers: node `index`'s φ of its leader now, with the window's numbers; null before any heartbeat. */
-  reading(index: number, nowMs: number): { leader: string; phi: number; meanMs: number; stdMs: number; timeoutMs: number } | null {
+  reading(
+    index: number,
+    nowMs: number,
+  ): { leader: string; phi: number; meanMs: number; stdMs: number; timeoutMs: number; lastMs: number } | null {
     const w = this.windows[index] ?? null;
     const leader = this.leaderOf[index] ?? null;
     if (w === null || leader === null) return null;
     const minStd = this.params.minStdMs;
-    return { leader, phi: w.phiAt(nowMs, minStd), meanMs: w.meanMs, stdMs: w.stdMs(minStd), timeoutMs: w.timeoutMs(this.y, minStd) };
+    return {
+      leader,
+      phi: w.phiAt(nowMs, minStd),
+      meanMs: w.meanMs,
+      stdMs: w.stdMs(minStd),
+      timeoutMs: w.timeoutMs(this.y, minStd),
+      lastMs: w.lastMs,
+    };
   }
 }

@@ -50,6 +50,8 @@ export function lineOfEventKind(kind: EventKind): string | null {
     case 'lock-released':
     case 'lock-release-refused':
       return 'lock.release';
+    case 'lock-takeover':
+      return 'detect-takeover.expire';
     case 'lease-ran-out':
     case 'lock-expired':
       return 'lease.expire.leader-clock';

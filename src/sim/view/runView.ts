@@ -117,6 +117,8 @@ export type DetectorWatchView =
         readonly meanMs: number;
         readonly stdMs: number;
         readonly timeoutMs: number;
+        /** When the last heartbeat arrived (ms). */
+        readonly lastMs: number;
       } | null;
     }
   | {
@@ -506,7 +508,8 @@ function watchOf(cluster: Cluster, node: RaftNode): { watch?: DetectorWatchView 
         kind: 'phi-accrual',
         threshold: phi.params.threshold,
         window: phi.params.window,
-        reading: r === null ? null : { leader: r.leader, phi: r.phi, meanMs: r.meanMs, stdMs: r.stdMs, timeoutMs: r.timeoutMs },
+        reading:
+          r === null ? null : { leader: r.leader, phi: r.phi, meanMs: r.meanMs, stdMs: r.stdMs, timeoutMs: r.timeoutMs, lastMs: r.lastMs },
       },
     };
   }

@@ -8,7 +8,7 @@
 import { memo, useState } from 'react';
 import { configFromFields, type SimConfig } from '../../sim/model/config';
 import { DETECTORS, detectorNameOf, detectorToFields, type DetectorName } from '../../sim/model/detector';
-import { formatRegions, formatRtt } from '../../sim/model/network';
+import { formatRegions, formatRtt, parseRegionsText, parseRttText, rttMatrix } from '../../sim/model/network';
 import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
 import { FieldError } from './FieldError';
@@ -127,12 +127,70 @@ function DetectorForm({ config }: { config: SimConfig }) {
           </label>
           <label>Round trips {input('rtt', { size: 10, placeholder: 'datacenter, us or world' })}</label>
         </div>
+        <PlacePicker
+          ids={[...config.nodeIds, ...config.clientIds]}
+          regionsText={f.regions}
+          rttText={f.rtt}
+          onChange={(regions) => setF({ ...f, regions, rtt: f.rtt.trim() === '' ? 'us' : f.rtt })}
+        />
         <div className="button-row">
           <button type="submit">Apply detector and regions</button>
         </div>
         <FieldError problem={problem} testId="detector-error" />
       </fieldset>
     </form>
+  );
+}
+
+/**
+ * The place picker: one menu per node and client, choosing its region from the round-trip matrix
+ * (a preset's regions, or a custom matrix's). It writes the Regions field, which stays the one
+ * truth (and what the link carries); a field the picker cannot read leaves the menus on "—".
+ */
+function PlacePicker({
+  ids,
+  regionsText,
+  rttText,
+  onChange,
+}: {
+  ids: readonly string[];
+  regionsText: string;
+  rttText: string;
+  onChange: (regions: string) => void;
+}) {
+  const rtt = parseRttText(rttText.trim() === '' ? 'us' : rttText, 'Round trips');
+  const regions = typeof rtt === 'string' ? [] : rttMatrix(rtt.rtt).regions;
+  const parsed = regionsText.trim() === '' ? [] : parseRegionsText(regionsText, 'Regions');
+  const places = typeof parsed === 'string' ? [] : parsed;
+  const regionOf = new Map<string, string>();
+  for (const p of places) for (const id of p.ids) regionOf.set(id, p.region);
+  const place = (id: string, region: string) => {
+    const next = new Map(regionOf);
+    if (region === '') next.delete(id);
+    else next.set(id, region);
+    // Regions in the matrix's order, then any the matrix lacks (the check names them); ids in the run's order.
+    const order = [...regions, ...places.map((p) => p.region).filter((r) => !regions.includes(r))];
+    const known = [...ids, ...[...next.keys()].filter((x) => !ids.includes(x))];
+    const out = order.map((r) => ({ region: r, ids: known.filter((x) => next.get(x) === r) })).filter((p) => p.ids.length > 0);
+    onChange(out.length === 0 ? '' : formatRegions(out));
+  };
+  if (regions.length === 0) return null;
+  return (
+    <div className="place-picker" data-testid="place-picker" role="group" aria-label="Place each node and client in a region">
+      {ids.map((id) => (
+        <label key={id}>
+          {id}{' '}
+          <select value={regionOf.get(id) ?? ''} onChange={(e) => place(id, e.target.value)} data-place={id} aria-label={`Region of ${id}`}>
+            <option value="">—</option>
+            {regions.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+    </div>
   );
 }
 

@@ -13,6 +13,7 @@ import {
   selectHasMembership,
   selectHasStores,
   selectMessages,
+  selectConfig,
   selectNodeIds,
 } from '../store/selectors';
 import { messageAt } from '../../paint/messageCanvas';
@@ -22,6 +23,7 @@ import { diagramLayout, groupsForCut, VIEW_H, VIEW_W, type Point } from '../../p
 import { MessagesLayer } from './MessagesLayer';
 import { NodeGlyph } from './NodeGlyph';
 import { PartitionRegions } from './PartitionRegions';
+import { RegionPlaces, ringOrder } from './RegionPlaces';
 import { PRESENTER_GEOMETRY, useDiagramText } from '../present/diagramText';
 
 export const Diagram = memo(function Diagram() {
@@ -35,17 +37,20 @@ export const Diagram = memo(function Diagram() {
   const presenterText = useDiagramText();
   const presenting = presenterText !== null;
   const textScale = presenterText?.scale ?? 1;
+  // Issue 28: a run with regions seats each region's nodes side by side on the ring.
+  const regions = useLab((s) => selectConfig(s).regions);
+  const ring = useMemo(() => ringOrder(nodeIds, regions, clientIds), [regions, nodeIds, clientIds]);
   const layout = useMemo(
     () =>
       diagramLayout(
-        nodeIds,
+        ring,
         clientIds,
         hasStores,
         presenting
           ? { ...PRESENTER_GEOMETRY, sideFont: PRESENTER_GEOMETRY.sideFont * textScale, sideLine: PRESENTER_GEOMETRY.sideLine * textScale }
           : undefined,
       ),
-    [nodeIds, clientIds, hasStores, presenting, textScale],
+    [ring, clientIds, hasStores, presenting, textScale],
   );
   const svgRef = useRef<SVGSVGElement>(null);
   const [cutLine, setCutLine] = useState<{ a: Point; b: Point } | null>(null);
@@ -112,6 +117,7 @@ export const Diagram = memo(function Diagram() {
         aria-label="Cluster diagram: nodes on a ring, clients on the left, stores on the right. Drag across empty space to cut the network."
       >
         <rect className="diagram-bg" x={0} y={0} width={VIEW_W} height={VIEW_H} />
+        <RegionPlaces layout={layout} />
         <PartitionRegions layout={layout} />
         {clientIds.map((id) => (
           <ClientGlyph key={id} id={id} at={layout.clients[id]} />

@@ -4,7 +4,17 @@
  */
 import type { LabStore } from '../store/labStore';
 import { diagramLayout } from '../../paint/layout';
-import { selectClientIds, selectClock, selectDrops, selectHasStores, selectMessages, selectNodeIds, selectNodes } from '../store/selectors';
+import { ringOrder } from '../diagram/RegionPlaces';
+import {
+  selectClientIds,
+  selectClock,
+  selectConfig,
+  selectDrops,
+  selectHasStores,
+  selectMessages,
+  selectNodeIds,
+  selectNodes,
+} from '../store/selectors';
 import { downloadBlob, downloadText, exportFileName } from './download';
 import { registerExport } from './exportActions';
 import type { RingSvg } from './ringExport';
@@ -37,7 +47,11 @@ async function ringNow(store: LabStore): Promise<{ svg: RingSvg; name: (ext: str
   const { ringSvg } = await loadWriter();
   const seed = s.frame.config.seed;
   const now = s.frame.snapshot.now;
-  const layout = diagramLayout(selectNodeIds(s), selectClientIds(s), selectHasStores(s));
+  const layout = diagramLayout(
+    ringOrder(selectNodeIds(s), selectConfig(s).regions, selectClientIds(s)),
+    selectClientIds(s),
+    selectHasStores(s),
+  );
   const title = `Lockstep${s.frame.label ? ` · ${s.frame.label}` : ''} · seed ${String(seed)} · t = ${now} ms`;
   const svg = ringSvg(live, messages, clock, { title, legend: true, layout, drops, nodes });
   return { svg, name: (ext) => exportFileName('ring', seed, now, ext) };

@@ -8,6 +8,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { detailLine } from '../../sim/model/describe';
 import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/model/events';
 import { lineOfEventKind } from '../../sim/teach/pseudocode';
+import { linesMeant } from '../../sim/teach/detectorPseudocode';
 import { useLabLog, useLabStore } from '../labContext';
 import {
   selectClientIds,
@@ -82,15 +83,18 @@ export const EventLogPanel = memo(function EventLogPanel() {
     const subject = filter.subject;
     const kind = filter.kind;
     const line = filter.line;
+    // A detector's line (issue 28) stands for the chapter's lines it replaces.
+    const meant = line === null ? null : linesMeant(line);
     const keepEvent = (e: SimEvent) =>
       (subject === 'all' || e.subjects.includes(subject)) &&
       (kind === 'all' || eventCategory(e.kind) === kind) &&
-      (line === null || lineOfEventKind(e.kind) === line);
+      (meant === null || meant.includes(lineOfEventKind(e.kind) ?? ''));
     // A pseudocode line's filter shows its details whatever the kind filter says.
     const keepDetail =
       showDetails && (kind === 'all' || line !== null)
         ? (d: DetailEvent) =>
-            (subject === 'all' || d.subjects.includes(subject)) && (line === null || (d.lines as readonly string[]).includes(line))
+            (subject === 'all' || d.subjects.includes(subject)) &&
+            (meant === null || meant.some((l) => (d.lines as readonly string[]).includes(l)))
         : null;
     return newestRows(events, base, details, keepEvent, keepDetail, EVENT_LINES_SHOWN);
   }, [events, base, details, showDetails, filter.subject, filter.kind, filter.line]);

@@ -10,6 +10,7 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { lineOfEventKind, pseudocodeFor } from '../../sim/teach/pseudocode';
+import { DETECTOR_LINE_SOURCES } from '../../sim/teach/detectorPseudocode';
 import { useLab, useLabPanel, useLabStore } from '../labContext';
 import {
   selectNodeIds,
@@ -80,8 +81,20 @@ export const PseudocodePanel = memo(function PseudocodePanel() {
     }
     if (heartbeatAt !== null && heartbeatAt > from && heartbeatAt <= now)
       out.set('leader.heartbeat', (out.get('leader.heartbeat') ?? 0) + 1);
+    // Issue 28: a detector's lines light where the chapter's lines they replace fire; gossip's
+    // suspicion while the node's view suspects someone.
+    if (config.detector !== undefined) {
+      for (const [id, sources] of Object.entries(DETECTOR_LINE_SOURCES)) {
+        const count = sources.reduce((n, src) => n + (out.get(src) ?? 0), 0);
+        if (count > 0) out.set(id, count);
+      }
+      const watch = view?.watch;
+      if (watch?.kind === 'gossip' && watch.suspects.length > 0) out.set('detect-gossip.suspect', watch.suspects.length);
+      const heard = watch?.kind === 'phi-accrual' ? (watch.reading?.lastMs ?? null) : null;
+      if (heard !== null && heard > from && heard <= now) for (const id of ['detect-phi.heard', 'detect-phi.window']) out.set(id, 1);
+    }
     return out;
-  }, [details, events, now, node, heartbeatAt]);
+  }, [details, events, now, node, heartbeatAt, config.detector, view?.watch]);
 
   // Paused on a moment, bring its first lit line into view (not while playing: it would jump),
   // but only when the moment changes: the tab itself opens at its top, like every tab.
