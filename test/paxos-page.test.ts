@@ -8,7 +8,8 @@ import { PaxosSimulation } from '../src/sim/run/paxosSimulation';
 import { takeRunView } from '../src/sim/view/runView';
 import { explain } from '../src/sim/teach/why';
 import { PAPER } from '../src/sim/teach/paxosWhy';
-import { lineOfEventKind, pseudocodeFor } from '../src/sim/teach/pseudocode';
+import { lineOfEventKind } from '../src/sim/teach/pseudocode';
+import { pseudocodeFor } from '../src/sim/teach/pseudocodeSections';
 
 function viewAt(protocol: 'paxos' | 'multi-paxos', schedule: string, atMs: number, seed = 42) {
   const sim = new PaxosSimulation(makeConfig({ seed, protocol }), parseSchedule(schedule), { recordDetails: true });

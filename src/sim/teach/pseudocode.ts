@@ -5,10 +5,7 @@
  * light up what just ran and filter the event log by line.
  */
 import type { EventKind } from '../model/events';
-import { PSEUDOCODE, paxosPseudocodeOf, type PseudocodeSection } from '../model/features';
-import type { SimConfig } from '../model/config';
-import { featuresOf } from '../model/config';
-import { detectorPseudocode } from './detectorPseudocode';
+import { PSEUDOCODE } from '../model/features';
 
 export type { PseudocodeLine, PseudocodeSection } from '../model/features';
 
@@ -19,19 +16,6 @@ export { PSEUDOCODE };
 export const PSEUDOCODE_LINE_IDS: readonly string[] = PSEUDOCODE.flatMap((s) =>
   s.lines.map((l) => l.id).filter((id): id is string => id !== null),
 );
-
-/**
- * The sections a run's Rules tab shows: Raft's and the lock service's (and each switched-on
- * feature's), or in a Paxos run the paper's rules for its protocol (features/paxos.ts).
- */
-export function pseudocodeFor(config: SimConfig): readonly PseudocodeSection[] {
-  if (config.protocol !== undefined) return paxosPseudocodeOf(config.protocol);
-  const shown = PSEUDOCODE.filter((s) => s.feature === undefined || featuresOf(config).includes(s.feature));
-  // A failure detector's rules (issue 28) come after the chapter's election timer, which they replace.
-  const extra = detectorPseudocode(config.detector);
-  const at = shown.findIndex((s) => s.id === 'timer') + 1;
-  return extra.length === 0 ? shown : [...shown.slice(0, at), ...extra, ...shown.slice(at)];
-}
 
 /** The line a chapter or lock-service event comes from, if one does. */
 export function lineOfEventKind(kind: EventKind): string | null {

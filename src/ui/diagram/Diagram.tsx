@@ -3,7 +3,7 @@
  * and pointer geometry. Subscriptions are narrow: the diagram itself only to the ids, each
  * glyph to its own node; messages are painted on a canvas underneath, outside React.
  */
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBridge, useLab, useLabStore } from '../labContext';
 import {
@@ -23,7 +23,10 @@ import { diagramLayout, groupsForCut, VIEW_H, VIEW_W, type Point } from '../../p
 import { MessagesLayer } from './MessagesLayer';
 import { NodeGlyph } from './NodeGlyph';
 import { PartitionRegions } from './PartitionRegions';
-import { RegionPlaces, ringOrder } from './RegionPlaces';
+import { ringOrder } from './ringOrder';
+
+// Issue 28: the regions' bands and tags load only in a run with regions.
+const RegionPlaces = lazy(() => import('./RegionPlaces').then((m) => ({ default: m.RegionPlaces })));
 import { PRESENTER_GEOMETRY, useDiagramText } from '../present/diagramText';
 
 export const Diagram = memo(function Diagram() {
@@ -117,7 +120,11 @@ export const Diagram = memo(function Diagram() {
         aria-label="Cluster diagram: nodes on a ring, clients on the left, stores on the right. Drag across empty space to cut the network."
       >
         <rect className="diagram-bg" x={0} y={0} width={VIEW_W} height={VIEW_H} />
-        <RegionPlaces layout={layout} />
+        {regions !== undefined && (
+          <Suspense fallback={null}>
+            <RegionPlaces layout={layout} />
+          </Suspense>
+        )}
         <PartitionRegions layout={layout} />
         {clientIds.map((id) => (
           <ClientGlyph key={id} id={id} at={layout.clients[id]} />

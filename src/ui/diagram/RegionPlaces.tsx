@@ -8,23 +8,12 @@
 import { arc } from 'd3';
 import { memo, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatMs, placeActors, type Placement, type RegionsConfig } from '../../sim/model/network';
+import { formatMs, placeActors, type Placement } from '../../sim/model/network';
 import { CLIENT_SIZE, STORE_SIZE, VIEW_H, VIEW_W, type DiagramLayout } from '../../paint/layout';
 import { useLab } from '../labContext';
+import { ringOrder } from './ringOrder';
 import { selectClientIds, selectConfig, selectHasStores, selectNodeIds } from '../store/selectors';
 import { PRESENTER_CLIENT_SIZE, PRESENTER_FONT, PRESENTER_STORE_SIZE, useDiagramText } from '../present/diagramText';
-
-/** Nodes in ring order: grouped by region (in the order regions are first met), else as they are. */
-export function ringOrder(nodeIds: readonly string[], regions: RegionsConfig | undefined, clientIds: readonly string[]): readonly string[] {
-  if (regions === undefined) return nodeIds;
-  const { regionOf } = placeActors(regions, nodeIds, clientIds);
-  const order: string[] = [];
-  for (const id of nodeIds) {
-    const r = regionOf.get(id) as string;
-    if (!order.includes(r)) order.push(r);
-  }
-  return order.flatMap((r) => nodeIds.filter((id) => regionOf.get(id) === r));
-}
 
 /** The regions in ring order, each with its members. */
 export function regionGroups(

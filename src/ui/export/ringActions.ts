@@ -4,7 +4,7 @@
  */
 import type { LabStore } from '../store/labStore';
 import { diagramLayout } from '../../paint/layout';
-import { ringOrder } from '../diagram/RegionPlaces';
+import { ringOrder } from '../diagram/ringOrder';
 import {
   selectClientIds,
   selectClock,

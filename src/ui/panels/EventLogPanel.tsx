@@ -8,7 +8,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { detailLine } from '../../sim/model/describe';
 import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/model/events';
 import { lineOfEventKind } from '../../sim/teach/pseudocode';
-import { linesMeant } from '../../sim/teach/detectorPseudocode';
+import { linesMeant } from '../../sim/teach/detectorLines';
 import { useLabLog, useLabStore } from '../labContext';
 import {
   selectClientIds,

@@ -9,8 +9,9 @@
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { lineOfEventKind, pseudocodeFor } from '../../sim/teach/pseudocode';
-import { DETECTOR_LINE_SOURCES } from '../../sim/teach/detectorPseudocode';
+import { lineOfEventKind } from '../../sim/teach/pseudocode';
+import { pseudocodeFor } from '../../sim/teach/pseudocodeSections';
+import { DETECTOR_LINE_SOURCES } from '../../sim/teach/detectorLines';
 import { useLab, useLabPanel, useLabStore } from '../labContext';
 import {
   selectNodeIds,

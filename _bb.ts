@@ -1,0 +1,2 @@
+import { benchBundle } from './src/cli/benchBundle';
+await benchBundle((l) => console.log(l));
