@@ -36,6 +36,7 @@ describe.skipIf(!haveChromium)('failure detectors and regions on the page', () =
       expect(search).toContain('rtt=world');
       expect(search).toContain('phi=6');
       // The ring draws each region's band around its nodes, tags clients, and says the round trips.
+      await page.getByTestId('region-places').waitFor();
       const bands = page.locator('[data-testid="region-places"] [data-region]');
       expect(await bands.evaluateAll((els) => els.map((e) => e.getAttribute('data-region')))).toEqual(['us-east', 'us-west', 'eu-west']);
       expect(await page.locator('[data-region-of="B"]').textContent()).toBe('eu-west');
