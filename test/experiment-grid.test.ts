@@ -185,3 +185,20 @@ describe('npm run experiment with --sweep2', () => {
     );
   });
 });
+
+describe('latencies below a millisecond in a sweep (issue 28)', () => {
+  it('a latency range takes up to 3 decimals, each run carries it in its link, and other parameters stay whole', () => {
+    const s = parseSweep('latency=0.2-0.3,1-2');
+    expect(s).toEqual({
+      param: 'latency',
+      values: [
+        [0.2, 0.3],
+        [1, 2],
+      ],
+    });
+    expect(parseSweep('latency=0.2345-1')).toMatch(
+      /^Each latency value must be a range A-B in ms \(up to 3 decimals\), like 0\.2-0\.3,5-15,60-80, not "0\.2345-1"\.$/,
+    );
+    expect(parseSweep('timeout=150.5-300')).toMatch(/range A-B in whole ms/);
+  });
+});

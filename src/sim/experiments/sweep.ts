@@ -29,6 +29,8 @@ interface ParamDef {
   /** For axis labels. */
   readonly unit: string;
   readonly range: boolean;
+  /** Issue 28: values to the microsecond (up to 3 decimals), for latencies below a millisecond. */
+  readonly fractions?: true;
   readonly min: number;
   readonly max: number;
   readonly example: string;
@@ -70,9 +72,10 @@ export const SWEEP_DEFS: Readonly<Record<SweepParam, ParamDef>> = {
     label: 'Message latency range',
     unit: 'ms',
     range: true,
+    fractions: true,
     min: 0,
     max: 60_000,
-    example: '0-1,5-15,60-80',
+    example: '0.2-0.3,5-15,60-80',
     apply: (p, v) => ({ ...p, latencyMs: pair(v) }),
   },
   nodes: {
@@ -206,8 +209,9 @@ export function parseSweep(text: string): Sweep | string {
   const allowed = `from ${def.min} to ${def.max}`;
   for (const part of parts) {
     if (def.range) {
-      const r = /^(\d{1,6})\s*-\s*(\d{1,6})$/.exec(part);
-      if (!r) return `Each ${param} value must be a range A-B in whole ${def.unit}, like ${def.example}, not "${shown(part)}".`;
+      const r = (def.fractions ? /^(\d{1,6}(?:\.\d{1,3})?)\s*-\s*(\d{1,6}(?:\.\d{1,3})?)$/ : /^(\d{1,6})\s*-\s*(\d{1,6})$/).exec(part);
+      if (!r)
+        return `Each ${param} value must be a range A-B in ${def.fractions ? '' : 'whole '}${def.unit}${def.fractions ? ' (up to 3 decimals)' : ''}, like ${def.example}, not "${shown(part)}".`;
       const a = Number(r[1]);
       const b = Number(r[2]);
       if (a > b || a < def.min || b > def.max) return `The ${param} range "${part}" must be ordered (A <= B) and ${allowed} ${def.unit}.`;
