@@ -187,7 +187,7 @@ describe('npm run experiment with --sweep2', () => {
 });
 
 describe('latencies below a millisecond in a sweep (issue 28)', () => {
-  it('a latency range takes up to 3 decimals, each run carries it in its link, and other parameters stay whole', () => {
+  it('a latency range takes up to 3 decimals (one sentence past that); timeouts stay whole', () => {
     const s = parseSweep('latency=0.2-0.3,1-2');
     expect(s).toEqual({
       param: 'latency',
