@@ -18,6 +18,8 @@ import { configWarning } from '../src/sim/run/scheduleWarnings';
 import { resolveRun, header } from '../src/cli/simCli';
 import type { ClusterTracer } from '../src/sim/net/cluster';
 import type { Message } from '../src/sim/model/types';
+import { parseSweep } from '../src/sim/experiments/sweep';
+import { planExperiment, runExperiment } from '../src/sim/experiments/experiment';
 
 const config = (fields: ConfigFields, base: SimConfig = DEFAULT_CONFIG): SimConfig => {
   const c = configFromFields(base, fields);
@@ -81,6 +83,22 @@ describe('the persist rule: a reply leaves persist later, state and timers chang
     for (const m of replies) expect(latency(m)).toBeGreaterThanOrEqual(13);
     for (const m of replies) expect(latency(m)).toBeLessThanOrEqual(23);
     for (const m of appends) expect(latency(m)).toBeLessThanOrEqual(15);
+  });
+
+  it('an InstallSnapshotReply waits too (snapshots: a follower that missed compacted entries)', () => {
+    const c = { ...DEFAULT_CONFIG, features: ['snapshots' as const], snapshotEvery: 3, persistMs: 8 };
+    const { sent } = record(
+      c,
+      2500,
+      '@250 crash n3; @300 submit a; @350 submit b; @400 submit c; @450 submit d; @500 submit e; @1000 restart n3',
+    );
+    const latency = (m: Sent) => m.dueAt - m.sentAt;
+    const installs = sent.filter((m) => m.type === 'InstallSnapshot');
+    const replies = sent.filter((m) => m.type === 'InstallSnapshotReply');
+    expect(installs.length).toBeGreaterThan(0);
+    expect(replies.length).toBeGreaterThan(0);
+    for (const m of installs) expect(latency(m)).toBeLessThanOrEqual(15);
+    for (const m of replies) expect(latency(m)).toBeGreaterThanOrEqual(13);
   });
 
   it('a voter grants its vote and resets its election timer when the RequestVote arrives, not when its reply leaves', () => {
@@ -174,6 +192,16 @@ describe('the persist delay at the edges: CLI, links, run files, header', () => 
     if (!link.ok) expect(link.error).toContain('The persist delay must be a number of ms from 0 to 10000');
     for (const persistMs of [0, -2, Number.NaN, 0.0004, 20_000])
       expect(checkConfig({ ...DEFAULT_CONFIG, persistMs })).toMatch(/^The persist delay must be above 0 and at most 10000 ms/);
+  });
+
+  it('an experiment sweeps it in whole ms, one sentence otherwise', () => {
+    expect(parseSweep('persist=0,5,10')).toEqual({ param: 'persist', values: [0, 5, 10] });
+    expect(parseSweep('persist=2.5')).toBe('Each persist value must be a whole number from 0 to 10000 (ms), like 0,5,10, not "2.5".');
+    const spec = { template: 'figure-16' as const, sweep: { param: 'persist' as const, values: [0, 8] }, seeds: 1, firstSeed: 1 };
+    const points = planExperiment(spec);
+    if (typeof points === 'string') throw new Error(points);
+    const runs = runExperiment(spec, points);
+    expect(runs.map((r) => r.run.config.persistMs)).toEqual([undefined, 8]);
   });
 
   it('a Paxos run and a lock service without Raft refuse it in one sentence', () => {
