@@ -112,6 +112,32 @@ describe("Raft's Figure 16 (the experiment preset figure-16)", () => {
   });
 });
 
+describe("Figure 16's broadcast: the persist delay before replies is what brings 150-155 down to the paper's", () => {
+  it("150-155's median with the preset's 8 ms persist (2-5 ms each way) is well below the 6-9 ms network's without one", () => {
+    const preset = findExperimentPreset('figure-16');
+    if (preset === null) throw new Error('no preset figure-16');
+    expect(preset.spec.base).toEqual({ latencyMs: [2, 5], persistMs: 8 });
+    const median = (base: ExperimentSpec['base']) => {
+      const spec: ExperimentSpec = { ...preset.spec, sweep: { param: 'timeout', values: [[150, 155]] }, seeds: 40, base };
+      const points = planExperiment(spec);
+      if (typeof points === 'string') throw new Error(points);
+      const results = runExperiment(spec, points);
+      const values = results.map((r) => r.values.failover).filter((v): v is number => typeof v === 'number');
+      return { results, median: values.length * 2 > results.length ? quantile(values, 0.5) : Infinity };
+    };
+    const withPersist = median(preset.spec.base);
+    const slowNetwork = median({ latencyMs: [6, 9] });
+    // 1,000 seeds: 284 ms against 1,041 (the caption); 40 seeds keep the direction by a wide margin.
+    expect(withPersist.median).toBeLessThan(400);
+    expect(slowNetwork.median).toBeGreaterThan(2 * withPersist.median);
+    // Every run carries the persist delay, and its link says so.
+    const r = withPersist.results[0];
+    expect(r.run.config.persistMs).toBe(8);
+    expect(encodeLink(r.run)).toContain('persist=8');
+    expect(slowNetwork.results[0].run.config.persistMs).toBeUndefined();
+  });
+});
+
 describe('false elections against detection time (the experiment preset false-elections)', () => {
   it('a lower Φ detects a crash sooner and, under slow phases, suspects a healthy leader more; the fixed timeout never does here', () => {
     const preset = findExperimentPreset('false-elections');

@@ -73,6 +73,7 @@ const FLAGS = [
   // Issue 28: regions and their round trips, and the failure detector with its settings.
   { name: 'regions', value: true },
   { name: 'rtt', value: true },
+  { name: 'persist', value: true },
   { name: 'detector', value: true },
   { name: 'phi', value: true },
   { name: 'phi-window', value: true },
@@ -98,6 +99,9 @@ export const SIM_USAGE = `Usage: npm run sim -- [flags]
   --regions "TEXT"    place nodes, clients and stores: "us-east=n1,n2,A; us-west=n3,n4; eu-west=n5,B"
   --rtt NAME          round trips between regions: ${RTT_PRESETS.join(', ')} (0.5 ms inside one), or
                       "us-east/eu-west=75, ..."; a message takes half its link's round trip, ±10%
+  --persist MS        a server's disk write before it replies (Figure 2: stable storage before
+                      responding): VoteReply, AppendReply and InstallSnapshotReply leave MS later
+                      (0-10000, fractions to the µs; default none)
   --detector NAME     failure detector for elections and lock handover: ${DETECTORS.join(', ')} (default fixed)
   --phi PHI           phi-accrual: suspicion threshold Φ (default ${DEFAULT_PHI}); --phi-window N heartbeats kept (default ${DEFAULT_PHI_WINDOW})
   --fanout K          gossip: peers told each round (default ${DEFAULT_FANOUT}); --gossip-round MS (default: the
@@ -142,6 +146,7 @@ const FLAG_NAMES: FieldNames = {
   lockOptions: '--lock-options',
   regions: '--regions',
   rtt: '--rtt',
+  persist: '--persist',
   detector: '--detector',
   phi: '--phi',
   window: '--phi-window',
@@ -183,6 +188,7 @@ const RUN_FLAGS = [
   'backoff',
   'regions',
   'rtt',
+  'persist',
   'detector',
   'phi',
   'phi-window',
@@ -230,6 +236,7 @@ export function resolveRun(argv: readonly string[]): ResolvedRun | 'help' {
     lockOptions: str('lock-options'),
     regions: str('regions'),
     rtt: str('rtt'),
+    persist: str('persist'),
     detector: str('detector'),
     phi: str('phi'),
     window: str('phi-window'),

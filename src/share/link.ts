@@ -115,6 +115,8 @@ function issue28Fields(c: SimConfig): Record<string, string> {
   }
   const d = detectorToFields(c.detector);
   for (const [field, value] of Object.entries(d) as [keyof DetectorFields, string][]) out[DETECTOR_KEYS[field]] = value;
+  // Figure 16's persist delay before replies, only when set.
+  if (c.persistMs !== undefined) out.persist = formatMs(c.persistMs);
   return out;
 }
 
@@ -148,6 +150,7 @@ const KNOWN = new Set([
   'backoff',
   'regions',
   'rtt',
+  'persist',
   ...Object.values(DETECTOR_KEYS),
 ]);
 
@@ -213,6 +216,7 @@ function decode(input: string, pageCap: boolean): Decoded {
     backoff: field('backoff'),
     regions: field('regions'),
     rtt: field('rtt'),
+    persist: field('persist'),
     detector: field('detector'),
     phi: field('phi'),
     window: field('window'),
@@ -418,6 +422,7 @@ export function runFromJson(text: string): Decoded {
     ['backoff', 'backoff'],
     ['regions', 'regions'],
     ['rtt', 'rtt'],
+    ['persist', 'persist'],
     ...Object.values(DETECTOR_KEYS).map((k) => [k, k] as [string, string]),
     ['t', 't'],
     ['speed', 'speed'],

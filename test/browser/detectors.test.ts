@@ -1,7 +1,8 @@
 /**
  * Issue 28 in real Chromium, lean: Settings ▸ Failure detector and regions places nodes and
  * clients in regions and picks phi-accrual, and the link carries both; the Experiments view runs
- * the majority-placement sweep and draws one commit-latency mark per run.
+ * the majority-placement sweep and draws one commit-latency mark per run. Settings ▸ Persist ms
+ * sets the persist delay before replies, and the figure-16 preset carries it into every run's link.
  */
 import { describe, expect, it } from 'vitest';
 import { clockAt, haveChromium, useBrowserSite, withPage } from './site';
@@ -72,6 +73,36 @@ describe.skipIf(!haveChromium)('failure detectors and regions on the page', () =
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-run-link') ?? ''));
       expect(links.every((l) => decodeURIComponent(l).includes('rtt=us'))).toBe(true);
       expect(await page.getByTestId('experiments').textContent()).toMatch(/Commit latency/);
+      expect(errors).toEqual([]);
+    });
+  });
+
+  it('sets a persist delay in Settings, and runs Figure 16 (with its persist) from the Experiments view', async () => {
+    await withPage(site, async (page, errors) => {
+      await page.goto(site.url + '?v=1&seed=42&t=500');
+      await clockAt(page, 500);
+      await page.getByRole('tab', { name: /Settings/ }).click();
+      const persist = page.getByTestId('settings-persist');
+      await persist.fill('fast');
+      await page.getByRole('button', { name: 'Apply configuration' }).click();
+      expect(await page.getByTestId('settings-error').textContent()).toMatch(/persist delay must be a number of ms from 0 to 10000/);
+      await persist.fill('8');
+      await page.getByRole('button', { name: 'Apply configuration' }).click();
+      await page.waitForFunction(() => location.search.includes('persist=8'));
+
+      await page.goto(`${site.url}#experiments`);
+      await page.getByTestId('experiments').waitFor();
+      await page.getByLabel('Chapter experiment').selectOption('figure-16');
+      expect(await page.getByLabel('Shared settings', { exact: true }).inputValue()).toContain('persist=8');
+      await page.getByLabel('Seeds per point', { exact: true }).fill('3');
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
+      await page.locator('[data-testid="experiment-progress"][data-status="done"]').waitFor({ timeout: 60_000 });
+      const links = await page
+        .locator('[data-plot="sweep"] [data-run-link]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-run-link') ?? ''));
+      // 150-150 elects nobody, so it has no marks; every other line has its three.
+      expect(links.length).toBeGreaterThanOrEqual(15);
+      expect(links.every((l) => l.includes('persist=8') && l.includes('latency=2-5'))).toBe(true);
       expect(errors).toEqual([]);
     });
   });

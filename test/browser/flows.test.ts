@@ -555,7 +555,7 @@ describe.skipIf(!haveChromium)('in a real browser', () => {
     for (const [query, sentence] of [
       [
         '?nodes=12&paused',
-        'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, lock, lockopts, s, z, t, speed, tour, beat, view, present, embed, console, snapshot, protocol, backoff, regions, rtt, detector, phi, window, fanout, round, suspect, takeover.',
+        'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, lock, lockopts, s, z, t, speed, tour, beat, view, present, embed, console, snapshot, protocol, backoff, regions, rtt, persist, detector, phi, window, fanout, round, suspect, takeover.',
       ],
       [
         '?v=1&seed=42&s=%40100+explode+n1',

@@ -37,7 +37,7 @@ describe('the page’s links', () => {
 
   it('answers old-style and bad links with one sentence', () => {
     expect(runFromQuery('?seed=7&nodes=9&paused')).toBe(
-      'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, lock, lockopts, s, z, t, speed, tour, beat, view, present, embed, console, snapshot, protocol, backoff, regions, rtt, detector, phi, window, fanout, round, suspect, takeover.',
+      'This link has an unknown field "paused"; a Lockstep link has v, seed, nodes, timeout, heartbeat, latency, clients, bugs, features, read, lock, lockopts, s, z, t, speed, tour, beat, view, present, embed, console, snapshot, protocol, backoff, regions, rtt, persist, detector, phi, window, fanout, round, suspect, takeover.',
     );
     expect(runFromQuery('?speed=1')).toBe('This link has no format version (v=1); it is not a Lockstep run link.');
     expect(runFromQuery('?v=1&seed=42&nodes=12')).toBe(

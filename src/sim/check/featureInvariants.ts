@@ -24,7 +24,7 @@
  *   state, so servers added during the run are covered. A leader removing itself leads until then,
  *   and a stale leader cut off elsewhere cannot know the commit, so only its own commit index counts.
  */
-import { latencyBoundsMs } from '../model/network';
+import { deliveryBoundsMs } from '../model/network';
 import type { Cluster } from '../net/cluster';
 import { featuresOf } from '../model/config';
 import { featureInvariant } from '../model/describe';
@@ -225,7 +225,7 @@ export class FeatureInvariants {
     const [tMin] = c.config.electionTimeoutMs;
     // The network's longest latency (issue 28), times the largest slow phase's factor seen.
     if (c.slowFactor > this.maxSlow) this.maxSlow = c.slowFactor;
-    const lMax = latencyBoundsMs(c.config)[1] * this.maxSlow;
+    const lMax = deliveryBoundsMs(c.config)[1] * this.maxSlow;
     // The last message that can still arrive: latency plus any delay, plus a reordering hold-back.
     const boundMs = 2 * tMin + lMax + this.maxExtraMs + 2 * lMax + 1 + 1;
     const nodes = c.nodes;

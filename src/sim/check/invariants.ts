@@ -9,7 +9,7 @@
  * apply observer), new leaders, new store writes. Restarts are read from the event list, since a
  * restart legitimately rewinds the applied index and re-applies the log from the start.
  */
-import { latencyBoundsMs } from '../model/network';
+import { deliveryBoundsMs } from '../model/network';
 import { ClientViewChecker, type LeaseDriftFinding } from './clientInvariants';
 import { LockServiceChecker } from './lockServiceInvariants';
 import type { Cluster } from '../net/cluster';
@@ -789,7 +789,7 @@ export function attachInvariants(run: CheckedRun, options: CheckerOptions = {}):
 
 /** How long a converged cluster must keep its leader and term to count as live. */
 function stableWindowMs(c: Cluster): number {
-  return 2 * c.config.electionTimeoutMs[1] + 2 * latencyBoundsMs(c.config)[1];
+  return 2 * c.config.electionTimeoutMs[1] + 2 * deliveryBoundsMs(c.config)[1];
 }
 
 /** What keeps a cluster from converging, in a few words (for the liveness sentence). */

@@ -5,7 +5,7 @@
  * engine needs.
  */
 import { featuresOf, lockOf, runsRaft, type SimConfig } from '../model/config';
-import { latencyBoundsMs } from '../model/network';
+import { deliveryBoundsMs } from '../model/network';
 
 /** Election rounds allowed: split votes, plus one disruption per node that rejoins with a higher term. */
 const BASE_ROUNDS = 20;
@@ -14,8 +14,9 @@ const BASE_ROUNDS = 20;
 export function livenessBound(config: SimConfig, maxLogLength: number): number | string {
   const n = config.nodeIds.length;
   const [tMin, tMax] = config.electionTimeoutMs;
-  // The network's bounds (issue 28): the uniform range, or a lognormal's cut, or regions' round trips.
-  const [lMin, lMax] = latencyBoundsMs(config);
+  // The network's bounds (issue 28): the uniform range, or a lognormal's cut, or regions' round trips; a reply
+  // may also wait a persist delay (Figure 16), so the longest is a reply's.
+  const [lMin, lMax] = deliveryBoundsMs(config);
   const hb = config.heartbeatMs;
   if (!runsRaft(config))
     return `the lock service ${lockOf(config)} runs no Raft, so there is no leader to elect and liveness is not checked`;

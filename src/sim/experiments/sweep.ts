@@ -19,6 +19,7 @@ export const SWEEP_PARAMS = [
   'slow',
   'placement',
   'takeover',
+  'persist',
 ] as const;
 export type SweepParam = (typeof SWEEP_PARAMS)[number];
 
@@ -160,6 +161,15 @@ export const SWEEP_DEFS: Readonly<Record<SweepParam, ParamDef>> = {
     example: '2000,4000,8000,12000',
     apply: (p, v) => ({ ...p, takeoverMs: num(v) }),
   },
+  persist: {
+    label: "Persist delay before a server's replies (0: none)",
+    unit: 'ms',
+    range: false,
+    min: 0,
+    max: 10_000,
+    example: '0,5,10',
+    apply: (p, v) => ({ ...p, persistMs: num(v) }),
+  },
 };
 
 export const MAX_SWEEP_VALUES = 12;
@@ -265,6 +275,7 @@ const FIELD_OF: Readonly<Record<Exclude<SweepParam, 'spread'>, keyof ExperimentP
   slow: 'slowFactor',
   placement: 'placement',
   takeover: 'takeoverMs',
+  persist: 'persistMs',
 };
 
 /** Settings every point shares, as text: `timeout=1000-2000 heartbeat=100`. */

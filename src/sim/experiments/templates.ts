@@ -31,6 +31,8 @@ export interface ExperimentParams {
   readonly placement: number;
   /** Issue 28: the lock service's takeover threshold (fixed detector); 0 is none, the chapter's. */
   readonly takeoverMs: number;
+  /** Issue 28, Figure 16: a server's persist delay before its replies leave (ms); 0 is none, the chapter's. */
+  readonly persistMs: number;
 }
 
 export const BASE_PARAMS: ExperimentParams = {
@@ -46,6 +48,7 @@ export const BASE_PARAMS: ExperimentParams = {
   slowFactor: 1,
   placement: -1,
   takeoverMs: 0,
+  persistMs: 0,
 };
 
 /**
@@ -316,6 +319,7 @@ export function configFor(template: Template, given: ExperimentParams, seed: num
     ...(params.phi > 0 ? { detector: { kind: 'phi-accrual' as const, threshold: params.phi } } : {}),
     ...(params.phi === 0 && params.takeoverMs > 0 ? { detector: { kind: 'fixed' as const, takeoverMs: params.takeoverMs } } : {}),
     ...(params.placement >= 0 && regionsOf(params.placement) !== null ? { regions: regionsOf(params.placement) as RegionsConfig } : {}),
+    ...(params.persistMs > 0 ? { persistMs: params.persistMs } : {}),
   };
 }
 

@@ -45,6 +45,8 @@ import {
   presetFor,
   rttMatrix,
   MAX_LATENCY_MS,
+  MAX_PERSIST_MS,
+  parsePersistText,
   RTT_PRESETS,
   type LognormalLatency,
   type RegionsConfig,
@@ -148,6 +150,13 @@ export interface SimConfig {
   readonly regions?: RegionsConfig;
   /** Issue 28: the failure detector (model/detector.ts, src/sim/detect/). Absent: the chapter's fixed randomized timeout. */
   readonly detector?: DetectorConfig;
+  /**
+   * Issue 28, Figure 16: a server's persist delay (ms, whole or to the µs) before its replies
+   * (VoteReply, AppendReply, InstallSnapshotReply) leave. Raft's Figure 2 has a server write
+   * currentTerm, votedFor and its log to stable storage "before responding to RPCs"; its state
+   * changes at receipt, only the reply is later. Absent: replies leave at receipt, the chapter's.
+   */
+  readonly persistMs?: number;
 }
 
 /** How many applied entries a node gathers before it compacts them into a snapshot, by default. */
@@ -290,6 +299,8 @@ export function checkConfig(config: SimConfig): string | null {
     // Issue 28's network models and detectors are built on Raft's cluster; Paxos keeps the chapter's whole-ms uniform network.
     if (config.detector !== undefined)
       return `The failure detector (${config.detector.kind}) decides Raft's elections; a ${protocol} run keeps its own timeouts, so leave the detector out.`;
+    if (config.persistMs !== undefined)
+      return `The persist delay before replies is Raft's (Figure 2: stable storage before responding); a ${protocol} run answers at once, so leave persist out.`;
     if (config.regions !== undefined || config.latencyLognormal !== undefined || isPreciseNetwork(config))
       return `Regions, a lognormal latency and latencies in fractions of a ms are Raft's network models; a ${protocol} run takes a whole-ms range like 5-15.`;
     const backoff = config.backoffMs;
@@ -331,6 +342,13 @@ export function checkConfig(config: SimConfig): string | null {
 
 /** Issue 28's fields: a lognormal's numbers, the regions against the run's nodes and clients, the detector. */
 function checkNetworkAndDetector(config: SimConfig): string | null {
+  const persist = config.persistMs;
+  if (persist !== undefined) {
+    if (!(typeof persist === 'number' && persist > 0 && persist <= MAX_PERSIST_MS && isWholeUs(persist)))
+      return `The persist delay must be above 0 and at most ${MAX_PERSIST_MS} ms, in whole µs (up to 3 decimals), not ${shown(String(persist))}; leave it out for none.`;
+    if (!runsRaft(config))
+      return `The persist delay holds back Raft's replies; the lock service ${lockOf(config)} runs no Raft, so leave persist out.`;
+  }
   const ln = config.latencyLognormal;
   if (ln !== undefined) {
     if (!(typeof ln.medianMs === 'number' && ln.medianMs > 0 && ln.medianMs <= MAX_LATENCY_MS && isWholeUs(ln.medianMs)))
@@ -443,7 +461,7 @@ export type ConfigField =
   | NetworkField
   | keyof DetectorFields;
 /** Issue 28: regions (`us-east=n1,n2; us-west=n3`), their round trips (`datacenter|us|world`), and the failure detector's fields. */
-type NetworkField = 'regions' | 'rtt';
+type NetworkField = 'regions' | 'rtt' | 'persist';
 type CoreField = Exclude<ConfigField, NetworkField | keyof DetectorFields>;
 
 /** A configuration as text, one optional string per field; a field left out keeps the base's value. */
@@ -473,6 +491,7 @@ export const FIELD_NAMES: Readonly<Record<ConfigField, string>> = {
   lockOptions: 'the lock-service options',
   regions: 'the regions',
   rtt: 'the round trips',
+  persist: 'the persist delay',
   ...DETECTOR_FIELD_NAMES,
 };
 
@@ -597,6 +616,14 @@ export function configFromFields(base: SimConfig, fields: ConfigFields, names: F
     config = regions === null ? rest : { ...rest, regions };
     if (regions !== null && fields.latency !== undefined)
       return `With ${names.regions ?? FIELD_NAMES.regions}, every latency comes from the round-trip matrix (half a round trip, ±10%); leave ${names.latency} out.`;
+  }
+  if (fields.persist !== undefined) {
+    // Issue 28, Figure 16: 0 (or nothing) is none, left out so a link or run file says nothing it need not.
+    const text = fields.persist.trim();
+    const persist = text === '' || text === 'none' ? 0 : parsePersistText(text, capital(names.persist ?? FIELD_NAMES.persist));
+    if (typeof persist === 'string') return persist;
+    const { persistMs: _old, ...rest } = config;
+    config = persist === 0 ? rest : { ...rest, persistMs: persist };
   }
   const locked = lockFromFields(config, fields, names);
   if (typeof locked === 'string') return locked;

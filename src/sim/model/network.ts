@@ -311,19 +311,48 @@ interface NetworkFields {
   readonly latencyMs: readonly [number, number];
   readonly latencyLognormal?: LognormalLatency;
   readonly regions?: RegionsConfig;
+  readonly persistMs?: number;
 }
 
 /**
  * Whether the run's messages are due at microseconds rather than whole milliseconds: a latency
- * with a fraction, a lognormal or regions. A run with none of these is the chapter's.
+ * with a fraction, a lognormal, regions, or a persist delay with a fraction. A run with none of
+ * these is the chapter's.
  */
 export function isPreciseNetwork(c: NetworkFields): boolean {
   return (
-    c.regions !== undefined || c.latencyLognormal !== undefined || !Number.isInteger(c.latencyMs[0]) || !Number.isInteger(c.latencyMs[1])
+    c.regions !== undefined ||
+    c.latencyLognormal !== undefined ||
+    !Number.isInteger(c.latencyMs[0]) ||
+    !Number.isInteger(c.latencyMs[1]) ||
+    (c.persistMs !== undefined && !Number.isInteger(c.persistMs))
   );
 }
 
-/** The shortest and longest one-way latency the run can draw (before `slow`, `delay` and reordering), ms. */
+/** The longest persist delay a server may take before a reply (Figure 2: stable storage before responding), ms. */
+export const MAX_PERSIST_MS = 10_000;
+
+/** A run's persist delay before replies, ms: 0 when the field is absent (the chapter's). */
+export function persistOf(c: NetworkFields): number {
+  return c.persistMs ?? 0;
+}
+
+/**
+ * The persist delay as written (`--persist`, `persist=`): a number of ms from 0 to MAX_PERSIST_MS,
+ * up to three decimals. 0 means none (the field is left out). One sentence naming `what` otherwise.
+ */
+export function parsePersistText(text: string, what: string): number | string {
+  const t = text.trim();
+  if (!MS_TEXT.test(t) || Number(t) > MAX_PERSIST_MS)
+    return `${what} must be a number of ms from 0 to ${MAX_PERSIST_MS} (up to 3 decimals), like 10 or 2.5, not "${shown(text)}".`;
+  return Number(t);
+}
+
+/**
+ * The shortest and longest one-way latency the run can draw (before `slow`, `delay` and
+ * reordering), ms. A reply's trip is also `persistMs` longer: checkers that bound when a message
+ * can arrive use deliveryBoundsMs.
+ */
 type PlacedNetwork = NetworkFields & { readonly nodeIds: readonly string[]; readonly clientIds: readonly string[] };
 
 export function latencyBoundsMs(c: PlacedNetwork): readonly [number, number] {
@@ -335,6 +364,21 @@ export function latencyBoundsMs(c: PlacedNetwork): readonly [number, number] {
 }
 
 const BOUNDS = new WeakMap<object, readonly [number, number]>();
+
+/**
+ * The shortest and longest time from a send to its delivery (before `slow`, `delay` and
+ * reordering), ms: the network's latency, and for the longest, a reply's persist delay on top
+ * (a request arrives as fast as the network allows; a reply leaves `persistMs` after it).
+ */
+export function deliveryBoundsMs(c: PlacedNetwork): readonly [number, number] {
+  const bounds = latencyBoundsMs(c);
+  if (c.persistMs === undefined) return bounds;
+  let out = DELIVERY.get(c);
+  if (out === undefined) DELIVERY.set(c, (out = [bounds[0], Math.round((bounds[1] + c.persistMs) * 1000) / 1000]));
+  return out;
+}
+
+const DELIVERY = new WeakMap<object, readonly [number, number]>();
 
 function boundsOf(c: PlacedNetwork): readonly [number, number] {
   if (c.regions !== undefined) {
@@ -358,8 +402,13 @@ function boundsOf(c: PlacedNetwork): readonly [number, number] {
   return c.latencyMs;
 }
 
-/** The network in a few words, for headers and the page ("lognormal, median 10 ms, spread 0.5"). */
+/** The network in a few words, for headers and the page ("lognormal, median 10 ms, spread 0.5"), and the persist delay when set. */
 export function describeNetwork(c: NetworkFields): string {
+  const network = describeLinks(c);
+  return c.persistMs === undefined ? network : `${network}, persist ${formatMs(c.persistMs)} ms before replies`;
+}
+
+function describeLinks(c: NetworkFields): string {
   if (c.regions !== undefined) {
     const places = c.regions.places.length > 0 ? formatRegions(c.regions.places) : 'nodes spread over its regions';
     return `regions ${places}, round trips ${formatRtt(c.regions.rtt)}`;

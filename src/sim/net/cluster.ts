@@ -14,7 +14,7 @@ import { DetailLog } from '../model/detailLog';
 import type { CommitRule } from '../model/hotDetails';
 import { MessageQueue } from './messageQueue';
 // Issue 28: a precise network (whole microseconds) and its latency models.
-import { isPreciseNetwork, latencyBoundsMs } from '../model/network';
+import { isPreciseNetwork, latencyBoundsMs, persistOf } from '../model/network';
 import { LatencyDraws } from './latency';
 import { PreciseQueue } from './preciseQueue';
 // Issue 28: the failure detectors other than the chapter's fixed timer.
@@ -200,6 +200,12 @@ export class Cluster implements NodeHost {
   private readonly observers: StepObserver[] = [];
   private readonly applyObservers: ApplyObserver[] = [];
   private readonly messageObservers: MessageObserver[] = [];
+  /**
+   * Issue 28, Figure 16: a server's persist delay before its replies leave (Figure 2: stable
+   * storage is updated before responding to RPCs), ms; 0 is none, the chapter's. A whole number
+   * on the chapter's network; any on the precise one (a fraction makes a run precise).
+   */
+  readonly persistMs: number;
   private readonly timeoutRange: readonly [number, number];
   private readonly latencyRange: readonly [number, number];
   // The two fixed randint ranges, with their bit lengths worked out once (same draws as randint).
@@ -219,6 +225,7 @@ export class Cluster implements NodeHost {
     this.rng = new CPythonRandom(config.seed);
     this.sendRng = this.rng;
     this.heartbeatMs = config.heartbeatMs;
+    this.persistMs = persistOf(config);
     this.timeoutRange = config.electionTimeoutMs;
     this.latencyRange = config.latencyMs;
     this.timeoutDraw = randintParams(config.electionTimeoutMs[0], config.electionTimeoutMs[1]);
@@ -316,18 +323,20 @@ export class Cluster implements NodeHost {
       default:
         sent[type] = (sent[type] ?? 0) + 1;
     }
+    // Issue 28: a reply waits for its sender's disk (the persist delay); the draws are the same.
+    const persist = this.persistMs !== 0 && isReply(type) ? this.persistMs : 0;
     if (this.precise) {
-      this.sendPrecise(src, dst, msg);
+      this.sendPrecise(src, dst, msg, persist);
       return;
     }
     const p = this.latencyDraw;
     const latency =
       p !== null ? this.sendRng.randintShifted(p.a, p.width, p.shift) : this.sendRng.randint(this.latencyRange[0], this.latencyRange[1]);
-    const deliverAt = this.nowMs + latency;
+    const deliverAt = this.nowMs + latency + persist;
     // Loss draws only when switched on, so runs without it stay reference-exact.
     const lost = this.lossPct > 0 && this.sendRng.random() * 100 < this.lossPct;
     if (this.unreliable) {
-      this.sendUnreliably(src, dst, msg, deliverAt, lost);
+      this.sendUnreliably(src, dst, msg, deliverAt - persist, lost, persist);
       return;
     }
     const seq = this.seq++;
@@ -340,7 +349,7 @@ export class Cluster implements NodeHost {
    * a fixed extra delay draws nothing; reordering draws a chance, then how far back; a duplicate
    * draws a chance, then the copy's own latency.
    */
-  private sendUnreliably(src: string, dst: string, msg: Message, deliverAt: number, lost: boolean): void {
+  private sendUnreliably(src: string, dst: string, msg: Message, deliverAt: number, lost: boolean, persist: number): void {
     let extra = this.delayAllMs;
     const bySrc = this.delayByActor.get(src) ?? 0;
     const byDst = this.delayByActor.get(dst) ?? 0;
@@ -348,7 +357,8 @@ export class Cluster implements NodeHost {
     if (byDst > extra) extra = byDst;
     // `slow` (issue 28): the drawn latency times the factor, to the nearest whole ms.
     const slow = this.slowing() ? this.slowFactor : 1;
-    let at = (slow === 1 ? deliverAt : this.nowMs + Math.round((deliverAt - this.nowMs) * slow)) + extra;
+    // The persist delay is the sender's disk, not the network: `slow` does not stretch it.
+    let at = (slow === 1 ? deliverAt : this.nowMs + Math.round((deliverAt - this.nowMs) * slow)) + extra + persist;
     if (this.reorderPct > 0 && this.sendRng.random() * 100 < this.reorderPct)
       at += 1 + this.sendRng.randbelow(2 * this.latencyRange[1] + 1);
     const seq = this.seq++;
@@ -356,7 +366,7 @@ export class Cluster implements NodeHost {
     if (this.tracer !== null) this.tracer.sent(seq, this.nowMs, at, src, dst, msg);
     if (this.duplicatePct > 0 && this.sendRng.random() * 100 < this.duplicatePct) {
       const copyLatency = this.sendRng.randint(this.latencyRange[0], this.latencyRange[1]);
-      const copyAt = this.nowMs + (slow === 1 ? copyLatency : Math.round(copyLatency * slow)) + extra;
+      const copyAt = this.nowMs + (slow === 1 ? copyLatency : Math.round(copyLatency * slow)) + extra + persist;
       const copySeq = this.seq++;
       this.inflight.enqueue(copyAt, copySeq, this.nowMs, src, dst, msg, false);
       if (this.tracer !== null) this.tracer.sent(copySeq, this.nowMs, copyAt, src, dst, msg, seq);
@@ -368,7 +378,7 @@ export class Cluster implements NodeHost {
    * its slower faults (latency, loss, reordering, duplicate), in whole microseconds. The message
    * leaves now — or, while a message is being delivered, at that message's microsecond.
    */
-  private sendPrecise(src: string, dst: string, msg: Message): void {
+  private sendPrecise(src: string, dst: string, msg: Message, persistMs: number): void {
     const rng = this.sendRng;
     const draws = this.latencyDraws as LatencyDraws;
     const nowUs = this.atUs >= 0 ? this.atUs : this.nowMs * 1000;
@@ -376,7 +386,9 @@ export class Cluster implements NodeHost {
     let latencyUs = draws.drawUs(rng, src, dst);
     if (slow !== 1) latencyUs = Math.round(latencyUs * slow);
     const lost = this.lossPct > 0 && rng.random() * 100 < this.lossPct;
-    let atUs = nowUs + latencyUs;
+    // A reply's persist delay (issue 28), after the network's own (`slow` does not stretch it).
+    const persistUs = persistMs === 0 ? 0 : Math.round(persistMs * 1000);
+    let atUs = nowUs + latencyUs + persistUs;
     let extraUs = 0;
     if (this.unreliable) {
       let extra = this.delayAllMs;
@@ -398,7 +410,7 @@ export class Cluster implements NodeHost {
     if (this.unreliable && this.duplicatePct > 0 && rng.random() * 100 < this.duplicatePct) {
       let copyUs = draws.drawUs(rng, src, dst);
       if (slow !== 1) copyUs = Math.round(copyUs * slow);
-      const copyAt = (nowUs + copyUs + extraUs) / 1000;
+      const copyAt = (nowUs + copyUs + extraUs + persistUs) / 1000;
       const copySeq = this.seq++;
       this.inflight.enqueue(copyAt, copySeq, sentAt, src, dst, msg, false);
       if (this.tracer !== null) this.tracer.sent(copySeq, sentAt, copyAt, src, dst, msg);
@@ -971,6 +983,11 @@ export class Cluster implements NodeHost {
     for (const ids of this.leadersByTerm.values()) if (new Set(ids).size > 1) return false;
     return true;
   }
+}
+
+/** A Raft reply: what a server sends only once its persistent state is on disk (Figure 2). */
+function isReply(type: MessageType): boolean {
+  return type === 'VoteReply' || type === 'AppendReply' || type === 'InstallSnapshotReply';
 }
 
 /**

@@ -21,8 +21,11 @@ export function configWarning(config: SimConfig): string | null {
   // A candidate's RequestVote and the reply take at least 2 × the smallest latency; if that is
   // longer than the longest election timeout, every candidate times out again before any vote
   // comes back (Raft paper §5.6: broadcastTime ≪ electionTimeout).
-  if (2 * lMin >= tMax)
-    return `With latency ${lMin}–${lMax} ms and election timeouts ${tMin}–${tMax} ms, a vote's round trip (at least ${2 * lMin} ms) outlasts every election timeout, so no candidate ever collects a majority: no leader can be elected. Raft needs messages much faster than the timeout (§5.6).`;
+  // The vote's reply also waits the voter's persist delay, when the run has one (issue 28, Figure 16).
+  const persist = config.persistMs ?? 0;
+  const persistText = persist > 0 ? ` and a ${persist} ms persist before replies` : '';
+  if (2 * lMin + persist >= tMax)
+    return `With latency ${lMin}–${lMax} ms${persistText} and election timeouts ${tMin}–${tMax} ms, a vote's round trip (at least ${Math.round((2 * lMin + persist) * 1000) / 1000} ms) outlasts every election timeout, so no candidate ever collects a majority: no leader can be elected. Raft needs messages much faster than the timeout (§5.6).`;
   return null;
 }
 

@@ -6,6 +6,7 @@
 import { memo, useState } from 'react';
 import { configFromFields, lockOf, type SimConfig } from '../../sim/model/config';
 import { lockServiceManifest } from '../../sim/model/lockServices';
+import { formatMs } from '../../sim/model/network';
 import { formatAction, type Action } from '../../sim/model/schedule';
 import { useBridge, useLab, useLabPanel } from '../labContext';
 import { selectConfig, selectNow, selectPlaying, selectSchedule } from '../store/selectors';
@@ -38,6 +39,8 @@ function SettingsForm({
     timeout: config.electionTimeoutMs.join('-'),
     heartbeat: String(config.heartbeatMs),
     latency: config.latencyMs.join('-'),
+    // Issue 28, Figure 16: a server's disk write before it replies; empty is none.
+    persist: config.persistMs !== undefined ? formatMs(config.persistMs) : '',
   });
   const field = (name: keyof typeof f) => ({
     value: f[name],
@@ -85,6 +88,9 @@ function SettingsForm({
         </label>
         <label>
           Latency ms <input {...field('latency')} size={7} placeholder="5-15" />
+        </label>
+        <label title="A server's disk write before it replies (Raft's Figure 2: stable storage before responding). Empty: none.">
+          Persist ms <input {...field('persist')} inputMode="decimal" size={5} placeholder="none" data-testid="settings-persist" />
         </label>
       </div>
       <div className="button-row">
