@@ -3,9 +3,8 @@
  * Detail events (the second stream) are interleaved where they happened, marked `·`, and can be
  * switched off; they follow the "who" filter and show only under "all kinds".
  */
-import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { detailLine } from '../../sim/model/describe';
 import { EVENT_CATEGORIES, eventCategory, type DetailEvent, type SimEvent } from '../../sim/model/events';
 import { lineOfEventKind } from '../../sim/teach/pseudocode';
 import { linesMeant } from '../../sim/teach/detectorLines';
@@ -19,6 +18,31 @@ import {
   selectNodeIds,
   selectShowDetails,
 } from '../store/selectors';
+
+/**
+ * The detail sentences come from the engine's one formatter (describe.ts), loaded beside the
+ * page's first load rather than in it: it starts loading with this module and is there long
+ * before the run's worker sends its first detail. Until then a detail row shows its time and kind.
+ */
+type DetailLine = (d: DetailEvent) => string;
+let loadedDetailLine: DetailLine | null = null;
+const detailLineReady = import('../../sim/model/describe').then((m) => (loadedDetailLine = m.detailLine));
+const pendingDetailLine: DetailLine = (d) => `t=${String(d.t).padStart(5, ' ')} ms  · ${d.kind}`;
+
+function useDetailLine(): DetailLine {
+  const [line, setLine] = useState<DetailLine>(() => loadedDetailLine ?? pendingDetailLine);
+  useEffect(() => {
+    if (loadedDetailLine !== null) return;
+    let live = true;
+    void detailLineReady.then((f) => {
+      if (live) setLine(() => f);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return line;
+}
 
 /** Lines rendered at most (the newest); the store keeps more. */
 export const EVENT_LINES_SHOWN = 400;
@@ -66,6 +90,7 @@ function newestRows(
 }
 
 export const EventLogPanel = memo(function EventLogPanel() {
+  const detailLine = useDetailLine();
   const events = useLabLog(selectEvents);
   const base = useLabLog(selectEventsBase);
   const details = useLabLog(selectDetails);
