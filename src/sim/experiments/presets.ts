@@ -137,7 +137,7 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     measure: 'downtime-year',
   },
   {
-    name: 'takeover-ttl',
+    name: 'takeover-threshold',
     title: 'The TTL rule: a takeover threshold against a 10 s lease',
     claim:
       'The chapter: "the takeover threshold must exceed the TTL, or two nodes hold the same resource". A holds a 10 s lease and pauses 5 s; B asks 4 s into the pause. A threshold below those 4 s of silence hands the lock to B while A still counts its lease: two holders, and the unfenced store takes A\u2019s stale write over B\u2019s (the fenced store refuses it). A threshold above the silence, and certainly one above the TTL, leaves B told busy: no two holders. 0 is the chapter\u2019s service, which never takes a lock over.',

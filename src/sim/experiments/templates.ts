@@ -228,7 +228,7 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
     id: 'takeover-pause',
     title: 'The TTL rule: takeover threshold against the lease',
     blurb:
-      "The takeover-ttl preset's story: A takes job:42 at 1000 ms with the lease and writes; at 2000 ms it pauses; B asks for the lock 1000 ms before A wakes and, 100 ms later, writes if it holds it; A writes when it wakes. The lock service hands a lock over once its holder has sent no keep-alive for the takeover threshold.",
+      "The takeover-threshold experiment's story (and the takeover-ttl run preset's): A takes job:42 at 1000 ms with the lease and writes; at 2000 ms it pauses; B asks for the lock 1000 ms before A wakes and, 100 ms later, writes if it holds it; A writes when it wakes. The lock service hands a lock over once its holder has sent no keep-alive for the takeover threshold.",
     measures: ['stale-unfenced', 'stale-fenced', 'fenced-rejections'],
     clients: ['A', 'B'],
     schedule(params) {
