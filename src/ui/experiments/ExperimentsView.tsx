@@ -32,6 +32,8 @@ import { setExperimentsOpen } from './open';
 import { formatNumber } from './plotKit';
 import { ScatterPlot } from './ScatterPlot';
 import { SweepPlot } from './SweepPlot';
+import { TradeoffPlot } from './TradeoffPlot';
+import { isTradeoff } from '../../sim/experiments/tradeoff';
 import './experiments.css';
 
 function useExperiments<T>(selector: (s: ExperimentsState) => T): T {
@@ -252,6 +254,7 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
   }
   const measures = TEMPLATES[spec.template].measures;
   const point = points[Math.min(distPoint, points.length - 1)];
+  const tradeoff = isTradeoff(spec.sweep, spec.sweep2, measures);
   const def = SWEEP_DEFS[spec.sweep.param];
   const base = `lockstep-experiment-${spec.template}-${spec.sweep.param}${spec.sweep2 ? `-${spec.sweep2.param}` : ''}`;
   const saveData = (kind: 'csv' | 'json') =>
@@ -273,6 +276,8 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
         </span>
       </div>
       <div className="exp-grid">
+        {/* The trade-off curve is the experiment's headline: first, in place of the sweep and the scatter (its per-run form). */}
+        {tradeoff && <TradeoffPlot runs={results} points={points} fileName={`${base}-tradeoff`} onOpen={onOpen} />}
         <DistributionPlot
           runs={results.filter((r) => r.point === point.index)}
           measure={measure}
@@ -304,7 +309,7 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
             </span>
           }
         />
-        {spec.sweep2 ? (
+        {tradeoff ? null : spec.sweep2 ? (
           <GridPlot
             spec={spec}
             runs={results}
@@ -329,7 +334,7 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
           />
         )}
         {/* In a grid the scatter's colour per point would repeat over the cells: the grid and the distribution carry it. */}
-        {!spec.sweep2 && (
+        {!spec.sweep2 && !tradeoff && (
           <ScatterPlot
             runs={results}
             points={points}
