@@ -177,6 +177,14 @@ export function experimentReport(resolved: ResolvedExperiment, results: readonly
     }
   }
   if (isTradeoff(spec.sweep, spec.sweep2, template.measures)) lines.push(...tradeoffReport(points, results));
+  // Gossip against cluster size: the spread's median beside log2 N, the page's reference line.
+  if (spec.template === 'gossip-spread' && spec.sweep.param === 'nodes' && spec.sweep2 === undefined) {
+    lines.push("Against log2 N (the page's reference line):");
+    for (const s of summaries)
+      lines.push(
+        `  nodes=${s.label}: spread median ${fmt(s.measures['gossip-spread'].p50)} rounds, log2 N ${Math.log2(Number(s.label)).toFixed(1)}`,
+      );
+  }
   if (mark !== null) {
     const point = points.find((p) => p.label === mark.point);
     const values = results

@@ -288,6 +288,39 @@ export function downtimeMinutesPerYear(record: RunRecord): number | null {
   return ((downMs / crashes) * FAILOVERS_PER_DAY * 365) / 60_000;
 }
 
+/**
+ * Issue 28, gossip: the crashed node's suspicion across the live views — the first crash of the
+ * run, and for every node alive at the end the first time its view suspected the crashed one after
+ * the crash. Null when some live view never did, or the run has no crash or no gossip.
+ */
+function gossipSuspicionTimes(record: RunRecord): { crashAt: number; first: number; last: number; roundMs: number } | null {
+  const roundMs = record.gossipRoundMs;
+  const crash = record.observations.find((o) => o.kind === 'crash');
+  if (roundMs === undefined || crash === undefined || crash.kind !== 'crash') return null;
+  const view = new ClusterView(record.nodeIds);
+  const when = new Map<string, number>();
+  for (const o of record.observations) {
+    view.apply(o);
+    if (o.kind === 'suspect' && o.node === crash.node && o.t >= crash.t && !when.has(o.by)) when.set(o.by, o.t);
+  }
+  const live = [...view.alive].filter((id) => id !== crash.node);
+  if (live.length === 0 || live.some((id) => !when.has(id))) return null;
+  const times = live.map((id) => when.get(id) as number);
+  return { crashAt: crash.t, first: Math.min(...times), last: Math.max(...times), roundMs };
+}
+
+/** Rounds from the crash until the last live view suspected the crashed node (the silence it waits out, then the spread). */
+export function gossipRoundsToAll(record: RunRecord): number | null {
+  const s = gossipSuspicionTimes(record);
+  return s === null ? null : (s.last - s.crashAt) / s.roundMs;
+}
+
+/** Rounds from the first live view's suspicion to the last: how long the news took to spread (van Renesse et al.: O(log N)). */
+export function gossipSpreadRounds(record: RunRecord): number | null {
+  const s = gossipSuspicionTimes(record);
+  return s === null ? null : (s.last - s.first) / s.roundMs;
+}
+
 export function fencedRejections(record: RunRecord): number {
   let n = 0;
   for (const o of record.observations) if (o.kind === 'store-write' && o.store === 'fenced' && !o.accepted) n++;
@@ -308,6 +341,8 @@ export const MEASURE_IDS = [
   'fenced-rejections',
   'false-elections',
   'downtime-year',
+  'gossip-spread',
+  'gossip-rounds',
 ] as const;
 export type MeasureId = (typeof MEASURE_IDS)[number];
 
@@ -413,6 +448,22 @@ export const MEASURES: Readonly<Record<MeasureId, MeasureDef>> = {
     unit: 'min',
     integer: false,
     compute: downtimeMinutesPerYear,
+  },
+  'gossip-spread': {
+    id: 'gossip-spread',
+    label: 'Gossip rounds from the first suspicion of a crashed node to the last live view',
+    short: 'Spread (rounds)',
+    unit: 'rounds',
+    integer: false,
+    compute: gossipSpreadRounds,
+  },
+  'gossip-rounds': {
+    id: 'gossip-rounds',
+    label: 'Gossip rounds from a crash until every live view suspects it',
+    short: 'Rounds to all',
+    unit: 'rounds',
+    integer: false,
+    compute: gossipRoundsToAll,
   },
 };
 

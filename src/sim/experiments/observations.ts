@@ -20,6 +20,8 @@ export type Observation =
   | { readonly t: number; readonly kind: 'submit-rejected' }
   /** The leader `node` of `term` counted a majority holding every entry up to `index`. */
   | { readonly t: number; readonly kind: 'commit'; readonly node: string; readonly term: number; readonly index: number }
+  /** Issue 28, gossip: node `by`'s view began to suspect `node` (its own silence, or a peer's gossip). */
+  | { readonly t: number; readonly kind: 'suspect'; readonly node: string; readonly by: string }
   /** A write reached a store: its fencing token, and whether the store took it. */
   | {
       readonly t: number;
@@ -41,4 +43,6 @@ export interface RunRecord {
   readonly messages: number;
   /** In time order (the order things happened in the run). */
   readonly observations: readonly Observation[];
+  /** Issue 28: the gossip detector's round (ms), in a run that has one. */
+  readonly gossipRoundMs?: number;
 }

@@ -17,6 +17,7 @@ export class RunRecorder {
   private eventsSeen = 0;
   private detailsSeen = 0;
   private readonly writesSeen = { fenced: 0, unfenced: 0 };
+  private suspicionsSeen = 0;
 
   constructor(readonly sim: Simulation) {
     sim.cluster.recordDetails = true;
@@ -50,11 +51,13 @@ export class RunRecorder {
 
   record(): RunRecord {
     const sent = this.sim.cluster.sent;
+    const gossip = this.sim.cluster.gossip;
     return {
       nodeIds: this.sim.cluster.config.nodeIds,
       endMs: this.sim.nowMs,
       messages: sent.RequestVote + sent.VoteReply + sent.AppendEntries + sent.AppendReply,
       observations: this.observations,
+      ...(gossip === null ? {} : { gossipRoundMs: gossip.params.roundMs }),
     };
   }
 
@@ -100,6 +103,14 @@ export class RunRecorder {
       }
     }
     this.detailsSeen = count;
+    const gossip = cluster.gossip;
+    if (gossip !== null) {
+      const all = gossip.suspicions;
+      for (; this.suspicionsSeen < all.length; this.suspicionsSeen++) {
+        const g = all[this.suspicionsSeen];
+        out.push({ t: g.t, kind: 'suspect', node: g.member, by: g.by });
+      }
+    }
     const service = this.sim.lockService;
     if (service !== null) {
       for (const store of [service.fenced, service.unfenced]) {

@@ -76,6 +76,7 @@ export const TEMPLATE_IDS = [
   'false-suspicion',
   'failover-year',
   'takeover-pause',
+  'gossip-spread',
 ] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 
@@ -92,6 +93,10 @@ export interface Template {
   drive(run: RunRecorder, params: ExperimentParams): void;
   /** Parameters the scenario ties to others (Figure 16: the heartbeat is half the shortest timeout); absent: as given. */
   adjust?(params: ExperimentParams): ExperimentParams;
+  /** Configuration the scenario itself needs (gossip-spread: the gossip detector); absent: none. */
+  config?(params: ExperimentParams): Partial<SimConfig>;
+  /** Runs per batch the page's pool hands a worker, when a run takes seconds (absent: the pool's BATCH_RUNS). */
+  readonly runsPerBatch?: number;
 }
 
 /**
@@ -127,6 +132,13 @@ const client = (c: string, intent: Extract<ActionBody, { verb: 'client' }>['inte
   client: c,
   intent,
 });
+
+/**
+ * gossip-spread's detector and timing: the bench's (gossipScale.ts) — a round every 50 ms (the
+ * chapter's heartbeat), three peers a round, suspicion after 600 ms of silence, a follower crashed
+ * at 1 s once the first leader is settled.
+ */
+export const GOSSIP_SPREAD = { fanout: 3, roundMs: 50, suspectMs: 600, crashAtMs: 1000, capRounds: 40 } as const;
 
 export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
   'crash-leader': {
@@ -272,6 +284,34 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
       run.advanceTo(t);
     },
   },
+  'gossip-spread': {
+    id: 'gossip-spread',
+    title: 'Gossip: rounds for a suspicion to reach every node, against cluster size',
+    blurb: `N nodes with the gossip detector (fanout ${GOSSIP_SPREAD.fanout}, a round every ${GOSSIP_SPREAD.roundMs} ms, suspicion after ${GOSSIP_SPREAD.suspectMs} ms of silence). At ${GOSSIP_SPREAD.crashAtMs} ms a follower crashes; the run goes on, a round at a time, until every live node's view suspects it (or ${GOSSIP_SPREAD.capRounds} rounds pass). Past 9 nodes the runs are for the plots and the CSV only: the diagram draws at most 9.`,
+    measures: ['gossip-spread', 'gossip-rounds'],
+    clients: [],
+    runsPerBatch: 1,
+    schedule: faultActions,
+    config: () => ({
+      detector: { kind: 'gossip', fanout: GOSSIP_SPREAD.fanout, roundMs: GOSSIP_SPREAD.roundMs, suspectMs: GOSSIP_SPREAD.suspectMs },
+    }),
+    drive(run) {
+      const { crashAtMs, roundMs, suspectMs, capRounds } = GOSSIP_SPREAD;
+      run.advanceTo(crashAtMs);
+      const cluster = run.sim.cluster;
+      const gossip = cluster.gossip;
+      const leader = cluster.leader()?.id ?? null;
+      const victim = cluster.config.nodeIds.find((id) => id !== leader && cluster.node(id).alive);
+      if (gossip === null || victim === undefined) return;
+      run.act({ verb: 'crash', node: victim });
+      const cap = crashAtMs + suspectMs + capRounds * roundMs;
+      for (let t = crashAtMs + roundMs; t <= cap; t += roundMs) {
+        run.advanceTo(t);
+        const s = gossip.suspectedBy(victim);
+        if (s.by === s.of) break;
+      }
+    },
+  },
   'figure-16': {
     id: 'figure-16',
     title: "Raft's Figure 16: a leader crashed at a random point of its heartbeat interval",
@@ -316,6 +356,7 @@ export function configFor(template: Template, given: ExperimentParams, seed: num
     ...(params.phi > 0 ? { detector: { kind: 'phi-accrual' as const, threshold: params.phi } } : {}),
     ...(params.phi === 0 && params.takeoverMs > 0 ? { detector: { kind: 'fixed' as const, takeoverMs: params.takeoverMs } } : {}),
     ...(params.placement >= 0 && regionsOf(params.placement) !== null ? { regions: regionsOf(params.placement) as RegionsConfig } : {}),
+    ...template.config?.(params),
   };
 }
 

@@ -45,6 +45,8 @@ const axisLabel = (m: MeasureId) =>
   ['ms', '% of terms', '% of time'].includes(MEASURES[m].unit) ? `${MEASURES[m].short} (${MEASURES[m].unit})` : MEASURES[m].short;
 const fullLabel = (m: MeasureId) => `${MEASURES[m].label} (${MEASURES[m].unit})`;
 
+const LOG2_N = { label: 'log2 N', at: (n: number) => Math.log2(n) };
+
 const ExperimentForm = memo(function ExperimentForm() {
   const form = useExperiments((s) => s.form);
   const status = useExperiments((s) => s.status);
@@ -255,6 +257,8 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
   const measures = TEMPLATES[spec.template].measures;
   const point = points[Math.min(distPoint, points.length - 1)];
   const tradeoff = isTradeoff(spec.sweep, spec.sweep2, measures);
+  // Gossip against cluster size: N from 8 to 1,000 on a log2 axis, beside the log2 N its spread should follow.
+  const gossipSizes = spec.template === 'gossip-spread' && spec.sweep.param === 'nodes';
   const def = SWEEP_DEFS[spec.sweep.param];
   const base = `lockstep-experiment-${spec.template}-${spec.sweep.param}${spec.sweep2 ? `-${spec.sweep2.param}` : ''}`;
   const saveData = (kind: 'csv' | 'json') =>
@@ -328,9 +332,11 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
             measure={measure}
             axisLabel={axisLabel(measure)}
             integer={MEASURES[measure].integer}
-            paramLabel={`${def.label} (${def.unit})`}
+            paramLabel={gossipSizes ? 'Cluster size (nodes, log scale)' : `${def.label} (${def.unit})`}
             fileName={`${base}-sweep`}
             onOpen={onOpen}
+            logX={gossipSizes}
+            reference={gossipSizes ? LOG2_N : undefined}
           />
         )}
         {/* In a grid the scatter's colour per point would repeat over the cells: the grid and the distribution carry it. */}
