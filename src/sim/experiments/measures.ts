@@ -321,6 +321,24 @@ export function gossipSpreadRounds(record: RunRecord): number | null {
   return s === null ? null : (s.last - s.first) / s.roundMs;
 }
 
+/**
+ * Issue 28: each granted acquire's latency (ms) for the clients placed in `region`: from the
+ * client's first request to the reply granting it — the trip to the leader (a redirect first, if
+ * it asked a follower), the leader's round to a majority, the trip back. Null without such clients.
+ */
+export function regionAcquireLatencies(record: RunRecord, region: string): number[] {
+  const where = record.clientRegions;
+  if (where === undefined) return [];
+  const out: number[] = [];
+  for (const o of record.observations) if (o.kind === 'client-acquire' && o.granted && where[o.client] === region) out.push(o.t - o.sentAt);
+  return out;
+}
+
+export function regionCommitMedian(record: RunRecord, region: string): number | null {
+  const l = regionAcquireLatencies(record, region);
+  return l.length === 0 ? null : quantile(l, 0.5);
+}
+
 export function fencedRejections(record: RunRecord): number {
   let n = 0;
   for (const o of record.observations) if (o.kind === 'store-write' && o.store === 'fenced' && !o.accepted) n++;
@@ -343,6 +361,9 @@ export const MEASURE_IDS = [
   'downtime-year',
   'gossip-spread',
   'gossip-rounds',
+  'client-us-east',
+  'client-us-central',
+  'client-us-west',
 ] as const;
 export type MeasureId = (typeof MEASURE_IDS)[number];
 
@@ -465,7 +486,22 @@ export const MEASURES: Readonly<Record<MeasureId, MeasureDef>> = {
     integer: false,
     compute: gossipRoundsToAll,
   },
+  'client-us-east': regionMeasure('client-us-east', 'us-east', 'A'),
+  'client-us-central': regionMeasure('client-us-central', 'us-central', 'B'),
+  'client-us-west': regionMeasure('client-us-west', 'us-west', 'C'),
 };
+
+/** Issue 28, region-clients: one measure per region, its client's median commit latency. */
+function regionMeasure(id: MeasureId, region: string, who: string): MeasureDef {
+  return {
+    id,
+    label: `Commit latency for a client in ${region} (${who}), median`,
+    short: `${region} client`,
+    unit: 'ms',
+    integer: false,
+    compute: (r: RunRecord) => regionCommitMedian(r, region),
+  };
+}
 
 const pct = (v: number | null) => (v === null ? null : Math.round(v * 100_000) / 1000);
 

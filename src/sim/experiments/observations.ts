@@ -22,6 +22,8 @@ export type Observation =
   | { readonly t: number; readonly kind: 'commit'; readonly node: string; readonly term: number; readonly index: number }
   /** Issue 28, gossip: node `by`'s view began to suspect `node` (its own silence, or a peer's gossip). */
   | { readonly t: number; readonly kind: 'suspect'; readonly node: string; readonly by: string }
+  /** Issue 28: a client's acquire was answered (`t`), `sentAt` its first request. */
+  | { readonly t: number; readonly kind: 'client-acquire'; readonly client: string; readonly sentAt: number; readonly granted: boolean }
   /** A write reached a store: its fencing token, and whether the store took it. */
   | {
       readonly t: number;
@@ -45,4 +47,6 @@ export interface RunRecord {
   readonly observations: readonly Observation[];
   /** Issue 28: the gossip detector's round (ms), in a run that has one. */
   readonly gossipRoundMs?: number;
+  /** Issue 28: each client's region, in a run with regions that places clients. */
+  readonly clientRegions?: Readonly<Record<string, string>>;
 }

@@ -156,6 +156,20 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     pageSeeds: 3,
   },
   {
+    name: 'commit-by-region',
+    title: 'Commit latency for a client in each region, against where the majority is placed',
+    claim:
+      "The chapter: put the majority where the writes are. Five nodes over the us regions as the placement puts them (0: three in us-east; 1: two, two and one; 2: one east, the majority central and west) and a client in each region, A in us-east, B in us-central, C in us-west, each taking and releasing its own lock ten times; a mark is one run's median from request to grant for that client. Measured (30 seeds, medians of the runs): with the majority in us-east, A commits in 1 ms, B in 31 and C in 70 (a round trip to the east and back, 0.5 ms inside it); split 2-2-1, A pays 59 ms, B 59 and C 71; with the majority west, A 61, B 61 and C 70. Only the region holding a majority, and only while the leader is there, commits at datacenter speed; the leader is whoever wins, so the runs where it landed elsewhere are the high marks.",
+    spec: {
+      template: 'region-clients',
+      sweep: sweep('placement=0,1,2'),
+      seeds: 30,
+      firstSeed: 1,
+      base: { timeoutMs: [1000, 2000], heartbeatMs: 100 },
+    },
+    measure: 'client-us-east',
+  },
+  {
     name: 'availability-year',
     title: 'Availability a year from a failover rate',
     claim:

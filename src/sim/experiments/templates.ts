@@ -59,10 +59,22 @@ export const PLACEMENTS: readonly string[] = [
   'us-east=n1; us-central=n2,n3; us-west=n4,n5',
 ];
 
-function regionsOf(placement: number): RegionsConfig | null {
+/** PLACEMENTS in a few words, for a plot's axis. */
+export const PLACEMENT_NAMES: readonly string[] = ['majority east', '2-2-1 split', 'majority west'];
+
+/** Issue 28, region-clients: a client in each region, writing from there (A east, B central, C west). */
+export const REGION_CLIENTS: Readonly<Record<string, string>> = { 'us-east': 'A', 'us-central': 'B', 'us-west': 'C' };
+
+function regionsOf(placement: number, withClients = false): RegionsConfig | null {
   const text = PLACEMENTS[placement];
   if (text === undefined) return null;
-  const places = parseRegionsText(text, 'the placement');
+  const placed = withClients
+    ? text
+        .split('; ')
+        .map((part) => `${part},${REGION_CLIENTS[part.slice(0, part.indexOf('='))]}`)
+        .join('; ')
+    : text;
+  const places = parseRegionsText(placed, 'the placement');
   if (typeof places === 'string') throw new RangeError(places);
   return { rtt: 'us', places };
 }
@@ -77,6 +89,7 @@ export const TEMPLATE_IDS = [
   'failover-year',
   'takeover-pause',
   'gossip-spread',
+  'region-clients',
 ] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 
@@ -132,6 +145,9 @@ const client = (c: string, intent: Extract<ActionBody, { verb: 'client' }>['inte
   client: c,
   intent,
 });
+
+/** region-clients: acquire-and-release rounds per client. */
+const REGION_ROUNDS = 10;
 
 /**
  * gossip-spread's detector and timing: the bench's (gossipScale.ts) — a round every 50 ms (the
@@ -310,6 +326,30 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
         const s = gossip.suspectedBy(victim);
         if (s.by === s.of) break;
       }
+    },
+  },
+  'region-clients': {
+    id: 'region-clients',
+    title: 'Commit latency for a client in each region',
+    blurb: `Five nodes over us-east, us-central and us-west as the placement puts them, and a client in each region: A in us-east, B in us-central, C in us-west. Once a leader is settled each client takes and releases its own lock ${REGION_ROUNDS} times, one request after the other; an acquire's latency is from the client's request to the reply that grants it: the trip to the leader, the leader's round to a majority, the trip back.`,
+    measures: ['client-us-east', 'client-us-central', 'client-us-west'],
+    clients: ['A', 'B', 'C'],
+    schedule(params) {
+      const start = faultAtMs(params);
+      const out = faultActions(params);
+      for (const c of ['A', 'B', 'C'])
+        for (let i = 0; i < REGION_ROUNDS; i++) {
+          out.push(at(start, client(c, { op: 'acquire', key: `lock:${c}`, leaseMs: 60_000 })));
+          out.push(at(start, client(c, { op: 'release', key: `lock:${c}` })));
+        }
+      return out;
+    },
+    config: (params) => {
+      const regions = regionsOf(Math.max(0, params.placement), true);
+      return regions === null ? {} : { regions };
+    },
+    drive(run, params) {
+      run.advanceTo(faultAtMs(params) + 2 * REGION_ROUNDS * 400 + 2 * params.timeoutMs[1]);
     },
   },
   'figure-16': {
