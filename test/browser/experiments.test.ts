@@ -232,7 +232,7 @@ describe.skipIf(!haveChromium)('the Experiments view in a real browser', () => {
     const sweep = page.locator('[data-plot="sweep"]');
     expect(await sweep.locator('[data-run-link]').count()).toBe(1);
     expect(await sweep.locator('[data-run-closed] title').textContent()).toMatch(
-      /^16, seed 1: \d+(\.\d)?\. A run of 16 nodes cannot open on the diagram, which draws at most 9; its numbers are here and in the CSV$/,
+      /^16, seed 1: \d+(\.\d)? — a run of 16 nodes cannot open on the diagram, which draws at most 9; its numbers are here and in the CSV\.$/,
     );
     expect(await sweep.locator('[data-reference="log2 N"]').count()).toBe(1);
     await page.close();

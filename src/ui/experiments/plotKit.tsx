@@ -183,7 +183,7 @@ export function runNote(result: RunResult): string {
   const n = result.run.config.nodeIds.length;
   return opensOnPage(result)
     ? ''
-    : `. A run of ${n} nodes cannot open on the diagram, which draws at most ${MAX_NODES}; its numbers are here and in the CSV`;
+    : ` — a run of ${n} nodes cannot open on the diagram, which draws at most ${MAX_NODES}; its numbers are here and in the CSV.`;
 }
 
 /** A run's share link, made once per result: the plots redraw every dot as more results arrive. '' for a run the page cannot open. */
@@ -307,7 +307,8 @@ export function jitter(seed: number, point: number): number {
   let h = (seed * 2654435761 + point * 40503) >>> 0;
   h ^= h >>> 15;
   h = Math.imul(h, 2246822507) >>> 0;
-  h ^= h >>> 13;
+  // Unsigned again after the xor: a negative h made the remainder negative, and dots strayed up to twice their spread to the left.
+  h = (h ^ (h >>> 13)) >>> 0;
   return ((h % 2001) - 1000) / 1000;
 }
 
