@@ -26,7 +26,7 @@ const problem = (argv: string[]) => {
 describe('npm run experiment', () => {
   it('answers bad flags with one sentence naming what is wrong and what is allowed', () => {
     expect(problem(['--template', 'crash'])).toMatch(
-      /^Unknown template "crash"; the templates are crash-leader, partition-heal, steady-load, lease-pause, figure-16, false-suspicion, failover-year, takeover-pause\.$/,
+      /^Unknown template "crash"; the templates are crash-leader, partition-heal, steady-load, lease-pause, figure-16, false-suspicion, failover-year, takeover-pause, gossip-spread, region-clients\.$/,
     );
     expect(problem(['--template', 'crash-leader', '--sweep', 'timeout=300-100'])).toMatch(/must be ordered/);
     expect(problem(['--template', 'crash-leader', '--sweep', 'colour=1,2'])).toMatch(

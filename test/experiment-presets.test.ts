@@ -186,9 +186,9 @@ describe('availability a year from a failover rate (the experiment preset availa
   });
 });
 
-describe('the TTL rule swept (the experiment preset takeover-ttl)', () => {
+describe('the TTL rule swept (the experiment preset takeover-threshold)', () => {
   it('a threshold below the holder’s silence gives a stale write on the unfenced store (two holders); above it, or none, no stale write; the fenced store never takes one', () => {
-    const { at } = run('takeover-ttl', 3);
+    const { at } = run('takeover-threshold', 3);
     for (const t of ['1000', '3000', '3900']) expect(at(t, 'stale-unfenced'), t).toEqual([1, 1, 1]);
     for (const t of ['0', '4500', '12000']) expect(at(t, 'stale-unfenced'), t).toEqual([0, 0, 0]);
     for (const t of ['0', '1000', '12000']) expect(at(t, 'stale-fenced')).toEqual([0, 0, 0]);

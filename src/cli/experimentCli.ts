@@ -13,6 +13,7 @@ import {
 } from '../sim/experiments/experiment';
 import { EXPERIMENT_PRESETS, findExperimentPreset, type ChapterMark } from '../sim/experiments/presets';
 import { percentileRank } from '../sim/experiments/stats';
+import { isTradeoff, tradeoffSeries } from '../sim/experiments/tradeoff';
 import {
   MAX_GRID_CELLS,
   MAX_RUNS,
@@ -30,7 +31,7 @@ import { BASE_PARAMS, TEMPLATES, TEMPLATE_IDS, isTemplateId, type ExperimentPara
 import { UsageError, parseFlags, wholeNumber } from './args';
 
 /** Fixed settings every point shares (`--timeout 1000-2000`), written as a one-value sweep of that parameter. */
-const FIXED_PARAMS = SWEEP_PARAMS.filter((p) => p !== 'spread');
+const FIXED_PARAMS = SWEEP_PARAMS.filter((p) => p !== 'spread' && p !== 'detector');
 
 const FLAGS = [
   { name: 'template', value: true },
@@ -175,6 +176,15 @@ export function experimentReport(resolved: ResolvedExperiment, results: readonly
       );
     }
   }
+  if (isTradeoff(spec.sweep, spec.sweep2, template.measures)) lines.push(...tradeoffReport(points, results));
+  // Gossip against cluster size: the spread's median beside log2 N, the page's reference line.
+  if (spec.template === 'gossip-spread' && spec.sweep.param === 'nodes' && spec.sweep2 === undefined) {
+    lines.push("Against log2 N (the page's reference line):");
+    for (const s of summaries)
+      lines.push(
+        `  nodes=${s.label}: spread median ${fmt(s.measures['gossip-spread'].p50)} rounds, log2 N ${Math.log2(Number(s.label)).toFixed(1)}`,
+      );
+  }
   if (mark !== null) {
     const point = points.find((p) => p.label === mark.point);
     const values = results
@@ -215,6 +225,20 @@ function gridReport(spec: ExperimentSpec, second: Sweep, summaries: readonly Poi
     lines.push(line(corner, head.slice(1)));
     rows.forEach((row, i) => lines.push(line(row[0].label, cells[i])));
     if (cells.flat().some((c) => c.endsWith('*'))) lines.push('  (* some runs in that cell have no value)');
+  }
+  return lines;
+}
+
+/** The trade-off curve as the page plots it: per detector, detection time (x) against false elections an hour (y). */
+function tradeoffReport(points: readonly PlannedPoint[], results: readonly RunResult[]): string[] {
+  const lines = ["Trade-off (the page's curve): detection time, the median failover, against false elections per hour, the mean:"];
+  for (const series of tradeoffSeries(points, results)) {
+    lines.push(`  ${series.name}:`);
+    const width = Math.max(...series.marks.map((m) => m.label.length));
+    for (const m of series.marks)
+      lines.push(
+        `    ${m.label.padEnd(width)}  detection ${fmt(m.detectionMs).padStart(4)} ms  false elections ${fmt(m.falsePerHour).padStart(6)} an hour  (n=${m.n})`,
+      );
   }
   return lines;
 }

@@ -68,3 +68,55 @@ describe('the sweep plot’s x axis', () => {
     expect(bands).toBe(3);
   });
 });
+
+describe('the sweep plot for gossip against cluster size (issue 28)', () => {
+  const points = pointsOf([8, 16, 64, 1000]);
+  const big = (n: number): RunResult[] =>
+    [1, 2].map((seed) => ({
+      point: points.findIndex((p) => p.value === n),
+      seed,
+      run: { config: { ...chapter.config, seed, nodeIds: Array.from({ length: n }, (_, i) => `n${i + 1}`) }, schedule: [], atMs: 100 },
+      values: { m: Math.log2(n) / 2 },
+    }));
+  const render2 = () =>
+    render(
+      <SweepPlot
+        runs={[8, 16, 64, 1000].flatMap(big)}
+        points={points}
+        measure="m"
+        axisLabel="m"
+        integer={false}
+        paramLabel="p"
+        fileName="f"
+        onOpen={() => {}}
+        logX
+        reference={{ label: 'log2 N', at: (n) => Math.log2(n) }}
+      />,
+    ).container;
+
+  it('puts N on a log2 axis (each doubling the same width) with a dashed log2 N line', () => {
+    const c = render2();
+    const xs = [...c.querySelectorAll('.sweep-median-mark')].map((r) => Number(r.getAttribute('x')) + 6);
+    expect((xs[1] - xs[0]) * 2).toBeCloseTo(xs[2] - xs[1], 5);
+    expect(c.querySelector('[data-reference="log2 N"] path')?.getAttribute('stroke-dasharray')).toBe('6 4');
+  });
+
+  it('a run past 9 nodes is a mark without a link whose tooltip says why; an 8-node run opens', () => {
+    const c = render2();
+    expect(c.querySelectorAll('[data-run-link]')).toHaveLength(2);
+    const closed = [...c.querySelectorAll('[data-run-closed] title')].map((t) => t.textContent);
+    expect(closed).toHaveLength(6);
+    expect(closed[0]).toBe(
+      '16, seed 1: 2 — a run of 16 nodes cannot open on the diagram, which draws at most 9; its numbers are here and in the CSV.',
+    );
+  });
+
+  it('spreads each run’s dot within its share of the step, on both sides (jitter in [-1, 1])', async () => {
+    const { jitter } = await import('../../src/ui/experiments/plotKit');
+    const js = Array.from({ length: 400 }, (_, i) => jitter(i, i % 7));
+    expect(Math.min(...js)).toBeGreaterThanOrEqual(-1);
+    expect(Math.max(...js)).toBeLessThanOrEqual(1);
+    expect(Math.min(...js)).toBeLessThan(-0.8);
+    expect(Math.max(...js)).toBeGreaterThan(0.8);
+  });
+});

@@ -76,7 +76,7 @@ export function planExperiment(spec: ExperimentSpec): PlannedPoint[] | string {
   }
   for (const value of spec.sweep.values) {
     const params = def.apply(base, value);
-    const label = formatValue(value);
+    const label = formatValue(value, spec.sweep.param);
     if (second === undefined) {
       const problem = paramsProblem(template, params);
       if (problem !== null) return `At ${spec.sweep.param}=${label} the run cannot be made: ${problem}`;
@@ -86,7 +86,7 @@ export function planExperiment(spec: ExperimentSpec): PlannedPoint[] | string {
     // Row by row: the first parameter's values are the rows, the second's the columns.
     for (const value2 of second.values) {
       const cell = SWEEP_DEFS[second.param].apply(params, value2);
-      const label2 = formatValue(value2);
+      const label2 = formatValue(value2, second.param);
       const problem = paramsProblem(template, cell);
       if (problem !== null) return `At ${spec.sweep.param}=${label} ${second.param}=${label2} the run cannot be made: ${problem}`;
       points.push({ index: points.length, value, label, value2, label2, params: cell });

@@ -288,6 +288,57 @@ export function downtimeMinutesPerYear(record: RunRecord): number | null {
   return ((downMs / crashes) * FAILOVERS_PER_DAY * 365) / 60_000;
 }
 
+/**
+ * Issue 28, gossip: the crashed node's suspicion across the live views — the first crash of the
+ * run, and for every node alive at the end the first time its view suspected the crashed one after
+ * the crash. Null when some live view never did, or the run has no crash or no gossip.
+ */
+function gossipSuspicionTimes(record: RunRecord): { crashAt: number; first: number; last: number; roundMs: number } | null {
+  const roundMs = record.gossipRoundMs;
+  const crash = record.observations.find((o) => o.kind === 'crash');
+  if (roundMs === undefined || crash === undefined || crash.kind !== 'crash') return null;
+  const view = new ClusterView(record.nodeIds);
+  const when = new Map<string, number>();
+  for (const o of record.observations) {
+    view.apply(o);
+    if (o.kind === 'suspect' && o.node === crash.node && o.t >= crash.t && !when.has(o.by)) when.set(o.by, o.t);
+  }
+  const live = [...view.alive].filter((id) => id !== crash.node);
+  if (live.length === 0 || live.some((id) => !when.has(id))) return null;
+  const times = live.map((id) => when.get(id) as number);
+  return { crashAt: crash.t, first: Math.min(...times), last: Math.max(...times), roundMs };
+}
+
+/** Rounds from the crash until the last live view suspected the crashed node (the silence it waits out, then the spread). */
+export function gossipRoundsToAll(record: RunRecord): number | null {
+  const s = gossipSuspicionTimes(record);
+  return s === null ? null : (s.last - s.crashAt) / s.roundMs;
+}
+
+/** Rounds from the first live view's suspicion to the last: how long the news took to spread (van Renesse et al.: O(log N)). */
+export function gossipSpreadRounds(record: RunRecord): number | null {
+  const s = gossipSuspicionTimes(record);
+  return s === null ? null : (s.last - s.first) / s.roundMs;
+}
+
+/**
+ * Issue 28: each granted acquire's latency (ms) for the clients placed in `region`: from the
+ * client's first request to the reply granting it — the trip to the leader (a redirect first, if
+ * it asked a follower), the leader's round to a majority, the trip back. Null without such clients.
+ */
+export function regionAcquireLatencies(record: RunRecord, region: string): number[] {
+  const where = record.clientRegions;
+  if (where === undefined) return [];
+  const out: number[] = [];
+  for (const o of record.observations) if (o.kind === 'client-acquire' && o.granted && where[o.client] === region) out.push(o.t - o.sentAt);
+  return out;
+}
+
+export function regionCommitMedian(record: RunRecord, region: string): number | null {
+  const l = regionAcquireLatencies(record, region);
+  return l.length === 0 ? null : quantile(l, 0.5);
+}
+
 export function fencedRejections(record: RunRecord): number {
   let n = 0;
   for (const o of record.observations) if (o.kind === 'store-write' && o.store === 'fenced' && !o.accepted) n++;
@@ -308,6 +359,11 @@ export const MEASURE_IDS = [
   'fenced-rejections',
   'false-elections',
   'downtime-year',
+  'gossip-spread',
+  'gossip-rounds',
+  'client-us-east',
+  'client-us-central',
+  'client-us-west',
 ] as const;
 export type MeasureId = (typeof MEASURE_IDS)[number];
 
@@ -414,7 +470,38 @@ export const MEASURES: Readonly<Record<MeasureId, MeasureDef>> = {
     integer: false,
     compute: downtimeMinutesPerYear,
   },
+  'gossip-spread': {
+    id: 'gossip-spread',
+    label: 'Gossip rounds from the first suspicion of a crashed node to the last live view',
+    short: 'Spread (rounds)',
+    unit: 'rounds',
+    integer: false,
+    compute: gossipSpreadRounds,
+  },
+  'gossip-rounds': {
+    id: 'gossip-rounds',
+    label: 'Gossip rounds from a crash until every live view suspects it',
+    short: 'Rounds to all',
+    unit: 'rounds',
+    integer: false,
+    compute: gossipRoundsToAll,
+  },
+  'client-us-east': regionMeasure('client-us-east', 'us-east', 'A'),
+  'client-us-central': regionMeasure('client-us-central', 'us-central', 'B'),
+  'client-us-west': regionMeasure('client-us-west', 'us-west', 'C'),
 };
+
+/** Issue 28, region-clients: one measure per region, its client's median commit latency. */
+function regionMeasure(id: MeasureId, region: string, who: string): MeasureDef {
+  return {
+    id,
+    label: `Commit latency for a client in ${region} (${who}), median`,
+    short: `${region} client`,
+    unit: 'ms',
+    integer: false,
+    compute: (r: RunRecord) => regionCommitMedian(r, region),
+  };
+}
 
 const pct = (v: number | null) => (v === null ? null : Math.round(v * 100_000) / 1000);
 

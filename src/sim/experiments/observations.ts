@@ -20,6 +20,10 @@ export type Observation =
   | { readonly t: number; readonly kind: 'submit-rejected' }
   /** The leader `node` of `term` counted a majority holding every entry up to `index`. */
   | { readonly t: number; readonly kind: 'commit'; readonly node: string; readonly term: number; readonly index: number }
+  /** Issue 28, gossip: node `by`'s view began to suspect `node` (its own silence, or a peer's gossip). */
+  | { readonly t: number; readonly kind: 'suspect'; readonly node: string; readonly by: string }
+  /** Issue 28: a client's acquire was answered (`t`), `sentAt` its first request. */
+  | { readonly t: number; readonly kind: 'client-acquire'; readonly client: string; readonly sentAt: number; readonly granted: boolean }
   /** A write reached a store: its fencing token, and whether the store took it. */
   | {
       readonly t: number;
@@ -41,4 +45,8 @@ export interface RunRecord {
   readonly messages: number;
   /** In time order (the order things happened in the run). */
   readonly observations: readonly Observation[];
+  /** Issue 28: the gossip detector's round (ms), in a run that has one. */
+  readonly gossipRoundMs?: number;
+  /** Issue 28: each client's region, in a run with regions that places clients. */
+  readonly clientRegions?: Readonly<Record<string, string>>;
 }

@@ -24,6 +24,8 @@ export interface ExperimentPreset {
   /** The measure the plots open on. */
   readonly measure: MeasureId;
   readonly mark?: ChapterMark;
+  /** Seeds per point the page's form starts with, when fewer than the CLI's keep the page's run short (gossip at 1,000 nodes). */
+  readonly pageSeeds?: number;
 }
 
 const sweep = (text: string): Sweep => {
@@ -116,6 +118,22 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     measure: 'false-elections',
   },
   {
+    name: 'detection-tradeoff',
+    title: 'The trade-off curve: detection time against false elections, fixed timeouts and phi-accrual',
+    claim:
+      "Issue 28's trade-off curve: a lower threshold notices a crash sooner and suspects a healthy leader more often. Each mark is one detector setting: across, its median failover after the leader crashes at 60 s (detection plus a vote); up, its mean false elections an hour over the 60 healthy seconds, in which every latency is 5\u00d7 for 4 s in every 10 (at 3\u00d7 only the two most eager timeouts suspect anyone, so there is no curve to read). Heartbeats come every 20 ms so that a 30-60 ms timeout is a valid setting. Measured (40 seeds): a fixed 30-60 ms timeout detects in 78 ms and elects falsely 138,838 times an hour, 75-150 ms in 112 ms and 204, 100-200 ms in 151 ms and 1.5, the chapter\u2019s 150-300 ms in 197 ms and never, 300-600 ms in 403 ms and never. Phi-accrual detects in 83-104 ms at every \u03a6 from 1 to 12 while its false elections fall from 2,838 an hour to 178: its window has learnt a 20 ms rhythm, and a sudden 5\u00d7 slow phase is unresponsiveness it cannot tell from a crash. A mark opens the run nearest its median.",
+    spec: {
+      template: 'false-suspicion',
+      sweep: sweep(
+        'detector=fixed:30-60,fixed:50-100,fixed:75-150,fixed:100-200,fixed:150-300,fixed:300-600,phi:1,phi:2,phi:4,phi:8,phi:12',
+      ),
+      seeds: 40,
+      firstSeed: 1,
+      base: { heartbeatMs: 20, slowFactor: 5 },
+    },
+    measure: 'false-elections',
+  },
+  {
     name: 'majority-placement',
     title: 'Commit latency against where the majority is placed (us regions)',
     claim:
@@ -130,6 +148,29 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     measure: 'commit-p50',
   },
   {
+    name: 'gossip-convergence',
+    title: 'Gossip convergence: rounds against cluster size (log N)',
+    claim:
+      "The chapter: gossip spreads suspicion in a logarithmic number of rounds. N nodes gossip their views (three random peers a round, a round every 50 ms); a follower crashes at 1 s, each view suspects it after 600 ms of its silence or as soon as a peer's view says so. Plotted: the rounds from the first view's suspicion to the last live view's, on a log2 axis beside log2 N; the other measure adds the 12 rounds of silence first waited out. Measured (10 seeds in the CLI; the page starts at 3, a 1,000-node run takes seconds): the spread's median is 0.6 rounds at 8 nodes, 1.4 at 32, 2.9 at 128, 3.6 at 512 and 4.1 at 1,000 (log2 N 10.0), about half a round more for each doubling: logarithmic, as van Renesse et al. have it. Past 9 nodes a run cannot open on the diagram; its dot says so.",
+    spec: { template: 'gossip-spread', sweep: sweep('nodes=8,16,32,64,128,256,512,1000'), seeds: 10, firstSeed: 1 },
+    measure: 'gossip-spread',
+    pageSeeds: 3,
+  },
+  {
+    name: 'commit-by-region',
+    title: 'Commit latency for a client in each region, against where the majority is placed',
+    claim:
+      "The chapter: put the majority where the writes are. Five nodes over the us regions as the placement puts them (0: three in us-east; 1: two, two and one; 2: one east, the majority central and west) and a client in each region, A in us-east, B in us-central, C in us-west, each taking and releasing its own lock ten times; a mark is one run's median from request to grant for that client. Measured (30 seeds, medians of the runs): with the majority in us-east, A commits in 1 ms, B in 31 and C in 70 (a round trip to the east and back, 0.5 ms inside it); split 2-2-1, A pays 59 ms, B 59 and C 71; with the majority west, A 61, B 61 and C 70. Only the region holding a majority, and only while the leader is there, commits at datacenter speed; the leader is whoever wins, so the runs where it landed elsewhere are the high marks.",
+    spec: {
+      template: 'region-clients',
+      sweep: sweep('placement=0,1,2'),
+      seeds: 30,
+      firstSeed: 1,
+      base: { timeoutMs: [1000, 2000], heartbeatMs: 100 },
+    },
+    measure: 'client-us-east',
+  },
+  {
     name: 'availability-year',
     title: 'Availability a year from a failover rate',
     claim:
@@ -138,7 +179,7 @@ export const EXPERIMENT_PRESETS: readonly ExperimentPreset[] = [
     measure: 'downtime-year',
   },
   {
-    name: 'takeover-ttl',
+    name: 'takeover-threshold',
     title: 'The TTL rule: a takeover threshold against a 10 s lease',
     claim:
       'The chapter: "the takeover threshold must exceed the TTL, or two nodes hold the same resource". A holds a 10 s lease and pauses 5 s; B asks 4 s into the pause. A threshold below those 4 s of silence hands the lock to B while A still counts its lease: two holders, and the unfenced store takes A\u2019s stale write over B\u2019s (the fenced store refuses it). A threshold above the silence, and certainly one above the TTL, leaves B told busy: no two holders. 0 is the chapter\u2019s service, which never takes a lock over.',

@@ -5,6 +5,7 @@
  * off the node, never off the text), the leader-append and leader-commit detail events, and the
  * stores' write records.
  */
+import type { SimConfig } from '../model/config';
 import type { ActionBody } from '../model/schedule';
 import type { Simulation } from '../run/simulation';
 import type { Observation, RunRecord } from './observations';
@@ -12,11 +13,22 @@ import type { Observation, RunRecord } from './observations';
 /** Detail events are read as they come; the engine may drop older ones past this many. */
 const DETAIL_WINDOW = 256;
 
+/** The clients' regions as the configuration places them; nothing without regions or placed clients. */
+function clientRegionsOf(config: SimConfig): { clientRegions?: Record<string, string> } {
+  const places = config.regions?.places;
+  if (places === undefined) return {};
+  const out: Record<string, string> = {};
+  for (const p of places) for (const id of p.ids) if (config.clientIds.includes(id)) out[id] = p.region;
+  return Object.keys(out).length === 0 ? {} : { clientRegions: out };
+}
+
 export class RunRecorder {
   readonly observations: Observation[] = [];
   private eventsSeen = 0;
   private detailsSeen = 0;
   private readonly writesSeen = { fenced: 0, unfenced: 0 };
+  private suspicionsSeen = 0;
+  private readonly acquiresSeen = new Map<string, number>();
 
   constructor(readonly sim: Simulation) {
     sim.cluster.recordDetails = true;
@@ -50,11 +62,14 @@ export class RunRecorder {
 
   record(): RunRecord {
     const sent = this.sim.cluster.sent;
+    const gossip = this.sim.cluster.gossip;
     return {
       nodeIds: this.sim.cluster.config.nodeIds,
       endMs: this.sim.nowMs,
       messages: sent.RequestVote + sent.VoteReply + sent.AppendEntries + sent.AppendReply,
       observations: this.observations,
+      ...(gossip === null ? {} : { gossipRoundMs: gossip.params.roundMs }),
+      ...clientRegionsOf(this.sim.cluster.config),
     };
   }
 
@@ -100,8 +115,24 @@ export class RunRecorder {
       }
     }
     this.detailsSeen = count;
+    const gossip = cluster.gossip;
+    if (gossip !== null) {
+      const all = gossip.suspicions;
+      for (; this.suspicionsSeen < all.length; this.suspicionsSeen++) {
+        const g = all[this.suspicionsSeen];
+        out.push({ t: g.t, kind: 'suspect', node: g.member, by: g.by });
+      }
+    }
     const service = this.sim.lockService;
     if (service !== null) {
+      for (const [id, c] of service.clients) {
+        const seen = this.acquiresSeen.get(id) ?? 0;
+        for (let i = seen; i < c.acquires.length; i++) {
+          const a = c.acquires[i];
+          out.push({ t: a.completeMs, kind: 'client-acquire', client: id, sentAt: a.invokeMs, granted: a.granted });
+        }
+        this.acquiresSeen.set(id, c.acquires.length);
+      }
       for (const store of [service.fenced, service.unfenced]) {
         const writes = store.writes;
         for (let i = this.writesSeen[store.id]; i < writes.length; i++) {

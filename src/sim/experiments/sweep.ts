@@ -2,7 +2,7 @@
  * The sweep: one parameter and its values, as text at the edges (`timeout=100-200,150-300`), and
  * the seeds per point. One parser for the page and the CLI, one sentence per mistake.
  */
-import { MAX_NODES, MIN_NODES } from '../model/config';
+import { MAX_SCALE_NODES, MIN_NODES } from '../model/config';
 import type { ExperimentParams } from './templates';
 
 export const SWEEP_PARAMS = [
@@ -20,6 +20,7 @@ export const SWEEP_PARAMS = [
   'placement',
   'takeover',
   'persist',
+  'detector',
 ] as const;
 export type SweepParam = (typeof SWEEP_PARAMS)[number];
 
@@ -36,6 +37,11 @@ interface ParamDef {
   readonly max: number;
   readonly example: string;
   readonly apply: (p: ExperimentParams, v: SweepValue) => ExperimentParams;
+  /** A parameter whose values are words as well as numbers (detector): its own parse and format; absent, `range` decides. */
+  readonly parsePart?: (part: string) => SweepValue | null;
+  readonly format?: (v: SweepValue) => string;
+  /** What `parsePart` takes, for its sentence. */
+  readonly allowed?: string;
 }
 
 const num = (v: SweepValue) => (typeof v === 'number' ? v : v[0]);
@@ -84,7 +90,8 @@ export const SWEEP_DEFS: Readonly<Record<SweepParam, ParamDef>> = {
     unit: 'nodes',
     range: false,
     min: MIN_NODES,
-    max: MAX_NODES,
+    // Past 9 only with the gossip detector (gossip-spread): the configuration's check says so for the others.
+    max: MAX_SCALE_NODES,
     example: '3,5,7,9',
     apply: (p, v) => ({ ...p, nodes: num(v) }),
   },
@@ -170,7 +177,35 @@ export const SWEEP_DEFS: Readonly<Record<SweepParam, ParamDef>> = {
     example: '0,5,10',
     apply: (p, v) => ({ ...p, persistMs: num(v) }),
   },
+  // Issue 28, the trade-off curve: one sweep holding both detectors, so each is a series on one
+  // plot. A range is a fixed timeout (fixed:150-300), a number phi-accrual's Φ (phi:4).
+  detector: {
+    label: 'Failure detector: a fixed timeout range or phi-accrual threshold Φ',
+    unit: '',
+    range: false,
+    min: 1,
+    max: 60_000,
+    example: 'fixed:75-150,fixed:150-300,phi:2,phi:8',
+    allowed: 'fixed:A-B (a timeout range in whole ms, 1 to 60000) or phi:N (Φ, a whole number from 1 to 30)',
+    parsePart(part) {
+      const fixed = /^fixed:(\d{1,5})-(\d{1,5})$/.exec(part);
+      if (fixed) {
+        const a = Number(fixed[1]);
+        const b = Number(fixed[2]);
+        return a >= 1 && a <= b && b <= 60_000 ? [a, b] : null;
+      }
+      const phi = /^phi:(\d{1,2})$/.exec(part);
+      return phi && Number(phi[1]) >= 1 && Number(phi[1]) <= 30 ? Number(phi[1]) : null;
+    },
+    format: (v) => (typeof v === 'number' ? `phi:${v}` : `fixed:${v[0]}-${v[1]}`),
+    apply: (p, v) => (typeof v === 'number' ? { ...p, phi: v } : { ...p, timeoutMs: v, phi: 0 }),
+  },
 };
+
+/** A detector sweep's value: which detector it names (a range is a fixed timeout, a number phi-accrual's Φ). */
+export function detectorKindOf(v: SweepValue): 'fixed' | 'phi-accrual' {
+  return typeof v === 'number' ? 'phi-accrual' : 'fixed';
+}
 
 export const MAX_SWEEP_VALUES = 12;
 export const MAX_SEEDS = 5000;
@@ -186,12 +221,14 @@ export interface Sweep {
   readonly values: readonly SweepValue[];
 }
 
-export function formatValue(v: SweepValue): string {
+export function formatValue(v: SweepValue, param?: SweepParam): string {
+  const own = param === undefined ? undefined : SWEEP_DEFS[param].format;
+  if (own !== undefined) return own(v);
   return typeof v === 'number' ? String(v) : `${v[0]}-${v[1]}`;
 }
 
 export function formatSweep(s: Sweep): string {
-  return `${s.param}=${s.values.map(formatValue).join(',')}`;
+  return `${s.param}=${s.values.map((v) => formatValue(v, s.param)).join(',')}`;
 }
 
 /** The value on a plot's x axis: a range is placed at its midpoint. */
@@ -218,7 +255,11 @@ export function parseSweep(text: string): Sweep | string {
   const values: SweepValue[] = [];
   const allowed = `from ${def.min} to ${def.max}`;
   for (const part of parts) {
-    if (def.range) {
+    if (def.parsePart !== undefined) {
+      const v = def.parsePart(part);
+      if (v === null) return `Each ${param} value must be ${def.allowed ?? allowed}, like ${def.example}, not "${shown(part)}".`;
+      values.push(v);
+    } else if (def.range) {
       const r = (def.fractions ? /^(\d{1,6}(?:\.\d{1,3})?)\s*-\s*(\d{1,6}(?:\.\d{1,3})?)$/ : /^(\d{1,6})\s*-\s*(\d{1,6})$/).exec(part);
       if (!r)
         return `Each ${param} value must be a range A-B in ${def.fractions ? '' : 'whole '}${def.unit}${def.fractions ? ' (up to 3 decimals)' : ''}, like ${def.example}, not "${shown(part)}".`;
@@ -237,14 +278,17 @@ export function parseSweep(text: string): Sweep | string {
 }
 
 /** Which field each parameter sets: spread and timeout both set the election timeout. */
-const setsTimeout = (p: SweepParam) => p === 'timeout' || p === 'spread';
+const setsTimeout = (p: SweepParam) => p === 'timeout' || p === 'spread' || p === 'detector';
 
 /** Whether two sweeps make a grid: null, or one sentence naming what is wrong. */
 export function gridProblem(first: Sweep, second: Sweep): string | null {
   if (first.param === second.param)
     return `The second sweep parameter must differ from the first; both are ${first.param}, so put all its values in one sweep.`;
   if (setsTimeout(first.param) && setsTimeout(second.param))
-    return 'timeout and spread both set the election timeout, so they cannot be swept against each other; sweep one of them.';
+    return `${first.param} and ${second.param} both set the election timeout, so they cannot be swept against each other; sweep one of them.`;
+  const pair = [first.param, second.param];
+  if (pair.includes('detector') && pair.includes('phi'))
+    return 'detector and phi both set the failure detector, so they cannot be swept against each other; sweep one of them.';
   const cells = first.values.length * second.values.length;
   if (cells > MAX_GRID_CELLS)
     return `${first.param} × ${second.param} makes ${first.values.length} × ${second.values.length} = ${cells} cells; at most ${MAX_GRID_CELLS} are allowed (MAX_GRID_CELLS), so drop some values.`;
@@ -262,7 +306,7 @@ export function parseSeedCount(text: string, points: number, what = 'Seeds per p
 }
 
 /** Which field of the parameters each sweep parameter sets (spread sets the timeout). */
-const FIELD_OF: Readonly<Record<Exclude<SweepParam, 'spread'>, keyof ExperimentParams>> = {
+const FIELD_OF: Readonly<Record<Exclude<SweepParam, 'spread' | 'detector'>, keyof ExperimentParams>> = {
   timeout: 'timeoutMs',
   heartbeat: 'heartbeatMs',
   latency: 'latencyMs',
@@ -296,6 +340,8 @@ export function parseFixed(text: string, base: ExperimentParams): Partial<Experi
     const one = parseSweep(token);
     if (typeof one === 'string') return `In the shared settings: ${one}`;
     if (one.param === 'spread') return 'In the shared settings, give the timeout as a range (timeout=150-300) rather than a spread.';
+    if (one.param === 'detector')
+      return 'In the shared settings, give a fixed timeout as timeout=150-300 or phi-accrual as phi=4; detector= is for a sweep.';
     if (one.values.length !== 1)
       return `In the shared settings, ${one.param} takes one value, not ${one.values.length}; to try several, sweep it.`;
     params = SWEEP_DEFS[one.param].apply(params, one.values[0]);

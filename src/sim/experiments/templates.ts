@@ -62,10 +62,22 @@ export const PLACEMENTS: readonly string[] = [
   'us-east=n1; us-central=n2,n3; us-west=n4,n5',
 ];
 
-function regionsOf(placement: number): RegionsConfig | null {
+/** PLACEMENTS in a few words, for a plot's axis. */
+export const PLACEMENT_NAMES: readonly string[] = ['majority east', '2-2-1 split', 'majority west'];
+
+/** Issue 28, region-clients: a client in each region, writing from there (A east, B central, C west). */
+export const REGION_CLIENTS: Readonly<Record<string, string>> = { 'us-east': 'A', 'us-central': 'B', 'us-west': 'C' };
+
+function regionsOf(placement: number, withClients = false): RegionsConfig | null {
   const text = PLACEMENTS[placement];
   if (text === undefined) return null;
-  const places = parseRegionsText(text, 'the placement');
+  const placed = withClients
+    ? text
+        .split('; ')
+        .map((part) => `${part},${REGION_CLIENTS[part.slice(0, part.indexOf('='))]}`)
+        .join('; ')
+    : text;
+  const places = parseRegionsText(placed, 'the placement');
   if (typeof places === 'string') throw new RangeError(places);
   return { rtt: 'us', places };
 }
@@ -79,6 +91,8 @@ export const TEMPLATE_IDS = [
   'false-suspicion',
   'failover-year',
   'takeover-pause',
+  'gossip-spread',
+  'region-clients',
 ] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 
@@ -95,6 +109,10 @@ export interface Template {
   drive(run: RunRecorder, params: ExperimentParams): void;
   /** Parameters the scenario ties to others (Figure 16: the heartbeat is half the shortest timeout); absent: as given. */
   adjust?(params: ExperimentParams): ExperimentParams;
+  /** Configuration the scenario itself needs (gossip-spread: the gossip detector); absent: none. */
+  config?(params: ExperimentParams): Partial<SimConfig>;
+  /** Runs per batch the page's pool hands a worker, when a run takes seconds (absent: the pool's BATCH_RUNS). */
+  readonly runsPerBatch?: number;
 }
 
 /**
@@ -130,6 +148,16 @@ const client = (c: string, intent: Extract<ActionBody, { verb: 'client' }>['inte
   client: c,
   intent,
 });
+
+/** region-clients: acquire-and-release rounds per client. */
+const REGION_ROUNDS = 10;
+
+/**
+ * gossip-spread's detector and timing: the bench's (gossipScale.ts) — a round every 50 ms (the
+ * chapter's heartbeat), three peers a round, suspicion after 600 ms of silence, a follower crashed
+ * at 1 s once the first leader is settled.
+ */
+export const GOSSIP_SPREAD = { fanout: 3, roundMs: 50, suspectMs: 600, crashAtMs: 1000, capRounds: 40 } as const;
 
 export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
   'crash-leader': {
@@ -231,7 +259,7 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
     id: 'takeover-pause',
     title: 'The TTL rule: takeover threshold against the lease',
     blurb:
-      "The takeover-ttl preset's story: A takes job:42 at 1000 ms with the lease and writes; at 2000 ms it pauses; B asks for the lock 1000 ms before A wakes and, 100 ms later, writes if it holds it; A writes when it wakes. The lock service hands a lock over once its holder has sent no keep-alive for the takeover threshold.",
+      "The takeover-threshold experiment's story (and the takeover-ttl run preset's): A takes job:42 at 1000 ms with the lease and writes; at 2000 ms it pauses; B asks for the lock 1000 ms before A wakes and, 100 ms later, writes if it holds it; A writes when it wakes. The lock service hands a lock over once its holder has sent no keep-alive for the takeover threshold.",
     measures: ['stale-unfenced', 'stale-fenced', 'fenced-rejections'],
     clients: ['A', 'B'],
     schedule(params) {
@@ -273,6 +301,58 @@ export const TEMPLATES: Readonly<Record<TemplateId, Template>> = {
         t += cycle;
       }
       run.advanceTo(t);
+    },
+  },
+  'gossip-spread': {
+    id: 'gossip-spread',
+    title: 'Gossip: rounds for a suspicion to reach every node, against cluster size',
+    blurb: `N nodes with the gossip detector (fanout ${GOSSIP_SPREAD.fanout}, a round every ${GOSSIP_SPREAD.roundMs} ms, suspicion after ${GOSSIP_SPREAD.suspectMs} ms of silence). At ${GOSSIP_SPREAD.crashAtMs} ms a follower crashes; the run goes on, a round at a time, until every live node's view suspects it (or ${GOSSIP_SPREAD.capRounds} rounds pass). Past 9 nodes the runs are for the plots and the CSV only: the diagram draws at most 9.`,
+    measures: ['gossip-spread', 'gossip-rounds'],
+    clients: [],
+    runsPerBatch: 1,
+    schedule: faultActions,
+    config: () => ({
+      detector: { kind: 'gossip', fanout: GOSSIP_SPREAD.fanout, roundMs: GOSSIP_SPREAD.roundMs, suspectMs: GOSSIP_SPREAD.suspectMs },
+    }),
+    drive(run) {
+      const { crashAtMs, roundMs, suspectMs, capRounds } = GOSSIP_SPREAD;
+      run.advanceTo(crashAtMs);
+      const cluster = run.sim.cluster;
+      const gossip = cluster.gossip;
+      const leader = cluster.leader()?.id ?? null;
+      const victim = cluster.config.nodeIds.find((id) => id !== leader && cluster.node(id).alive);
+      if (gossip === null || victim === undefined) return;
+      run.act({ verb: 'crash', node: victim });
+      const cap = crashAtMs + suspectMs + capRounds * roundMs;
+      for (let t = crashAtMs + roundMs; t <= cap; t += roundMs) {
+        run.advanceTo(t);
+        const s = gossip.suspectedBy(victim);
+        if (s.by === s.of) break;
+      }
+    },
+  },
+  'region-clients': {
+    id: 'region-clients',
+    title: 'Commit latency for a client in each region',
+    blurb: `Five nodes over us-east, us-central and us-west as the placement puts them, and a client in each region: A in us-east, B in us-central, C in us-west. Once a leader is settled each client takes and releases its own lock ${REGION_ROUNDS} times, one request after the other; an acquire's latency is from the client's request to the reply that grants it: the trip to the leader, the leader's round to a majority, the trip back.`,
+    measures: ['client-us-east', 'client-us-central', 'client-us-west'],
+    clients: ['A', 'B', 'C'],
+    schedule(params) {
+      const start = faultAtMs(params);
+      const out = faultActions(params);
+      for (const c of ['A', 'B', 'C'])
+        for (let i = 0; i < REGION_ROUNDS; i++) {
+          out.push(at(start, client(c, { op: 'acquire', key: `lock:${c}`, leaseMs: 60_000 })));
+          out.push(at(start, client(c, { op: 'release', key: `lock:${c}` })));
+        }
+      return out;
+    },
+    config: (params) => {
+      const regions = regionsOf(Math.max(0, params.placement), true);
+      return regions === null ? {} : { regions };
+    },
+    drive(run, params) {
+      run.advanceTo(faultAtMs(params) + 2 * REGION_ROUNDS * 400 + 2 * params.timeoutMs[1]);
     },
   },
   'figure-16': {
@@ -320,6 +400,7 @@ export function configFor(template: Template, given: ExperimentParams, seed: num
     ...(params.phi === 0 && params.takeoverMs > 0 ? { detector: { kind: 'fixed' as const, takeoverMs: params.takeoverMs } } : {}),
     ...(params.placement >= 0 && regionsOf(params.placement) !== null ? { regions: regionsOf(params.placement) as RegionsConfig } : {}),
     ...(params.persistMs > 0 ? { persistMs: params.persistMs } : {}),
+    ...template.config?.(params),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   PlotFrame,
   RunDot,
   runLink,
+  runNote,
   TICK_PX,
   XAxis,
   YAxis,
@@ -103,7 +104,7 @@ export const DistributionPlot = memo(function DistributionPlot(props: Distributi
           <RunDot
             key={r.seed}
             link={runLink(r)}
-            title={`seed ${r.seed}: ${formatNumber(v)}`}
+            title={`seed ${r.seed}: ${formatNumber(v)}${runNote(r)}`}
             cx={x(v)}
             cy={bottom + STRIP / 2 + 4 + jitter(r.seed, 0) * 6}
             r={4}
@@ -136,7 +137,7 @@ export const DistributionPlot = memo(function DistributionPlot(props: Distributi
           <RunDot
             key={r.seed}
             link={runLink(r)}
-            title={`seed ${r.seed}: ${formatNumber(v)}`}
+            title={`seed ${r.seed}: ${formatNumber(v)}${runNote(r)}`}
             cx={x(v)}
             cy={y((100 * (i + 1)) / n)}
             r={4}

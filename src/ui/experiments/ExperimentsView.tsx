@@ -12,7 +12,8 @@ import { EXPERIMENT_PRESETS, findExperimentPreset } from '../../sim/experiments/
 import { summarize } from '../../sim/experiments/stats';
 import { MAX_GRID_CELLS, SWEEP_DEFS, SWEEP_PARAMS } from '../../sim/experiments/sweep';
 import { pointName } from '../../sim/experiments/experiment';
-import { TEMPLATES, TEMPLATE_IDS, type TemplateId } from '../../sim/experiments/templates';
+import { PLACEMENT_NAMES, TEMPLATES, TEMPLATE_IDS, type TemplateId } from '../../sim/experiments/templates';
+import { SeriesPlot } from './SeriesPlot';
 import { downloadText } from '../export/download';
 import { useBridge } from '../labContext';
 import { runFromQuery } from '../runs';
@@ -32,6 +33,8 @@ import { setExperimentsOpen } from './open';
 import { formatNumber } from './plotKit';
 import { ScatterPlot } from './ScatterPlot';
 import { SweepPlot } from './SweepPlot';
+import { TradeoffPlot } from './TradeoffPlot';
+import { isTradeoff } from '../../sim/experiments/tradeoff';
 import './experiments.css';
 
 function useExperiments<T>(selector: (s: ExperimentsState) => T): T {
@@ -42,6 +45,14 @@ function useExperiments<T>(selector: (s: ExperimentsState) => T): T {
 const axisLabel = (m: MeasureId) =>
   ['ms', '% of terms', '% of time'].includes(MEASURES[m].unit) ? `${MEASURES[m].short} (${MEASURES[m].unit})` : MEASURES[m].short;
 const fullLabel = (m: MeasureId) => `${MEASURES[m].label} (${MEASURES[m].unit})`;
+
+const REGION_SERIES = [
+  { measure: 'client-us-east', name: 'A in us-east' },
+  { measure: 'client-us-central', name: 'B in us-central' },
+  { measure: 'client-us-west', name: 'C in us-west' },
+];
+
+const LOG2_N = { label: 'log2 N', at: (n: number) => Math.log2(n) };
 
 const ExperimentForm = memo(function ExperimentForm() {
   const form = useExperiments((s) => s.form);
@@ -252,6 +263,11 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
   }
   const measures = TEMPLATES[spec.template].measures;
   const point = points[Math.min(distPoint, points.length - 1)];
+  const tradeoff = isTradeoff(spec.sweep, spec.sweep2, measures);
+  // Gossip against cluster size: N from 8 to 1,000 on a log2 axis, beside the log2 N its spread should follow.
+  // A client in each region: the regions' latencies side by side, in place of the scatter.
+  const regions = spec.template === 'region-clients' && spec.sweep2 === undefined;
+  const gossipSizes = spec.template === 'gossip-spread' && spec.sweep.param === 'nodes';
   const def = SWEEP_DEFS[spec.sweep.param];
   const base = `lockstep-experiment-${spec.template}-${spec.sweep.param}${spec.sweep2 ? `-${spec.sweep2.param}` : ''}`;
   const saveData = (kind: 'csv' | 'json') =>
@@ -273,6 +289,21 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
         </span>
       </div>
       <div className="exp-grid">
+        {/* The trade-off curve is the experiment's headline: first, in place of the sweep and the scatter (its per-run form). */}
+        {tradeoff && <TradeoffPlot runs={results} points={points} fileName={`${base}-tradeoff`} onOpen={onOpen} />}
+        {regions && (
+          <SeriesPlot
+            runs={results}
+            points={points}
+            series={REGION_SERIES}
+            title="Commit latency by the client's region"
+            axisLabel="Commit latency (ms)"
+            paramLabel={spec.sweep.param === 'placement' ? 'Where the five nodes stand' : `${def.label} (${def.unit})`}
+            tickText={spec.sweep.param === 'placement' ? (p) => `${p.label}: ${PLACEMENT_NAMES[p.value as number] ?? ''}` : undefined}
+            fileName={`${base}-regions`}
+            onOpen={onOpen}
+          />
+        )}
         <DistributionPlot
           runs={results.filter((r) => r.point === point.index)}
           measure={measure}
@@ -304,7 +335,7 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
             </span>
           }
         />
-        {spec.sweep2 ? (
+        {tradeoff ? null : spec.sweep2 ? (
           <GridPlot
             spec={spec}
             runs={results}
@@ -323,13 +354,15 @@ const Plots = memo(function Plots({ onOpen }: { onOpen: (link: string) => void }
             measure={measure}
             axisLabel={axisLabel(measure)}
             integer={MEASURES[measure].integer}
-            paramLabel={`${def.label} (${def.unit})`}
+            paramLabel={gossipSizes ? 'Cluster size (nodes, log scale)' : `${def.label} (${def.unit})`}
             fileName={`${base}-sweep`}
             onOpen={onOpen}
+            logX={gossipSizes}
+            reference={gossipSizes ? LOG2_N : undefined}
           />
         )}
         {/* In a grid the scatter's colour per point would repeat over the cells: the grid and the distribution carry it. */}
-        {!spec.sweep2 && (
+        {!spec.sweep2 && !tradeoff && !regions && (
           <ScatterPlot
             runs={results}
             points={points}

@@ -11,6 +11,7 @@ import {
   PlotFrame,
   RunDot,
   runLink,
+  runNote,
   TICK_PX,
   XAxis,
   YAxis,
@@ -93,7 +94,7 @@ export const ScatterPlot = memo(function ScatterPlot(props: ScatterPlotProps) {
           <RunDot
             key={`${r.point}-${r.seed}`}
             link={runLink(r)}
-            title={`${props.param}=${points[r.point]?.label}, seed ${r.seed}: ${formatNumber(vx)}, ${formatNumber(vy)}`}
+            title={`${props.param}=${points[r.point]?.label}, seed ${r.seed}: ${formatNumber(vx)}, ${formatNumber(vy)}${runNote(r)}`}
             cx={x(vx) + jitter(r.seed, r.point) * Math.min(jx, 12)}
             cy={y(vy) + jitter(r.point, r.seed) * Math.min(jy, 12)}
             r={4}

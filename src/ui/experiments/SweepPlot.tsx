@@ -2,7 +2,7 @@
  * A measure across the swept parameter: the median at each point, joined, over the p5-p95 band,
  * with every run as a faint dot (clickable) spread a little sideways so they do not hide each other.
  */
-import { area, line, scaleLinear } from 'd3';
+import { area, line, scaleLinear, scaleLog } from 'd3';
 import { memo, useRef } from 'react';
 import type { PlannedPoint, RunResult } from '../../sim/experiments/experiment';
 import { summarize } from '../../sim/experiments/stats';
@@ -14,6 +14,7 @@ import {
   PlotFrame,
   RunDot,
   runLink,
+  runNote,
   TICK_PX,
   XAxis,
   YAxis,
@@ -34,6 +35,10 @@ export interface SweepPlotProps {
   readonly fileName: string;
   readonly controls?: React.ReactNode;
   readonly onOpen: (link: string) => void;
+  /** A sweep of sizes over orders of magnitude (gossip at 8 to 1,000 nodes) reads on a log2 axis. */
+  readonly logX?: boolean;
+  /** A dashed line to read the medians against (log2 N), with its label. */
+  readonly reference?: { readonly label: string; readonly at: (v: number) => number };
 }
 
 export const SweepPlot = memo(function SweepPlot({
@@ -46,6 +51,8 @@ export const SweepPlot = memo(function SweepPlot({
   fileName,
   controls,
   onOpen,
+  logX = false,
+  reference,
 }: SweepPlotProps) {
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
@@ -63,16 +70,23 @@ export const SweepPlot = memo(function SweepPlot({
   const lo = numeric ? Math.min(...(values as number[])) : 0;
   const hi = numeric ? Math.max(...(values as number[])) : 0;
   const pad = (hi - lo) * 0.08;
-  const x = numeric
-    ? scaleLinear()
-        .domain([lo - pad, hi + pad])
+  const logScale = numeric && logX && lo > 0;
+  const x = logScale
+    ? scaleLog()
+        .base(2)
+        .domain([lo / 1.3, hi * 1.7])
         .range([MARGIN.left, MARGIN.left + innerW])
-    : scaleLinear()
-        .domain([-0.5, Math.max(0.5, points.length - 0.5)])
-        .range([MARGIN.left, MARGIN.left + innerW]);
+    : numeric
+      ? scaleLinear()
+          .domain([lo - pad, hi + pad])
+          .range([MARGIN.left, MARGIN.left + innerW])
+      : scaleLinear()
+          .domain([-0.5, Math.max(0.5, points.length - 0.5)])
+          .range([MARGIN.left, MARGIN.left + innerW]);
   const xAt = (i: number) => (numeric ? x(points[i].value as number) : x(i));
   // Headroom over the top value for the medians' labels.
-  const top = Math.max(1, ...all);
+  const refs = reference && numeric ? (values as number[]).map((v) => reference.at(v)) : [];
+  const top = Math.max(1, ...all, ...refs);
   const y = scaleLinear()
     .domain([Math.min(0, ...all), top + (top - Math.min(0, ...all)) * 0.12])
     .range([MARGIN.top + innerH, MARGIN.top]);
@@ -133,7 +147,7 @@ export const SweepPlot = memo(function SweepPlot({
               <RunDot
                 key={`${i}-${r.seed}`}
                 link={runLink(r)}
-                title={`${points[i].label}, seed ${r.seed}: ${formatNumber(v)}`}
+                title={`${points[i].label}, seed ${r.seed}: ${formatNumber(v)}${runNote(r)}`}
                 cx={xAt(i) + jitter(r.seed, i) * Math.min(40, step * 0.3)}
                 cy={y(v)}
                 r={3.5}
@@ -142,6 +156,24 @@ export const SweepPlot = memo(function SweepPlot({
               />
             );
           }),
+        )}
+        {reference && numeric && refs.length > 1 && (
+          <g className="sweep-reference" data-reference={reference.label}>
+            <path
+              d={
+                line<number>()
+                  .x((v) => x(v))
+                  .y((v) => y(reference.at(v)))([...(values as number[])].sort((a, b) => a - b)) ?? ''
+              }
+              fill="none"
+              stroke={MUTED}
+              strokeWidth={2}
+              strokeDasharray="6 4"
+            />
+            <text x={x(hi) - 4} y={y(reference.at(hi)) - 8} textAnchor="end" fontSize={TICK_PX} fill={MUTED}>
+              {reference.label}
+            </text>
+          </g>
         )}
         {joined && <path className="sweep-median" d={median(along) ?? ''} fill="none" stroke={INK} strokeWidth={2.5} />}
         {present.map(({ s, i }) => (

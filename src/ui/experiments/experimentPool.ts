@@ -5,6 +5,7 @@
  * ignored by batch number.
  */
 import type { ExperimentSpec, RunJob, RunResult } from '../../sim/experiments/experiment';
+import { TEMPLATES } from '../../sim/experiments/templates';
 import type { ExperimentWorkerToHost, HostToExperimentWorker } from '../../worker/protocol';
 
 /** Runs per message: a few tens of ms of work, so progress moves smoothly and cancel is quick. */
@@ -55,7 +56,9 @@ export class ExperimentPool {
     this.firstBatch = this.nextBatch;
     this.outstanding = 0;
     this.queue = [];
-    for (let i = 0; i < jobs.length; i += BATCH_RUNS) this.queue.push(jobs.slice(i, i + BATCH_RUNS));
+    // A scenario whose runs take seconds each (gossip at 1,000 nodes) goes a run at a time, so progress moves and cancel is quick.
+    const size = TEMPLATES[spec.template].runsPerBatch ?? BATCH_RUNS;
+    for (let i = 0; i < jobs.length; i += size) this.queue.push(jobs.slice(i, i + size));
     if (this.queue.length === 0) {
       this.finish();
       return;

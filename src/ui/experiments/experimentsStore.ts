@@ -57,7 +57,7 @@ function formOf(name: string): ExperimentForm {
     sweep: formatSweep(p.spec.sweep),
     sweep2: p.spec.sweep2 ? formatSweep(p.spec.sweep2) : '',
     fixed: formatFixed(p.spec.base ?? {}),
-    seeds: String(p.spec.seeds),
+    seeds: String(p.pageSeeds ?? p.spec.seeds),
     firstSeed: String(p.spec.firstSeed),
   };
 }

@@ -6,6 +6,7 @@
  */
 import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { encodeLink } from '../../share/link';
+import { MAX_NODES } from '../../sim/model/config';
 import type { RunResult } from '../../sim/experiments/experiment';
 import { downloadBlob, downloadText } from '../export/download';
 import { pngFromSvg } from '../spacetime/pngFromSvg';
@@ -172,8 +173,22 @@ export function GridLines({ scale, width, height, integer = false }: { scale: Sc
 
 const links = new WeakMap<RunResult, string>();
 
-/** A run's share link, made once per result: the plots redraw every dot as more results arrive. */
+/** Whether the page can open a run: the diagram draws at most MAX_NODES nodes (gossip-spread's runs go to 1,000). */
+export function opensOnPage(result: RunResult): boolean {
+  return result.run.config.nodeIds.length <= MAX_NODES;
+}
+
+/** What a run's tooltip adds when it cannot open (one sentence), else nothing. */
+export function runNote(result: RunResult): string {
+  const n = result.run.config.nodeIds.length;
+  return opensOnPage(result)
+    ? ''
+    : ` — a run of ${n} nodes cannot open on the diagram, which draws at most ${MAX_NODES}; its numbers are here and in the CSV.`;
+}
+
+/** A run's share link, made once per result: the plots redraw every dot as more results arrive. '' for a run the page cannot open. */
 export function runLink(result: RunResult): string {
+  if (!opensOnPage(result)) return '';
   let link = links.get(result);
   if (link === undefined) {
     link = encodeLink(result.run);
@@ -209,8 +224,10 @@ export function RunDot({
 }) {
   return (
     <circle
-      data-run-link={link}
-      className="run-mark"
+      // A run the page cannot open (past 9 nodes) is a mark without a link: its tooltip says why.
+      data-run-link={link === '' ? undefined : link}
+      data-run-closed={link === '' ? 'true' : undefined}
+      className={link === '' ? 'run-mark run-mark-closed' : 'run-mark'}
       cx={cx}
       cy={cy}
       r={r}
@@ -290,7 +307,8 @@ export function jitter(seed: number, point: number): number {
   let h = (seed * 2654435761 + point * 40503) >>> 0;
   h ^= h >>> 15;
   h = Math.imul(h, 2246822507) >>> 0;
-  h ^= h >>> 13;
+  // Unsigned again after the xor: a negative h made the remainder negative, and dots strayed up to twice their spread to the left.
+  h = (h ^ (h >>> 13)) >>> 0;
   return ((h % 2001) - 1000) / 1000;
 }
 
