@@ -1,2 +1,0 @@
-import { benchBundle } from './src/cli/benchBundle';
-await benchBundle((l) => console.log(l));
