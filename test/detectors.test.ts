@@ -137,6 +137,31 @@ describe('the TTL rule: a takeover threshold must exceed the TTL', () => {
     expect(json.invariants.twoHolders).toBe(1);
   });
 
+  it('a grant taken over before its answer arrives is the same finding, not a broken lease (fuzz --network, run 23, seed 1)', () => {
+    // C's grant (lease 849 ms) commits at 347 ms; its answer is delayed 314 ms, so gossip suspects C
+    // and the leader takes k1 over at 383 ms; C is told it holds k1 at 686 ms, its lease running to 1074.
+    const link =
+      '?v=1&seed=2945683834&timeout=134-205&heartbeat=34&latency=lognormal%3A18.832%3A1.35&clients=ABC&features=pre-vote%2Ccheck-quorum%2Cleader-noop%2Csnapshots%2Creads%2Cfast-backup%2Ctransfer%2Cmembership&snapshot=7&detector=gossip&fanout=1&s=%40225+client+C+acquire+k1+849%3B+%40277+delay+C+314&t=687';
+    const out = runSimCli(['--link', link, '--until', '1200']).stdout;
+    expect(out).toContain('n3 suspects C (gossip: silent 129 ms) and takes k1 (token 1) over');
+    expect(out).toContain('C acquires k1 -> token 1, its lease ends by t=1074 ms');
+    expect(out).toContain('invariants: every invariant held at every millisecond');
+    expect(out).toContain('findings: two holders');
+  });
+
+  it('a holding taken over stays one finding when the next holder’s lease ends (fuzz --network, run 39, seed 1)', () => {
+    // D's token 1 is taken over at 2116 ms while D counts its lease to 9592 ms; A's token 2 is granted and expires at 6767 ms.
+    const out = runSimCli([
+      ...['--seed', '4216652404', '--nodes', '9', '--timeout', '298-393', '--heartbeat', '95', '--latency', '3.08-6.67'],
+      ...['--clients', 'A,B,C,D', '--detector', 'phi-accrual', '--phi', '1', '--phi-window', '86', '--until', '7000'],
+      ...['--schedule', '@1622 client D acquire k1 7970; @1868 restart n7; @6699 client A acquire k1 34'],
+    ]).stdout;
+    expect(out).toMatch(/suspects D \(phi-accrual: silent \d+ ms, φ [\d.]+\) and takes k1 \(token 1\) over/);
+    expect(out).toMatch(/expires k1 \(token 2\)/);
+    expect(out).toContain('invariants: every invariant held at every millisecond');
+    expect(out).toContain('findings: two holders');
+  });
+
   it('above the TTL nobody takes the lock over: no two holders', () => {
     const json = JSON.parse(run(12000)) as { invariants: { twoHolders?: number }; events: string[] };
     expect(json.invariants.twoHolders).toBeUndefined();

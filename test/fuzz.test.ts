@@ -183,7 +183,7 @@ describe('npm run fuzz', () => {
     [['--seed', '-3'], '--seed must be a non-negative integer, not "-3".'],
     [
       ['--speed', '2'],
-      'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --lock, --self-check, --protocol, --help.',
+      'Unknown flag "--speed"; the known flags are --runs, --seed, --bug, --features, --no-shrink, --lock, --network, --self-check, --protocol, --help.',
     ],
     [
       ['--protocol', 'paxos', '--self-check'],

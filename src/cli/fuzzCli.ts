@@ -35,8 +35,10 @@ import { seedFromText, type Seed } from '../sim/model/prng';
 import { formatSchedule, type Action } from '../sim/model/schedule';
 import { UsageError, parseFlags, wholeNumber } from './args';
 import { header } from './simCli';
+import { detectorToFields, type DetectorFields } from '../sim/model/detector';
+import { formatLognormal, formatRegions, formatRtt } from '../sim/model/network';
 
-export const FUZZ_USAGE = `Usage: npm run fuzz -- --runs N --seed S [--bug NAME] [--features LIST] [--lock NAME]
+export const FUZZ_USAGE = `Usage: npm run fuzz -- --runs N --seed S [--bug NAME] [--features LIST] [--lock NAME] [--network]
        npm run fuzz -- --self-check [--seed S]
   --runs N       how many runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (1-1000000, default 200)
   --seed S       fuzz seed, any non-negative integer (default 1); run i draws from (S << 32) + i
@@ -46,6 +48,9 @@ export const FUZZ_USAGE = `Usage: npm run fuzz -- --runs N --seed S [--bug NAME]
   --lock NAME    the lock service of every run: ${LOCK_SERVICE_NAMES.join(', ')}; absent, the runs are the
                  chapter's service's, then a tenth as many of each other service (a lock service's
                  bug picks its own service)
+  --network      issue 28: each run of the chapter's service also draws its network (fractional or
+                 lognormal latency, or regions), failure detector (phi-accrual, gossip, a takeover
+                 threshold), a persist delay and slow phases, from a stream of its own
   --no-shrink    print the counterexample as found, without shrinking it
   --self-check   fuzz with each switchable bug in turn: each must be found, with a schedule that
                  replays it, within the runs its manifest states (a weakened checker shows here)
@@ -59,6 +64,7 @@ const FLAGS = [
   { name: 'features', value: true },
   { name: 'no-shrink', value: false },
   { name: 'lock', value: true },
+  { name: 'network', value: false },
   { name: 'self-check', value: false },
   { name: 'protocol', value: true },
   { name: 'help', value: false },
@@ -84,6 +90,8 @@ export interface FuzzArgs {
   readonly selfCheck: boolean;
   /** `--lock`: every run's service; null: the chapter's, then each other service (or the bug's own). */
   readonly lock: LockServiceName | null;
+  /** `--network`: issue 28's network models and detectors drawn in each run of the chapter's service. */
+  readonly network: boolean;
 }
 
 /** `--protocol paxos|multi-paxos`: the Paxos swarm's arguments (fuzz/paxos.ts). */
@@ -98,6 +106,10 @@ interface PaxosFuzzArgs {
 function parsePaxosFuzzArgs(flags: Map<string, string | true>, protocol: 'paxos' | 'multi-paxos'): PaxosFuzzArgs {
   if (flags.has('features')) throw new UsageError(`--features are Raft's; a ${protocol} run has none.`);
   if (flags.has('lock')) throw new UsageError(`--lock picks a lock service, which runs without Paxos; a ${protocol} run has none.`);
+  if (flags.has('network'))
+    throw new UsageError(
+      `--network draws Raft's network models and failure detectors; a ${protocol} run keeps the chapter's whole-ms network.`,
+    );
   if (flags.has('self-check'))
     throw new UsageError(
       `--self-check calibrates Raft's bugs; for ${protocol} run --protocol ${protocol} --bug NAME with each of its bugs.`,
@@ -161,7 +173,7 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
   const flags = parseFlags(argv, FLAGS);
   if (flags.has('help')) return 'help';
   if (flags.has('protocol')) throw new UsageError('--protocol is read by runFuzzCli.');
-  const clash = (['runs', 'bug', 'features', 'no-shrink', 'lock'] as const).find((f) => flags.has(f));
+  const clash = (['runs', 'bug', 'features', 'no-shrink', 'lock', 'network'] as const).find((f) => flags.has(f));
   if (flags.has('self-check') && clash !== undefined)
     throw new UsageError(
       `--self-check runs every bug with the runs and features its calibration states; it takes no --${clash} (only --seed).`,
@@ -210,6 +222,7 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
     features: typeof featuresText === 'string' ? featureChoice(featuresText) : 'swarm',
     shrink: !flags.has('no-shrink'),
     selfCheck: flags.has('self-check'),
+    network: flags.has('network'),
   };
 }
 
@@ -237,6 +250,17 @@ export function shareQuery(config: SimConfig, schedule: readonly Action[], atMs:
   return '?' + encodeLink({ config, schedule, atMs });
 }
 
+/** The sim CLI's flag for each detector field (simCli's FLAG_NAMES). */
+const DETECTOR_FLAGS: readonly (readonly [keyof DetectorFields, string])[] = [
+  ['detector', '--detector'],
+  ['phi', '--phi'],
+  ['window', '--phi-window'],
+  ['fanout', '--fanout'],
+  ['round', '--gossip-round'],
+  ['suspect', '--suspect-after'],
+  ['takeover', '--takeover'],
+];
+
 /** `npm run sim` flags that print the same run's timeline. */
 export function simCommand(config: SimConfig, schedule: readonly Action[], untilMs: number): string {
   const flags = [
@@ -244,7 +268,8 @@ export function simCommand(config: SimConfig, schedule: readonly Action[], until
     `--nodes ${config.nodeIds.length}`,
     `--timeout ${config.electionTimeoutMs.join('-')}`,
     `--heartbeat ${config.heartbeatMs}`,
-    `--latency ${config.latencyMs.join('-')}`,
+    // A lognormal names its own --latency below.
+    ...(config.latencyLognormal === undefined ? [`--latency ${config.latencyMs.join('-')}`] : []),
   ];
   if (config.clientIds.length > 0) flags.push(`--clients ${config.clientIds.join(',')}`);
   if (config.bugs.length > 0) flags.push(`--bugs ${config.bugs.join(',')}`);
@@ -255,6 +280,18 @@ export function simCommand(config: SimConfig, schedule: readonly Action[], until
   if (config.lockOptions !== undefined && config.lockOptions.length > 0) flags.push(`--lock-options ${config.lockOptions.join(',')}`);
   if (config.protocol !== undefined) flags.push(`--protocol ${config.protocol}`);
   if (config.backoffMs !== undefined) flags.push(`--backoff ${config.backoffMs.join('-')}`);
+  // Issue 28's models (fuzz --network): the same words the sim CLI reads.
+  if (config.latencyLognormal !== undefined) flags.push(`--latency ${formatLognormal(config.latencyLognormal)}`);
+  if (config.regions !== undefined) {
+    if (config.regions.places.length > 0) flags.push(`--regions "${formatRegions(config.regions.places)}"`);
+    flags.push(`--rtt ${formatRtt(config.regions.rtt)}`);
+  }
+  const d = detectorToFields(config.detector);
+  for (const [field, flag] of DETECTOR_FLAGS) {
+    const v = d[field];
+    if (v !== undefined) flags.push(`${flag} ${v}`);
+  }
+  if (config.persistMs !== undefined) flags.push(`--persist ${config.persistMs}`);
   flags.push(`--until ${untilMs}`, `--schedule "${formatSchedule(schedule)}"`);
   return `npm run sim -- ${flags.join(' ')}`;
 }
@@ -311,6 +348,7 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
     shrink: args.shrink,
     onRunProgress: long,
     lock: args.lock,
+    network: args.network,
   });
   const tenth = Math.max(1, Math.floor(args.runs / 10));
   let result: FuzzResult;
@@ -347,12 +385,12 @@ export function runFuzzCli(argv: readonly string[], io: FuzzCliIo): number {
     return 1;
   }
   io.out(
-    `${result.runsDone} runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}${featureNote(args.features)}): every invariant held, and every client history passed the lock-service and fenced-order models (and the register model, for log and ReadIndex reads)` +
+    `${result.runsDone} runs of ${FUZZ_DURATION_MS / 1000} simulated seconds (fuzz seed ${String(args.seed)}${args.bugs.length ? `, bug ${args.bugs.join(', ')}` : ''}${featureNote(args.features)}${args.network ? ', each drawing its network model, failure detector, persist delay and slow phases' : ''}): every invariant held, and every client history passed the lock-service and fenced-order models (and the register model, for log and ReadIndex reads)` +
       `${perMinute !== null ? `; ${perMinute.toLocaleString('en-US')} runs/min` : ''}`,
   );
   io.out(
     `liveness: after the faults stopped, ${liveness.held} runs elected a leader that committed a probe on every node in time; ` +
-      `${liveness.skipped} had a configuration that cannot promise it (one node, timeouts too narrow for the latency, or a lock service that runs no Raft)`,
+      `${liveness.skipped} had a configuration that cannot promise it (one node, timeouts too narrow for the latency, or a lock service that runs no Raft${args.network ? ', or a failure detector other than the fixed timer' : ''})`,
   );
   io.out(`findings (not failures): the unfenced store accepted ${result.findings} writes from clients whose lease had ended`);
   if (result.historyFindings > 0) {

@@ -99,6 +99,9 @@ export class ClientViewChecker {
       const holding = client.holdings.get(key);
       if (holding === undefined || holding.deadline <= now || !client.alive) continue;
       if (this.committed.get(key) === client.id) continue;
+      // Issue 28: a holding the failure detector took over was a finding when it was taken; a
+      // later change of the key (the next holder's grant or expiry) is not a second break of it.
+      if (!takeover && holding.token !== null && this.service.takenOver.has(holding.token)) continue;
       // A client that asked to release the key gave it up when it asked.
       const o = client.outstanding;
       if (o !== null && o.intent.op === 'release' && o.intent.key === key) continue;
@@ -139,7 +142,9 @@ export class ClientViewChecker {
     const serviceEnd = grant.appliedAt + grant.leaseMs;
     if (deadline > serviceEnd) this.violate('client-lease', [id], say.leaseOutlasts(id, key, token, deadline, serviceEnd));
     if (deadline > now && this.committed.get(key) !== id) {
-      this.leaseBroken(id, key, deadline, now, `the committed log does not give ${key} to ${id}`);
+      // Issue 28: the failure detector may have taken this very grant over before its answer
+      // arrived (a takeover threshold below the TTL): the chapter's hazard, a finding.
+      this.leaseBroken(id, key, deadline, now, `the committed log does not give ${key} to ${id}`, this.service.takenOver.has(token));
     }
   }
 

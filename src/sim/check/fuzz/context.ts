@@ -7,6 +7,7 @@ import { after, type StoryDriver, type StoryGen } from './driver';
 import type { SwarmDraw } from './draw';
 import type { SwarmNames } from './names';
 import { majorityOf } from '../../raft/quorum';
+import { latencyBoundsMs } from '../../model/network';
 
 /**
  * What a fault or story of one fuzz run works with: the run's PRNG, the live simulation, the
@@ -16,6 +17,12 @@ import { majorityOf } from '../../raft/quorum';
 export class RunContext {
   readonly config: SimConfig;
   readonly keys: readonly string[];
+  /**
+   * The longest one-way latency the network draws, in whole ms (issue 28: a fraction, a lognormal's
+   * cut or a region's round trip; the chapter's uniform range is its own bound), for stories that
+   * wait about one message's trip.
+   */
+  readonly latencyMaxMs: number;
   private valueCounter = 0;
 
   constructor(
@@ -30,6 +37,7 @@ export class RunContext {
   ) {
     this.config = draw.config;
     this.keys = draw.keys;
+    this.latencyMaxMs = Math.ceil(latencyBoundsMs(draw.config)[1]);
   }
 
   get cluster(): Cluster {

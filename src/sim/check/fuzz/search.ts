@@ -24,6 +24,8 @@ export interface FuzzOptions {
   readonly onRunProgress?: (run: number, nowMs: number, inflight: number) => void;
   /** Issue 26: every run's lock service (absent: the chapter's; a lock service's bug picks its own). */
   readonly lock?: LockServiceName | null;
+  /** Issue 28: each run of the chapter's service draws its network model and detector (networkRuns.ts). */
+  readonly network?: boolean;
 }
 
 export interface Counterexample {
@@ -83,6 +85,7 @@ export function* fuzz(options: FuzzOptions): Generator<FuzzProgress, FuzzResult,
     const outcome = fuzzRun(options.seed, run, bugs, duration, options.features ?? 'swarm', [], {
       ...(onRunProgress !== undefined ? { onProgress: (nowMs: number, inflight: number) => onRunProgress(run, nowMs, inflight) } : {}),
       lock: options.lock ?? null,
+      network: options.network === true,
     });
     findings += outcome.findings;
     if (outcome.historyFindings > 0) historyFindings++;

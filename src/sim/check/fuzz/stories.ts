@@ -19,7 +19,7 @@ export function* leaderChurn(ctx: RunContext): StoryGen {
   if (leader === null) return;
   const n = ctx.randint(1, 2);
   for (let i = 0; i < n; i++) ctx.act({ verb: 'submit', command: ctx.value('v'), target: null });
-  yield after(ctx.randint(1, ctx.config.latencyMs[1] + 2));
+  yield after(ctx.randint(1, ctx.latencyMaxMs + 2));
   ctx.crashAndRestart(leader, ctx.randint(20, 600));
 }
 
@@ -36,7 +36,7 @@ export function* figure8Story(ctx: RunContext): StoryGen {
   ctx.act({ verb: 'partition', groups: [[first.id, ...others.slice(0, ctx.randint(0, majority - 2))]] });
   ctx.act({ verb: 'submit', command: ctx.value('v'), target: first.id });
   const index = first.lastLogIndex;
-  yield after(ctx.config.latencyMs[1] + ctx.randint(1, 20));
+  yield after(ctx.latencyMaxMs + ctx.randint(1, 20));
   ctx.crashAndRestart(first.id, null);
   const newLeader = () => {
     const l = ctx.cluster.leader();
@@ -207,7 +207,7 @@ export function* staleReply(ctx: RunContext): StoryGen {
   yield until(() => lastGrantsTo(leader, a), { everyMs: 1, giveUpAfterMs: 600 });
   const tMax = ctx.config.electionTimeoutMs[1];
   ctx.act({ verb: 'delay', target: a, ms: ctx.randint(tMax, 3 * tMax) });
-  yield after(ctx.randint(1, ctx.config.latencyMs[1] + 5));
+  yield after(ctx.randint(1, ctx.latencyMaxMs + 5));
   ctx.crashAndRestart(leader.id, ctx.randint(20, 200));
   yield* handOverTo(ctx, leader.id, 4);
   ctx.act({ verb: 'delay', target: a, ms: 0 });

@@ -20,6 +20,7 @@ import { MEMBERSHIP_GAP_MS, membershipChange, membershipRandom } from './members
 import { SwarmNames } from './names';
 import { TargetedStories } from './targeted';
 import { ClockJumps, fitDrawToLock, lockForRun, lockRandom } from './lockRuns';
+import { NetworkDraws, networkRandom } from './networkRuns';
 import { FAULT_KINDS, type FaultKind, type SwarmDraw, type SwarmKind, type TargetedKind } from './draw';
 
 export const FUZZ_DURATION_MS = 10_000;
@@ -113,6 +114,12 @@ export interface FuzzRunOptions {
    * own (lockRuns.ts).
    */
   readonly lock?: LockServiceName | null;
+  /**
+   * Issue 28: draw the run's network model, failure detector, persist delay and slow phases from
+   * a stream of their own (networkRuns.ts); only for the chapter's lock service. Off (the
+   * default), a run is what it was before them.
+   */
+  readonly network?: boolean;
 }
 
 /** How often a run reports its progress, in simulated ms. */
@@ -216,6 +223,9 @@ export function fuzzRun(
   const lockRng = lock !== null ? lockRandom(seed, run) : null;
   if (lock !== null) draw = fitDrawToLock(draw, lock, lockRng as CPythonRandom, new Set(bugs.flatMap((b) => BUG_FAULTS[b])));
   const jumps = lock !== null ? new ClockJumps(lockRng as CPythonRandom, draw.config.nodeIds) : null;
+  const network =
+    options.network === true && (lock === null || lock === 'raft') ? new NetworkDraws(networkRandom(seed, run), draw.config) : null;
+  if (network !== null) draw = { ...draw, config: network.config };
   // Shared names (a lock key that is a map key, clients in partitions) from a stream of their own.
   const names = options.sharedNames !== false ? new SwarmNames(seed, run, draw.keys) : null;
   // Reads: put/get from a stream of their own, only with the feature and clients (§6.4), and not
@@ -265,6 +275,7 @@ export function fuzzRun(
         nextMemberAt,
         aimed !== null ? (targeted as TargetedStories).nextAtMs : Infinity,
         jumps !== null ? jumps.nextAtMs : Infinity,
+        network !== null ? network.nextAtMs : Infinity,
       );
       while (sim.nowMs < target) {
         sim.step();
@@ -296,6 +307,10 @@ export function fuzzRun(
       }
       if (jumps !== null && jumps.nextAtMs <= sim.nowMs && sim.nowMs < durationMs) {
         sim.act(jumps.take(sim.nowMs));
+        if (checker.violations.length > 0) break;
+      }
+      if (network !== null && network.nextAtMs <= sim.nowMs && sim.nowMs < durationMs) {
+        sim.act(network.take(sim.nowMs));
         if (checker.violations.length > 0) break;
       }
       if (aimed !== null && (targeted as TargetedStories).nextAtMs <= sim.nowMs && sim.nowMs < durationMs) {

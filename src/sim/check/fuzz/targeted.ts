@@ -144,7 +144,7 @@ function* stalePreVote(ctx: RunContext): StoryGen {
   yield until(() => p.preCandidate || v.preCandidate, { everyMs: 1, giveUpAfterMs: 2 * tMax });
   const [asker, voter] = p.preCandidate ? [p, v] : [v, p];
   ctx.act({ verb: 'delay', target: voter.id, ms: ctx.randint(2 * tMax, 4 * tMax) });
-  yield after(ctx.randint(1, ctx.config.latencyMs[1] + 2));
+  yield after(ctx.randint(1, ctx.latencyMaxMs + 2));
   ctx.act({ verb: 'restart', node: w.id });
   yield until(() => asker.role === 'candidate' || !asker.alive, { everyMs: 1, giveUpAfterMs: 3 * tMax });
   if (asker.role === 'candidate') ctx.crashAndRestart(w.id, ctx.randint(3 * tMax, 5 * tMax));
@@ -181,7 +181,7 @@ function* backupRace(ctx: RunContext): StoryGen {
   const f = ctx.pick(side);
   ctx.act({ verb: 'partition', groups: [[l2.id, f]] });
   for (let i = ctx.randint(2, 5); i > 0; i--) ctx.act({ verb: 'submit', command: ctx.value('b'), target: l2.id });
-  yield after(ctx.config.latencyMs[1] + 2);
+  yield after(ctx.latencyMaxMs + 2);
   if (!(yield* handOverTo(ctx, l1.id, 4, false))) return;
   ctx.act({ verb: 'submit', command: ctx.value('c'), target: l1.id });
   ctx.act({ verb: 'duplicate', pct: ctx.randint(30, 70) });
@@ -202,7 +202,7 @@ function* transferLagging(ctx: RunContext): StoryGen {
   const followers = ctx.aliveNodes().filter((id) => id !== leader);
   if (followers.length === 0) return;
   const t = ctx.pick(followers);
-  const slow = ctx.chance(0.5) ? ctx.randint(ctx.config.latencyMs[1], 4 * ctx.config.latencyMs[1] + 20) : 0;
+  const slow = ctx.chance(0.5) ? ctx.randint(ctx.latencyMaxMs, 4 * ctx.latencyMaxMs + 20) : 0;
   if (slow > 0) ctx.act({ verb: 'delay', target: t, ms: slow });
   for (let i = ctx.randint(1, 3); i > 0; i--) ctx.act({ verb: 'submit', command: ctx.value('t'), target: leader });
   ctx.act({ verb: 'transfer', node: t });
@@ -222,7 +222,7 @@ function* snapshotRace(ctx: RunContext): StoryGen {
   const followers = ctx.aliveNodes().filter((id) => id !== leader.id);
   if (followers.length === 0) return;
   const f = ctx.pick(followers);
-  const lMax = ctx.config.latencyMs[1];
+  const lMax = ctx.latencyMaxMs;
   const slow = ctx.randint(3 * lMax + 20, 8 * lMax + 60);
   ctx.act({ verb: 'delay', target: f, ms: slow });
   const every = ctx.cluster.snapshotEvery;
@@ -300,7 +300,7 @@ function* staleAppendReply(ctx: RunContext): StoryGen {
   for (let i = ctx.randint(3, 5); i > 0; i--) ctx.act({ verb: 'submit', command: ctx.value('e'), target: l.id });
   // F gets them at once (sent before); its answers from here on crawl.
   ctx.act({ verb: 'delay', target: f, ms: ctx.randint(4 * tMax, 8 * tMax) });
-  yield after(ctx.config.latencyMs[1] + 1);
+  yield after(ctx.latencyMaxMs + 1);
   ctx.act({ verb: 'delay', target: f, ms: 0 });
   yield until(
     () => {
@@ -313,7 +313,7 @@ function* staleAppendReply(ctx: RunContext): StoryGen {
   if (m === null || m === l) return;
   if (ctx.chance(0.5)) ctx.act({ verb: 'submit', command: ctx.value('m'), target: m.id });
   ctx.act({ verb: 'heal' });
-  yield after(ctx.config.heartbeatMs + 2 * ctx.config.latencyMs[1] + 2);
+  yield after(ctx.config.heartbeatMs + 2 * ctx.latencyMaxMs + 2);
   yield* handOverTo(ctx, l.id, 5, false);
 }
 
@@ -365,7 +365,7 @@ function* reelectedReuse(ctx: RunContext): StoryGen {
   const others = rest.filter((id) => id !== l2.id);
   for (const id of others) ctx.crashAndRestart(id, null);
   ctx.act({ verb: 'partition', groups: [[l1.id, l2.id, a, b]] });
-  yield after(ctx.config.latencyMs[1] + 2);
+  yield after(ctx.latencyMaxMs + 2);
   ctx.crashAndRestart(l2.id, null);
   for (const id of others) ctx.act({ verb: 'restart', node: id });
   ctx.act({ verb: 'heal' });
