@@ -53,6 +53,13 @@ export function roundTripLine(placement: Placement, regions: readonly string[]):
   return `Round trips: ${parts.join(' · ')}`;
 }
 
+/** Presenter mode's corner: a pair per line, and the last line says they are round trips. */
+function presenterRoundTrips(line: string): string[] {
+  const parts = line.replace(/^Round trips: /, '').split(' · ');
+  parts[parts.length - 1] += ' (round trips)';
+  return parts;
+}
+
 /** Parts joined with " · " into lines of at most `width` characters. */
 function wrap(parts: readonly string[], width: number): string[] {
   const lines: string[] = [];
@@ -98,12 +105,17 @@ export const RegionPlaces = memo(function RegionPlaces({ layout }: { layout: Dia
   const step = (2 * Math.PI) / Math.max(1, n);
   const nr = layout.nodeRadius;
   const font = presenter ? PRESENTER_FONT.side * ps : 17;
-  const tagFont = presenter ? PRESENTER_FONT.side * ps * 0.85 : 17;
+  const tagFont = presenter ? PRESENTER_FONT.side * ps : 17;
   const clientH = (presenter ? PRESENTER_CLIENT_SIZE : CLIENT_SIZE).h;
   const storeH = (presenter ? PRESENTER_STORE_SIZE : STORE_SIZE).h;
   const used = groups.filter((g) => g.nodes.length > 0 || g.others.length > 0).map((g) => g.region);
   // Wrapped to the diagram's width (about 0.56 em a character), so a world matrix stays inside it.
-  const rttLines = wrap(roundTripLine(placement, used).split(' · '), Math.floor((VIEW_W * 0.7) / (tagFont * 0.56)));
+  const rttX = presenter === null ? 12 : VIEW_W - 12;
+  // Presenter mode: a pair per line in the bottom right corner, clear of the bigger ring.
+  const rttLines =
+    presenter === null
+      ? wrap(roundTripLine(placement, used).split(' · '), Math.floor((VIEW_W * 0.7) / (tagFont * 0.56)))
+      : presenterRoundTrips(roundTripLine(placement, used));
   return (
     <g className="region-places" data-testid="region-places">
       {groups.map((g, gi) => {
@@ -124,9 +136,12 @@ export const RegionPlaces = memo(function RegionPlaces({ layout }: { layout: Dia
           <g key={g.region} className={`region-place ${colour}`} data-region={g.region}>
             <title>{title}</title>
             <path d={band({ a0, a1, r0: r - nr - 10, r1: r + nr + 10 }) ?? ''} transform={`translate(${cx},${cy})`} />
-            <text x={lx} y={ly + font * 0.35} fontSize={font}>
-              {g.region}
-            </text>
+            {/* Presenter mode's bigger glyphs leave the ring's inside no room: the names go in the key below. */}
+            {presenter === null && (
+              <text x={lx} y={ly + font * 0.35} fontSize={font}>
+                {g.region}
+              </text>
+            )}
           </g>
         );
       })}
@@ -149,15 +164,26 @@ export const RegionPlaces = memo(function RegionPlaces({ layout }: { layout: Dia
           );
         }),
       )}
+      {presenter !== null && (
+        // Presenter mode: the regions' key in the top left corner, a line per region in its colour.
+        <text className="region-key" data-testid="region-key" x={12} y={0} fontSize={tagFont}>
+          {groups.map((g, gi) => (
+            <tspan key={g.region} className={`region-${gi % 6}`} x={12} dy={tagFont * 1.2}>
+              {g.region}: {[...g.nodes, ...g.others.filter((id) => id !== 'fenced' && id !== 'unfenced')].join(', ')}
+            </tspan>
+          ))}
+        </text>
+      )}
       <text
         className="region-rtt"
         data-testid="region-rtt"
-        x={12}
+        x={rttX}
         y={VIEW_H - 10 - (rttLines.length - 1) * tagFont * 1.2}
         fontSize={tagFont}
+        textAnchor={presenter === null ? 'start' : 'end'}
       >
         {rttLines.map((l, i) => (
-          <tspan key={i} x={12} dy={i === 0 ? 0 : tagFont * 1.2}>
+          <tspan key={i} x={rttX} dy={i === 0 ? 0 : tagFont * 1.2}>
             {l}
           </tspan>
         ))}
