@@ -54,6 +54,20 @@ describe.skipIf(!haveChromium)('failure detectors and regions on the page', () =
       const a = await Promise.all(['n1', 'n3', 'n2', 'n4', 'n5'].map(angle));
       const clockwise = a.map((x) => (x - a[0] + 4 * Math.PI) % (2 * Math.PI));
       expect([...clockwise].sort((x, y) => x - y)).toEqual(clockwise);
+      // Presenter mode: the regions' names move to a key, the round trips to a corner, at 20 px or more.
+      await page.keyboard.press('p');
+      await page.getByTestId('region-key').waitFor();
+      expect(await page.locator('[data-testid="region-key"] tspan').allTextContents()).toEqual([
+        'us-east: n1, n3, A',
+        'us-west: n2, n4',
+        'eu-west: n5, B',
+      ]);
+      const px = await page
+        .getByTestId('region-rtt')
+        .evaluate((el) => el.getBoundingClientRect().height / el.querySelectorAll('tspan').length);
+      expect(px).toBeGreaterThanOrEqual(20);
+      expect(await page.locator('[data-testid="region-places"] [data-region] text').count()).toBe(0);
+      await page.keyboard.press('p');
       // A bad value is one sentence, and the run keeps going.
       await form.locator('[data-field="rtt"]').fill('mars');
       await page.getByRole('button', { name: 'Apply detector and regions' }).click();
