@@ -421,29 +421,7 @@ export function takeRunView(run: AnyRun): RunView {
       ...(serverFacts !== undefined ? { server: serverFacts(node.index) } : {}),
     };
   });
-  const messages: MessageView[] = cluster.inflight.items.map((env) => ({
-    seq: env.seq,
-    type: env.payload.type,
-    src: env.src,
-    dst: env.dst,
-    sentAt: env.sentAt,
-    deliverAt: env.deliverAt,
-    lost: env.lost,
-    ...messageFacts(env.payload),
-  }));
-  messages.sort((a, b) => a.seq - b.seq);
-  const drops: DropView[] = cluster.recentDrops.map((d) => ({
-    seq: d.envelope.seq,
-    type: d.envelope.payload.type,
-    src: d.envelope.src,
-    dst: d.envelope.dst,
-    sentAt: d.envelope.sentAt,
-    deliverAt: d.envelope.deliverAt,
-    lost: d.envelope.lost,
-    ...messageFacts(d.envelope.payload),
-    droppedAt: d.droppedAt,
-    reason: d.reason,
-  }));
+  const { messages, drops } = wireViews(cluster);
   const clients: ClientView[] = ls
     ? [...ls.clients.values()].map((c) => ({
         id: c.id,
