@@ -298,6 +298,13 @@ export function header(config: SimConfig): string {
   return `${config.nodeIds.length} nodes, election timeout ${tMin}-${tMax} ms, heartbeat every ${config.heartbeatMs} ms, ${describeNetwork(config)}, seed ${String(config.seed)}${clients}${bugs}${features}${config.snapshotEvery !== undefined ? `, snapshot every ${config.snapshotEvery} entries` : ''}${config.readMode !== undefined ? `, read mode ${config.readMode}` : ''}${config.detector !== undefined ? `, detector ${describeDetector(config.detector, config)}` : ''}${lockHeader(config)}`;
 }
 
+/** A report's violations in --json, the same keys for either protocol. */
+function violationsJson(
+  violations: readonly { invariant: string; title: string; t: number; nodes: readonly string[]; sentence: string; line: string }[],
+) {
+  return violations.map(({ invariant, title, t, nodes, sentence, line }) => ({ invariant, title, t, nodes, sentence, line }));
+}
+
 /** Named only when it is not the chapter's: a raft run prints the chapter's header. */
 function lockHeader(config: SimConfig): string {
   if (config.lock === undefined) return '';
@@ -349,14 +356,7 @@ export function runSimCli(argv: readonly string[], clock: () => number = () => 0
     const invariants = checker
       ? {
           checked: true,
-          violations: checker.violations.map(({ invariant, title, t, nodes, sentence, line }) => ({
-            invariant,
-            title,
-            t,
-            nodes,
-            sentence,
-            line,
-          })),
+          violations: violationsJson(checker.violations),
           staleWritesAccepted: checker.findings.length,
           leasesEndedEarlyUnderDrift: checker.leaseFindings.filter((f) => f.why === undefined).length,
           // Issue 28: locks a failure detector handed over while their holder still counted its lease
@@ -477,14 +477,7 @@ function runPaxosCli(run: ResolvedRun, clock: () => number): CliResult {
       invariants: checker
         ? {
             checked: true,
-            violations: checker.violations.map(({ invariant, title, t, nodes, sentence, line }) => ({
-              invariant,
-              title,
-              t,
-              nodes,
-              sentence,
-              line,
-            })),
+            violations: violationsJson(checker.violations),
           }
         : { checked: false },
       stats: { wallMs: Math.round(wallMs * 1000) / 1000 },
