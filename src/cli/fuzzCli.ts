@@ -114,15 +114,7 @@ function parsePaxosFuzzArgs(flags: Map<string, string | true>, protocol: 'paxos'
     throw new UsageError(
       `--self-check calibrates Raft's bugs; for ${protocol} run --protocol ${protocol} --bug NAME with each of its bugs.`,
     );
-  const runsText = flags.get('runs');
-  const runs = typeof runsText === 'string' ? wholeNumber(runsText, 'runs', 1, 1_000_000) : 200;
-  const seedText = flags.get('seed');
-  let seed: Seed = 1;
-  if (typeof seedText === 'string') {
-    const parsed = seedFromText(seedText);
-    if (parsed === null) throw new UsageError(`--seed must be a non-negative integer, not "${seedText}".`);
-    seed = parsed;
-  }
+  const { runs, seed } = runsAndSeed(flags);
   const bugText = flags.get('bug');
   const allowed = paxosBugsOf(protocol);
   const bugs: PaxosBugName[] = [];
@@ -169,15 +161,8 @@ function runPaxosFuzzCli(args: PaxosFuzzArgs, io: FuzzCliIo): number {
   return 0;
 }
 
-export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
-  const flags = parseFlags(argv, FLAGS);
-  if (flags.has('help')) return 'help';
-  if (flags.has('protocol')) throw new UsageError('--protocol is read by runFuzzCli.');
-  const clash = (['runs', 'bug', 'features', 'no-shrink', 'lock', 'network'] as const).find((f) => flags.has(f));
-  if (flags.has('self-check') && clash !== undefined)
-    throw new UsageError(
-      `--self-check runs every bug with the runs and features its calibration states; it takes no --${clash} (only --seed).`,
-    );
+/** `--runs` (default 200) and `--seed` (default 1), read the same way for Raft's and Paxos's fuzzers. */
+function runsAndSeed(flags: ReturnType<typeof parseFlags>): { runs: number; seed: Seed } {
   const runsText = flags.get('runs');
   const runs = typeof runsText === 'string' ? wholeNumber(runsText, 'runs', 1, 1_000_000) : 200;
   const seedText = flags.get('seed');
@@ -187,6 +172,19 @@ export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
     if (parsed === null) throw new UsageError(`--seed must be a non-negative integer, not "${seedText}".`);
     seed = parsed;
   }
+  return { runs, seed };
+}
+
+export function parseFuzzArgs(argv: readonly string[]): FuzzArgs | 'help' {
+  const flags = parseFlags(argv, FLAGS);
+  if (flags.has('help')) return 'help';
+  if (flags.has('protocol')) throw new UsageError('--protocol is read by runFuzzCli.');
+  const clash = (['runs', 'bug', 'features', 'no-shrink', 'lock', 'network'] as const).find((f) => flags.has(f));
+  if (flags.has('self-check') && clash !== undefined)
+    throw new UsageError(
+      `--self-check runs every bug with the runs and features its calibration states; it takes no --${clash} (only --seed).`,
+    );
+  const { runs, seed } = runsAndSeed(flags);
   const bugText = flags.get('bug');
   const bugs: BugName[] = [];
   if (typeof bugText === 'string') {
