@@ -93,15 +93,7 @@ export const Legend = memo(function Legend({
           {SHORT_NAMES[k] ?? MESSAGE_LOOKS[k].name}
         </li>
       ))}
-      <li>
-        <svg viewBox="-12 -12 24 24" width="1.2em" height="1.2em" aria-hidden="true">
-          <g className="drop drop-loss">
-            <circle r={9} />
-            <path d="M-6,-6L6,6M6,-6L-6,6" />
-          </g>
-        </svg>
-        dropped
-      </li>
+      <DroppedItem />
     </ul>
   );
 });
@@ -125,15 +117,22 @@ const PaxosLegend = memo(function PaxosLegend({ multi }: { multi: boolean }) {
           {name}
         </li>
       ))}
-      <li>
-        <svg viewBox="-12 -12 24 24" width="1.2em" height="1.2em" aria-hidden="true">
-          <g className="drop drop-loss">
-            <circle r={9} />
-            <path d="M-6,-6L6,6M6,-6L-6,6" />
-          </g>
-        </svg>
-        dropped
-      </li>
+      <DroppedItem />
     </ul>
   );
 });
+
+/** The legend's last item, in either protocol's legend: a message the network dropped. */
+function DroppedItem() {
+  return (
+    <li>
+      <svg viewBox="-12 -12 24 24" width="1.2em" height="1.2em" aria-hidden="true">
+        <g className="drop drop-loss">
+          <circle r={9} />
+          <path d="M-6,-6L6,6M6,-6L-6,6" />
+        </g>
+      </svg>
+      dropped
+    </li>
+  );
+}
